@@ -1,0 +1,191 @@
+import { Clock, Effect, Schema } from "effect"
+
+/**
+ * Calendar dates (`YYYY-MM-DD`, no time zone) and UTC timestamps (millisecond precision).
+ *
+ * A `LocalDate` is kept as its string form because that is what every API payload and SQL
+ * `date` column holds; arithmetic goes through day numbers (days since 1970-01-01), which are
+ * exact integers and avoid `Date` and its time zones entirely.
+ */
+
+const LOCAL_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
+
+export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
+
+const MONTH_LENGTHS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const
+
+export const daysInMonth = (year: number, month: number): number =>
+  month === 2 && isLeapYear(year) ? 29 : (MONTH_LENGTHS[month - 1] ?? Number.NaN)
+
+const isRealDate = (s: string): boolean => {
+  const m = LOCAL_DATE_PATTERN.exec(s)
+  if (m === null) return false
+  const year = Number(m[1])
+  const month = Number(m[2])
+  const day = Number(m[3])
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+}
+
+export const LocalDate = Schema.String.pipe(
+  Schema.check(
+    Schema.makeFilter((s: string) => isRealDate(s), {
+      expected: "a date formatted YYYY-MM-DD",
+      message: "must be a real calendar date formatted YYYY-MM-DD"
+    })
+  ),
+  Schema.brand("LocalDate")
+).annotate({ identifier: "LocalDate" })
+export type LocalDate = typeof LocalDate.Type
+
+export const isLocalDate = (u: unknown): u is LocalDate => typeof u === "string" && isRealDate(u)
+
+export interface DateParts {
+  readonly year: number
+  readonly month: number
+  readonly day: number
+}
+
+const pad2 = (n: number): string => (n < 10 ? `0${n}` : `${n}`)
+const pad4 = (n: number): string => `${n}`.padStart(4, "0")
+
+/** Builds a date from its parts; throws on an impossible date, which is a programming error here. */
+export const makeLocalDate = (year: number, month: number, day: number): LocalDate => {
+  const s = `${pad4(year)}-${pad2(month)}-${pad2(day)}`
+  if (!isRealDate(s)) throw new RangeError(`not a calendar date: ${year}-${month}-${day}`)
+  return s as LocalDate
+}
+
+/** Parses untrusted text; undefined unless it is a real calendar date. */
+export const parseLocalDate = (s: string): LocalDate | undefined => (isRealDate(s) ? (s as LocalDate) : undefined)
+
+/** Trusted internal conversion: the string must already be a valid date. */
+export const unsafeLocalDate = (s: string): LocalDate => s as LocalDate
+
+export const dateParts = (d: LocalDate): DateParts => ({
+  year: Number(d.slice(0, 4)),
+  month: Number(d.slice(5, 7)),
+  day: Number(d.slice(8, 10))
+})
+
+// Days from civil and civil from days: H. Hinnant's algorithms, exact for the proleptic Gregorian
+// calendar and branch-free, so conversions cost a handful of integer operations.
+export const dayNumberOf = (year: number, month: number, day: number): number => {
+  const y = month <= 2 ? year - 1 : year
+  const era = Math.floor(y / 400)
+  const yoe = y - era * 400
+  const mp = (month + 9) % 12
+  const doy = Math.floor((153 * mp + 2) / 5) + day - 1
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy
+  return era * 146097 + doe - 719468
+}
+
+export const partsOfDayNumber = (n: number): DateParts => {
+  const z = n + 719468
+  const era = Math.floor(z / 146097)
+  const doe = z - era * 146097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day }
+}
+
+/** Days since 1970-01-01 (negative before it). */
+export const toDayNumber = (d: LocalDate): number =>
+  dayNumberOf(Number(d.slice(0, 4)), Number(d.slice(5, 7)), Number(d.slice(8, 10)))
+
+export const fromDayNumber = (n: number): LocalDate => {
+  const p = partsOfDayNumber(n)
+  return `${pad4(p.year)}-${pad2(p.month)}-${pad2(p.day)}` as LocalDate
+}
+
+export const addDays = (d: LocalDate, days: number): LocalDate => fromDayNumber(toDayNumber(d) + days)
+
+/** Whole days from `a` to `b` (positive when b is later). */
+export const daysBetween = (a: LocalDate, b: LocalDate): number => toDayNumber(b) - toDayNumber(a)
+
+/** ISO weekday of a day number: 1 = Monday ... 7 = Sunday. 1970-01-01 was a Thursday. */
+export const isoWeekdayOfDayNumber = (n: number): number => ((((n + 3) % 7) + 7) % 7) + 1
+
+export const isoWeekday = (d: LocalDate): number => isoWeekdayOfDayNumber(toDayNumber(d))
+
+/**
+ * Adds calendar months, clamping the day to the end of a shorter month (Jan 31 + 1 month =
+ * Feb 28/29), the convention of date-fns and of every bank.
+ */
+export const addMonths = (d: LocalDate, months: number): LocalDate => {
+  const p = dateParts(d)
+  const index = p.year * 12 + (p.month - 1) + months
+  const year = Math.floor(index / 12)
+  const month = index - year * 12 + 1
+  return makeLocalDate(year, month, Math.min(p.day, daysInMonth(year, month)))
+}
+
+export const compareLocalDate = (a: LocalDate, b: LocalDate): -1 | 0 | 1 => (a < b ? -1 : a > b ? 1 : 0)
+
+export const minLocalDate = (a: LocalDate, b: LocalDate): LocalDate => (a <= b ? a : b)
+export const maxLocalDate = (a: LocalDate, b: LocalDate): LocalDate => (a >= b ? a : b)
+
+// ---------------------------------------------------------------------------------------------
+// Timestamps
+
+const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+const isTimestamp = (s: string): boolean => {
+  if (!TIMESTAMP_PATTERN.test(s)) return false
+  const ms = Date.parse(s)
+  return Number.isFinite(ms) && new Date(ms).toISOString() === s
+}
+
+/** An instant in UTC, always rendered `YYYY-MM-DDTHH:mm:ss.sssZ`. */
+export const Timestamp = Schema.String.pipe(
+  Schema.check(
+    Schema.makeFilter((s: string) => isTimestamp(s), {
+      expected: "a UTC timestamp formatted YYYY-MM-DDTHH:mm:ss.sssZ",
+      message: "must be a UTC timestamp formatted YYYY-MM-DDTHH:mm:ss.sssZ"
+    })
+  ),
+  Schema.brand("Timestamp")
+).annotate({ identifier: "Timestamp" })
+export type Timestamp = typeof Timestamp.Type
+
+export const timestampFromMillis = (ms: number): Timestamp => new Date(ms).toISOString() as Timestamp
+
+export const timestampToMillis = (t: Timestamp): number => Date.parse(t)
+
+/**
+ * Parses a client-supplied date-time (any ISO 8601 form `Date.parse` accepts with an explicit
+ * offset or `Z`, or a bare date meaning midnight UTC) into a canonical timestamp.
+ */
+export const parseTimestamp = (s: string): Timestamp | undefined => {
+  if (isRealDate(s)) return `${s}T00:00:00.000Z` as Timestamp
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(s)) return undefined
+  const ms = Date.parse(s)
+  return Number.isFinite(ms) ? timestampFromMillis(ms) : undefined
+}
+
+/** The calendar date in UTC of an instant given in epoch milliseconds. */
+export const localDateOfMillis = (ms: number): LocalDate => fromDayNumber(Math.floor(ms / 86_400_000))
+
+/**
+ * The calendar date of an instant in an IANA time zone (banks run on local days: a payment
+ * submitted at 23:30 UTC on a summer day in London is already the next day there).
+ */
+export const localDateOfMillisIn = (ms: number, timeZone: string): LocalDate => {
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
+    .formatToParts(new Date(ms))
+  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
+  return makeLocalDate(get("year"), get("month"), get("day"))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The clock port is Effect's own `Clock` (TestClock in tests); these read it.
+
+/** The current instant as a timestamp. */
+export const now: Effect.Effect<Timestamp> = Effect.map(Clock.currentTimeMillis, timestampFromMillis)
+
+/** Today's date in UTC, or in the given IANA time zone. */
+export const today = (timeZone?: string): Effect.Effect<LocalDate> =>
+  Effect.map(Clock.currentTimeMillis, (ms) =>
+    timeZone === undefined ? localDateOfMillis(ms) : localDateOfMillisIn(ms, timeZone))

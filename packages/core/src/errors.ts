@@ -1,0 +1,222 @@
+import { Schema, SchemaIssue } from "effect"
+
+/**
+ * The one error model of the engine. Every rule failure is one of these typed values; the HTTP
+ * adapter renders them 1:1 onto the specification's error body with `renderError`.
+ */
+
+/** One item of a `validation_failed` error: which field, why, and where in the request. */
+export const FieldError = Schema.Struct({
+  field: Schema.String,
+  message: Schema.String,
+  request_pointer: Schema.String,
+  reason: Schema.String
+})
+export type FieldError = typeof FieldError.Type
+
+/** The reason given to field errors that carry no more specific one. */
+export const VALIDATION_FAILED_REASON = "validation_failed"
+
+export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {
+  errors: Schema.Array(FieldError)
+}) {
+  override get message(): string {
+    return "Validation failed"
+  }
+}
+
+/** The reasons of a 401 for a bad access token (spec: Authentication). */
+export const ACCESS_TOKEN_REASONS = ["access_token_not_found", "access_token_revoked", "access_token_not_active"] as const
+export type AccessTokenReason = (typeof ACCESS_TOKEN_REASONS)[number]
+
+export class InvalidState extends Schema.TaggedError<InvalidState>()("InvalidState", {
+  reason: Schema.String,
+  message: Schema.String,
+  links: Schema.optionalKey(Schema.Record(Schema.String, Schema.String))
+}) {}
+
+export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
+  resource: Schema.String,
+  id: Schema.String
+}) {
+  override get message(): string {
+    return `Resource not found: ${this.resource} ${this.id}`
+  }
+}
+
+/**
+ * Misuse of the API: a bad or revoked token (status 401, with one of `ACCESS_TOKEN_REASONS`), a
+ * malformed body or header (400), a route that does not exist (404), and the like.
+ */
+export class InvalidApiUsage extends Schema.TaggedError<InvalidApiUsage>()("InvalidApiUsage", {
+  reason: Schema.String,
+  message: Schema.String,
+  status: Schema.Literals([400, 401, 404, 405, 406, 409, 415])
+}) {}
+
+export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
+  reason: Schema.String,
+  message: Schema.String
+}) {}
+
+export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", {
+  limit: Schema.Int,
+  /** Epoch milliseconds at which the window resets. */
+  resetAtMillis: Schema.Number
+}) {
+  override get message(): string {
+    return `Rate limit exceeded: ${this.limit} requests per minute`
+  }
+}
+
+export type PaykitError = ValidationFailed | InvalidState | NotFound | InvalidApiUsage | Forbidden | RateLimited
+
+export const isPaykitError = (u: unknown): u is PaykitError =>
+  u instanceof ValidationFailed || u instanceof InvalidState || u instanceof NotFound ||
+  u instanceof InvalidApiUsage || u instanceof Forbidden || u instanceof RateLimited
+
+// ---------------------------------------------------------------------------------------------
+// Building validation errors
+
+const escapePointerSegment = (s: string): string => s.replace(/~/g, "~0").replace(/\//g, "~1")
+
+/** A JSON pointer (RFC 6901) below the resource key, e.g. `/subscriptions/metadata`. */
+export const requestPointer = (root: string, path: ReadonlyArray<PropertyKey>): string =>
+  [root, ...path.map(String)].map(escapePointerSegment).map((s) => `/${s}`).join("")
+
+/** The field name the real API reports: the path joined by dots (`links.mandate`). */
+export const fieldName = (path: ReadonlyArray<PropertyKey>): string => path.map(String).join(".")
+
+/** One field error at `path` below `root` (the resource key of the request body). */
+export const fieldError = (
+  root: string,
+  path: ReadonlyArray<PropertyKey>,
+  message: string,
+  reason: string = VALIDATION_FAILED_REASON
+): FieldError => ({ field: fieldName(path), message, request_pointer: requestPointer(root, path), reason })
+
+export const validationFailed = (errors: ReadonlyArray<FieldError>): ValidationFailed =>
+  new ValidationFailed({ errors: [...errors] })
+
+/** A single-field `ValidationFailed`. */
+export const invalidField = (
+  root: string,
+  path: ReadonlyArray<PropertyKey>,
+  message: string,
+  reason?: string
+): ValidationFailed => validationFailed([fieldError(root, path, message, reason)])
+
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
+
+const pathKey = (p: PropertyKey | { readonly key: PropertyKey }): PropertyKey => (typeof p === "object" ? p.key : p)
+
+/**
+ * Turns a Schema decoding issue into a `ValidationFailed` whose items name each failing field and
+ * its JSON pointer below `root`. Every input is decoded by a Schema; this is the one place where
+ * Schema's issues become the API's errors.
+ */
+export const fromSchemaIssue = (root: string, issue: SchemaIssue.Issue): ValidationFailed => {
+  const result = formatter(issue)
+  const errors = result.issues.map((i) => {
+    const path = (i.path ?? []).map(pathKey)
+    return fieldError(root, path, i.message)
+  })
+  return validationFailed(errors)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering
+
+export interface ErrorItemBody {
+  readonly reason: string
+  readonly message: string
+  readonly field?: string
+  readonly request_pointer?: string
+  readonly links?: Readonly<Record<string, string>>
+  readonly metadata?: Readonly<Record<string, unknown>>
+}
+
+export interface ErrorBody {
+  readonly error: {
+    readonly code: number
+    readonly type: "validation_failed" | "invalid_state" | "invalid_api_usage" | "gocardless"
+    readonly message: string
+    readonly errors: ReadonlyArray<ErrorItemBody>
+    readonly documentation_url: string
+    readonly request_id: string
+  }
+}
+
+/** Reasons of `invalid_state` that the real API answers with 409 Conflict rather than 422. */
+const CONFLICT_REASONS: ReadonlySet<string> = new Set(["idempotent_creation_conflict", "conflict"])
+
+export interface RenderOptions {
+  readonly requestId: string
+  /** Base of `documentation_url`; the reason is appended as a fragment. */
+  readonly documentationBase?: string
+}
+
+/** The HTTP status an error is answered with. */
+export const httpStatusOf = (error: PaykitError): number => {
+  switch (error._tag) {
+    case "ValidationFailed":
+      return 422
+    case "InvalidState":
+      return CONFLICT_REASONS.has(error.reason) ? 409 : 422
+    case "NotFound":
+      return 404
+    case "InvalidApiUsage":
+      return error.status
+    case "Forbidden":
+      return 403
+    case "RateLimited":
+      return 429
+  }
+}
+
+/** Renders any engine error as the specification's error body. */
+export const renderError = (error: PaykitError, options: RenderOptions): ErrorBody => {
+  const base = options.documentationBase ?? "/docs/errors"
+  const code = httpStatusOf(error)
+  const body = (
+    type: ErrorBody["error"]["type"],
+    message: string,
+    errors: ReadonlyArray<ErrorItemBody>,
+    anchor: string
+  ): ErrorBody => ({
+    error: {
+      code,
+      type,
+      message,
+      errors,
+      documentation_url: `${base}#${anchor}`,
+      request_id: options.requestId
+    }
+  })
+  switch (error._tag) {
+    case "ValidationFailed":
+      return body(
+        "validation_failed",
+        error.errors.length === 1 && error.errors[0] !== undefined
+          ? `${error.errors[0].field === "" ? "Request" : error.errors[0].field} ${error.errors[0].message}`.trim()
+          : "Validation failed",
+        error.errors.map((e) => ({ field: e.field, message: e.message, request_pointer: e.request_pointer, reason: e.reason })),
+        "validation_failed"
+      )
+    case "InvalidState":
+      return body(
+        "invalid_state",
+        error.message,
+        [{ reason: error.reason, message: error.message, ...(error.links === undefined ? {} : { links: error.links }) }],
+        error.reason
+      )
+    case "NotFound":
+      return body("invalid_api_usage", error.message, [{ reason: "resource_not_found", message: error.message }], "resource_not_found")
+    case "InvalidApiUsage":
+      return body("invalid_api_usage", error.message, [{ reason: error.reason, message: error.message }], error.reason)
+    case "Forbidden":
+      return body("invalid_api_usage", error.message, [{ reason: error.reason, message: error.message }], error.reason)
+    case "RateLimited":
+      return body("invalid_api_usage", error.message, [{ reason: "rate_limit_exceeded", message: error.message }], "rate_limit_exceeded")
+  }
+}

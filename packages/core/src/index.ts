@@ -1,0 +1,15 @@
+/**
+ * @paykit/core: the domain kernel shared by every paykit package. Identifiers, money, calendar
+ * dates and timestamps, metadata and references, country codes, the limits of the specification
+ * and the one error model.
+ */
+export * from "./countries.ts"
+export * from "./dates.ts"
+export * from "./decode.ts"
+export * from "./errors.ts"
+export * from "./ids.ts"
+export * from "./limits.ts"
+export * from "./metadata.ts"
+export * from "./money.ts"
+export * from "./reference.ts"
+export * from "./schemes.ts"

@@ -1,0 +1,63 @@
+/**
+ * Every limit of the specification, named once. Code that enforces a limit imports it from here,
+ * so a change of limit is a change of one line.
+ */
+
+/** `metadata`: at most this many keys. */
+export const METADATA_MAX_KEYS = 3
+/** `metadata`: key names up to this many characters. */
+export const METADATA_MAX_KEY_LENGTH = 50
+/** `metadata`: values up to this many characters. */
+export const METADATA_MAX_VALUE_LENGTH = 500
+
+/** Faster Payments reference on outbound payments and import entries. */
+export const FASTER_PAYMENTS_REFERENCE_MAX_LENGTH = 18
+
+/** Mandate PDF `account_holder_name`. */
+export const MANDATE_PDF_ACCOUNT_HOLDER_NAME_MAX_LENGTH = 18
+/** Mandate PDF `mandate_reference` (when given). */
+export const MANDATE_PDF_REFERENCE_MIN_LENGTH = 6
+export const MANDATE_PDF_REFERENCE_MAX_LENGTH = 18
+/** Mandate PDF URL life, in milliseconds. */
+export const MANDATE_PDF_URL_LIFE_MS = 10 * 60 * 1000
+
+/** Subscription `name`. */
+export const SUBSCRIPTION_NAME_MAX_LENGTH = 255
+/** Subscription `upcoming_payments`: at most this many items. */
+export const SUBSCRIPTION_UPCOMING_PAYMENTS_MAX = 10
+/** Subscription list `status` filter: at most this many values. */
+export const SUBSCRIPTION_STATUS_FILTER_MAX = 5
+
+/** Bank authorisation URL life, in milliseconds. */
+export const BANK_AUTHORISATION_URL_LIFE_MS = 15 * 60 * 1000
+/** OAuth authorisation code life, in milliseconds. */
+export const OAUTH_CODE_LIFE_MS = 5 * 60 * 1000
+/** OAuth `client_id` and `client_secret` length. */
+export const OAUTH_CLIENT_CREDENTIAL_LENGTH = 64
+
+/** `app_fee`: at most this share of the payment amount, in basis points (50%). */
+export const APP_FEE_MAX_BASIS_POINTS = 5000
+
+/** Logo: scaled to at most this size. */
+export const LOGO_MAX_WIDTH_PX = 300
+export const LOGO_MAX_HEIGHT_PX = 40
+
+/** Rate limits of the outbound payment endpoint groups, per organisation per minute. */
+export const OUTBOUND_PAYMENT_WRITE_RATE_LIMIT_PER_MINUTE = 300
+export const OUTBOUND_PAYMENT_OTHER_RATE_LIMIT_PER_MINUTE = 500
+
+/** Cursor pagination: the page size when `limit` is absent, and the largest accepted. */
+export const PAGE_SIZE_DEFAULT = 50
+export const PAGE_SIZE_MAX = 500
+
+/** Payout items: only items created in this many previous months are returned. */
+export const PAYOUT_ITEMS_MONTHS = 6
+
+/** FX exchange rates carry at most this many decimal places. */
+export const EXCHANGE_RATE_MAX_DECIMALS = 10
+
+/** The one API version this implementation serves (`GoCardless-Version`). */
+export const API_VERSION = "2015-07-06"
+
+/** An identifier is its prefix followed by this many Crockford base32 characters. */
+export const ID_BODY_LENGTH = 12

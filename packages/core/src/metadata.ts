@@ -1,0 +1,27 @@
+import { Schema } from "effect"
+import { METADATA_MAX_KEY_LENGTH, METADATA_MAX_KEYS, METADATA_MAX_VALUE_LENGTH } from "./limits.ts"
+
+/**
+ * `metadata`: at most 3 keys, key names up to 50 characters, string values up to 500 characters.
+ * Failures point at the offending key (`/resource/metadata/<key>`) or at `metadata` itself.
+ */
+export const Metadata = Schema.Record(Schema.String, Schema.String).check(
+  Schema.makeFilter((m: Readonly<Record<string, string>>) => {
+    const issues: Array<Schema.FilterIssue> = []
+    const keys = Object.keys(m)
+    if (keys.length > METADATA_MAX_KEYS) issues.push(`must have at most ${METADATA_MAX_KEYS} keys`)
+    for (const key of keys) {
+      if (key.length > METADATA_MAX_KEY_LENGTH) {
+        issues.push({ path: [key], issue: `key names must be at most ${METADATA_MAX_KEY_LENGTH} characters` })
+      }
+      const value = m[key]
+      if (value !== undefined && value.length > METADATA_MAX_VALUE_LENGTH) {
+        issues.push({ path: [key], issue: `values must be at most ${METADATA_MAX_VALUE_LENGTH} characters` })
+      }
+    }
+    return issues
+  })
+).annotate({ identifier: "Metadata" })
+export type Metadata = typeof Metadata.Type
+
+export const emptyMetadata: Metadata = {}

@@ -1,0 +1,1 @@
+export type { BusinessCalendar, CalendarScheme } from "./calendar.ts"
