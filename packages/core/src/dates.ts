@@ -91,7 +91,7 @@ export const partsOfDayNumber = (n: number): DateParts => {
   return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day }
 }
 
-/** Days since 1970-01-01 (negative before it). */
+/** Days since 1970-01-01 (negative before it); years 0000-9999, the years a LocalDate can hold. */
 export const toDayNumber = (d: LocalDate): number =>
   dayNumberOf(Number(d.slice(0, 4)), Number(d.slice(5, 7)), Number(d.slice(8, 10)))
 

@@ -1,0 +1,121 @@
+import { addDays as dfAddDays, addMonths as dfAddMonths, differenceInCalendarDays, format, getISODay } from "date-fns"
+import { Effect, Layer, Schema } from "effect"
+import { TestClock } from "effect/testing"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import {
+  LocalDate,
+  Timestamp,
+  addDays,
+  addMonths,
+  daysBetween,
+  fromDayNumber,
+  isoWeekday,
+  localDateOfMillisIn,
+  makeLocalDate,
+  now,
+  parseTimestamp,
+  timestampFromMillis,
+  toDayNumber,
+  today
+} from "@paykit/core"
+
+const toJsDate = (d: string): Date => {
+  const [y, m, day] = d.split("-").map(Number)
+  return new Date(y ?? 0, (m ?? 1) - 1, day ?? 1)
+}
+const fromJsDate = (d: Date): string => format(d, "yyyy-MM-dd")
+
+/** Random real calendar dates between 1970 and 2100. */
+const localDate = fc
+  .date({ min: new Date(Date.UTC(1970, 0, 1)), max: new Date(Date.UTC(2100, 11, 31)), noInvalidDate: true })
+  .map((d) => makeLocalDate(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()))
+
+const decodeDate = Schema.decodeUnknownSync(LocalDate)
+
+describe("LocalDate", () => {
+  it("round-trips through its day number", () => {
+    fc.assert(fc.property(localDate, (d) => {
+        expect(fromDayNumber(toDayNumber(d))).toBe(d)
+      }))
+    fc.assert(fc.property(fc.integer({ min: -719_468, max: 2_932_896 }), (n) => {
+        expect(toDayNumber(fromDayNumber(n))).toBe(n)
+      }))
+  })
+
+  it("adds days exactly as date-fns does", () => {
+    fc.assert(
+      fc.property(localDate, fc.integer({ min: -20_000, max: 20_000 }), (d, n) => {
+        expect(addDays(d, n)).toBe(fromJsDate(dfAddDays(toJsDate(d), n)))
+      })
+    )
+  })
+
+  it("adds months with end-of-month clamping exactly as date-fns does", () => {
+    fc.assert(
+      fc.property(localDate, fc.integer({ min: -600, max: 600 }), (d, n) => {
+        expect(addMonths(d, n)).toBe(fromJsDate(dfAddMonths(toJsDate(d), n)))
+      })
+    )
+  })
+
+  it("counts days between and weekdays as date-fns does", () => {
+    fc.assert(
+      fc.property(localDate, localDate, (a, b) => {
+        expect(daysBetween(a, b)).toBe(differenceInCalendarDays(toJsDate(b), toJsDate(a)))
+        expect(isoWeekday(a)).toBe(getISODay(toJsDate(a)))
+      })
+    )
+  })
+
+  it("orders as strings in the same order as day numbers", () => {
+    fc.assert(fc.property(localDate, localDate, (a, b) => {
+        expect(a < b).toBe(toDayNumber(a) < toDayNumber(b))
+      }))
+  })
+
+  it("decodes every real date and rejects impossible ones", () => {
+    fc.assert(fc.property(localDate, (d) => {
+        expect(decodeDate(d)).toBe(d)
+      }))
+    for (const bad of ["2026-02-29", "2025-13-01", "2025-00-10", "2025-04-31", "2025-1-01", "20250101", "", "2025-01-01T00:00:00Z"]) {
+      expect(() => decodeDate(bad), bad).toThrow()
+    }
+    expect(decodeDate("2024-02-29")).toBe("2024-02-29")
+    expect(decodeDate("2000-02-29")).toBe("2000-02-29")
+    expect(() => decodeDate("1900-02-29")).toThrow()
+  })
+})
+
+describe("Timestamp", () => {
+  it("always renders UTC with milliseconds and round-trips", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 4_102_444_800_000 }), (ms) => {
+        const t = timestampFromMillis(ms)
+        expect(t).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+        expect(Schema.decodeUnknownSync(Timestamp)(t)).toBe(t)
+        expect(parseTimestamp(t)).toBe(t)
+      })
+    )
+  })
+
+  it("parses offsets and bare dates into canonical UTC", () => {
+    expect(parseTimestamp("2026-03-01T10:00:00+01:00")).toBe("2026-03-01T09:00:00.000Z")
+    expect(parseTimestamp("2026-03-01")).toBe("2026-03-01T00:00:00.000Z")
+    expect(parseTimestamp("2026-03-01T10:00:00")).toBeUndefined()
+    expect(parseTimestamp("yesterday")).toBeUndefined()
+    expect(() => Schema.decodeUnknownSync(Timestamp)("2026-03-01T10:00:00Z")).toThrow()
+  })
+
+  it("reads now and today from Effect's Clock", async () => {
+    const program = Effect.gen(function*() {
+      yield* TestClock.setTime(Date.UTC(2026, 5, 30, 23, 30))
+      return [yield* now, yield* today(), yield* today("Europe/London")] as const
+    })
+    const [t, utc, london] = await Effect.runPromise(Effect.provide(program, Layer.empty.pipe(Layer.provideMerge(TestClock.layer()))))
+    expect(t).toBe("2026-06-30T23:30:00.000Z")
+    expect(utc).toBe("2026-06-30")
+    expect(london).toBe("2026-07-01")
+    expect(localDateOfMillisIn(Date.UTC(2026, 0, 1, 0, 30), "America/New_York")).toBe("2025-12-31")
+  })
+})
