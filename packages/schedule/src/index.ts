@@ -1,1 +1,2 @@
 export type { BusinessCalendar, CalendarScheme } from "./calendar.ts"
+export { calendarFor, CALENDAR_NAMES } from "./calendar-for.ts"
