@@ -1,2 +1,8 @@
 export type { BusinessCalendar, CalendarScheme } from "./calendar.ts"
 export { calendarFor, CALENDAR_NAMES } from "./calendar-for.ts"
+export * from "./charge-dates.ts"
+export * from "./subscription-request.ts"
+export * from "./subscription-recurrence.ts"
+export * from "./subscription-schedule.ts"
+export * from "./subscription-plan.ts"
+export * from "./subscription-pause.ts"

@@ -1,0 +1,129 @@
+import {
+  Amount,
+  APP_FEE_MAX_BASIS_POINTS,
+  Currency,
+  fieldError,
+  LocalDate,
+  Metadata,
+  ResourceId,
+  SUBSCRIPTION_NAME_MAX_LENGTH
+} from "@paykit/core"
+import type { FieldError } from "@paykit/core"
+import { Schema, SchemaGetter } from "effect"
+
+/** The resource key of subscription request bodies: every request pointer starts `/subscriptions`. */
+export const SUBSCRIPTIONS_ROOT = "subscriptions"
+
+export const INTERVAL_UNITS = ["weekly", "monthly", "yearly"] as const
+export type IntervalUnit = (typeof INTERVAL_UNITS)[number]
+
+export const MONTHS = [
+  "january", "february", "march", "april", "may", "june",
+  "july", "august", "september", "october", "november", "december"
+] as const
+export type Month = (typeof MONTHS)[number]
+
+/** 1-based month number of a month name. */
+export const monthNumber = (m: Month): number => MONTHS.indexOf(m) + 1
+
+/** The largest `interval` per unit that still charges at least once a year (spec: `interval`). */
+export const MAX_INTERVAL_PER_UNIT: Readonly<Record<IntervalUnit, number>> = { weekly: 52, monthly: 12, yearly: 1 }
+
+/**
+ * The spec types these counts `string or integer`: "12" and 12 both decode to 12; anything else,
+ * a fraction or text, is a validation error at the field, and so is a value failing `check`.
+ */
+const integerLike = (check: (n: number) => boolean, message: string) =>
+  Schema.Union([Schema.Number, Schema.String]).pipe(
+    Schema.decodeTo(
+      Schema.Number.check(Schema.makeFilter((n: number) => Number.isSafeInteger(n) && check(n), { message })),
+      {
+        decode: SchemaGetter.transform((u: number | string) =>
+          typeof u === "number" ? u : /^-?\d+$/.test(u) ? Number(u) : Number.NaN),
+        encode: SchemaGetter.transform((n: number) => n)
+      }
+    )
+  )
+
+const Interval = integerLike((n) => n >= 1, "must be a whole number, 1 or more")
+const Count = integerLike((n) => n >= 1, "must be a whole number, 1 or more")
+const DayOfMonth = integerLike((n) => (n >= 1 && n <= 28) || n === -1, "must be from 1 to 28, or -1 for the last day of the month")
+/** `pause_cycles`: "a non zero positive value". */
+export const PauseCycles = integerLike((n) => n >= 1, "must be a whole number, 1 or more")
+
+const Name = Schema.String.check(
+  Schema.makeFilter((s: string) => s.length <= SUBSCRIPTION_NAME_MAX_LENGTH, {
+    message: `must be at most ${SUBSCRIPTION_NAME_MAX_LENGTH} characters`
+  })
+)
+
+/** The body of POST /subscriptions (below its `subscriptions` key), with the real API's names. */
+export const SubscriptionCreateRequest = Schema.Struct({
+  amount: Amount,
+  currency: Currency,
+  interval_unit: Schema.Literals(INTERVAL_UNITS),
+  interval: Schema.optionalKey(Interval),
+  day_of_month: Schema.optionalKey(Schema.NullOr(DayOfMonth)),
+  month: Schema.optionalKey(Schema.NullOr(Schema.Literals(MONTHS))),
+  start_date: Schema.optionalKey(Schema.NullOr(LocalDate)),
+  end_date: Schema.optionalKey(Schema.NullOr(LocalDate)),
+  count: Schema.optionalKey(Schema.NullOr(Count)),
+  name: Schema.optionalKey(Schema.NullOr(Name)),
+  payment_reference: Schema.optionalKey(Schema.NullOr(Schema.String)),
+  app_fee: Schema.optionalKey(Schema.NullOr(Amount)),
+  metadata: Schema.optionalKey(Metadata),
+  retry_if_possible: Schema.optionalKey(Schema.Boolean),
+  links: Schema.Struct({ mandate: ResourceId("MD") })
+})
+export type SubscriptionCreateRequest = typeof SubscriptionCreateRequest.Type
+
+/** The body of POST /subscriptions/:id/actions/pause. */
+export const SubscriptionPauseRequest = Schema.Struct({
+  pause_cycles: Schema.optionalKey(Schema.NullOr(PauseCycles)),
+  metadata: Schema.optionalKey(Metadata)
+})
+export type SubscriptionPauseRequest = typeof SubscriptionPauseRequest.Type
+
+/** The body of POST /subscriptions/:id/actions/resume. */
+export const SubscriptionResumeRequest = Schema.Struct({
+  metadata: Schema.optionalKey(Metadata)
+})
+export type SubscriptionResumeRequest = typeof SubscriptionResumeRequest.Type
+
+const given = <A>(v: A | null | undefined): v is A => v !== null && v !== undefined
+
+const err = (field: string, message: string): FieldError => fieldError(SUBSCRIPTIONS_ROOT, [field], message)
+
+/**
+ * The rules between fields of a decoded create request that need no mandate or date context:
+ * the table of `month` and `day_of_month` per `interval_unit`, at least one charge per year,
+ * `count` excluding `end_date`, and the app fee cap. Every failure names its field.
+ */
+export const crossFieldErrors = (r: SubscriptionCreateRequest): ReadonlyArray<FieldError> => {
+  const errors: Array<FieldError> = []
+  const hasMonth = given(r.month)
+  const hasDay = given(r.day_of_month)
+  switch (r.interval_unit) {
+    case "weekly":
+      if (hasMonth) errors.push(err("month", "must be blank for weekly subscriptions"))
+      if (hasDay) errors.push(err("day_of_month", "must be blank for weekly subscriptions"))
+      break
+    case "monthly":
+      if (hasMonth) errors.push(err("month", "must be blank for monthly subscriptions"))
+      break
+    case "yearly":
+      if (hasMonth && !hasDay) errors.push(err("day_of_month", "is required when month is given"))
+      if (hasDay && !hasMonth) errors.push(err("month", "is required when day_of_month is given"))
+      break
+  }
+  const interval = r.interval ?? 1
+  const max = MAX_INTERVAL_PER_UNIT[r.interval_unit]
+  if (interval > max) {
+    errors.push(err("interval", `must give at least one charge per year: at most ${max} for ${r.interval_unit} subscriptions`))
+  }
+  if (given(r.count) && given(r.end_date)) errors.push(err("end_date", "must be blank when count is given"))
+  if (given(r.app_fee) && r.app_fee * 10_000 > r.amount * APP_FEE_MAX_BASIS_POINTS) {
+    errors.push(err("app_fee", `must be at most ${APP_FEE_MAX_BASIS_POINTS / 100}% of the amount`))
+  }
+  return errors
+}
