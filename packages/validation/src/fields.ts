@@ -1,0 +1,41 @@
+import { Schema } from "effect"
+import { Amount } from "@paykit/core"
+
+/** Field schemas shared by several requests. */
+
+/** A field that may be absent or `null` (the spec's "string or null" request fields). */
+export const optionalNullable = <S extends Schema.Top>(schema: S) => Schema.optionalKey(Schema.NullOr(schema))
+
+/** A JSON integer (no string form) that is a safe integer greater than zero. */
+export const PositiveInteger = Schema.Number.check(
+  Schema.makeFilter((n: number) => Number.isSafeInteger(n) && n > 0, {
+    expected: "a positive integer",
+    message: "must be a whole number greater than 0"
+  })
+).annotate({ identifier: "PositiveInteger" })
+
+/** An amount in minor units (string or integer, see core's `Amount`) greater than zero. */
+export const PositiveAmount = Amount.check(
+  // Only zero is left to reject: anything else below 1 already fails Amount's own check, and
+  // one field should carry one message.
+  Schema.makeFilter((n: number) => n !== 0, { message: "must be greater than 0" })
+).annotate({ identifier: "PositiveAmount" })
+
+/** Text that is not blank once surrounding whitespace is ignored. */
+export const NonBlankString = Schema.String.check(
+  Schema.makeFilter((s: string) => s.trim().length > 0, { expected: "a non-blank string", message: "must not be blank" })
+).annotate({ identifier: "NonBlankString" })
+
+/** At most `max` characters (UTF-16 code units, as the spec's limits count). */
+export const stringUpTo = (max: number) =>
+  Schema.String.check(Schema.makeFilter((s: string) => s.length <= max, { message: `must be at most ${max} characters` }))
+
+/** `#RGB` or `#RRGGBB`, either case. */
+export const HEX_COLOUR_PATTERN = /^#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$/
+
+export const HexColour = Schema.String.check(
+  Schema.makeFilter((s: string) => HEX_COLOUR_PATTERN.test(s), {
+    expected: "a hex colour",
+    message: "must be a hex colour of the form #RGB or #RRGGBB"
+  })
+).annotate({ identifier: "HexColour" })
