@@ -1,0 +1,36 @@
+import { Schema } from "effect"
+import { ID_PREFIXES } from "@paykit/core"
+import { defineResource } from "./definition.ts"
+import { CreatedAt, Id, NullableString, StoredMetadata } from "./fields.ts"
+
+export const Customer = Schema.Struct({
+  id: Id,
+  created_at: CreatedAt,
+  email: NullableString,
+  given_name: NullableString,
+  family_name: NullableString,
+  company_name: NullableString,
+  address_line1: NullableString,
+  address_line2: NullableString,
+  address_line3: NullableString,
+  city: NullableString,
+  region: NullableString,
+  postal_code: NullableString,
+  country_code: NullableString,
+  language: NullableString,
+  phone_number: NullableString,
+  swedish_identity_number: NullableString,
+  danish_identity_number: NullableString,
+  metadata: StoredMetadata
+})
+export type Customer = typeof Customer.Type
+
+export const customers = defineResource({
+  name: "customers",
+  idPrefix: ID_PREFIXES.customer,
+  schema: Customer,
+  filters: {
+    created_at: (r: Customer) => r.created_at,
+    email: (r: Customer) => r.email
+  }
+})

@@ -1,0 +1,30 @@
+import type { Schema } from "effect"
+import type { IdPrefix } from "@paykit/core"
+
+/**
+ * What a storage adapter needs to know about one resource: the API key it is listed under, the
+ * prefix of its ids, its one Schema (the wire shape, which is also the stored shape) and its list
+ * filters as pure extractors. An adapter turns each extractor into an indexed column generically,
+ * so adding a filter is one line here and no adapter change.
+ */
+export interface ResourceDefinition<A extends { readonly id: string; readonly created_at: string }, K extends string = string> {
+  /** The API's key for the resource, e.g. `subscriptions`; also the table name. */
+  readonly name: string
+  readonly idPrefix: IdPrefix
+  readonly schema: Schema.Codec<A, unknown>
+  /**
+   * Filter key -> the value of the resource that the filter compares. `null` means the resource
+   * has no value for it and never matches an equality or membership filter.
+   */
+  readonly filters: { readonly [P in K]: (resource: A) => string | null }
+}
+
+export type ResourceOf<D> = D extends { readonly schema: Schema.Codec<infer A, unknown> }
+  ? A extends { readonly id: string; readonly created_at: string } ? A : never
+  : never
+export type FilterKeyOf<D> = D extends { readonly filters: infer F } ? keyof F & string : never
+
+/** Defines a resource with its filter keys inferred from the extractors. */
+export const defineResource = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
+  definition: ResourceDefinition<A, K>
+): ResourceDefinition<A, K> => definition
