@@ -1,0 +1,1 @@
+export * as PgliteClient from "./pglite-client.ts"

@@ -1,0 +1,204 @@
+import { PGlite, type Results } from "@electric-sql/pglite"
+import { Context, Effect, Layer, Scope, Semaphore, Stream } from "effect"
+import * as Reactivity from "effect/reactivity/Reactivity"
+import { SqlClient } from "effect/sql"
+import type { Connection } from "effect/sql/SqlConnection"
+import {
+  AuthorizationError,
+  ConnectionError,
+  ConstraintError,
+  DeadlockError,
+  LockTimeoutError,
+  SerializationError,
+  SqlError,
+  type SqlErrorReason,
+  SqlSyntaxError,
+  StatementTimeoutError,
+  UniqueViolation,
+  UnknownError
+} from "effect/sql/SqlError"
+import * as Statement from "effect/sql/Statement"
+
+/**
+ * An Effect `SqlClient` over embedded PGlite (PostgreSQL compiled to WebAssembly).
+ *
+ * PGlite is one single-user backend: it runs one statement at a time and has one session, so a
+ * transaction is the whole database's. Every statement and every transaction therefore leases the
+ * one connection through a semaphore held per PGlite instance: a transaction keeps it from BEGIN
+ * to COMMIT, so statements of other fibers wait instead of slipping into it.
+ *
+ * Several clients may share one instance (tests share one per worker, since booting takes
+ * seconds), each in its own PostgreSQL schema: a client's `searchPath` is set on the session
+ * whenever the lease passes to it from a client with another one.
+ */
+
+export interface PgliteClientConfig {
+  /** The data directory; absent means an in-memory database that ends with the scope. */
+  readonly dataDir?: string | undefined
+  /** Run on an instance someone else opened (and will close) instead of opening one. */
+  readonly instance?: PGlite | undefined
+  /** Schema(s) for unqualified names, e.g. `"t_abc123"`; absent leaves PostgreSQL's default. */
+  readonly searchPath?: string | undefined
+  readonly transformResultNames?: ((name: string) => string) | undefined
+  readonly transformQueryNames?: ((name: string) => string) | undefined
+  readonly transformJson?: boolean | undefined
+}
+
+/** What clients of one PGlite instance share: the statement lease and the session's search path. */
+interface InstanceState {
+  readonly semaphore: Semaphore.Semaphore
+  searchPath: string | undefined
+}
+
+const instances = new WeakMap<PGlite, InstanceState>()
+
+const stateOf = (db: PGlite): InstanceState => {
+  const known = instances.get(db)
+  if (known !== undefined) return known
+  const fresh: InstanceState = { semaphore: Semaphore.makeUnsafe(1), searchPath: undefined }
+  instances.set(db, fresh)
+  return fresh
+}
+
+interface DatabaseErrorLike {
+  readonly code?: unknown
+  readonly constraint?: unknown
+  readonly message?: unknown
+}
+
+const classify = (cause: unknown, operation: string): SqlErrorReason => {
+  const error = (typeof cause === "object" && cause !== null ? cause : {}) as DatabaseErrorLike
+  const code = typeof error.code === "string" ? error.code : undefined
+  const message = typeof error.message === "string" ? error.message : `PGlite: ${operation} failed`
+  const props = { cause, message, operation }
+  if (code === undefined) return new UnknownError(props)
+  if (code.startsWith("08")) return new ConnectionError(props)
+  if (code === "42501") return new AuthorizationError(props)
+  if (code.startsWith("42")) return new SqlSyntaxError(props)
+  if (code === "23505") {
+    const constraint = typeof error.constraint === "string" && error.constraint.length > 0 ? error.constraint : "unknown"
+    return new UniqueViolation({ ...props, constraint })
+  }
+  if (code.startsWith("23")) return new ConstraintError(props)
+  if (code === "40P01") return new DeadlockError(props)
+  if (code === "40001") return new SerializationError(props)
+  if (code === "55P03") return new LockTimeoutError(props)
+  if (code === "57014") return new StatementTimeoutError(props)
+  return new UnknownError(props)
+}
+
+const attempt = <A>(operation: string, run: () => Promise<A>): Effect.Effect<A, SqlError> =>
+  Effect.tryPromise({ try: run, catch: (cause) => new SqlError({ reason: classify(cause, operation) }) })
+
+type RowsTransform = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
+
+const makeConnection = (db: PGlite): Connection => {
+  const run = (sql: string, params: ReadonlyArray<unknown>): Effect.Effect<Results<Record<string, unknown>>, SqlError> =>
+    attempt("execute", () => db.query<Record<string, unknown>>(sql, [...params]))
+  const rows = (sql: string, params: ReadonlyArray<unknown>, transformRows: RowsTransform) =>
+    Effect.map(run(sql, params), (result) => transformRows === undefined ? result.rows : transformRows(result.rows))
+  const values = (sql: string, params: ReadonlyArray<unknown>) =>
+    Effect.map(
+      attempt("executeValues", () => db.query<ReadonlyArray<unknown>>(sql, [...params], { rowMode: "array" })),
+      (result) => result.rows
+    )
+  return {
+    execute: rows,
+    executeUnprepared: rows,
+    executeRaw: run,
+    executeValues: values,
+    executeValuesUnprepared: values,
+    // PGlite has no portals to read from in batches: the stream is the buffered result.
+    executeStream: (sql, params, transformRows) => Stream.fromIterableEffect(rows(sql, params, transformRows))
+  }
+}
+
+const escape = Statement.defaultEscape("\"")
+
+interface PgliteJson extends Statement.Custom<"PgliteJson", unknown> {}
+const PgliteJson = Statement.custom<PgliteJson>("PgliteJson")
+
+/**
+ * The PostgreSQL statement compiler (`$n` placeholders, `"` identifiers), as `@effect/sql-pg`
+ * builds it, except that JSON fragments are sent as text, which PGlite casts on the server.
+ */
+export const makeCompiler = (transform?: (name: string) => string, transformJson = true): Statement.Compiler => {
+  const transformValue = transformJson && transform !== undefined
+    ? Statement.defaultTransforms(transform).value
+    : undefined
+  return Statement.makeCompiler<PgliteJson>({
+    dialect: "pg",
+    placeholder: (index) => `$${index}`,
+    onIdentifier: transform === undefined
+      ? escape
+      : (value, withoutTransform) => withoutTransform ? escape(value) : escape(transform(value)),
+    onRecordUpdate: (placeholders, valueAlias, valueColumns, values, returning) => [
+      `(values ${placeholders}) AS ${valueAlias}${valueColumns}${returning ? ` RETURNING ${returning[0]}` : ""}`,
+      returning ? values.flat().concat(returning[1]) : values.flat()
+    ],
+    onCustom: (type, placeholder, withoutTransform) => {
+      const value = withoutTransform || transformValue === undefined ? type.paramA : transformValue(type.paramA)
+      return [`${placeholder(undefined)}::jsonb`, [JSON.stringify(value)]]
+    }
+  })
+}
+
+/** The service a PGlite client adds to `SqlClient`: JSON parameters and the instance itself. */
+export interface PgliteClient extends SqlClient.SqlClient {
+  readonly json: (value: unknown) => Statement.Fragment
+  readonly pglite: PGlite
+}
+
+export const PgliteClient = Context.Service<PgliteClient>("@paykit/store-sql/PgliteClient")
+
+/** Opens (or reuses) a PGlite instance and builds a `SqlClient` on it, for the life of the scope. */
+export const make = (
+  config: PgliteClientConfig = {}
+): Effect.Effect<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
+  Effect.gen(function*() {
+    const db = config.instance ?? (yield* Effect.acquireRelease(
+      attempt("open", () => PGlite.create(config.dataDir === undefined ? {} : { dataDir: config.dataDir })),
+      (opened) => Effect.promise(() => opened.close())
+    ))
+    const state = stateOf(db)
+    const connection = makeConnection(db)
+    const searchPath = config.searchPath
+    // Runs with the lease held: puts this client's search path on the shared session if needed.
+    const leased: Effect.Effect<Connection, SqlError> = Effect.suspend(() =>
+      searchPath === undefined || state.searchPath === searchPath
+        ? Effect.succeed(connection)
+        : attempt("setSearchPath", () => db.query(`SET search_path TO ${searchPath}`)).pipe(
+          Effect.map(() => {
+            state.searchPath = searchPath
+            return connection
+          })
+        )
+    )
+    const acquirers = SqlClient.makeSqliteAcquirers({ connection: leased, semaphore: state.semaphore })
+    const compiler = makeCompiler(config.transformQueryNames, config.transformJson)
+    const transformRows = config.transformResultNames === undefined
+      ? undefined
+      : Statement.defaultTransforms(config.transformResultNames, config.transformJson).array
+    const client = yield* SqlClient.make({
+      acquirer: acquirers.acquirer,
+      borrower: acquirers.borrower,
+      transactionAcquirer: acquirers.transactionAcquirer,
+      onCommitFailure: acquirers.onCommitFailure,
+      compiler,
+      driver: "pglite",
+      releaseSavepoint: (name) => `RELEASE SAVEPOINT ${name}`,
+      spanAttributes: [["db.system.name", "postgresql"], ["db.namespace", config.dataDir ?? "memory"]],
+      transformRows
+    })
+    return Object.assign(client, {
+      json: (value: unknown) => Statement.fragment([PgliteJson(value, undefined, undefined)]),
+      pglite: db
+    })
+  })
+
+/** `PgliteClient` and `SqlClient` for the life of the layer. */
+export const layer = (config: PgliteClientConfig = {}): Layer.Layer<PgliteClient | SqlClient.SqlClient, SqlError> =>
+  Layer.effectContext(
+    Effect.map(make(config), (client) =>
+      Context.make(PgliteClient, client).pipe(Context.add(SqlClient.SqlClient, client)))
+  ).pipe(Layer.provide(Reactivity.layer))

@@ -1,0 +1,152 @@
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Effect, Exit, Fiber, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { afterAll, describe, expect, it } from "vitest"
+import * as PgliteClient from "../src/pglite-client.ts"
+import { isolatedPglite, sharedPglite } from "./support/pglite.ts"
+
+const run = <A, E>(effect: Effect.Effect<A, E, SqlClient.SqlClient | PgliteClient.PgliteClient>): Promise<A> =>
+  Effect.runPromise(Effect.provide(effect, isolatedPglite()) as Effect.Effect<A, unknown>)
+
+const withTable = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`CREATE TABLE items (id integer primary key, name text not null, amount bigint, data jsonb)`
+  return sql
+})
+
+const names = (sql: SqlClient.SqlClient) =>
+  Effect.map(sql<{ name: string }>`SELECT name FROM items ORDER BY id`, (rows) => rows.map((r) => r.name))
+
+class Boom {
+  readonly _tag = "Boom"
+}
+
+describe("PGlite SqlClient", () => {
+  it("runs queries with parameters and helpers", () =>
+    run(Effect.gen(function*() {
+      const sql = yield* withTable
+      yield* sql`INSERT INTO items ${sql.insert([{ id: 1, name: "a" }, { id: 2, name: "b'; DROP TABLE items; --" }])}`
+      const rows = yield* sql<{ id: number; name: string }>`SELECT id, name FROM items WHERE id IN ${sql.in([1, 2])} ORDER BY id`
+      expect(rows).toEqual([{ id: 1, name: "a" }, { id: 2, name: "b'; DROP TABLE items; --" }])
+      const one = yield* sql<{ n: number }>`SELECT ${41}::int + 1 AS n`
+      expect(one).toEqual([{ n: 42 }])
+      const values = yield* sql`SELECT id, name FROM items ORDER BY id`.values
+      expect(values).toEqual([[1, "a"], [2, "b'; DROP TABLE items; --"]])
+      const unsafe = yield* sql.unsafe<{ name: string }>("SELECT name FROM items WHERE id = $1", [1])
+      expect(unsafe).toEqual([{ name: "a" }])
+    })))
+
+  it("sends JSON through the json fragment and reads jsonb back as values", () =>
+    run(Effect.gen(function*() {
+      const sql = yield* withTable
+      const client = yield* PgliteClient.PgliteClient
+      const data = { nested: { list: [1, "two", null] }, quote: "it's" }
+      yield* sql`INSERT INTO items (id, name, data) VALUES (1, 'j', ${client.json(data)})`
+      const rows = yield* sql<{ data: unknown }>`SELECT data FROM items`
+      expect(rows[0]?.data).toEqual(data)
+    })))
+
+  it("commits a transaction and rolls one back on failure", () =>
+    run(Effect.gen(function*() {
+      const sql = yield* withTable
+      yield* sql.withTransaction(sql`INSERT INTO items (id, name) VALUES (1, 'kept')`)
+      const failed = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO items (id, name) VALUES (2, 'lost')`
+        return yield* Effect.fail(new Boom())
+      })))
+      expect(Exit.isFailure(failed)).toBe(true)
+      expect(yield* names(sql)).toEqual(["kept"])
+    })))
+
+  it("rolls a nested transaction back to its savepoint and keeps the outer work", () =>
+    run(Effect.gen(function*() {
+      const sql = yield* withTable
+      yield* sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO items (id, name) VALUES (1, 'outer')`
+        const inner = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
+          yield* sql`INSERT INTO items (id, name) VALUES (2, 'inner')`
+          return yield* Effect.fail(new Boom())
+        })))
+        expect(Exit.isFailure(inner)).toBe(true)
+        yield* sql.withTransaction(sql`INSERT INTO items (id, name) VALUES (3, 'second inner')`)
+      }))
+      expect(yield* names(sql)).toEqual(["outer", "second inner"])
+    })))
+
+  it("reports a unique violation as a typed SqlError reason", () =>
+    run(Effect.gen(function*() {
+      const sql = yield* withTable
+      yield* sql`INSERT INTO items (id, name) VALUES (1, 'a')`
+      const error = yield* Effect.flip(sql`INSERT INTO items (id, name) VALUES (1, 'b')`)
+      expect(error.reason._tag).toBe("UniqueViolation")
+      const syntax = yield* Effect.flip(sql.unsafe("SELEC 1"))
+      expect(syntax.reason._tag).toBe("SqlSyntaxError")
+    })))
+
+  it("keeps concurrent transactions from interleaving", () =>
+    run(Effect.gen(function*() {
+      const sql = yield* withTable
+      // Each transaction reads the count, yields, then writes count+1: interleaving would lose updates.
+      yield* sql`INSERT INTO items (id, name, amount) VALUES (1, 'counter', 0)`
+      const bump = sql.withTransaction(Effect.gen(function*() {
+        const rows = yield* sql<{ amount: number }>`SELECT amount::int AS amount FROM items WHERE id = 1`
+        yield* Effect.sleep("1 millis")
+        yield* sql`UPDATE items SET amount = ${(rows[0]?.amount ?? 0) + 1} WHERE id = 1`
+      }))
+      // A plain statement racing the transactions must not land inside one of them either.
+      const outsider = Effect.flatMap(Effect.sleep("2 millis"), () => sql`INSERT INTO items (id, name) VALUES (2, 'outsider')`)
+      const fiber = yield* Effect.forkChild(outsider)
+      yield* Effect.all(Array.from({ length: 20 }, () => bump), { concurrency: "unbounded", discard: true })
+      yield* Fiber.join(fiber)
+      const rows = yield* sql<{ amount: number }>`SELECT amount::int AS amount FROM items WHERE id = 1`
+      expect(rows[0]?.amount).toBe(20)
+      expect(yield* names(sql)).toEqual(["counter", "outsider"])
+    })))
+
+  it("applies name transforms both ways", () =>
+    Effect.runPromise(Effect.gen(function*() {
+      const instance = yield* Effect.promise(sharedPglite)
+      const schema = `t_transform_${Date.now()}`
+      yield* Effect.promise(() => instance.query(`CREATE SCHEMA ${schema}`))
+      const client = PgliteClient.layer({
+        instance,
+        searchPath: schema,
+        transformQueryNames: (s) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+        transformResultNames: (s) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())
+      })
+      const rows = yield* Effect.provide(
+        Effect.gen(function*() {
+          const sql = yield* SqlClient.SqlClient
+          yield* sql`CREATE TABLE people (person_id int, given_name text)`
+          yield* sql`INSERT INTO people ${sql.insert({ personId: 1, givenName: "Ada" })}`
+          return yield* sql`SELECT * FROM people`
+        }),
+        client
+      )
+      yield* Effect.promise(() => instance.query(`DROP SCHEMA ${schema} CASCADE`))
+      expect(rows).toEqual([{ personId: 1, givenName: "Ada" }])
+    })))
+
+  describe("on a data directory", () => {
+    const dir = mkdtempSync(join(tmpdir(), "paykit-pglite-"))
+    afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+    it("keeps committed data across a restart and drops uncommitted work", { timeout: 60_000 }, async () => {
+      const session = (effect: Effect.Effect<void, unknown, SqlClient.SqlClient>) =>
+        Effect.runPromise(Effect.provide(effect, Layer.fresh(PgliteClient.layer({ dataDir: dir }))))
+      await session(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* sql`CREATE TABLE notes (body text)`
+        yield* sql.withTransaction(sql`INSERT INTO notes VALUES ('committed')`)
+        yield* Effect.exit(sql.withTransaction(Effect.flatMap(sql`INSERT INTO notes VALUES ('rolled back')`, () => Effect.fail(new Boom()))))
+      }))
+      await session(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        const rows = yield* sql<{ body: string }>`SELECT body FROM notes`
+        expect(rows).toEqual([{ body: "committed" }])
+      }))
+    })
+  })
+})
