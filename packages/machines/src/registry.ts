@@ -1,0 +1,28 @@
+import { bankAuthorisationMachine } from "./bank-authorisation.ts"
+import { billingRequestMachine } from "./billing-request.ts"
+import type { Machine } from "./machine.ts"
+import { mandateMachine } from "./mandate.ts"
+import { outboundPaymentImportMachine } from "./outbound-payment-import.ts"
+import { outboundPaymentMachine } from "./outbound-payment.ts"
+import { payerAuthorisationMachine } from "./payer-authorisation.ts"
+import { paymentMachine } from "./payment.ts"
+import { payoutMachine } from "./payout.ts"
+import { refundMachine } from "./refund.ts"
+import { subscriptionMachine } from "./subscription.ts"
+
+/** Any machine, seen only through its table (its guards' facts unknown). */
+export type AnyMachine = Machine<string, string, never>
+
+/** Every machine of the engine, in the order of docs/state-machines.md. */
+export const MACHINES: ReadonlyArray<AnyMachine> = [
+  outboundPaymentMachine,
+  outboundPaymentImportMachine,
+  payoutMachine,
+  payerAuthorisationMachine,
+  subscriptionMachine,
+  mandateMachine,
+  paymentMachine,
+  refundMachine,
+  bankAuthorisationMachine,
+  billingRequestMachine
+]
