@@ -1,0 +1,110 @@
+import { fromDayNumber, type Timestamp, timestampFromMillis } from "@paykit/core"
+import fc from "fast-check"
+import {
+  type AnyMachine,
+  bankAuthorisationMachine,
+  billingRequestMachine,
+  type BillingRequestContext,
+  type BillingRequestFacts,
+  buildActions,
+  type Cause,
+  type Machine,
+  mandateMachine,
+  outboundPaymentImportMachine,
+  outboundPaymentMachine,
+  payerAuthorisationMachine,
+  paymentMachine,
+  payoutMachine,
+  refundMachine,
+  subscriptionMachine
+} from "../src/index.ts"
+
+export const BASE_MS = Date.UTC(2026, 10, 21, 9, 0, 0)
+
+export const timestampArb: fc.Arbitrary<Timestamp> = fc
+  .integer({ min: 0, max: 2 * 60 * 60 * 1000 })
+  .map((d) => timestampFromMillis(BASE_MS + d))
+
+export const localDateArb = fc.integer({ min: 20_400, max: 20_440 }).map(fromDayNumber)
+
+export const causeArb: fc.Arbitrary<Cause> = fc.record({
+  origin: fc.constantFrom("bank", "api", "gocardless", "customer", "payer"),
+  cause: fc.constantFrom("payment_confirmed", "mandate_cancelled", "insufficient_funds", "api_request")
+})
+
+const text = fc.option(fc.constantFrom("x", "Ann", "  "), { nil: undefined })
+
+export const factsArb: fc.Arbitrary<BillingRequestFacts> = fc.record({
+  mandate_request: fc.option(
+    fc.record({
+      scheme: fc.option(fc.constantFrom("bacs", "sepa_core", "autogiro", "betalingsservice", "ach", "pay_to", "faster_payments"), {
+        nil: null
+      }),
+      currency: fc.option(fc.constantFrom("GBP", "EUR"), { nil: null })
+    }),
+    { nil: null }
+  ),
+  payment_request: fc.option(
+    fc.record({
+      scheme: fc.constantFrom("faster_payments", "sepa_credit_transfer", "sepa_instant_credit_transfer"),
+      currency: fc.constantFrom("GBP", "EUR")
+    }),
+    { nil: null }
+  ),
+  customer: fc.record({ email: text, given_name: text, family_name: text, company_name: text }),
+  customer_billing_detail: fc.record({
+    address_line1: text,
+    city: text,
+    postal_code: text,
+    country_code: text,
+    swedish_identity_number: text,
+    danish_identity_number: text
+  }),
+  bank_account_present: fc.boolean(),
+  institution_selected: fc.boolean()
+})
+
+/** Random facts for a machine's guards, so guards both hold and refuse. */
+export interface MachineCase {
+  readonly machine: AnyMachine
+  readonly context: fc.Arbitrary<unknown>
+}
+
+const billingRequestContextArb: fc.Arbitrary<BillingRequestContext> = fc
+  .tuple(factsArb, fc.boolean(), fc.array(fc.boolean(), { minLength: 6, maxLength: 6 }))
+  .map(([facts, fallback_enabled, flips]) => ({
+    // Random statuses too, so the guards see both ready and unready lists.
+    actions: buildActions(facts).map((a, i) => (flips[i] === true ? { ...a, status: "completed" as const } : a)),
+    has_payment_request: facts.payment_request !== null,
+    fallback_enabled
+  }))
+
+const erase = <S extends string, E extends string, C>(m: Machine<S, E, C>): AnyMachine => m
+
+export const CASES: ReadonlyArray<MachineCase> = [
+  {
+    machine: erase(outboundPaymentMachine),
+    context: fc.record({ execution_date: fc.option(localDateArb, { nil: null }), today: localDateArb })
+  },
+  {
+    machine: erase(outboundPaymentImportMachine),
+    context: fc.record({
+      entry_counts: fc.record({
+        valid: fc.nat({ max: 5 }),
+        processed: fc.nat({ max: 5 }),
+        failed_to_process: fc.nat({ max: 5 })
+      })
+    })
+  },
+  { machine: erase(payoutMachine), context: fc.record({ exchanged: fc.boolean(), fx_rate_confirmed: fc.boolean() }) },
+  { machine: erase(payerAuthorisationMachine), context: fc.record({ incomplete_field_count: fc.nat({ max: 3 }) }) },
+  { machine: erase(subscriptionMachine), context: fc.record({ has_further_payments: fc.boolean() }) },
+  { machine: erase(mandateMachine), context: fc.record({ reinstating: fc.boolean() }) },
+  { machine: erase(paymentMachine), context: fc.constant({}) },
+  { machine: erase(refundMachine), context: fc.constant({}) },
+  {
+    machine: erase(bankAuthorisationMachine),
+    context: fc.integer({ min: 0, max: 60 * 60 * 1000 }).map((d) => ({ created_at: timestampFromMillis(BASE_MS + d) }))
+  },
+  { machine: erase(billingRequestMachine), context: billingRequestContextArb }
+]
