@@ -1,0 +1,29 @@
+import type { Effect } from "effect"
+import { Migrator } from "effect/sql"
+import type { SqlClient } from "effect/sql"
+import resourceTables from "./0001_resource_tables.ts"
+import outbox from "./0002_outbox.ts"
+import idempotencyKeys from "./0003_idempotency_keys.ts"
+
+/** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
+export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
+  "0001_resource_tables": resourceTables,
+  "0002_outbox": outbox,
+  "0003_idempotency_keys": idempotencyKeys
+}
+
+export const MIGRATIONS_TABLE = "paykit_migrations"
+
+/**
+ * Brings the database (the schema the client's search path names) up to `upTo` (default: every
+ * migration). Each run is one transaction, and concurrent runs are serialised by a table lock.
+ */
+export const migrate = (upTo?: number) => {
+  const selected = Object.fromEntries(
+    Object.entries(MIGRATIONS).filter(([key]) => upTo === undefined || Number(key.slice(0, 4)) <= upTo)
+  )
+  return Migrator.make({})({ loader: Migrator.fromRecord(selected), table: MIGRATIONS_TABLE })
+}
+
+export const latestMigration: number = Math.max(...Object.keys(MIGRATIONS).map((key) => Number(key.slice(0, 4))))
+
