@@ -103,6 +103,35 @@ describe.each(distinct().map((cal) => [cal.name, cal] as const))("calendar %s", 
     )
   })
 
+  it("counts additively over any span, inside and outside the 1970-2100 window", () => {
+    const wide = fc.integer({ min: dayNumberOf(1900, 1, 1), max: dayNumberOf(2200, 12, 31) })
+    fc.assert(
+      fc.property(wide, wide, wide, (a, m, b) => {
+        const direct = cal.businessDaysBetweenDays(a, b)
+        return direct === cal.businessDaysBetweenDays(a, m) + cal.businessDaysBetweenDays(m, b) &&
+          direct === -cal.businessDaysBetweenDays(b, a)
+      }),
+      RUNS
+    )
+  })
+
+  it("counts exactly near and beyond the window's edges", () => {
+    const edge = fc.oneof(
+      fc.integer({ min: dayNumberOf(1960, 1, 1), max: dayNumberOf(1972, 1, 1) }),
+      fc.integer({ min: dayNumberOf(2098, 1, 1), max: dayNumberOf(2110, 1, 1) })
+    )
+    fc.assert(
+      fc.property(edge, fc.integer({ min: 0, max: 800 }), fc.integer({ min: 0, max: 30 }), (a, span, k) => {
+        let count = 0
+        for (let n = a; n < a + span; n++) if (cal.isBusinessDayNumber(n)) count += 1
+        const added = cal.addBusinessDaysToDay(a, k)
+        return cal.businessDaysBetweenDays(a, a + span) === count &&
+          cal.businessDaysBetweenDays(cal.rollForwardDay(a), added) === k
+      }),
+      RUNS
+    )
+  })
+
   it("lists as holidays exactly the weekdays of the year it closes, sorted", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1970, max: 2100 }), (year) => {

@@ -43,6 +43,30 @@ const buildYear = (year: number, rule: HolidayRule): YearTable => {
   return { year, start, end, open, rank, total: rank[length] ?? 0, holidays: closed.map(fromDayNumber) }
 }
 
+/**
+ * The years most dates fall in get array lookups instead of date arithmetic: a shared table of
+ * the year of every day, and per calendar the running count of business days before each year,
+ * which makes `businessDaysBetween` O(1) there. Outside the window everything still works,
+ * through a map and a loop over the years between.
+ */
+const WINDOW_FIRST_YEAR = 1970
+const WINDOW_END_YEAR = 2101
+const WINDOW_START = dayNumberOf(WINDOW_FIRST_YEAR, 1, 1)
+const WINDOW_END = dayNumberOf(WINDOW_END_YEAR, 1, 1)
+const WINDOW_YEARS = WINDOW_END_YEAR - WINDOW_FIRST_YEAR
+const YEAR_OF_DAY = (() => {
+  const years = new Int16Array(WINDOW_END - WINDOW_START)
+  for (let y = WINDOW_FIRST_YEAR; y < WINDOW_END_YEAR; y++) {
+    years.fill(y, dayNumberOf(y, 1, 1) - WINDOW_START, dayNumberOf(y + 1, 1, 1) - WINDOW_START)
+  }
+  return years
+})()
+
+const yearOfDay = (n: number): number => {
+  const i = n - WINDOW_START
+  return i >= 0 && i < YEAR_OF_DAY.length ? (YEAR_OF_DAY[i] ?? 0) : partsOfDayNumber(n).year
+}
+
 const assertCount = (count: number): void => {
   // A fractional or unsafe count is a programming error, not a date the caller could fix.
   if (!Number.isSafeInteger(count)) throw new RangeError(`business day count must be an integer: ${count}`)
@@ -50,20 +74,35 @@ const assertCount = (count: number): void => {
 
 /** A business-day calendar from its holiday rule: Monday to Friday, less what the rule closes. */
 export const makeCalendar = (name: string, rule: HolidayRule): BusinessCalendar => {
-  const years = new Map<number, YearTable>()
+  const windowTables: Array<YearTable | undefined> = new Array<YearTable | undefined>(WINDOW_YEARS)
+  const otherTables = new Map<number, YearTable>()
   const tableOfYear = (year: number): YearTable => {
-    let t = years.get(year)
+    const i = year - WINDOW_FIRST_YEAR
+    const inWindow = i >= 0 && i < WINDOW_YEARS
+    let t = inWindow ? windowTables[i] : otherTables.get(year)
     if (t === undefined) {
       t = buildYear(year, rule)
-      years.set(year, t)
+      if (inWindow) windowTables[i] = t
+      else otherTables.set(year, t)
     }
     return t
   }
+  // Business days in the window's years before each year; built on the first count that needs it.
+  let businessDaysBeforeYear: Int32Array | undefined
+  const beforeYear = (year: number): number => {
+    if (businessDaysBeforeYear === undefined) {
+      const before = new Int32Array(WINDOW_YEARS + 1)
+      for (let i = 0; i < WINDOW_YEARS; i++) before[i + 1] = (before[i] ?? 0) + tableOfYear(WINDOW_FIRST_YEAR + i).total
+      businessDaysBeforeYear = before
+    }
+    return businessDaysBeforeYear[year - WINDOW_FIRST_YEAR] ?? 0
+  }
+  const inWindow = (year: number): boolean => year >= WINDOW_FIRST_YEAR && year < WINDOW_END_YEAR
   // Most callers walk dates in order, so the last table used answers almost every lookup.
   let last = tableOfYear(2000)
   const tableOf = (n: number): YearTable => {
     if (n >= last.start && n < last.end) return last
-    last = tableOfYear(partsOfDayNumber(n).year)
+    last = tableOfYear(yearOfDay(n))
     return last
   }
 
@@ -137,6 +176,7 @@ export const makeCalendar = (name: string, rule: HolidayRule): BusinessCalendar 
     const rankB = tb.rank[b - tb.start] ?? 0
     const rankA = ta.rank[a - ta.start] ?? 0
     if (ta === tb) return rankB - rankA
+    if (inWindow(ta.year) && inWindow(tb.year)) return beforeYear(tb.year) + rankB - beforeYear(ta.year) - rankA
     let count = ta.total - rankA + rankB
     for (let y = ta.year + 1; y < tb.year; y++) count += tableOfYear(y).total
     return count
