@@ -1,0 +1,96 @@
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { MANDATE_PDF_ACCOUNT_HOLDER_NAME_MAX_LENGTH } from "@paykit/core"
+import { MANDATE_AND_DETAILS_MESSAGE, validateMandatePdfCreate } from "../src/index.ts"
+import { errorsOf, expectSuccess, pointersOf } from "./helpers.ts"
+
+const validate = validateMandatePdfCreate
+const P = (field: string) => `/mandate_pdfs/${field}`
+
+describe("mandate PDF rules", () => {
+  it("rule 1: blank, manual and mandate-based forms are accepted", () => {
+    expectSuccess(validate({ scheme: "bacs" }))
+    expectSuccess(validate({ iban: "DE89370400440532013000", account_holder_name: "Anna Schmidt" }))
+    expectSuccess(validate({ country_code: "GB", branch_code: "200000", account_number: "55779911" }))
+    expectSuccess(validate({ links: { mandate: "MD123" } }))
+  })
+
+  it("rule 2: without a scheme, a mandate, an iban or local details with country_code are needed", () => {
+    expect(pointersOf(validate({}))).toEqual([P("scheme")])
+    expect(pointersOf(validate({ branch_code: "200000", account_number: "55779911" }))).toEqual([P("scheme"), P("country_code")])
+  })
+
+  it("rule 3 (known answer): a mandate with an iban is 'Cannot provide both a mandate and other details'", () => {
+    expect(errorsOf(validate({ links: { mandate: "MD123" }, iban: "GB33BUKB20201555555555" }))).toEqual([
+      { field: "links.mandate", message: MANDATE_AND_DETAILS_MESSAGE, request_pointer: P("links/mandate"), reason: "validation_failed" }
+    ])
+    expect(MANDATE_AND_DETAILS_MESSAGE).toBe("Cannot provide both a mandate and other details")
+  })
+
+  it("rule 3: a mandate with any other non-blank parameter fails, whatever the parameter", () => {
+    const fields = ["scheme", "country_code", "iban", "bic", "account_number", "account_holder_name", "given_name", "city", "mandate_reference", "phone_number"] as const
+    const values: Readonly<Record<(typeof fields)[number], string>> = {
+      scheme: "bacs", country_code: "GB", iban: "GB33BUKB20201555555555", bic: "BUKBGB22", account_number: "55779911",
+      account_holder_name: "A", given_name: "B", city: "C", mandate_reference: "REF123", phone_number: "+64 21 000"
+    }
+    fc.assert(
+      fc.property(fc.subarray([...fields], { minLength: 1 }), (chosen) => {
+        const body = { links: { mandate: "MD1" }, ...Object.fromEntries(chosen.map((f) => [f, values[f]])) }
+        expect(errorsOf(validate(body)).map((e) => e.message)).toEqual([MANDATE_AND_DETAILS_MESSAGE])
+      })
+    )
+  })
+
+  it("account_holder_name is at most 18 characters; mandate_reference blank or 6 to 18", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.string({ maxLength: 30 }), (name, reference) => {
+        const pointers = pointersOf(validate({ scheme: "bacs", account_holder_name: name, mandate_reference: reference }))
+        expect(pointers.includes(P("account_holder_name"))).toBe(name.length > MANDATE_PDF_ACCOUNT_HOLDER_NAME_MAX_LENGTH)
+        expect(pointers.includes(P("mandate_reference"))).toBe(reference.length > 0 && (reference.length < 6 || reference.length > 18))
+      })
+    )
+  })
+
+  it("account_type is required for USD and forbidden otherwise", () => {
+    expect(pointersOf(validate({ scheme: "ach" }))).toEqual([P("account_type")])
+    expectSuccess(validate({ scheme: "ach", account_type: "checking" }))
+    expect(pointersOf(validate({ scheme: "bacs", account_type: "savings" }))).toEqual([P("account_type")])
+    expect(pointersOf(validate({ country_code: "US", bank_code: "011000015", account_number: "12345" }))).toEqual([P("account_type")])
+    expectSuccess(validate({ country_code: "US", bank_code: "011000015", account_number: "12345", account_type: "savings", region: "MA" }))
+    expect(pointersOf(validate({ scheme: "ach", account_type: "savings", region: "Massachusetts" }))).toEqual([P("region")])
+  })
+
+  it("subscription_amount and subscription_frequency come together, for USD only", () => {
+    fc.assert(
+      fc.property(fc.boolean(), fc.boolean(), fc.constantFrom("ach", "bacs"), (amount, frequency, scheme) => {
+        const body = {
+          scheme,
+          ...(scheme === "ach" ? { account_type: "checking" } : {}),
+          ...(amount ? { subscription_amount: 1000 } : {}),
+          ...(frequency ? { subscription_frequency: "monthly" } : {})
+        }
+        const pointers = pointersOf(validate(body))
+        const expectAmountError = (frequency && !amount) || (amount && scheme !== "ach")
+        const expectFrequencyError = (amount && !frequency) || (frequency && scheme !== "ach")
+        expect(pointers.includes(P("subscription_amount"))).toBe(expectAmountError)
+        expect(pointers.includes(P("subscription_frequency"))).toBe(expectFrequencyError)
+      })
+    )
+  })
+
+  it("scheme-only fields: identity numbers and phone number", () => {
+    expectSuccess(validate({ scheme: "autogiro", swedish_identity_number: "198112289874" }))
+    expect(pointersOf(validate({ scheme: "bacs", swedish_identity_number: "1", danish_identity_number: "2", phone_number: "3" }))).toEqual([
+      P("phone_number"), P("swedish_identity_number"), P("danish_identity_number")
+    ])
+    expect(pointersOf(validate({ iban: "DE89370400440532013000", danish_identity_number: "0101901234" }))).toEqual([P("danish_identity_number")])
+    expectSuccess(validate({ scheme: "becs_nz", phone_number: "+64 21 000 0000" }))
+  })
+
+  it("bank details are checked: iban not for Autogiro, modulus check, scheme reachable", () => {
+    expect(pointersOf(validate({ scheme: "autogiro", iban: "SE4550000000058398257466" }))).toEqual([P("iban")])
+    expect(pointersOf(validate({ country_code: "GB", branch_code: "200000", account_number: "55779912" }))).toEqual([P("account_number")])
+    expect(pointersOf(validate({ scheme: "bacs", iban: "DE89370400440532013000" }))).toEqual([P("scheme")])
+    expect(pointersOf(validate({ scheme: "sepa_core", iban: "DE89370400440532013000", bic: "NOT A BIC" }))).toEqual([P("bic")])
+  })
+})
