@@ -32,7 +32,7 @@ export const causeArb: fc.Arbitrary<Cause> = fc.record({
   cause: fc.constantFrom("payment_confirmed", "mandate_cancelled", "insufficient_funds", "api_request")
 })
 
-const text = fc.option(fc.constantFrom("x", "Ann", "  "), { nil: undefined })
+const text = fc.option(fc.constantFrom("x", "Ann", "  "), { nil: null })
 
 export const factsArb: fc.Arbitrary<BillingRequestFacts> = fc.record({
   mandate_request: fc.option(
@@ -51,7 +51,7 @@ export const factsArb: fc.Arbitrary<BillingRequestFacts> = fc.record({
     }),
     { nil: null }
   ),
-  customer: fc.record({ email: text, given_name: text, family_name: text, company_name: text }),
+  customer: fc.record({ email: text, given_name: text, family_name: text, company_name: text }, { requiredKeys: [] }),
   customer_billing_detail: fc.record({
     address_line1: text,
     city: text,
@@ -59,7 +59,7 @@ export const factsArb: fc.Arbitrary<BillingRequestFacts> = fc.record({
     country_code: text,
     swedish_identity_number: text,
     danish_identity_number: text
-  }),
+  }, { requiredKeys: [] }),
   bank_account_present: fc.boolean(),
   institution_selected: fc.boolean()
 })
