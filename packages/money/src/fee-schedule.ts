@@ -26,7 +26,7 @@ export const PAYMENT_SCHEME_CURRENCIES = {
 } as const satisfies Record<string, Currency>
 export type PaymentScheme = keyof typeof PAYMENT_SCHEME_CURRENCIES
 export const PAYMENT_SCHEMES = Object.keys(PAYMENT_SCHEME_CURRENCIES) as ReadonlyArray<PaymentScheme>
-export const PaymentScheme = Schema.Literals(PAYMENT_SCHEMES as ReadonlyArray<PaymentScheme>).annotate({
+export const PaymentScheme = Schema.Literals(PAYMENT_SCHEMES).annotate({
   identifier: "PaymentScheme"
 })
 
