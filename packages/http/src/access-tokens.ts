@@ -1,0 +1,99 @@
+import { Context, Effect, Layer } from "effect"
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
+import { InvalidApiUsage } from "@paykit/core"
+import type { AccessScope, CallerShape } from "./request-context.ts"
+
+/**
+ * Access tokens. Only the SHA-256 of a token is stored; a presented token is hashed and compared
+ * with the stored hash in constant time. A token belongs to one organisation and has one scope.
+ */
+
+export const ACCESS_TOKEN_STATUSES = ["active", "revoked", "inactive"] as const
+export type AccessTokenStatus = (typeof ACCESS_TOKEN_STATUSES)[number]
+
+export interface AccessTokenRecord {
+  readonly id: string
+  readonly organisation: string
+  readonly scope: AccessScope
+  /** Hex SHA-256 of the token. */
+  readonly tokenHash: string
+  readonly status: AccessTokenStatus
+}
+
+/** The port: look a token up by its hash (an index lookup in SQL), list nothing else. */
+export class AccessTokens extends Context.Service<AccessTokens, {
+  readonly findByHash: (tokenHash: string) => Effect.Effect<AccessTokenRecord | undefined>
+  readonly insert: (record: AccessTokenRecord) => Effect.Effect<void>
+  readonly setStatus: (id: string, status: AccessTokenStatus) => Effect.Effect<void>
+}>()("@paykit/http/AccessTokens") {
+  /** The in-memory adapter, for tests, benchmarks and the embedded server. */
+  static readonly layerMemory: Layer.Layer<AccessTokens> = Layer.sync(AccessTokens, () => {
+    const byHash = new Map<string, AccessTokenRecord>()
+    const hashById = new Map<string, string>()
+    return AccessTokens.of({
+      findByHash: (hash) => Effect.sync(() => byHash.get(hash)),
+      insert: (record) =>
+        Effect.sync(() => {
+          byHash.set(record.tokenHash, record)
+          hashById.set(record.id, record.tokenHash)
+        }),
+      setStatus: (id, status) =>
+        Effect.sync(() => {
+          const hash = hashById.get(id)
+          const record = hash === undefined ? undefined : byHash.get(hash)
+          if (hash !== undefined && record !== undefined) byHash.set(hash, { ...record, status })
+        })
+    })
+  })
+}
+
+export const hashToken = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex")
+
+/** A fresh token (shown to its owner once) and the record to store for it. */
+export const issueAccessToken = (options: {
+  readonly id: string
+  readonly organisation: string
+  readonly scope: AccessScope
+}): Effect.Effect<string, never, AccessTokens> =>
+  Effect.gen(function*() {
+    const token = `paykit_${options.scope === "read_only" ? "ro" : "rw"}_${randomBytes(32).toString("base64url")}`
+    const store = yield* AccessTokens
+    yield* store.insert({ ...options, tokenHash: hashToken(token), status: "active" })
+    return token
+  })
+
+const unauthorised = (reason: "access_token_not_found" | "access_token_revoked" | "access_token_not_active", message: string) =>
+  new InvalidApiUsage({ status: 401, reason, message })
+
+const sameHash = (a: string, b: string): boolean => {
+  const left = Buffer.from(a, "hex")
+  const right = Buffer.from(b, "hex")
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+const BEARER = /^Bearer +(\S+) *$/i
+
+/** Authenticates the `Authorization` header value: the caller, or a 401 with the spec's reason. */
+export const authenticate = (authorization: string | undefined): Effect.Effect<CallerShape, InvalidApiUsage, AccessTokens> =>
+  Effect.gen(function*() {
+    const match = authorization === undefined ? null : BEARER.exec(authorization)
+    const token = match?.[1]
+    if (token === undefined) {
+      return yield* unauthorised("access_token_not_found", "Authorization header missing or not a bearer token")
+    }
+    const hash = hashToken(token)
+    const record = yield* (yield* AccessTokens).findByHash(hash)
+    // The lookup is by hash; the constant-time comparison keeps a store that matches by prefix or
+    // case-insensitively from turning into a timing oracle.
+    if (record === undefined || !sameHash(record.tokenHash, hash)) {
+      return yield* unauthorised("access_token_not_found", "Access token not found")
+    }
+    switch (record.status) {
+      case "revoked":
+        return yield* unauthorised("access_token_revoked", "Access token has been revoked")
+      case "inactive":
+        return yield* unauthorised("access_token_not_active", "Access token is not active")
+      case "active":
+        return { organisation: record.organisation, scope: record.scope, tokenId: record.id }
+    }
+  })

@@ -1,0 +1,84 @@
+import { Cause, Clock, Effect, Layer, type Types } from "effect"
+import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { NodeHttpServer } from "@effect/platform-node"
+import { randomUUID } from "node:crypto"
+import { createServer } from "node:http"
+import { PaykitApi } from "./api.ts"
+import { renderDocsPage } from "./docs-page.ts"
+import { errorResponse, internalErrorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
+import { GatewayLive, pathnameOf } from "./gateway.ts"
+import { AllHandlers } from "./handlers.ts"
+import { RequestLog } from "./request-log.ts"
+import { CurrentRequestId, REQUEST_ID_HEADER } from "./request-context.ts"
+
+/**
+ * The HTTP application: every route of the API, `/openapi.json` and the `/docs` page, as a Layer
+ * that needs the engine's repositories and services plus the three ports of this package
+ * (`AccessTokens`, `IdempotencyStore`, `RateLimiter`). `@paykit/server` provides those from its
+ * storage adapter; tests provide the in-memory ones.
+ */
+export const makeHttpApp = () => {
+  const docs = HttpRouter.add("GET", "/docs", Effect.sync(() => HttpServerResponse.html(renderDocsPage())))
+  const api = HttpApiBuilder.layer(PaykitApi, { openapiPath: "/openapi.json" }).pipe(
+    Layer.provide(AllHandlers),
+    Layer.provide(GatewayLive)
+  )
+  return Layer.mergeAll(api, docs, HttpRouter.middleware(
+      // Everything is caught, but the router's contract types the result as able to fail.
+      (app): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> => outerMiddleware(app),
+      { global: true }
+    ))
+}
+
+const isRouteNotFound = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((r) =>
+    Cause.isFailReason(r) && typeof r.error === "object" && r.error !== null && "reason" in r.error &&
+    typeof r.error.reason === "object" && r.error.reason !== null && "_tag" in r.error.reason &&
+    r.error.reason._tag === "RouteNotFound"
+  )
+
+/**
+ * The outermost middleware: gives the request its id (the `X-Request-Id` header and the
+ * `request_id` of error bodies), answers unknown routes with the spec's 404 body and defects with
+ * a 500 body that reveals nothing, and writes one log line per request.
+ */
+export const outerMiddleware = <E, R>(
+  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
+): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest> =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const requestId = randomUUID()
+    const started = performance.now()
+    const response = yield* app.pipe(
+      Effect.provideService(CurrentRequestId, requestId),
+      Effect.catchCause((cause) =>
+        Effect.map(Clock.currentTimeMillis, (now) =>
+          isRouteNotFound(cause)
+            ? errorResponse(usage(404, PROTOCOL_REASONS.pathNotFound, `No route for ${request.method} ${pathnameOf(request.url)}`), requestId, now)
+            : internalErrorResponse(requestId)
+        )
+      )
+    )
+    const log = yield* RequestLog
+    log({
+      time: new Date().toISOString(),
+      request_id: requestId,
+      method: request.method,
+      path: pathnameOf(request.url),
+      status: response.status,
+      duration_ms: Math.round((performance.now() - started) * 1000) / 1000
+    })
+    return HttpServerResponse.setHeader(response, REQUEST_ID_HEADER, requestId)
+  })
+
+/** Serves an app built by `makeHttpApp` on `port` (0 picks a free one; read it from `HttpServer`). */
+export const serveHttpApp = <A, E, R>(app: Layer.Layer<A, E, R>, options: { readonly port: number; readonly host?: string }) =>
+  HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) }))
+  )
+
+/** The base URL of a served app, on the loopback interface. */
+export const serverUrl: Effect.Effect<string, never, HttpServer.HttpServer> = Effect.map(HttpServer.HttpServer, (server) =>
+  server.address._tag === "UnixPathAddress" ? `http://unix:${server.address.path}` : `http://127.0.0.1:${server.address.port}`
+)

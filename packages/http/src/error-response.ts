@@ -1,0 +1,68 @@
+import { type PaykitError, type RateLimited, httpStatusOf, InvalidApiUsage, renderError } from "@paykit/core"
+import { HttpServerResponse } from "effect/http"
+
+/**
+ * Every error the API answers with, rendered once through core's `renderError`, so the body is the
+ * specification's error body (with the request id) for engine errors and protocol errors alike.
+ */
+
+/** Where `documentation_url` points: the human docs page served by this API. */
+export const DOCUMENTATION_BASE = "/docs/errors"
+
+export const rateLimitHeaders = (limit: number, remaining: number, resetAtMillis: number, nowMillis: number) => ({
+  "ratelimit-limit": String(limit),
+  "ratelimit-remaining": String(Math.max(0, remaining)),
+  // Seconds until the window resets (IETF RateLimit header fields draft).
+  "ratelimit-reset": String(Math.max(0, Math.ceil((resetAtMillis - nowMillis) / 1000)))
+})
+
+export const errorResponse = (
+  error: PaykitError,
+  requestId: string,
+  nowMillis: number
+): HttpServerResponse.HttpServerResponse => {
+  const body = renderError(error, { requestId, documentationBase: DOCUMENTATION_BASE })
+  const headers = error._tag === "RateLimited" ? rateLimitedHeaders(error, nowMillis) : {}
+  return HttpServerResponse.jsonUnsafe(body, { status: httpStatusOf(error), headers })
+}
+
+const rateLimitedHeaders = (error: RateLimited, nowMillis: number) => ({
+  ...rateLimitHeaders(error.limit, 0, error.resetAtMillis, nowMillis),
+  "retry-after": String(Math.max(0, Math.ceil((error.resetAtMillis - nowMillis) / 1000)))
+})
+
+/** Protocol errors: the reasons this adapter (not the engine) answers with. */
+export const usage = (status: InvalidApiUsage["status"], reason: string, message: string): InvalidApiUsage =>
+  new InvalidApiUsage({ status, reason, message })
+
+export const PROTOCOL_REASONS = {
+  missingVersion: "missing_version_header",
+  unknownVersion: "version_not_found",
+  invalidJson: "invalid_document_structure",
+  invalidContentType: "invalid_content_type",
+  pathNotFound: "path_not_found",
+  methodNotAllowed: "method_not_allowed",
+  missingIdempotencyKey: "idempotency_key_missing",
+  idempotencyKeyTooLong: "idempotency_key_too_long",
+  invalidFilters: "invalid_filters",
+  idempotentCreationConflict: "idempotent_creation_conflict",
+  idempotentRequestInProgress: "idempotent_request_in_progress",
+  readOnlyToken: "insufficient_permissions",
+  missingToken: "access_token_not_found"
+} as const
+
+/**
+ * A defect (a bug, never bad input): the spec's error body with type `gocardless`, the request
+ * id to quote, and nothing of the cause (no message, no stack) leaks to the caller.
+ */
+export const internalErrorResponse = (requestId: string): HttpServerResponse.HttpServerResponse =>
+  HttpServerResponse.jsonUnsafe({
+    error: {
+      code: 500,
+      type: "gocardless",
+      message: "Internal server error",
+      errors: [{ reason: "internal_server_error", message: "Internal server error" }],
+      documentation_url: `${DOCUMENTATION_BASE}#internal_server_error`,
+      request_id: requestId
+    }
+  }, { status: 500 })

@@ -1,0 +1,72 @@
+import { Context, Effect, Layer } from "effect"
+import { OUTBOUND_PAYMENT_OTHER_RATE_LIMIT_PER_MINUTE, OUTBOUND_PAYMENT_WRITE_RATE_LIMIT_PER_MINUTE } from "@paykit/core"
+
+/**
+ * Rate limits: fixed one-minute windows per organisation and endpoint group. The spec names two
+ * groups (outbound payment POSTs, other outbound payment endpoints); other endpoints have no
+ * limit in the spec and get none here.
+ */
+
+export const RATE_LIMIT_WINDOW_MS = 60_000
+
+export interface RateLimitGroup {
+  readonly name: string
+  readonly limitPerMinute: number
+}
+
+export const OUTBOUND_PAYMENT_WRITES: RateLimitGroup = {
+  name: "outbound_payment_writes",
+  limitPerMinute: OUTBOUND_PAYMENT_WRITE_RATE_LIMIT_PER_MINUTE
+}
+export const OUTBOUND_PAYMENT_OTHER: RateLimitGroup = {
+  name: "outbound_payment_other",
+  limitPerMinute: OUTBOUND_PAYMENT_OTHER_RATE_LIMIT_PER_MINUTE
+}
+
+/** The group of a request, from its method and path; `undefined` when no limit applies. */
+export const rateLimitGroupOf = (method: string, path: string): RateLimitGroup | undefined => {
+  if (!path.startsWith("/outbound_payments")) return undefined
+  const rest = path.slice("/outbound_payments".length)
+  if (rest !== "" && !rest.startsWith("/")) return undefined
+  return method === "POST" ? OUTBOUND_PAYMENT_WRITES : OUTBOUND_PAYMENT_OTHER
+}
+
+export interface Window {
+  readonly start: number
+  readonly count: number
+}
+
+export interface Decision {
+  readonly allowed: boolean
+  readonly limit: number
+  readonly remaining: number
+  readonly resetAtMillis: number
+  readonly window: Window
+}
+
+/** The pure rule: one request at `now` against the current window. */
+export const consume = (window: Window | undefined, now: number, limit: number): Decision => {
+  const start = now - (now % RATE_LIMIT_WINDOW_MS)
+  const current = window !== undefined && window.start === start ? window : { start, count: 0 }
+  const allowed = current.count < limit
+  const next = allowed ? { start, count: current.count + 1 } : current
+  return { allowed, limit, remaining: limit - next.count, resetAtMillis: start + RATE_LIMIT_WINDOW_MS, window: next }
+}
+
+export class RateLimiter extends Context.Service<RateLimiter, {
+  readonly hit: (organisation: string, group: RateLimitGroup, nowMillis: number) => Effect.Effect<Decision>
+}>()("@paykit/http/RateLimiter") {
+  /** Windows held in this process: correct for one server process, not shared between several. */
+  static readonly layerMemory: Layer.Layer<RateLimiter> = Layer.sync(RateLimiter, () => {
+    const windows = new Map<string, Window>()
+    return RateLimiter.of({
+      hit: (organisation, group, nowMillis) =>
+        Effect.sync(() => {
+          const key = `${organisation}\u0000${group.name}`
+          const decision = consume(windows.get(key), nowMillis, group.limitPerMinute)
+          windows.set(key, decision.window)
+          return decision
+        })
+    })
+  })
+}

@@ -1,0 +1,25 @@
+import { Context } from "effect"
+
+/**
+ * The id of the request being served. The outermost server middleware sets it; every error body
+ * and the `X-Request-Id` response header carry it. A Reference (with a default) so that code deep
+ * in a handler can read it without every handler type naming it.
+ */
+export const CurrentRequestId = Context.Reference<string>("@paykit/http/CurrentRequestId", {
+  defaultValue: () => "unknown"
+})
+
+/** The response header carrying the request id (the official client reads `x-request-id`). */
+export const REQUEST_ID_HEADER = "x-request-id"
+
+/** Who is calling: the organisation an access token belongs to, and what it may do. */
+export interface CallerShape {
+  readonly organisation: string
+  readonly scope: AccessScope
+  readonly tokenId: string
+}
+
+export const ACCESS_SCOPES = ["read_write", "read_only"] as const
+export type AccessScope = (typeof ACCESS_SCOPES)[number]
+
+export class Caller extends Context.Service<Caller, CallerShape>()("@paykit/http/Caller") {}
