@@ -1,1 +1,18 @@
+/**
+ * @paykit/store-sql: the engine's storage ports on PostgreSQL (`@effect/sql-pg`) or embedded PGlite,
+ * one schema for both, migrated at start-up.
+ */
+export { DbInteger } from "./db-integer.ts"
+export { type Claim, IdempotencyKeyInProgress, IdempotencyKeyReused, IdempotencyKeys } from "./idempotency.ts"
+export { latestMigration, migrate, MIGRATIONS, MIGRATIONS_TABLE } from "./migrations/index.ts"
+export { Outbox, type OutboxEntry } from "./outbox.ts"
 export * as PgliteClient from "./pglite-client.ts"
+export { makeSqlRepository } from "./sql-repository.ts"
+export {
+  makeTransactor,
+  PgliteStorage,
+  PostgresStorage,
+  SqlStorage,
+  type SqlStorageServices,
+  StorageFromEnvironment
+} from "./sql-storage.ts"

@@ -1,0 +1,212 @@
+import { Effect, Schema } from "effect"
+import { NotFound } from "@paykit/core"
+import {
+  DuplicateId,
+  type Filter,
+  type ListQuery,
+  type Page,
+  type Repository,
+  type ResourceDefinition,
+  VersionConflict,
+  type Versioned
+} from "@paykit/engine"
+import type { SqlClient } from "effect/sql"
+import type { Fragment } from "effect/sql/Statement"
+import { DbInteger } from "./db-integer.ts"
+
+/**
+ * The repository port of one resource definition over its table (shape: migrations/resource-table.ts).
+ *
+ * Database failures (connection lost, disk full, ...) are defects here: the engine's ports have no
+ * error for them, and no domain rule can recover from one. Domain outcomes (NotFound, DuplicateId,
+ * VersionConflict) are typed as the port says.
+ */
+
+/** Table names and filter keys are inlined into SQL, so they must be plain identifiers. */
+const IDENTIFIER = /^[a-z][a-z0-9_]*$/
+
+export const assertIdentifier = (kind: string, value: string): string => {
+  if (!IDENTIFIER.test(value)) throw new Error(`${kind} ${JSON.stringify(value)} is not a plain SQL identifier`)
+  return value
+}
+
+/** Throws on a definition whose name or filter keys cannot be inlined into SQL. */
+export const checkDefinition = (definition: { readonly name: string; readonly filters: object }): void => {
+  assertIdentifier("resource", definition.name)
+  for (const key of Object.keys(definition.filters)) assertIdentifier(`filter of ${definition.name}`, key)
+}
+
+const StoredRow = Schema.Struct({ version: DbInteger, data: Schema.Unknown })
+const decodeStoredRow = Schema.decodeUnknownEffect(StoredRow)
+const VersionRow = Schema.Struct({ version: DbInteger })
+const decodeVersionRow = Schema.decodeUnknownEffect(VersionRow)
+const ExistsRow = Schema.Struct({ newer: Schema.Boolean, older: Schema.Boolean })
+const decodeExistsRow = Schema.decodeUnknownEffect(ExistsRow)
+
+/**
+ * Where a definition's rows live: a table of their own (the event log), or the shared `resources`
+ * table under `resource_type` = the definition's name.
+ */
+export interface Location {
+  readonly table: string
+  readonly typed: boolean
+}
+
+export const makeSqlRepository = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
+  sql: SqlClient.SqlClient,
+  definition: ResourceDefinition<A, K>,
+  location: Location
+): Repository<A, K> => {
+  const table = sql(assertIdentifier("table", location.table))
+  const resourceType = assertIdentifier("resource", definition.name)
+  /** The key prefix of every statement: the organisation (tenancy), and the type in `resources`. */
+  const scope = (organisation: string): Fragment =>
+    location.typed
+      ? sql`organisation_id = ${organisation} AND resource_type = ${resourceType}`
+      : sql`organisation_id = ${organisation}`
+  const filterKeys = Object.keys(definition.filters) as Array<K>
+  for (const key of filterKeys) assertIdentifier(`filter of ${definition.name}`, key)
+  const encode = Schema.encodeEffect(definition.schema)
+  const decode = Schema.decodeUnknownEffect(definition.schema)
+
+  /** The filter values as stored: only those the resource has. */
+  const extracted = (resource: A): string => {
+    const values: Record<string, string> = {}
+    for (const key of filterKeys) {
+      const value = definition.filters[key](resource)
+      if (value !== null) values[key] = value
+    }
+    return JSON.stringify(values)
+  }
+
+  const contains = (key: string, value: string) => sql`filters @> ${JSON.stringify({ [key]: value })}::jsonb`
+
+  const filterClause = (key: string, filter: Filter): Fragment => {
+    switch (filter.op) {
+      case "eq":
+        return contains(key, filter.value)
+      case "in":
+        return filter.values.length === 0 ? sql`false` : sql.or(filter.values.map((value) => contains(key, value)))
+      case "range": {
+        // The key is inlined (it is a checked identifier) so the expression matches the index's.
+        const extractedText = sql.literal(`(filters->>'${key}') COLLATE "C"`)
+        const bounds: Array<Fragment> = []
+        if (filter.gt !== undefined) bounds.push(sql`${extractedText} > ${filter.gt}`)
+        if (filter.gte !== undefined) bounds.push(sql`${extractedText} >= ${filter.gte}`)
+        if (filter.lt !== undefined) bounds.push(sql`${extractedText} < ${filter.lt}`)
+        if (filter.lte !== undefined) bounds.push(sql`${extractedText} <= ${filter.lte}`)
+        // A range with no bound still requires a value, as the reference semantics do.
+        return bounds.length === 0 ? sql`${extractedText} IS NOT NULL` : sql.and(bounds)
+      }
+    }
+  }
+
+  const matching = (organisation: string, filters: ListQuery<K>["filters"]): Array<Fragment> => {
+    const clauses: Array<Fragment> = [scope(organisation)]
+    if (filters !== undefined) {
+      for (const key of Object.keys(filters) as Array<K>) {
+        const filter = filters[key]
+        if (filter === undefined) continue
+        // An unknown key is a bug in the caller; the in-memory adapter would throw on it too.
+        if (!filterKeys.includes(key)) throw new Error(`${definition.name} has no filter ${key}`)
+        clauses.push(filterClause(key, filter))
+      }
+    }
+    return clauses
+  }
+
+  const corrupt = (what: string) => (error: unknown) =>
+    Effect.die(new Error(`${definition.name}: ${what}: ${String(error)}`))
+
+  const toVersioned = (row: unknown): Effect.Effect<Versioned<A>> =>
+    decodeStoredRow(row).pipe(
+      Effect.flatMap(({ data, version }) => Effect.map(decode(data), (resource) => ({ resource, version }))),
+      Effect.catch(corrupt("stored row does not decode"))
+    )
+
+  const encoded = (resource: A) =>
+    Effect.map(Effect.catch(encode(resource), corrupt(`resource ${resource.id} does not encode`)), (value) => JSON.stringify(value))
+
+  const currentVersion = (organisation: string, id: string) =>
+    sql`SELECT version FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`.pipe(
+      Effect.orDie,
+      Effect.flatMap((rows) => rows[0] === undefined ? Effect.succeed(undefined) : Effect.orDie(decodeVersionRow(rows[0]))),
+      Effect.map((row) => row?.version)
+    )
+
+  return {
+    definition,
+
+    get: (organisation, id) =>
+      sql`SELECT version, data FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) =>
+          rows[0] === undefined ? Effect.fail(new NotFound({ resource: definition.name, id })) : toVersioned(rows[0])
+        )
+      ),
+
+    list: (organisation, query) =>
+      Effect.gen(function*() {
+        const base = matching(organisation, query.filters)
+        const window = [...base]
+        if (query.after !== undefined) window.push(sql`id < ${query.after}`)
+        if (query.before !== undefined) window.push(sql`id > ${query.before}`)
+        // With only `before`, the page is the items just newer than the cursor: read upwards, then flip.
+        const upwards = query.before !== undefined && query.after === undefined
+        const rows = yield* Effect.orDie(sql`SELECT version, data FROM ${table} WHERE ${sql.and(window)}
+          ORDER BY id ${sql.literal(upwards ? "ASC" : "DESC")} LIMIT ${query.limit}`)
+        const versioned = yield* Effect.forEach(rows, toVersioned)
+        const items = (upwards ? versioned.reverse() : versioned).map((v) => v.resource)
+        const first = items[0]
+        const last = items[items.length - 1]
+        if (first === undefined || last === undefined) return { items, before: null, after: null } satisfies Page<A>
+        const where = sql.and(base)
+        const exists = yield* Effect.orDie(sql`SELECT
+          EXISTS (SELECT 1 FROM ${table} WHERE ${where} AND id > ${first.id}) AS newer,
+          EXISTS (SELECT 1 FROM ${table} WHERE ${where} AND id < ${last.id}) AS older`)
+        const { newer, older } = yield* Effect.orDie(decodeExistsRow(exists[0]))
+        return { items, before: newer ? first.id : null, after: older ? last.id : null } satisfies Page<A>
+      }),
+
+    scan: (organisation, filters) =>
+      Effect.suspend(() =>
+        sql`SELECT version, data FROM ${table} WHERE ${sql.and(matching(organisation, filters))} ORDER BY id ASC`
+      ).pipe(Effect.orDie, Effect.flatMap((rows) => Effect.forEach(rows, toVersioned))),
+
+    insert: (organisation, resource) =>
+      Effect.gen(function*() {
+        const data = yield* encoded(resource)
+        const row = {
+          organisation_id: organisation,
+          ...(location.typed ? { resource_type: resourceType } : {}),
+          id: resource.id,
+          version: 1,
+          created_at: sql`${resource.created_at}::timestamptz`,
+          filters: sql`${extracted(resource)}::jsonb`,
+          data: sql`${data}::json`
+        }
+        const rows = yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING version`)
+        if (rows.length === 0) return yield* new DuplicateId({ resource: definition.name, id: resource.id })
+        return { resource, version: 1 }
+      }),
+
+    update: (organisation, resource, expectedVersion) =>
+      Effect.gen(function*() {
+        const data = yield* encoded(resource)
+        // The version test and the write are one statement: of two racing updates, PostgreSQL lets
+        // the second re-read the row after the first commits, and its WHERE then matches nothing.
+        const rows = yield* Effect.orDie(sql`UPDATE ${table}
+          SET version = version + 1, filters = ${extracted(resource)}::jsonb, data = ${data}::json
+          WHERE ${scope(organisation)} AND id = ${resource.id} AND version = ${expectedVersion}
+          RETURNING version`)
+        const written = rows[0]
+        if (written !== undefined) {
+          const { version } = yield* Effect.orDie(decodeVersionRow(written))
+          return { resource, version }
+        }
+        const actual = yield* currentVersion(organisation, resource.id)
+        if (actual === undefined) return yield* new NotFound({ resource: definition.name, id: resource.id })
+        return yield* new VersionConflict({ resource: definition.name, id: resource.id, expectedVersion, actualVersion: actual })
+      })
+  }
+}

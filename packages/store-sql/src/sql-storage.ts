@@ -1,0 +1,98 @@
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, Redacted } from "effect"
+import {
+  EventLog,
+  events,
+  RESOURCE_DEFINITIONS,
+  type Repository,
+  RepositoryBackend,
+  type ResourceDefinition,
+  Transactor
+} from "@paykit/engine"
+import { SqlClient } from "effect/sql"
+import type { MigrationError } from "effect/sql/Migrator"
+import type { SqlError } from "effect/sql/SqlError"
+import { IdempotencyKeys, makeIdempotencyKeys } from "./idempotency.ts"
+import { migrate } from "./migrations/index.ts"
+import { makeOutbox, Outbox } from "./outbox.ts"
+import * as PgliteClient from "./pglite-client.ts"
+import { checkDefinition, type Location, makeSqlRepository } from "./sql-repository.ts"
+
+/** Everything the SQL storage provides: the engine's storage ports plus idempotency keys and the outbox. */
+export type SqlStorageServices = RepositoryBackend | Transactor | EventLog | IdempotencyKeys | Outbox
+
+/** Keeps the failure of the unit of work apart from the database's own inside `withTransaction`. */
+class WorkFailed<E> {
+  constructor(readonly error: E) {}
+}
+
+export const makeTransactor = (sql: SqlClient.SqlClient): Transactor["Service"] =>
+  Transactor.of({
+    transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+      Effect.flatMap(Effect.serviceOption(sql.transactionService), (open): Effect.Effect<A, E, R> =>
+        // The port's nested transactions join the outer one (no savepoint): the outer decides.
+        open._tag === "Some"
+          ? effect
+          : sql.withTransaction(Effect.mapError(effect, (error) => new WorkFailed(error))).pipe(
+            Effect.catch((error): Effect.Effect<never, E> =>
+              // BEGIN or COMMIT failing is the database's failure: a defect for the engine.
+              error instanceof WorkFailed ? Effect.fail(error.error as E) : Effect.die(error)
+            )
+          ))
+  })
+
+/** The event log has its own append-only table; every other resource lives in `resources`. */
+const locationOf = (name: string): Location => name === events.name ? { table: "events", typed: false } : { table: "resources", typed: true }
+
+const makeBackend = (sql: SqlClient.SqlClient): RepositoryBackend["Service"] => {
+  const cache = new Map<string, { readonly definition: unknown; readonly repository: unknown }>()
+  return RepositoryBackend.of({
+    repository: <A extends { readonly id: string; readonly created_at: string }, K extends string>(
+      definition: ResourceDefinition<A, K>
+    ): Repository<A, K> => {
+      const known = cache.get(definition.name)
+      // Built from this very definition object, so it is this definition's repository.
+      if (known !== undefined && known.definition === definition) return known.repository as Repository<A, K>
+      const repository = makeSqlRepository(sql, definition, locationOf(definition.name))
+      cache.set(definition.name, { definition, repository })
+      return repository
+    },
+    organisations: sql<{ organisation_id: string }>`SELECT organisation_id FROM resources UNION SELECT organisation_id FROM events ORDER BY 1`.pipe(
+      Effect.orDie,
+      Effect.map((rows) => rows.map((row) => row.organisation_id))
+    )
+  })
+}
+
+/**
+ * The SQL storage on whichever `SqlClient` is provided (PostgreSQL or PGlite): migrates the
+ * database at start-up, then serves the engine's ports.
+ */
+export const SqlStorage: Layer.Layer<SqlStorageServices, SqlError | MigrationError, SqlClient.SqlClient> = Layer.effectContext(
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* migrate()
+    // Fail at start-up, not at the first request, on a definition that cannot be stored.
+    for (const definition of [...RESOURCE_DEFINITIONS, events]) checkDefinition(definition)
+    const backend = makeBackend(sql)
+    return Context.make(RepositoryBackend, backend).pipe(
+      Context.add(Transactor, makeTransactor(sql)),
+      Context.add(IdempotencyKeys, yield* makeIdempotencyKeys),
+      Context.add(Outbox, yield* makeOutbox)
+    )
+  })
+).pipe((storage) => Layer.provideMerge(EventLog.layerFromBackend, storage))
+
+/** Storage on embedded PGlite: a data directory, or in memory when none is given. */
+export const PgliteStorage = (config: PgliteClient.PgliteClientConfig = {}) =>
+  SqlStorage.pipe(Layer.provide(PgliteClient.layer(config)))
+
+/** Storage on PostgreSQL at `url` (a connection pool). */
+export const PostgresStorage = (url: string, options: { readonly maxConnections?: number } = {}) =>
+  SqlStorage.pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: options.maxConnections ?? 10 })))
+
+/** PostgreSQL when `DATABASE_URL` is set, otherwise PGlite on `dataDir` (in memory if absent). */
+export const StorageFromEnvironment = (options: { readonly dataDir?: string } = {}) => {
+  const url = process.env["DATABASE_URL"]
+  return url !== undefined && url.length > 0 ? PostgresStorage(url) : PgliteStorage({ dataDir: options.dataDir })
+}
