@@ -11,6 +11,10 @@ export const paykitProject = (name: string) =>
     test: {
       name,
       include: ["test/**/*.test.ts"],
-      environment: "node"
+      environment: "node",
+      // Property tests and the embedded database are CPU-bound: on a loaded two-core CI machine
+      // they can take several times longer than alone. Speed is measured by bench/, not here.
+      testTimeout: 60_000,
+      hookTimeout: 120_000
     }
   })
