@@ -96,7 +96,6 @@ export const mandatePdfIssues = (r: MandatePdfRequest): ReadonlyArray<RuleIssue>
   if (scheme === undefined && !given(r.iban) && !(hasLocal && given(r.country_code))) {
     issues.push(issue(["scheme"], "is required unless a mandate, an iban, or local bank details with country_code are given"))
   }
-  if (scheme === "autogiro" && given(r.iban)) issues.push(issue(["iban"], "is not accepted for Autogiro; give local bank details"))
   if (given(r.bic)) {
     const bic = checkBic(r.bic ?? "")
     if (!bic.valid) issues.push(...bic.messages.map((m) => issue(["bic"], m)))
@@ -117,6 +116,7 @@ export const mandatePdfIssues = (r: MandatePdfRequest): ReadonlyArray<RuleIssue>
       effectiveScheme ??= account.available_debit_schemes.length === 1 ? account.available_debit_schemes[0] : undefined
     }
   }
+  if (effectiveScheme === "autogiro" && given(r.iban)) issues.push(issue(["iban"], "is not accepted for Autogiro; give local bank details"))
   if (currency === null && given(r.country_code) && r.country_code === "US") currency = "USD"
 
   if (currency !== null) issues.push(...accountTypeIssues(r.account_type, currency))

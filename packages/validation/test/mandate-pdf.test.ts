@@ -89,6 +89,8 @@ describe("mandate PDF rules", () => {
 
   it("bank details are checked: iban not for Autogiro, modulus check, scheme reachable", () => {
     expect(pointersOf(validate({ scheme: "autogiro", iban: "SE4550000000058398257466" }))).toEqual([P("iban")])
+    expect(pointersOf(validate({ iban: "SE4550000000058398257466" }))).toEqual([P("iban")])
+    expectSuccess(validate({ country_code: "SE", branch_code: "5000", account_number: "1234567", swedish_identity_number: "198112289874" }))
     expect(pointersOf(validate({ country_code: "GB", branch_code: "200000", account_number: "55779912" }))).toEqual([P("account_number")])
     expect(pointersOf(validate({ scheme: "bacs", iban: "DE89370400440532013000" }))).toEqual([P("scheme")])
     expect(pointersOf(validate({ scheme: "sepa_core", iban: "DE89370400440532013000", bic: "NOT A BIC" }))).toEqual([P("bic")])
