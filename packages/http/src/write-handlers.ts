@@ -1,0 +1,60 @@
+import { Effect } from "effect"
+import { HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { invalidField, type PaykitError } from "@paykit/core"
+import { Caller } from "./request-context.ts"
+import { created, ok, respond } from "./respond.ts"
+
+/**
+ * Creating, updating and action endpoints. The body is read raw (the gateway has already checked
+ * its content type and JSON syntax) and unwrapped from its envelope; the engine service decodes
+ * the inner object with its own Schema, so field errors carry the engine's messages and pointers.
+ */
+
+/** The attributes of a body wrapped in `key`; actions also accept `data` (what the official client sends). */
+export const unwrap = (text: string, key: string, options: { readonly allowData?: boolean } = {}): Effect.Effect<unknown, PaykitError> => {
+  if (text.trim() === "") {
+    return options.allowData === true ? Effect.succeed({}) : Effect.fail(invalidField(key, [], "is required"))
+  }
+  const parsed: unknown = JSON.parse(text)
+  if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
+    const record = parsed as Record<string, unknown>
+    if (key in record) return Effect.succeed(record[key])
+    if (options.allowData === true) return Effect.succeed("data" in record ? record["data"] : {})
+  }
+  return Effect.fail(invalidField(key, [], `must be an object under the key \`${key}\``))
+}
+
+const body = Effect.orDie(Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) => r.text))
+
+export const createHandler = <A extends { readonly id: string }, R>(
+  key: string,
+  create: (organisation: string, input: unknown) => Effect.Effect<A, PaykitError, R>
+) =>
+(): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | Caller | HttpServerRequest.HttpServerRequest> =>
+  respond(Effect.gen(function*() {
+    const caller = yield* Caller
+    const input = yield* Effect.flatMap(body, (text) => unwrap(text, key))
+    return created(key, yield* create(caller.organisation, input))
+  }))
+
+export const updateHandler = <A, R>(
+  key: string,
+  update: (organisation: string, id: string, input: unknown) => Effect.Effect<A, PaykitError, R>
+) =>
+({ params }: { readonly params: { readonly id: string } }): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | Caller | HttpServerRequest.HttpServerRequest> =>
+  respond(Effect.gen(function*() {
+    const caller = yield* Caller
+    const input = yield* Effect.flatMap(body, (text) => unwrap(text, key))
+    return ok({ [key]: yield* update(caller.organisation, params.id, input) })
+  }))
+
+export const actionHandler = <A, R>(
+  key: string,
+  act: (organisation: string, id: string, input: unknown) => Effect.Effect<A, PaykitError, R>
+) =>
+({ params }: { readonly params: { readonly id: string } }): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | Caller | HttpServerRequest.HttpServerRequest> =>
+  respond(Effect.gen(function*() {
+    const caller = yield* Caller
+    const input = yield* Effect.flatMap(body, (text) => unwrap(text, key, { allowData: true }))
+    return ok({ [key]: yield* act(caller.organisation, params.id, input) })
+  }))

@@ -1,0 +1,43 @@
+import { Effect } from "effect"
+import type { Timestamp } from "@paykit/core"
+import { type Creditor, CreditorRepository } from "@paykit/engine"
+
+/** A creditor in its stored (and wire) shape; ids sort by creation, as the engine's ids do. */
+export const creditor = (n: number): Creditor => ({
+  id: `CR${String(n).padStart(12, "0")}`,
+  created_at: `2026-11-${String(1 + (n % 20)).padStart(2, "0")}T10:00:00.000Z` as Timestamp,
+  name: `Creditor ${n}`,
+  address_line1: null,
+  address_line2: null,
+  address_line3: null,
+  city: "London",
+  region: null,
+  postal_code: null,
+  country_code: "GB",
+  creditor_type: "company",
+  bank_reference_prefix: "PAYKIT",
+  can_create_refunds: false,
+  logo_url: null,
+  verification_status: "successful",
+  fx_payout_currency: null,
+  mandate_imports_enabled: false,
+  custom_payment_pages_enabled: false,
+  merchant_responsible_for_notifications: false,
+  links: {
+    default_aud_payout_account: null,
+    default_cad_payout_account: null,
+    default_dkk_payout_account: null,
+    default_eur_payout_account: null,
+    default_gbp_payout_account: null,
+    default_nzd_payout_account: null,
+    default_sek_payout_account: null,
+    default_usd_payout_account: null
+  },
+  scheme_identifiers: []
+})
+
+export const seedCreditors = (organisation: string, count: number) =>
+  Effect.gen(function*() {
+    const repo = yield* CreditorRepository
+    for (let n = 1; n <= count; n++) yield* Effect.orDie(repo.insert(organisation, creditor(n)))
+  })

@@ -1,0 +1,136 @@
+import { Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { HttpServer } from "effect/http"
+import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { NotFound } from "@paykit/core"
+import { GoCardlessClient, PermissionsError, RateLimitError, IdempotentCreationConflictError } from "gocardless-nodejs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  AccessTokens,
+  createHandler,
+  Gateway,
+  GatewayLive,
+  IdempotencyStore,
+  issueAccessToken,
+  OUTBOUND_PAYMENT_WRITES,
+  RateLimiter,
+  RequestLog,
+  serveHttpApp,
+  serverUrl,
+  silentRequestLog
+} from "../src/index.ts"
+import { ok, respond } from "../src/respond.ts"
+import { Caller } from "../src/request-context.ts"
+
+/**
+ * The gateway on a small API of its own (a create and a get over a Map), driven by the official
+ * client: idempotent replays and conflicts, read-only tokens, rate limits. The engine's endpoints
+ * use the same gateway; these behaviours do not depend on the resource.
+ */
+
+const Thing = Schema.Struct({ id: Schema.String, created_at: Schema.String, name: Schema.String })
+const Things = HttpApiGroup.make("creditors").add(
+  HttpApiEndpoint.post("create", "/creditors", { payload: Schema.Struct({ creditors: Schema.Unknown }), success: Thing }),
+  HttpApiEndpoint.get("get", "/creditors/:id", { params: { id: Schema.String }, success: Thing })
+)
+const Payments = HttpApiGroup.make("outbound_payments").add(
+  HttpApiEndpoint.post("create", "/outbound_payments", { payload: Schema.Unknown, success: Thing })
+)
+class TestApi extends HttpApi.make("test").add(Things).add(Payments).middleware(Gateway) {}
+
+let counter = 0
+const stored = new Map<string, { id: string; created_at: string; name: string }>()
+const make = (_organisation: string, input: unknown) =>
+  Effect.sync(() => {
+    counter++
+    const thing = { id: `CR${String(counter).padStart(12, "0")}`, created_at: "2026-11-21T00:00:00.000Z", name: JSON.stringify(input) }
+    stored.set(thing.id, thing)
+    return thing
+  })
+
+const ThingsLive = HttpApiBuilder.group(TestApi, "creditors", (h) =>
+  h.handle("create", createHandler("creditors", make)).handle("get", ({ params }) =>
+    respond(Effect.gen(function*() {
+      yield* Caller
+      const thing = stored.get(params.id)
+      if (thing === undefined) return yield* new NotFound({ resource: "creditors", id: params.id })
+      return ok({ creditors: thing })
+    }))))
+const PaymentsLive = HttpApiBuilder.group(TestApi, "outbound_payments", (h) => h.handle("create", createHandler("outbound_payments", make)))
+
+let runtime: ManagedRuntime.ManagedRuntime<HttpServer.HttpServer | AccessTokens, unknown>
+let url: string
+const client = (token: string) => {
+  const c = new GoCardlessClient(token)
+  ;(c as unknown as { _api: { _baseUrl: string } })._api._baseUrl = url
+  return c
+}
+
+beforeAll(async () => {
+  const app = HttpApiBuilder.layer(TestApi).pipe(Layer.provide([ThingsLive, PaymentsLive]), Layer.provide(GatewayLive))
+  const layer = serveHttpApp(app, { port: 0, host: "127.0.0.1" }).pipe(
+    Layer.provideMerge(Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)),
+    Layer.provide(Layer.succeed(RequestLog, silentRequestLog))
+  )
+  runtime = ManagedRuntime.make(layer)
+  url = await runtime.runPromise(serverUrl)
+})
+afterAll(async () => {
+  await runtime.dispose()
+})
+
+const token = (organisation: string, scope: "read_write" | "read_only" = "read_write") =>
+  runtime.runPromise(issueAccessToken({ id: `AT_${organisation}_${scope}`, organisation, scope }))
+
+describe("idempotency through the official client", () => {
+  it("replays the original response for the same key and body, creating once", async () => {
+    const c = client(await token("OR_idem"))
+    const before = counter
+    const first = await c.creditors.create({ name: "A" } as never, "key-1")
+    const again = await c.creditors.create({ name: "A" } as never, "key-1")
+    expect(again.id).toBe(first.id)
+    expect(counter).toBe(before + 1)
+    expect((first.__response__ as { statusCode: number }).statusCode).toBe(201)
+  })
+
+  it("a different body under a used key is a 409 naming the resource; the client then fetches it", async () => {
+    const c = client(await token("OR_idem2"))
+    const first = await c.creditors.create({ name: "B" } as never, "key-2")
+    // Default client behaviour: on idempotent_creation_conflict it GETs the conflicting resource.
+    const fetched = await c.creditors.create({ name: "C" } as never, "key-2")
+    expect(fetched.id).toBe(first.id)
+    const strict = new GoCardlessClient(await token("OR_idem2", "read_write"), undefined, { raiseOnIdempotencyConflict: true })
+    ;(strict as unknown as { _api: { _baseUrl: string } })._api._baseUrl = url
+    const error = await strict.creditors.create({ name: "C" } as never, "key-2").catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(IdempotentCreationConflictError)
+    expect((error as IdempotentCreationConflictError).conflictingResourceId).toBe(first.id)
+    expect((error as IdempotentCreationConflictError).code).toBe(409)
+  })
+
+  it("keys are per organisation", async () => {
+    const a = await client(await token("OR_k1")).creditors.create({ name: "D" } as never, "shared")
+    const b = await client(await token("OR_k2")).creditors.create({ name: "E" } as never, "shared")
+    expect(a.id).not.toBe(b.id)
+  })
+})
+
+describe("scopes and rate limits", () => {
+  it("a read_only token cannot write: 403 PermissionsError", async () => {
+    const error = await client(await token("OR_ro", "read_only")).creditors.create({ name: "x" } as never).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(PermissionsError)
+    expect((error as PermissionsError).code).toBe(403)
+  })
+
+  it("outbound payment writes stop at the limit with 429 and RateLimit headers", async () => {
+    const c = client(await token("OR_rate"))
+    let last: unknown
+    for (let i = 0; i <= OUTBOUND_PAYMENT_WRITES.limitPerMinute; i++) {
+      last = await c.outboundPayments.create({ amount: i } as never).catch((e: unknown) => e)
+      if (last instanceof Error) break
+    }
+    expect(last).toBeInstanceOf(RateLimitError)
+    const headers = ((last as RateLimitError).response as unknown as { headers: Record<string, string> }).headers
+    expect(headers["ratelimit-limit"]).toBe(String(OUTBOUND_PAYMENT_WRITES.limitPerMinute))
+    expect(headers["ratelimit-remaining"]).toBe("0")
+    expect(Number(headers["ratelimit-reset"])).toBeGreaterThan(0)
+  })
+})
