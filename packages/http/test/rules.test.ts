@@ -1,0 +1,89 @@
+import fc from "fast-check"
+import { Result } from "effect"
+import { describe, expect, it } from "vitest"
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "@paykit/core"
+import { consume, parsePage, parseRange, parseValues, RATE_LIMIT_WINDOW_MS, rateLimitGroupOf, valuesOf, type Window } from "../src/index.ts"
+import { hashToken } from "../src/access-tokens.ts"
+import { requestFingerprint } from "../src/idempotency.ts"
+
+describe("rate limit windows", () => {
+  it("allows exactly `limit` requests in one window, whatever their times inside it", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 50 }), fc.array(fc.integer({ min: 0, max: RATE_LIMIT_WINDOW_MS - 1 }), { maxLength: 120 }), fc.nat(1_000_000), (limit, offsets, w) => {
+      const start = w * RATE_LIMIT_WINDOW_MS
+      let window: Window | undefined
+      let allowed = 0
+      for (const t of [...offsets].sort((a, b) => a - b)) {
+        const d = consume(window, start + t, limit)
+        window = d.window
+        if (d.allowed) allowed++
+        expect(d.remaining).toBe(limit - window.count)
+        expect(d.resetAtMillis).toBe(start + RATE_LIMIT_WINDOW_MS)
+      }
+      expect(allowed).toBe(Math.min(limit, offsets.length))
+    }))
+  })
+
+  it("a new window starts afresh", () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 10 }), fc.nat(1000), (limit, w) => {
+      const full: Window = { start: w * RATE_LIMIT_WINDOW_MS, count: limit }
+      expect(consume(full, full.start + 1, limit).allowed).toBe(false)
+      expect(consume(full, full.start + RATE_LIMIT_WINDOW_MS, limit).allowed).toBe(true)
+    }))
+  })
+
+  it("groups: POSTs under /outbound_payments share the write group, other methods the other group", () => {
+    expect(rateLimitGroupOf("POST", "/outbound_payments")?.limitPerMinute).toBe(300)
+    expect(rateLimitGroupOf("POST", "/outbound_payments/OUT1/actions/approve")?.limitPerMinute).toBe(300)
+    expect(rateLimitGroupOf("GET", "/outbound_payments/OUT1")?.limitPerMinute).toBe(500)
+    expect(rateLimitGroupOf("GET", "/outbound_payments_x")).toBeUndefined()
+    expect(rateLimitGroupOf("POST", "/creditors")).toBeUndefined()
+  })
+})
+
+describe("pagination parameters", () => {
+  it("limit: default when absent, accepted from 1 to the maximum, 422 otherwise", () => {
+    expect(Result.getOrThrow(parsePage({})).limit).toBe(PAGE_SIZE_DEFAULT)
+    fc.assert(fc.property(fc.integer({ min: -10, max: PAGE_SIZE_MAX * 3 }), (n) => {
+      const r = parsePage({ limit: String(n) })
+      if (n >= 1 && n <= PAGE_SIZE_MAX) expect(Result.getOrThrow(r).limit).toBe(n)
+      else expect(Result.isFailure(r) && r.failure.errors[0]?.field === "limit").toBe(true)
+    }))
+  })
+
+  it("array values: comma-separated and repeated forms give the same values", () => {
+    const word = fc.stringMatching(/^[a-z_]{1,10}$/)
+    fc.assert(fc.property(fc.array(word, { minLength: 1, maxLength: 6 }), (values) => {
+      expect(valuesOf({ status: values.join(",") }, "status")).toEqual(values)
+      expect(valuesOf({ status: values }, "status")).toEqual(values)
+    }))
+  })
+
+  it("enum filters reject values outside the enum and too many values", () => {
+    expect(Result.isFailure(parseValues({ status: "active,nope" }, "status", { allowed: ["active", "paused"] }))).toBe(true)
+    expect(Result.isFailure(parseValues({ status: "a,a,a" }, "status", { max: 2 }))).toBe(true)
+    expect(Result.getOrThrow(parseValues({ status: "active" }, "status", { allowed: ["active"] }))).toEqual({ op: "eq", value: "active" })
+  })
+
+  it("created_at takes only the operators and only timestamps", () => {
+    expect(Result.getOrThrow(parseRange({ "created_at[gte]": "2026-11-21T00:00:00.000Z" }, "created_at"))).toEqual({ op: "range", gte: "2026-11-21T00:00:00.000Z" })
+    expect(Result.isFailure(parseRange({ created_at: "2026-11-21T00:00:00.000Z" }, "created_at"))).toBe(true)
+    expect(Result.isFailure(parseRange({ "created_at[gt]": "yesterday" }, "created_at"))).toBe(true)
+  })
+})
+
+describe("hashes", () => {
+  it("a token is stored as its SHA-256 (known answer) and distinct tokens hash apart", () => {
+    expect(hashToken("abc")).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => {
+      expect(hashToken(a) === hashToken(b)).toBe(a === b)
+    }))
+  })
+
+  it("the request fingerprint changes with the method, the path or the body", () => {
+    fc.assert(fc.property(fc.string(), fc.string(), (a, b) => {
+      fc.pre(a !== b)
+      expect(requestFingerprint("POST", "/x", a)).not.toBe(requestFingerprint("POST", "/x", b))
+      expect(requestFingerprint("POST", `/${a}`, "")).not.toBe(requestFingerprint("POST", `/${b}`, ""))
+    }))
+  })
+})
