@@ -1,0 +1,23 @@
+import { ID_PREFIXES, lowestIdAt, timestampFromMillis } from "@paykit/core"
+import { type Event, sampleCustomer } from "@paykit/engine"
+
+export const ORG = "OR000000000001"
+export const OTHER = "OR000000000002"
+
+const BASE_MS = Date.UTC(2026, 0, 1)
+
+export const customer = sampleCustomer
+
+export const event = (n: number, links: Record<string, string> = {}): Event => {
+  const ms = BASE_MS + n * 1000
+  return {
+    id: lowestIdAt(ID_PREFIXES.event, ms),
+    created_at: timestampFromMillis(ms),
+    resource_type: "customers",
+    action: "created",
+    links,
+    details: { origin: "api", cause: "customer_created", description: "Customer created." },
+    metadata: {},
+    resource_metadata: {}
+  }
+}
