@@ -1,12 +1,19 @@
 import { Context, Effect, Layer } from "effect"
 import { type Repository, RepositoryBackend } from "./ports/repository.ts"
 import type { FilterKeyOf, ResourceDefinition, ResourceOf } from "./resources/definition.ts"
+import { creditorBankAccounts } from "./resources/creditor-bank-accounts.ts"
 import { creditors } from "./resources/creditors.ts"
+import { verificationDetails } from "./resources/verification-details.ts"
 import { customerBankAccounts } from "./resources/customer-bank-accounts.ts"
 import { customers } from "./resources/customers.ts"
 import { mandates } from "./resources/mandates.ts"
+import { negativeBalanceLimits } from "./resources/negative-balance-limits.ts"
 import { payments } from "./resources/payments.ts"
 import { refunds } from "./resources/refunds.ts"
+import { ledgerEntries } from "./resources/settlement-entries.ts"
+import { outboundPayments } from "./resources/outbound-payments.ts"
+import { outboundPaymentImportEntries, outboundPaymentImports } from "./resources/outbound-payment-imports.ts"
+import { paymentAccounts } from "./resources/payment-accounts.ts"
 
 /** The repository port of the resource a definition describes. */
 export type RepositoryOf<D> = Repository<ResourceOf<D>, FilterKeyOf<D>>
@@ -14,6 +21,16 @@ export type RepositoryOf<D> = Repository<ResourceOf<D>, FilterKeyOf<D>>
 export class CreditorRepository extends Context.Service<CreditorRepository, RepositoryOf<typeof creditors>>()(
   "@paykit/engine/CreditorRepository"
 ) {}
+export class CreditorBankAccountRepository
+  extends Context.Service<CreditorBankAccountRepository, RepositoryOf<typeof creditorBankAccounts>>()(
+    "@paykit/engine/CreditorBankAccountRepository"
+  )
+{}
+export class VerificationDetailRepository
+  extends Context.Service<VerificationDetailRepository, RepositoryOf<typeof verificationDetails>>()(
+    "@paykit/engine/VerificationDetailRepository"
+  )
+{}
 export class CustomerRepository extends Context.Service<CustomerRepository, RepositoryOf<typeof customers>>()(
   "@paykit/engine/CustomerRepository"
 ) {}
@@ -31,6 +48,33 @@ export class PaymentRepository extends Context.Service<PaymentRepository, Reposi
 export class RefundRepository extends Context.Service<RefundRepository, RepositoryOf<typeof refunds>>()(
   "@paykit/engine/RefundRepository"
 ) {}
+export class NegativeBalanceLimitRepository
+  extends Context.Service<NegativeBalanceLimitRepository, RepositoryOf<typeof negativeBalanceLimits>>()(
+    "@paykit/engine/NegativeBalanceLimitRepository"
+  )
+{}
+export class LedgerRepository extends Context.Service<LedgerRepository, RepositoryOf<typeof ledgerEntries>>()(
+  "@paykit/engine/LedgerRepository"
+) {}
+
+export class OutboundPaymentRepository
+  extends Context.Service<OutboundPaymentRepository, RepositoryOf<typeof outboundPayments>>()(
+    "@paykit/engine/OutboundPaymentRepository"
+  )
+{}
+export class OutboundPaymentImportRepository
+  extends Context.Service<OutboundPaymentImportRepository, RepositoryOf<typeof outboundPaymentImports>>()(
+    "@paykit/engine/OutboundPaymentImportRepository"
+  )
+{}
+export class OutboundPaymentImportEntryRepository
+  extends Context.Service<OutboundPaymentImportEntryRepository, RepositoryOf<typeof outboundPaymentImportEntries>>()(
+    "@paykit/engine/OutboundPaymentImportEntryRepository"
+  )
+{}
+export class PaymentAccountRepository extends Context.Service<PaymentAccountRepository, RepositoryOf<typeof paymentAccounts>>()(
+  "@paykit/engine/PaymentAccountRepository"
+) {}
 
 const fromBackend = <I, A extends { readonly id: string; readonly created_at: string }, K extends string>(
   tag: Context.Key<I, Repository<A, K>>,
@@ -39,14 +83,27 @@ const fromBackend = <I, A extends { readonly id: string; readonly created_at: st
   Layer.effect(tag, Effect.map(RepositoryBackend, (backend: RepositoryBackend["Service"]) => backend.repository(definition)))
 
 /** Every resource definition the engine stores: a storage adapter creates one table per entry. */
-export const RESOURCE_DEFINITIONS = [creditors, customers, customerBankAccounts, mandates, payments, refunds] as const
+export const RESOURCE_DEFINITIONS = [
+  creditors, creditorBankAccounts, verificationDetails, customers, customerBankAccounts, mandates, payments, refunds,
+  negativeBalanceLimits,
+  ledgerEntries,
+  outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts
+] as const
 
 /** Every aggregate's repository, built from whichever storage backend is provided. */
 export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(CreditorRepository, creditors),
+  fromBackend(CreditorBankAccountRepository, creditorBankAccounts),
+  fromBackend(VerificationDetailRepository, verificationDetails),
   fromBackend(CustomerRepository, customers),
   fromBackend(CustomerBankAccountRepository, customerBankAccounts),
   fromBackend(MandateRepository, mandates),
   fromBackend(PaymentRepository, payments),
-  fromBackend(RefundRepository, refunds)
+  fromBackend(RefundRepository, refunds),
+  fromBackend(NegativeBalanceLimitRepository, negativeBalanceLimits),
+  fromBackend(LedgerRepository, ledgerEntries),
+  fromBackend(OutboundPaymentRepository, outboundPayments),
+  fromBackend(OutboundPaymentImportRepository, outboundPaymentImports),
+  fromBackend(OutboundPaymentImportEntryRepository, outboundPaymentImportEntries),
+  fromBackend(PaymentAccountRepository, paymentAccounts)
 )

@@ -1,0 +1,34 @@
+import { Layer } from "effect"
+import { IdGenerator } from "@paykit/core"
+import { InMemoryStorage } from "./adapters/in-memory.ts"
+import { SandboxBank } from "./adapters/sandbox-bank.ts"
+import type { BankGateway } from "./ports/bank-gateway.ts"
+import type { EventLog } from "./ports/event-log.ts"
+import type { NameVerifier } from "./ports/name-verifier.ts"
+import type { RepositoryBackend, Transactor } from "./ports/repository.ts"
+import { RepositoriesFromBackend } from "./repositories.ts"
+import { Creditors } from "./services/creditors.ts"
+import { Customers } from "./services/customers.ts"
+import { Events } from "./services/events.ts"
+import { Mandates } from "./services/mandates.ts"
+import { Payments } from "./services/payments.ts"
+
+/** Every engine service, needing only storage, a bank, a name verifier and an id generator. */
+export const EngineServices = Layer.mergeAll(Creditors.layer, Customers.layer, Mandates.layer, Payments.layer, Events.layer)
+
+export type EngineStorage = RepositoryBackend | Transactor | EventLog
+
+/** The engine on the storage adapter given (in memory, or SQL from @paykit/store-sql). */
+export const engineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
+  EngineServices.pipe(Layer.provideMerge(RepositoriesFromBackend), Layer.provideMerge(storage))
+
+/**
+ * The whole engine in memory with the sandbox bank: what tests and the simulator run on. The
+ * clock is Effect's: provide `TestClock.layer()` (or run under `it.effect`) to travel in time.
+ */
+export const inMemoryEngine = (options: { readonly seed: number }) =>
+  engineOn(InMemoryStorage).pipe(
+    Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(options.seed)))
+  )
+
+export type EngineExternal = BankGateway | NameVerifier | IdGenerator

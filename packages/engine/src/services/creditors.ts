@@ -1,0 +1,353 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import {
+  CountryCode,
+  Currency,
+  type IdGenerator,
+  InvalidState,
+  LocalDate,
+  Metadata,
+  type NotFound,
+  type ValidationFailed,
+  decodeInputEffect,
+  invalidField,
+  newId,
+  now
+} from "@paykit/core"
+import { NonBlankString, optionalNullable } from "@paykit/validation"
+import { EventLog } from "../ports/event-log.ts"
+import { Transactor } from "../ports/repository.ts"
+import type { Page } from "../ports/list-query.ts"
+import { eq } from "../ports/list-query.ts"
+import { CreditorBankAccountRepository, CreditorRepository, VerificationDetailRepository } from "../repositories.ts"
+import type { CreditorBankAccount } from "../resources/creditor-bank-accounts.ts"
+import { CREDITOR_TYPES, type Creditor, type CreditorLinks, type SchemeIdentifier } from "../resources/creditors.ts"
+import type { VerificationDetail } from "../resources/verification-details.ts"
+import { ListParams, PageFields, toListQuery } from "./list-params.ts"
+import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
+import { API_CAUSE, emit, insertNew, save } from "./support.ts"
+
+const ROOT = "creditors"
+
+/** `bank_reference_prefix`: upper-case letters and digits, the part before `-` on payout references. */
+const BankReferencePrefix = Schema.String.check(
+  Schema.makeFilter((s: string) => /^[A-Z0-9]{1,12}$/.test(s), { message: "must be 1 to 12 upper-case letters or digits" })
+)
+
+const Address = {
+  address_line1: optionalNullable(Schema.String),
+  address_line2: optionalNullable(Schema.String),
+  address_line3: optionalNullable(Schema.String),
+  city: optionalNullable(Schema.String),
+  region: optionalNullable(Schema.String),
+  postal_code: optionalNullable(Schema.String)
+} as const
+
+export const CreditorCreateRequest = Schema.Struct({
+  name: NonBlankString,
+  country_code: CountryCode,
+  creditor_type: Schema.Literals(CREDITOR_TYPES),
+  bank_reference_prefix: Schema.optionalKey(BankReferencePrefix),
+  fx_payout_currency: optionalNullable(Currency),
+  ...Address,
+  links: Schema.optionalKey(Schema.Struct({}))
+})
+
+export const CreditorUpdateRequest = Schema.Struct({
+  name: Schema.optionalKey(NonBlankString),
+  bank_reference_prefix: Schema.optionalKey(BankReferencePrefix),
+  ...Address,
+  links: Schema.optionalKey(Schema.Struct({
+    default_gbp_payout_account: Schema.optionalKey(Schema.String),
+    default_eur_payout_account: Schema.optionalKey(Schema.String),
+    default_sek_payout_account: Schema.optionalKey(Schema.String),
+    default_dkk_payout_account: Schema.optionalKey(Schema.String),
+    default_aud_payout_account: Schema.optionalKey(Schema.String),
+    default_nzd_payout_account: Schema.optionalKey(Schema.String),
+    default_cad_payout_account: Schema.optionalKey(Schema.String),
+    default_usd_payout_account: Schema.optionalKey(Schema.String)
+  }))
+})
+
+export const CreditorBankAccountCreateRequest = Schema.Struct({
+  account_holder_name: NonBlankString,
+  account_number: Schema.optionalKey(Schema.String.check(Schema.makeFilter((s: string) => /^\d{6,17}$/.test(s), { message: "must be 6 to 17 digits" }))),
+  branch_code: Schema.optionalKey(Schema.String),
+  iban: Schema.optionalKey(Schema.String.check(Schema.makeFilter((s: string) => /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(s.replace(/\s/g, "")), { message: "must be an IBAN" }))),
+  country_code: CountryCode,
+  currency: Currency,
+  account_type: optionalNullable(Schema.Literals(["savings", "checking"])),
+  set_as_default_payout_account: Schema.optionalKey(Schema.Boolean),
+  metadata: Schema.optionalKey(Metadata),
+  links: Schema.Struct({ creditor: Schema.String })
+})
+
+const DirectorRequest = Schema.Struct({
+  given_name: NonBlankString,
+  family_name: NonBlankString,
+  date_of_birth: LocalDate,
+  street: NonBlankString,
+  city: NonBlankString,
+  postal_code: NonBlankString,
+  country_code: CountryCode
+})
+
+export const VerificationDetailCreateRequest = Schema.Struct({
+  name: NonBlankString,
+  company_number: NonBlankString,
+  description: NonBlankString,
+  address_line1: NonBlankString,
+  address_line2: optionalNullable(Schema.String),
+  address_line3: optionalNullable(Schema.String),
+  city: NonBlankString,
+  postal_code: NonBlankString,
+  directors: Schema.Array(DirectorRequest),
+  links: Schema.Struct({ creditor: Schema.String })
+})
+
+export const VerificationDetailListParams = Schema.Struct({ ...PageFields, creditor: Schema.String })
+
+const payoutLinkKey = (currency: Currency): keyof CreditorLinks =>
+  `default_${currency.toLowerCase()}_payout_account` as keyof CreditorLinks
+
+/** A prefix from the trading name: its letters and digits, upper-cased, at most 10. */
+const prefixOf = (name: string): string => {
+  const letters = name.toUpperCase().replace(/[^A-Z0-9]/g, "").slice(0, 10)
+  return letters.length > 0 ? letters : "PAYKIT"
+}
+
+const endingOf = (digits: string, currency: Currency): string => digits.slice(currency === "NZD" ? -4 : -2)
+
+type Errors = ValidationFailed | InvalidState | NotFound
+
+export class Creditors extends Context.Service<Creditors, {
+  readonly create: (organisation: string, input: unknown) => Effect.Effect<Creditor, ValidationFailed>
+  readonly get: (organisation: string, id: string) => Effect.Effect<Creditor, NotFound>
+  readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<Creditor>, ValidationFailed>
+  readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<Creditor, Errors>
+  readonly createBankAccount: (organisation: string, input: unknown) => Effect.Effect<CreditorBankAccount, Errors>
+  readonly getBankAccount: (organisation: string, id: string) => Effect.Effect<CreditorBankAccount, NotFound>
+  readonly createVerificationDetail: (organisation: string, input: unknown) => Effect.Effect<VerificationDetail, Errors>
+  readonly listVerificationDetails: (organisation: string, params: unknown) => Effect.Effect<Page<VerificationDetail>, ValidationFailed>
+  /**
+   * The review of submitted verification details completes: an `in_review` creditor becomes
+   * `successful`, and so do its bank accounts awaiting review. Run by the simulator.
+   */
+  readonly completeReviews: (organisation: string) => Effect.Effect<ReadonlyArray<Creditor>>
+}>()("@paykit/engine/Creditors") {
+  static readonly layer: Layer.Layer<
+    Creditors,
+    never,
+    CreditorRepository | CreditorBankAccountRepository | VerificationDetailRepository | IdGenerator | EventLog | Transactor
+  > = Layer.effect(
+    Creditors,
+    Effect.gen(function*() {
+      const creditors = yield* CreditorRepository
+      const accounts = yield* CreditorBankAccountRepository
+      const details = yield* VerificationDetailRepository
+      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const transactor = yield* Transactor
+      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
+        transactor.transaction(Effect.provideContext(effect, services))
+
+      const decodeCreate = decodeInputEffect(CreditorCreateRequest, ROOT)
+      const decodeUpdate = decodeInputEffect(CreditorUpdateRequest, ROOT)
+      const decodeList = decodeInputEffect(ListParams, ROOT)
+      const decodeAccount = decodeInputEffect(CreditorBankAccountCreateRequest, "creditor_bank_accounts")
+      const decodeDetail = decodeInputEffect(VerificationDetailCreateRequest, "verification_details")
+      const decodeDetailList = decodeInputEffect(VerificationDetailListParams, "verification_details")
+
+      const create = (organisation: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeCreate(input)
+          const id = yield* newId("creditor")
+          const created_at = yield* now
+          const identifiers: Array<SchemeIdentifier> = []
+          for (const t of schemeIdentifierTemplates(req.country_code)) {
+            identifiers.push({
+              id: yield* newId("scheme_identifier"),
+              created_at,
+              name: req.name,
+              scheme: t.scheme,
+              reference: null,
+              status: "active",
+              minimum_advance_notice: t.minimum_advance_notice,
+              address_line1: req.address_line1 ?? null,
+              address_line2: req.address_line2 ?? null,
+              address_line3: req.address_line3 ?? null,
+              city: req.city ?? null,
+              region: req.region ?? null,
+              postal_code: req.postal_code ?? null,
+              country_code: req.country_code,
+              email: null,
+              phone_number: null,
+              currency: t.currency,
+              can_specify_mandate_reference: false
+            })
+          }
+          const creditor: Creditor = {
+            id,
+            created_at,
+            name: req.name,
+            address_line1: req.address_line1 ?? null,
+            address_line2: req.address_line2 ?? null,
+            address_line3: req.address_line3 ?? null,
+            city: req.city ?? null,
+            region: req.region ?? null,
+            postal_code: req.postal_code ?? null,
+            country_code: req.country_code,
+            creditor_type: req.creditor_type,
+            bank_reference_prefix: req.bank_reference_prefix ?? prefixOf(req.name),
+            can_create_refunds: true,
+            logo_url: null,
+            verification_status: "action_required",
+            fx_payout_currency: req.fx_payout_currency ?? null,
+            mandate_imports_enabled: false,
+            custom_payment_pages_enabled: false,
+            merchant_responsible_for_notifications: false,
+            links: {
+              default_aud_payout_account: null,
+              default_cad_payout_account: null,
+              default_dkk_payout_account: null,
+              default_eur_payout_account: null,
+              default_gbp_payout_account: null,
+              default_nzd_payout_account: null,
+              default_sek_payout_account: null,
+              default_usd_payout_account: null
+            },
+            scheme_identifiers: identifiers
+          }
+          yield* insertNew(creditors, organisation, creditor)
+          yield* emit(organisation, { resource_type: "creditors", action: "created", links: { creditor: id }, cause: API_CAUSE("creditor_created") })
+          return creditor
+        })
+
+      const update = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeUpdate(input)
+          const current = yield* creditors.get(organisation, id)
+          const links = { ...current.resource.links }
+          for (const [key, accountId] of Object.entries(req.links ?? {})) {
+            if (accountId === undefined) continue
+            const account = yield* accounts.get(organisation, accountId).pipe(
+              Effect.mapError(() => invalidField(ROOT, ["links", key], "must be a bank account of this creditor"))
+            )
+            if (account.resource.links.creditor !== id || payoutLinkKey(account.resource.currency) !== key) {
+              return yield* invalidField(ROOT, ["links", key], "must be an enabled bank account of this creditor in that currency")
+            }
+            links[key as keyof CreditorLinks] = accountId
+          }
+          const { links: _links, ...fields } = req
+          const next: Creditor = { ...current.resource, ...fields, links }
+          yield* save(creditors, organisation, current, next)
+          yield* emit(organisation, { resource_type: "creditors", action: "updated", links: { creditor: id }, cause: API_CAUSE("creditor_updated") })
+          return next
+        })
+
+      const createBankAccount = (organisation: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeAccount(input)
+          const creditor = yield* creditors.get(organisation, req.links.creditor)
+          const digits = req.iban !== undefined ? req.iban.replace(/\D/g, "") : req.account_number
+          if (digits === undefined) {
+            return yield* invalidField("creditor_bank_accounts", ["account_number"], "is required unless an iban is given")
+          }
+          const account: CreditorBankAccount = {
+            id: yield* newId("creditor_bank_account"),
+            created_at: yield* now,
+            account_holder_name: req.account_holder_name,
+            account_number_ending: endingOf(digits, req.currency),
+            account_type: req.account_type ?? null,
+            bank_name: null,
+            country_code: req.country_code,
+            currency: req.currency,
+            enabled: true,
+            // An account of an already verified creditor needs its own review (spec: verification
+            // may be required again after a payout bank account change).
+            verification_status: "in_review",
+            metadata: req.metadata ?? {},
+            links: { creditor: creditor.resource.id }
+          }
+          yield* insertNew(accounts, organisation, account)
+          const makeDefault = req.set_as_default_payout_account === true ||
+            creditor.resource.links[payoutLinkKey(req.currency)] === null
+          if (makeDefault) {
+            const links = { ...creditor.resource.links, [payoutLinkKey(req.currency)]: account.id }
+            const next: Creditor = {
+              ...creditor.resource,
+              links,
+              verification_status: creditor.resource.verification_status === "successful" ? "in_review" : creditor.resource.verification_status
+            }
+            yield* save(creditors, organisation, creditor, next)
+          }
+          return account
+        })
+
+      const createVerificationDetail = (organisation: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeDetail(input)
+          const creditor = yield* creditors.get(organisation, req.links.creditor)
+          if (req.directors.length === 0) {
+            return yield* invalidField("verification_details", ["directors"], "must name at least one director")
+          }
+          const detail: VerificationDetail = {
+            id: yield* newId("verification_detail"),
+            created_at: yield* now,
+            name: req.name,
+            company_number: req.company_number,
+            description: req.description,
+            address_line1: req.address_line1,
+            address_line2: req.address_line2 ?? null,
+            address_line3: req.address_line3 ?? null,
+            city: req.city,
+            postal_code: req.postal_code,
+            region: null,
+            country_code: creditor.resource.country_code,
+            directors: req.directors,
+            links: { creditor: creditor.resource.id }
+          }
+          yield* insertNew(details, organisation, detail)
+          if (creditor.resource.verification_status === "action_required") {
+            const inReview: Creditor = { ...creditor.resource, verification_status: "in_review" }
+            yield* save(creditors, organisation, creditor, inReview)
+          }
+          return detail
+        })
+
+      const completeReviews = (organisation: string) =>
+        Effect.gen(function*() {
+          const done: Array<Creditor> = []
+          for (const account of yield* accounts.scan(organisation, {})) {
+            if (account.resource.verification_status !== "in_review") continue
+            const verified: CreditorBankAccount = { ...account.resource, verification_status: "successful" }
+            yield* save(accounts, organisation, account, verified)
+          }
+          for (const current of yield* creditors.scan(organisation, {})) {
+            if (current.resource.verification_status !== "in_review") continue
+            const next: Creditor = { ...current.resource, verification_status: "successful" }
+            yield* save(creditors, organisation, current, next).pipe(Effect.orDie)
+            yield* emit(organisation, {
+              resource_type: "creditors",
+              action: "updated",
+              links: { creditor: next.id },
+              cause: { origin: "gocardless", cause: "creditor_verification_successful", description: "The creditor has been verified." }
+            })
+            done.push(next)
+          }
+          return done
+        }).pipe(Effect.orDie)
+
+      return Creditors.of({
+        create: (o, i) => run(create(o, i)),
+        get: (o, id) => Effect.map(creditors.get(o, id), (v) => v.resource),
+        list: (o, p) => Effect.flatMap(decodeList(p), (params) => creditors.list(o, toListQuery(params, {}))),
+        update: (o, id, i) => run(update(o, id, i)),
+        createBankAccount: (o, i) => run(createBankAccount(o, i)),
+        getBankAccount: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
+        createVerificationDetail: (o, i) => run(createVerificationDetail(o, i)),
+        listVerificationDetails: (o, p) =>
+          Effect.flatMap(decodeDetailList(p), (params) => details.list(o, toListQuery(params, { creditor: eq(params.creditor) }))),
+        completeReviews: (o) => run(completeReviews(o))
+      })
+    })
+  )
+}

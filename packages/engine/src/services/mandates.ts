@@ -1,0 +1,262 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import {
+  type IdGenerator,
+  InvalidState,
+  type LocalDate,
+  MandateScheme,
+  Metadata,
+  type NotFound,
+  type ValidationFailed,
+  decodeInputEffect,
+  invalidField,
+  isCurrency,
+  newId,
+  now,
+  today
+} from "@paykit/core"
+import { mandateMachine } from "@paykit/machines"
+import { nextPossibleChargeDate } from "@paykit/schedule"
+import { MANDATE_SCHEMES_BY_CURRENCY, isMandateSchemeOfCurrency } from "@paykit/validation"
+import { BankGateway } from "../ports/bank-gateway.ts"
+import { EventLog } from "../ports/event-log.ts"
+import { Transactor } from "../ports/repository.ts"
+import { eq, oneOf, type Page } from "../ports/list-query.ts"
+import type { Versioned } from "../ports/repository.ts"
+import { CreditorRepository, CustomerBankAccountRepository, MandateRepository } from "../repositories.ts"
+import type { Creditor } from "../resources/creditors.ts"
+import { MANDATE_STATUSES, type Mandate } from "../resources/mandates.ts"
+import { ListParams, toListQuery } from "./list-params.ts"
+import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf } from "./scheme-identifiers.ts"
+import { API_CAUSE, applyTransition, emit, insertNew, save } from "./support.ts"
+
+const ROOT = "mandates"
+
+export const MandateCreateRequest = Schema.Struct({
+  scheme: Schema.optionalKey(MandateScheme),
+  reference: Schema.optionalKey(Schema.String),
+  metadata: Schema.optionalKey(Metadata),
+  authorisation_source: Schema.optionalKey(Schema.Literals(["web", "telephone", "paper"])),
+  payer_ip_address: Schema.optionalKey(Schema.String),
+  links: Schema.Struct({ customer_bank_account: Schema.String, creditor: Schema.optionalKey(Schema.String) })
+})
+
+export const MandateListParams = Schema.Struct({
+  ...ListParams.fields,
+  creditor: Schema.optionalKey(Schema.String),
+  customer: Schema.optionalKey(Schema.String),
+  customer_bank_account: Schema.optionalKey(Schema.String),
+  reference: Schema.optionalKey(Schema.String),
+  scheme: Schema.optionalKey(Schema.Array(MandateScheme)),
+  status: Schema.optionalKey(Schema.Array(Schema.Literals(MANDATE_STATUSES)))
+})
+
+/** Mandate statuses against which payments can still be created. */
+export const CHARGEABLE_MANDATE_STATUSES: ReadonlyArray<Mandate["status"]> = ["pending_customer_approval", "pending_submission", "submitted", "active"]
+
+/** The working days of notice a creditor gives on a scheme: its identifier's, else the default. */
+export const minimumAdvanceNotice = (creditor: Creditor, scheme: MandateScheme): number =>
+  creditor.scheme_identifiers.find((s) => s.scheme === identifierSchemeOf(scheme) && s.status === "active")?.minimum_advance_notice ??
+    DEFAULT_MINIMUM_ADVANCE_NOTICE
+
+/**
+ * `next_possible_charge_date` changes with time, so it is computed when a mandate is read: the
+ * scheme's calendar, today and the creditor's notice (@paykit/schedule). Mandates that can no
+ * longer be charged have none.
+ */
+export const withNextPossibleChargeDate = (mandate: Mandate, creditor: Creditor, day: LocalDate): Mandate => {
+  if (!CHARGEABLE_MANDATE_STATUSES.includes(mandate.status)) {
+    return { ...mandate, next_possible_charge_date: null, next_possible_standard_ach_charge_date: null }
+  }
+  const date = nextPossibleChargeDate({ scheme: mandate.scheme, today: day, minimumAdvanceNotice: minimumAdvanceNotice(creditor, mandate.scheme) })
+  return {
+    ...mandate,
+    next_possible_charge_date: date,
+    next_possible_standard_ach_charge_date: mandate.scheme === "ach" ? date : null
+  }
+}
+
+type Errors = ValidationFailed | InvalidState | NotFound
+
+export class Mandates extends Context.Service<Mandates, {
+  readonly create: (organisation: string, input: unknown) => Effect.Effect<Mandate, Errors>
+  readonly get: (organisation: string, id: string) => Effect.Effect<Mandate, NotFound>
+  readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<Mandate>, ValidationFailed>
+  readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<Mandate, Errors>
+  readonly cancel: (organisation: string, id: string, input?: unknown) => Effect.Effect<Mandate, Errors>
+  readonly reinstate: (organisation: string, id: string, input?: unknown) => Effect.Effect<Mandate, Errors>
+  /**
+   * The bank's day for mandates: submitted mandates become active or failed as the bank answers,
+   * then pending ones are submitted. Run by the simulator once per day.
+   */
+  readonly processDay: (organisation: string) => Effect.Effect<void>
+}>()("@paykit/engine/Mandates") {
+  static readonly layer: Layer.Layer<
+    Mandates,
+    never,
+    MandateRepository | CreditorRepository | CustomerBankAccountRepository | BankGateway | IdGenerator | EventLog | Transactor
+  > = Layer.effect(
+    Mandates,
+    Effect.gen(function*() {
+      const mandates = yield* MandateRepository
+      const creditors = yield* CreditorRepository
+      const accounts = yield* CustomerBankAccountRepository
+      const bank = yield* BankGateway
+      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const transactor = yield* Transactor
+      // Each operation is one unit of work: its writes and events commit together or not at all.
+      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
+        transactor.transaction(Effect.provideContext(effect, services))
+
+      const decodeCreate = decodeInputEffect(MandateCreateRequest, ROOT)
+      const decodeList = decodeInputEffect(MandateListParams, ROOT)
+      const decodeMetadata = decodeInputEffect(Schema.Struct({ metadata: Schema.optionalKey(Metadata) }), ROOT)
+
+      const present = (organisation: string, mandate: Mandate) =>
+        Effect.gen(function*() {
+          const creditor = yield* Effect.orDie(creditors.get(organisation, mandate.links.creditor))
+          return withNextPossibleChargeDate(mandate, creditor.resource, yield* today())
+        })
+
+      const linksOf = (m: Mandate) => ({ mandate: m.id, customer: m.links.customer, creditor: m.links.creditor })
+
+      /** The creditor named, or the organisation's only creditor. */
+      const resolveCreditor = (organisation: string, id: string | undefined, root: string) =>
+        Effect.gen(function*() {
+          if (id !== undefined) {
+            return yield* creditors.get(organisation, id).pipe(
+              Effect.mapError(() => invalidField(root, ["links", "creditor"], "must be a creditor of this organisation"))
+            )
+          }
+          const all = yield* creditors.scan(organisation, {})
+          const only = all[0]
+          if (all.length !== 1 || only === undefined) {
+            return yield* invalidField(root, ["links", "creditor"], "is required when the organisation has several creditors")
+          }
+          return only
+        })
+
+      const create = (organisation: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeCreate(input)
+          const account = yield* accounts.get(organisation, req.links.customer_bank_account).pipe(
+            Effect.mapError(() => invalidField(ROOT, ["links", "customer_bank_account"], "must be a customer bank account of this organisation"))
+          )
+          if (!account.resource.enabled) {
+            return yield* new InvalidState({ reason: "bank_account_disabled", message: "The customer bank account is disabled" })
+          }
+          const creditor = yield* resolveCreditor(organisation, req.links.creditor, ROOT)
+          const currency = account.resource.currency
+          const defaultScheme = currency !== null && isCurrency(currency) ? MANDATE_SCHEMES_BY_CURRENCY[currency][0] : undefined
+          const scheme = req.scheme ?? defaultScheme
+          if (scheme === undefined) return yield* invalidField(ROOT, ["scheme"], "is required for this bank account")
+          if (currency === null || !isCurrency(currency) || !isMandateSchemeOfCurrency(scheme, currency)) {
+            return yield* invalidField(ROOT, ["scheme"], `is not available for a ${currency ?? "bank"} account`)
+          }
+          if (scheme === "ach" && req.payer_ip_address === undefined && (req.authorisation_source ?? "web") === "web") {
+            return yield* invalidField(ROOT, ["payer_ip_address"], "is required for ACH mandates authorised on the web")
+          }
+          const id = yield* newId("mandate")
+          const mandate: Mandate = {
+            id,
+            created_at: yield* now,
+            reference: req.reference ?? `${creditor.resource.bank_reference_prefix}-${id.slice(-6)}`,
+            scheme,
+            status: "pending_submission",
+            next_possible_charge_date: null,
+            next_possible_standard_ach_charge_date: null,
+            payments_require_approval: false,
+            authorisation_source: req.authorisation_source ?? null,
+            consent_type: null,
+            funds_settlement: "managed",
+            mandate_type: null,
+            verified_at: null,
+            metadata: req.metadata ?? {},
+            links: { creditor: creditor.resource.id, customer: account.resource.links.customer, customer_bank_account: account.resource.id }
+          }
+          yield* insertNew(mandates, organisation, mandate)
+          yield* emit(organisation, { resource_type: "mandates", action: "created", links: linksOf(mandate), cause: API_CAUSE("mandate_created"), resource_metadata: mandate.metadata })
+          return yield* present(organisation, mandate)
+        })
+
+      const update = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeMetadata(input)
+          const current = yield* mandates.get(organisation, id)
+          const next: Mandate = { ...current.resource, metadata: req.metadata ?? current.resource.metadata }
+          yield* save(mandates, organisation, current, next)
+          return yield* present(organisation, next)
+        })
+
+      const move = (organisation: string, current: Versioned<Mandate>, event: "cancel" | "reinstate" | "submit" | "activate" | "fail", cause: Parameters<typeof emit>[1]["cause"], extra?: { readonly reason_code?: string }) =>
+        applyTransition(mandates, {
+          organisation,
+          machine: mandateMachine,
+          current,
+          event,
+          context: { reinstating: false },
+          cause,
+          links: linksOf(current.resource),
+          ...(extra === undefined ? {} : { extra: { ...extra, scheme: current.resource.scheme } })
+        })
+
+      const cancel = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          yield* decodeMetadata(input ?? {})
+          const current = yield* mandates.get(organisation, id)
+          const next = yield* move(organisation, current, "cancel", API_CAUSE("mandate_cancelled", "The mandate was cancelled at your request."))
+          return yield* present(organisation, next)
+        })
+
+      const reinstate = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          yield* decodeMetadata(input ?? {})
+          const current = yield* mandates.get(organisation, id)
+          const next = yield* move(organisation, current, "reinstate", API_CAUSE("mandate_reinstated", "The mandate was reinstated at your request."))
+          return yield* present(organisation, next)
+        })
+
+      const processDay = (organisation: string) =>
+        Effect.gen(function*() {
+          for (const current of yield* mandates.scan(organisation, { status: eq("submitted") })) {
+            const account = yield* Effect.orDie(accounts.get(organisation, current.resource.links.customer_bank_account))
+            const outcome = yield* bank.submitMandate({
+              mandateId: current.resource.id,
+              scheme: current.resource.scheme,
+              accountHolderName: account.resource.account_holder_name
+            })
+            if (outcome.outcome === "activated") {
+              yield* move(organisation, current, "activate", { origin: "bank", cause: "mandate_activated", description: "The mandate has been successfully set up." })
+            } else {
+              yield* move(organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
+            }
+          }
+          for (const current of yield* mandates.scan(organisation, { status: eq("pending_submission") })) {
+            yield* move(organisation, current, "submit", { origin: "gocardless", cause: "mandate_submitted", description: "The mandate has been submitted to the banks." })
+          }
+        }).pipe(Effect.orDie)
+
+      return Mandates.of({
+        create: (o, i) => run(create(o, i)),
+        get: (o, id) => Effect.flatMap(mandates.get(o, id), (v) => present(o, v.resource)),
+        list: (o, p) =>
+          Effect.gen(function*() {
+            const params = yield* decodeList(p)
+            const page = yield* mandates.list(o, toListQuery(params, {
+              creditor: params.creditor === undefined ? undefined : eq(params.creditor),
+              customer: params.customer === undefined ? undefined : eq(params.customer),
+              customer_bank_account: params.customer_bank_account === undefined ? undefined : eq(params.customer_bank_account),
+              reference: params.reference === undefined ? undefined : eq(params.reference),
+              scheme: params.scheme === undefined ? undefined : oneOf(params.scheme),
+              status: params.status === undefined ? undefined : oneOf(params.status)
+            }))
+            const items = yield* Effect.forEach(page.items, (m) => present(o, m))
+            return { ...page, items }
+          }),
+        update: (o, id, i) => run(update(o, id, i)),
+        cancel: (o, id, i) => run(cancel(o, id, i)),
+        reinstate: (o, id, i) => run(reinstate(o, id, i)),
+        processDay: (o) => run(processDay(o))
+      })
+    })
+  )
+}

@@ -1,0 +1,548 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import {
+  Amount,
+  Currency,
+  type IdGenerator,
+  InvalidState,
+  LocalDate,
+  Metadata,
+  type NotFound,
+  type ValidationFailed,
+  isCountryCode,
+  decodeInputEffect,
+  invalidField,
+  newId,
+  now,
+  today
+} from "@paykit/core"
+import { type Cause, type PaymentEvent, paymentMachine, refundMachine } from "@paykit/machines"
+import {
+  DEFAULT_FEE_SCHEDULE,
+  type PaymentScheme,
+  checkDecodedRefund,
+  collectionCharges,
+  itemsOfEntry,
+  surchargeCharge,
+  taxJurisdictionOf
+} from "@paykit/money"
+import { calendarFor } from "@paykit/schedule"
+import { CURRENCY_OF_MANDATE_SCHEME, PositiveAmount, isAppFeeWithinLimit } from "@paykit/validation"
+import { BankGateway } from "../ports/bank-gateway.ts"
+import { EventLog } from "../ports/event-log.ts"
+import { Transactor } from "../ports/repository.ts"
+import { eq, oneOf, type Page } from "../ports/list-query.ts"
+import type { Versioned } from "../ports/repository.ts"
+import {
+  CreditorRepository,
+  CustomerBankAccountRepository,
+  LedgerRepository,
+  MandateRepository,
+  NegativeBalanceLimitRepository,
+  PaymentRepository,
+  RefundRepository
+} from "../repositories.ts"
+import type { Creditor } from "../resources/creditors.ts"
+import { PAYMENT_STATUSES, type Payment } from "../resources/payments.ts"
+import { REFUND_STATUSES, type Refund } from "../resources/refunds.ts"
+import type { LedgerEntry } from "../resources/settlement-entries.ts"
+import { ListParams, toListQuery } from "./list-params.ts"
+import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
+import { API_CAUSE, applyTransition, emit, insertNew, save } from "./support.ts"
+
+const PAYMENTS = "payments"
+const REFUNDS = "refunds"
+
+/** Working days after the charge date on which the sandbox bank reports a late failure or a chargeback. */
+export const LATE_FAILURE_AFTER_BUSINESS_DAYS = 3
+export const CHARGEBACK_AFTER_BUSINESS_DAYS = 5
+
+export const PaymentCreateRequest = Schema.Struct({
+  amount: PositiveAmount,
+  currency: Currency,
+  charge_date: Schema.optionalKey(LocalDate),
+  description: Schema.optionalKey(Schema.String),
+  reference: Schema.optionalKey(Schema.String),
+  metadata: Schema.optionalKey(Metadata),
+  app_fee: Schema.optionalKey(Amount),
+  retry_if_possible: Schema.optionalKey(Schema.Boolean),
+  links: Schema.Struct({ mandate: Schema.String })
+})
+export type PaymentCreateRequest = typeof PaymentCreateRequest.Type
+
+export const PaymentListParams = Schema.Struct({
+  ...ListParams.fields,
+  creditor: Schema.optionalKey(Schema.String),
+  mandate: Schema.optionalKey(Schema.String),
+  subscription: Schema.optionalKey(Schema.String),
+  currency: Schema.optionalKey(Currency),
+  status: Schema.optionalKey(Schema.Array(Schema.Literals(PAYMENT_STATUSES)))
+})
+
+export const PaymentUpdateRequest = Schema.Struct({
+  metadata: Schema.optionalKey(Metadata),
+  retry_if_possible: Schema.optionalKey(Schema.Boolean)
+})
+
+export const PaymentRetryRequest = Schema.Struct({
+  charge_date: Schema.optionalKey(LocalDate),
+  metadata: Schema.optionalKey(Metadata)
+})
+
+export const RefundCreateRequest = Schema.Struct({
+  amount: PositiveAmount,
+  total_amount_confirmation: Amount,
+  reference: Schema.optionalKey(Schema.String),
+  metadata: Schema.optionalKey(Metadata),
+  links: Schema.Struct({ payment: Schema.String })
+})
+
+export const RefundListParams = Schema.Struct({
+  ...ListParams.fields,
+  payment: Schema.optionalKey(Schema.String),
+  mandate: Schema.optionalKey(Schema.String),
+  status: Schema.optionalKey(Schema.Array(Schema.Literals(REFUND_STATUSES)))
+})
+
+/** What a payment needs besides its request: where it came from (a subscription's schedule). */
+export interface PaymentOrigin {
+  readonly subscription?: string
+}
+
+const paymentLinks = (p: Payment) => ({
+  payment: p.id,
+  mandate: p.links.mandate,
+  creditor: p.links.creditor,
+  ...(p.links.subscription === undefined ? {} : { subscription: p.links.subscription })
+})
+
+/** The net effect on the creditor's balance of ledger rows not yet paid out (@paykit/money's items). */
+export const unsettledBalance = (rows: ReadonlyArray<LedgerEntry>): number =>
+  rows.reduce((sum, row) => sum + itemsOfEntry(row.entry, false).reduce((s, item) => s + item.amount, 0), 0)
+
+type Errors = ValidationFailed | InvalidState | NotFound
+
+export class Payments extends Context.Service<Payments, {
+  readonly create: (organisation: string, input: unknown, origin?: PaymentOrigin) => Effect.Effect<Payment, Errors>
+  readonly get: (organisation: string, id: string) => Effect.Effect<Payment, NotFound>
+  readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<Payment>, ValidationFailed>
+  readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<Payment, Errors>
+  readonly cancel: (organisation: string, id: string, input?: unknown) => Effect.Effect<Payment, Errors>
+  readonly retry: (organisation: string, id: string, input?: unknown) => Effect.Effect<Payment, Errors>
+  readonly createRefund: (organisation: string, input: unknown) => Effect.Effect<Refund, Errors>
+  readonly getRefund: (organisation: string, id: string) => Effect.Effect<Refund, NotFound>
+  readonly listRefunds: (organisation: string, params: unknown) => Effect.Effect<Page<Refund>, ValidationFailed>
+  /** The creditor's balance not yet paid out, in minor units (negative when it owes). */
+  readonly balance: (organisation: string, creditor: string, currency: Currency) => Effect.Effect<number>
+  /**
+   * The bank's day for collections and refunds, in this order: submitted payments due today are
+   * confirmed or fail; pending payments due on the next working day are submitted; payments the
+   * bank reports late-failed or charged back move; refunds advance one step.
+   */
+  readonly processDay: (organisation: string) => Effect.Effect<void>
+}>()("@paykit/engine/Payments") {
+  static readonly layer: Layer.Layer<
+    Payments,
+    never,
+    | PaymentRepository
+    | RefundRepository
+    | MandateRepository
+    | CreditorRepository
+    | CustomerBankAccountRepository
+    | LedgerRepository
+    | NegativeBalanceLimitRepository
+    | BankGateway
+    | IdGenerator
+    | EventLog
+    | Transactor
+  > = Layer.effect(
+    Payments,
+    Effect.gen(function*() {
+      const payments = yield* PaymentRepository
+      const refunds = yield* RefundRepository
+      const mandates = yield* MandateRepository
+      const creditors = yield* CreditorRepository
+      const accounts = yield* CustomerBankAccountRepository
+      const ledger = yield* LedgerRepository
+      const limits = yield* NegativeBalanceLimitRepository
+      const bank = yield* BankGateway
+      const log = yield* EventLog
+      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const transactor = yield* Transactor
+      // Each operation is one unit of work: its writes and events commit together or not at all.
+      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
+        transactor.transaction(Effect.provideContext(effect, services))
+
+      const decodeCreate = decodeInputEffect(PaymentCreateRequest, PAYMENTS)
+      const decodeList = decodeInputEffect(PaymentListParams, PAYMENTS)
+      const decodeUpdate = decodeInputEffect(PaymentUpdateRequest, PAYMENTS)
+      const decodeRetry = decodeInputEffect(PaymentRetryRequest, PAYMENTS)
+      const decodeCancel = decodeInputEffect(Schema.Struct({ metadata: Schema.optionalKey(Metadata) }), PAYMENTS)
+      const decodeRefund = decodeInputEffect(RefundCreateRequest, REFUNDS)
+      const decodeRefundList = decodeInputEffect(RefundListParams, REFUNDS)
+
+      const move = (
+        organisation: string,
+        current: Versioned<Payment>,
+        event: PaymentEvent,
+        cause: Cause,
+        options: { readonly patch?: (p: Payment) => Payment; readonly reason_code?: string } = {}
+      ) =>
+        applyTransition(payments, {
+          organisation,
+          machine: paymentMachine,
+          current,
+          event,
+          context: {},
+          cause,
+          links: paymentLinks(current.resource),
+          ...(options.patch === undefined ? {} : { patch: options.patch }),
+          extra: {
+            ...(current.resource.scheme === null ? {} : { scheme: current.resource.scheme }),
+            ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code })
+          }
+        })
+
+      const create = (organisation: string, input: unknown, origin: PaymentOrigin = {}) =>
+        Effect.gen(function*() {
+          const req = yield* decodeCreate(input)
+          const mandate = yield* mandates.get(organisation, req.links.mandate).pipe(
+            Effect.mapError(() => invalidField(PAYMENTS, ["links", "mandate"], "must be a mandate of this organisation"))
+          )
+          if (!CHARGEABLE_MANDATE_STATUSES.includes(mandate.resource.status)) {
+            return yield* new InvalidState({
+              reason: "mandate_is_inactive",
+              message: `The mandate is ${mandate.resource.status}; payments cannot be created against it`,
+              links: { mandate: mandate.resource.id }
+            })
+          }
+          if (req.currency !== CURRENCY_OF_MANDATE_SCHEME[mandate.resource.scheme]) {
+            return yield* invalidField(PAYMENTS, ["currency"], `must be ${CURRENCY_OF_MANDATE_SCHEME[mandate.resource.scheme]} for a ${mandate.resource.scheme} mandate`)
+          }
+          if (req.app_fee !== undefined && !isAppFeeWithinLimit(req.app_fee, req.amount)) {
+            return yield* invalidField(PAYMENTS, ["app_fee"], "must be at most 50% of the amount")
+          }
+          const creditor = yield* Effect.orDie(creditors.get(organisation, mandate.resource.links.creditor))
+          const day = yield* today()
+          const earliest = withNextPossibleChargeDate(mandate.resource, creditor.resource, day).next_possible_charge_date ?? day
+          const calendar = calendarFor(mandate.resource.scheme)
+          const chargeDate = req.charge_date === undefined ? earliest : calendar.rollForward(req.charge_date)
+          if (chargeDate < earliest) {
+            return yield* invalidField(PAYMENTS, ["charge_date"], `must be on or after the mandate's next_possible_charge_date (${earliest})`)
+          }
+          const payment: Payment = {
+            id: yield* newId("payment"),
+            created_at: yield* now,
+            amount: req.amount,
+            amount_refunded: 0,
+            app_fee: req.app_fee ?? null,
+            charge_date: chargeDate,
+            currency: req.currency,
+            description: req.description ?? null,
+            faster_ach: mandate.resource.scheme === "ach" ? false : null,
+            reference: req.reference ?? null,
+            retry_if_possible: req.retry_if_possible ?? false,
+            scheme: mandate.resource.scheme,
+            status: "pending_submission",
+            fx: { estimated_exchange_rate: null, exchange_rate: null, fx_amount: null, fx_currency: null },
+            metadata: req.metadata ?? {},
+            links: {
+              creditor: creditor.resource.id,
+              mandate: mandate.resource.id,
+              ...(origin.subscription === undefined ? {} : { subscription: origin.subscription })
+            }
+          }
+          yield* insertNew(payments, organisation, payment)
+          yield* emit(organisation, {
+            resource_type: "payments",
+            action: "created",
+            links: paymentLinks(payment),
+            cause: origin.subscription === undefined
+              ? API_CAUSE("payment_created", "Payment created via the API.")
+              : { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." },
+            resource_metadata: payment.metadata
+          })
+          return payment
+        })
+
+      const update = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeUpdate(input)
+          const current = yield* payments.get(organisation, id)
+          const next: Payment = { ...current.resource, ...req }
+          yield* save(payments, organisation, current, next)
+          return next
+        })
+
+      const cancel = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeCancel(input ?? {})
+          const current = yield* payments.get(organisation, id)
+          return yield* move(organisation, current, "cancel", API_CAUSE("payment_cancelled", "The payment was cancelled at your request."), {
+            patch: (p) => ({ ...p, metadata: req.metadata ?? p.metadata })
+          })
+        })
+
+      const retry = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeRetry(input ?? {})
+          const current = yield* payments.get(organisation, id)
+          const mandate = yield* Effect.orDie(mandates.get(organisation, current.resource.links.mandate))
+          if (!CHARGEABLE_MANDATE_STATUSES.includes(mandate.resource.status)) {
+            return yield* new InvalidState({ reason: "mandate_is_inactive", message: "The payment's mandate cannot be charged" })
+          }
+          const creditor = yield* Effect.orDie(creditors.get(organisation, mandate.resource.links.creditor))
+          const earliest = withNextPossibleChargeDate(mandate.resource, creditor.resource, yield* today()).next_possible_charge_date
+          const chargeDate = req.charge_date ?? earliest
+          if (chargeDate === null || (earliest !== null && chargeDate < earliest)) {
+            return yield* invalidField(PAYMENTS, ["charge_date"], `must be on or after the mandate's next_possible_charge_date (${earliest})`)
+          }
+          return yield* move(organisation, current, "retry", API_CAUSE("payment_retried", "The payment was retried at your request."), {
+            patch: (p) => ({ ...p, charge_date: calendarFor(mandate.resource.scheme).rollForward(chargeDate), metadata: req.metadata ?? p.metadata })
+          })
+        })
+
+      const balance = (organisation: string, creditor: string, currency: Currency) =>
+        Effect.map(
+          ledger.scan(organisation, { creditor: eq(creditor), currency: eq(currency), payout: eq("none") }),
+          (rows) => unsettledBalance(rows.map((r) => r.resource))
+        )
+
+      const createRefund = (organisation: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeRefund(input)
+          const payment = yield* payments.get(organisation, req.links.payment).pipe(
+            Effect.mapError(() => invalidField(REFUNDS, ["links", "payment"], "must be a payment of this organisation"))
+          )
+          const p = payment.resource
+          if (p.status !== "confirmed" && p.status !== "paid_out") {
+            return yield* new InvalidState({ reason: "refund_payment_invalid_state", message: "Only confirmed or paid out payments can be refunded", links: { payment: p.id } })
+          }
+          if (req.total_amount_confirmation !== p.amount_refunded + req.amount) {
+            return yield* invalidField(REFUNDS, ["total_amount_confirmation"], `must be the payment's refunded total after this refund (${p.amount_refunded + req.amount})`, "total_amount_confirmation_invalid")
+          }
+          if (p.amount_refunded + req.amount > p.amount) {
+            return yield* new InvalidState({ reason: "refund_amount_exceeds_payment", message: "The refunds would exceed the payment's amount", links: { payment: p.id } })
+          }
+          const creditor = yield* Effect.orDie(creditors.get(organisation, p.links.creditor))
+          if (!creditor.resource.can_create_refunds) {
+            return yield* new InvalidState({ reason: "refunds_not_enabled", message: "The creditor cannot create refunds" })
+          }
+          const limit = yield* limits.scan(organisation, { creditor: eq(p.links.creditor), currency: eq(p.currency) })
+          const current = yield* balance(organisation, p.links.creditor, p.currency)
+          const latestLimit = limit[limit.length - 1]
+          yield* Effect.fromResult(checkDecodedRefund({
+            currency: p.currency,
+            balance: current,
+            amount: req.amount as Amount,
+            ...(latestLimit === undefined ? {} : { balance_limit: latestLimit.resource.balance_limit as Amount })
+          }))
+          const created_at = yield* now
+          const refund: Refund = {
+            id: yield* newId("refund"),
+            created_at,
+            amount: req.amount,
+            currency: p.currency,
+            reference: req.reference ?? null,
+            status: "created",
+            fx: { estimated_exchange_rate: null, exchange_rate: null, fx_amount: null, fx_currency: null },
+            metadata: req.metadata ?? {},
+            links: { payment: p.id, mandate: p.links.mandate, creditor: p.links.creditor }
+          }
+          yield* insertNew(refunds, organisation, refund)
+          yield* save(payments, organisation, payment, { ...p, amount_refunded: p.amount_refunded + req.amount })
+          yield* insertNew(ledger, organisation, {
+            id: yield* newId("payout_item"),
+            created_at,
+            creditor: p.links.creditor,
+            currency: p.currency,
+            payout: null,
+            entry: {
+              kind: "payment_refunded",
+              currency: p.currency,
+              payment: p.id,
+              mandate: p.links.mandate,
+              refund: refund.id,
+              amount: req.amount as Amount,
+              gocardless_fee: { fee: 0 as Amount, tax: null }
+            }
+          })
+          yield* emit(organisation, {
+            resource_type: "refunds",
+            action: "created",
+            links: { refund: refund.id, payment: p.id, mandate: p.links.mandate, creditor: p.links.creditor },
+            cause: API_CAUSE("payment_refunded", "The refund has been created."),
+            resource_metadata: refund.metadata
+          })
+          yield* emit(organisation, {
+            resource_type: "payments",
+            action: p.amount_refunded + req.amount === p.amount ? "refunded" : "partially_refunded",
+            links: paymentLinks(p),
+            cause: API_CAUSE("payment_refunded")
+          })
+          return refund
+        })
+
+      /** Fixes the fees of a collected payment and records it in the ledger. */
+      const recordCollection = (organisation: string, payment: Payment, creditor: Creditor, day: LocalDate) =>
+        Effect.gen(function*() {
+          const charges = yield* Effect.orDie(Effect.fromResult(collectionCharges({
+            schedule: DEFAULT_FEE_SCHEDULE,
+            scheme: payment.scheme as PaymentScheme,
+            currency: payment.currency,
+            amount: payment.amount,
+            app_fee: payment.app_fee ?? 0,
+            tax_jurisdiction: taxJurisdictionOf(isCountryCode(creditor.country_code) ? creditor.country_code : null),
+            date: day,
+            root: PAYMENTS
+          })))
+          yield* insertNew(ledger, organisation, {
+            id: yield* newId("payout_item"),
+            created_at: yield* now,
+            creditor: creditor.id,
+            currency: payment.currency,
+            payout: null,
+            entry: {
+              kind: "payment_paid_out",
+              currency: payment.currency,
+              payment: payment.id,
+              mandate: payment.links.mandate,
+              amount: payment.amount as Amount,
+              gocardless_fee: { fee: charges.gocardless_fee.fee as Amount, tax: charges.gocardless_fee.tax === null ? null : { amount: charges.gocardless_fee.tax.amount as Amount, tax_rate_id: charges.gocardless_fee.tax.tax_rate_id } },
+              app_fee: charges.app_fee as Amount
+            }
+          })
+        })
+
+      /** Takes back a paid-out payment (late failure or chargeback): fees refunded, surcharge charged. */
+      const recordReversal = (organisation: string, payment: Payment, creditor: Creditor, kind: "late_failure_settled" | "chargeback_settled", day: LocalDate) =>
+        Effect.gen(function*() {
+          const collected = (yield* ledger.scan(organisation, { payment: eq(payment.id), kind: eq("payment_paid_out") }))[0]
+          const original = collected?.resource.entry
+          const jurisdiction = taxJurisdictionOf(isCountryCode(creditor.country_code) ? creditor.country_code : null)
+          const surcharge = surchargeCharge(DEFAULT_FEE_SCHEDULE, kind, payment.currency, jurisdiction, day)
+          yield* insertNew(ledger, organisation, {
+            id: yield* newId("payout_item"),
+            created_at: yield* now,
+            creditor: creditor.id,
+            currency: payment.currency,
+            payout: null,
+            entry: {
+              kind,
+              currency: payment.currency,
+              payment: payment.id,
+              mandate: payment.links.mandate,
+              amount: payment.amount as Amount,
+              refunded_gocardless_fee: original?.kind === "payment_paid_out" ? original.gocardless_fee : { fee: 0 as Amount, tax: null },
+              refunded_app_fee: original?.kind === "payment_paid_out" ? original.app_fee : (0 as Amount),
+              surcharge: { fee: surcharge.fee as Amount, tax: surcharge.tax === null ? null : { amount: surcharge.tax.amount as Amount, tax_rate_id: surcharge.tax.tax_rate_id } }
+            }
+          })
+        })
+
+      const outcomeOf = (organisation: string, payment: Payment) =>
+        Effect.gen(function*() {
+          const mandate = yield* Effect.orDie(mandates.get(organisation, payment.links.mandate))
+          const account = yield* Effect.orDie(accounts.get(organisation, mandate.resource.links.customer_bank_account))
+          const retries = yield* log.scan(organisation, { payment: eq(payment.id), action: eq("resubmission_requested") })
+          return yield* bank.submitCollection({
+            paymentId: payment.id,
+            amount: payment.amount,
+            currency: payment.currency,
+            scheme: mandate.resource.scheme,
+            accountHolderName: account.resource.account_holder_name,
+            attempt: retries.length
+          })
+        })
+
+      const processDay = (organisation: string) =>
+        Effect.gen(function*() {
+          const day = yield* today()
+          // 1. Collections due today: confirmed (and recorded for payout) or failed.
+          for (const current of yield* payments.scan(organisation, { status: eq("submitted"), charge_date: { op: "range", lte: day } })) {
+            const outcome = yield* outcomeOf(organisation, current.resource)
+            if (outcome.outcome === "failed") {
+              yield* move(organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
+              continue
+            }
+            const creditor = yield* Effect.orDie(creditors.get(organisation, current.resource.links.creditor))
+            yield* move(organisation, current, "confirm", { origin: "gocardless", cause: "payment_confirmed", description: "Enough time has passed since the payment was submitted for the banks to return an error, so this payment is now confirmed." })
+            yield* recordCollection(organisation, current.resource, creditor.resource, day)
+          }
+          // 2. Submission, one working day before the charge date, once the mandate is with the bank.
+          for (const current of yield* payments.scan(organisation, { status: eq("pending_submission") })) {
+            const p = current.resource
+            if (p.charge_date === null) continue
+            const calendar = calendarFor(p.scheme as PaymentScheme)
+            const mandate = yield* Effect.orDie(mandates.get(organisation, p.links.mandate))
+            if (mandate.resource.status === "failed" || mandate.resource.status === "cancelled" || mandate.resource.status === "expired" ||
+              mandate.resource.status === "blocked" || mandate.resource.status === "consumed") {
+              yield* move(organisation, current, "cancel", { origin: "gocardless", cause: `mandate_${mandate.resource.status}`, description: "The mandate for this payment can no longer be charged." })
+              continue
+            }
+            if (calendar.previousBusinessDay(p.charge_date) > day) continue
+            if (mandate.resource.status !== "active" && mandate.resource.status !== "submitted") continue
+            // A charge date that has passed while waiting for the mandate moves to the next working day.
+            const chargeDate = p.charge_date <= day ? calendar.nextBusinessDay(day) : p.charge_date
+            yield* move(organisation, current, "submit", { origin: "gocardless", cause: "payment_submitted", description: "Payment submitted to the banks. As a result, it can no longer be cancelled." }, {
+              patch: (x) => ({ ...x, charge_date: chargeDate })
+            })
+          }
+          // 3. What the bank reports after pay-out: late failures and chargebacks.
+          for (const current of yield* payments.scan(organisation, { status: oneOf(["paid_out", "confirmed"]) })) {
+            const p = current.resource
+            if (p.charge_date === null) continue
+            const calendar = calendarFor(p.scheme as PaymentScheme)
+            const outcome = yield* outcomeOf(organisation, p)
+            if (outcome.outcome !== "late_failure" && outcome.outcome !== "charged_back") continue
+            const after = outcome.outcome === "late_failure" ? LATE_FAILURE_AFTER_BUSINESS_DAYS : CHARGEBACK_AFTER_BUSINESS_DAYS
+            if (calendar.addBusinessDays(p.charge_date, after) > day) continue
+            const creditor = yield* Effect.orDie(creditors.get(organisation, p.links.creditor))
+            yield* move(organisation, current, outcome.outcome === "late_failure" ? "fail" : "charge_back", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
+            yield* recordReversal(organisation, p, creditor.resource, outcome.outcome === "late_failure" ? "late_failure_settled" : "chargeback_settled", day)
+          }
+          // 4. Refunds: queued, submitted the next day, paid the day after.
+          for (const current of yield* refunds.scan(organisation, { status: oneOf(["created", "pending_submission", "submitted"]) })) {
+            const r = current.resource
+            const event = r.status === "created" ? "queue" : r.status === "pending_submission" ? "submit" : "pay"
+            yield* applyTransition(refunds, {
+              organisation,
+              machine: refundMachine,
+              current,
+              event,
+              context: {},
+              cause: { origin: "gocardless", cause: `refund_${event}`, description: `The refund moved on: ${event}.` },
+              links: { refund: r.id, payment: r.links.payment, mandate: r.links.mandate, creditor: r.links.creditor }
+            })
+          }
+        }).pipe(Effect.orDie)
+
+      return Payments.of({
+        create: (o, i, origin) => run(create(o, i, origin)),
+        get: (o, id) => Effect.map(payments.get(o, id), (v) => v.resource),
+        list: (o, p) =>
+          Effect.flatMap(decodeList(p), (params) =>
+            payments.list(o, toListQuery(params, {
+              creditor: params.creditor === undefined ? undefined : eq(params.creditor),
+              mandate: params.mandate === undefined ? undefined : eq(params.mandate),
+              subscription: params.subscription === undefined ? undefined : eq(params.subscription),
+              currency: params.currency === undefined ? undefined : eq(params.currency),
+              status: params.status === undefined ? undefined : oneOf(params.status)
+            }))),
+        update: (o, id, i) => run(update(o, id, i)),
+        cancel: (o, id, i) => run(cancel(o, id, i)),
+        retry: (o, id, i) => run(retry(o, id, i)),
+        createRefund: (o, i) => run(createRefund(o, i)),
+        getRefund: (o, id) => Effect.map(refunds.get(o, id), (v) => v.resource),
+        listRefunds: (o, p) =>
+          Effect.flatMap(decodeRefundList(p), (params) =>
+            refunds.list(o, toListQuery(params, {
+              payment: params.payment === undefined ? undefined : eq(params.payment),
+              mandate: params.mandate === undefined ? undefined : eq(params.mandate),
+              status: params.status === undefined ? undefined : oneOf(params.status)
+            }))),
+        balance,
+        processDay: (o) => run(processDay(o))
+      })
+    })
+  )
+}

@@ -1,0 +1,130 @@
+import { Effect, Result } from "effect"
+import { InvalidState, type Metadata, newId, now, type Timestamp } from "@paykit/core"
+import type { IdGenerator } from "@paykit/core"
+import { type Cause, type Machine, transition } from "@paykit/machines"
+import { EventLog } from "../ports/event-log.ts"
+import { type Repository, type VersionConflict, type Versioned } from "../ports/repository.ts"
+import type { Event, EventResourceType } from "../resources/events.ts"
+
+/** The services every engine operation needs besides its repositories. */
+export type EngineContext = IdGenerator | EventLog
+
+export interface EventDraft {
+  readonly resource_type: EventResourceType
+  readonly action: string
+  readonly links: Readonly<Record<string, string>>
+  readonly cause: Cause
+  readonly resource_metadata?: Metadata
+  readonly metadata?: Metadata
+  readonly extra?: { readonly scheme?: string; readonly reason_code?: string; readonly will_attempt_retry?: boolean; readonly currency?: string }
+}
+
+const describe = (draft: EventDraft): string =>
+  draft.cause.description ?? `${draft.resource_type.replace(/_/g, " ").replace(/s$/, "")} ${draft.action.replace(/_/g, " ")}`
+
+/** Appends one event to the log (inside the caller's unit of work) and returns it. */
+export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Event, never, EngineContext> =>
+  Effect.gen(function*() {
+    const log = yield* EventLog
+    const event: Event = {
+      id: yield* newId("event"),
+      created_at: yield* now,
+      resource_type: draft.resource_type,
+      action: draft.action,
+      links: { ...draft.links },
+      details: { origin: draft.cause.origin, cause: draft.cause.cause, description: describe(draft), ...draft.extra },
+      metadata: { ...draft.metadata },
+      resource_metadata: { ...draft.resource_metadata }
+    }
+    yield* log.append(organisation, [event])
+    return event
+  })
+
+/** A lost optimistic-concurrency race, as the API's 409 `conflict`. */
+export const conflictOf = (e: VersionConflict): InvalidState =>
+  new InvalidState({ reason: "conflict", message: e.message })
+
+/** Saves a changed resource with the version it was read at; a lost race is a 409 conflict. */
+export const save = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
+  repository: Repository<A, K>,
+  organisation: string,
+  current: Versioned<A>,
+  next: A
+): Effect.Effect<Versioned<A>, InvalidState> =>
+  repository.update(organisation, next, current.version).pipe(
+    Effect.catchTag("VersionConflict", (e) => Effect.fail(conflictOf(e))),
+    // The resource was read in this unit of work: its disappearance is a storage defect.
+    Effect.catchTag("NotFound", (e) => Effect.die(e))
+  )
+
+/** Inserts a freshly made resource; a duplicate id can only be a defect of the id generator. */
+export const insertNew = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
+  repository: Repository<A, K>,
+  organisation: string,
+  resource: A
+): Effect.Effect<Versioned<A>> => Effect.orDie(repository.insert(organisation, resource))
+
+export interface TransitionRequest<A, S extends string, E extends string, C> {
+  readonly organisation: string
+  readonly machine: Machine<S, E, C>
+  readonly current: Versioned<A>
+  readonly event: E
+  readonly context: C
+  readonly cause: Cause
+  /** Other fields that change with the status (timestamps, links). */
+  readonly patch?: (resource: A, at: Timestamp) => A
+  readonly links: Readonly<Record<string, string>>
+  readonly extra?: EventDraft["extra"]
+}
+
+/**
+ * The one way a status changes: the machine's table accepts the event (or refuses it with
+ * `InvalidState`), the resource is saved with its version, and the event the table names is
+ * appended in the same unit of work.
+ */
+export const applyTransition = <
+  A extends { readonly id: string; readonly created_at: string; readonly status: S; readonly metadata?: Metadata },
+  K extends string,
+  S extends string,
+  E extends string,
+  C
+>(
+  repository: Repository<A, K>,
+  request: TransitionRequest<A, S, E, C>
+): Effect.Effect<A, InvalidState, EngineContext> =>
+  Effect.gen(function*() {
+    const at = yield* now
+    const entry = yield* Effect.fromResult(
+      transition(request.machine, request.current.resource.status, request.event, {
+        at,
+        cause: request.cause,
+        context: request.context
+      })
+    )
+    const patched = request.patch === undefined ? request.current.resource : request.patch(request.current.resource, at)
+    const next = { ...patched, status: entry.to }
+    yield* save(repository, request.organisation, request.current, next)
+    if (entry.emits !== null) {
+      yield* emit(request.organisation, {
+        resource_type: request.machine.name as EventResourceType,
+        action: entry.emits,
+        links: request.links,
+        cause: request.cause,
+        ...(next.metadata === undefined ? {} : { resource_metadata: next.metadata }),
+        ...(request.extra === undefined ? {} : { extra: request.extra })
+      })
+    }
+    return next
+  })
+
+/** Whether the machine accepts `event` in `state` (used to skip work that is not due). */
+export const accepts = <S extends string, E extends string, C>(
+  machine: Machine<S, E, C>,
+  state: S,
+  event: E,
+  context: C,
+  at: Timestamp
+): boolean => Result.isSuccess(transition(machine, state, event, { at, cause: { origin: "gocardless", cause: "check" }, context }))
+
+export const API_CAUSE = (cause: string, description?: string): Cause =>
+  description === undefined ? { origin: "api", cause } : { origin: "api", cause, description }
