@@ -20,7 +20,19 @@ if (!process.execArgv.some((a) => a.includes("@paykit/source"))) {
   process.exit(r.status ?? 1)
 }
 
-const { default: autocannon } = await import("autocannon")
+// autocannon ships no types; this is the part of its API used here.
+interface AutocannonResult {
+  readonly requests: { readonly average: number }
+  readonly latency: { readonly p99: number }
+  readonly errors: number
+  readonly non2xx: number
+}
+type Autocannon = (
+  options: { url: string; connections: number; duration: number; headers: Record<string, string> },
+  done: (err: unknown, result: AutocannonResult) => void
+) => unknown
+const autocannonSpecifier: string = "autocannon"
+const autocannon = ((await import(autocannonSpecifier)) as { default: Autocannon }).default
 const { Effect, Layer, ManagedRuntime } = await import("effect")
 const engine = await import("@paykit/engine")
 const http = await import("@paykit/http")
@@ -113,7 +125,7 @@ const cases = [
 ]
 const rows: Array<string> = []
 for (const c of cases) {
-  await run(`${paykitUrl}${c.path}`) // warm-up of the same length, not measured? keep short below
+  await run(`${paykitUrl}${c.path}`) // warm-up (JIT), not reported
   const p = await run(`${paykitUrl}${c.path}`)
   const b = await run(`${bareUrl}${c.path}`)
   if (p.non2xx > 0 || b.non2xx > 0 || p.errors > 0 || b.errors > 0) throw new Error(`non-2xx or errors in ${c.name}: ${JSON.stringify({ p, b })}`)
