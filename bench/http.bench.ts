@@ -35,6 +35,7 @@ const autocannonSpecifier: string = "autocannon"
 const autocannon = ((await import(autocannonSpecifier)) as { default: Autocannon }).default
 const { Effect, Layer, ManagedRuntime } = await import("effect")
 const engine = await import("@paykit/engine")
+const { IdGenerator } = await import("@paykit/core")
 const http = await import("@paykit/http")
 
 const ORGANISATION = "OR_bench"
@@ -61,7 +62,11 @@ const creditor = (n: number) => ({
 // --- paykit -----------------------------------------------------------------------------------
 const layer = http.serveHttpApp(http.makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
   Layer.provideMerge(Layer.mergeAll(http.AccessTokens.layerMemory, http.IdempotencyStore.layerMemory, http.RateLimiter.layerMemory)),
-  Layer.provideMerge(engine.RepositoriesFromBackend.pipe(Layer.provideMerge(engine.InMemoryStorage))),
+  Layer.provideMerge(engine.Creditors.layer.pipe(
+    Layer.provideMerge(engine.RepositoriesFromBackend),
+    Layer.provideMerge(engine.InMemoryStorage),
+    Layer.provideMerge(IdGenerator.layer)
+  )),
   Layer.provide(Layer.succeed(http.RequestLog, http.silentRequestLog))
 )
 const runtime = ManagedRuntime.make(layer)

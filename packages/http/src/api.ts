@@ -1,6 +1,9 @@
 import { Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
+  Creditor,
+  CreditorCreateRequest,
+  CreditorUpdateRequest,
   creditors,
   customerBankAccounts,
   customers,
@@ -33,7 +36,17 @@ const readGroup = <const Name extends string, A extends { readonly id: string; r
     HttpApiEndpoint.get("get", `/${name}/:id`, { params: IdParams, success: single(name, definition.schema) })
   )
 
-export const CreditorsGroup = readGroup("creditors", creditors)
+export const CreditorsGroup = readGroup("creditors", creditors).add(
+  HttpApiEndpoint.post("create", "/creditors", {
+    payload: single("creditors", CreditorCreateRequest),
+    success: single("creditors", Creditor).pipe(HttpApiSchema.status(201))
+  }),
+  HttpApiEndpoint.put("update", "/creditors/:id", {
+    params: IdParams,
+    payload: single("creditors", CreditorUpdateRequest),
+    success: single("creditors", Creditor)
+  })
+)
 export const CustomersGroup = readGroup("customers", customers)
 export const CustomerBankAccountsGroup = readGroup("customer_bank_accounts", customerBankAccounts)
 export const MandatesGroup = readGroup("mandates", mandates)

@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import {
   CreditorRepository,
+  Creditors,
   CustomerBankAccountRepository,
   CustomerRepository,
   creditors,
@@ -23,6 +24,7 @@ import {
 import { PaykitApi } from "./api.ts"
 import type { ReadSource } from "./read-handlers.ts"
 import { readHandlers } from "./read-handlers.ts"
+import { createHandler, updateHandler } from "./write-handlers.ts"
 
 /** A repository read as a `ReadSource`: the stored version is not part of the wire shape. */
 const fromRepository = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
@@ -32,8 +34,15 @@ const fromRepository = <A extends { readonly id: string; readonly created_at: st
   list: repository.list
 })
 
+// Creations and updates are read raw: the engine service decodes the body with its own Schema.
 export const CreditorsHandlers = HttpApiBuilder.group(PaykitApi, "creditors", (h) =>
-  Effect.map(CreditorRepository, (repo) => h.handleAll(readHandlers(creditors, fromRepository(repo)))))
+  Effect.gen(function*() {
+    const repo = yield* CreditorRepository
+    const service = yield* Creditors
+    return h.handleAll(readHandlers(creditors, fromRepository(repo)))
+      .handleRaw("create", createHandler("creditors", service.create))
+      .handleRaw("update", updateHandler("creditors", service.update))
+  }))
 
 export const CustomersHandlers = HttpApiBuilder.group(PaykitApi, "customers", (h) =>
   Effect.map(CustomerRepository, (repo) => h.handleAll(readHandlers(customers, fromRepository(repo)))))

@@ -1,6 +1,7 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
-import { InMemoryStorage, RepositoriesFromBackend } from "@paykit/engine"
+import { IdGenerator } from "@paykit/core"
+import { Creditors, InMemoryStorage, RepositoriesFromBackend } from "@paykit/engine"
 import {
   AccessTokens,
   IdempotencyStore,
@@ -16,7 +17,11 @@ import {
 /** The whole stack in-process on a random port, over the in-memory store. */
 export const startServer = async () => {
   const ports = Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)
-  const engine = RepositoriesFromBackend.pipe(Layer.provideMerge(InMemoryStorage))
+  const engine = Creditors.layer.pipe(
+    Layer.provideMerge(RepositoriesFromBackend),
+    Layer.provideMerge(InMemoryStorage),
+    Layer.provideMerge(IdGenerator.layer)
+  )
   const layer = serveHttpApp(makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
     Layer.provideMerge(ports),
     Layer.provideMerge(engine),

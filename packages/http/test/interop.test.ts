@@ -97,3 +97,23 @@ describe("gocardless-nodejs against paykit", () => {
     expect((inactive as AuthenticationError).errors[0]?.reason).toBe("access_token_not_active")
   })
 })
+
+describe("creditors create and update through the client", () => {
+  it("creates (201, Location), updates, and names bad fields in a ValidationFailedError", async () => {
+    const client = localClient(token, server.url)
+    const made = await client.creditors.create({ name: "Acme", country_code: "GB", creditor_type: "company" } as never)
+    expect((made.__response__ as { statusCode: number }).statusCode).toBe(201)
+    expect((made.__response__ as { headers: Record<string, string> }).headers["location"]).toBe(`/creditors/${made.id}`)
+    const updated = await client.creditors.update(made.id ?? "", { name: "Acme Ltd" } as never)
+    expect(updated.name).toBe("Acme Ltd")
+    const error = await client.creditors.create({ country_code: "GB", creditor_type: "company" } as never).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(ValidationFailedError)
+    expect((error as ValidationFailedError).code).toBe(422)
+  })
+
+  it("a read_only token cannot create: 403", async () => {
+    const readOnly = localClient(await server.token("OR_interop", "read_only"), server.url)
+    const error = await readOnly.creditors.create({ name: "x", country_code: "GB", creditor_type: "company" } as never).catch((e: unknown) => e)
+    expect((error as { code?: number }).code).toBe(403)
+  })
+})
