@@ -93,6 +93,14 @@ export const openAccount = (
     return yield* insertNew(accounts, organisation, account)
   })
 
+/** The refusal of a reservation the creditor's balance cannot cover. */
+export const insufficientBalance = (creditor: string, account: PaymentAccount | undefined, amount: number): InvalidState =>
+  new InvalidState({
+    reason: "insufficient_balance",
+    message: `The creditor's payment account balance (${account?.account_balance ?? 0}) does not cover this outbound payment (${amount})`,
+    links: account === undefined ? { creditor } : { creditor, payment_account: account.id }
+  })
+
 /**
  * Moves the creditor's available balance by `delta` (negative: a reservation). A reservation the
  * balance cannot cover is refused, so the balance never goes below zero.
@@ -106,13 +114,7 @@ export const moveBalance = (
   Effect.gen(function*() {
     const current = yield* findAccount(accounts, organisation, creditor)
     const balance = current?.resource.account_balance ?? 0
-    if (current === undefined || balance + delta < 0) {
-      return yield* new InvalidState({
-        reason: "insufficient_balance",
-        message: `The creditor's payment account balance (${balance}) does not cover this outbound payment (${-delta})`,
-        links: current === undefined ? { creditor } : { creditor, payment_account: current.resource.id }
-      })
-    }
+    if (current === undefined || balance + delta < 0) return yield* insufficientBalance(creditor, current?.resource, -delta)
     const next: PaymentAccount = { ...current.resource, account_balance: balance + delta }
     yield* save(accounts, organisation, current, next)
     return next

@@ -1,0 +1,393 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import {
+  type IdGenerator,
+  InvalidState,
+  type LocalDate,
+  type NotFound,
+  type ValidationFailed,
+  decodeInputEffect,
+  invalidField,
+  newId,
+  now,
+  today
+} from "@paykit/core"
+import { type Cause, type OutboundPaymentEvent, OUTBOUND_PAYMENT_STATUSES, outboundPaymentMachine } from "@paykit/machines"
+import {
+  OUTBOUND_PAYMENTS,
+  optionalNullable,
+  validateOutboundPaymentCreate,
+  validateOutboundPaymentUpdate,
+  validateOutboundPaymentWithdrawal
+} from "@paykit/validation"
+import { Metadata as MetadataSchema } from "@paykit/core"
+import { BankGateway } from "../ports/bank-gateway.ts"
+import { EventLog } from "../ports/event-log.ts"
+import { eq, type Filter, type Page } from "../ports/list-query.ts"
+import { NameVerifier } from "../ports/name-verifier.ts"
+import { Transactor, type Versioned } from "../ports/repository.ts"
+import {
+  CreditorBankAccountRepository,
+  CreditorRepository,
+  CustomerBankAccountRepository,
+  OutboundPaymentImportRepository,
+  OutboundPaymentRepository,
+  PaymentAccountRepository,
+  type RepositoryOf
+} from "../repositories.ts"
+import type { Creditor, creditors as creditorDefinition } from "../resources/creditors.ts"
+import type { OutboundPayment, RecipientVerification } from "../resources/outbound-payments.ts"
+import { PageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-params.ts"
+import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
+import { API_CAUSE, applyTransition, emit, insertNew, save } from "./support.ts"
+
+/** Faster Payments run on UK days: `execution_date` is checked against today in London. */
+export const OUTBOUND_PAYMENT_TIME_ZONE = "Europe/London"
+const SCHEME = "faster_payments"
+
+export const OutboundPaymentListParams = Schema.Struct({
+  ...PageFields,
+  created_from: Schema.optionalKey(QueryTimestamp),
+  created_to: Schema.optionalKey(QueryTimestamp),
+  status: Schema.optionalKey(Schema.Literals(OUTBOUND_PAYMENT_STATUSES))
+})
+
+const CancelRequest = Schema.Struct({ metadata: optionalNullable(MetadataSchema) })
+
+type Errors = ValidationFailed | InvalidState | NotFound
+
+/** Outbound payment statuses in which the amount is reserved in the payment account. */
+export const RESERVED_OUTBOUND_STATUSES: ReadonlyArray<OutboundPayment["status"]> = ["scheduled", "executing"]
+
+const linksOf = (p: OutboundPayment): Record<string, string> => ({
+  outbound_payment: p.id,
+  creditor: p.links.creditor,
+  ...(p.links.customer === undefined ? {} : { customer: p.links.customer }),
+  ...(p.links.outbound_payment_import === undefined ? {} : { outbound_payment_import: p.links.outbound_payment_import })
+})
+
+/**
+ * The creditor a request names, or the organisation's only creditor when it names none (as the
+ * real API does for single-creditor organisations).
+ */
+export const resolveCreditor = (
+  creditors: RepositoryOf<typeof creditorDefinition>,
+  organisation: string,
+  root: string,
+  given: string | undefined
+): Effect.Effect<Versioned<Creditor>, ValidationFailed> =>
+  given !== undefined
+    ? creditors.get(organisation, given).pipe(
+      Effect.mapError(() => invalidField(root, ["links", "creditor"], "must be a creditor of this organisation"))
+    )
+    : Effect.flatMap(creditors.scan(organisation, {}), (all) => {
+      const only = all[0]
+      return all.length === 1 && only !== undefined
+        ? Effect.succeed(only)
+        : Effect.fail(invalidField(root, ["links", "creditor"], "is required unless the organisation has exactly one creditor"))
+    })
+
+const verificationOf = (result: RecipientVerification["result"], actual: string | null): RecipientVerification => ({
+  type: "confirmation_of_payee",
+  result,
+  actual_account_name: result === "partial_match" ? actual : null
+})
+
+export class OutboundPayments extends Context.Service<OutboundPayments, {
+  readonly create: (organisation: string, input: unknown) => Effect.Effect<OutboundPayment, Errors>
+  /** A payment to the creditor's own verified GBP payout account (`POST /outbound_payments/withdrawal`). */
+  readonly withdraw: (organisation: string, input: unknown) => Effect.Effect<OutboundPayment, Errors>
+  readonly get: (organisation: string, id: string) => Effect.Effect<OutboundPayment, NotFound>
+  readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<OutboundPayment>, ValidationFailed>
+  readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<OutboundPayment, Errors>
+  /** pending_approval -> scheduled, reserving the amount in the creditor's payment account. */
+  readonly approve: (organisation: string, id: string) => Effect.Effect<OutboundPayment, Errors>
+  /** Before execution; a scheduled payment's reservation is released. */
+  readonly cancel: (organisation: string, id: string, input?: unknown) => Effect.Effect<OutboundPayment, Errors>
+  /**
+   * Simulator hook: every scheduled payment whose execution date is `today` or earlier (or which
+   * has none) moves to executing and is sent to the bank; the bank's answer moves it to executed
+   * (the reservation becomes the debit) or failed (the reservation is released). Each payment is
+   * its own unit of work. Returns the payments sent, in their final state.
+   */
+  readonly executeDue: (organisation: string, today: LocalDate) => Effect.Effect<ReadonlyArray<OutboundPayment>>
+}>()("@paykit/engine/OutboundPayments") {
+  static readonly layer: Layer.Layer<
+    OutboundPayments,
+    never,
+    | OutboundPaymentRepository
+    | OutboundPaymentImportRepository
+    | PaymentAccountRepository
+    | CreditorRepository
+    | CreditorBankAccountRepository
+    | CustomerBankAccountRepository
+    | NameVerifier
+    | BankGateway
+    | IdGenerator
+    | EventLog
+    | Transactor
+  > = Layer.effect(
+    OutboundPayments,
+    Effect.gen(function*() {
+      const payments = yield* OutboundPaymentRepository
+      const imports = yield* OutboundPaymentImportRepository
+      const accounts = yield* PaymentAccountRepository
+      const creditors = yield* CreditorRepository
+      const creditorAccounts = yield* CreditorBankAccountRepository
+      const customerAccounts = yield* CustomerBankAccountRepository
+      const verifier = yield* NameVerifier
+      const bank = yield* BankGateway
+      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const transactor = yield* Transactor
+      // Each operation is one unit of work: its writes and events commit together or not at all.
+      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
+        transactor.transaction(Effect.provideContext(effect, services))
+
+      const decodeList = decodeInputEffect(OutboundPaymentListParams, OUTBOUND_PAYMENTS)
+      const decodeCancel = decodeInputEffect(CancelRequest, OUTBOUND_PAYMENTS)
+
+      const move = (
+        organisation: string,
+        current: Versioned<OutboundPayment>,
+        event: OutboundPaymentEvent,
+        cause: Cause,
+        options: { readonly today?: LocalDate; readonly patch?: (p: OutboundPayment) => OutboundPayment; readonly reason_code?: string } = {}
+      ) =>
+        Effect.gen(function*() {
+          const day = options.today ?? (yield* today(OUTBOUND_PAYMENT_TIME_ZONE))
+          return yield* applyTransition(payments, {
+            organisation,
+            machine: outboundPaymentMachine,
+            current,
+            event,
+            context: { execution_date: current.resource.execution_date, today: day },
+            cause,
+            links: linksOf(current.resource),
+            ...(options.patch === undefined ? {} : { patch: options.patch }),
+            extra: { scheme: SCHEME, ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }) }
+          })
+        })
+
+      /** Stores a new payment as verifying, then completes verification (pending approval). */
+      const open = (organisation: string, creditor: Creditor, payment: OutboundPayment) =>
+        Effect.gen(function*() {
+          const stored = yield* insertNew(payments, organisation, payment)
+          yield* emit(organisation, {
+            resource_type: "outbound_payments",
+            action: "created",
+            links: linksOf(payment),
+            cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
+            resource_metadata: payment.metadata
+          })
+          // The account that will fund it exists from the creditor's first outbound payment on.
+          yield* openAccount(accounts, organisation, creditor)
+          return yield* move(organisation, stored, "verification_completed", {
+            origin: "gocardless",
+            cause: "outbound_payment_verified",
+            description: payment.is_withdrawal
+              ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
+              : "The recipient's account holder name was checked and the payment is awaiting approval."
+          })
+        })
+
+      const create = (organisation: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* Effect.fromResult(validateOutboundPaymentCreate(input, yield* today(OUTBOUND_PAYMENT_TIME_ZONE)))
+          const creditor = yield* resolveCreditor(creditors, organisation, OUTBOUND_PAYMENTS, req.links.creditor)
+          const recipient = yield* customerAccounts.get(organisation, req.links.recipient_bank_account).pipe(
+            Effect.mapError(() => invalidField(OUTBOUND_PAYMENTS, ["links", "recipient_bank_account"], "must be a customer bank account of this organisation"))
+          )
+          if (!recipient.resource.enabled) {
+            return yield* invalidField(OUTBOUND_PAYMENTS, ["links", "recipient_bank_account"], "must be an enabled bank account")
+          }
+          if (recipient.resource.currency !== "GBP") {
+            return yield* invalidField(OUTBOUND_PAYMENTS, ["links", "recipient_bank_account"], "must be a GBP bank account (outbound payments are GBP only)")
+          }
+          const importId = req.links.outbound_payment_import
+          if (importId !== undefined) {
+            const batch = yield* imports.get(organisation, importId).pipe(
+              Effect.mapError(() => invalidField(OUTBOUND_PAYMENTS, ["links", "outbound_payment_import"], "must be an outbound payment import of this organisation"))
+            )
+            // Only an authorised import generates payments (spec: import workflow).
+            if (batch.resource.status !== "processing" || batch.resource.links.creditor !== creditor.resource.id) {
+              return yield* invalidField(OUTBOUND_PAYMENTS, ["links", "outbound_payment_import"], "must be an authorised import of the same creditor that is being processed")
+            }
+          }
+          const check = yield* verifier.verify({
+            account_holder_name: recipient.resource.account_holder_name,
+            account_number_ending: recipient.resource.account_number_ending,
+            country_code: recipient.resource.country_code
+          })
+          const payment: OutboundPayment = {
+            id: yield* newId("outbound_payment"),
+            created_at: yield* now,
+            amount: req.amount,
+            currency: "GBP",
+            description: req.description ?? null,
+            execution_date: req.execution_date ?? null,
+            is_withdrawal: false,
+            reference: req.reference ?? null,
+            scheme: SCHEME,
+            status: "verifying",
+            verifications: { recipient_bank_account_holder_verification: verificationOf(check.result, check.actual_account_name) },
+            metadata: req.metadata ?? {},
+            links: {
+              creditor: creditor.resource.id,
+              recipient_bank_account: recipient.resource.id,
+              customer: recipient.resource.links.customer,
+              ...(importId === undefined ? {} : { outbound_payment_import: importId })
+            }
+          }
+          return yield* open(organisation, creditor.resource, payment)
+        })
+
+      const withdraw = (organisation: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* Effect.fromResult(validateOutboundPaymentWithdrawal(input, yield* today(OUTBOUND_PAYMENT_TIME_ZONE)))
+          const creditor = yield* resolveCreditor(creditors, organisation, OUTBOUND_PAYMENTS, req.links?.creditor)
+          if (creditor.resource.verification_status !== "successful") {
+            return yield* new InvalidState({
+              reason: "creditor_not_verified",
+              message: `The creditor's verification is ${creditor.resource.verification_status}; withdrawals need a verified creditor`,
+              links: { creditor: creditor.resource.id }
+            })
+          }
+          const accountId = creditor.resource.links.default_gbp_payout_account
+          const account = accountId === null ? undefined : yield* Effect.orDie(creditorAccounts.get(organisation, accountId))
+          if (account === undefined || !account.resource.enabled || account.resource.verification_status !== "successful") {
+            return yield* new InvalidState({
+              reason: "no_verified_business_bank_account",
+              message: "The creditor has no verified, enabled GBP payout account to withdraw to",
+              links: { creditor: creditor.resource.id }
+            })
+          }
+          const payment: OutboundPayment = {
+            id: yield* newId("outbound_payment"),
+            created_at: yield* now,
+            amount: req.amount,
+            currency: "GBP",
+            description: req.description ?? null,
+            execution_date: req.execution_date ?? null,
+            is_withdrawal: true,
+            reference: req.reference ?? null,
+            scheme: SCHEME,
+            status: "verifying",
+            // The creditor's own account was checked by the creditor's verification, not by
+            // confirmation of payee, so no recipient verification is shown.
+            verifications: { recipient_bank_account_holder_verification: null },
+            metadata: req.metadata ?? {},
+            links: { creditor: creditor.resource.id, recipient_bank_account: account.resource.id }
+          }
+          return yield* open(organisation, creditor.resource, payment)
+        })
+
+      const update = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* Effect.fromResult(validateOutboundPaymentUpdate(input))
+          const current = yield* payments.get(organisation, id)
+          if (req.metadata === undefined) return current.resource
+          const next: OutboundPayment = { ...current.resource, metadata: req.metadata ?? {} }
+          yield* save(payments, organisation, current, next)
+          return next
+        })
+
+      const approve = (organisation: string, id: string) =>
+        Effect.gen(function*() {
+          const current = yield* payments.get(organisation, id)
+          // Both refusals come before any write, so an approval refused inside a larger unit of
+          // work (an import being processed) leaves nothing behind.
+          const account = yield* findAccount(accounts, organisation, current.resource.links.creditor)
+          if (current.resource.status === "pending_approval" && (account?.resource.account_balance ?? 0) < current.resource.amount) {
+            return yield* insufficientBalance(current.resource.links.creditor, account?.resource, current.resource.amount)
+          }
+          const next = yield* move(organisation, current, "approve", API_CAUSE("outbound_payment_approved", "The outbound payment was approved."))
+          yield* moveBalance(accounts, organisation, next.links.creditor, -next.amount)
+          return next
+        })
+
+      const cancel = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeCancel(input ?? {})
+          const current = yield* payments.get(organisation, id)
+          const wasReserved = RESERVED_OUTBOUND_STATUSES.includes(current.resource.status)
+          const next = yield* move(organisation, current, "cancel", API_CAUSE("outbound_payment_cancelled", "The outbound payment was cancelled at your request."), {
+            patch: (p) => (req.metadata === undefined ? p : { ...p, metadata: req.metadata ?? {} })
+          })
+          if (wasReserved) yield* moveBalance(accounts, organisation, next.links.creditor, next.amount)
+          return next
+        })
+
+      const recipientName = (organisation: string, p: OutboundPayment) =>
+        p.is_withdrawal
+          ? Effect.map(creditorAccounts.get(organisation, p.links.recipient_bank_account), (a) => a.resource.account_holder_name)
+          : Effect.map(customerAccounts.get(organisation, p.links.recipient_bank_account), (a) => a.resource.account_holder_name)
+
+      const executeOne = (organisation: string, id: string, day: LocalDate) =>
+        Effect.gen(function*() {
+          const current = yield* payments.get(organisation, id)
+          const executing = yield* move(organisation, current, "execution_date_reached", {
+            origin: "gocardless",
+            cause: "outbound_payment_execution_date_reached",
+            description: "The execution date arrived and the payment was queued for sending."
+          }, { today: day })
+          const outcome = yield* bank.submitOutboundPayment({
+            outboundPaymentId: id,
+            amount: executing.amount,
+            recipientAccountHolderName: yield* recipientName(organisation, executing)
+          })
+          const sent = yield* payments.get(organisation, id)
+          if (outcome.outcome === "executed") {
+            // The reservation made on approval becomes the debit: the balance does not move again.
+            return yield* move(organisation, sent, "scheme_accepted", {
+              origin: "bank",
+              cause: "outbound_payment_executed",
+              description: "The payment was accepted by Faster Payments and is on its way."
+            }, { today: day })
+          }
+          const failed = yield* move(organisation, sent, "scheme_failed", { origin: "bank", cause: outcome.cause, description: outcome.description }, {
+            today: day,
+            reason_code: outcome.reason_code
+          })
+          yield* moveBalance(accounts, organisation, failed.links.creditor, failed.amount)
+          return failed
+        })
+
+      const executeDue = (organisation: string, day: LocalDate) =>
+        Effect.gen(function*() {
+          const due = yield* payments.scan(organisation, { status: eq("scheduled") })
+          const sent: Array<OutboundPayment> = []
+          for (const p of due) {
+            if (p.resource.execution_date !== null && p.resource.execution_date > day) continue
+            // Storage conflicts and missing rows here are defects of the simulation, not user errors.
+            sent.push(yield* Effect.orDie(run(executeOne(organisation, p.resource.id, day))))
+          }
+          return sent
+        })
+
+      const list = (organisation: string, input: unknown) =>
+        Effect.flatMap(decodeList(input), (params) => {
+          const created: Filter | undefined = params.created_from === undefined && params.created_to === undefined
+            ? undefined
+            : rangeFilter({
+              ...(params.created_from === undefined ? {} : { gte: params.created_from }),
+              ...(params.created_to === undefined ? {} : { lte: params.created_to })
+            })
+          return payments.list(organisation, toListQuery(params, {
+            created_at: created,
+            status: params.status === undefined ? undefined : eq(params.status)
+          }))
+        })
+
+      return OutboundPayments.of({
+        create: (o, i) => run(create(o, i)),
+        withdraw: (o, i) => run(withdraw(o, i)),
+        get: (o, id) => Effect.map(payments.get(o, id), (v) => v.resource),
+        list,
+        update: (o, id, i) => run(update(o, id, i)),
+        approve: (o, id) => run(approve(o, id)),
+        cancel: (o, id, i) => run(cancel(o, id, i)),
+        executeDue
+      })
+    })
+  )
+}
+

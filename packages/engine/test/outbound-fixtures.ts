@@ -1,0 +1,81 @@
+import { Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { type LocalDate, addDays, unsafeLocalDate } from "@paykit/core"
+import { Creditors, Customers, EventLog, OutboundServices, eq, inMemoryEngine } from "@paykit/engine"
+
+export const ORG = "OR0000000000OB"
+
+/** Monday 23 November 2026, 09:00 UTC (09:00 in London). */
+export const START = Date.UTC(2026, 10, 23, 9, 0, 0)
+export const START_DAY: LocalDate = unsafeLocalDate("2026-11-23")
+export const dayAfter = (n: number): LocalDate => addDays(START_DAY, n)
+
+export const outboundLayer = (seed = 1) =>
+  Layer.mergeAll(OutboundServices.pipe(Layer.provideMerge(inMemoryEngine({ seed }))), TestClock.layer())
+
+export type OutboundTestServices = Layer.Success<ReturnType<typeof outboundLayer>>
+
+/** Runs a program on a fresh in-memory engine with the test clock at `START`. */
+export const runOutbound = <A, E>(program: Effect.Effect<A, E, OutboundTestServices>, seed = 1): Promise<A> =>
+  Effect.runPromise(Effect.provide(Effect.flatMap(TestClock.setTime(START), () => program), outboundLayer(seed)))
+
+/** A GB creditor with a GBP payout account; `verified` completes its verification review. */
+export const setUpCreditor = (organisation: string, options: { readonly verified: boolean; readonly name?: string }) =>
+  Effect.gen(function*() {
+    const creditors = yield* Creditors
+    const creditor = yield* creditors.create(organisation, { name: options.name ?? "Acme Payroll", country_code: "GB", creditor_type: "company" })
+    yield* creditors.createBankAccount(organisation, {
+      account_holder_name: "Acme Payroll Ltd",
+      account_number: "55779911",
+      branch_code: "200000",
+      country_code: "GB",
+      currency: "GBP",
+      links: { creditor: creditor.id }
+    })
+    if (options.verified) {
+      yield* creditors.createVerificationDetail(organisation, {
+        name: "Acme Payroll Ltd",
+        company_number: "01234567",
+        description: "Payroll services",
+        address_line1: "1 High Street",
+        city: "London",
+        postal_code: "EC1A 1AA",
+        directors: [{
+          given_name: "Grace",
+          family_name: "Hopper",
+          date_of_birth: "1970-01-01",
+          street: "1 High Street",
+          city: "London",
+          postal_code: "EC1A 1AA",
+          country_code: "GB"
+        }],
+        links: { creditor: creditor.id }
+      })
+      yield* creditors.completeReviews(organisation)
+    }
+    return yield* creditors.get(organisation, creditor.id)
+  })
+
+/** A customer and a GB bank account held in `accountHolderName` (which picks the sandbox's answers). */
+export const setUpRecipient = (organisation: string, accountHolderName = "Ada Lovelace") =>
+  Effect.gen(function*() {
+    const customers = yield* Customers
+    const customer = yield* customers.create(organisation, { given_name: "Ada", family_name: "Lovelace", country_code: "GB" })
+    return yield* customers.createBankAccount(organisation, {
+      account_holder_name: accountHolderName,
+      account_number: "31926819",
+      branch_code: "200000",
+      country_code: "GB",
+      links: { customer: customer.id }
+    })
+  })
+
+/** The actions of the events of one resource, oldest first. */
+export const actionsOf = (organisation: string, link: "outbound_payment" | "outbound_payment_import", id: string) =>
+  Effect.map(
+    Effect.flatMap(EventLog, (log) => log.scan(organisation, { [link]: eq(id) })),
+    (events) =>
+      events
+        .filter((e) => e.resource_type === (link === "outbound_payment" ? "outbound_payments" : "outbound_payment_imports"))
+        .map((e) => e.action)
+  )
