@@ -14,6 +14,10 @@ import { ledgerEntries } from "./resources/settlement-entries.ts"
 import { outboundPayments } from "./resources/outbound-payments.ts"
 import { outboundPaymentImportEntries, outboundPaymentImports } from "./resources/outbound-payment-imports.ts"
 import { paymentAccounts } from "./resources/payment-accounts.ts"
+import { bankAuthorisations } from "./resources/bank-authorisations.ts"
+import { customerBillingDetails } from "./resources/billing-details.ts"
+import { billingRequests } from "./resources/billing-requests.ts"
+import { payerAuthorisations } from "./resources/payer-authorisations.ts"
 
 /** The repository port of the resource a definition describes. */
 export type RepositoryOf<D> = Repository<ResourceOf<D>, FilterKeyOf<D>>
@@ -76,6 +80,28 @@ export class PaymentAccountRepository extends Context.Service<PaymentAccountRepo
   "@paykit/engine/PaymentAccountRepository"
 ) {}
 
+export class BillingRequestRepository extends Context.Service<BillingRequestRepository, RepositoryOf<typeof billingRequests>>()(
+  "@paykit/engine/BillingRequestRepository"
+) {}
+export class CustomerBillingDetailRepository
+  extends Context.Service<CustomerBillingDetailRepository, RepositoryOf<typeof customerBillingDetails>>()(
+    "@paykit/engine/CustomerBillingDetailRepository"
+  )
+{}
+export class BankAuthorisationRepository
+  extends Context.Service<BankAuthorisationRepository, RepositoryOf<typeof bankAuthorisations>>()(
+    "@paykit/engine/BankAuthorisationRepository"
+  )
+{}
+export class PayerAuthorisationRepository
+  extends Context.Service<PayerAuthorisationRepository, RepositoryOf<typeof payerAuthorisations>>()(
+    "@paykit/engine/PayerAuthorisationRepository"
+  )
+{}
+export class PayoutRepository extends Context.Service<PayoutRepository, RepositoryOf<typeof payouts>>()(
+  "@paykit/engine/PayoutRepository"
+) {}
+
 const fromBackend = <I, A extends { readonly id: string; readonly created_at: string }, K extends string>(
   tag: Context.Key<I, Repository<A, K>>,
   definition: ResourceDefinition<A, K>
@@ -87,7 +113,8 @@ export const RESOURCE_DEFINITIONS = [
   creditors, creditorBankAccounts, verificationDetails, customers, customerBankAccounts, mandates, payments, refunds,
   negativeBalanceLimits,
   ledgerEntries,
-  outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts
+  outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts,
+  billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations
 ] as const
 
 /** Every aggregate's repository, built from whichever storage backend is provided. */
@@ -105,5 +132,9 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(OutboundPaymentRepository, outboundPayments),
   fromBackend(OutboundPaymentImportRepository, outboundPaymentImports),
   fromBackend(OutboundPaymentImportEntryRepository, outboundPaymentImportEntries),
-  fromBackend(PaymentAccountRepository, paymentAccounts)
+  fromBackend(PaymentAccountRepository, paymentAccounts),
+  fromBackend(BillingRequestRepository, billingRequests),
+  fromBackend(CustomerBillingDetailRepository, customerBillingDetails),
+  fromBackend(BankAuthorisationRepository, bankAuthorisations),
+  fromBackend(PayerAuthorisationRepository, payerAuthorisations)
 )
