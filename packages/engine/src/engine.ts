@@ -12,15 +12,26 @@ import { Customers } from "./services/customers.ts"
 import { Events } from "./services/events.ts"
 import { Mandates } from "./services/mandates.ts"
 import { Payments } from "./services/payments.ts"
+import { Payouts } from "./services/payouts.ts"
+import { Subscriptions } from "./services/subscriptions.ts"
+import { ClockControl, Simulator } from "./simulator.ts"
 
 /** Every engine service, needing only storage, a bank, a name verifier and an id generator. */
-export const EngineServices = Layer.mergeAll(Creditors.layer, Customers.layer, Mandates.layer, Payments.layer, Events.layer)
+export const EngineServices = Layer.mergeAll(
+  Creditors.layer,
+  Customers.layer,
+  Mandates.layer,
+  Subscriptions.layer,
+  Payouts.layer,
+  Events.layer
+).pipe(Layer.provideMerge(Payments.layer))
 
 export type EngineStorage = RepositoryBackend | Transactor | EventLog
 
 /** The engine on the storage adapter given (in memory, or SQL from @paykit/store-sql). */
 export const engineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
-  EngineServices.pipe(Layer.provideMerge(RepositoriesFromBackend), Layer.provideMerge(storage))
+  Simulator.layer.pipe(
+    Layer.provideMerge(EngineServices),Layer.provideMerge(RepositoriesFromBackend), Layer.provideMerge(storage))
 
 /**
  * The whole engine in memory with the sandbox bank: what tests and the simulator run on. The
@@ -28,7 +39,7 @@ export const engineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
  */
 export const inMemoryEngine = (options: { readonly seed: number }) =>
   engineOn(InMemoryStorage).pipe(
-    Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(options.seed)))
+    Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(options.seed), ClockControl.testClock))
   )
 
 export type EngineExternal = BankGateway | NameVerifier | IdGenerator

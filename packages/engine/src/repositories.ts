@@ -9,8 +9,10 @@ import { customers } from "./resources/customers.ts"
 import { mandates } from "./resources/mandates.ts"
 import { negativeBalanceLimits } from "./resources/negative-balance-limits.ts"
 import { payments } from "./resources/payments.ts"
+import { payouts } from "./resources/payouts.ts"
 import { refunds } from "./resources/refunds.ts"
 import { ledgerEntries } from "./resources/settlement-entries.ts"
+import { subscriptionSchedules, subscriptions } from "./resources/subscriptions.ts"
 import { outboundPayments } from "./resources/outbound-payments.ts"
 import { outboundPaymentImportEntries, outboundPaymentImports } from "./resources/outbound-payment-imports.ts"
 import { paymentAccounts } from "./resources/payment-accounts.ts"
@@ -79,6 +81,14 @@ export class OutboundPaymentImportEntryRepository
 export class PaymentAccountRepository extends Context.Service<PaymentAccountRepository, RepositoryOf<typeof paymentAccounts>>()(
   "@paykit/engine/PaymentAccountRepository"
 ) {}
+export class SubscriptionRepository extends Context.Service<SubscriptionRepository, RepositoryOf<typeof subscriptions>>()(
+  "@paykit/engine/SubscriptionRepository"
+) {}
+export class SubscriptionScheduleRepository
+  extends Context.Service<SubscriptionScheduleRepository, RepositoryOf<typeof subscriptionSchedules>>()(
+    "@paykit/engine/SubscriptionScheduleRepository"
+  )
+{}
 
 export class BillingRequestRepository extends Context.Service<BillingRequestRepository, RepositoryOf<typeof billingRequests>>()(
   "@paykit/engine/BillingRequestRepository"
@@ -114,7 +124,8 @@ export const RESOURCE_DEFINITIONS = [
   negativeBalanceLimits,
   ledgerEntries,
   outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts,
-  billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations
+  billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations,
+  subscriptions, subscriptionSchedules, payouts
 ] as const
 
 /** Every aggregate's repository, built from whichever storage backend is provided. */
@@ -136,5 +147,8 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(BillingRequestRepository, billingRequests),
   fromBackend(CustomerBillingDetailRepository, customerBillingDetails),
   fromBackend(BankAuthorisationRepository, bankAuthorisations),
-  fromBackend(PayerAuthorisationRepository, payerAuthorisations)
+  fromBackend(PayerAuthorisationRepository, payerAuthorisations),
+  fromBackend(SubscriptionRepository, subscriptions),
+  fromBackend(SubscriptionScheduleRepository, subscriptionSchedules),
+  fromBackend(PayoutRepository, payouts)
 )

@@ -40,6 +40,6 @@ export const setUpPayer = (organisation: string, accountHolderName = "Ada Lovela
       country_code: "GB",
       links: { customer: customer.id }
     })
-    const mandate = yield* mandates.create(organisation, { links: { customer_bank_account: account.id } })
+    const mandate = yield* mandates.create(organisation, { links: { customer_bank_account: account.id, creditor: creditor.id } })
     return { creditor, customer, account, mandate }
   })

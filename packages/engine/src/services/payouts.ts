@@ -1,0 +1,260 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import {
+  type Currency,
+  type IdGenerator,
+  type InvalidState,
+  Metadata,
+  type NotFound,
+  type ValidationFailed,
+  decodeInputEffect,
+  isCountryCode,
+  newId,
+  now,
+  today
+} from "@paykit/core"
+import { paymentMachine, payoutMachine } from "@paykit/machines"
+import { BankReferencePrefix, type PayoutFx, assembleDecodedPayout, renderExchangeRate, renderPayoutFx } from "@paykit/money"
+import { BankGateway } from "../ports/bank-gateway.ts"
+import { EventLog } from "../ports/event-log.ts"
+import { eq, oneOf, type Page } from "../ports/list-query.ts"
+import { Transactor, type Versioned } from "../ports/repository.ts"
+import { CreditorBankAccountRepository, CreditorRepository, LedgerRepository, PaymentRepository, PayoutRepository } from "../repositories.ts"
+import type { Creditor, CreditorLinks } from "../resources/creditors.ts"
+import { PAYOUT_STATUSES, type Payout } from "../resources/payouts.ts"
+import type { LedgerEntry } from "../resources/settlement-entries.ts"
+import { ListParams, toListQuery } from "./list-params.ts"
+import { sandboxRate } from "./sandbox-fx.ts"
+import { applyTransition, insertNew, save } from "./support.ts"
+
+const ROOT = "payouts"
+
+export const PayoutListParams = Schema.Struct({
+  ...ListParams.fields,
+  creditor: Schema.optionalKey(Schema.String),
+  creditor_bank_account: Schema.optionalKey(Schema.String),
+  currency: Schema.optionalKey(Schema.String),
+  status: Schema.optionalKey(Schema.Literals(PAYOUT_STATUSES)),
+  reference: Schema.optionalKey(Schema.String),
+  payout_type: Schema.optionalKey(Schema.Literals(["merchant", "partner"]))
+})
+
+const payoutLinks = (p: Payout) => ({ payout: p.id, creditor: p.links.creditor })
+const payoutAccountOf = (creditor: Creditor, currency: Currency): string | null =>
+  creditor.links[`default_${currency.toLowerCase()}_payout_account` as keyof CreditorLinks]
+
+type Errors = ValidationFailed | InvalidState | NotFound
+
+export class Payouts extends Context.Service<Payouts, {
+  readonly get: (organisation: string, id: string) => Effect.Effect<Payout, NotFound>
+  readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<Payout>, ValidationFailed>
+  /** PUT /payouts/:id: only `metadata` is accepted. */
+  readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<Payout, Errors>
+  /** A bounced payout is sent again: pending once more, paid (or bounced) on the next bank day. */
+  readonly retry: (organisation: string, id: string) => Effect.Effect<Payout, Errors>
+  /**
+   * The day's payouts, in this order: pending payouts made earlier are sent (an exchanged one
+   * first has its rate confirmed, `fx_rate_confirmed`) and come back paid or bounced; then each
+   * verified creditor's settled movements from earlier days are assembled by @paykit/money into
+   * one payout per currency, and the payments in it are marked paid out.
+   */
+  readonly processDay: (organisation: string) => Effect.Effect<void>
+}>()("@paykit/engine/Payouts") {
+  static readonly layer: Layer.Layer<
+    Payouts,
+    never,
+    | PayoutRepository
+    | LedgerRepository
+    | PaymentRepository
+    | CreditorRepository
+    | CreditorBankAccountRepository
+    | BankGateway
+    | IdGenerator
+    | EventLog
+    | Transactor
+  > = Layer.effect(
+    Payouts,
+    Effect.gen(function*() {
+      const payouts = yield* PayoutRepository
+      const ledger = yield* LedgerRepository
+      const payments = yield* PaymentRepository
+      const creditors = yield* CreditorRepository
+      const accounts = yield* CreditorBankAccountRepository
+      const bank = yield* BankGateway
+      const log = yield* EventLog
+      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const transactor = yield* Transactor
+      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
+        transactor.transaction(Effect.provideContext(effect, services))
+
+      const decodeList = decodeInputEffect(PayoutListParams, ROOT)
+      const decodeUpdate = decodeInputEffect(Schema.Struct({ metadata: Metadata }), ROOT)
+
+      const fxConfirmed = (organisation: string, id: string) =>
+        Effect.map(log.scan(organisation, { payout: eq(id), action: eq("fx_rate_confirmed") }), (es) => es.length > 0)
+
+      const update = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeUpdate(input)
+          const current = yield* payouts.get(organisation, id)
+          const next: Payout = { ...current.resource, metadata: req.metadata }
+          yield* save(payouts, organisation, current, next)
+          return next
+        })
+
+      const retry = (organisation: string, id: string) =>
+        Effect.gen(function*() {
+          const current = yield* payouts.get(organisation, id)
+          return yield* applyTransition(payouts, {
+            organisation,
+            machine: payoutMachine,
+            current,
+            event: "retry",
+            context: { exchanged: current.resource.fx.fx_currency !== null, fx_rate_confirmed: false },
+            cause: { origin: "api", cause: "payout_retried", description: "The payout was retried at your request." },
+            links: payoutLinks(current.resource)
+          })
+        })
+
+      const send = (organisation: string, initial: Versioned<Payout>) =>
+        Effect.gen(function*() {
+          let current = initial
+          const p = current.resource
+          const exchanged = p.fx.fx_currency !== null
+          let confirmed = yield* fxConfirmed(organisation, p.id)
+          const creditor = yield* Effect.orDie(creditors.get(organisation, p.links.creditor))
+          const attempts = yield* log.scan(organisation, { payout: eq(p.id), action: eq("retried") })
+          const outcome = yield* bank.sendPayout({ payoutId: p.id, amount: p.amount, currency: p.currency, creditorName: creditor.resource.name, attempt: attempts.length })
+          if (outcome.outcome === "bounced") {
+            return yield* applyTransition(payouts, {
+              organisation, machine: payoutMachine, current, event: "bounce",
+              context: { exchanged, fx_rate_confirmed: confirmed },
+              cause: { origin: "bank", cause: outcome.cause, description: outcome.description },
+              links: payoutLinks(p),
+              extra: { reason_code: outcome.reason_code }
+            })
+          }
+          let fx: PayoutFx = p.fx
+          if (exchanged && p.fx.fx_currency !== null && !confirmed) {
+            const rate = sandboxRate(p.currency, p.fx.fx_currency)
+            if (rate === undefined) return yield* Effect.die(new Error(`no sandbox rate ${p.currency}/${p.fx.fx_currency}`))
+            fx = yield* Effect.orDie(Effect.fromResult(renderPayoutFx(p.currency, p.amount, { kind: "confirmed", fx_currency: p.fx.fx_currency, exchange_rate: renderExchangeRate(rate) })))
+            const rateFixed = fx
+            yield* applyTransition(payouts, {
+              organisation, machine: payoutMachine, current, event: "confirm_fx_rate",
+              context: { exchanged, fx_rate_confirmed: false },
+              cause: { origin: "gocardless", cause: "fx_rate_confirmed", description: "The exchange rate for the payout has been confirmed." },
+              links: payoutLinks(p),
+              patch: (x) => ({ ...x, fx: rateFixed })
+            })
+            confirmed = true
+            current = yield* Effect.orDie(payouts.get(organisation, p.id))
+          }
+          const day = yield* today()
+          return yield* applyTransition(payouts, {
+            organisation, machine: payoutMachine, current, event: "pay",
+            context: { exchanged, fx_rate_confirmed: confirmed },
+            cause: { origin: "gocardless", cause: "payout_paid", description: "The payout has been paid." },
+            links: payoutLinks(p),
+            patch: (x) => ({ ...x, arrival_date: day })
+          })
+        })
+
+      /** One payout from a creditor's unsettled movements in one currency, if they add up to more than zero. */
+      const assemble = (organisation: string, creditor: Creditor, currency: Currency, rows: ReadonlyArray<Versioned<LedgerEntry>>) =>
+        Effect.gen(function*() {
+          const account = payoutAccountOf(creditor, currency)
+          if (account === null) return
+          const bankAccount = yield* Effect.orDie(accounts.get(organisation, account))
+          if (bankAccount.resource.verification_status !== "successful") return
+          const previous = yield* payouts.scan(organisation, { creditor: eq(creditor.id) })
+          const assembly = yield* Effect.orDie(Effect.fromResult(assembleDecodedPayout({
+            creditor: {
+              id: creditor.id,
+              bank_reference_prefix: yield* Effect.orDie(Schema.decodeUnknownEffect(BankReferencePrefix)(creditor.bank_reference_prefix)),
+              country_code: isCountryCode(creditor.country_code) ? creditor.country_code : null
+            },
+            currency,
+            reference_sequence: previous.length + 1,
+            fees_invoiced: false,
+            entries: rows.map((r) => r.resource.entry)
+          })))
+          // A zero or negative balance is carried to the next payout (the spec's negative balance).
+          if (assembly.amount <= 0) return
+          const fxCurrency = creditor.fx_payout_currency !== null && creditor.fx_payout_currency !== currency ? creditor.fx_payout_currency : null
+          const estimate = fxCurrency === null ? undefined : sandboxRate(currency, fxCurrency)
+          const payout: Payout = {
+            id: yield* newId("payout"),
+            created_at: yield* now,
+            amount: assembly.amount,
+            deducted_fees: assembly.deducted_fees,
+            currency,
+            reference: assembly.reference,
+            status: "pending",
+            payout_type: "merchant",
+            arrival_date: null,
+            fx: fxCurrency === null || estimate === undefined
+              ? { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null }
+              : { fx_currency: fxCurrency, fx_amount: null, exchange_rate: null, estimated_exchange_rate: renderExchangeRate(estimate) },
+            tax_currency: assembly.tax_currency,
+            metadata: {},
+            links: { creditor: creditor.id, creditor_bank_account: account }
+          }
+          yield* insertNew(payouts, organisation, payout)
+          for (const row of rows) {
+            yield* save(ledger, organisation, row, { ...row.resource, payout: payout.id })
+            const entry = row.resource.entry
+            if (!("payment" in entry)) continue
+            const payment = yield* Effect.orDie(payments.get(organisation, entry.payment))
+            const links = { payment: entry.payment, mandate: payment.resource.links.mandate, creditor: creditor.id, payout: payout.id }
+            const event = entry.kind === "payment_paid_out" ? "pay_out" : entry.kind === "late_failure_settled" ? "settle_late_failure" : entry.kind === "chargeback_settled" ? "settle_chargeback" : undefined
+            if (event === undefined) continue
+            yield* applyTransition(payments, {
+              organisation, machine: paymentMachine, current: payment, event, context: {},
+              cause: { origin: "gocardless", cause: event === "pay_out" ? "payment_paid_out" : entry.kind, description: event === "pay_out" ? "The payment has been paid out." : "The fees of this payment have been settled in a payout." },
+              links,
+              ...(event === "pay_out" ? { patch: (x) => ({ ...x, links: { ...x.links, payout: payout.id } }) } : {})
+            })
+          }
+        })
+
+      const processDay = (organisation: string) =>
+        Effect.gen(function*() {
+          for (const pending of yield* payouts.scan(organisation, { status: eq("pending") })) {
+            yield* send(organisation, pending)
+          }
+          const startOfDay = `${yield* today()}T00:00:00.000Z`
+          const due = yield* ledger.scan(organisation, { payout: eq("none"), created_at: { op: "range", lt: startOfDay } })
+          const groups = new Map<string, Array<Versioned<LedgerEntry>>>()
+          for (const row of due) {
+            const key = `${row.resource.creditor} ${row.resource.currency}`
+            groups.set(key, [...(groups.get(key) ?? []), row])
+          }
+          for (const rows of groups.values()) {
+            const first = rows[0]
+            if (first === undefined) continue
+            const creditor = yield* Effect.orDie(creditors.get(organisation, first.resource.creditor))
+            // Payouts need a verified creditor (spec: successful = can receive payouts).
+            if (creditor.resource.verification_status !== "successful") continue
+            yield* assemble(organisation, creditor.resource, first.resource.currency, rows)
+          }
+        }).pipe(Effect.orDie)
+
+      return Payouts.of({
+        get: (o, id) => Effect.map(payouts.get(o, id), (v) => v.resource),
+        list: (o, p) =>
+          Effect.flatMap(decodeList(p), (params) =>
+            payouts.list(o, toListQuery(params, {
+              creditor: params.creditor === undefined ? undefined : eq(params.creditor),
+              creditor_bank_account: params.creditor_bank_account === undefined ? undefined : eq(params.creditor_bank_account),
+              currency: params.currency === undefined ? undefined : eq(params.currency),
+              status: params.status === undefined ? undefined : oneOf([params.status]),
+              reference: params.reference === undefined ? undefined : eq(params.reference),
+              payout_type: params.payout_type === undefined ? undefined : eq(params.payout_type)
+            }))),
+        update: (o, id, i) => run(update(o, id, i)),
+        retry: (o, id) => run(retry(o, id)),
+        processDay: (o) => run(processDay(o))
+      })
+    })
+  )
+}

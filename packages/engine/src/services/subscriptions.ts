@@ -1,0 +1,348 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import {
+  Amount,
+  type IdGenerator,
+  InvalidState,
+  type LocalDate,
+  Metadata,
+  type NotFound,
+  SUBSCRIPTION_NAME_MAX_LENGTH,
+  SUBSCRIPTION_STATUS_FILTER_MAX,
+  type ValidationFailed,
+  decodeInputEffect,
+  invalidField,
+  newId,
+  now,
+  today
+} from "@paykit/core"
+import { subscriptionMachine } from "@paykit/machines"
+import {
+  type SubscriptionSchedule,
+  calendarFor,
+  chargeDay,
+  earliestChargeDateAfterResume,
+  formatDayNumber,
+  pauseSubscription,
+  planSubscription,
+  reportedEndDate,
+  resumeSubscription,
+  upcomingPayments
+} from "@paykit/schedule"
+import { PositiveAmount, isAppFeeWithinLimit, stringUpTo } from "@paykit/validation"
+import { EventLog } from "../ports/event-log.ts"
+import { eq, oneOf, type Page } from "../ports/list-query.ts"
+import { Transactor, type Versioned } from "../ports/repository.ts"
+import { CreditorRepository, MandateRepository, SubscriptionRepository, SubscriptionScheduleRepository } from "../repositories.ts"
+import type { Mandate } from "../resources/mandates.ts"
+import { SUBSCRIPTION_STATUSES, type Subscription } from "../resources/subscriptions.ts"
+import { ListParams, toListQuery } from "./list-params.ts"
+import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
+import { Payments } from "./payments.ts"
+import { API_CAUSE, applyTransition, emit, insertNew, save } from "./support.ts"
+
+const ROOT = "subscriptions"
+
+export const SubscriptionListParams = Schema.Struct({
+  ...ListParams.fields,
+  mandate: Schema.optionalKey(Schema.String),
+  customer: Schema.optionalKey(Schema.String),
+  status: Schema.optionalKey(
+    Schema.Union([Schema.Literals(SUBSCRIPTION_STATUSES), Schema.Array(Schema.Literals(SUBSCRIPTION_STATUSES))]).check(
+      Schema.makeFilter((s: string | ReadonlyArray<string>) => typeof s === "string" || s.length <= SUBSCRIPTION_STATUS_FILTER_MAX, {
+        message: `must name at most ${SUBSCRIPTION_STATUS_FILTER_MAX} statuses`
+      })
+    )
+  )
+})
+
+/** The fields the real API lets a subscription's update change. */
+export const SubscriptionUpdateRequest = Schema.Struct({
+  name: Schema.optionalKey(stringUpTo(SUBSCRIPTION_NAME_MAX_LENGTH)),
+  amount: Schema.optionalKey(PositiveAmount),
+  payment_reference: Schema.optionalKey(Schema.String),
+  metadata: Schema.optionalKey(Metadata),
+  app_fee: Schema.optionalKey(Amount),
+  retry_if_possible: Schema.optionalKey(Schema.Boolean)
+})
+
+const CreateLinks = Schema.Struct({ links: Schema.Struct({ mandate: Schema.String }) })
+
+type Errors = ValidationFailed | InvalidState | NotFound
+
+const subscriptionLinks = (s: Subscription, mandate?: Mandate) => ({
+  subscription: s.id,
+  mandate: s.links.mandate,
+  ...(mandate === undefined ? {} : { customer: mandate.links.customer, creditor: mandate.links.creditor })
+})
+
+/** Whether the schedule still has an occurrence to charge. */
+const hasFurtherPayments = (schedule: SubscriptionSchedule, scheme: Mandate["scheme"]): boolean => {
+  if (schedule.pause.kind === "paused_indefinitely") return true
+  if (schedule.endIndex !== null && schedule.fromIndex >= schedule.endIndex) return false
+  if (schedule.endDay !== null && chargeDay(schedule.recurrence, calendarFor(scheme), schedule.fromIndex) >= schedule.endDay) return false
+  return true
+}
+
+export class Subscriptions extends Context.Service<Subscriptions, {
+  readonly create: (organisation: string, input: unknown) => Effect.Effect<Subscription, Errors>
+  readonly get: (organisation: string, id: string) => Effect.Effect<Subscription, NotFound>
+  readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<Subscription>, ValidationFailed>
+  readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<Subscription, Errors>
+  readonly pause: (organisation: string, id: string, input?: unknown) => Effect.Effect<Subscription, Errors>
+  readonly resume: (organisation: string, id: string, input?: unknown) => Effect.Effect<Subscription, Errors>
+  readonly cancel: (organisation: string, id: string, input?: unknown) => Effect.Effect<Subscription, Errors>
+  /**
+   * Creates the payments that fall due: an occurrence is charged once its charge date is the
+   * mandate's next possible charge date (the last day its advance notice allows), so the payment
+   * is created as late as the scheme permits. Finishes subscriptions whose schedule is spent.
+   */
+  readonly processDay: (organisation: string) => Effect.Effect<void>
+}>()("@paykit/engine/Subscriptions") {
+  static readonly layer: Layer.Layer<
+    Subscriptions,
+    never,
+    | SubscriptionRepository
+    | SubscriptionScheduleRepository
+    | MandateRepository
+    | CreditorRepository
+    | Payments
+    | IdGenerator
+    | EventLog
+    | Transactor
+  > = Layer.effect(
+    Subscriptions,
+    Effect.gen(function*() {
+      const subscriptions = yield* SubscriptionRepository
+      const schedules = yield* SubscriptionScheduleRepository
+      const mandates = yield* MandateRepository
+      const creditors = yield* CreditorRepository
+      const payments = yield* Payments
+      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const transactor = yield* Transactor
+      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
+        transactor.transaction(Effect.provideContext(effect, services))
+
+      const decodeLinks = decodeInputEffect(CreateLinks, ROOT)
+      const decodeList = decodeInputEffect(SubscriptionListParams, ROOT)
+      const decodeUpdate = decodeInputEffect(SubscriptionUpdateRequest, ROOT)
+      const decodeCancel = decodeInputEffect(Schema.Struct({ metadata: Schema.optionalKey(Metadata) }), ROOT)
+
+      /** The mandate as it reads today, with its next possible charge date. */
+      const mandateToday = (organisation: string, id: string) =>
+        Effect.gen(function*() {
+          const mandate = yield* mandates.get(organisation, id)
+          const creditor = yield* Effect.orDie(creditors.get(organisation, mandate.resource.links.creditor))
+          return withNextPossibleChargeDate(mandate.resource, creditor.resource, yield* today())
+        })
+
+      /** The fields that change with time, computed when read. */
+      const present = (organisation: string, subscription: Subscription) =>
+        Effect.gen(function*() {
+          const record = yield* Effect.orDie(schedules.get(organisation, subscription.id))
+          const mandate = yield* Effect.orDie(mandateToday(organisation, subscription.links.mandate))
+          const calendar = calendarFor(mandate.scheme)
+          const schedule = record.resource.schedule as SubscriptionSchedule
+          const live = subscription.status === "active" || subscription.status === "paused"
+          const from = mandate.next_possible_charge_date ?? (yield* today())
+          return {
+            ...subscription,
+            end_date: reportedEndDate(schedule, calendar),
+            upcoming_payments: live ? upcomingPayments(schedule, calendar, formatDayNumber(chargeDay(schedule.recurrence, calendar, schedule.fromIndex)) < from ? from : formatDayNumber(chargeDay(schedule.recurrence, calendar, schedule.fromIndex)), subscription.amount) : [],
+            earliest_charge_date_after_resume: subscription.status === "paused" ? earliestChargeDateAfterResume(schedule, calendar, from) : null
+          }
+        })
+
+      const create = (organisation: string, input: unknown) =>
+        Effect.gen(function*() {
+          const { links } = yield* decodeLinks(input)
+          const mandate = yield* mandateToday(organisation, links.mandate).pipe(
+            Effect.mapError(() => invalidField(ROOT, ["links", "mandate"], "must be a mandate of this organisation"))
+          )
+          if (!CHARGEABLE_MANDATE_STATUSES.includes(mandate.status) || mandate.next_possible_charge_date === null) {
+            return yield* new InvalidState({ reason: "mandate_is_inactive", message: `The mandate is ${mandate.status}`, links: { mandate: mandate.id } })
+          }
+          const plan = yield* Effect.fromResult(planSubscription(input, {
+            calendar: calendarFor(mandate.scheme),
+            today: yield* today(),
+            next_possible_charge_date: mandate.next_possible_charge_date
+          }))
+          const r = plan.request
+          if (r.app_fee !== undefined && r.app_fee !== null && !isAppFeeWithinLimit(r.app_fee, r.amount)) {
+            return yield* invalidField(ROOT, ["app_fee"], "must be at most 50% of the amount")
+          }
+          const created_at = yield* now
+          const subscription: Subscription = {
+            id: yield* newId("subscription"),
+            created_at,
+            amount: r.amount,
+            currency: r.currency,
+            name: r.name ?? null,
+            start_date: plan.start_date,
+            end_date: plan.end_date,
+            count: r.count ?? null,
+            interval: plan.interval,
+            interval_unit: r.interval_unit,
+            day_of_month: r.day_of_month ?? null,
+            month: r.month ?? null,
+            payment_reference: r.payment_reference ?? null,
+            app_fee: r.app_fee ?? null,
+            retry_if_possible: r.retry_if_possible ?? false,
+            metadata: r.metadata ?? {},
+            status: "active",
+            upcoming_payments: plan.upcoming_payments,
+            earliest_charge_date_after_resume: null,
+            links: { mandate: mandate.id }
+          }
+          yield* insertNew(subscriptions, organisation, subscription)
+          yield* insertNew(schedules, organisation, { id: subscription.id, created_at, schedule: plan.schedule })
+          yield* emit(organisation, { resource_type: "subscriptions", action: "created", links: subscriptionLinks(subscription, mandate), cause: API_CAUSE("subscription_created"), resource_metadata: subscription.metadata })
+          return yield* present(organisation, subscription)
+        })
+
+      const update = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeUpdate(input)
+          const current = yield* subscriptions.get(organisation, id)
+          const amount = req.amount ?? current.resource.amount
+          const appFee = req.app_fee ?? current.resource.app_fee
+          if (appFee !== null && !isAppFeeWithinLimit(appFee, amount)) {
+            return yield* invalidField(ROOT, ["app_fee"], "must be at most 50% of the amount")
+          }
+          const next = yield* applyTransition(subscriptions, {
+            organisation,
+            machine: subscriptionMachine,
+            current,
+            event: "amend",
+            context: { has_further_payments: true },
+            cause: API_CAUSE("subscription_amended", "The subscription was amended at your request."),
+            links: subscriptionLinks(current.resource),
+            patch: (s) => ({ ...s, ...req })
+          })
+          return yield* present(organisation, next)
+        })
+
+      /** Pause and resume: @paykit/schedule moves the schedule, the machine moves the status. */
+      const pauseOrResume = (organisation: string, id: string, input: unknown, event: "pause" | "resume") =>
+        Effect.gen(function*() {
+          const current = yield* subscriptions.get(organisation, id)
+          const record = yield* Effect.orDie(schedules.get(organisation, id))
+          const mandate = yield* Effect.orDie(mandateToday(organisation, current.resource.links.mandate))
+          const context = { calendar: calendarFor(mandate.scheme), next_possible_charge_date: mandate.next_possible_charge_date ?? (yield* today()) }
+          const sub = { status: current.resource.status, schedule: record.resource.schedule as SubscriptionSchedule }
+          const moved = yield* Effect.fromResult(event === "pause" ? pauseSubscription(sub, input ?? {}, context) : resumeSubscription(sub, input ?? {}, context))
+          // Pausing a subscription already paused for cycles (to pause it indefinitely) keeps its status.
+          const next = current.resource.status === moved.status
+            ? current.resource
+            : yield* applyTransition(subscriptions, {
+              organisation,
+              machine: subscriptionMachine,
+              current,
+              event,
+              context: { has_further_payments: true },
+              cause: API_CAUSE(event === "pause" ? "subscription_paused" : "subscription_resumed"),
+              links: subscriptionLinks(current.resource, mandate)
+            })
+          yield* save(schedules, organisation, record, { ...record.resource, schedule: moved.schedule })
+          return yield* present(organisation, next)
+        })
+
+      const cancel = (organisation: string, id: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeCancel(input ?? {})
+          const current = yield* subscriptions.get(organisation, id)
+          const next = yield* applyTransition(subscriptions, {
+            organisation,
+            machine: subscriptionMachine,
+            current,
+            event: "cancel",
+            context: { has_further_payments: true },
+            cause: API_CAUSE("subscription_cancelled", "The subscription was cancelled at your request."),
+            links: subscriptionLinks(current.resource),
+            patch: (s) => ({ ...s, metadata: req.metadata ?? s.metadata })
+          })
+          return yield* present(organisation, next)
+        })
+
+      const finish = (organisation: string, current: Versioned<Subscription>, mandate: Mandate) =>
+        applyTransition(subscriptions, {
+          organisation,
+          machine: subscriptionMachine,
+          current,
+          event: "finish",
+          context: { has_further_payments: false },
+          cause: { origin: "gocardless", cause: "subscription_finished", description: "Every payment of the subscription has been created." },
+          links: subscriptionLinks(current.resource, mandate)
+        })
+
+      const processDay = (organisation: string) =>
+        Effect.gen(function*() {
+          for (const initial of yield* subscriptions.scan(organisation, { status: oneOf(["active", "paused"]) })) {
+            let current = initial
+            const mandate = yield* mandateToday(organisation, current.resource.links.mandate)
+            const calendar = calendarFor(mandate.scheme)
+            let record = yield* schedules.get(organisation, current.resource.id)
+            // A paused-for-cycles schedule has already moved its next occurrence past the pause.
+            while (current.resource.status === "active" || record.resource.schedule.pause.kind === "paused_for_cycles") {
+              const schedule = record.resource.schedule as SubscriptionSchedule
+              if (!hasFurtherPayments(schedule, mandate.scheme)) {
+                yield* finish(organisation, current, mandate)
+                break
+              }
+              if (current.resource.status !== "active") break
+              const npcd = mandate.next_possible_charge_date
+              if (npcd === null) break
+              const due: LocalDate = formatDayNumber(chargeDay(schedule.recurrence, calendar, schedule.fromIndex))
+              if (due > npcd) break
+              const s = current.resource
+              const payment = yield* payments.create(organisation, {
+                amount: s.amount,
+                currency: s.currency,
+                // An occurrence whose notice has already passed is charged as soon as the scheme allows.
+                charge_date: due < npcd ? npcd : due,
+                ...(s.name === null ? {} : { description: s.name }),
+                ...(s.payment_reference === null ? {} : { reference: s.payment_reference }),
+                ...(s.app_fee === null ? {} : { app_fee: s.app_fee }),
+                retry_if_possible: s.retry_if_possible,
+                links: { mandate: s.links.mandate }
+              }, { subscription: s.id })
+              const advanced = { ...schedule, fromIndex: schedule.fromIndex + 1, pause: { kind: "active" as const } }
+              record = yield* save(schedules, organisation, record, { ...record.resource, schedule: advanced })
+              yield* emit(organisation, {
+                resource_type: "subscriptions",
+                action: "payment_created",
+                links: { ...subscriptionLinks(s, mandate), payment: payment.id },
+                cause: { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." }
+              })
+              current = yield* subscriptions.get(organisation, s.id)
+            }
+          }
+        }).pipe(Effect.orDie)
+
+      return Subscriptions.of({
+        create: (o, i) => run(create(o, i)),
+        get: (o, id) => Effect.flatMap(subscriptions.get(o, id), (v) => present(o, v.resource)),
+        list: (o, p) =>
+          Effect.gen(function*() {
+            const params = yield* decodeList(p)
+            const ofCustomer = params.customer === undefined
+              ? undefined
+              : (yield* mandates.scan(o, { customer: eq(params.customer) })).map((m) => m.resource.id)
+            const statuses = params.status === undefined ? undefined : typeof params.status === "string" ? [params.status] : params.status
+            const mandateFilter = params.mandate !== undefined
+              ? oneOf(ofCustomer === undefined || ofCustomer.includes(params.mandate) ? [params.mandate] : [])
+              : ofCustomer === undefined ? undefined : oneOf(ofCustomer)
+            const page = yield* subscriptions.list(o, toListQuery(params, {
+              mandate: mandateFilter,
+              status: statuses === undefined ? undefined : oneOf(statuses)
+            }))
+            return { ...page, items: yield* Effect.forEach(page.items, (s) => present(o, s)) }
+          }),
+        update: (o, id, i) => run(update(o, id, i)),
+        pause: (o, id, i) => run(pauseOrResume(o, id, i, "pause")),
+        resume: (o, id, i) => run(pauseOrResume(o, id, i, "resume")),
+        cancel: (o, id, i) => run(cancel(o, id, i)),
+        processDay: (o) => run(processDay(o))
+      })
+    })
+  )
+}

@@ -1,0 +1,94 @@
+import { Clock, Context, Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { RepositoryBackend } from "./ports/repository.ts"
+import { Creditors } from "./services/creditors.ts"
+import { Mandates } from "./services/mandates.ts"
+import { Payments } from "./services/payments.ts"
+import { Payouts } from "./services/payouts.ts"
+import { Subscriptions } from "./services/subscriptions.ts"
+
+/** The port that lets the simulator move time. Tests move Effect's `TestClock`. */
+export class ClockControl extends Context.Service<ClockControl, {
+  readonly setTime: (epochMillis: number) => Effect.Effect<void>
+}>()("@paykit/engine/ClockControl") {
+  /** Moves the `TestClock` the program runs under (provide `TestClock.layer()` too). */
+  static readonly testClock: Layer.Layer<ClockControl> = Layer.succeed(ClockControl, ClockControl.of({ setTime: TestClock.setTime }))
+}
+
+const DAY_MS = 86_400_000
+/** The bank's daily run starts at 06:00 UTC: everything that falls due on a day happens then. */
+export const DAILY_RUN_OFFSET_MS = 6 * 3_600_000
+
+/** A job of the daily run, for one organisation. */
+export interface DailyJob {
+  readonly name: string
+  readonly run: (organisation: string) => Effect.Effect<void>
+}
+
+/**
+ * Time travel. `advanceTo` moves the clock to each daily run between now and the target, runs
+ * everything that falls due there for every organisation (sorted, so runs are reproducible), and
+ * leaves the clock at the target. The order of one daily run is fixed:
+ *  1. creditor and bank account reviews complete;
+ *  2. mandates: submitted ones are answered by the bank, pending ones are submitted;
+ *  3. subscriptions create the payments whose advance notice starts today;
+ *  4. payments: due collections are confirmed or fail, the next day's are submitted, late failures,
+ *     chargebacks and refunds move;
+ *  5. payouts: pending ones are sent, then new ones are assembled;
+ *  then the jobs registered by later services (outbound payments, imports, authorisations).
+ */
+export class Simulator extends Context.Service<Simulator, {
+  readonly advanceTo: (epochMillis: number) => Effect.Effect<void>
+  readonly advanceBy: (millis: number) => Effect.Effect<void>
+  /** Runs the daily jobs at the current instant, without moving the clock. */
+  readonly runDue: Effect.Effect<void>
+  readonly jobs: ReadonlyArray<DailyJob>
+}>()("@paykit/engine/Simulator") {
+  static readonly layerWith = (extraJobs: ReadonlyArray<DailyJob>) =>
+    Layer.effect(
+      Simulator,
+      Effect.gen(function*() {
+        const backend = yield* RepositoryBackend
+        const control = yield* ClockControl
+        const creditors = yield* Creditors
+        const mandates = yield* Mandates
+        const subscriptions = yield* Subscriptions
+        const payments = yield* Payments
+        const payouts = yield* Payouts
+        const jobs: ReadonlyArray<DailyJob> = [
+          { name: "creditor reviews", run: (o) => Effect.asVoid(creditors.completeReviews(o)) },
+          { name: "mandates", run: mandates.processDay },
+          { name: "subscriptions", run: subscriptions.processDay },
+          { name: "payments", run: payments.processDay },
+          { name: "payouts", run: payouts.processDay },
+          ...extraJobs
+        ]
+        const runDue = Effect.gen(function*() {
+          const organisations = yield* backend.organisations
+          for (const job of jobs) {
+            for (const organisation of organisations) yield* job.run(organisation)
+          }
+        })
+        const advanceTo = (target: number) =>
+          Effect.gen(function*() {
+            const start = yield* Clock.currentTimeMillis
+            let run = Math.floor((start - DAILY_RUN_OFFSET_MS) / DAY_MS) * DAY_MS + DAILY_RUN_OFFSET_MS
+            if (run <= start) run += DAY_MS
+            while (run <= target) {
+              yield* control.setTime(run)
+              yield* runDue
+              run += DAY_MS
+            }
+            if (target > start) yield* control.setTime(target)
+          })
+        return Simulator.of({
+          advanceTo,
+          advanceBy: (millis) => Effect.flatMap(Clock.currentTimeMillis, (t) => advanceTo(t + millis)),
+          runDue,
+          jobs
+        })
+      })
+    )
+
+  static readonly layer = Simulator.layerWith([])
+}

@@ -1,0 +1,99 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { isoWeekday, unsafeLocalDate } from "@paykit/core"
+import { calendarFor } from "@paykit/schedule"
+import { Creditors, Events, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
+import { ORG, START, runEngine, setUpPayer } from "./fixtures.ts"
+
+const DAY = 86_400_000
+
+const verify = (creditor: string) =>
+  Effect.flatMap(Creditors, (c: Creditors["Service"]) =>
+    c.createVerificationDetail(ORG, {
+      name: "Acme Gym Ltd",
+      company_number: "01234567",
+      description: "Gyms",
+      address_line1: "1 High Street",
+      city: "London",
+      postal_code: "E1 6AN",
+      directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
+      links: { creditor }
+    }))
+
+describe("the simulator", () => {
+  it("takes a mandate live, collects a payment and pays it out", async () => {
+    const result = await runEngine(Effect.gen(function*() {
+      const { creditor, mandate } = yield* setUpPayer(ORG)
+      yield* verify(creditor.id)
+      const payments = yield* Payments
+      const payment = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: mandate.id } })
+      yield* (yield* Simulator).advanceTo(START + 10 * DAY)
+      const after = yield* payments.get(ORG, payment.id)
+      const payouts = yield* (yield* Payouts).list(ORG, {})
+      const events = yield* (yield* Events).list(ORG, { payment: payment.id, limit: 50 })
+      return { after, payouts, events }
+    }))
+    expect(result.after.status).toBe("paid_out")
+    expect(result.payouts.items).toHaveLength(1)
+    const payout = result.payouts.items[0]
+    expect(payout?.status).toBe("paid")
+    // 2500 less the default Bacs fee (20p + 1% = 45p, capped at 4.00) and 20% UK VAT on it (9p).
+    expect(payout?.amount).toBe(2500 - 45 - 9)
+    expect(payout?.deducted_fees).toBe(54)
+    expect(result.events.items.map((e) => e.action).reverse()).toEqual(["created", "submitted", "confirmed", "paid_out"])
+  })
+
+  it("fails a payment for an account holder named Fail, and charges back one named Chargeback", async () => {
+    const result = await runEngine(Effect.gen(function*() {
+      const failing = yield* setUpPayer(ORG, "Fail Payer")
+      yield* verify(failing.creditor.id)
+      const disputing = yield* setUpPayer(ORG, "Chargeback Payer")
+      yield* verify(disputing.creditor.id)
+      const payments = yield* Payments
+      const p1 = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: failing.mandate.id } })
+      const p2 = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: disputing.mandate.id } })
+      yield* (yield* Simulator).advanceTo(START + 20 * DAY)
+      const events = yield* (yield* Events).list(ORG, { payment: p2.id, limit: 50 })
+      const payouts = yield* (yield* Payouts).list(ORG, { creditor: disputing.creditor.id })
+      return {
+        balance: yield* payments.balance(ORG, disputing.creditor.id, "GBP"),
+        statuses: [(yield* payments.get(ORG, p1.id)).status, (yield* payments.get(ORG, p2.id)).status],
+        actions: events.items.map((e) => e.action).reverse(),
+        payouts: payouts.items
+      }
+    }))
+    expect(result.statuses).toEqual(["failed", "charged_back"])
+    expect(result.actions).toEqual(["created", "submitted", "confirmed", "paid_out", "charged_back"])
+    // The collection was paid out, then taken back with its fees (54) refunded and a 5.00 surcharge
+    // plus 20% VAT charged: the balance is negative, so no payout settles it yet (carried).
+    expect(result.payouts).toHaveLength(1)
+    expect(result.balance).toBe(-2500 + 54 - 600)
+  })
+
+  it("charges a monthly subscription 12 times in a year, on business days, each paid out", async () => {
+    const result = await runEngine(Effect.gen(function*() {
+      const { creditor, mandate } = yield* setUpPayer(ORG)
+      yield* verify(creditor.id)
+      const subscription = yield* (yield* Subscriptions).create(ORG, {
+        amount: 1500, currency: "GBP", interval_unit: "monthly", day_of_month: 1, name: "Membership", links: { mandate: mandate.id }
+      })
+      yield* (yield* Simulator).advanceTo(START + 365 * DAY)
+      const all = yield* (yield* Payments).list(ORG, { subscription: subscription.id, limit: 100 })
+      const payouts = yield* (yield* Payouts).list(ORG, { limit: 100 })
+      return { subscription, payments: all.items, payouts: payouts.items }
+    }))
+    expect(result.subscription.upcoming_payments[0]?.charge_date).toBe("2026-12-01")
+    const dates = result.payments.map((p) => p.charge_date ?? "").sort()
+    expect(dates).toHaveLength(12)
+    const bacs = calendarFor("bacs")
+    for (const d of dates) {
+      expect(bacs.isBusinessDay(unsafeLocalDate(d))).toBe(true)
+      expect(isoWeekday(unsafeLocalDate(d))).toBeLessThan(6)
+    }
+    // 1 January 2027 is a bank holiday: that month's charge rolls to Monday 4 January.
+    expect(dates.slice(0, 3)).toEqual(["2026-12-01", "2027-01-04", "2027-02-01"])
+    expect(result.payments.every((p) => p.status === "paid_out")).toBe(true)
+    const paidOut = result.payouts.reduce((s, p) => s + p.amount + p.deducted_fees, 0)
+    expect(paidOut).toBe(12 * 1500)
+  })
+})
