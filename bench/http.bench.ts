@@ -35,7 +35,6 @@ const autocannonSpecifier: string = "autocannon"
 const autocannon = ((await import(autocannonSpecifier)) as { default: Autocannon }).default
 const { Effect, Layer, ManagedRuntime } = await import("effect")
 const engine = await import("@paykit/engine")
-const { IdGenerator } = await import("@paykit/core")
 const http = await import("@paykit/http")
 
 const ORGANISATION = "OR_bench"
@@ -62,11 +61,7 @@ const creditor = (n: number) => ({
 // --- paykit -----------------------------------------------------------------------------------
 const layer = http.serveHttpApp(http.makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
   Layer.provideMerge(Layer.mergeAll(http.AccessTokens.layerMemory, http.IdempotencyStore.layerMemory, http.RateLimiter.layerMemory)),
-  Layer.provideMerge(engine.Creditors.layer.pipe(
-    Layer.provideMerge(engine.RepositoriesFromBackend),
-    Layer.provideMerge(engine.InMemoryStorage),
-    Layer.provideMerge(IdGenerator.layer)
-  )),
+  Layer.provideMerge(engine.inMemoryEngine({ seed: 1 })),
   Layer.provide(Layer.succeed(http.RequestLog, http.silentRequestLog))
 )
 const runtime = ManagedRuntime.make(layer)

@@ -1,58 +1,73 @@
 import { Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
+import { HttpApi, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
   Creditor,
   CreditorCreateRequest,
   CreditorUpdateRequest,
   creditors,
+  CustomerBankAccountListParams,
   customerBankAccounts,
+  CustomerListParams,
   customers,
+  EventListParams,
   events,
+  ListParams,
+  MandateListParams,
   mandates,
+  PaymentListParams,
   payments,
-  type ResourceDefinition,
-  refunds
+  RefundListParams,
+  refunds,
+  VerificationDetailCreateRequest,
+  VerificationDetailListParams,
+  verificationDetails
 } from "@paykit/engine"
+import { createEndpoint, getEndpoint, listEndpoint, updateEndpoint } from "./endpoints.ts"
 import { Gateway } from "./gateway.ts"
-import { listQuery, page, single } from "./wire.ts"
 
 /**
- * The API definition: one group per resource, every endpoint declared with the engine's resource
- * Schema, so routing, the OpenAPI document and the docs page all come from here.
+ * The API definition: one group per resource key, every endpoint declared with the engine's
+ * resource Schema, list-parameter Schema and request Schema, so routing, the OpenAPI document and
+ * the docs page all come from here.
  */
 
-const IdParams = { id: Schema.String }
+/** A body the engine decodes with a Schema it does not export: declared as an object. */
+export const EngineDecodedBody = Schema.Record(Schema.String, Schema.Unknown)
 
-/** `GET /<name>` and `GET /<name>/{id}` of a resource. */
-const readGroup = <const Name extends string, A extends { readonly id: string; readonly created_at: string }, K extends string>(
-  name: Name,
-  definition: ResourceDefinition<A, K>
-) =>
-  HttpApiGroup.make(name).add(
-    HttpApiEndpoint.get("list", `/${name}`, {
-      query: listQuery(Object.keys(definition.filters)),
-      success: page(name, definition.schema)
-    }),
-    HttpApiEndpoint.get("get", `/${name}/:id`, { params: IdParams, success: single(name, definition.schema) })
-  )
-
-export const CreditorsGroup = readGroup("creditors", creditors).add(
-  HttpApiEndpoint.post("create", "/creditors", {
-    payload: single("creditors", CreditorCreateRequest),
-    success: single("creditors", Creditor).pipe(HttpApiSchema.status(201))
-  }),
-  HttpApiEndpoint.put("update", "/creditors/:id", {
-    params: IdParams,
-    payload: single("creditors", CreditorUpdateRequest),
-    success: single("creditors", Creditor)
-  })
+export const CreditorsGroup = HttpApiGroup.make("creditors").add(
+  listEndpoint("creditors", creditors.schema, ListParams),
+  getEndpoint("creditors", creditors.schema),
+  createEndpoint("creditors", Creditor, CreditorCreateRequest),
+  updateEndpoint("creditors", Creditor, CreditorUpdateRequest)
 )
-export const CustomersGroup = readGroup("customers", customers)
-export const CustomerBankAccountsGroup = readGroup("customer_bank_accounts", customerBankAccounts)
-export const MandatesGroup = readGroup("mandates", mandates)
-export const PaymentsGroup = readGroup("payments", payments)
-export const RefundsGroup = readGroup("refunds", refunds)
-export const EventsGroup = readGroup("events", events)
+export const CustomersGroup = HttpApiGroup.make("customers").add(
+  listEndpoint("customers", customers.schema, CustomerListParams),
+  getEndpoint("customers", customers.schema)
+)
+export const CustomerBankAccountsGroup = HttpApiGroup.make("customer_bank_accounts").add(
+  listEndpoint("customer_bank_accounts", customerBankAccounts.schema, CustomerBankAccountListParams),
+  getEndpoint("customer_bank_accounts", customerBankAccounts.schema)
+)
+export const MandatesGroup = HttpApiGroup.make("mandates").add(
+  listEndpoint("mandates", mandates.schema, MandateListParams),
+  getEndpoint("mandates", mandates.schema)
+)
+export const PaymentsGroup = HttpApiGroup.make("payments").add(
+  listEndpoint("payments", payments.schema, PaymentListParams),
+  getEndpoint("payments", payments.schema)
+)
+export const RefundsGroup = HttpApiGroup.make("refunds").add(
+  listEndpoint("refunds", refunds.schema, RefundListParams),
+  getEndpoint("refunds", refunds.schema)
+)
+export const EventsGroup = HttpApiGroup.make("events").add(
+  listEndpoint("events", events.schema, EventListParams),
+  getEndpoint("events", events.schema)
+)
+export const VerificationDetailsGroup = HttpApiGroup.make("verification_details").add(
+  listEndpoint("verification_details", verificationDetails.schema, VerificationDetailListParams),
+  createEndpoint("verification_details", verificationDetails.schema, VerificationDetailCreateRequest)
+)
 
 export class PaykitApi extends HttpApi.make("paykit")
   .add(CreditorsGroup)
@@ -62,6 +77,7 @@ export class PaykitApi extends HttpApi.make("paykit")
   .add(PaymentsGroup)
   .add(RefundsGroup)
   .add(EventsGroup)
+  .add(VerificationDetailsGroup)
   .middleware(Gateway)
   .annotateMerge(OpenApi.annotations({
     title: "paykit payments API",

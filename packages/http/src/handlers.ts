@@ -1,72 +1,70 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import {
-  CreditorRepository,
   Creditors,
-  CustomerBankAccountRepository,
-  CustomerRepository,
-  creditors,
-  customerBankAccounts,
-  customers,
-  EventLog,
-  events,
-  MANDATE_STATUSES,
-  MandateRepository,
-  mandates,
-  PAYMENT_STATUSES,
-  PaymentRepository,
-  payments,
-  REFUND_STATUSES,
-  RefundRepository,
-  refunds,
-  type Repository
+  CustomerBankAccountListParams,
+  CustomerListParams,
+  Customers,
+  EventListParams,
+  Events,
+  ListParams,
+  MandateListParams,
+  Mandates,
+  PaymentListParams,
+  Payments,
+  RefundListParams,
+  VerificationDetailListParams
 } from "@paykit/engine"
 import { PaykitApi } from "./api.ts"
-import type { ReadSource } from "./read-handlers.ts"
-import { readHandlers } from "./read-handlers.ts"
+import { queryShapeOf } from "./query-params.ts"
+import { getHandler, listHandler } from "./read-handlers.ts"
 import { createHandler, updateHandler } from "./write-handlers.ts"
 
-/** A repository read as a `ReadSource`: the stored version is not part of the wire shape. */
-const fromRepository = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
-  repository: Repository<A, K>
-): ReadSource<A, K> => ({
-  get: (organisation, id) => Effect.map(repository.get(organisation, id), (v) => v.resource),
-  list: repository.list
-})
+/**
+ * Every endpoint's handler over the engine's services: reads, creations, updates and actions all
+ * go through the service, which holds tenancy, decoding and the rules. Bodies are read raw.
+ */
 
-// Creations and updates are read raw: the engine service decodes the body with its own Schema.
 export const CreditorsHandlers = HttpApiBuilder.group(PaykitApi, "creditors", (h) =>
-  Effect.gen(function*() {
-    const repo = yield* CreditorRepository
-    const service = yield* Creditors
-    return h.handleAll(readHandlers(creditors, fromRepository(repo)))
-      .handleRaw("create", createHandler("creditors", service.create))
-      .handleRaw("update", updateHandler("creditors", service.update))
-  }))
+  Effect.map(Creditors, (s) =>
+    h.handle("list", listHandler("creditors", queryShapeOf(ListParams), s.list))
+      .handle("get", getHandler("creditors", s.get))
+      .handleRaw("create", createHandler("creditors", s.create))
+      .handleRaw("update", updateHandler("creditors", s.update))))
+
+export const VerificationDetailsHandlers = HttpApiBuilder.group(PaykitApi, "verification_details", (h) =>
+  Effect.map(Creditors, (s) =>
+    h.handle("list", listHandler("verification_details", queryShapeOf(VerificationDetailListParams), s.listVerificationDetails))
+      .handleRaw("create", createHandler("verification_details", s.createVerificationDetail))))
 
 export const CustomersHandlers = HttpApiBuilder.group(PaykitApi, "customers", (h) =>
-  Effect.map(CustomerRepository, (repo) => h.handleAll(readHandlers(customers, fromRepository(repo)))))
+  Effect.map(Customers, (s) =>
+    h.handle("list", listHandler("customers", queryShapeOf(CustomerListParams), s.list)).handle("get", getHandler("customers", s.get))))
 
 export const CustomerBankAccountsHandlers = HttpApiBuilder.group(PaykitApi, "customer_bank_accounts", (h) =>
-  Effect.map(CustomerBankAccountRepository, (repo) => h.handleAll(readHandlers(customerBankAccounts, fromRepository(repo)))))
+  Effect.map(Customers, (s) =>
+    h.handle("list", listHandler("customer_bank_accounts", queryShapeOf(CustomerBankAccountListParams), s.listBankAccounts))
+      .handle("get", getHandler("customer_bank_accounts", s.getBankAccount))))
 
 export const MandatesHandlers = HttpApiBuilder.group(PaykitApi, "mandates", (h) =>
-  Effect.map(MandateRepository, (repo) =>
-    h.handleAll(readHandlers(mandates, fromRepository(repo), { enums: { status: MANDATE_STATUSES } }))))
+  Effect.map(Mandates, (s) =>
+    h.handle("list", listHandler("mandates", queryShapeOf(MandateListParams), s.list)).handle("get", getHandler("mandates", s.get))))
 
 export const PaymentsHandlers = HttpApiBuilder.group(PaykitApi, "payments", (h) =>
-  Effect.map(PaymentRepository, (repo) =>
-    h.handleAll(readHandlers(payments, fromRepository(repo), { enums: { status: PAYMENT_STATUSES } }))))
+  Effect.map(Payments, (s) =>
+    h.handle("list", listHandler("payments", queryShapeOf(PaymentListParams), s.list)).handle("get", getHandler("payments", s.get))))
 
 export const RefundsHandlers = HttpApiBuilder.group(PaykitApi, "refunds", (h) =>
-  Effect.map(RefundRepository, (repo) =>
-    h.handleAll(readHandlers(refunds, fromRepository(repo), { enums: { status: REFUND_STATUSES } }))))
+  Effect.map(Payments, (s) =>
+    h.handle("list", listHandler("refunds", queryShapeOf(RefundListParams), s.listRefunds)).handle("get", getHandler("refunds", s.getRefund))))
 
 export const EventsHandlers = HttpApiBuilder.group(PaykitApi, "events", (h) =>
-  Effect.map(EventLog, (log) => h.handleAll(readHandlers(events, { get: log.get, list: log.list }))))
+  Effect.map(Events, (s) =>
+    h.handle("list", listHandler("events", queryShapeOf(EventListParams), s.list)).handle("get", getHandler("events", s.get))))
 
 export const AllHandlers = Layer.mergeAll(
   CreditorsHandlers,
+  VerificationDetailsHandlers,
   CustomersHandlers,
   CustomerBankAccountsHandlers,
   MandatesHandlers,

@@ -1,80 +1,53 @@
-import { Effect, Result } from "effect"
+import { Effect } from "effect"
 import type { HttpServerResponse } from "effect/http"
-import { type NotFound, validationFailed, type ValidationFailed } from "@paykit/core"
-import type { Filter, ListQuery, Page, ResourceDefinition } from "@paykit/engine"
-import { collect, listMeta, parsePage, parseRange, parseValues, type QueryValues } from "./list-params.ts"
-import { ok, respond } from "./respond.ts"
+import { type NotFound, PAGE_SIZE_DEFAULT, type ValidationFailed } from "@paykit/core"
+import type { Page } from "@paykit/engine"
+import { asQueryErrors, type QueryShape, type QueryValues, singleOf, toParams } from "./query-params.ts"
 import { Caller } from "./request-context.ts"
+import { ok, respond } from "./respond.ts"
 
 /**
- * `get` and `list` of a resource, generic over its engine definition: the definition's filter
- * keys are the list's query parameters (`created_at` as a range, the others as equality or
- * membership), so a filter added to the engine is served with no change here.
+ * `get` and `list` of a resource over its engine service: the service holds tenancy and every
+ * rule of its list parameters; these handlers only map the query string onto the parameters and
+ * wrap the answer in its envelope.
  */
 
-export interface ReadSource<A, K extends string> {
-  readonly get: (organisation: string, id: string) => Effect.Effect<A, NotFound>
-  readonly list: (organisation: string, query: ListQuery<K>) => Effect.Effect<Page<A>>
-}
+export type Getter<A> = (organisation: string, id: string) => Effect.Effect<A, NotFound>
+export type Lister<A> = (organisation: string, params: unknown) => Effect.Effect<Page<A>, ValidationFailed>
 
-export interface ReadOptions<K extends string> {
-  /** Allowed values of enum filters (`status`), checked so a typo is a 422 rather than an empty page. */
-  readonly enums?: { readonly [P in K]?: ReadonlyArray<string> }
-  /** Most values a membership filter accepts. */
-  readonly maxValues?: { readonly [P in K]?: number }
-  /** Filters the list requires (`verification_details` needs `creditor`). */
-  readonly required?: ReadonlyArray<K>
-}
+/** The `meta` of every list response. */
+export const listMeta = (page: { readonly before: string | null; readonly after: string | null }, limit: number) => ({
+  cursors: { before: page.before, after: page.after },
+  limit
+})
 
-export const parseListQuery = <K extends string>(
-  filterKeys: ReadonlyArray<K>,
-  query: QueryValues,
-  options: ReadOptions<K> = {}
-): Result.Result<ListQuery<K>, ValidationFailed> => {
-  const parts: Record<string, Result.Result<Filter | undefined, ValidationFailed>> = {}
-  for (const key of filterKeys) {
-    const enumValues = options.enums?.[key]
-    const max = options.maxValues?.[key]
-    parts[key] = key === "created_at"
-      ? parseRange(query, key)
-      : parseValues(query, key, { ...(enumValues === undefined ? {} : { allowed: enumValues }), ...(max === undefined ? {} : { max }) })
-  }
-  const all = collect({ page: parsePage(query), filters: collect(parts) })
-  return Result.flatMap(all, ({ page, filters }) => {
-    const missing = (options.required ?? []).filter((k) => filters[k] === undefined)
-    if (missing.length > 0) {
-      return Result.fail(validationFailed(
-        missing.map((k) => ({ field: k, message: "is required", request_pointer: `/${k}`, reason: "validation_failed" }))
-      ))
-    }
-    const defined: { [P in K]?: Filter } = {}
-    for (const key of filterKeys) {
-      const f = filters[key]
-      if (f !== undefined) defined[key] = f
-    }
-    return Result.succeed({ ...page, filters: defined })
-  })
-}
+type Handler<In> = (request: In) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, Caller>
 
-export const readHandlers = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
-  definition: ResourceDefinition<A, K>,
-  source: ReadSource<A, K>,
-  options: ReadOptions<K> = {}
-) => {
-  const filterKeys = Object.keys(definition.filters) as Array<K>
-  return {
-    list: ({ query }: { readonly query: QueryValues }): Effect.Effect<HttpServerResponse.HttpServerResponse, never, Caller> =>
-      respond(Effect.gen(function*() {
-        const caller = yield* Caller
-        const listQuery = yield* Effect.fromResult(parseListQuery(filterKeys, query, options))
-        const page = yield* source.list(caller.organisation, listQuery)
-        return ok({ [definition.name]: page.items, meta: listMeta(page, listQuery.limit) })
-      })),
-    get: ({ params }: { readonly params: { readonly id: string } }): Effect.Effect<HttpServerResponse.HttpServerResponse, never, Caller> =>
-      respond(Effect.gen(function*() {
-        const caller = yield* Caller
-        const resource = yield* source.get(caller.organisation, params.id)
-        return ok({ [definition.name]: resource })
-      }))
-  }
-}
+export const getHandler = <A>(key: string, get: Getter<A>): Handler<{ readonly params: { readonly id: string } }> =>
+({ params }) =>
+  respond(Effect.flatMap(Caller, (caller) => Effect.map(get(caller.organisation, params.id), (resource) => ok({ [key]: resource }))))
+
+export const listHandler = <A>(key: string, shape: QueryShape, list: Lister<A>): Handler<{ readonly query: QueryValues }> =>
+({ query }) =>
+  respond(Effect.flatMap(Caller, (caller) =>
+    list(caller.organisation, toParams(shape, query)).pipe(
+      Effect.mapError(asQueryErrors),
+      Effect.map((page) => {
+        // The engine accepted the parameters, so a given limit is a valid one.
+        const limit = singleOf(query, "limit")
+        return ok({ [key]: page.items, meta: listMeta(page, limit === undefined ? PAGE_SIZE_DEFAULT : Number(limit)) })
+      })
+    )))
+
+/** A list with no pages (institutions): the items under the key, the parameters still the engine's. */
+export const plainListHandler = <A>(
+  key: string,
+  shape: QueryShape,
+  list: (organisation: string, params: unknown) => Effect.Effect<ReadonlyArray<A>, ValidationFailed>
+): Handler<{ readonly query: QueryValues }> =>
+({ query }) =>
+  respond(Effect.flatMap(Caller, (caller) =>
+    list(caller.organisation, toParams(shape, query)).pipe(
+      Effect.mapError(asQueryErrors),
+      Effect.map((items) => ok({ [key]: items }))
+    )))

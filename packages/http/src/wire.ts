@@ -43,21 +43,6 @@ export const ListMeta = Schema.Struct({
   limit: Schema.Int
 })
 
-const QueryValue = Schema.optional(Schema.Union([Schema.String, Schema.Array(Schema.String)]))
-
-/** The query of a list endpoint: the cursors, `limit`, and one parameter per filter of the resource. */
-export const listQuery = (filterKeys: ReadonlyArray<string>) => {
-  const fields: Record<string, typeof QueryValue> = { before: QueryValue, after: QueryValue, limit: QueryValue }
-  for (const key of filterKeys) {
-    if (key === "created_at") {
-      for (const op of ["gt", "gte", "lt", "lte"]) fields[`${key}[${op}]`] = QueryValue
-    } else {
-      fields[key] = QueryValue
-    }
-  }
-  return Schema.Struct(fields)
-}
-
 /** `{<key>: resource}`: a single resource in its envelope. */
 export const single = <K extends string, S extends Schema.Top>(key: K, schema: S) => Schema.Struct({ [key]: schema } as { [P in K]: S })
 

@@ -1,7 +1,6 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
-import { IdGenerator } from "@paykit/core"
-import { Creditors, InMemoryStorage, RepositoriesFromBackend } from "@paykit/engine"
+import { inMemoryEngine } from "@paykit/engine"
 import {
   AccessTokens,
   IdempotencyStore,
@@ -17,11 +16,7 @@ import {
 /** The whole stack in-process on a random port, over the in-memory store. */
 export const startServer = async () => {
   const ports = Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)
-  const engine = Creditors.layer.pipe(
-    Layer.provideMerge(RepositoriesFromBackend),
-    Layer.provideMerge(InMemoryStorage),
-    Layer.provideMerge(IdGenerator.layer)
-  )
+  const engine = inMemoryEngine({ seed: 8 })
   const layer = serveHttpApp(makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
     Layer.provideMerge(ports),
     Layer.provideMerge(engine),

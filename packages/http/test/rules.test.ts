@@ -1,8 +1,9 @@
 import fc from "fast-check"
-import { Result } from "effect"
+import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "@paykit/core"
-import { consume, parsePage, parseRange, parseValues, RATE_LIMIT_WINDOW_MS, rateLimitGroupOf, valuesOf, type Window } from "../src/index.ts"
+import { fieldError, PAGE_SIZE_MAX, validationFailed } from "@paykit/core"
+import { PaymentListParams } from "@paykit/engine"
+import { asQueryErrors, consume, queryShapeOf, RATE_LIMIT_WINDOW_MS, rateLimitGroupOf, toParams, valuesOf, type Window } from "../src/index.ts"
 import { hashToken } from "../src/access-tokens.ts"
 import { requestFingerprint } from "../src/idempotency.ts"
 
@@ -40,34 +41,50 @@ describe("rate limit windows", () => {
   })
 })
 
-describe("pagination parameters", () => {
-  it("limit: default when absent, accepted from 1 to the maximum, 422 otherwise", () => {
-    expect(Result.getOrThrow(parsePage({})).limit).toBe(PAGE_SIZE_DEFAULT)
+describe("list parameters: the wire form mapped onto the engine's Schemas", () => {
+  const shape = queryShapeOf(PaymentListParams)
+  const decode = Schema.decodeUnknownResult(PaymentListParams)
+
+  it("reads the wire form from the engine's Schema: arrays, objects, single values", () => {
+    expect(shape.lists).toContain("status")
+    expect(shape.nested).toContainEqual(["created_at", ["gt", "gte", "lt", "lte"]])
+    expect(shape.singles).toEqual(expect.arrayContaining(["limit", "before", "after", "mandate", "currency"]))
+  })
+
+  it("limit: absent stays absent (the engine applies its default), accepted from 1 to the maximum", () => {
+    expect(toParams(shape, {})).toEqual({})
     fc.assert(fc.property(fc.integer({ min: -10, max: PAGE_SIZE_MAX * 3 }), (n) => {
-      const r = parsePage({ limit: String(n) })
-      if (n >= 1 && n <= PAGE_SIZE_MAX) expect(Result.getOrThrow(r).limit).toBe(n)
-      else expect(Result.isFailure(r) && r.failure.errors[0]?.field === "limit").toBe(true)
+      const r = decode(toParams(shape, { limit: String(n) }))
+      expect(Result.isSuccess(r)).toBe(n >= 1 && n <= PAGE_SIZE_MAX)
     }))
   })
 
-  it("array values: comma-separated and repeated forms give the same values", () => {
+  it("array values: comma-separated and repeated forms give the same parameters", () => {
     const word = fc.stringMatching(/^[a-z_]{1,10}$/)
     fc.assert(fc.property(fc.array(word, { minLength: 1, maxLength: 6 }), (values) => {
+      expect(toParams(shape, { status: values.join(",") })).toEqual({ status: values })
+      expect(toParams(shape, { status: values })).toEqual({ status: values })
       expect(valuesOf({ status: values.join(",") }, "status")).toEqual(values)
-      expect(valuesOf({ status: values }, "status")).toEqual(values)
     }))
   })
 
-  it("enum filters reject values outside the enum and too many values", () => {
-    expect(Result.isFailure(parseValues({ status: "active,nope" }, "status", { allowed: ["active", "paused"] }))).toBe(true)
-    expect(Result.isFailure(parseValues({ status: "a,a,a" }, "status", { max: 2 }))).toBe(true)
-    expect(Result.getOrThrow(parseValues({ status: "active" }, "status", { allowed: ["active"] }))).toEqual({ op: "eq", value: "active" })
+  it("created_at takes only the operators; a bare value reaches the engine and is refused", () => {
+    expect(toParams(shape, { "created_at[gte]": "2026-11-21T00:00:00.000Z" })).toEqual({ created_at: { gte: "2026-11-21T00:00:00.000Z" } })
+    expect(Result.isFailure(decode(toParams(shape, { created_at: "2026-11-21T00:00:00.000Z" })))).toBe(true)
+    expect(Result.isFailure(decode(toParams(shape, { "created_at[gt]": "yesterday" })))).toBe(true)
   })
 
-  it("created_at takes only the operators and only timestamps", () => {
-    expect(Result.getOrThrow(parseRange({ "created_at[gte]": "2026-11-21T00:00:00.000Z" }, "created_at"))).toEqual({ op: "range", gte: "2026-11-21T00:00:00.000Z" })
-    expect(Result.isFailure(parseRange({ created_at: "2026-11-21T00:00:00.000Z" }, "created_at"))).toBe(true)
-    expect(Result.isFailure(parseRange({ "created_at[gt]": "yesterday" }, "created_at"))).toBe(true)
+  it("engine field errors are renamed to the query parameter they came from", () => {
+    const renamed = asQueryErrors(validationFailed([
+      fieldError("payments", ["created_at", "gte"], "bad"),
+      fieldError("payments", ["status", 1], "bad"),
+      fieldError("payments", ["limit"], "bad")
+    ]))
+    expect(renamed.errors.map((e) => [e.field, e.request_pointer])).toEqual([
+      ["created_at[gte]", "/created_at[gte]"],
+      ["status", "/status"],
+      ["limit", "/limit"]
+    ])
   })
 })
 
