@@ -14,24 +14,39 @@ import { Mandates } from "./services/mandates.ts"
 import { Payments } from "./services/payments.ts"
 import { Payouts } from "./services/payouts.ts"
 import { Subscriptions } from "./services/subscriptions.ts"
+import { BankAuthorisations } from "./services/bank-authorisations.ts"
+import { BillingRequests } from "./services/billing-requests.ts"
+import { Institutions } from "./services/institutions.ts"
+import { NegativeBalanceLimits } from "./services/negative-balance-limits.ts"
+import { OutboundServices } from "./services/outbound-services.ts"
+import { PayerAuthorisations } from "./services/payer-authorisations.ts"
+import { TaxRates } from "./services/tax-rates.ts"
 import { ClockControl, Simulator } from "./simulator.ts"
+
+/** The services the others build on: customers, mandates, payments (and the reference data). */
+const FoundationServices = Layer.mergeAll(Customers.layer, Mandates.layer, Payments.layer, Institutions.layer, TaxRates.layer)
 
 /** Every engine service, needing only storage, a bank, a name verifier and an id generator. */
 export const EngineServices = Layer.mergeAll(
   Creditors.layer,
-  Customers.layer,
-  Mandates.layer,
   Subscriptions.layer,
   Payouts.layer,
-  Events.layer
-).pipe(Layer.provideMerge(Payments.layer))
+  Events.layer,
+  NegativeBalanceLimits.layer,
+  OutboundServices,
+  PayerAuthorisations.layer,
+  BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer))
+).pipe(Layer.provideMerge(FoundationServices))
 
 export type EngineStorage = RepositoryBackend | Transactor | EventLog
 
 /** The engine on the storage adapter given (in memory, or SQL from @paykit/store-sql). */
 export const engineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
   Simulator.layer.pipe(
-    Layer.provideMerge(EngineServices),Layer.provideMerge(RepositoriesFromBackend), Layer.provideMerge(storage))
+    Layer.provideMerge(EngineServices),
+    Layer.provideMerge(RepositoriesFromBackend),
+    Layer.provideMerge(storage)
+  )
 
 /**
  * The whole engine in memory with the sandbox bank: what tests and the simulator run on. The

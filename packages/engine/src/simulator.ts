@@ -1,8 +1,12 @@
 import { Clock, Context, Effect, Layer } from "effect"
+import { now, today } from "@paykit/core"
 import { TestClock } from "effect/testing"
 import { RepositoryBackend } from "./ports/repository.ts"
+import { BankAuthorisations } from "./services/bank-authorisations.ts"
 import { Creditors } from "./services/creditors.ts"
 import { Mandates } from "./services/mandates.ts"
+import { OutboundPaymentImports } from "./services/outbound-payment-imports.ts"
+import { OutboundPayments } from "./services/outbound-payments.ts"
 import { Payments } from "./services/payments.ts"
 import { Payouts } from "./services/payouts.ts"
 import { Subscriptions } from "./services/subscriptions.ts"
@@ -35,7 +39,11 @@ export interface DailyJob {
  *  4. payments: due collections are confirmed or fail, the next day's are submitted, late failures,
  *     chargebacks and refunds move;
  *  5. payouts: pending ones are sent, then new ones are assembled;
- *  then the jobs registered by later services (outbound payments, imports, authorisations).
+ *  6. outbound payment imports finish validating;
+ *  7. outbound payments due today are executed;
+ *  8. imports left unauthorised too long expire;
+ *  9. bank authorisations past their `expires_at` expire.
+ * Steps 8 and 9 run again at the target instant, since their deadlines fall at any time of day.
  */
 export class Simulator extends Context.Service<Simulator, {
   readonly advanceTo: (epochMillis: number) => Effect.Effect<void>
@@ -55,20 +63,32 @@ export class Simulator extends Context.Service<Simulator, {
         const subscriptions = yield* Subscriptions
         const payments = yield* Payments
         const payouts = yield* Payouts
+        const outbound = yield* OutboundPayments
+        const imports = yield* OutboundPaymentImports
+        const authorisations = yield* BankAuthorisations
+        const deadlines: ReadonlyArray<DailyJob> = [
+          { name: "import expiry", run: (o) => Effect.asVoid(Effect.flatMap(now, (at) => imports.expireUnauthorised(o, at))) },
+          { name: "bank authorisation expiry", run: (o) => Effect.asVoid(authorisations.expireDue(o)) }
+        ]
         const jobs: ReadonlyArray<DailyJob> = [
           { name: "creditor reviews", run: (o) => Effect.asVoid(creditors.completeReviews(o)) },
           { name: "mandates", run: mandates.processDay },
           { name: "subscriptions", run: subscriptions.processDay },
           { name: "payments", run: payments.processDay },
           { name: "payouts", run: payouts.processDay },
+          { name: "import validation", run: (o) => Effect.asVoid(imports.validatePending(o)) },
+          { name: "outbound execution", run: (o) => Effect.asVoid(Effect.flatMap(today(), (day) => outbound.executeDue(o, day))) },
+          ...deadlines,
           ...extraJobs
         ]
-        const runDue = Effect.gen(function*() {
-          const organisations = yield* backend.organisations
-          for (const job of jobs) {
-            for (const organisation of organisations) yield* job.run(organisation)
-          }
-        })
+        const runJobs = (list: ReadonlyArray<DailyJob>) =>
+          Effect.gen(function*() {
+            const organisations = yield* backend.organisations
+            for (const job of list) {
+              for (const organisation of organisations) yield* job.run(organisation)
+            }
+          })
+        const runDue = runJobs(jobs)
         const advanceTo = (target: number) =>
           Effect.gen(function*() {
             const start = yield* Clock.currentTimeMillis
@@ -79,7 +99,10 @@ export class Simulator extends Context.Service<Simulator, {
               yield* runDue
               run += DAY_MS
             }
-            if (target > start) yield* control.setTime(target)
+            if (target > start) {
+              yield* control.setTime(target)
+              yield* runJobs(deadlines)
+            }
           })
         return Simulator.of({
           advanceTo,
