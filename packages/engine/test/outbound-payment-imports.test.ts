@@ -3,6 +3,7 @@ import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import { timestampFromMillis } from "@paykit/core"
 import {
+  DashboardBaseUrl,
   OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS,
   OutboundPaymentImports,
   OutboundPayments,
@@ -61,6 +62,16 @@ describe("outbound payment imports", () => {
     expect(r.entries.items.map((e) => e.verification_result).sort()).toEqual(["full_match", "partial_match", null].sort())
     expect(failureJson(r.authorise)).toContain("outbound_payment_import_not_authorisable")
     expect(r.actions).toEqual(["created", "validating", "invalid"])
+  })
+
+  it("builds the authorisation URL from the dashboard base the application provides", async () => {
+    const url = await runOutbound(Effect.gen(function*() {
+      yield* setUpCreditor(ORG, { verified: false })
+      const a = yield* setUpRecipient(ORG)
+      const created = yield* (yield* OutboundPaymentImports).create(ORG, { entry_items: [entry(a.id, 100)] })
+      return created.authorisation_url.replace(created.id, "<id>")
+    }).pipe(Effect.provideService(DashboardBaseUrl, "https://manage.acme.example/")))
+    expect(url).toBe("https://manage.acme.example/outbound_payment_imports/<id>/authorise")
   })
 
   it("refuses a malformed entry with a pointer to its field", async () => {

@@ -50,9 +50,9 @@ const UNAUTHORISED: ReadonlyArray<OutboundPaymentImport["status"]> = ["created",
  * The dashboard where a user reviews and authorises imports. `authorisation_url` is
  * `<base>/outbound_payment_imports/<id>/authorise`; an embedding application provides its own base.
  */
-export class DashboardBaseUrl extends Context.Reference<string>("@paykit/engine/DashboardBaseUrl", {
+export const DashboardBaseUrl = Context.Reference<string>("@paykit/engine/DashboardBaseUrl", {
   defaultValue: () => "https://dashboard.paykit.example"
-}) {}
+})
 
 export const authorisationUrlOf = (base: string, id: string): string =>
   `${base.replace(/\/+$/, "")}/outbound_payment_imports/${id}/authorise`
