@@ -7,6 +7,7 @@ import {
   Institutions,
   NegativeBalanceLimits,
   TaxRates,
+  PayerAuthorisations,
   inMemoryEngine
 } from "@paykit/engine"
 import type { InstitutionRecord } from "@paykit/engine"
@@ -16,18 +17,24 @@ export const ORG = "OR0000000000AA"
 /** Monday 23 November 2026, 09:00 UTC. */
 export const START = Date.UTC(2026, 10, 23, 9, 0, 0)
 
-/** The billing services on the whole in-memory engine, with an optional institutions dataset. */
-export const billingLayer = (seed = 1, institutions?: ReadonlyArray<InstitutionRecord>) =>
-  Layer.mergeAll(BankAuthorisations.layer).pipe(
-    Layer.provideMerge(BillingRequests.layer),
+/**
+ * The whole in-memory engine with the billing services built on it here, so a test can give
+ * its own institutions dataset. `Layer.fresh` keeps them from being shared with (memoised as)
+ * any the engine builds itself.
+ */
+export const billingLayer = (seed = 1, institutions?: ReadonlyArray<InstitutionRecord>) => {
+  const engine = inMemoryEngine({ seed })
+  const billing = Layer.mergeAll(Layer.fresh(BankAuthorisations.layer), Layer.fresh(PayerAuthorisations.layer)).pipe(
+    Layer.provideMerge(Layer.fresh(BillingRequests.layer)),
     Layer.provideMerge(Layer.mergeAll(
       institutions === undefined ? Institutions.layer : Institutions.layerWith(institutions),
       TaxRates.layer,
       NegativeBalanceLimits.layer
     )),
-    Layer.provideMerge(inMemoryEngine({ seed })),
-    Layer.provideMerge(TestClock.layer())
+    Layer.provide(engine)
   )
+  return Layer.merge(engine, billing).pipe(Layer.provideMerge(TestClock.layer()))
+}
 
 export type BillingServices = Layer.Success<ReturnType<typeof billingLayer>>
 
