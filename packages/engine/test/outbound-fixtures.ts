@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { type LocalDate, addDays, unsafeLocalDate } from "@paykit/core"
-import { Creditors, Customers, EventLog, OutboundServices, eq, inMemoryEngine } from "@paykit/engine"
+import { Creditors, Customers, EventLog, eq, inMemoryEngine } from "@paykit/engine"
 
 export const ORG = "OR0000000000OB"
 
@@ -11,7 +11,7 @@ export const START_DAY: LocalDate = unsafeLocalDate("2026-11-23")
 export const dayAfter = (n: number): LocalDate => addDays(START_DAY, n)
 
 export const outboundLayer = (seed = 1) =>
-  Layer.mergeAll(OutboundServices.pipe(Layer.provideMerge(inMemoryEngine({ seed }))), TestClock.layer())
+  Layer.mergeAll(inMemoryEngine({ seed }), TestClock.layer())
 
 export type OutboundTestServices = Layer.Success<ReturnType<typeof outboundLayer>>
 

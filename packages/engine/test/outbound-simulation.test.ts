@@ -5,24 +5,18 @@ import {
   OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS,
   OutboundPaymentImports,
   OutboundPayments,
-  OutboundServices,
   PaymentAccounts,
   Simulator,
-  inMemoryEngine,
-  outboundDailyJobs
+  inMemoryEngine
 } from "@paykit/engine"
 import { ORG, START, dayAfter, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
 
 const DAY = 86_400_000
 
-/** The engine with the outbound family and a simulator that runs its daily jobs. */
-const simulatedLayer = () => {
-  const services = OutboundServices.pipe(Layer.provideMerge(inMemoryEngine({ seed: 7 })))
-  const simulator = Layer.unwrap(Effect.map(outboundDailyJobs, (jobs) => Simulator.layerWith(jobs)))
-  return Layer.mergeAll(simulator.pipe(Layer.provideMerge(services)), TestClock.layer())
-}
+/** The whole engine in memory, whose simulator runs the outbound jobs in its daily run. */
+const simulatedLayer = () => Layer.mergeAll(inMemoryEngine({ seed: 7 }), TestClock.layer())
 
-describe("outbound daily jobs in the simulator", () => {
+describe("outbound payments and imports in the simulator's daily run", () => {
   it("validates imports, executes payments on their date and expires unauthorised imports as time passes", async () => {
     const r = await Effect.runPromise(Effect.provide(Effect.gen(function*() {
       yield* TestClock.setTime(START)
