@@ -61,7 +61,7 @@ const creditor = (n: number) => ({
 // --- paykit -----------------------------------------------------------------------------------
 const layer = http.serveHttpApp(http.makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
   Layer.provideMerge(Layer.mergeAll(http.AccessTokens.layerMemory, http.IdempotencyStore.layerMemory, http.RateLimiter.layerMemory)),
-  Layer.provideMerge(engine.inMemoryEngine({ seed: 1 })),
+  Layer.provideMerge(http.inMemoryApiEngine()),
   Layer.provide(Layer.succeed(http.RequestLog, http.silentRequestLog))
 )
 const runtime = ManagedRuntime.make(layer)

@@ -24,6 +24,9 @@ export class Gateway extends HttpApiMiddleware.Service<Gateway, { provides: Call
 /** The endpoint identifier that marks a creating POST (idempotent, answered 201 with `Location`). */
 export const CREATE_ENDPOINT = "create"
 
+/** Every creating POST: `create`, and the withdrawal, which creates an outbound payment. */
+export const CREATING_ENDPOINTS: ReadonlySet<string> = new Set([CREATE_ENDPOINT, "withdrawal"])
+
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]*\+)?json\s*(?:;.*)?$/i
 
 export const pathnameOf = (url: string): string => {
@@ -122,7 +125,7 @@ export const GatewayLive: Layer.Layer<Gateway, never, AccessTokens | Idempotency
             const run = Effect.provideService(httpEffect, Caller, caller)
             const key = request.headers["idempotency-key"]
             let response: HttpServerResponse.HttpServerResponse
-            if (method === "POST" && endpoint.identifier === CREATE_ENDPOINT && key !== undefined && key !== "") {
+            if (method === "POST" && CREATING_ENDPOINTS.has(endpoint.identifier) && key !== undefined && key !== "") {
               if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
                 return yield* usage(400, PROTOCOL_REASONS.idempotencyKeyTooLong, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`)
               }

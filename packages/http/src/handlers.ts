@@ -1,29 +1,58 @@
 import { Effect, Layer } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
+import { IdGenerator, invalidField, newId } from "@paykit/core"
 import {
+  BankAuthorisations,
+  BillingRequestInstitutionParams,
+  BillingRequestListParams,
+  BillingRequests,
   Creditors,
   CustomerBankAccountListParams,
   CustomerListParams,
   Customers,
   EventListParams,
   Events,
+  InstitutionListParams,
+  Institutions,
   ListParams,
   MandateListParams,
   Mandates,
+  NegativeBalanceLimitListParams,
+  NegativeBalanceLimits,
+  OutboundPaymentImportEntryListParams,
+  OutboundPaymentImportListParams,
+  OutboundPaymentImports,
+  OutboundPaymentListParams,
+  OutboundPayments,
+  PayerAuthorisations,
+  PaymentAccountListParams,
+  PaymentAccounts,
   PaymentListParams,
   Payments,
+  PayoutListParams,
+  Payouts,
   RefundListParams,
+  SubscriptionListParams,
+  Subscriptions,
+  TaxRateListParams,
+  TaxRates,
   VerificationDetailListParams
 } from "@paykit/engine"
+import { BANK_DETAILS_LOOKUPS, lookupBankDetails, PAYER_THEMES, validateBankDetailsLookup, validatePayerThemeCreate } from "@paykit/validation"
 import { PaykitApi } from "./api.ts"
 import { queryShapeOf } from "./query-params.ts"
-import { getHandler, listHandler } from "./read-handlers.ts"
-import { createHandler, updateHandler } from "./write-handlers.ts"
+import { getHandler, listHandler, plainListHandler } from "./read-handlers.ts"
+import { actionHandler, createdWithoutLocation, createFromDataHandler, createHandler, postHandler, updateHandler } from "./write-handlers.ts"
 
 /**
  * Every endpoint's handler over the engine's services: reads, creations, updates and actions all
- * go through the service, which holds tenancy, decoding and the rules. Bodies are read raw.
+ * go through the service, which holds tenancy, decoding and the rules. Bodies are read raw and
+ * unwrapped from their envelope; the engine decodes them.
  */
+
+/** An engine operation on one resource that takes no parameters, as an action. */
+const noInput = <A, E>(f: (organisation: string, id: string) => Effect.Effect<A, E>) => (organisation: string, id: string, _input: unknown) =>
+  f(organisation, id)
 
 export const CreditorsHandlers = HttpApiBuilder.group(PaykitApi, "creditors", (h) =>
   Effect.map(Creditors, (s) =>
@@ -62,6 +91,115 @@ export const EventsHandlers = HttpApiBuilder.group(PaykitApi, "events", (h) =>
   Effect.map(Events, (s) =>
     h.handle("list", listHandler("events", queryShapeOf(EventListParams), s.list)).handle("get", getHandler("events", s.get))))
 
+const OUTBOUND = "outbound_payments"
+export const OutboundPaymentsHandlers = HttpApiBuilder.group(PaykitApi, OUTBOUND, (h) =>
+  Effect.map(OutboundPayments, (s) =>
+    h.handleRaw("create", createHandler(OUTBOUND, s.create))
+      .handleRaw("withdrawal", createFromDataHandler(OUTBOUND, s.withdraw))
+      .handle("list", listHandler(OUTBOUND, queryShapeOf(OutboundPaymentListParams), s.list))
+      .handle("get", getHandler(OUTBOUND, s.get))
+      .handleRaw("update", updateHandler(OUTBOUND, s.update))
+      .handleRaw("approve", actionHandler(OUTBOUND, noInput(s.approve)))
+      .handleRaw("cancel", actionHandler(OUTBOUND, s.cancel))))
+
+export const OutboundPaymentImportsHandlers = HttpApiBuilder.group(PaykitApi, "outbound_payment_imports", (h) =>
+  Effect.map(OutboundPaymentImports, (s) =>
+    h.handleRaw("create", createHandler("outbound_payment_imports", s.create))
+      .handle("list", listHandler("outbound_payment_imports", queryShapeOf(OutboundPaymentImportListParams), s.list))
+      .handle("get", getHandler("outbound_payment_imports", s.get))))
+
+export const OutboundPaymentImportEntriesHandlers = HttpApiBuilder.group(PaykitApi, "outbound_payment_import_entries", (h) =>
+  Effect.map(OutboundPaymentImports, (s) =>
+    h.handle("list", listHandler("outbound_payment_import_entries", queryShapeOf(OutboundPaymentImportEntryListParams), s.listEntries))))
+
+export const SubscriptionsHandlers = HttpApiBuilder.group(PaykitApi, "subscriptions", (h) =>
+  Effect.map(Subscriptions, (s) =>
+    h.handleRaw("create", createHandler("subscriptions", s.create))
+      .handle("list", listHandler("subscriptions", queryShapeOf(SubscriptionListParams), s.list))
+      .handle("get", getHandler("subscriptions", s.get))
+      .handleRaw("update", updateHandler("subscriptions", s.update))
+      .handleRaw("pause", actionHandler("subscriptions", s.pause))
+      .handleRaw("resume", actionHandler("subscriptions", s.resume))
+      .handleRaw("cancel", actionHandler("subscriptions", s.cancel))))
+
+const BR = "billing_requests"
+export const BillingRequestsHandlers = HttpApiBuilder.group(PaykitApi, BR, (h) =>
+  Effect.map(BillingRequests, (s) =>
+    h.handleRaw("create", createHandler(BR, s.create))
+      .handle("list", listHandler(BR, queryShapeOf(BillingRequestListParams), s.list))
+      .handle("get", getHandler(BR, s.get))
+      .handleRaw("collect_customer_details", actionHandler(BR, s.collectCustomerDetails))
+      .handleRaw("collect_bank_account", actionHandler(BR, s.collectBankAccount))
+      .handleRaw("confirm_payer_details", actionHandler(BR, s.confirmPayerDetails))
+      .handleRaw("fulfil", actionHandler(BR, s.fulfil))
+      .handleRaw("cancel", actionHandler(BR, s.cancel))
+      .handleRaw("notify", actionHandler(BR, s.notify))
+      .handleRaw("fallback", actionHandler(BR, s.fallback))
+      .handleRaw("choose_currency", actionHandler(BR, s.chooseCurrency))
+      .handleRaw("select_institution", actionHandler(BR, s.selectInstitution))
+      .handle("institutions", ({ params, query }) =>
+        plainListHandler("institutions", queryShapeOf(BillingRequestInstitutionParams), (o, p) => s.institutions(o, params.id, p))({ query }))))
+
+export const BankAuthorisationsHandlers = HttpApiBuilder.group(PaykitApi, "bank_authorisations", (h) =>
+  Effect.map(BankAuthorisations, (s) =>
+    h.handleRaw("create", createHandler("bank_authorisations", s.create)).handle("get", getHandler("bank_authorisations", s.get))))
+
+export const PayerAuthorisationsHandlers = HttpApiBuilder.group(PaykitApi, "payer_authorisations", (h) =>
+  Effect.map(PayerAuthorisations, (s) =>
+    h.handleRaw("create", createHandler("payer_authorisations", s.create))
+      .handle("get", getHandler("payer_authorisations", s.get))
+      .handleRaw("update", updateHandler("payer_authorisations", s.update))
+      .handleRaw("submit", actionHandler("payer_authorisations", noInput(s.submit)))
+      .handleRaw("confirm", actionHandler("payer_authorisations", noInput(s.confirm)))))
+
+export const InstitutionsHandlers = HttpApiBuilder.group(PaykitApi, "institutions", (h) =>
+  Effect.map(Institutions, (s) => h.handle("list", plainListHandler("institutions", queryShapeOf(InstitutionListParams), (_o, p) => s.list(p)))))
+
+export const PayoutsHandlers = HttpApiBuilder.group(PaykitApi, "payouts", (h) =>
+  Effect.map(Payouts, (s) =>
+    h.handle("list", listHandler("payouts", queryShapeOf(PayoutListParams), s.list))
+      .handle("get", getHandler("payouts", s.get))
+      .handleRaw("update", updateHandler("payouts", s.update))))
+
+// The lookup is a pure function of the bank details (@paykit/validation); nothing is stored.
+export const BankDetailsLookupsHandlers = HttpApiBuilder.group(PaykitApi, "bank_details_lookups", (h) =>
+  Effect.succeed(h.handleRaw("lookup", postHandler(BANK_DETAILS_LOOKUPS, (_o, input) =>
+    Effect.map(Effect.fromResult(validateBankDetailsLookup(input)), lookupBankDetails)))))
+
+export const NegativeBalanceLimitsHandlers = HttpApiBuilder.group(PaykitApi, "negative_balance_limits", (h) =>
+  Effect.map(NegativeBalanceLimits, (s) =>
+    h.handle("list", listHandler("negative_balance_limits", queryShapeOf(NegativeBalanceLimitListParams), s.list))))
+
+export const PaymentAccountsHandlers = HttpApiBuilder.group(PaykitApi, "payment_accounts", (h) =>
+  Effect.map(PaymentAccounts, (s) =>
+    h.handle("list", listHandler("payment_accounts", queryShapeOf(PaymentAccountListParams), s.list))
+      .handle("get", getHandler("payment_accounts", s.get))))
+
+export const TaxRatesHandlers = HttpApiBuilder.group(PaykitApi, "tax_rates", (h) =>
+  Effect.map(TaxRates, (s) =>
+    h.handle("list", listHandler("tax_rates", queryShapeOf(TaxRateListParams), (_o, p) => s.list(p)))
+      .handle("get", getHandler("tax_rates", (_o, id) => s.get(id)))))
+
+/**
+ * `POST /branding/payer_themes`: the colours are decoded by @paykit/validation and the creditor
+ * must be the caller's; the answer is the theme's id. The engine has no payer theme repository and
+ * nothing here reads themes back (no hosted pages), so the theme is not stored.
+ */
+export const PayerThemesHandlers = HttpApiBuilder.group(PaykitApi, "payer_themes", (h) =>
+  Effect.gen(function*() {
+    const creditors = yield* Creditors
+    const ids = yield* IdGenerator
+    return h.handleRaw("create", createdWithoutLocation(PAYER_THEMES, (organisation, input) =>
+      Effect.gen(function*() {
+        const theme = yield* Effect.fromResult(validatePayerThemeCreate(input))
+        const creditor = theme.links?.creditor
+        if (creditor !== undefined && creditor !== null) {
+          yield* Effect.mapError(creditors.get(organisation, creditor), () => invalidField(PAYER_THEMES, ["links", "creditor"], "must be a creditor of this organisation"))
+        }
+        return { id: yield* Effect.provideService(newId("payer_theme"), IdGenerator, ids) }
+      })))
+  }))
+
 export const AllHandlers = Layer.mergeAll(
   CreditorsHandlers,
   VerificationDetailsHandlers,
@@ -70,5 +208,19 @@ export const AllHandlers = Layer.mergeAll(
   MandatesHandlers,
   PaymentsHandlers,
   RefundsHandlers,
-  EventsHandlers
+  EventsHandlers,
+  OutboundPaymentsHandlers,
+  OutboundPaymentImportsHandlers,
+  OutboundPaymentImportEntriesHandlers,
+  SubscriptionsHandlers,
+  BillingRequestsHandlers,
+  BankAuthorisationsHandlers,
+  PayerAuthorisationsHandlers,
+  InstitutionsHandlers,
+  PayoutsHandlers,
+  BankDetailsLookupsHandlers,
+  NegativeBalanceLimitsHandlers,
+  PaymentAccountsHandlers,
+  TaxRatesHandlers,
+  PayerThemesHandlers
 )

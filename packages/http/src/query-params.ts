@@ -1,5 +1,5 @@
 import { Schema, SchemaAST } from "effect"
-import { type FieldError, type ValidationFailed, validationFailed } from "@paykit/core"
+import { type FieldError, ValidationFailed, validationFailed } from "@paykit/core"
 
 /**
  * Query strings of list endpoints, mapped onto the engine's list-parameter Schemas. The engine
@@ -32,7 +32,8 @@ export const queryShapeOf = (schema: ParamsSchema): QueryShape => {
   const nested: Array<readonly [string, ReadonlyArray<string>]> = []
   for (const [name, field] of Object.entries(schema.fields)) {
     const encoded = SchemaAST.toEncoded(field.ast)
-    if (SchemaAST.isArrays(encoded)) lists.push(name)
+    // A union with an array member (`status: one | [many]`) takes the list form too.
+    if (SchemaAST.isArrays(encoded) || (SchemaAST.isUnion(encoded) && encoded.types.some(SchemaAST.isArrays))) lists.push(name)
     else if (SchemaAST.isObjects(encoded) && encoded.propertySignatures.length > 0) {
       nested.push([name, encoded.propertySignatures.map((p) => String(p.name))])
     } else singles.push(name)
@@ -112,9 +113,11 @@ const escapePointer = (s: string): string => s.replace(/~/g, "~0").replace(/\//g
  * query string the field is the parameter's name (`created_at[gte]`, `status`) and the pointer
  * names that parameter.
  */
-export const asQueryErrors = (error: ValidationFailed): ValidationFailed =>
-  validationFailed(error.errors.map((e): FieldError => {
-    const [head = "", ...rest] = e.field.split(".")
-    const name = head + rest.filter((r) => !/^\d+$/.test(r)).map((r) => `[${r}]`).join("")
-    return { ...e, field: name, request_pointer: `/${escapePointer(name)}` }
-  }))
+export const asQueryErrors = <E>(error: E): E | ValidationFailed =>
+  error instanceof ValidationFailed
+    ? validationFailed(error.errors.map((e): FieldError => {
+      const [head = "", ...rest] = e.field.split(".")
+      const name = head + rest.filter((r) => !/^\d+$/.test(r)).map((r) => `[${r}]`).join("")
+      return { ...e, field: name, request_pointer: `/${escapePointer(name)}` }
+    }))
+    : error

@@ -43,7 +43,7 @@ export const listHandler = <A>(key: string, shape: QueryShape, list: Lister<A>):
 export const plainListHandler = <A>(
   key: string,
   shape: QueryShape,
-  list: (organisation: string, params: unknown) => Effect.Effect<ReadonlyArray<A>, ValidationFailed>
+  list: (organisation: string, params: unknown) => Effect.Effect<ReadonlyArray<A>, ValidationFailed | NotFound>
 ): Handler<{ readonly query: QueryValues }> =>
 ({ query }) =>
   respond(Effect.flatMap(Caller, (caller) =>

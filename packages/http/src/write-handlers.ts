@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { HttpServerRequest, type HttpServerResponse } from "effect/http"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { invalidField, type PaykitError } from "@paykit/core"
 import { Caller } from "./request-context.ts"
 import { created, ok, respond } from "./respond.ts"
@@ -26,35 +26,59 @@ export const unwrap = (text: string, key: string, options: { readonly allowData?
 
 const body = Effect.orDie(Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) => r.text))
 
+type Response<R> = Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | Caller | HttpServerRequest.HttpServerRequest>
+
+const withBody = <R>(
+  key: string,
+  allowData: boolean,
+  run: (organisation: string, input: unknown) => Effect.Effect<HttpServerResponse.HttpServerResponse, PaykitError, R>
+): Response<R> =>
+  respond(Effect.gen(function*() {
+    const caller = yield* Caller
+    const input = yield* Effect.flatMap(body, (text) => unwrap(text, key, { allowData }))
+    return yield* run(caller.organisation, input)
+  }))
+
+/** `POST /<key>`: 201 with `Location`. */
 export const createHandler = <A extends { readonly id: string }, R>(
   key: string,
   create: (organisation: string, input: unknown) => Effect.Effect<A, PaykitError, R>
 ) =>
-(): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | Caller | HttpServerRequest.HttpServerRequest> =>
-  respond(Effect.gen(function*() {
-    const caller = yield* Caller
-    const input = yield* Effect.flatMap(body, (text) => unwrap(text, key))
-    return created(key, yield* create(caller.organisation, input))
-  }))
+(): Response<R> => withBody(key, false, (organisation, input) => Effect.map(create(organisation, input), (resource) => created(key, resource)))
+
+/** A creation of something with no resource path of its own (payer themes): 201 without `Location`. */
+export const createdWithoutLocation = <A, R>(
+  key: string,
+  create: (organisation: string, input: unknown) => Effect.Effect<A, PaykitError, R>
+) =>
+(): Response<R> =>
+  withBody(key, false, (organisation, input) =>
+    Effect.map(create(organisation, input), (resource) => HttpServerResponse.jsonUnsafe({ [key]: resource }, { status: 201 })))
+
+/** A creating POST at a path of its own, body under `data` (`/outbound_payments/withdrawal`): 201 with `Location`. */
+export const createFromDataHandler = <A extends { readonly id: string }, R>(
+  key: string,
+  create: (organisation: string, input: unknown) => Effect.Effect<A, PaykitError, R>
+) =>
+(): Response<R> => withBody(key, true, (organisation, input) => Effect.map(create(organisation, input), (resource) => created(key, resource)))
+
+/** A POST that computes an answer and stores nothing (`/bank_details_lookups`): 200. */
+export const postHandler = <A, R>(
+  key: string,
+  run: (organisation: string, input: unknown) => Effect.Effect<A, PaykitError, R>
+) =>
+(): Response<R> => withBody(key, false, (organisation, input) => Effect.map(run(organisation, input), (answer) => ok({ [key]: answer })))
 
 export const updateHandler = <A, R>(
   key: string,
   update: (organisation: string, id: string, input: unknown) => Effect.Effect<A, PaykitError, R>
 ) =>
-({ params }: { readonly params: { readonly id: string } }): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | Caller | HttpServerRequest.HttpServerRequest> =>
-  respond(Effect.gen(function*() {
-    const caller = yield* Caller
-    const input = yield* Effect.flatMap(body, (text) => unwrap(text, key))
-    return ok({ [key]: yield* update(caller.organisation, params.id, input) })
-  }))
+({ params }: { readonly params: { readonly id: string } }): Response<R> =>
+  withBody(key, false, (organisation, input) => Effect.map(update(organisation, params.id, input), (resource) => ok({ [key]: resource })))
 
 export const actionHandler = <A, R>(
   key: string,
   act: (organisation: string, id: string, input: unknown) => Effect.Effect<A, PaykitError, R>
 ) =>
-({ params }: { readonly params: { readonly id: string } }): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | Caller | HttpServerRequest.HttpServerRequest> =>
-  respond(Effect.gen(function*() {
-    const caller = yield* Caller
-    const input = yield* Effect.flatMap(body, (text) => unwrap(text, key, { allowData: true }))
-    return ok({ [key]: yield* act(caller.organisation, params.id, input) })
-  }))
+({ params }: { readonly params: { readonly id: string } }): Response<R> =>
+  withBody(key, true, (organisation, input) => Effect.map(act(organisation, params.id, input), (resource) => ok({ [key]: resource })))

@@ -1,9 +1,9 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { HttpServer } from "effect/http"
-import { inMemoryEngine } from "@paykit/engine"
 import {
   AccessTokens,
   IdempotencyStore,
+  inMemoryApiEngine,
   issueAccessToken,
   makeHttpApp,
   RateLimiter,
@@ -16,7 +16,7 @@ import {
 /** The whole stack in-process on a random port, over the in-memory store. */
 export const startServer = async () => {
   const ports = Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)
-  const engine = inMemoryEngine({ seed: 8 })
+  const engine = inMemoryApiEngine()
   const layer = serveHttpApp(makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
     Layer.provideMerge(ports),
     Layer.provideMerge(engine),
