@@ -41,7 +41,7 @@ export interface DailyJob {
  *  5. payouts: pending ones are sent, then new ones are assembled;
  *  6. outbound payment imports finish validating;
  *  7. outbound payments due today are executed;
- *  8. imports left unauthorised too long expire;
+ *  8. imports left unauthorised too long expire, then outbound payments not approved in time;
  *  9. bank authorisations past their `expires_at` expire.
  * Steps 8 and 9 run again at the target instant, since their deadlines fall at any time of day.
  */
@@ -68,6 +68,7 @@ export class Simulator extends Context.Service<Simulator, {
         const authorisations = yield* BankAuthorisations
         const deadlines: ReadonlyArray<DailyJob> = [
           { name: "import expiry", run: (o) => Effect.asVoid(Effect.flatMap(now, (at) => imports.expireUnauthorised(o, at))) },
+          { name: "outbound approval expiry", run: (o) => Effect.asVoid(Effect.flatMap(now, (at) => outbound.expireUnapproved(o, at))) },
           { name: "bank authorisation expiry", run: (o) => Effect.asVoid(authorisations.expireDue(o)) }
         ]
         const jobs: ReadonlyArray<DailyJob> = [

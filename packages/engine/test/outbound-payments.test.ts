@@ -1,7 +1,8 @@
 import { Effect, Exit } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
-import { OutboundPayments, PaymentAccounts } from "@paykit/engine"
+import { timestampFromMillis } from "@paykit/core"
+import { OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS, OutboundPayments, PaymentAccounts } from "@paykit/engine"
 import { ORG, START, START_DAY, actionsOf, dayAfter, runOutbound, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
 
 const failureJson = <A, E>(exit: Exit.Exit<A, E>): string => (Exit.isFailure(exit) ? JSON.stringify(exit.cause) : "")
@@ -223,5 +224,41 @@ describe("outbound payments", () => {
     expect(r.scheduled).toEqual([third])
     expect(failureJson(r.badStatus)).toContain("status")
     expect(r.updated.metadata).toEqual({ note: "first" })
+  })
+
+  it(`cancels payments not approved after their execution date, or ${OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS} days after creation without one`, async () => {
+    const r = await runOutbound(Effect.gen(function*() {
+      const outbound = yield* OutboundPayments
+      const creditor = yield* setUpCreditor(ORG, { verified: false })
+      const recipient = yield* setUpRecipient(ORG)
+      yield* (yield* PaymentAccounts).fund(ORG, { amount: 100, links: { creditor: creditor.id } })
+      const make = (extra: Record<string, unknown>) =>
+        outbound.create(ORG, { amount: 100, scheme: "faster_payments", links: { recipient_bank_account: recipient.id }, ...extra })
+      const dated = yield* make({ execution_date: dayAfter(1) })
+      const asap = yield* make({})
+      const approved = yield* make({ execution_date: dayAfter(1) })
+      yield* outbound.approve(ORG, approved.id)
+      const at = (ms: number) => timestampFromMillis(ms)
+      // November is GMT: London midnight is UTC midnight.
+      const onDate = yield* outbound.expireUnapproved(ORG, at(Date.UTC(2026, 10, 24, 23, 59)))
+      const dayAfterDate = yield* outbound.expireUnapproved(ORG, at(Date.UTC(2026, 10, 25, 0, 1)))
+      const window = OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS * 86_400_000
+      const beforeWindow = yield* outbound.expireUnapproved(ORG, at(START + window - 1))
+      const atWindow = yield* outbound.expireUnapproved(ORG, at(START + window))
+      return {
+        ids: { dated: dated.id, asap: asap.id },
+        onDate, dayAfterDate, beforeWindow, atWindow,
+        approved: (yield* outbound.get(ORG, approved.id)).status,
+        balance: yield* balanceOf(creditor.id),
+        actions: yield* actionsOf(ORG, "outbound_payment", dated.id)
+      }
+    }))
+    expect(r.onDate).toEqual([])
+    expect(r.dayAfterDate.map((p) => [p.id, p.status])).toEqual([[r.ids.dated, "cancelled"]])
+    expect(r.beforeWindow).toEqual([])
+    expect(r.atWindow.map((p) => [p.id, p.status])).toEqual([[r.ids.asap, "cancelled"]])
+    expect(r.approved).toBe("scheduled")
+    expect(r.balance).toBe(0)
+    expect(r.actions).toEqual(["created", "set_to_pending_approval", "cancelled"])
   })
 })

@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { timestampFromMillis } from "@paykit/core"
 import { type Machine, outboundPaymentImportMachine, outboundPaymentMachine } from "@paykit/machines"
 import {
   EventLog,
@@ -11,7 +12,7 @@ import {
   RESERVED_OUTBOUND_STATUSES,
   oneOf
 } from "@paykit/engine"
-import { ORG, dayAfter, runOutbound, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
+import { ORG, START, dayAfter, runOutbound, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
 
 /** What a user, the bank's daily run or the dashboard can do, chosen by fast-check. */
 type Command =
@@ -21,6 +22,7 @@ type Command =
   | { readonly kind: "approve"; readonly pick: number }
   | { readonly kind: "cancel"; readonly pick: number }
   | { readonly kind: "execute"; readonly day: number }
+  | { readonly kind: "expire"; readonly day: number }
   | { readonly kind: "import"; readonly amounts: ReadonlyArray<number>; readonly recipient: number; readonly authorise: boolean }
 
 const amount = fc.integer({ min: 1, max: 4_000 })
@@ -37,6 +39,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({ kind: fc.constant("approve" as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant("cancel" as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant("execute" as const), day: fc.integer({ min: 0, max: 6 }) }),
+  fc.record({ kind: fc.constant("expire" as const), day: fc.integer({ min: 0, max: 9 }) }),
   fc.record({
     kind: fc.constant("import" as const),
     amounts: fc.array(amount, { minLength: 1, maxLength: 3 }),
@@ -124,6 +127,9 @@ const runCommands = (commands: ReadonlyArray<Command>) =>
         }
         case "execute":
           yield* outbound.executeDue(ORG, dayAfter(c.day))
+          break
+        case "expire":
+          yield* outbound.expireUnapproved(ORG, timestampFromMillis(START + c.day * 86_400_000))
           break
         case "import": {
           const batch = yield* imports.create(ORG, {

@@ -3,6 +3,9 @@ import {
   type IdGenerator,
   InvalidState,
   type LocalDate,
+  type Timestamp,
+  localDateOfMillisIn,
+  timestampToMillis,
   type NotFound,
   type ValidationFailed,
   decodeInputEffect,
@@ -43,6 +46,14 @@ import { API_CAUSE, applyTransition, emit, insertNew, save } from "./support.ts"
 /** Faster Payments run on UK days: `execution_date` is checked against today in London. */
 export const OUTBOUND_PAYMENT_TIME_ZONE = "Europe/London"
 const SCHEME = "faster_payments"
+
+/**
+ * A payment left pending approval is cancelled (spec: "not approved on time") once its execution
+ * date has passed, or, when it has none, this long after its creation. The spec gives no period;
+ * seven days is this engine's choice.
+ */
+export const OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS = 7
+const APPROVAL_WINDOW_MILLIS = OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS * 86_400_000
 
 export const OutboundPaymentListParams = Schema.Struct({
   ...PageFields,
@@ -110,6 +121,12 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
    * its own unit of work. Returns the payments sent, in their final state.
    */
   readonly executeDue: (organisation: string, today: LocalDate) => Effect.Effect<ReadonlyArray<OutboundPayment>>
+  /**
+   * Simulator hook: payments still pending approval after their execution date (London), or
+   * `OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS` after creation when they have none, are cancelled
+   * (`approval_expired`, event `cancelled`). Nothing was reserved for them, so no balance moves.
+   */
+  readonly expireUnapproved: (organisation: string, now: Timestamp) => Effect.Effect<ReadonlyArray<OutboundPayment>>
 }>()("@paykit/engine/OutboundPayments") {
   static readonly layer: Layer.Layer<
     OutboundPayments,
@@ -363,6 +380,27 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
           return sent
         })
 
+      const expireUnapproved = (organisation: string, at: Timestamp) =>
+        Effect.gen(function*() {
+          const atMillis = timestampToMillis(at)
+          const day = localDateOfMillisIn(atMillis, OUTBOUND_PAYMENT_TIME_ZONE)
+          const expired: Array<OutboundPayment> = []
+          for (const p of yield* payments.scan(organisation, { status: eq("pending_approval") })) {
+            const late = p.resource.execution_date !== null
+              ? p.resource.execution_date < day
+              : timestampToMillis(p.resource.created_at) + APPROVAL_WINDOW_MILLIS <= atMillis
+            if (!late) continue
+            const done = run(Effect.flatMap(payments.get(organisation, p.resource.id), (current) =>
+              move(organisation, current, "approval_expired", {
+                origin: "gocardless",
+                cause: "outbound_payment_approval_expired",
+                description: "The outbound payment was not approved in time."
+              }, { today: day })))
+            expired.push(yield* Effect.orDie(done))
+          }
+          return expired
+        })
+
       const list = (organisation: string, input: unknown) =>
         Effect.flatMap(decodeList(input), (params) => {
           const created: Filter | undefined = params.created_from === undefined && params.created_to === undefined
@@ -385,7 +423,8 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         update: (o, id, i) => run(update(o, id, i)),
         approve: (o, id) => run(approve(o, id)),
         cancel: (o, id, i) => run(cancel(o, id, i)),
-        executeDue
+        executeDue,
+        expireUnapproved
       })
     })
   )
