@@ -299,7 +299,9 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
             }
             // Authorising the import approves its payments; one the balance cannot cover stays
             // pending approval for the creditor to approve once the account is funded.
-            yield* Effect.ignore(outbound.approve(organisation, created.success.id))
+            yield* outbound.approve(organisation, created.success.id).pipe(
+              Effect.catchIf((e) => e._tag === "InvalidState" && e.reason === "insufficient_balance", () => Effect.void)
+            )
             counts.processed++
             yield* save(entries, organisation, entry, {
               ...entry.resource,
