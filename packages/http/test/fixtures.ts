@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import type { Timestamp } from "@paykit/core"
-import { type Creditor, CreditorRepository } from "@paykit/engine"
+import { type Timestamp, unsafeLocalDate } from "@paykit/core"
+import { type Creditor, CreditorRepository, type Payout, PayoutRepository } from "@paykit/engine"
 
 /** A creditor in its stored (and wire) shape; ids sort by creation, as the engine's ids do. */
 export const creditor = (n: number): Creditor => ({
@@ -40,4 +40,27 @@ export const seedCreditors = (organisation: string, count: number) =>
   Effect.gen(function*() {
     const repo = yield* CreditorRepository
     for (let n = 1; n <= count; n++) yield* Effect.orDie(repo.insert(organisation, creditor(n)))
+  })
+
+/** A paid GBP payout of a creditor, in its stored (and wire) shape; payouts come from the daily run otherwise. */
+export const payout = (n: number, creditor: string, account: string): Payout => ({
+  id: `PO${String(n).padStart(12, "0")}`,
+  created_at: "2026-11-20T06:00:00.000Z" as Timestamp,
+  amount: 12_345,
+  deducted_fees: 120,
+  currency: "GBP",
+  reference: `PAYKIT-${n}`,
+  status: "paid",
+  payout_type: "merchant",
+  arrival_date: unsafeLocalDate("2026-11-21"),
+  fx: { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null },
+  tax_currency: null,
+  metadata: {},
+  links: { creditor, creditor_bank_account: account }
+})
+
+export const seedPayouts = (organisation: string, count: number, creditor = "CR000000000001", account = "BA000000000001") =>
+  Effect.gen(function*() {
+    const repo = yield* PayoutRepository
+    for (let n = 1; n <= count; n++) yield* Effect.orDie(repo.insert(organisation, payout(n, creditor, account)))
   })

@@ -59,7 +59,7 @@ describe("fuzz", () => {
           await response.arrayBuffer()
         }
       }),
-      { numRuns: 300 }
+      { numRuns: 600 }
     )
   })
 

@@ -1,4 +1,5 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
+import { GoCardlessClient } from "gocardless-nodejs"
 import { HttpServer } from "effect/http"
 import {
   AccessTokens,
@@ -30,3 +31,20 @@ export const startServer = async () => {
 }
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>
+
+/**
+ * The official client pointed at a local server. It has no base URL option; its environment picks
+ * one of two hosts, and this is the one line that points it elsewhere (documented in docs/http.md).
+ */
+export const localClient = (token: string, url: string): GoCardlessClient => {
+  const client = new GoCardlessClient(token)
+  ;(client as unknown as { _api: { _baseUrl: string } })._api._baseUrl = url
+  return client
+}
+
+/** The error a client call fails with (the test fails if it succeeds). */
+export const failure = async (call: Promise<unknown>): Promise<unknown> => {
+  const outcome = await call.then((value) => ({ ok: true as const, value }), (error: unknown) => ({ ok: false as const, error }))
+  if (outcome.ok) throw new Error(`expected a failure, got ${JSON.stringify(outcome.value)}`)
+  return outcome.error
+}
