@@ -11,7 +11,8 @@ import {
   type Versioned
 } from "@paykit/engine"
 import type { SqlClient } from "effect/sql"
-import type { Fragment } from "effect/sql/Statement"
+import type { Fragment, Statement } from "effect/sql/Statement"
+import type { Row } from "effect/sql/SqlConnection"
 import { DbInteger } from "./db-integer.ts"
 
 /**
@@ -52,11 +53,19 @@ export interface Location {
   readonly typed: boolean
 }
 
+/** The repository port, plus the statements of its reads (so tests can EXPLAIN them). */
+export interface SqlRepository<A extends { readonly id: string; readonly created_at: string }, K extends string> extends Repository<A, K> {
+  readonly statements: {
+    readonly get: (organisation: string, id: string) => Statement<Row>
+    readonly page: (organisation: string, query: ListQuery<K>) => Statement<Row>
+  }
+}
+
 export const makeSqlRepository = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
   sql: SqlClient.SqlClient,
   definition: ResourceDefinition<A, K>,
   location: Location
-): Repository<A, K> => {
+): SqlRepository<A, K> => {
   const table = sql(assertIdentifier("table", location.table))
   const resourceType = assertIdentifier("resource", definition.name)
   /** The key prefix of every statement: the organisation (tenancy), and the type in `resources`. */
@@ -134,11 +143,26 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       Effect.map((row) => row?.version)
     )
 
+  const getStatement = (organisation: string, id: string) =>
+    sql`SELECT version, data FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`
+
+  // With only `before`, the page is the items just newer than the cursor: read upwards, then flip.
+  const isUpwards = (query: ListQuery<K>) => query.before !== undefined && query.after === undefined
+
+  const pageStatement = (organisation: string, query: ListQuery<K>) => {
+    const window = matching(organisation, query.filters)
+    if (query.after !== undefined) window.push(sql`id < ${query.after}`)
+    if (query.before !== undefined) window.push(sql`id > ${query.before}`)
+    return sql`SELECT version, data FROM ${table} WHERE ${sql.and(window)}
+      ORDER BY id ${sql.literal(isUpwards(query) ? "ASC" : "DESC")} LIMIT ${query.limit}`
+  }
+
   return {
     definition,
+    statements: { get: getStatement, page: pageStatement },
 
     get: (organisation, id) =>
-      sql`SELECT version, data FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`.pipe(
+      getStatement(organisation, id).pipe(
         Effect.orDie,
         Effect.flatMap((rows) =>
           rows[0] === undefined ? Effect.fail(new NotFound({ resource: definition.name, id })) : toVersioned(rows[0])
@@ -148,13 +172,8 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     list: (organisation, query) =>
       Effect.gen(function*() {
         const base = matching(organisation, query.filters)
-        const window = [...base]
-        if (query.after !== undefined) window.push(sql`id < ${query.after}`)
-        if (query.before !== undefined) window.push(sql`id > ${query.before}`)
-        // With only `before`, the page is the items just newer than the cursor: read upwards, then flip.
-        const upwards = query.before !== undefined && query.after === undefined
-        const rows = yield* Effect.orDie(sql`SELECT version, data FROM ${table} WHERE ${sql.and(window)}
-          ORDER BY id ${sql.literal(upwards ? "ASC" : "DESC")} LIMIT ${query.limit}`)
+        const upwards = isUpwards(query)
+        const rows = yield* Effect.orDie(pageStatement(organisation, query))
         const versioned = yield* Effect.forEach(rows, toVersioned)
         const items = (upwards ? versioned.reverse() : versioned).map((v) => v.resource)
         const first = items[0]
