@@ -12,7 +12,7 @@ import {
   now,
   today
 } from "@paykit/core"
-import { paymentMachine, payoutMachine } from "@paykit/machines"
+import { canTransition, paymentMachine, payoutMachine } from "@paykit/machines"
 import { BankReferencePrefix, type PayoutFx, assembleDecodedPayout, renderExchangeRate, renderPayoutFx } from "@paykit/money"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
@@ -207,7 +207,9 @@ export class Payouts extends Context.Service<Payouts, {
             const payment = yield* Effect.orDie(payments.get(organisation, entry.payment))
             const links = { payment: entry.payment, mandate: payment.resource.links.mandate, creditor: creditor.id, payout: payout.id }
             const event = entry.kind === "payment_paid_out" ? "pay_out" : entry.kind === "late_failure_settled" ? "settle_late_failure" : entry.kind === "chargeback_settled" ? "settle_chargeback" : undefined
-            if (event === undefined) continue
+            // A collection reversed before its payout (a late failure of a confirmed payment) is
+            // settled by its reversal row in the same payout; its status stays where the bank put it.
+            if (event === undefined || !canTransition(paymentMachine, payment.resource.status, event, {}, payout.created_at)) continue
             yield* applyTransition(payments, {
               organisation, machine: paymentMachine, current: payment, event, context: {},
               cause: { origin: "gocardless", cause: event === "pay_out" ? "payment_paid_out" : entry.kind, description: event === "pay_out" ? "The payment has been paid out." : "The fees of this payment have been settled in a payout." },
