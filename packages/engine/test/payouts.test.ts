@@ -1,0 +1,109 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { Creditors, Customers, Events, Mandates, Payments, Payouts, Simulator } from "@paykit/engine"
+import { ORG, START, runEngine } from "./fixtures.ts"
+
+const DAY = 86_400_000
+
+/** A verified creditor (options: its name, its FX payout currency) with one collected payment due. */
+const collect = (creditorName: string, fxPayoutCurrency?: "EUR") =>
+  Effect.gen(function*() {
+    const creditors = yield* Creditors
+    const creditor = yield* creditors.create(ORG, {
+      name: creditorName, country_code: "GB", creditor_type: "company",
+      ...(fxPayoutCurrency === undefined ? {} : { fx_payout_currency: fxPayoutCurrency })
+    })
+    yield* creditors.createBankAccount(ORG, { account_holder_name: creditorName, account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP", links: { creditor: creditor.id } })
+    yield* creditors.createVerificationDetail(ORG, {
+      name: creditorName, company_number: "01234567", description: "Gyms", address_line1: "1 High Street", city: "London", postal_code: "E1 6AN",
+      directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
+      links: { creditor: creditor.id }
+    })
+    const customers = yield* Customers
+    const customer = yield* customers.create(ORG, { given_name: "Ada", family_name: "Lovelace" })
+    const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
+    const mandate = yield* (yield* Mandates).create(ORG, { links: { customer_bank_account: account.id } })
+    yield* (yield* Payments).create(ORG, { amount: 10_000, currency: "GBP", links: { mandate: mandate.id } })
+    return creditor
+  })
+
+describe("payouts", () => {
+  it("pays an FX payout only after fx_rate_confirmed, with the confirmed rate and the exchanged amount", async () => {
+    const r = await runEngine(Effect.gen(function*() {
+      yield* collect("Euro Gym", "EUR")
+      const simulator = yield* Simulator
+      const payouts = yield* Payouts
+      // Collected on Thursday 26 Nov; assembled at the next run, sent at the one after.
+      yield* simulator.advanceTo(START + 4 * DAY)
+      const pending = (yield* payouts.list(ORG, {})).items[0]
+      yield* simulator.advanceTo(START + 6 * DAY)
+      const paid = (yield* payouts.list(ORG, {})).items[0]
+      const events = yield* (yield* Events).list(ORG, { resource_type: "payouts" })
+      return { pending, paid, actions: events.items.map((e) => e.action).reverse() }
+    }))
+    expect(r.pending?.status).toBe("pending")
+    expect(r.pending?.fx).toEqual({ fx_currency: "EUR", fx_amount: null, exchange_rate: null, estimated_exchange_rate: "1.1759259259" })
+    expect(r.paid?.status).toBe("paid")
+    expect(r.paid?.fx.exchange_rate).toBe("1.1759259259")
+    expect(r.paid?.fx.estimated_exchange_rate).toBeNull()
+    // 10000 - (20 + 100 fee + 24 VAT) = 9856 GBP at 1.1759259259, rounded half to even.
+    expect(r.paid?.amount).toBe(9856)
+    expect(r.paid?.fx.fx_amount).toBe(11590)
+    expect(r.actions).toEqual(["fx_rate_confirmed", "paid"])
+  })
+
+  it("bounces a payout of a creditor named Bounce, and pays it when retried", async () => {
+    const r = await runEngine(Effect.gen(function*() {
+      yield* collect("Bounce Gym")
+      const simulator = yield* Simulator
+      const payouts = yield* Payouts
+      yield* simulator.advanceTo(START + 6 * DAY)
+      const bounced = (yield* payouts.list(ORG, {})).items[0]
+      const retried = yield* payouts.retry(ORG, bounced?.id ?? "")
+      const again = yield* Effect.exit(payouts.retry(ORG, bounced?.id ?? ""))
+      yield* simulator.advanceTo(START + 7 * DAY)
+      const paid = yield* payouts.get(ORG, bounced?.id ?? "")
+      const events = yield* (yield* Events).list(ORG, { payout: bounced?.id ?? "", resource_type: "payouts" })
+      return { bounced, retried, again: again._tag, paid, actions: events.items.map((e) => e.action).reverse() }
+    }))
+    expect(r.bounced?.status).toBe("bounced")
+    expect(r.retried.status).toBe("pending")
+    expect(r.again).toBe("Failure")
+    expect(r.paid.status).toBe("paid")
+    expect(r.paid.arrival_date).toBe("2026-11-30")
+    expect(r.actions).toEqual(["bounced", "retried", "paid"])
+  })
+
+  it("does not pay out to an unverified creditor: its balance waits", async () => {
+    const r = await runEngine(Effect.gen(function*() {
+      const creditors = yield* Creditors
+      const creditor = yield* creditors.create(ORG, { name: "New Gym", country_code: "GB", creditor_type: "company" })
+      yield* creditors.createBankAccount(ORG, { account_holder_name: "New Gym", account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP", links: { creditor: creditor.id } })
+      const customers = yield* Customers
+      const customer = yield* customers.create(ORG, { company_name: "Payer Ltd" })
+      const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Payer Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
+      const mandate = yield* (yield* Mandates).create(ORG, { links: { customer_bank_account: account.id } })
+      yield* (yield* Payments).create(ORG, { amount: 10_000, currency: "GBP", links: { mandate: mandate.id } })
+      yield* (yield* Simulator).advanceTo(START + 10 * DAY)
+      return { payouts: (yield* (yield* Payouts).list(ORG, {})).items, balance: yield* (yield* Payments).balance(ORG, creditor.id, "GBP") }
+    }))
+    expect(r.payouts).toEqual([])
+    expect(r.balance).toBe(10_000 - 144)
+  })
+
+  it("fails a mandate for an account holder named Mandate Fail and cancels its pending payments", async () => {
+    const r = await runEngine(Effect.gen(function*() {
+      const creditor = yield* (yield* Creditors).create(ORG, { name: "Acme", country_code: "GB", creditor_type: "company" })
+      const customers = yield* Customers
+      const customer = yield* customers.create(ORG, { company_name: "Payer Ltd" })
+      const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Mandate Fail Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
+      const mandate = yield* (yield* Mandates).create(ORG, { links: { customer_bank_account: account.id, creditor: creditor.id } })
+      const payment = yield* (yield* Payments).create(ORG, { amount: 1000, currency: "GBP", links: { mandate: mandate.id } })
+      yield* (yield* Simulator).advanceTo(START + 5 * DAY)
+      return { mandate: yield* (yield* Mandates).get(ORG, mandate.id), payment: yield* (yield* Payments).get(ORG, payment.id) }
+    }))
+    expect(r.mandate.status).toBe("failed")
+    expect(r.mandate.next_possible_charge_date).toBeNull()
+    expect(r.payment.status).toBe("cancelled")
+  })
+})
