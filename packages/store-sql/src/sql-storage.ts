@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Config, Context, Effect, Layer, Redacted } from "effect"
 import {
   EventLog,
   events,
@@ -85,14 +85,23 @@ export const SqlStorage: Layer.Layer<SqlStorageServices, SqlError | MigrationErr
 
 /** Storage on embedded PGlite: a data directory, or in memory when none is given. */
 export const PgliteStorage = (config: PgliteClient.PgliteClientConfig = {}) =>
-  SqlStorage.pipe(Layer.provide(PgliteClient.layer(config)))
+  SqlStorage.pipe(Layer.provideMerge(PgliteClient.layer(config)))
 
 /** Storage on PostgreSQL at `url` (a connection pool). */
 export const PostgresStorage = (url: string, options: { readonly maxConnections?: number } = {}) =>
-  SqlStorage.pipe(Layer.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: options.maxConnections ?? 10 })))
+  SqlStorage.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: options.maxConnections ?? 10 })))
 
-/** PostgreSQL when `DATABASE_URL` is set, otherwise PGlite on `dataDir` (in memory if absent). */
-export const StorageFromEnvironment = (options: { readonly dataDir?: string } = {}) => {
-  const url = process.env["DATABASE_URL"]
-  return url !== undefined && url.length > 0 ? PostgresStorage(url) : PgliteStorage({ dataDir: options.dataDir })
-}
+/**
+ * PostgreSQL when the `DATABASE_URL` config is set, otherwise PGlite on `dataDir` (in memory if
+ * absent). The `SqlClient` is provided too, for health checks and operations.
+ */
+export const StorageFromEnvironment = (
+  options: { readonly dataDir?: string } = {}
+): Layer.Layer<SqlStorageServices | SqlClient.SqlClient, SqlError | MigrationError | Config.ConfigError> =>
+  Layer.unwrap(Effect.map(
+    Config.option(Config.Redacted("DATABASE_URL")),
+    (url): Layer.Layer<SqlStorageServices | SqlClient.SqlClient, SqlError | MigrationError> =>
+      url._tag === "Some" && Redacted.value(url.value).length > 0
+        ? PostgresStorage(Redacted.value(url.value))
+        : PgliteStorage({ dataDir: options.dataDir })
+  ))
