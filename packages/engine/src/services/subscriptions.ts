@@ -281,18 +281,29 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             const mandate = yield* mandateToday(organisation, current.resource.links.mandate)
             const calendar = calendarFor(mandate.scheme)
             let record = yield* schedules.get(organisation, current.resource.id)
-            // A paused-for-cycles schedule has already moved its next occurrence past the pause.
-            while (current.resource.status === "active" || record.resource.schedule.pause.kind === "paused_for_cycles") {
+            while (true) {
               const schedule = record.resource.schedule as SubscriptionSchedule
               if (!hasFurtherPayments(schedule, mandate.scheme)) {
                 yield* finish(organisation, current, mandate)
                 break
               }
-              if (current.resource.status !== "active") break
               const npcd = mandate.next_possible_charge_date
-              if (npcd === null) break
+              if (npcd === null || schedule.pause.kind === "paused_indefinitely") break
               const due: LocalDate = formatDayNumber(chargeDay(schedule.recurrence, calendar, schedule.fromIndex))
               if (due > npcd) break
+              // A pause for cycles ends by itself once the first occurrence after it falls due.
+              if (current.resource.status === "paused") {
+                yield* applyTransition(subscriptions, {
+                  organisation,
+                  machine: subscriptionMachine,
+                  current,
+                  event: "resume",
+                  context: { has_further_payments: true },
+                  cause: { origin: "gocardless", cause: "subscription_resumed", description: "The subscription's pause for a number of cycles has ended." },
+                  links: subscriptionLinks(current.resource, mandate)
+                })
+                current = yield* subscriptions.get(organisation, current.resource.id)
+              }
               const s = current.resource
               const payment = yield* payments.create(organisation, {
                 amount: s.amount,
