@@ -9,6 +9,7 @@ import {
   type NotFound,
   type ValidationFailed,
   isCountryCode,
+  unsafeAmount,
   decodeInputEffect,
   invalidField,
   newId,
@@ -333,8 +334,8 @@ export class Payments extends Context.Service<Payments, {
           yield* Effect.fromResult(checkDecodedRefund({
             currency: p.currency,
             balance: current,
-            amount: req.amount as Amount,
-            ...(latestLimit === undefined ? {} : { balance_limit: latestLimit.resource.balance_limit as Amount })
+            amount: req.amount,
+            ...(latestLimit === undefined ? {} : { balance_limit: unsafeAmount(latestLimit.resource.balance_limit) })
           }))
           const created_at = yield* now
           const refund: Refund = {
@@ -362,8 +363,8 @@ export class Payments extends Context.Service<Payments, {
               payment: p.id,
               mandate: p.links.mandate,
               refund: refund.id,
-              amount: req.amount as Amount,
-              gocardless_fee: { fee: 0 as Amount, tax: null }
+              amount: req.amount,
+              gocardless_fee: { fee: unsafeAmount(0), tax: null }
             }
           })
           yield* emit(organisation, {
@@ -406,9 +407,9 @@ export class Payments extends Context.Service<Payments, {
               currency: payment.currency,
               payment: payment.id,
               mandate: payment.links.mandate,
-              amount: payment.amount as Amount,
-              gocardless_fee: { fee: charges.gocardless_fee.fee as Amount, tax: charges.gocardless_fee.tax === null ? null : { amount: charges.gocardless_fee.tax.amount as Amount, tax_rate_id: charges.gocardless_fee.tax.tax_rate_id } },
-              app_fee: charges.app_fee as Amount
+              amount: unsafeAmount(payment.amount),
+              gocardless_fee: { fee: unsafeAmount(charges.gocardless_fee.fee), tax: charges.gocardless_fee.tax === null ? null : { amount: unsafeAmount(charges.gocardless_fee.tax.amount), tax_rate_id: charges.gocardless_fee.tax.tax_rate_id } },
+              app_fee: unsafeAmount(charges.app_fee)
             }
           })
         })
@@ -431,10 +432,10 @@ export class Payments extends Context.Service<Payments, {
               currency: payment.currency,
               payment: payment.id,
               mandate: payment.links.mandate,
-              amount: payment.amount as Amount,
-              refunded_gocardless_fee: original?.kind === "payment_paid_out" ? original.gocardless_fee : { fee: 0 as Amount, tax: null },
-              refunded_app_fee: original?.kind === "payment_paid_out" ? original.app_fee : (0 as Amount),
-              surcharge: { fee: surcharge.fee as Amount, tax: surcharge.tax === null ? null : { amount: surcharge.tax.amount as Amount, tax_rate_id: surcharge.tax.tax_rate_id } }
+              amount: unsafeAmount(payment.amount),
+              refunded_gocardless_fee: original?.kind === "payment_paid_out" ? original.gocardless_fee : { fee: unsafeAmount(0), tax: null },
+              refunded_app_fee: original?.kind === "payment_paid_out" ? original.app_fee : unsafeAmount(0),
+              surcharge: { fee: unsafeAmount(surcharge.fee), tax: surcharge.tax === null ? null : { amount: unsafeAmount(surcharge.tax.amount), tax_rate_id: surcharge.tax.tax_rate_id } }
             }
           })
         })

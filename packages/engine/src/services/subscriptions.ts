@@ -141,7 +141,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           const record = yield* Effect.orDie(schedules.get(organisation, subscription.id))
           const mandate = yield* Effect.orDie(mandateToday(organisation, subscription.links.mandate))
           const calendar = calendarFor(mandate.scheme)
-          const schedule = record.resource.schedule as SubscriptionSchedule
+          const schedule = record.resource.schedule
           const live = subscription.status === "active" || subscription.status === "paused"
           const from = mandate.next_possible_charge_date ?? (yield* today())
           return {
@@ -228,7 +228,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           const record = yield* Effect.orDie(schedules.get(organisation, id))
           const mandate = yield* Effect.orDie(mandateToday(organisation, current.resource.links.mandate))
           const context = { calendar: calendarFor(mandate.scheme), next_possible_charge_date: mandate.next_possible_charge_date ?? (yield* today()) }
-          const sub = { status: current.resource.status, schedule: record.resource.schedule as SubscriptionSchedule }
+          const sub = { status: current.resource.status, schedule: record.resource.schedule }
           const moved = yield* Effect.fromResult(event === "pause" ? pauseSubscription(sub, input ?? {}, context) : resumeSubscription(sub, input ?? {}, context))
           // Pausing a subscription already paused for cycles (to pause it indefinitely) keeps its status.
           const next = current.resource.status === moved.status
@@ -282,7 +282,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             const calendar = calendarFor(mandate.scheme)
             let record = yield* schedules.get(organisation, current.resource.id)
             while (true) {
-              const schedule = record.resource.schedule as SubscriptionSchedule
+              const schedule = record.resource.schedule
               if (!hasFurtherPayments(schedule, mandate.scheme)) {
                 yield* finish(organisation, current, mandate)
                 break
