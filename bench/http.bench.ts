@@ -6,8 +6,12 @@
  *
  *   npx tsx bench/http.bench.ts          (or `npm run bench http`)
  *
- * Endpoints: `GET /creditors/{id}` and `GET /creditors?limit=50` (payouts and outbound payments
- * are not served yet, see docs/http.md; the spec's targets name those).
+ * Endpoints: `GET /payouts/{id}` and `POST /outbound_payments` (the two the spec's targets name),
+ * `GET /creditors/{id}` and `GET /creditors?limit=50`. `BENCH_CASES=payout,outbound` picks cases.
+ *
+ * The outbound payment POSTs carry no `Idempotency-Key` (autocannon repeats one request, which a
+ * key would turn into replays), and both servers count them against a per-organisation window
+ * whose limit is raised past the run's volume: the spec's 300 a minute would turn the run into 429s.
  */
 import { spawnSync } from "node:child_process"
 import { createHash, randomUUID } from "node:crypto"
@@ -28,7 +32,7 @@ interface AutocannonResult {
   readonly non2xx: number
 }
 type Autocannon = (
-  options: { url: string; connections: number; duration: number; headers: Record<string, string> },
+  options: { url: string; connections: number; duration: number; headers: Record<string, string>; method?: string; body?: string },
   done: (err: unknown, result: AutocannonResult) => void
 ) => unknown
 const autocannonSpecifier: string = "autocannon"
@@ -58,9 +62,32 @@ const creditor = (n: number) => ({
   scheme_identifiers: []
 }) as const
 
+const payout = (n: number) => ({
+  id: `PO${String(n).padStart(12, "0")}`,
+  created_at: "2026-11-20T06:00:00.000Z",
+  amount: 12_345, deducted_fees: 120, currency: "GBP", reference: `PAYKIT-${n}`, status: "paid", payout_type: "merchant",
+  arrival_date: "2026-11-21",
+  fx: { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null },
+  tax_currency: null, metadata: {},
+  links: { creditor: "CR000000000001", creditor_bank_account: "BA000000000001" }
+}) as const
+
 // --- paykit -----------------------------------------------------------------------------------
+// The in-memory limiter's work (one window per organisation and group), with a limit past the run's volume.
+const unlimitedRateLimiter = Layer.sync(http.RateLimiter, () => {
+  const windows = new Map<string, { readonly start: number; readonly count: number }>()
+  return http.RateLimiter.of({
+    hit: (organisation, group, nowMillis) =>
+      Effect.sync(() => {
+        const key = `${organisation}\u0000${group.name}`
+        const decision = http.consume(windows.get(key), nowMillis, Number.MAX_SAFE_INTEGER)
+        windows.set(key, decision.window)
+        return decision
+      })
+  })
+})
 const layer = http.serveHttpApp(http.makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
-  Layer.provideMerge(Layer.mergeAll(http.AccessTokens.layerMemory, http.IdempotencyStore.layerMemory, http.RateLimiter.layerMemory)),
+  Layer.provideMerge(Layer.mergeAll(http.AccessTokens.layerMemory, http.IdempotencyStore.layerMemory, unlimitedRateLimiter)),
   Layer.provideMerge(http.inMemoryApiEngine()),
   Layer.provide(Layer.succeed(http.RequestLog, http.silentRequestLog))
 )
@@ -70,21 +97,69 @@ const token = await runtime.runPromise(http.issueAccessToken({ id: "AT_bench", o
 await runtime.runPromise(Effect.gen(function*() {
   const repo = yield* engine.CreditorRepository
   for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(repo.insert(ORGANISATION, creditor(n) as never))
+  const payouts = yield* engine.PayoutRepository
+  for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(payouts.insert(ORGANISATION, payout(n) as never))
 }))
+// The payer of outbound payments: a customer's GBP account (the creditor is named in each request).
+const recipientId = await runtime.runPromise(Effect.gen(function*() {
+  const customers = yield* engine.Customers
+  const customer = yield* customers.create(ORGANISATION, { given_name: "Ada", family_name: "Lovelace", country_code: "GB" })
+  const account = yield* customers.createBankAccount(ORGANISATION, {
+    account_holder_name: "Ada Lovelace", account_number: "31926819", branch_code: "200000", country_code: "GB", links: { customer: customer.id }
+  })
+  return account.id
+}).pipe(Effect.orDie))
 
 // --- bare node:http doing the same work -------------------------------------------------------
 const tokenHashes = new Map([[createHash("sha256").update(token).digest("hex"), ORGANISATION]])
 const store = new Map<string, Map<string, ReturnType<typeof creditor>>>([[ORGANISATION, new Map()]])
 const newestFirst: Array<ReturnType<typeof creditor>> = []
+const payoutStore = new Map<string, Map<string, ReturnType<typeof payout>>>([[ORGANISATION, new Map()]])
 for (let n = SEEDED; n >= 1; n--) {
   store.get(ORGANISATION)?.set(creditor(n).id, creditor(n))
+  payoutStore.get(ORGANISATION)?.set(payout(n).id, payout(n))
   newestFirst.push(creditor(n))
+}
+const recipients = new Map([[recipientId, { currency: "GBP", enabled: true }]])
+const outbound = new Map<string, unknown>()
+const eventLog: Array<unknown> = []
+const windows = new Map<string, { start: number; count: number }>()
+let outboundCounter = 0
+const OUTBOUND_SCHEMES = ["faster_payments"]
+/** The bare server's outbound payment: the body checked by hand, the recipient looked up, stored. */
+const createOutbound = (organisation: string, text: string): { status: number; body: unknown } => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return { status: 400, body: { error: { code: 400, type: "invalid_api_usage", message: "invalid_document_structure" } } }
+  }
+  const input = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>)["outbound_payments"] : undefined
+  if (typeof input !== "object" || input === null) return { status: 422, body: { error: { code: 422, type: "validation_failed" } } }
+  const r = input as { amount?: unknown; scheme?: unknown; reference?: unknown; description?: unknown; links?: { recipient_bank_account?: unknown; creditor?: unknown } }
+  const amount = r.amount
+  const recipient = typeof r.links?.recipient_bank_account === "string" ? recipients.get(r.links.recipient_bank_account) : undefined
+  if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount <= 0 || typeof r.scheme !== "string" ||
+    !OUTBOUND_SCHEMES.includes(r.scheme) || recipient === undefined || recipient.currency !== "GBP" || !recipient.enabled ||
+    (r.links?.creditor !== undefined && !store.get(organisation)?.has(String(r.links.creditor)))) {
+    return { status: 422, body: { error: { code: 422, type: "validation_failed" } } }
+  }
+  const id = `OUT${String(++outboundCounter).padStart(11, "0")}`
+  const payment = {
+    id, created_at: new Date().toISOString(), amount, currency: "GBP", scheme: r.scheme, status: "verifying",
+    reference: typeof r.reference === "string" ? r.reference : null, description: null, execution_date: null,
+    is_withdrawal: false, metadata: {}, verifications: { recipient_bank_account_holder_verification: null },
+    links: { creditor: String(r.links?.creditor ?? ""), recipient_bank_account: String(r.links?.recipient_bank_account) }
+  }
+  outbound.set(`${organisation}/${id}`, payment)
+  eventLog.push({ id: `EV${outboundCounter}`, created_at: payment.created_at, resource_type: "outbound_payments", action: "created", links: { outbound_payment: id } })
+  return { status: 201, body: { outbound_payments: payment } }
 }
 const bare = createServer((req, res) => {
   const requestId = randomUUID()
-  const send = (status: number, body: unknown) => {
+  const send = (status: number, body: unknown, extra: Record<string, string> = {}) => {
     const text = JSON.stringify(body)
-    res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-request-id": requestId })
+    res.writeHead(status, { ...extra, "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-request-id": requestId })
     res.end(text)
   }
   const error = (status: number, reason: string) =>
@@ -94,6 +169,32 @@ const bare = createServer((req, res) => {
   const organisation = auth?.[1] === undefined ? undefined : tokenHashes.get(createHash("sha256").update(auth[1]).digest("hex"))
   if (organisation === undefined) return error(401, "access_token_not_found")
   const url = new URL(req.url ?? "/", "http://x")
+  if (url.pathname === "/outbound_payments" && req.method === "POST") {
+    const now = Date.now()
+    const key = `${organisation}\u0000outbound_payment_writes`
+    const window = windows.get(key)
+    const current = window === undefined || now - window.start >= 60_000 ? { start: now - (now % 60_000), count: 0 } : window
+    windows.set(key, { start: current.start, count: current.count + 1 })
+    const limitHeaders = {
+      "ratelimit-limit": String(Number.MAX_SAFE_INTEGER),
+      "ratelimit-remaining": String(Number.MAX_SAFE_INTEGER - current.count - 1),
+      "ratelimit-reset": String(Math.ceil((current.start + 60_000 - now) / 1000))
+    }
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => {
+      if (!/^application\/json/.test(req.headers["content-type"] ?? "")) return error(400, "invalid_content_type")
+      const outcome = createOutbound(organisation, Buffer.concat(chunks).toString("utf8"))
+      const id = (outcome.body as { outbound_payments?: { id: string } }).outbound_payments?.id
+      send(outcome.status, outcome.body, id === undefined ? limitHeaders : { ...limitHeaders, location: `/outbound_payments/${id}` })
+    })
+    return
+  }
+  const payoutMatch = /^\/payouts\/([^/]+)$/.exec(url.pathname)
+  if (payoutMatch?.[1] !== undefined) {
+    const found = payoutStore.get(organisation)?.get(payoutMatch[1])
+    return found === undefined ? error(404, "resource_not_found") : send(200, { payouts: found })
+  }
   const match = /^\/creditors\/([^/]+)$/.exec(url.pathname)
   if (match?.[1] !== undefined) {
     const found = store.get(organisation)?.get(match[1])
@@ -111,23 +212,39 @@ const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`
 
 // --- runs ---------------------------------------------------------------------------------------
 const headers = { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06" }
-const run = (url: string) =>
+interface Case {
+  readonly key: string
+  readonly name: string
+  readonly path: string
+  readonly body?: string
+}
+const run = (url: string, c: Case) =>
   new Promise<{ rps: number; p99: number; errors: number; non2xx: number }>((resolve, reject) => {
-    autocannon({ url, connections: CONNECTIONS, duration: DURATION_S, headers }, (err, result) => {
+    const options = c.body === undefined
+      ? { url, connections: CONNECTIONS, duration: DURATION_S, headers }
+      : { url, connections: CONNECTIONS, duration: DURATION_S, method: "POST", body: c.body, headers: { ...headers, "content-type": "application/json" } }
+    autocannon(options, (err, result) => {
       if (err) return reject(err)
       resolve({ rps: result.requests.average, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx })
     })
   })
 
-const cases = [
-  { name: "GET /creditors/{id}", path: "/creditors/CR000000000100" },
-  { name: "GET /creditors?limit=50", path: "/creditors?limit=50" }
+const outboundBody = JSON.stringify({
+  outbound_payments: { amount: 2500, scheme: "faster_payments", reference: "INV 42", links: { creditor: "CR000000000001", recipient_bank_account: recipientId } }
+})
+const allCases: ReadonlyArray<Case> = [
+  { key: "payout", name: "GET /payouts/{id}", path: "/payouts/PO000000000100" },
+  { key: "outbound", name: "POST /outbound_payments", path: "/outbound_payments", body: outboundBody },
+  { key: "creditor", name: "GET /creditors/{id}", path: "/creditors/CR000000000100" },
+  { key: "list", name: "GET /creditors?limit=50", path: "/creditors?limit=50" }
 ]
+const chosen = (process.env["BENCH_CASES"] ?? "").split(",").filter((k) => k !== "")
+const cases = chosen.length === 0 ? allCases : allCases.filter((c) => chosen.includes(c.key))
 const rows: Array<string> = []
 for (const c of cases) {
-  await run(`${paykitUrl}${c.path}`) // warm-up (JIT), not reported
-  const p = await run(`${paykitUrl}${c.path}`)
-  const b = await run(`${bareUrl}${c.path}`)
+  await run(`${paykitUrl}${c.path}`, c) // warm-up (JIT), not reported
+  const p = await run(`${paykitUrl}${c.path}`, c)
+  const b = await run(`${bareUrl}${c.path}`, c)
   if (p.non2xx > 0 || b.non2xx > 0 || p.errors > 0 || b.errors > 0) throw new Error(`non-2xx or errors in ${c.name}: ${JSON.stringify({ p, b })}`)
   const ratio = p.rps / b.rps
   const p99ratio = p.p99 / Math.max(1, b.p99)

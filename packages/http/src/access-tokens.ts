@@ -73,27 +73,38 @@ const sameHash = (a: string, b: string): boolean => {
 
 const BEARER = /^Bearer +(\S+) *$/i
 
-/** Authenticates the `Authorization` header value: the caller, or a 401 with the spec's reason. */
-export const authenticate = (authorization: string | undefined): Effect.Effect<CallerShape, InvalidApiUsage, AccessTokens> =>
-  Effect.gen(function*() {
-    const match = authorization === undefined ? null : BEARER.exec(authorization)
-    const token = match?.[1]
-    if (token === undefined) {
-      return yield* unauthorised("access_token_not_found", "Authorization header missing or not a bearer token")
-    }
-    const hash = hashToken(token)
-    const record = yield* (yield* AccessTokens).findByHash(hash)
+/**
+ * Authenticates the `Authorization` header value against a token store: the caller, or a 401 with
+ * the spec's reason. Takes the store itself so the gateway, which holds it, adds nothing to the
+ * request's context.
+ */
+export const authenticateWith = (
+  store: AccessTokens["Service"],
+  authorization: string | undefined
+): Effect.Effect<CallerShape, InvalidApiUsage> => {
+  const match = authorization === undefined ? null : BEARER.exec(authorization)
+  const token = match?.[1]
+  if (token === undefined) {
+    return Effect.fail(unauthorised("access_token_not_found", "Authorization header missing or not a bearer token"))
+  }
+  const hash = hashToken(token)
+  return Effect.flatMap(store.findByHash(hash), (record) => {
     // The lookup is by hash; the constant-time comparison keeps a store that matches by prefix or
     // case-insensitively from turning into a timing oracle.
     if (record === undefined || !sameHash(record.tokenHash, hash)) {
-      return yield* unauthorised("access_token_not_found", "Access token not found")
+      return Effect.fail(unauthorised("access_token_not_found", "Access token not found"))
     }
     switch (record.status) {
       case "revoked":
-        return yield* unauthorised("access_token_revoked", "Access token has been revoked")
+        return Effect.fail(unauthorised("access_token_revoked", "Access token has been revoked"))
       case "inactive":
-        return yield* unauthorised("access_token_not_active", "Access token is not active")
+        return Effect.fail(unauthorised("access_token_not_active", "Access token is not active"))
       case "active":
-        return { organisation: record.organisation, scope: record.scope, tokenId: record.id }
+        return Effect.succeed({ organisation: record.organisation, scope: record.scope, tokenId: record.id })
     }
   })
+}
+
+/** `authenticateWith` on the `AccessTokens` of the context. */
+export const authenticate = (authorization: string | undefined): Effect.Effect<CallerShape, InvalidApiUsage, AccessTokens> =>
+  Effect.flatMap(AccessTokens, (store) => authenticateWith(store, authorization))

@@ -2,7 +2,7 @@ import { Clock, Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { API_VERSION, Forbidden, InvalidState, isPaykitError, type PaykitError, RateLimited } from "@paykit/core"
-import { AccessTokens, authenticate } from "./access-tokens.ts"
+import { AccessTokens, authenticateWith } from "./access-tokens.ts"
 import { errorResponse, PROTOCOL_REASONS, rateLimitHeaders, usage } from "./error-response.ts"
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyStore, requestFingerprint, type StoredResponse } from "./idempotency.ts"
 import { RateLimiter, rateLimitGroupOf } from "./rate-limit.ts"
@@ -110,11 +110,11 @@ export const GatewayLive: Layer.Layer<Gateway, never, AccessTokens | Idempotency
           const path = pathnameOf(request.url)
           const guarded = Effect.gen(function*() {
             yield* checkVersion(request.headers["gocardless-version"])
-            const caller = yield* Effect.provideService(authenticate(request.headers["authorization"]), AccessTokens, tokens)
+            const caller = yield* authenticateWith(tokens, request.headers["authorization"])
             if (caller.scope === "read_only" && method !== "GET") {
               return yield* new Forbidden({ reason: PROTOCOL_REASONS.readOnlyToken, message: "This access token is read-only" })
             }
-            let limitHeaders: Record<string, string> = {}
+            let limitHeaders: Record<string, string> | undefined
             const limitGroup = rateLimitGroupOf(method, path)
             if (limitGroup !== undefined) {
               const decision = yield* limiter.hit(caller.organisation, limitGroup, now)
@@ -153,7 +153,7 @@ export const GatewayLive: Layer.Layer<Gateway, never, AccessTokens | Idempotency
             } else {
               response = yield* run
             }
-            return HttpServerResponse.setHeaders(response, limitHeaders)
+            return limitHeaders === undefined ? response : HttpServerResponse.setHeaders(response, limitHeaders)
           })
           return yield* Effect.catch(guarded, (error: unknown) => failureResponse(error, requestId, now))
         })

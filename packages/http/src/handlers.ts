@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Context, Effect, Layer, Scope } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { IdGenerator, invalidField, newId } from "@paykit/core"
 import {
@@ -40,6 +40,7 @@ import {
 } from "@paykit/engine"
 import { BANK_DETAILS_LOOKUPS, lookupBankDetails, PAYER_THEMES, validateBankDetailsLookup, validatePayerThemeCreate } from "@paykit/validation"
 import { PaykitApi } from "./api.ts"
+import { Gateway } from "./gateway.ts"
 import { queryShapeOf } from "./query-params.ts"
 import { getHandler, listHandler, plainListHandler } from "./read-handlers.ts"
 import { actionHandler, createdWithoutLocation, createFromDataHandler, createHandler, postHandler, updateHandler } from "./write-handlers.ts"
@@ -49,6 +50,16 @@ import { actionHandler, createdWithoutLocation, createFromDataHandler, createHan
  * go through the service, which holds tenancy, decoding and the rules. Bodies are read raw and
  * unwrapped from their envelope; the engine decodes them.
  */
+
+/**
+ * A group's layer built in a context holding only the gateway and the services named. HttpApi
+ * keeps the context a group was built in and merges it into every request's context; the merge
+ * copies it, so a group built beside the whole engine (every repository and service) would copy
+ * all of them on each request. Handlers capture their services when built, so nothing else is
+ * read from it; the request's own context (the server's) still carries everything else.
+ */
+const isolated = <A, E, R>(group: Layer.Layer<A, E, R>, ...keys: ReadonlyArray<Context.Key<unknown, unknown>>): Layer.Layer<A, E, R> =>
+  Layer.effectContext(Effect.updateContext(Layer.build(group), (context: Context.Context<R | Scope.Scope>) => Context.pick(Gateway, Scope.Scope, ...keys)(context)))
 
 /** An engine operation on one resource that takes no parameters, as an action. */
 const noInput = <A, E>(f: (organisation: string, id: string) => Effect.Effect<A, E>) => (organisation: string, id: string, _input: unknown) =>
@@ -201,26 +212,26 @@ export const PayerThemesHandlers = HttpApiBuilder.group(PaykitApi, "payer_themes
   }))
 
 export const AllHandlers = Layer.mergeAll(
-  CreditorsHandlers,
-  VerificationDetailsHandlers,
-  CustomersHandlers,
-  CustomerBankAccountsHandlers,
-  MandatesHandlers,
-  PaymentsHandlers,
-  RefundsHandlers,
-  EventsHandlers,
-  OutboundPaymentsHandlers,
-  OutboundPaymentImportsHandlers,
-  OutboundPaymentImportEntriesHandlers,
-  SubscriptionsHandlers,
-  BillingRequestsHandlers,
-  BankAuthorisationsHandlers,
-  PayerAuthorisationsHandlers,
-  InstitutionsHandlers,
-  PayoutsHandlers,
-  BankDetailsLookupsHandlers,
-  NegativeBalanceLimitsHandlers,
-  PaymentAccountsHandlers,
-  TaxRatesHandlers,
-  PayerThemesHandlers
+  isolated(CreditorsHandlers, Creditors),
+  isolated(VerificationDetailsHandlers, Creditors),
+  isolated(CustomersHandlers, Customers),
+  isolated(CustomerBankAccountsHandlers, Customers),
+  isolated(MandatesHandlers, Mandates),
+  isolated(PaymentsHandlers, Payments),
+  isolated(RefundsHandlers, Payments),
+  isolated(EventsHandlers, Events),
+  isolated(OutboundPaymentsHandlers, OutboundPayments),
+  isolated(OutboundPaymentImportsHandlers, OutboundPaymentImports),
+  isolated(OutboundPaymentImportEntriesHandlers, OutboundPaymentImports),
+  isolated(SubscriptionsHandlers, Subscriptions),
+  isolated(BillingRequestsHandlers, BillingRequests),
+  isolated(BankAuthorisationsHandlers, BankAuthorisations),
+  isolated(PayerAuthorisationsHandlers, PayerAuthorisations),
+  isolated(InstitutionsHandlers, Institutions),
+  isolated(PayoutsHandlers, Payouts),
+  isolated(BankDetailsLookupsHandlers),
+  isolated(NegativeBalanceLimitsHandlers, NegativeBalanceLimits),
+  isolated(PaymentAccountsHandlers, PaymentAccounts),
+  isolated(TaxRatesHandlers, TaxRates),
+  isolated(PayerThemesHandlers, Creditors, IdGenerator)
 )

@@ -1,0 +1,15 @@
+const { createServer } = require("node:http"); const { createHash, randomUUID } = require("node:crypto")
+const payout = (n) => ({ id: `PO${String(n).padStart(12, "0")}`, created_at: "2026-11-20T06:00:00.000Z", amount: 12345, deducted_fees: 120, currency: "GBP", reference: `PAYKIT-${n}`, status: "paid", payout_type: "merchant", arrival_date: "2026-11-21", fx: { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null }, tax_currency: null, metadata: {}, links: { creditor: "CR000000000001", creditor_bank_account: "BA000000000001" } })
+const token = "tok"; const hashes = new Map([[createHash("sha256").update(token).digest("hex"), "OR"]])
+const store = new Map([["OR", new Map()]]); for (let n = 1; n <= 200; n++) store.get("OR").set(payout(n).id, payout(n))
+const s = createServer((req, res) => {
+  const requestId = randomUUID()
+  const send = (status, body) => { const text = JSON.stringify(body); res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-request-id": requestId }); res.end(text) }
+  if (req.headers["gocardless-version"] !== "2015-07-06") return send(400, {})
+  const auth = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")
+  const org = auth?.[1] === undefined ? undefined : hashes.get(createHash("sha256").update(auth[1]).digest("hex"))
+  if (org === undefined) return send(401, {})
+  const url = new URL(req.url ?? "/", "http://x"); const m = /^\/payouts\/([^/]+)$/.exec(url.pathname)
+  const found = m && store.get(org)?.get(m[1]); return found ? send(200, { payouts: found }) : send(404, {})
+})
+s.listen(8125, "127.0.0.1"); setTimeout(() => process.exit(0), 12000)
