@@ -1,0 +1,89 @@
+import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { newId } from "@paykit/core"
+import { Creditors } from "@paykit/engine"
+import { AccessTokens, hashToken, issueAccessToken } from "@paykit/http"
+import type { ServerMode } from "./config.ts"
+import { type Organisation, Organisations } from "./organisations.ts"
+import { ServerLog } from "./server-log.ts"
+
+/**
+ * The first start. A server on an empty store creates one organisation in its mode, with a
+ * creditor and a read-write access token, and prints the token: the only time it is ever shown
+ * (only its hash is stored). In sandbox mode `PAYKIT_SANDBOX_TOKEN` is used as that token instead of
+ * a random one, and on later starts it is added to the sandbox organisation if it is not there yet,
+ * so a development set-up can keep one token in its environment.
+ */
+
+export class StoreModeMismatch extends Schema.TaggedError<StoreModeMismatch>()("StoreModeMismatch", {
+  mode: Schema.String,
+  organisation: Schema.String,
+  environment: Schema.String
+}) {
+  override get message(): string {
+    return `This store holds the ${this.environment} organisation ${this.organisation}; a ${this.mode} server refuses to serve it (set PAYKIT_MODE=${this.environment}, or use another PAYKIT_DATA_DIR or DATABASE_URL)`
+  }
+}
+
+/** What the start found or made; `accessToken` is set only when a token was created now. */
+export interface BootstrapResult {
+  readonly organisation: Organisation
+  readonly creditor: string | null
+  readonly accessToken: string | undefined
+  readonly created: boolean
+}
+
+export class Bootstrap extends Context.Service<Bootstrap, BootstrapResult>()("@paykit/server/Bootstrap") {}
+
+export const SANDBOX_ORGANISATION_NAME = "Sandbox organisation"
+export const SANDBOX_CREDITOR = { name: "Sandbox Creditor Ltd", country_code: "GB", creditor_type: "company" } as const
+
+const tokenRecord = (organisation: string, token: string) =>
+  Effect.gen(function*() {
+    const id = yield* newId("access_token")
+    return { id, organisation, scope: "read_write", tokenHash: hashToken(token), status: "active" } as const
+  })
+
+export const bootstrap = (options: {
+  readonly mode: ServerMode
+  readonly sandboxToken: Option.Option<Redacted.Redacted<string>>
+}) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const organisations = yield* Organisations
+    const tokens = yield* AccessTokens
+    const log = yield* ServerLog
+    const given = options.mode === "sandbox" ? Option.map(options.sandboxToken, Redacted.value) : Option.none()
+    // One transaction: two processes starting on one empty PostgreSQL database make one organisation
+    // (the second waits on the lock, then finds it), and a crash leaves none half made.
+    return yield* sql.withTransaction(Effect.gen(function*() {
+      yield* sql`LOCK TABLE organisations IN EXCLUSIVE MODE`
+      const existing = yield* organisations.all
+      const mismatch = existing.find((o) => o.environment !== options.mode)
+      if (mismatch !== undefined) {
+        return yield* new StoreModeMismatch({ mode: options.mode, organisation: mismatch.id, environment: mismatch.environment })
+      }
+      const first = existing[0]
+      if (first !== undefined) {
+        if (Option.isSome(given) && (yield* tokens.findByHash(hashToken(given.value))) === undefined) {
+          yield* tokens.insert(yield* tokenRecord(first.id, given.value))
+          log({ level: "info", msg: "PAYKIT_SANDBOX_TOKEN added to the sandbox organisation", organisation: first.id })
+        }
+        return { organisation: first, creditor: null, accessToken: undefined, created: false }
+      }
+      const organisation: Organisation = {
+        id: yield* newId("organisation"),
+        name: options.mode === "sandbox" ? SANDBOX_ORGANISATION_NAME : "Organisation",
+        environment: options.mode
+      }
+      yield* organisations.insert(organisation)
+      const creditor = yield* (yield* Creditors).create(organisation.id, SANDBOX_CREDITOR)
+      const accessToken = Option.isSome(given)
+        ? yield* Effect.as(Effect.flatMap(tokenRecord(organisation.id, given.value), tokens.insert), given.value)
+        : yield* issueAccessToken({ id: yield* newId("access_token"), organisation: organisation.id, scope: "read_write" })
+      return { organisation, creditor: creditor.id, accessToken, created: true }
+    }))
+  })
+
+/** Runs the first-start check when the server starts, and offers its result (tests read the token). */
+export const BootstrapLive = (options: Parameters<typeof bootstrap>[0]) => Layer.effect(Bootstrap, Effect.map(bootstrap(options), Bootstrap.of))

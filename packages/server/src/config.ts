@@ -1,0 +1,56 @@
+import { Config, Option, Redacted, Schema } from "effect"
+
+/**
+ * What the environment decides about a server. `PAYKIT_MODE` is this server's own setting (the
+ * GoCardless API has separate sandbox and live hosts; one paykit process is one of them).
+ */
+
+export const SERVER_MODES = ["sandbox", "live"] as const
+export type ServerMode = (typeof SERVER_MODES)[number]
+
+export const DEFAULT_PORT = 8000
+export const DEFAULT_HOST = "127.0.0.1"
+export const DEFAULT_DATA_DIR = "./.paykit/data"
+
+export type Database =
+  | { readonly _tag: "Pglite"; readonly dataDir: string | undefined }
+  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
+
+export interface ServerConfig {
+  readonly port: number
+  readonly host: string
+  readonly mode: ServerMode
+  readonly database: Database
+  /** The sandbox organisation's token to create instead of a random one. */
+  readonly sandboxToken: Option.Option<Redacted.Redacted<string>>
+}
+
+/**
+ * A token given in `PAYKIT_SANDBOX_TOKEN` is sent as `Authorization: Bearer <token>`, so it must be
+ * one word of visible ASCII; 16 characters at least, so that a typo'd short value is not taken.
+ */
+export const SANDBOX_TOKEN_PATTERN = /^[\x21-\x7e]{16,256}$/
+
+const SandboxToken = Schema.String.check(Schema.isPattern(SANDBOX_TOKEN_PATTERN, {
+  message: "PAYKIT_SANDBOX_TOKEN must be 16 to 256 visible ASCII characters without spaces"
+}))
+
+const nonEmpty = (name: string) =>
+  Config.option(Config.String(name)).pipe(Config.map((value) => Option.filter(value, (v) => v.trim().length > 0)))
+
+export const serverConfig: Config.Config<ServerConfig> = Config.all({
+  port: Config.Port("PORT").pipe(Config.withDefault(DEFAULT_PORT)),
+  host: Config.String("HOST").pipe(Config.withDefault(DEFAULT_HOST)),
+  mode: Config.Literals(SERVER_MODES, "PAYKIT_MODE").pipe(Config.withDefault<ServerMode>("sandbox")),
+  databaseUrl: nonEmpty("DATABASE_URL"),
+  dataDir: nonEmpty("PAYKIT_DATA_DIR"),
+  sandboxToken: Config.option(Config.schema(SandboxToken, "PAYKIT_SANDBOX_TOKEN"))
+}).pipe(
+  Config.map(({ databaseUrl, dataDir, sandboxToken, ...rest }): ServerConfig => ({
+    ...rest,
+    database: Option.isSome(databaseUrl)
+      ? { _tag: "Postgres", url: Redacted.make(databaseUrl.value) }
+      : { _tag: "Pglite", dataDir: Option.getOrElse(dataDir, () => DEFAULT_DATA_DIR) },
+    sandboxToken: Option.map(sandboxToken, (token) => Redacted.make(token))
+  }))
+)

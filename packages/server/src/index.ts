@@ -1,0 +1,17 @@
+/**
+ * @paykit/server: the runnable composition of paykit. The engine on SQL storage (embedded PGlite or
+ * PostgreSQL), the HTTP API with SQL-backed access tokens and idempotency, the sandbox clock and
+ * the sandbox-only endpoints. `npm start` runs `src/main.ts`.
+ */
+export * from "./advance.ts"
+export * from "./bootstrap.ts"
+export * from "./config.ts"
+export * from "./migrations/index.ts"
+export * from "./organisations.ts"
+export * from "./root-page.ts"
+export * from "./sandbox-clock.ts"
+export * from "./sandbox-routes.ts"
+export * from "./server.ts"
+export * from "./server-log.ts"
+export * from "./sql-access-tokens.ts"
+export * from "./sql-idempotency.ts"

@@ -1,0 +1,24 @@
+import type { Effect } from "effect"
+import { Migrator } from "effect/sql"
+import type { SqlClient } from "effect/sql"
+import organisations from "./0001_organisations.ts"
+import accessTokens from "./0002_access_tokens.ts"
+import sandboxClock from "./0003_sandbox_clock.ts"
+
+/**
+ * The server's own tables, numbered on their own: they are recorded in a separate migrations
+ * table, so store-sql's numbering and this one never collide.
+ */
+export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
+  "0001_organisations": organisations,
+  "0002_access_tokens": accessTokens,
+  "0003_sandbox_clock": sandboxClock
+}
+
+export const SERVER_MIGRATIONS_TABLE = "paykit_server_migrations"
+
+/** Brings the server's tables up to date; one transaction, serialised by the migrator's lock. */
+export const migrateServer = Migrator.make({})({
+  loader: Migrator.fromRecord(SERVER_MIGRATIONS),
+  table: SERVER_MIGRATIONS_TABLE
+})

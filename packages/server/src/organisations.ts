@@ -1,0 +1,31 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { SERVER_MODES, type ServerMode } from "./config.ts"
+
+/** The organisations this server hosts (`organisations`, migration 0001). */
+
+export interface Organisation {
+  readonly id: string
+  readonly name: string
+  readonly environment: ServerMode
+}
+
+const OrganisationRow = Schema.Struct({ id: Schema.String, name: Schema.String, environment: Schema.Literals(SERVER_MODES) })
+const decodeRows = Schema.decodeUnknownEffect(Schema.Array(OrganisationRow))
+
+export class Organisations extends Context.Service<Organisations, {
+  /** Every organisation, oldest first. */
+  readonly all: Effect.Effect<ReadonlyArray<Organisation>>
+  readonly insert: (organisation: Organisation) => Effect.Effect<void>
+}>()("@paykit/server/Organisations") {
+  static readonly layerSql: Layer.Layer<Organisations, never, SqlClient.SqlClient> = Layer.effect(
+    Organisations,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      return Organisations.of({
+        all: sql`SELECT id, name, environment FROM organisations ORDER BY created_at, id`.pipe(Effect.flatMap(decodeRows), Effect.orDie),
+        insert: (o) => Effect.orDie(sql`INSERT INTO organisations (id, name, environment) VALUES (${o.id}, ${o.name}, ${o.environment})`)
+      })
+    })
+  )
+}

@@ -1,0 +1,93 @@
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer } from "effect"
+import type { SqlClient } from "effect/sql"
+import { mkdirSync } from "node:fs"
+import { IdGenerator } from "@paykit/core"
+import { SandboxBank, Simulator } from "@paykit/engine"
+import { apiEngineOn, makeHttpApp, RateLimiter, serveHttpApp, serverUrl } from "@paykit/http"
+import { PgliteClient, SqlStorage } from "@paykit/store-sql"
+import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
+import type { Database, ServerConfig } from "./config.ts"
+import { migrateServer } from "./migrations/index.ts"
+import { Organisations } from "./organisations.ts"
+import { rootRoute } from "./root-page.ts"
+import { SandboxTime } from "./sandbox-clock.ts"
+import { liveSandboxRoutes, sandboxRoutes } from "./sandbox-routes.ts"
+import { ServerLog } from "./server-log.ts"
+import { SqlAccessTokens } from "./sql-access-tokens.ts"
+import { SqlIdempotencyStore } from "./sql-idempotency.ts"
+
+/** The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its data directory. */
+export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
+  if (database._tag === "Postgres") return PgClient.layer({ url: database.url, maxConnections: 10 })
+  const dataDir = database.dataDir
+  if (dataDir === undefined) return PgliteClient.layer({})
+  return Layer.unwrap(Effect.sync(() => {
+    // PGlite makes its directory but not the parents (`./.paykit` on a fresh clone).
+    mkdirSync(dataDir, { recursive: true })
+    return PgliteClient.layer({ dataDir })
+  }))
+}
+
+const describeDatabase = (database: Database): string =>
+  database._tag === "Postgres" ? "postgresql (DATABASE_URL)" : database.dataDir === undefined ? "pglite (in memory)" : `pglite ${database.dataDir}`
+
+/**
+ * The whole server as one Layer: the database (migrated: store-sql's tables, then the server's),
+ * the clock (sandbox: real time plus the stored offset), the engine with the sandbox bank, the
+ * first-start organisation, and the API with the server's own routes, listening on the port.
+ * Building it starts the server; releasing its scope stops taking connections, lets the requests
+ * in flight finish (up to 20 seconds), then closes the database.
+ *
+ * `sqlClient` replaces the configured database (tests pass an in-memory PGlite).
+ */
+export const makeServer = (config: ServerConfig, options: { readonly sqlClient?: Layer.Layer<SqlClient.SqlClient, unknown> } = {}) => {
+  const sandbox = config.mode === "sandbox"
+  const database = Layer.effectDiscard(migrateServer).pipe(
+    Layer.provideMerge(SqlStorage),
+    Layer.provideMerge(options.sqlClient ?? sqlClientLayer(config.database))
+  )
+  const foundation = Layer.mergeAll(
+    sandbox ? SandboxTime : Layer.empty,
+    SqlAccessTokens,
+    SqlIdempotencyStore,
+    Organisations.layerSql,
+    // Windows per process: the spec's limits are per minute, and one process serves a sandbox.
+    RateLimiter.layerMemory
+  ).pipe(Layer.provideMerge(database))
+  const engine = apiEngineOn(foundation).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layer)))
+  const services = sandbox ? Simulator.layer.pipe(Layer.provideMerge(engine)) : engine
+  const routes = Layer.mergeAll(makeHttpApp(), rootRoute(config.mode), sandbox ? sandboxRoutes : liveSandboxRoutes)
+  const served = serveHttpApp(routes, { port: config.port, host: config.host }).pipe(
+    Layer.provideMerge(BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken }).pipe(Layer.provideMerge(services)))
+  )
+  return announce(config).pipe(Layer.provideMerge(served))
+}
+
+/** The start-up lines: the organisation (and its token, the one time it exists in clear), then the address. */
+const announce = (config: ServerConfig) =>
+  Layer.effectDiscard(Effect.gen(function*() {
+    const log = yield* ServerLog
+    const boot = yield* Bootstrap
+    const url = yield* serverUrl
+    if (boot.accessToken !== undefined) {
+      log({
+        level: "info",
+        msg: `${boot.organisation.environment} organisation created; its access token is shown this once`,
+        organisation: boot.organisation.id,
+        creditor: boot.creditor,
+        access_token: boot.accessToken
+      })
+    }
+    log({
+      level: "info",
+      msg: "listening",
+      url: `http://${config.host}:${new URL(url).port}`,
+      mode: config.mode,
+      organisation: boot.organisation.id,
+      database: describeDatabase(config.database),
+      docs: "/docs"
+    })
+    // Released first: the server then stops accepting and waits for the requests in flight.
+    yield* Effect.addFinalizer(() => Effect.sync(() => log({ level: "info", msg: "shutting down; finishing requests in flight" })))
+  }))
