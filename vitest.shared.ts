@@ -4,7 +4,15 @@ import { defineProject } from "vitest/config"
 // points each @paykit/* import at src/index.ts, so `npm test` needs no build first.
 const conditions = ["@paykit/source", "node", "import", "default"]
 
-export const paykitProject = (name: string) =>
+export interface ProjectOptions {
+  /**
+   * false: test files of one worker share one module graph, so a module-level resource (such as
+   * the embedded database, which takes seconds to boot) is made once per worker, not per file.
+   */
+  readonly isolate?: boolean
+}
+
+export const paykitProject = (name: string, options: ProjectOptions = {}) =>
   defineProject({
     resolve: { conditions },
     ssr: { resolve: { conditions, externalConditions: conditions } },
@@ -15,6 +23,7 @@ export const paykitProject = (name: string) =>
       // Property tests and the embedded database are CPU-bound: on a loaded two-core CI machine
       // they can take several times longer than alone. Speed is measured by bench/, not here.
       testTimeout: 60_000,
-      hookTimeout: 120_000
+      hookTimeout: 120_000,
+      isolate: options.isolate ?? true
     }
   })

@@ -1,3 +1,4 @@
 import { paykitProject } from "../../vitest.shared.ts"
 
-export default paykitProject("@paykit/store-sql")
+// One PGlite per test worker: files share the worker's module graph (see test/support/pglite.ts).
+export default paykitProject("@paykit/store-sql", { isolate: false })
