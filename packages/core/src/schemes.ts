@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import type { Currency } from "./money.ts"
 
 /** Debit schemes a mandate can be on (billing request `mandate_request.scheme`, payer authorisations). */
 export const MANDATE_SCHEMES = [
@@ -21,3 +22,22 @@ export const SCHEMES = [...new Set<string>([...MANDATE_SCHEMES, ...SCHEME_IDENTI
 >
 export type Scheme = MandateScheme | SchemeIdentifierScheme
 export const isScheme = (u: unknown): u is Scheme => typeof u === "string" && (SCHEMES as ReadonlyArray<string>).includes(u)
+
+/**
+ * The one currency each scheme that moves money collects or pays in: the single table behind
+ * fees, mandate currencies and payment checks.
+ */
+export const SCHEME_CURRENCY = {
+  ach: "USD",
+  autogiro: "SEK",
+  bacs: "GBP",
+  becs: "AUD",
+  becs_nz: "NZD",
+  betalingsservice: "DKK",
+  faster_payments: "GBP",
+  pad: "CAD",
+  pay_to: "AUD",
+  sepa_core: "EUR",
+  sepa_credit_transfer: "EUR",
+  sepa_instant_credit_transfer: "EUR"
+} as const satisfies Record<Exclude<Scheme, "sepa">, Currency>

@@ -1,4 +1,4 @@
-import { Currency } from "@paykit/core"
+import { Currency, SCHEME_CURRENCY } from "@paykit/core"
 import { Schema } from "effect"
 import { divRoundHalfEven } from "./rounding.ts"
 
@@ -10,20 +10,7 @@ import { divRoundHalfEven } from "./rounding.ts"
  */
 
 /** Schemes a payment (and so a fee) can be on, each with the one currency it collects in. */
-export const PAYMENT_SCHEME_CURRENCIES = {
-  ach: "USD",
-  autogiro: "SEK",
-  bacs: "GBP",
-  becs: "AUD",
-  becs_nz: "NZD",
-  betalingsservice: "DKK",
-  faster_payments: "GBP",
-  pad: "CAD",
-  pay_to: "AUD",
-  sepa_core: "EUR",
-  sepa_credit_transfer: "EUR",
-  sepa_instant_credit_transfer: "EUR"
-} as const satisfies Record<string, Currency>
+export const PAYMENT_SCHEME_CURRENCIES = SCHEME_CURRENCY
 export type PaymentScheme = keyof typeof PAYMENT_SCHEME_CURRENCIES
 export const PAYMENT_SCHEMES = Object.keys(PAYMENT_SCHEME_CURRENCIES) as ReadonlyArray<PaymentScheme>
 export const PaymentScheme = Schema.Literals(PAYMENT_SCHEMES).annotate({

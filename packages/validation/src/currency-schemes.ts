@@ -1,4 +1,4 @@
-import type { Currency, MandateScheme } from "@paykit/core"
+import { type Currency, type MandateScheme, SCHEME_CURRENCY } from "@paykit/core"
 
 /**
  * The debit schemes a mandate in each currency can be on (spec: billing request `mandate_request`).
@@ -17,18 +17,7 @@ export const MANDATE_SCHEMES_BY_CURRENCY: Readonly<Record<Currency, ReadonlyArra
 }
 
 /** The one currency of each mandate scheme (the inverse of the table above). */
-export const CURRENCY_OF_MANDATE_SCHEME: Readonly<Record<MandateScheme, Currency>> = {
-  ach: "USD",
-  autogiro: "SEK",
-  bacs: "GBP",
-  becs: "AUD",
-  becs_nz: "NZD",
-  betalingsservice: "DKK",
-  faster_payments: "GBP",
-  pad: "CAD",
-  pay_to: "AUD",
-  sepa_core: "EUR"
-}
+export const CURRENCY_OF_MANDATE_SCHEME: Readonly<Record<MandateScheme, Currency>> = SCHEME_CURRENCY
 
 export const isMandateSchemeOfCurrency = (scheme: MandateScheme, currency: Currency): boolean =>
   MANDATE_SCHEMES_BY_CURRENCY[currency].includes(scheme)
