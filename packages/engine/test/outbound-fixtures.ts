@@ -63,7 +63,7 @@ export const setUpRecipient = (organisation: string, accountHolderName = "Ada Lo
     const customer = yield* customers.create(organisation, { given_name: "Ada", family_name: "Lovelace", country_code: "GB" })
     return yield* customers.createBankAccount(organisation, {
       account_holder_name: accountHolderName,
-      account_number: "31926819",
+      account_number: "55779911",
       branch_code: "200000",
       country_code: "GB",
       links: { customer: customer.id }

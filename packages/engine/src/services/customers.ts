@@ -13,7 +13,7 @@ import {
   now,
   validationFailed
 } from "@paykit/core"
-import { NonBlankString, optionalNullable } from "@paykit/validation"
+import { NonBlankString, optionalNullable, resolveBankDetails, type ResolvedBankAccount } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
 import { eq, type Page } from "../ports/list-query.ts"
@@ -22,7 +22,7 @@ import { CustomerBankAccountRepository, CustomerRepository } from "../repositori
 import type { CustomerBankAccount } from "../resources/customer-bank-accounts.ts"
 import type { Customer } from "../resources/customers.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
-import { currencyOfCountry, isEurozone } from "./scheme-identifiers.ts"
+import { isEurozone } from "./scheme-identifiers.ts"
 import { API_CAUSE, emit, insertNew, save } from "./support.ts"
 
 const CUSTOMERS = "customers"
@@ -53,18 +53,12 @@ export const CustomerUpdateRequest = Schema.Struct(CustomerFields)
 
 export const CustomerListParams = Schema.Struct({ ...ListParams.fields, email: Schema.optionalKey(Schema.String) })
 
-const SortCode = Schema.String.check(Schema.makeFilter((s: string) => /^\d{6}$/.test(s.replace(/-/g, "")), { message: "must be a 6-digit sort code" }))
-const AccountNumber = Schema.String.check(Schema.makeFilter((s: string) => /^\d{4,17}$/.test(s), { message: "must be 4 to 17 digits" }))
-const Iban = Schema.String.check(
-  Schema.makeFilter((s: string) => /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(s.replace(/\s/g, "")), { message: "must be an IBAN" })
-)
-
 export const BankDetailsFields = {
   account_holder_name: NonBlankString,
-  account_number: Schema.optionalKey(AccountNumber),
-  branch_code: Schema.optionalKey(SortCode),
+  account_number: Schema.optionalKey(Schema.String),
+  branch_code: Schema.optionalKey(Schema.String),
   bank_code: Schema.optionalKey(Schema.String),
-  iban: Schema.optionalKey(Iban),
+  iban: Schema.optionalKey(Schema.String),
   country_code: Schema.optionalKey(CountryCode),
   currency: Schema.optionalKey(Currency),
   account_type: optionalNullable(Schema.Literals(["savings", "checking"])),
@@ -95,42 +89,25 @@ export const customerNameErrors = (
     ? [fieldError(root, ["given_name"], "is required unless company_name is given"), fieldError(root, ["family_name"], "is required unless company_name is given")]
     : []
 
-/** What a bank account's details resolve to, once its country and currency are known. */
-export interface ResolvedBankDetails {
-  readonly country_code: string
-  readonly currency: Currency
-  readonly account_number_ending: string
+/**
+ * The one check of a customer's bank details, used by every path that creates an account (the
+ * API, billing requests' collect_bank_account, payer authorisations): @paykit/validation's bank
+ * details rules (IBAN and BIC through ibantools, UK sort code and Vocalink modulus checks, ABA,
+ * BSB, NZ, CA and the other local formats, `account_type` for USD only, no SEK IBAN since
+ * Autogiro needs local details) and the currency of the account's country. Resolves the
+ * country, currency, number ending (4 digits for NZD, else 2) and the debit schemes the account
+ * can be collected on.
+ */
+export const checkCustomerBankDetails = (root: string, d: BankDetails): ResolvedCustomerBankAccount | ValidationFailed => {
+  const resolution = resolveBankDetails(d, { rejectSekIban: true, checkCurrencyAndAccountType: true })
+  if (!resolution.valid) return validationFailed(resolution.issues.map((i) => fieldError(root, i.path, i.message)))
+  const { account } = resolution
+  if (account.currency === null) return invalidField(root, ["country_code"], `has no supported currency (${account.country_code})`)
+  return { ...account, currency: account.currency }
 }
 
-/**
- * The local-details rules: an IBAN (its country is the account's), or a UK account number with
- * its sort code, or elsewhere an account number with the country given. The IBAN check digits
- * are checked by ISO 13616's mod-97.
- */
-export const resolveBankDetails = (root: string, d: BankDetails): ResolvedBankDetails | ValidationFailed => {
-  if (d.iban !== undefined) {
-    const iban = d.iban.replace(/\s/g, "")
-    const rearranged = iban.slice(4) + iban.slice(0, 4)
-    let remainder = 0
-    for (const ch of rearranged) {
-      const v = /\d/.test(ch) ? ch : String(ch.charCodeAt(0) - 55)
-      for (const digit of v) remainder = (remainder * 10 + Number(digit)) % 97
-    }
-    if (remainder !== 1) return invalidField(root, ["iban"], "is not a valid IBAN: its check digits do not match")
-    const country = iban.slice(0, 2)
-    const currency = d.currency ?? currencyOfCountry(country)
-    if (currency === undefined) return invalidField(root, ["currency"], "is required for this country")
-    return { country_code: country, currency, account_number_ending: iban.slice(-2) }
-  }
-  const country = d.country_code
-  if (country === undefined) return invalidField(root, ["country_code"], "is required with local bank details")
-  if (d.account_number === undefined) return invalidField(root, ["account_number"], "is required unless an iban is given")
-  if (country === "GB" && d.branch_code === undefined) return invalidField(root, ["branch_code"], "is required for GB accounts")
-  if (isEurozone(country)) return invalidField(root, ["iban"], "is required for accounts in the eurozone")
-  const currency = d.currency ?? currencyOfCountry(country)
-  if (currency === undefined) return invalidField(root, ["currency"], "is required for this country")
-  const ending = currency === "NZD" ? d.account_number.slice(-4) : d.account_number.slice(-2)
-  return { country_code: country, currency, account_number_ending: ending }
+export interface ResolvedCustomerBankAccount extends ResolvedBankAccount {
+  readonly currency: Currency
 }
 
 type Errors = ValidationFailed | NotFound
@@ -217,7 +194,7 @@ export class Customers extends Context.Service<Customers, {
         Effect.gen(function*() {
           const req = yield* decodeAccount(input)
           const customer = yield* customers.get(organisation, req.links.customer)
-          const resolved = resolveBankDetails(BANK_ACCOUNTS, req)
+          const resolved = checkCustomerBankDetails(BANK_ACCOUNTS, req)
           if ("_tag" in resolved) return yield* resolved
           // Payer name verification runs for UK and eurozone accounts (spec: bank details lookups).
           const verifiable = resolved.country_code === "GB" || isEurozone(resolved.country_code)

@@ -9,14 +9,12 @@ import {
   type ValidationFailed,
   decodeInputEffect,
   invalidField,
-  isCurrency,
   newId,
   now,
   today
 } from "@paykit/core"
 import { mandateMachine } from "@paykit/machines"
 import { nextPossibleChargeDate } from "@paykit/schedule"
-import { MANDATE_SCHEMES_BY_CURRENCY, isMandateSchemeOfCurrency } from "@paykit/validation"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
@@ -25,6 +23,7 @@ import type { Versioned } from "../ports/repository.ts"
 import { CreditorRepository, CustomerBankAccountRepository, MandateRepository } from "../repositories.ts"
 import type { Creditor } from "../resources/creditors.ts"
 import { MANDATE_STATUSES, type Mandate } from "../resources/mandates.ts"
+import { mandateSchemesOfAccount } from "./account-schemes.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf } from "./scheme-identifiers.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save } from "./support.ts"
@@ -145,12 +144,14 @@ export class Mandates extends Context.Service<Mandates, {
             return yield* new InvalidState({ reason: "bank_account_disabled", message: "The customer bank account is disabled" })
           }
           const creditor = yield* resolveCreditor(organisation, req.links.creditor, ROOT)
-          const currency = account.resource.currency
-          const defaultScheme = currency !== null && isCurrency(currency) ? MANDATE_SCHEMES_BY_CURRENCY[currency][0] : undefined
-          const scheme = req.scheme ?? defaultScheme
-          if (scheme === undefined) return yield* invalidField(ROOT, ["scheme"], "is required for this bank account")
-          if (currency === null || !isCurrency(currency) || !isMandateSchemeOfCurrency(scheme, currency)) {
-            return yield* invalidField(ROOT, ["scheme"], `is not available for a ${currency ?? "bank"} account`)
+          // The account's available debit schemes decide: a scheme it cannot be collected on is refused.
+          const available = mandateSchemesOfAccount(account.resource.country_code)
+          const scheme = req.scheme ?? available[0]
+          if (scheme === undefined) {
+            return yield* invalidField(ROOT, ["links", "customer_bank_account"], `is in a country no mandate scheme reaches (${account.resource.country_code ?? "unknown"})`)
+          }
+          if (!available.includes(scheme)) {
+            return yield* invalidField(ROOT, ["scheme"], `is not available for this bank account (available: ${available.join(", ")})`)
           }
           if (scheme === "ach" && req.payer_ip_address === undefined && (req.authorisation_source ?? "web") === "web") {
             return yield* invalidField(ROOT, ["payer_ip_address"], "is required for ACH mandates authorised on the web")

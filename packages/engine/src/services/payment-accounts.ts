@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { type IdGenerator, InvalidState, type NotFound, type ValidationFailed, decodeInputEffect, invalidField, newId, now } from "@paykit/core"
+import { type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, decodeInputEffect, invalidField, newId, now } from "@paykit/core"
 import { PositiveAmount } from "@paykit/validation"
 import { eq, type Page } from "../ports/list-query.ts"
 import { Transactor, type Versioned } from "../ports/repository.ts"
@@ -11,8 +11,6 @@ import { insertNew, save } from "./support.ts"
 
 const ROOT = "payment_accounts"
 
-/** Spec: the account holder name is transliterated, upcased and truncated to 18 characters. */
-export const PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH = 18
 /** Outbound payments are GBP only, so every payment account holds GBP. */
 export const PAYMENT_ACCOUNT_CURRENCY = "GBP"
 /** The bank that holds sandbox payment accounts (the platform's own account provider). */
