@@ -21,6 +21,12 @@ export const MANDATE_PDF_REFERENCE_MAX_LENGTH = 18
 /** Mandate PDF URL life, in milliseconds. */
 export const MANDATE_PDF_URL_LIFE_MS = 10 * 60 * 1000
 
+/** Payment account `account_holder_name`: transliterated, upcased and truncated to this length. */
+export const PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH = 18
+
+/** Negative balance limit when a creditor has none set: the balance may not go below zero. */
+export const NEGATIVE_BALANCE_LIMIT_DEFAULT = 0
+
 /** Subscription `name`. */
 export const SUBSCRIPTION_NAME_MAX_LENGTH = 255
 /** Subscription `upcoming_payments`: at most this many items. */

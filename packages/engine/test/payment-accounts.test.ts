@@ -1,8 +1,8 @@
 import fc from "fast-check"
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
+import { PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH } from "@paykit/core"
 import {
-  PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH,
   PaymentAccounts,
   accountNumberEndingOf,
   paymentAccountHolderName

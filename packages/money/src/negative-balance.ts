@@ -3,6 +3,7 @@ import {
   type Currency,
   Currency as CurrencySchema,
   InvalidState,
+  NEGATIVE_BALANCE_LIMIT_DEFAULT,
   SignedAmount,
   type ValidationFailed,
   decodeInput,
@@ -17,8 +18,8 @@ import { Result, Schema } from "effect"
  * balance below zero. The balance may reach exactly `-balance_limit`.
  */
 
-/** The default limit when the creditor has none. */
-export const DEFAULT_NEGATIVE_BALANCE_LIMIT = 0
+/** The default limit when the creditor has none (core's named limit). */
+export const DEFAULT_NEGATIVE_BALANCE_LIMIT = NEGATIVE_BALANCE_LIMIT_DEFAULT
 
 /** The real API's reason for a refund the creditor's balance cannot cover. */
 export const AVAILABLE_REFUND_AMOUNT_INSUFFICIENT = "available_refund_amount_insufficient"
