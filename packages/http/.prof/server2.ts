@@ -15,7 +15,7 @@ await runtime.runPromise(seedCreditors("OR_bench", 5))
 const rid = await runtime.runPromise(Effect.gen(function*() {
   const customers = yield* engine.Customers
   const customer = yield* customers.create("OR_bench", { given_name: "Ada", family_name: "Lovelace", country_code: "GB" })
-  const account = yield* customers.createBankAccount("OR_bench", { account_holder_name: "Ada Lovelace", account_number: "31926819", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
+  const account = yield* customers.createBankAccount("OR_bench", { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
   return account.id
 }).pipe(Effect.orDie))
 console.log(token); console.log(rid)

@@ -1,9 +1,10 @@
-import { Cause, Clock, Effect, Layer, type Types } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Scope, type Types } from "effect"
 import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
 import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
+import { DashboardBaseUrl, HostedPagesBaseUrl } from "@paykit/engine"
 import { PaykitApi } from "./api.ts"
 import { renderDocsPage } from "./docs-page.ts"
 import { errorResponse, internalErrorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
@@ -77,11 +78,42 @@ export const outerMiddleware = <E, R>(
     )
   })
 
-/** Serves an app built by `makeHttpApp` on `port` (0 picks a free one; read it from `HttpServer`). */
-export const serveHttpApp = <A, E, R>(app: Layer.Layer<A, E, R>, options: { readonly port: number; readonly host?: string }) =>
-  HttpRouter.serve(app, { disableLogger: true, disableListenLog: true }).pipe(
+/**
+ * The services a request never reads from the server's context: the engine's repositories and
+ * services and this package's ports are captured by the gateway and the handlers when they are
+ * built. Left in, every request's context would carry (and, on the way through HttpApi, copy)
+ * all of them. The engine's References (configuration with defaults) stay: services read those
+ * per call.
+ */
+const capturedAtBuild = (key: string): boolean =>
+  (key.startsWith("@paykit/engine/") && !ENGINE_REFERENCES.has(key)) ||
+  key === "@paykit/http/AccessTokens" || key === "@paykit/http/IdempotencyStore" || key === "@paykit/http/RateLimiter" ||
+  key.startsWith("effect/http-api/HttpApiGroup/")
+
+const ENGINE_REFERENCES: ReadonlySet<string> = new Set([HostedPagesBaseUrl.key, DashboardBaseUrl.key])
+
+const trimmed = <S>(context: Context.Context<S>): Context.Context<S> =>
+  Context.makeUnsafe(new Map([...context.mapUnsafe].filter(([key]) => !capturedAtBuild(key))))
+
+/**
+ * Serves an app built by `makeHttpApp` on `port` (0 picks a free one; read it from `HttpServer`).
+ * `HttpRouter.serve`, except that requests run in the trimmed context.
+ */
+export const serveHttpApp = <A, E, R>(app: Layer.Layer<A, E, R>, options: { readonly port: number; readonly host?: string }) => {
+  const serving: Layer.Layer<A | HttpRouter.HttpRouter, E, Exclude<R, HttpRouter.HttpRouter> | HttpServer.HttpServer> = Layer.unwrap(
+    Effect.contextWith((context: Context.Context<Exclude<R, HttpRouter.HttpRouter> | Scope.Scope>) =>
+      Layer.buildWithMemoMap(Layer.provideMerge(app, HttpRouter.layer), Layer.CurrentMemoMap.forkOrCreate(context), Context.get(context, Scope.Scope))
+    ).pipe(Effect.map((built) => {
+      const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
+      const serve: Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> = HttpServer.serveEffect(handler)
+      const inTrimmedContext = Effect.updateContext(serve, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => trimmed(context))
+      return Layer.merge(Layer.effectDiscard(inTrimmedContext), Layer.succeedContext(built))
+    }))
+  )
+  return serving.pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) }))
   )
+}
 
 /** The base URL of a served app, on the loopback interface. */
 export const serverUrl: Effect.Effect<string, never, HttpServer.HttpServer> = Effect.map(HttpServer.HttpServer, (server) =>

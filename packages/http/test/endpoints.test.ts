@@ -197,7 +197,7 @@ describe("outbound payments, imports, payment accounts, verification details, li
       const customers = yield* Customers
       const customer = yield* customers.create(org, { given_name: "Ada", family_name: "Lovelace", country_code: "GB" })
       return yield* customers.createBankAccount(org, {
-        account_holder_name: "Ada Lovelace", account_number: "31926819", branch_code: "200000", country_code: "GB", links: { customer: customer.id }
+        account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id }
       })
     }))
     recipientId = recipient.id
