@@ -12,20 +12,14 @@
  * all started in November 2026: paykit jumps to the first date by arithmetic, so age costs it
  * nothing, while rrule walks every occurrence from the start.
  */
-import { spawnSync } from "node:child_process"
+import { ensureSourceCondition } from "./support/source-condition.ts"
 import { performance } from "node:perf_hooks"
 import rrulePackage from "rrule"
 import type { RRule as RRuleType } from "rrule"
 import type { LocalDate } from "@paykit/core"
 import type { BusinessCalendar, SubscriptionSchedule } from "@paykit/schedule"
 
-// The workspace packages resolve to their TypeScript sources only under the `@paykit/source`
-// export condition; a runner that did not pass it gets this process again with it.
-if (!process.execArgv.some((a) => a.includes("@paykit/source"))) {
-  const script = process.argv[1] ?? ""
-  const r = spawnSync(process.execPath, [...process.execArgv, "--conditions=@paykit/source", script, ...process.argv.slice(2)], { stdio: "inherit" })
-  process.exit(r.status ?? 1)
-}
+ensureSourceCondition()
 
 // rrule ships CommonJS to Node, whose named exports Node cannot see: take them off the default.
 const { RRule, datetime } = rrulePackage

@@ -17,18 +17,13 @@
  * directly with `unsafe`, its repository side the same client under the repositories.
  */
 import { spawnSync } from "node:child_process"
+import { ensureSourceCondition } from "./support/source-condition.ts"
 import { randomUUID } from "node:crypto"
 import { performance } from "node:perf_hooks"
 import type { Layer as LayerType } from "effect"
 import type { SqlClient as SqlClientModule } from "effect/sql"
 
-// The workspace packages resolve to their TypeScript sources only under the `@paykit/source`
-// export condition; a runner that did not pass it gets this process again with it.
-if (!process.execArgv.some((a) => a.includes("@paykit/source"))) {
-  const script = process.argv[1] ?? ""
-  const r = spawnSync(process.execPath, [...process.execArgv, "--conditions=@paykit/source", script, ...process.argv.slice(2)], { stdio: "inherit" })
-  process.exit(r.status ?? 1)
-}
+ensureSourceCondition()
 
 const { Effect, Layer, Redacted } = await import("effect")
 const { SqlClient } = await import("effect/sql")
