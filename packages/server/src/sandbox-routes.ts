@@ -2,7 +2,7 @@ import { Effect, Layer, Semaphore } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Forbidden, type PaykitError, timestampFromMillis } from "@paykit/core"
 import { BankAuthorisations, DAILY_RUN_OFFSET_MS, OutboundPaymentImports, PaymentAccounts, Simulator } from "@paykit/engine"
-import { authenticate, type CallerShape, PROTOCOL_REASONS, respond, usage } from "@paykit/http"
+import { AccessTokens, authenticate, type CallerShape, PROTOCOL_REASONS, respond, usage } from "@paykit/http"
 import { advanceTarget, formatIsoDuration } from "./advance.ts"
 import { SandboxClock } from "./sandbox-clock.ts"
 
@@ -29,12 +29,16 @@ const readBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<u
 const actionData = (body: unknown): unknown =>
   typeof body === "object" && body !== null && "data" in body ? body.data : body
 
-type Handler<R> = (caller: CallerShape, body: unknown, params: Readonly<Record<string, string | undefined>>) => Effect.Effect<unknown, PaykitError, R>
+type Handler = (caller: CallerShape, body: unknown, params: Readonly<Record<string, string | undefined>>) => Effect.Effect<unknown, PaykitError>
 
-const route = <R>(method: "GET" | "POST", path: `/sandbox/${string}`, handler: Handler<R>) =>
+/**
+ * A route whose handler needs nothing from the request's context: the services are taken when the
+ * routes are built (an HttpRouter route would otherwise ask for them per request).
+ */
+const route = (tokens: AccessTokens["Service"], method: "GET" | "POST", path: `/sandbox/${string}`, handler: Handler) =>
   HttpRouter.add(method, path, (request) =>
     respond(Effect.gen(function*() {
-      const caller = yield* authenticate(request.headers["authorization"])
+      const caller = yield* Effect.provideService(authenticate(request.headers["authorization"]), AccessTokens, tokens)
       if (method !== "GET" && caller.scope === "read_only") {
         return yield* new Forbidden({ reason: PROTOCOL_REASONS.readOnlyToken, message: "This access token is read-only" })
       }
@@ -46,52 +50,60 @@ const route = <R>(method: "GET" | "POST", path: `/sandbox/${string}`, handler: H
 const param = (params: Readonly<Record<string, string | undefined>>, name: string): string => params[name] ?? ""
 
 /** The clock as the endpoints show it. */
-const clockView = Effect.gen(function*() {
-  const clock = yield* SandboxClock
-  const now = yield* clock.now
-  const offset = yield* clock.offsetMillis
-  const sinceRun = (((now - DAILY_RUN_OFFSET_MS) % DAY_MS) + DAY_MS) % DAY_MS
-  return {
-    simulator_clock: {
-      now: timestampFromMillis(now),
-      offset_ms: offset,
-      offset: formatIsoDuration(offset),
-      next_daily_run_at: timestampFromMillis(now - sinceRun + DAY_MS)
+const clockView = (clock: SandboxClock["Service"]) =>
+  Effect.gen(function*() {
+    const now = yield* clock.now
+    const offset = yield* clock.offsetMillis
+    const sinceRun = (((now - DAILY_RUN_OFFSET_MS) % DAY_MS) + DAY_MS) % DAY_MS
+    return {
+      simulator_clock: {
+        now: timestampFromMillis(now),
+        offset_ms: offset,
+        offset: formatIsoDuration(offset),
+        next_daily_run_at: timestampFromMillis(now - sinceRun + DAY_MS)
+      }
     }
-  }
-})
+  })
 
 export const sandboxRoutes = Layer.unwrap(Effect.gen(function*() {
+  const tokens = yield* AccessTokens
+  const clock = yield* SandboxClock
+  const simulator = yield* Simulator
+  const authorisations = yield* BankAuthorisations
+  const imports = yield* OutboundPaymentImports
+  const accounts = yield* PaymentAccounts
   // One advance at a time: two interleaved advances would run one day's jobs twice.
   const advancing = yield* Semaphore.make(1)
+  const authorisationAction = (action: "visit" | "authorise" | "deny" | "fail") =>
+    route(tokens, "POST", `/sandbox/bank_authorisations/:id/actions/${action}`, (caller, body, params) => {
+      const id = param(params, "id")
+      const done = action === "authorise" ? authorisations.authorise(caller.organisation, id, actionData(body)) : authorisations[action](caller.organisation, id)
+      return Effect.map(done, (resource) => ({ bank_authorisations: resource }))
+    })
   return Layer.mergeAll(
-    route("GET", "/sandbox/simulator/clock", () => clockView),
-    route("POST", "/sandbox/simulator/advance", (_caller, body) =>
+    route(tokens, "GET", "/sandbox/simulator/clock", () => clockView(clock)),
+    route(tokens, "POST", "/sandbox/simulator/advance", (_caller, body) =>
       advancing.withPermits(1)(Effect.gen(function*() {
-        const now = yield* (yield* SandboxClock).now
-        const target = yield* Effect.fromResult(advanceTarget(body, now))
-        yield* (yield* Simulator).advanceTo(target)
-        return yield* clockView
+        const target = yield* Effect.fromResult(advanceTarget(body, yield* clock.now))
+        yield* simulator.advanceTo(target)
+        return yield* clockView(clock)
       }))),
-    route("POST", "/sandbox/bank_authorisations/:id/actions/visit", (caller, _body, params) =>
-      Effect.map(BankAuthorisations.use((s) => s.visit(caller.organisation, param(params, "id"))), (r) => ({ bank_authorisations: r }))),
-    route("POST", "/sandbox/bank_authorisations/:id/actions/authorise", (caller, body, params) =>
-      Effect.map(BankAuthorisations.use((s) => s.authorise(caller.organisation, param(params, "id"), actionData(body))), (r) => ({ bank_authorisations: r }))),
-    route("POST", "/sandbox/bank_authorisations/:id/actions/deny", (caller, _body, params) =>
-      Effect.map(BankAuthorisations.use((s) => s.deny(caller.organisation, param(params, "id"))), (r) => ({ bank_authorisations: r }))),
-    route("POST", "/sandbox/bank_authorisations/:id/actions/fail", (caller, _body, params) =>
-      Effect.map(BankAuthorisations.use((s) => s.fail(caller.organisation, param(params, "id"))), (r) => ({ bank_authorisations: r }))),
-    route("POST", "/sandbox/outbound_payment_imports/:id/actions/authorise", (caller, _body, params) =>
+    authorisationAction("visit"),
+    authorisationAction("authorise"),
+    authorisationAction("deny"),
+    authorisationAction("fail"),
+    route(tokens, "POST", "/sandbox/outbound_payment_imports/:id/actions/authorise", (caller, _body, params) =>
       // The dashboard records who authorised; the sandbox's user is the token that asked.
-      Effect.map(OutboundPaymentImports.use((s) => s.authorise(caller.organisation, param(params, "id"), `access token ${caller.tokenId}`)), (r) => ({ outbound_payment_imports: r }))),
-    route("POST", "/sandbox/payment_accounts/fund", (caller, body) =>
-      Effect.map(PaymentAccounts.use((s) => s.fund(caller.organisation, actionData(body))), (r) => ({ payment_accounts: r })))
+      Effect.map(imports.authorise(caller.organisation, param(params, "id"), `access token ${caller.tokenId}`), (resource) => ({ outbound_payment_imports: resource }))),
+    route(tokens, "POST", "/sandbox/payment_accounts/fund", (caller, body) =>
+      Effect.map(accounts.fund(caller.organisation, actionData(body)), (resource) => ({ payment_accounts: resource })))
   )
 }))
 
 /** A live server: every `/sandbox/` path is 403, after authentication like any other endpoint. */
-export const liveSandboxRoutes = HttpRouter.add("*", "/sandbox/*", (request) =>
-  respond(Effect.gen(function*() {
-    yield* authenticate(request.headers["authorization"])
-    return yield* new Forbidden({ reason: SANDBOX_ONLY_REASON, message: "Sandbox endpoints are not available on a live server" })
-  })))
+export const liveSandboxRoutes = Layer.unwrap(Effect.map(AccessTokens, (tokens) =>
+  HttpRouter.add("*", "/sandbox/*", (request) =>
+    respond(Effect.gen(function*() {
+      yield* Effect.provideService(authenticate(request.headers["authorization"]), AccessTokens, tokens)
+      return yield* new Forbidden({ reason: SANDBOX_ONLY_REASON, message: "Sandbox endpoints are not available on a live server" })
+    })))))

@@ -1,10 +1,11 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
+import type { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
 import { SandboxBank, Simulator } from "@paykit/engine"
-import { apiEngineOn, makeHttpApp, RateLimiter, serveHttpApp, serverUrl } from "@paykit/http"
+import { type AccessTokens, apiEngineOn, type IdempotencyStore, makeHttpApp, RateLimiter, serveHttpApp, serverUrl } from "@paykit/http"
 import { PgliteClient, SqlStorage } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
@@ -32,37 +33,71 @@ export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlCli
 const describeDatabase = (database: Database): string =>
   database._tag === "Postgres" ? "postgresql (DATABASE_URL)" : database.dataDir === undefined ? "pglite (in memory)" : `pglite ${database.dataDir}`
 
-/**
- * The whole server as one Layer: the database (migrated: store-sql's tables, then the server's),
- * the clock (sandbox: real time plus the stored offset), the engine with the sandbox bank, the
- * first-start organisation, and the API with the server's own routes, listening on the port.
- * Building it starts the server; releasing its scope stops taking connections, lets the requests
- * in flight finish (up to 20 seconds), then closes the database.
- *
- * `sqlClient` replaces the configured database (tests pass an in-memory PGlite).
- */
-export const makeServer = (config: ServerConfig, options: { readonly sqlClient?: Layer.Layer<SqlClient.SqlClient, unknown> } = {}) => {
-  const sandbox = config.mode === "sandbox"
+/** What a running server offers its embedder and its tests, in both modes. */
+export type ServerServices = Bootstrap | HttpServer.HttpServer | SqlClient.SqlClient | AccessTokens | IdempotencyStore | Organisations
+
+export interface ServerOptions {
+  /** Replaces the configured database (tests pass an in-memory PGlite or one on a temporary directory). */
+  readonly sqlClient?: Layer.Layer<SqlClient.SqlClient, unknown>
+}
+
+const pieces = (config: ServerConfig, options: ServerOptions) => {
   const database = Layer.effectDiscard(migrateServer).pipe(
     Layer.provideMerge(SqlStorage),
     Layer.provideMerge(options.sqlClient ?? sqlClientLayer(config.database))
   )
-  const foundation = Layer.mergeAll(
-    sandbox ? SandboxTime : Layer.empty,
+  const ports = Layer.mergeAll(
     SqlAccessTokens,
     SqlIdempotencyStore,
     Organisations.layerSql,
     // Windows per process: the spec's limits are per minute, and one process serves a sandbox.
     RateLimiter.layerMemory
-  ).pipe(Layer.provideMerge(database))
-  const engine = apiEngineOn(foundation).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layer)))
-  const services = sandbox ? Simulator.layer.pipe(Layer.provideMerge(engine)) : engine
-  const routes = Layer.mergeAll(makeHttpApp(), rootRoute(config.mode), sandbox ? sandboxRoutes : liveSandboxRoutes)
-  const served = serveHttpApp(routes, { port: config.port, host: config.host }).pipe(
-    Layer.provideMerge(BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken }).pipe(Layer.provideMerge(services)))
   )
-  return announce(config).pipe(Layer.provideMerge(served))
+  return {
+    database,
+    ports,
+    externals: Layer.mergeAll(SandboxBank, IdGenerator.layer),
+    boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken }),
+    listen: { port: config.port, host: config.host }
+  }
 }
+
+/**
+ * The sandbox server: as `makeServer`, with the sandbox clock provided under everything (so every
+ * service and handler reads it), the engine's simulator, and the `/sandbox/` endpoints.
+ */
+export const makeSandboxServer = (config: ServerConfig, options: ServerOptions = {}) => {
+  const { database, ports, externals, boot, listen } = pieces({ ...config, mode: "sandbox" }, options)
+  const foundation = Layer.mergeAll(SandboxTime, ports).pipe(Layer.provideMerge(database))
+  // apiEngineOn keeps only the storage ports of what it is given; the same (memoised) foundation
+  // is merged again for the server's ports and the clock.
+  const services = Simulator.layer.pipe(
+    Layer.provideMerge(apiEngineOn(foundation)),
+    Layer.provideMerge(foundation),
+    Layer.provideMerge(externals)
+  )
+  const routes = Layer.mergeAll(makeHttpApp(), rootRoute("sandbox"), sandboxRoutes)
+  return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
+}
+
+/** The live server: the real clock, no simulator, `/sandbox/` answers 403. */
+export const makeLiveServer = (config: ServerConfig, options: ServerOptions = {}) => {
+  const { database, ports, externals, boot, listen } = pieces({ ...config, mode: "live" }, options)
+  const foundation = ports.pipe(Layer.provideMerge(database))
+  const services = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
+  const routes = Layer.mergeAll(makeHttpApp(), rootRoute("live"), liveSandboxRoutes)
+  return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
+}
+
+/**
+ * The whole server as one Layer: the database (migrated: store-sql's tables, then the server's),
+ * the clock, the engine with the sandbox bank, the first-start organisation, and the API with the
+ * server's own routes, listening on the port. Building it starts the server; releasing its scope
+ * stops taking connections, lets the requests in flight finish (up to 20 seconds, the Node HTTP
+ * server layer's default), then closes the database.
+ */
+export const makeServer = (config: ServerConfig, options: ServerOptions = {}): Layer.Layer<ServerServices, unknown> =>
+  config.mode === "sandbox" ? makeSandboxServer(config, options) : makeLiveServer(config, options)
 
 /** The start-up lines: the organisation (and its token, the one time it exists in clear), then the address. */
 const announce = (config: ServerConfig) =>

@@ -1,0 +1,70 @@
+import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { GoCardlessClient } from "gocardless-nodejs"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { RequestLog, serverUrl, silentRequestLog } from "@paykit/http"
+import { Bootstrap, makeServer, type ServerConfig, ServerLog, type ServerLogLine, type ServerMode } from "../src/index.ts"
+
+export interface StartOptions {
+  readonly mode?: ServerMode
+  /** A PGlite data directory; absent means in memory. */
+  readonly dataDir?: string
+  readonly sandboxToken?: string
+}
+
+export const testConfig = (options: StartOptions): ServerConfig => ({
+  port: 0,
+  host: "127.0.0.1",
+  mode: options.mode ?? "sandbox",
+  database: { _tag: "Pglite", dataDir: options.dataDir },
+  sandboxToken: options.sandboxToken === undefined ? Option.none() : Option.some(Redacted.make(options.sandboxToken))
+})
+
+/** The request lines silenced, the server's own lines kept for the test to read. */
+export const testLogs = (lines: Array<ServerLogLine>) =>
+  Layer.mergeAll(Layer.succeed(RequestLog, silentRequestLog), Layer.succeed(ServerLog, (line: ServerLogLine) => void lines.push(line)))
+
+/** The composed server in-process on a random port. */
+export const startServer = async (options: StartOptions = {}) => {
+  const lines: Array<ServerLogLine> = []
+  const runtime = ManagedRuntime.make(makeServer(testConfig(options)).pipe(Layer.provide(testLogs(lines))))
+  const url = await runtime.runPromise(serverUrl)
+  const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
+  return { runtime, url, boot, lines, close: () => runtime.dispose() }
+}
+
+export type TestServer = Awaited<ReturnType<typeof startServer>>
+
+export const tempDataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "paykit-server-"))
+  return { dir: join(dir, "data"), remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/** The official client pointed at a local server (the one line of docs/http.md). */
+export const localClient = (token: string, url: string): GoCardlessClient => {
+  const client = new GoCardlessClient(token)
+  ;(client as unknown as { _api: { _baseUrl: string } })._api._baseUrl = url
+  return client
+}
+
+export const api = (url: string, token: string | undefined, path: string, init: { readonly method?: string; readonly body?: unknown; readonly headers?: Record<string, string> } = {}) =>
+  fetch(`${url}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      "gocardless-version": "2015-07-06",
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      ...init.headers
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) })
+  })
+
+/** A JSON response body, as an object to read fields from. */
+export const json = async (response: Response): Promise<Record<string, unknown>> => {
+  const body: unknown = await response.json()
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new Error(`expected a JSON object, got ${JSON.stringify(body)}`)
+  return body as Record<string, unknown>
+}
+
+export const run = <A, E>(server: TestServer, effect: Effect.Effect<A, E, Layer.Success<ReturnType<typeof makeServer>>>) => server.runtime.runPromise(effect)
