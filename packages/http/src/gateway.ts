@@ -104,8 +104,6 @@ export const GatewayLive: Layer.Layer<Gateway, never, AccessTokens | Idempotency
       bearer: (httpEffect, { endpoint, group }) =>
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
-          const requestId = yield* CurrentRequestId
-          const now = yield* Clock.currentTimeMillis
           const method = request.method
           const path = pathnameOf(request.url)
           const guarded = Effect.gen(function*() {
@@ -117,6 +115,7 @@ export const GatewayLive: Layer.Layer<Gateway, never, AccessTokens | Idempotency
             let limitHeaders: Record<string, string> | undefined
             const limitGroup = rateLimitGroupOf(method, path)
             if (limitGroup !== undefined) {
+              const now = yield* Clock.currentTimeMillis
               const decision = yield* limiter.hit(caller.organisation, limitGroup, now)
               if (!decision.allowed) return yield* new RateLimited({ limit: decision.limit, resetAtMillis: decision.resetAtMillis })
               limitHeaders = rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMillis, now)
@@ -155,7 +154,10 @@ export const GatewayLive: Layer.Layer<Gateway, never, AccessTokens | Idempotency
             }
             return limitHeaders === undefined ? response : HttpServerResponse.setHeaders(response, limitHeaders)
           })
-          return yield* Effect.catch(guarded, (error: unknown) => failureResponse(error, requestId, now))
+          // The request id and the time are read only on the way out of a failure.
+          return yield* Effect.catch(guarded, (error: unknown) =>
+            Effect.flatMap(CurrentRequestId, (requestId) =>
+              Effect.flatMap(Clock.currentTimeMillis, (now) => failureResponse(error, requestId, now))))
         })
     })
   })
