@@ -20,6 +20,7 @@ import { bankAuthorisations } from "./resources/bank-authorisations.ts"
 import { customerBillingDetails } from "./resources/billing-details.ts"
 import { billingRequests } from "./resources/billing-requests.ts"
 import { payerAuthorisations } from "./resources/payer-authorisations.ts"
+import { appAttributions, appFeeEntries } from "./resources/app-fees.ts"
 
 /** The repository port of the resource a definition describes. */
 export type RepositoryOf<D> = Repository<ResourceOf<D>, FilterKeyOf<D>>
@@ -112,6 +113,13 @@ export class PayoutRepository extends Context.Service<PayoutRepository, Reposito
   "@paykit/engine/PayoutRepository"
 ) {}
 
+export class AppAttributionRepository extends Context.Service<AppAttributionRepository, RepositoryOf<typeof appAttributions>>()(
+  "@paykit/engine/AppAttributionRepository"
+) {}
+export class AppFeeLedgerRepository extends Context.Service<AppFeeLedgerRepository, RepositoryOf<typeof appFeeEntries>>()(
+  "@paykit/engine/AppFeeLedgerRepository"
+) {}
+
 const fromBackend = <I, A extends { readonly id: string; readonly created_at: string }, K extends string>(
   tag: Context.Key<I, Repository<A, K>>,
   definition: ResourceDefinition<A, K>
@@ -125,7 +133,8 @@ export const RESOURCE_DEFINITIONS = [
   ledgerEntries,
   outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts,
   billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations,
-  subscriptions, subscriptionSchedules, payouts
+  subscriptions, subscriptionSchedules, payouts,
+  appAttributions, appFeeEntries
 ] as const
 
 /** Every aggregate's repository, built from whichever storage backend is provided. */
@@ -150,5 +159,7 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(PayerAuthorisationRepository, payerAuthorisations),
   fromBackend(SubscriptionRepository, subscriptions),
   fromBackend(SubscriptionScheduleRepository, subscriptionSchedules),
-  fromBackend(PayoutRepository, payouts)
+  fromBackend(PayoutRepository, payouts),
+  fromBackend(AppAttributionRepository, appAttributions),
+  fromBackend(AppFeeLedgerRepository, appFeeEntries)
 )

@@ -38,7 +38,8 @@ export interface DailyJob {
  *  3. subscriptions create the payments whose advance notice starts today;
  *  4. payments: due collections are confirmed or fail, the next day's are submitted, late failures,
  *     chargebacks and refunds move;
- *  5. payouts: pending ones are sent, then new ones are assembled;
+ *  5. payouts: pending ones are sent, then new ones are assembled; then partner payouts are
+ *     assembled from the app fees credited to partner apps on earlier days;
  *  6. outbound payment imports finish validating;
  *  7. outbound payments due today are executed;
  *  8. imports left unauthorised too long expire, then outbound payments not approved in time;
@@ -77,6 +78,7 @@ export class Simulator extends Context.Service<Simulator, {
           { name: "subscriptions", run: subscriptions.processDay },
           { name: "payments", run: payments.processDay },
           { name: "payouts", run: payouts.processDay },
+          { name: "partner payouts", run: payouts.processPartnerDay },
           { name: "import validation", run: (o) => Effect.asVoid(imports.validatePending(o)) },
           { name: "outbound execution", run: (o) => Effect.asVoid(Effect.flatMap(today(), (day) => outbound.executeDue(o, day))) },
           ...deadlines,

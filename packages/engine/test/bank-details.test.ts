@@ -55,7 +55,7 @@ describe("customer bank accounts are checked by @paykit/validation's bank detail
 
   it("creates an account exactly when the bank details lookup finds the details valid (one code path)", async () => {
     await fc.assert(fc.asyncProperty(fc.stringMatching(/^\d{8}$/), async (accountNumber) => {
-      const details = { country_code: "GB", branch_code: "200000", account_number: accountNumber }
+      const details = { country_code: "GB" as const, branch_code: "200000", account_number: accountNumber }
       const created = await runEngine(tryAccount(details))
       const reachable = lookupBankDetails(details).available_debit_schemes.length > 0
       expect(Result.isSuccess(created)).toBe(reachable)

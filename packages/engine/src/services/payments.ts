@@ -34,6 +34,8 @@ import { Transactor } from "../ports/repository.ts"
 import { eq, oneOf, type Page } from "../ports/list-query.ts"
 import type { Versioned } from "../ports/repository.ts"
 import {
+  AppAttributionRepository,
+  AppFeeLedgerRepository,
   CreditorRepository,
   CustomerBankAccountRepository,
   LedgerRepository,
@@ -42,10 +44,12 @@ import {
   PaymentRepository,
   RefundRepository
 } from "../repositories.ts"
+import type { PartnerApp } from "../resources/app-fees.ts"
 import type { Creditor } from "../resources/creditors.ts"
 import { PAYMENT_STATUSES, type Payment } from "../resources/payments.ts"
 import { REFUND_STATUSES, type Refund } from "../resources/refunds.ts"
 import type { LedgerEntry } from "../resources/settlement-entries.ts"
+import { CallingApp, recordAppFee, recordAttribution } from "./app-fees.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save } from "./support.ts"
@@ -107,6 +111,8 @@ export const RefundListParams = Schema.Struct({
 /** What a payment needs besides its request: where it came from (a subscription's schedule). */
 export interface PaymentOrigin {
   readonly subscription?: string
+  /** The partner app the payment is created for; defaults to the `CallingApp` of the call. */
+  readonly app?: PartnerApp | null
 }
 
 const paymentLinks = (p: Payment) => ({
@@ -150,6 +156,8 @@ export class Payments extends Context.Service<Payments, {
     | CreditorRepository
     | CustomerBankAccountRepository
     | LedgerRepository
+    | AppAttributionRepository
+    | AppFeeLedgerRepository
     | NegativeBalanceLimitRepository
     | BankGateway
     | IdGenerator
@@ -164,6 +172,8 @@ export class Payments extends Context.Service<Payments, {
       const creditors = yield* CreditorRepository
       const accounts = yield* CustomerBankAccountRepository
       const ledger = yield* LedgerRepository
+      const attributions = yield* AppAttributionRepository
+      const appFees = yield* AppFeeLedgerRepository
       const limits = yield* NegativeBalanceLimitRepository
       const bank = yield* BankGateway
       const log = yield* EventLog
@@ -253,6 +263,11 @@ export class Payments extends Context.Service<Payments, {
             }
           }
           yield* insertNew(payments, organisation, payment)
+          // The app fee is the partner's: remember which app, so it is credited once collected.
+          const app = origin.app === undefined ? yield* CallingApp : origin.app
+          if (app !== null && payment.app_fee !== null && payment.app_fee > 0) {
+            yield* recordAttribution({ attributions, creditors }, organisation, payment.id, app)
+          }
           yield* emit(organisation, {
             resource_type: "payments",
             action: "created",
@@ -412,6 +427,7 @@ export class Payments extends Context.Service<Payments, {
               app_fee: unsafeAmount(charges.app_fee)
             }
           })
+          yield* recordAppFee({ attributions, appFees }, organisation, payment, "app_fee_collected", unsafeAmount(charges.app_fee), day)
         })
 
       /** Takes back a paid-out payment (late failure or chargeback): fees refunded, surcharge charged. */
@@ -438,6 +454,9 @@ export class Payments extends Context.Service<Payments, {
               surcharge: { fee: unsafeAmount(surcharge.fee), tax: surcharge.tax === null ? null : { amount: unsafeAmount(surcharge.tax.amount), tax_rate_id: surcharge.tax.tax_rate_id } }
             }
           })
+          // The merchant gets the app fee back, so the partner gives it back.
+          const refundedAppFee = original?.kind === "payment_paid_out" ? original.app_fee : unsafeAmount(0)
+          yield* recordAppFee({ attributions, appFees }, organisation, payment, "app_fee_refunded", refundedAppFee, day)
         })
 
       const outcomeOf = (organisation: string, payment: Payment) =>

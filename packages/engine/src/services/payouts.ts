@@ -13,12 +13,13 @@ import {
   today
 } from "@paykit/core"
 import { canTransition, paymentMachine, payoutMachine } from "@paykit/machines"
-import { BankReferencePrefix, type PayoutFx, assembleDecodedPayout, renderExchangeRate, renderPayoutFx } from "@paykit/money"
+import { BankReferencePrefix, type PayoutFx, assembleDecodedPartnerPayout, assembleDecodedPayout, renderExchangeRate, renderPayoutFx } from "@paykit/money"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
 import { eq, oneOf, type Page } from "../ports/list-query.ts"
 import { Transactor, type Versioned } from "../ports/repository.ts"
-import { CreditorBankAccountRepository, CreditorRepository, LedgerRepository, PaymentRepository, PayoutRepository } from "../repositories.ts"
+import { AppFeeLedgerRepository, CreditorBankAccountRepository, CreditorRepository, LedgerRepository, PaymentRepository, PayoutRepository } from "../repositories.ts"
+import type { AppFeeLedgerEntry } from "../resources/app-fees.ts"
 import type { Creditor, CreditorLinks } from "../resources/creditors.ts"
 import { PAYOUT_STATUSES, type Payout } from "../resources/payouts.ts"
 import type { LedgerEntry } from "../resources/settlement-entries.ts"
@@ -58,12 +59,20 @@ export class Payouts extends Context.Service<Payouts, {
    * one payout per currency, and the payments in it are marked paid out.
    */
   readonly processDay: (organisation: string) => Effect.Effect<void>
+  /**
+   * The day's partner payouts (`payout_type: "partner"`), for an organisation that is a partner
+   * app: its app fees credited (and debited, on reversals) on earlier days are assembled by
+   * @paykit/money's `assemblePartnerPayout` into one payout per partner creditor and currency,
+   * dated today. They are sent like merchant payouts, by the next `processDay`.
+   */
+  readonly processPartnerDay: (organisation: string) => Effect.Effect<void>
 }>()("@paykit/engine/Payouts") {
   static readonly layer: Layer.Layer<
     Payouts,
     never,
     | PayoutRepository
     | LedgerRepository
+    | AppFeeLedgerRepository
     | PaymentRepository
     | CreditorRepository
     | CreditorBankAccountRepository
@@ -76,6 +85,7 @@ export class Payouts extends Context.Service<Payouts, {
     Effect.gen(function*() {
       const payouts = yield* PayoutRepository
       const ledger = yield* LedgerRepository
+      const appFees = yield* AppFeeLedgerRepository
       const payments = yield* PaymentRepository
       const creditors = yield* CreditorRepository
       const accounts = yield* CreditorBankAccountRepository
@@ -241,6 +251,63 @@ export class Payouts extends Context.Service<Payouts, {
           }
         }).pipe(Effect.orDie)
 
+      /** The creditor's payout account in `currency`, if it can be paid into (verified). */
+      const verifiedPayoutAccount = (organisation: string, creditor: Creditor, currency: Currency) =>
+        Effect.gen(function*() {
+          const account = payoutAccountOf(creditor, currency)
+          if (account === null) return null
+          const bankAccount = yield* Effect.orDie(accounts.get(organisation, account))
+          return bankAccount.resource.verification_status === "successful" ? account : null
+        })
+
+      const processPartnerDay = (organisation: string) =>
+        Effect.gen(function*() {
+          const day = yield* today()
+          const due = yield* appFees.scan(organisation, { payout: eq("none"), created_at: { op: "range", lt: `${day}T00:00:00.000Z` } })
+          const groups = new Map<string, Array<Versioned<AppFeeLedgerEntry>>>()
+          for (const row of due) {
+            const key = `${row.resource.creditor} ${row.resource.currency}`
+            groups.set(key, [...(groups.get(key) ?? []), row])
+          }
+          for (const rows of groups.values()) {
+            const first = rows[0]
+            if (first === undefined) continue
+            const creditor = (yield* Effect.orDie(creditors.get(organisation, first.resource.creditor))).resource
+            if (creditor.verification_status !== "successful") continue
+            const currency = first.resource.currency
+            const account = yield* verifiedPayoutAccount(organisation, creditor, currency)
+            if (account === null) continue
+            const previous = yield* payouts.scan(organisation, { creditor: eq(creditor.id) })
+            // Fees of any earlier day not yet paid out (a day that netted to zero or less is
+            // carried, as a merchant's negative balance is) are paid in today's payout.
+            const assembly = yield* Effect.orDie(Effect.fromResult(assembleDecodedPartnerPayout({
+              partner: { id: creditor.id, bank_reference_prefix: yield* Effect.orDie(Schema.decodeUnknownEffect(BankReferencePrefix)(creditor.bank_reference_prefix)) },
+              currency,
+              date: day,
+              reference_sequence: previous.length + 1,
+              entries: rows.map((r) => ({ ...r.resource.entry, date: day }))
+            })))
+            if (assembly.amount <= 0) continue
+            const payout: Payout = {
+              id: yield* newId("payout"),
+              created_at: yield* now,
+              amount: assembly.amount,
+              deducted_fees: assembly.deducted_fees,
+              currency,
+              reference: assembly.reference,
+              status: "pending",
+              payout_type: "partner",
+              arrival_date: null,
+              fx: { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null },
+              tax_currency: assembly.tax_currency,
+              metadata: {},
+              links: { creditor: creditor.id, creditor_bank_account: account }
+            }
+            yield* insertNew(payouts, organisation, payout)
+            for (const row of rows) yield* save(appFees, organisation, row, { ...row.resource, payout: payout.id })
+          }
+        }).pipe(Effect.orDie)
+
       return Payouts.of({
         get: (o, id) => Effect.map(payouts.get(o, id), (v) => v.resource),
         list: (o, p) =>
@@ -255,7 +322,8 @@ export class Payouts extends Context.Service<Payouts, {
             }))),
         update: (o, id, i) => run(update(o, id, i)),
         retry: (o, id) => run(retry(o, id)),
-        processDay: (o) => run(processDay(o))
+        processDay: (o) => run(processDay(o)),
+        processPartnerDay: (o) => run(processPartnerDay(o))
       })
     })
   )

@@ -32,9 +32,11 @@ import { PositiveAmount, isAppFeeWithinLimit, stringUpTo } from "@paykit/validat
 import { EventLog } from "../ports/event-log.ts"
 import { eq, oneOf, type Page } from "../ports/list-query.ts"
 import { Transactor, type Versioned } from "../ports/repository.ts"
-import { CreditorRepository, MandateRepository, SubscriptionRepository, SubscriptionScheduleRepository } from "../repositories.ts"
+import { AppAttributionRepository, CreditorRepository, MandateRepository, SubscriptionRepository, SubscriptionScheduleRepository } from "../repositories.ts"
+import type { PartnerApp } from "../resources/app-fees.ts"
 import type { Mandate } from "../resources/mandates.ts"
 import { SUBSCRIPTION_STATUSES, type Subscription } from "../resources/subscriptions.ts"
+import { attributionOf, CallingApp, recordAttribution } from "./app-fees.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { Payments } from "./payments.ts"
@@ -84,7 +86,8 @@ const hasFurtherPayments = (schedule: SubscriptionSchedule, scheme: Mandate["sch
 }
 
 export class Subscriptions extends Context.Service<Subscriptions, {
-  readonly create: (organisation: string, input: unknown) => Effect.Effect<Subscription, Errors>
+  /** `origin.app`: the partner app the subscription's app fees go to; defaults to the `CallingApp` of the call. */
+  readonly create: (organisation: string, input: unknown, origin?: { readonly app?: PartnerApp | null }) => Effect.Effect<Subscription, Errors>
   readonly get: (organisation: string, id: string) => Effect.Effect<Subscription, NotFound>
   readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<Subscription>, ValidationFailed>
   readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<Subscription, Errors>
@@ -103,6 +106,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     never,
     | SubscriptionRepository
     | SubscriptionScheduleRepository
+    | AppAttributionRepository
     | MandateRepository
     | CreditorRepository
     | Payments
@@ -114,6 +118,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     Effect.gen(function*() {
       const subscriptions = yield* SubscriptionRepository
       const schedules = yield* SubscriptionScheduleRepository
+      const attributions = yield* AppAttributionRepository
       const mandates = yield* MandateRepository
       const creditors = yield* CreditorRepository
       const payments = yield* Payments
@@ -152,7 +157,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           }
         })
 
-      const create = (organisation: string, input: unknown) =>
+      const create = (organisation: string, input: unknown, origin: { readonly app?: PartnerApp | null } = {}) =>
         Effect.gen(function*() {
           const { links } = yield* decodeLinks(input)
           const mandate = yield* mandateToday(organisation, links.mandate).pipe(
@@ -195,6 +200,9 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           }
           yield* insertNew(subscriptions, organisation, subscription)
           yield* insertNew(schedules, organisation, { id: subscription.id, created_at, schedule: plan.schedule })
+          // Recorded even without an app fee yet: one can be set later by an update.
+          const app = origin.app === undefined ? yield* CallingApp : origin.app
+          if (app !== null) yield* recordAttribution({ attributions, creditors }, organisation, subscription.id, app)
           yield* emit(organisation, { resource_type: "subscriptions", action: "created", links: subscriptionLinks(subscription, mandate), cause: API_CAUSE("subscription_created"), resource_metadata: subscription.metadata })
           return yield* present(organisation, subscription)
         })
@@ -315,7 +323,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
                 ...(s.app_fee === null ? {} : { app_fee: s.app_fee }),
                 retry_if_possible: s.retry_if_possible,
                 links: { mandate: s.links.mandate }
-              }, { subscription: s.id })
+              }, { subscription: s.id, app: yield* attributionOf(attributions, organisation, s.id) })
               const advanced = { ...schedule, fromIndex: schedule.fromIndex + 1, pause: { kind: "active" as const } }
               record = yield* save(schedules, organisation, record, { ...record.resource, schedule: advanced })
               yield* emit(organisation, {
@@ -330,7 +338,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
         }).pipe(Effect.orDie)
 
       return Subscriptions.of({
-        create: (o, i) => run(create(o, i)),
+        create: (o, i, origin) => run(create(o, i, origin)),
         get: (o, id) => Effect.flatMap(subscriptions.get(o, id), (v) => present(o, v.resource)),
         list: (o, p) =>
           Effect.gen(function*() {
