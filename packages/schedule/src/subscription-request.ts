@@ -57,9 +57,12 @@ const Name = Schema.String.check(
   })
 )
 
+/** A subscription charges something: an amount of 0 is refused like every other payment amount. */
+export const SubscriptionAmount = Amount.check(Schema.makeFilter((n: number) => n !== 0, { message: "must be greater than 0" }))
+
 /** The body of POST /subscriptions (below its `subscriptions` key), with the real API's names. */
 export const SubscriptionCreateRequest = Schema.Struct({
-  amount: Amount,
+  amount: SubscriptionAmount,
   currency: Currency,
   interval_unit: Schema.Literals(INTERVAL_UNITS),
   interval: Schema.optionalKey(Interval),

@@ -121,3 +121,19 @@ describe("field rules", () => {
     expect(fields({ ...base("monthly"), name: "x".repeat(256) })).toEqual(["name"])
   })
 })
+
+describe("amount", () => {
+  it("refuses an amount of 0 on `amount` with the payments' message", () => {
+    for (const unit of ["weekly", "monthly", "yearly"] as const) {
+      const errors = failure({ ...base(unit), amount: 0 }).errors
+      expect(errors.map((e) => [e.field, e.message, e.request_pointer])).toEqual([["amount", "must be greater than 0", "/subscriptions/amount"]])
+    }
+  })
+
+  it("accepts every positive amount and refuses zero, whatever the unit", () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.constantFrom("weekly", "monthly", "yearly" as const), (amount, unit) => {
+      const r = planSubscription({ ...base(unit), amount }, ctx)
+      expect(Result.isSuccess(r)).toBe(amount > 0)
+    }))
+  })
+})
