@@ -23,13 +23,14 @@ import { PayerAuthorisations } from "./services/payer-authorisations.ts"
 import { TaxRates } from "./services/tax-rates.ts"
 import { ClockControl, Simulator } from "./simulator.ts"
 
-/** The services the others build on: customers, mandates, payments (and the reference data). */
-const FoundationServices = Layer.mergeAll(Customers.layer, Mandates.layer, Payments.layer, Institutions.layer, TaxRates.layer)
+/** The services the others build on: customers, mandates, payments, subscriptions (and the reference data). */
+const FoundationServices = Subscriptions.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(Customers.layer, Mandates.layer, Payments.layer, Institutions.layer, TaxRates.layer))
+)
 
 /** Every engine service, needing only storage, a bank, a name verifier and an id generator. */
 export const EngineServices = Layer.mergeAll(
   Creditors.layer,
-  Subscriptions.layer,
   Payouts.layer,
   Events.layer,
   NegativeBalanceLimits.layer,

@@ -1,10 +1,12 @@
 import { Schema } from "effect"
-import { CURRENCIES, ID_PREFIXES, MandateScheme } from "@paykit/core"
+import { CURRENCIES, ID_PREFIXES, LocalDate, MandateScheme } from "@paykit/core"
 import { BILLING_REQUEST_STATUSES, BillingRequestAction } from "@paykit/machines"
 import {
   AUTHORISATION_SOURCES,
   FUNDS_SETTLEMENTS,
+  INTERVAL_UNITS,
   MandateConstraints,
+  MONTHS,
   PAYMENT_REQUEST_SCHEMES,
   VERIFY_LEVELS
 } from "@paykit/validation"
@@ -76,13 +78,31 @@ export const StoredPaymentRequest = Schema.Struct({
 })
 export type StoredPaymentRequest = typeof StoredPaymentRequest.Type
 
+/** The real API's `BillingRequestSubscriptionRequest`, as stored once validated. */
+export const StoredSubscriptionRequest = Schema.Struct({
+  amount: Minor,
+  app_fee: Schema.NullOr(Minor),
+  count: Schema.NullOr(Schema.Int),
+  currency: Schema.Literals(CURRENCIES),
+  day_of_month: Schema.NullOr(Schema.Int),
+  interval: Schema.Int,
+  interval_unit: Schema.Literals(INTERVAL_UNITS),
+  metadata: StoredMetadata,
+  month: Schema.NullOr(Schema.Literals(MONTHS)),
+  name: NullableString,
+  payment_reference: NullableString,
+  retry_if_possible: Schema.Boolean,
+  start_date: Schema.NullOr(LocalDate),
+  links: Schema.Struct({ subscription: Schema.optionalKey(Schema.String) })
+})
+export type StoredSubscriptionRequest = typeof StoredSubscriptionRequest.Type
+
 /**
  * A billing request with the real API's fields. `resources` is refreshed from the customer,
  * billing detail and bank account whenever the request is read. `links.institution` (the
  * institution chosen by `select_institution`) is this engine's addition: the real API keeps it
- * out of sight and shows it on the bank authorisation. `subscription_request` and
- * `instalment_schedule_request` are always null: this engine refuses them on create (see
- * docs/engine.md).
+ * out of sight and shows it on the bank authorisation. `instalment_schedule_request` is always
+ * null: this engine refuses it on create (see docs/engine.md).
  */
 export const BillingRequest = Schema.Struct({
   id: Id,
@@ -90,7 +110,7 @@ export const BillingRequest = Schema.Struct({
   status: Schema.Literals(BILLING_REQUEST_STATUSES),
   mandate_request: Schema.NullOr(StoredMandateRequest),
   payment_request: Schema.NullOr(StoredPaymentRequest),
-  subscription_request: Schema.Null,
+  subscription_request: Schema.NullOr(StoredSubscriptionRequest),
   instalment_schedule_request: Schema.Null,
   metadata: StoredMetadata,
   fallback_enabled: Schema.Boolean,
@@ -112,7 +132,8 @@ export const BillingRequest = Schema.Struct({
     bank_authorisation: Schema.optionalKey(Schema.String),
     institution: Schema.optionalKey(Schema.String),
     mandate_request_mandate: Schema.optionalKey(Schema.String),
-    payment_request_payment: Schema.optionalKey(Schema.String)
+    payment_request_payment: Schema.optionalKey(Schema.String),
+    subscription_request_subscription: Schema.optionalKey(Schema.String)
   })
 })
 export type BillingRequest = typeof BillingRequest.Type

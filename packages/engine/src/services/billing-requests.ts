@@ -36,7 +36,7 @@ import {
   CustomerRepository
 } from "../repositories.ts"
 import type { CustomerBillingDetail } from "../resources/billing-details.ts"
-import type { BillingRequest, StoredMandateRequest, StoredPaymentRequest } from "../resources/billing-requests.ts"
+import type { BillingRequest, StoredMandateRequest, StoredPaymentRequest, StoredSubscriptionRequest } from "../resources/billing-requests.ts"
 import {
   checkBillingRequestEvent,
   embedBillingDetail,
@@ -51,6 +51,7 @@ import { Institutions } from "./institutions.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { Mandates } from "./mandates.ts"
 import { Payments } from "./payments.ts"
+import { Subscriptions } from "./subscriptions.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
 import { API_CAUSE, emit, insertNew, save } from "./support.ts"
 
@@ -138,6 +139,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
     | Customers
     | Mandates
     | Payments
+    | Subscriptions
     | Institutions
     | NameVerifier
     | Transactor
@@ -154,6 +156,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
       const customerService = yield* Customers
       const mandateService = yield* Mandates
       const paymentService = yield* Payments
+      const subscriptionService = yield* Subscriptions
       const institutions = yield* Institutions
       const verifier = yield* NameVerifier
       const transactor = yield* Transactor
@@ -201,9 +204,8 @@ export class BillingRequests extends Context.Service<BillingRequests, {
       const create = (organisation: string, input: unknown) =>
         Effect.gen(function*() {
           const req = yield* Effect.fromResult(validateBillingRequestCreate(input))
-          // Subscriptions and instalment schedules are created by services this engine does not have yet.
+          // Instalment schedules are created by a service this engine does not have yet.
           const unsupported = [
-            ...(req.subscription_request === undefined || req.subscription_request === null ? [] : [fieldError(ROOT, ["subscription_request"], "is not supported by this engine yet")]),
             ...(req.instalment_schedule_request === undefined || req.instalment_schedule_request === null ? [] : [fieldError(ROOT, ["instalment_schedule_request"], "is not supported by this engine yet")])
           ]
           const mandateReq = req.mandate_request ?? undefined
@@ -274,6 +276,24 @@ export class BillingRequests extends Context.Service<BillingRequests, {
             retry_if_possible: paymentReq.retry_if_possible ?? false,
             links: {}
           }
+          const subReq = req.subscription_request ?? undefined
+          // @paykit/validation has checked it is with an ACH or PAD mandate request in its currency.
+          const subscription_request: StoredSubscriptionRequest | null = subReq === undefined ? null : {
+            amount: subReq.amount,
+            app_fee: subReq.app_fee ?? null,
+            count: subReq.count ?? null,
+            currency: subReq.currency,
+            day_of_month: subReq.day_of_month ?? null,
+            interval: subReq.interval ?? 1,
+            interval_unit: subReq.interval_unit,
+            metadata: subReq.metadata ?? {},
+            month: subReq.month ?? null,
+            name: subReq.name ?? null,
+            payment_reference: subReq.payment_reference ?? null,
+            retry_if_possible: subReq.retry_if_possible ?? false,
+            start_date: subReq.start_date ?? null,
+            links: {}
+          }
           const shape = { mandate_request, payment_request }
           const br: BillingRequest = {
             id: yield* newId("billing_request"),
@@ -281,7 +301,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
             status: "pending",
             mandate_request,
             payment_request,
-            subscription_request: null,
+            subscription_request,
             instalment_schedule_request: null,
             metadata: req.metadata ?? {},
             fallback_enabled: req.fallback_enabled ?? false,
@@ -490,6 +510,28 @@ export class BillingRequests extends Context.Service<BillingRequests, {
             })
             paymentId = payment.id
           }
+          let subscriptionId: string | undefined
+          const sr = fulfilling.subscription_request
+          if (sr !== null && mandateId !== undefined) {
+            // Planned by @paykit/schedule through the Subscriptions service, like POST /subscriptions.
+            const subscription = yield* subscriptionService.create(organisation, {
+              amount: sr.amount,
+              currency: sr.currency,
+              interval: sr.interval,
+              interval_unit: sr.interval_unit,
+              ...(sr.day_of_month === null ? {} : { day_of_month: sr.day_of_month }),
+              ...(sr.month === null ? {} : { month: sr.month }),
+              ...(sr.count === null ? {} : { count: sr.count }),
+              ...(sr.name === null ? {} : { name: sr.name }),
+              ...(sr.payment_reference === null ? {} : { payment_reference: sr.payment_reference }),
+              ...(sr.app_fee === null ? {} : { app_fee: sr.app_fee }),
+              ...(sr.start_date === null ? {} : { start_date: sr.start_date }),
+              retry_if_possible: sr.retry_if_possible,
+              metadata: sr.metadata,
+              links: { mandate: mandateId }
+            })
+            subscriptionId = subscription.id
+          }
           const stored = yield* load(organisation, id)
           const next = yield* stepBillingRequest(requests, organisation, stored, "fulfilment_completed",
             { origin: "gocardless", cause: "billing_request_fulfilled", description: "This billing request has been fulfilled, and the resources have been created." },
@@ -498,10 +540,12 @@ export class BillingRequests extends Context.Service<BillingRequests, {
                 ...b,
                 mandate_request: b.mandate_request === null || mandateId === undefined ? b.mandate_request : { ...b.mandate_request, links: { mandate: mandateId } },
                 payment_request: b.payment_request === null || paymentId === undefined ? b.payment_request : { ...b.payment_request, links: { payment: paymentId } },
+                subscription_request: b.subscription_request === null || subscriptionId === undefined ? b.subscription_request : { ...b.subscription_request, links: { subscription: subscriptionId } },
                 links: {
                   ...b.links,
                   ...(mandateId === undefined ? {} : { mandate_request_mandate: mandateId }),
-                  ...(paymentId === undefined ? {} : { payment_request_payment: paymentId })
+                  ...(paymentId === undefined ? {} : { payment_request_payment: paymentId }),
+                  ...(subscriptionId === undefined ? {} : { subscription_request_subscription: subscriptionId })
                 }
               })
             })
