@@ -1,0 +1,44 @@
+import { ConfigProvider, Effect, Exit, Option, Redacted } from "effect"
+import { describe, expect, it } from "vitest"
+import { DEFAULT_DATA_DIR, DEFAULT_PORT, serverConfig } from "../src/index.ts"
+
+const read = (env: Record<string, string>) =>
+  Effect.runSyncExit(Effect.provide(serverConfig, ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))))
+
+const value = (env: Record<string, string>) => {
+  const exit = read(env)
+  if (Exit.isFailure(exit)) throw new Error(`config refused: ${String(exit.cause)}`)
+  return exit.value
+}
+
+describe("the environment", () => {
+  it("defaults: port 8000 on loopback, sandbox, PGlite in ./.paykit/data, a random token", () => {
+    const config = value({})
+    expect(config.port).toBe(DEFAULT_PORT)
+    expect(config.host).toBe("127.0.0.1")
+    expect(config.mode).toBe("sandbox")
+    expect(config.database).toEqual({ _tag: "Pglite", dataDir: DEFAULT_DATA_DIR })
+    expect(Option.isNone(config.sandboxToken)).toBe(true)
+  })
+
+  it("PORT, PAYKIT_DATA_DIR, PAYKIT_MODE, PAYKIT_SANDBOX_TOKEN", () => {
+    const config = value({ PORT: "9001", PAYKIT_DATA_DIR: "/var/lib/paykit", PAYKIT_MODE: "live", PAYKIT_SANDBOX_TOKEN: "a-token-of-enough-length" })
+    expect(config.port).toBe(9001)
+    expect(config.mode).toBe("live")
+    expect(config.database).toEqual({ _tag: "Pglite", dataDir: "/var/lib/paykit" })
+    expect(Option.map(config.sandboxToken, Redacted.value)).toEqual(Option.some("a-token-of-enough-length"))
+  })
+
+  it("DATABASE_URL picks PostgreSQL over any data directory, and is kept redacted", () => {
+    const config = value({ DATABASE_URL: "postgresql://u:secret@db/paykit", PAYKIT_DATA_DIR: "/ignored" })
+    expect(config.database._tag).toBe("Postgres")
+    expect(JSON.stringify(config.database)).not.toContain("secret")
+    expect(value({ DATABASE_URL: "  " }).database._tag).toBe("Pglite")
+  })
+
+  it("refuses a bad port, an unknown mode and a short or spaced sandbox token", () => {
+    for (const env of [{ PORT: "eighty" }, { PORT: "70000" }, { PAYKIT_MODE: "production" }, { PAYKIT_SANDBOX_TOKEN: "short" }, { PAYKIT_SANDBOX_TOKEN: "has a space in the middle of it" }]) {
+      expect(Exit.isFailure(read(env)), JSON.stringify(env)).toBe(true)
+    }
+  })
+})
