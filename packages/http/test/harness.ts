@@ -1,6 +1,7 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { GoCardlessClient } from "gocardless-nodejs"
 import { HttpServer } from "effect/http"
+import { HostedPagesBaseUrl } from "@paykit/engine"
 import {
   AccessTokens,
   IdempotencyStore,
@@ -14,6 +15,9 @@ import {
   silentRequestLog
 } from "../src/index.ts"
 
+/** Where the hosted pages (bank authorisation links) are served in tests. */
+export const HOSTED_PAGES = "https://pay.paykit.example"
+
 /** The whole stack in-process on a random port, over the in-memory store. */
 export const startServer = async () => {
   const ports = Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)
@@ -21,7 +25,9 @@ export const startServer = async () => {
   const layer = serveHttpApp(makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
     Layer.provideMerge(ports),
     Layer.provideMerge(engine),
-    Layer.provide(Layer.succeed(RequestLog, silentRequestLog))
+    Layer.provide(Layer.succeed(RequestLog, silentRequestLog)),
+    // Configuration the engine reads when called: the bank authorisation links must carry it.
+    Layer.provide(Layer.succeed(HostedPagesBaseUrl, HOSTED_PAGES))
   )
   const runtime = ManagedRuntime.make(layer)
   const url = await runtime.runPromise(Effect.flatMap(HttpServer.HttpServer, () => serverUrl))
