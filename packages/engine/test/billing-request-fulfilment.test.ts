@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { BillingRequests, Simulator, Subscriptions, Payments } from "@paykit/engine"
-import { ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
+import { BankAuthorisations, BillingRequests, Creditors, Events, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
+import { ADA, ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
 
 const US_PAYER = {
   customer: { email: "grace@example.com", given_name: "Grace", family_name: "Hopper" },
@@ -55,5 +55,84 @@ describe("billing request subscription_request", () => {
     }))
     expect(r.bacs).toEqual(["subscription_request"])
     expect(r.zero).toEqual(["subscription_request.amount"])
+  })
+})
+
+/** A verified GB creditor (payouts need one) with a GBP payout account. */
+const verifiedCreditor = Effect.gen(function*() {
+  const creditor = yield* setUpCreditor
+  const creditors = yield* Creditors
+  yield* creditors.createBankAccount(ORG, {
+    account_holder_name: "Acme Gym Ltd", account_number: "55779911", branch_code: "200000",
+    country_code: "GB", currency: "GBP", links: { creditor: creditor.id }
+  })
+  yield* creditors.createVerificationDetail(ORG, {
+    name: "Acme Gym Ltd", company_number: "01234567", description: "Gyms", address_line1: "1 High Street",
+    city: "London", postal_code: "E1 6AN", links: { creditor: creditor.id },
+    directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street",
+      city: "London", postal_code: "E1 6AN", country_code: "GB" }]
+  })
+  return creditor
+})
+
+/** A payment-only billing request taken through institution choice and bank authorisation to fulfilment. */
+const payByBank = (paymentRequest: Record<string, unknown>, country: "GB" | "DE") =>
+  Effect.gen(function*() {
+    const brs = yield* BillingRequests
+    const bas = yield* BankAuthorisations
+    const created = yield* brs.create(ORG, { payment_request: paymentRequest })
+    yield* brs.collectCustomerDetails(ORG, created.id, ADA).pipe(Effect.catchTag("InvalidState", () => Effect.void))
+    const choice = yield* brs.institutions(ORG, created.id, { country_code: country })
+    yield* brs.selectInstitution(ORG, created.id, { institution: choice[0]?.id ?? "", country_code: country })
+    const authorisation = yield* bas.create(ORG, { links: { billing_request: created.id } })
+    yield* bas.visit(ORG, authorisation.id)
+    yield* bas.authorise(ORG, authorisation.id)
+    const fulfilled = yield* brs.fulfil(ORG, created.id, {})
+    const payment = yield* (yield* Payments).get(ORG, fulfilled.links.payment_request_payment ?? "")
+    return { created, fulfilled, payment }
+  })
+
+describe("billing request instant payments (Pay by Bank)", () => {
+  it("fulfils a payment request without a mandate into a confirmed payment that is paid out", async () => {
+    const r = await runBilling(Effect.gen(function*() {
+      yield* verifiedCreditor
+      const flow = yield* payByBank({ amount: 2500, currency: "GBP", description: "Order 42" }, "GB")
+      yield* (yield* Simulator).advanceBy(3 * 86_400_000)
+      const later = yield* (yield* Payments).get(ORG, flow.payment.id)
+      const payouts = yield* (yield* Payouts).list(ORG, {})
+      const events = yield* (yield* Events).list(ORG, { payment: flow.payment.id, limit: 50 })
+      return { ...flow, later, payouts: payouts.items, events: events.items.map((e) => e.action).reverse() }
+    }))
+    expect(r.created.mandate_request).toBeNull()
+    expect(r.fulfilled.status).toBe("fulfilled")
+    expect(r.fulfilled.links.mandate_request_mandate).toBeUndefined()
+    expect(r.payment.links.mandate).toBeUndefined()
+    expect("mandate" in r.payment.links).toBe(false)
+    expect([r.payment.status, r.payment.scheme, r.payment.amount, r.payment.charge_date]).toEqual(["confirmed", "faster_payments", 2500, "2026-11-23"])
+    expect(r.later.status).toBe("paid_out")
+    // 25.00 less the Faster Payments fee (0.20 + 1% = 0.45) and 20% VAT on it (0.09).
+    expect(r.payouts.map((p) => [p.amount, p.payout_type])).toEqual([[2446, "merchant"]])
+    expect(r.later.links.payout).toBe(r.payouts[0]?.id)
+    expect(r.events).toEqual(["created", "submitted", "confirmed", "paid_out"])
+  })
+
+  it("pays a EUR request over SEPA Instant, fails one the bank refuses, and never collects either as a direct debit", async () => {
+    const r = await runBilling(Effect.gen(function*() {
+      yield* verifiedCreditor
+      const instant = yield* payByBank({ amount: 4000, currency: "EUR", scheme: "sepa_instant_credit_transfer" }, "DE")
+      const refused = yield* payByBank({ amount: 1291, currency: "GBP" }, "GB")
+      yield* (yield* Simulator).advanceBy(20 * 86_400_000)
+      const payments = yield* Payments
+      return {
+        instant: instant.payment, refused: refused.payment,
+        instantLater: yield* payments.get(ORG, instant.payment.id), refusedLater: yield* payments.get(ORG, refused.payment.id),
+        refund: yield* Effect.flip(payments.createRefund(ORG, { amount: 100, total_amount_confirmation: 100, links: { payment: instant.payment.id } }))
+      }
+    }))
+    expect([r.instant.status, r.instant.scheme, r.instant.currency]).toEqual(["confirmed", "sepa_instant_credit_transfer", "EUR"])
+    // No EUR payout account: it stays confirmed (no late failure, no chargeback ever follows).
+    expect(r.instantLater.status).toBe("confirmed")
+    expect([r.refused.status, r.refusedLater.status]).toEqual(["failed", "failed"])
+    expect(r.refund._tag === "InvalidState" && r.refund.reason).toBe("instant_payment_refunds_not_supported")
   })
 })

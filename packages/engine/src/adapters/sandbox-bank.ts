@@ -3,6 +3,7 @@ import {
   type BankFailure,
   BankGateway,
   type CollectionOutcome,
+  type InstantPaymentOutcome,
   type MandateOutcome,
   type OutboundOutcome,
   type PayoutOutcome
@@ -93,6 +94,11 @@ export const sandboxBank: BankGateway["Service"] = BankGateway.of({
       has(s.recipientAccountHolderName, SANDBOX_NAMES.failure) || s.amount % 100 === SANDBOX_AMOUNT_ENDINGS.failure
         ? { outcome: "failed", ...OUTBOUND_FAILURE }
         : { outcome: "executed" }
+    ),
+  // There is no direct debit to fail later: only the amount ending 91 is refused at the bank.
+  authoriseInstantPayment: (s) =>
+    Effect.succeed<InstantPaymentOutcome>(
+      s.amount % 100 === SANDBOX_AMOUNT_ENDINGS.failure ? { outcome: "failed", ...INSUFFICIENT_FUNDS } : { outcome: "confirmed" }
     ),
   // A bouncing creditor's first send bounces; its retry is paid, as after fixing the account.
   sendPayout: (s) =>

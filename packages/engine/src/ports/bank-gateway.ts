@@ -29,6 +29,17 @@ export type CollectionOutcome =
 
 export type OutboundOutcome = { readonly outcome: "executed" } | ({ readonly outcome: "failed" } & BankFailure)
 
+/** An instant bank payment is final once the payer's bank has authorised it: confirmed, or refused. */
+export type InstantPaymentOutcome = { readonly outcome: "confirmed" } | ({ readonly outcome: "failed" } & BankFailure)
+
+export interface InstantPaymentSubmission {
+  readonly paymentId: string
+  readonly amount: number
+  readonly currency: string
+  /** `faster_payments`, `sepa_credit_transfer` or `sepa_instant_credit_transfer`. */
+  readonly scheme: string
+}
+
 export type PayoutOutcome = { readonly outcome: "paid" } | ({ readonly outcome: "bounced" } & BankFailure)
 
 export interface MandateSubmission {
@@ -67,4 +78,6 @@ export class BankGateway extends Context.Service<BankGateway, {
   readonly submitCollection: (submission: CollectionSubmission) => Effect.Effect<CollectionOutcome>
   readonly submitOutboundPayment: (submission: OutboundSubmission) => Effect.Effect<OutboundOutcome>
   readonly sendPayout: (submission: PayoutSubmission) => Effect.Effect<PayoutOutcome>
+  /** An instant payment the payer authorised at their bank (billing requests without a mandate). */
+  readonly authoriseInstantPayment: (submission: InstantPaymentSubmission) => Effect.Effect<InstantPaymentOutcome>
 }>()("@paykit/engine/BankGateway") {}

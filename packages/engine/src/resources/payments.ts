@@ -32,7 +32,8 @@ export const Payment = Schema.Struct({
   metadata: StoredMetadata,
   links: Schema.Struct({
     creditor: Schema.String,
-    mandate: Schema.String,
+    /** Absent on an instant (Pay by Bank) payment, as in the real API: it has no mandate. */
+    mandate: Schema.optionalKey(Schema.String),
     subscription: Schema.optionalKey(Schema.String),
     payout: Schema.optionalKey(Schema.String),
     instalment_schedule: Schema.optionalKey(Schema.String)
@@ -49,7 +50,7 @@ export const payments = defineResource({
     status: (r: Payment) => r.status,
     charge_date: (r: Payment) => r.charge_date,
     creditor: (r: Payment) => r.links.creditor,
-    mandate: (r: Payment) => r.links.mandate,
+    mandate: (r: Payment) => r.links.mandate ?? null,
     subscription: (r: Payment) => r.links.subscription ?? null,
     payout: (r: Payment) => r.links.payout ?? null,
     currency: (r: Payment) => r.currency,

@@ -49,7 +49,7 @@ export const attributionOf = (attributions: Attributions, organisation: string, 
 export const recordAppFee = (
   repos: { readonly attributions: Attributions; readonly appFees: AppFeeLedger },
   merchantOrganisation: string,
-  payment: { readonly id: string; readonly currency: Currency; readonly links: { readonly mandate: string } },
+  payment: { readonly id: string; readonly currency: Currency; readonly links: { readonly mandate?: string } },
   kind: "app_fee_collected" | "app_fee_refunded",
   amount: Amount,
   day: LocalDate
@@ -65,7 +65,7 @@ export const recordAppFee = (
       currency: payment.currency,
       merchant_organisation: merchantOrganisation,
       settled_on: day,
-      entry: { kind, currency: payment.currency, date: day, payment: payment.id, mandate: payment.links.mandate, amount },
+      entry: { kind, currency: payment.currency, date: day, payment: payment.id, mandate: payment.links.mandate ?? payment.id, amount },
       payout: null
     })
   })

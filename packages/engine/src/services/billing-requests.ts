@@ -210,10 +210,6 @@ export class BillingRequests extends Context.Service<BillingRequests, {
           ]
           const mandateReq = req.mandate_request ?? undefined
           const paymentReq = req.payment_request ?? undefined
-          // A payment here is a collection against a mandate: instant payments on their own have none.
-          if (paymentReq !== undefined && mandateReq === undefined) {
-            unsupported.push(fieldError(ROOT, ["mandate_request"], "is required with a payment_request: this engine collects payments against a mandate and does not yet make instant payments without one"))
-          }
           if (unsupported.length > 0) return yield* validationFailed(unsupported)
           const creditor = yield* resolveCreditor(organisation, req.links?.creditor)
           const at = yield* now
@@ -498,6 +494,21 @@ export class BillingRequests extends Context.Service<BillingRequests, {
             mandateId = mandate.id
           }
           const p = fulfilling.payment_request
+          if (p !== null && mandateId === undefined) {
+            // Pay by Bank: the payer authorised this payment at their bank (the request's
+            // bank_authorisation action), so it is paid now without a mandate.
+            const payment = yield* paymentService.createInstant(organisation, {
+              amount: p.amount,
+              currency: p.currency,
+              scheme: p.scheme,
+              creditor: fulfilling.links.creditor,
+              description: p.description,
+              reference: p.reference,
+              app_fee: p.app_fee,
+              metadata: p.metadata
+            })
+            paymentId = payment.id
+          }
           if (p !== null && mandateId !== undefined) {
             const payment = yield* paymentService.create(organisation, {
               amount: p.amount,

@@ -27,7 +27,7 @@ import {
   taxJurisdictionOf
 } from "@paykit/money"
 import { calendarFor } from "@paykit/schedule"
-import { CURRENCY_OF_MANDATE_SCHEME, PositiveAmount, isAppFeeWithinLimit } from "@paykit/validation"
+import { CURRENCY_OF_MANDATE_SCHEME, PositiveAmount, isAppFeeWithinLimit, type PaymentRequestScheme } from "@paykit/validation"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
@@ -115,9 +115,31 @@ export interface PaymentOrigin {
   readonly app?: PartnerApp | null
 }
 
+/**
+ * The mandate a ledger row of the payment names. @paykit/money's settlement entries require one;
+ * an instant payment has none, so its row names the payment itself. Payout items are not served,
+ * so this never reaches the wire (docs/engine.md).
+ */
+export const ledgerMandateOf = (p: { readonly id: string; readonly links: { readonly mandate?: string } }): string => p.links.mandate ?? p.id
+
+/**
+ * An instant (Pay by Bank) payment a billing request's `payment_request` asks for, once the payer
+ * has authorised it at their bank: already validated by the billing request, so typed here.
+ */
+export interface InstantPaymentInput {
+  readonly amount: number
+  readonly currency: "GBP" | "EUR"
+  readonly scheme: PaymentRequestScheme
+  readonly creditor: string
+  readonly description: string | null
+  readonly reference: string | null
+  readonly app_fee: number | null
+  readonly metadata: Readonly<Record<string, string>>
+}
+
 const paymentLinks = (p: Payment) => ({
   payment: p.id,
-  mandate: p.links.mandate,
+  ...(p.links.mandate === undefined ? {} : { mandate: p.links.mandate }),
   creditor: p.links.creditor,
   ...(p.links.subscription === undefined ? {} : { subscription: p.links.subscription })
 })
@@ -130,6 +152,13 @@ type Errors = ValidationFailed | InvalidState | NotFound
 
 export class Payments extends Context.Service<Payments, {
   readonly create: (organisation: string, input: unknown, origin?: PaymentOrigin) => Effect.Effect<Payment, Errors>
+  /**
+   * An instant payment without a mandate (engine operation of billing request fulfilment): created,
+   * submitted to the payer's bank, and `confirmed` at once when the bank accepts it (recorded for
+   * payout like a collection) or `failed`. No direct-debit collection, so no late failure or
+   * chargeback follows.
+   */
+  readonly createInstant: (organisation: string, input: InstantPaymentInput, origin?: PaymentOrigin) => Effect.Effect<Payment, Errors>
   readonly get: (organisation: string, id: string) => Effect.Effect<Payment, NotFound>
   readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<Payment>, ValidationFailed>
   readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<Payment, Errors>
@@ -280,6 +309,56 @@ export class Payments extends Context.Service<Payments, {
           return payment
         })
 
+      const createInstant = (organisation: string, input: InstantPaymentInput, origin: PaymentOrigin = {}) =>
+        Effect.gen(function*() {
+          if (input.app_fee !== null && !isAppFeeWithinLimit(input.app_fee, input.amount)) {
+            return yield* invalidField(PAYMENTS, ["app_fee"], "must be at most 50% of the amount")
+          }
+          const creditor = yield* creditors.get(organisation, input.creditor).pipe(
+            Effect.mapError(() => invalidField(PAYMENTS, ["links", "creditor"], "must be a creditor of this organisation"))
+          )
+          const day = yield* today()
+          const payment: Payment = {
+            id: yield* newId("payment"),
+            created_at: yield* now,
+            amount: input.amount,
+            amount_refunded: 0,
+            app_fee: input.app_fee,
+            charge_date: day,
+            currency: input.currency,
+            description: input.description,
+            faster_ach: null,
+            reference: input.reference,
+            retry_if_possible: false,
+            scheme: input.scheme,
+            status: "pending_submission",
+            fx: { estimated_exchange_rate: null, exchange_rate: null, fx_amount: null, fx_currency: null },
+            metadata: input.metadata,
+            links: { creditor: creditor.resource.id }
+          }
+          yield* insertNew(payments, organisation, payment)
+          const app = origin.app === undefined ? yield* CallingApp : origin.app
+          if (app !== null && payment.app_fee !== null && payment.app_fee > 0) {
+            yield* recordAttribution({ attributions, creditors }, organisation, payment.id, app)
+          }
+          yield* emit(organisation, {
+            resource_type: "payments",
+            action: "created",
+            links: paymentLinks(payment),
+            cause: { origin: "gocardless", cause: "payment_created", description: "Payment created by a billing request." },
+            resource_metadata: payment.metadata
+          })
+          yield* move(organisation, yield* payments.get(organisation, payment.id), "submit", { origin: "gocardless", cause: "payment_submitted", description: "The payer authorised the payment at their bank." })
+          const outcome = yield* bank.authoriseInstantPayment({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, scheme: input.scheme })
+          const submitted = yield* payments.get(organisation, payment.id)
+          if (outcome.outcome === "failed") {
+            return yield* move(organisation, submitted, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
+          }
+          const confirmed = yield* move(organisation, submitted, "confirm", { origin: "bank", cause: "payment_confirmed", description: "The payer's bank has sent the instant payment." })
+          yield* recordCollection(organisation, confirmed, creditor.resource, day)
+          return confirmed
+        })
+
       const update = (organisation: string, id: string, input: unknown) =>
         Effect.gen(function*() {
           const req = yield* decodeUpdate(input)
@@ -302,7 +381,11 @@ export class Payments extends Context.Service<Payments, {
         Effect.gen(function*() {
           const req = yield* decodeRetry(input ?? {})
           const current = yield* payments.get(organisation, id)
-          const mandate = yield* Effect.orDie(mandates.get(organisation, current.resource.links.mandate))
+          const mandateId = current.resource.links.mandate
+          if (mandateId === undefined) {
+            return yield* new InvalidState({ reason: "instant_payment_cannot_be_retried", message: "An instant payment has no mandate to collect it again" })
+          }
+          const mandate = yield* Effect.orDie(mandates.get(organisation, mandateId))
           if (!CHARGEABLE_MANDATE_STATUSES.includes(mandate.resource.status)) {
             return yield* new InvalidState({ reason: "mandate_is_inactive", message: "The payment's mandate cannot be charged" })
           }
@@ -330,6 +413,11 @@ export class Payments extends Context.Service<Payments, {
             Effect.mapError(() => invalidField(REFUNDS, ["links", "payment"], "must be a payment of this organisation"))
           )
           const p = payment.resource
+          const mandateId = p.links.mandate
+          if (mandateId === undefined) {
+            // Refunding an instant payment needs the payer's account, which this engine does not keep.
+            return yield* new InvalidState({ reason: "instant_payment_refunds_not_supported", message: "Refunds of instant payments are not supported", links: { payment: p.id } })
+          }
           if (p.status !== "confirmed" && p.status !== "paid_out") {
             return yield* new InvalidState({ reason: "refund_payment_invalid_state", message: "Only confirmed or paid out payments can be refunded", links: { payment: p.id } })
           }
@@ -362,7 +450,7 @@ export class Payments extends Context.Service<Payments, {
             status: "created",
             fx: { estimated_exchange_rate: null, exchange_rate: null, fx_amount: null, fx_currency: null },
             metadata: req.metadata ?? {},
-            links: { payment: p.id, mandate: p.links.mandate, creditor: p.links.creditor }
+            links: { payment: p.id, mandate: mandateId, creditor: p.links.creditor }
           }
           yield* insertNew(refunds, organisation, refund)
           yield* save(payments, organisation, payment, { ...p, amount_refunded: p.amount_refunded + req.amount })
@@ -376,7 +464,7 @@ export class Payments extends Context.Service<Payments, {
               kind: "payment_refunded",
               currency: p.currency,
               payment: p.id,
-              mandate: p.links.mandate,
+              mandate: mandateId,
               refund: refund.id,
               amount: req.amount,
               gocardless_fee: { fee: unsafeAmount(0), tax: null }
@@ -385,7 +473,7 @@ export class Payments extends Context.Service<Payments, {
           yield* emit(organisation, {
             resource_type: "refunds",
             action: "created",
-            links: { refund: refund.id, payment: p.id, mandate: p.links.mandate, creditor: p.links.creditor },
+            links: { refund: refund.id, payment: p.id, mandate: mandateId, creditor: p.links.creditor },
             cause: API_CAUSE("payment_refunded", "The refund has been created."),
             resource_metadata: refund.metadata
           })
@@ -421,7 +509,7 @@ export class Payments extends Context.Service<Payments, {
               kind: "payment_paid_out",
               currency: payment.currency,
               payment: payment.id,
-              mandate: payment.links.mandate,
+              mandate: ledgerMandateOf(payment),
               amount: unsafeAmount(payment.amount),
               gocardless_fee: { fee: unsafeAmount(charges.gocardless_fee.fee), tax: charges.gocardless_fee.tax === null ? null : { amount: unsafeAmount(charges.gocardless_fee.tax.amount), tax_rate_id: charges.gocardless_fee.tax.tax_rate_id } },
               app_fee: unsafeAmount(charges.app_fee)
@@ -447,7 +535,7 @@ export class Payments extends Context.Service<Payments, {
               kind,
               currency: payment.currency,
               payment: payment.id,
-              mandate: payment.links.mandate,
+              mandate: ledgerMandateOf(payment),
               amount: unsafeAmount(payment.amount),
               refunded_gocardless_fee: original?.kind === "payment_paid_out" ? original.gocardless_fee : { fee: unsafeAmount(0), tax: null },
               refunded_app_fee: original?.kind === "payment_paid_out" ? original.app_fee : unsafeAmount(0),
@@ -459,9 +547,9 @@ export class Payments extends Context.Service<Payments, {
           yield* recordAppFee({ attributions, appFees }, organisation, payment, "app_fee_refunded", refundedAppFee, day)
         })
 
-      const outcomeOf = (organisation: string, payment: Payment) =>
+      const outcomeOf = (organisation: string, payment: Payment, mandateId: string) =>
         Effect.gen(function*() {
-          const mandate = yield* Effect.orDie(mandates.get(organisation, payment.links.mandate))
+          const mandate = yield* Effect.orDie(mandates.get(organisation, mandateId))
           const account = yield* Effect.orDie(accounts.get(organisation, mandate.resource.links.customer_bank_account))
           const retries = yield* log.scan(organisation, { payment: eq(payment.id), action: eq("resubmission_requested") })
           return yield* bank.submitCollection({
@@ -479,7 +567,10 @@ export class Payments extends Context.Service<Payments, {
           const day = yield* today()
           // 1. Collections due today: confirmed (and recorded for payout) or failed.
           for (const current of yield* payments.scan(organisation, { status: eq("submitted"), charge_date: { op: "range", lte: day } })) {
-            const outcome = yield* outcomeOf(organisation, current.resource)
+            const mandateId = current.resource.links.mandate
+            // Instant payments are confirmed when authorised and never wait here.
+            if (mandateId === undefined) continue
+            const outcome = yield* outcomeOf(organisation, current.resource, mandateId)
             if (outcome.outcome === "failed") {
               yield* move(organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
               continue
@@ -491,7 +582,7 @@ export class Payments extends Context.Service<Payments, {
           // 2. Submission, one working day before the charge date, once the mandate is with the bank.
           for (const current of yield* payments.scan(organisation, { status: eq("pending_submission") })) {
             const p = current.resource
-            if (p.charge_date === null) continue
+            if (p.charge_date === null || p.links.mandate === undefined) continue
             const calendar = calendarFor(p.scheme as PaymentScheme)
             const mandate = yield* Effect.orDie(mandates.get(organisation, p.links.mandate))
             if (mandate.resource.status === "failed" || mandate.resource.status === "cancelled" || mandate.resource.status === "expired" ||
@@ -510,9 +601,10 @@ export class Payments extends Context.Service<Payments, {
           // 3. What the bank reports after pay-out: late failures and chargebacks.
           for (const current of yield* payments.scan(organisation, { status: oneOf(["paid_out", "confirmed"]) })) {
             const p = current.resource
-            if (p.charge_date === null) continue
+            // An instant payment is final: no late failure or chargeback (no direct debit indemnity).
+            if (p.charge_date === null || p.links.mandate === undefined) continue
             const calendar = calendarFor(p.scheme as PaymentScheme)
-            const outcome = yield* outcomeOf(organisation, p)
+            const outcome = yield* outcomeOf(organisation, p, p.links.mandate)
             if (outcome.outcome !== "late_failure" && outcome.outcome !== "charged_back") continue
             const after = outcome.outcome === "late_failure" ? LATE_FAILURE_AFTER_BUSINESS_DAYS : CHARGEBACK_AFTER_BUSINESS_DAYS
             if (calendar.addBusinessDays(p.charge_date, after) > day) continue
@@ -538,6 +630,7 @@ export class Payments extends Context.Service<Payments, {
 
       return Payments.of({
         create: (o, i, origin) => run(create(o, i, origin)),
+        createInstant: (o, i, origin) => run(createInstant(o, i, origin)),
         get: (o, id) => Effect.map(payments.get(o, id), (v) => v.resource),
         list: (o, p) =>
           Effect.flatMap(decodeList(p), (params) =>

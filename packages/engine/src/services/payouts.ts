@@ -215,7 +215,8 @@ export class Payouts extends Context.Service<Payouts, {
             const entry = row.resource.entry
             if (!("payment" in entry)) continue
             const payment = yield* Effect.orDie(payments.get(organisation, entry.payment))
-            const links = { payment: entry.payment, mandate: payment.resource.links.mandate, creditor: creditor.id, payout: payout.id }
+            const mandate = payment.resource.links.mandate
+            const links = { payment: entry.payment, ...(mandate === undefined ? {} : { mandate }), creditor: creditor.id, payout: payout.id }
             const event = entry.kind === "payment_paid_out" ? "pay_out" : entry.kind === "late_failure_settled" ? "settle_late_failure" : entry.kind === "chargeback_settled" ? "settle_chargeback" : undefined
             // A collection reversed before its payout (a late failure of a confirmed payment) is
             // settled by its reversal row in the same payout; its status stays where the bank put it.
