@@ -59,7 +59,9 @@ const clockView = (clock: SandboxClock["Service"]) =>
       simulator_clock: {
         now: timestampFromMillis(now),
         offset_ms: offset,
-        offset: formatIsoDuration(offset),
+        // To the nearest second: the offset is set a few milliseconds after the target was read,
+        // and "advance by P1D" should read P1D, not PT23H59M59S.
+        offset: formatIsoDuration(Math.round(offset / 1000) * 1000),
         next_daily_run_at: timestampFromMillis(now - sinceRun + DAY_MS)
       }
     }
