@@ -22,6 +22,8 @@ export class SandboxClock extends Context.Service<SandboxClock, {
   readonly offsetMillis: Effect.Effect<number>
   /** Moves the simulated time to `epochMillis`; a time at or before now leaves it where it is. */
   readonly setTime: (epochMillis: number) => Effect.Effect<void>
+  /** Sets the offset; one at or below the current offset leaves it where it is. */
+  readonly raiseOffset: (offsetMillis: number) => Effect.Effect<void>
   /** The clock to run the engine under. */
   readonly clock: Clock.Clock
 }>()("@paykit/server/SandboxClock") {}
@@ -50,17 +52,18 @@ export const SandboxClockLive: Layer.Layer<SandboxClock, unknown, SqlClient.SqlC
     let offset = rows[0]?.offset_ms ?? 0
     const clock = offsetClock(real, () => offset)
     const lock = yield* Semaphore.make(1)
-    const setTime = (epochMillis: number) =>
+    const raiseOffset = (next: number) =>
       lock.withPermits(1)(Effect.gen(function*() {
-        const next = epochMillis - real.currentTimeMillisUnsafe()
         if (next <= offset) return
         yield* Effect.orDie(sql`UPDATE sandbox_clock SET offset_ms = ${next}, updated_at = now()`)
         offset = next
       }))
+    const setTime = (epochMillis: number) => Effect.suspend(() => raiseOffset(epochMillis - real.currentTimeMillisUnsafe()))
     return SandboxClock.of({
       now: clock.currentTimeMillis,
       offsetMillis: Effect.sync(() => offset),
       setTime,
+      raiseOffset,
       clock
     })
   })

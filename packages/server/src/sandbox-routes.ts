@@ -59,9 +59,7 @@ const clockView = (clock: SandboxClock["Service"]) =>
       simulator_clock: {
         now: timestampFromMillis(now),
         offset_ms: offset,
-        // To the nearest second: the offset is set a few milliseconds after the target was read,
-        // and "advance by P1D" should read P1D, not PT23H59M59S.
-        offset: formatIsoDuration(Math.round(offset / 1000) * 1000),
+        offset: formatIsoDuration(offset),
         next_daily_run_at: timestampFromMillis(now - sinceRun + DAY_MS)
       }
     }
@@ -86,8 +84,13 @@ export const sandboxRoutes = Layer.unwrap(Effect.gen(function*() {
     route(tokens, "GET", "/sandbox/simulator/clock", () => clockView(clock)),
     route(tokens, "POST", "/sandbox/simulator/advance", (_caller, body) =>
       advancing.withPermits(1)(Effect.gen(function*() {
-        const target = yield* Effect.fromResult(advanceTarget(body, yield* clock.now))
+        const before = yield* clock.offsetMillis
+        const now = yield* clock.now
+        const target = yield* Effect.fromResult(advanceTarget(body, now))
         yield* simulator.advanceTo(target)
+        // The simulator leaves the clock at the target, which real time has since passed by the
+        // run's duration: "by P1D" then moves the offset by exactly one day, not a day less that.
+        yield* clock.raiseOffset(before + (target - now))
         return yield* clockView(clock)
       }))),
     authorisationAction("visit"),
