@@ -490,7 +490,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
               ...(m.authorisation_source === undefined ? {} : { authorisation_source: m.authorisation_source }),
               ...(detail.resource.ip_address === null ? {} : { payer_ip_address: detail.resource.ip_address }),
               links: { customer_bank_account: accountId, creditor: fulfilling.links.creditor }
-            })
+            }, { customerApproval: m.payer_requested_dual_signature })
             mandateId = mandate.id
           }
           const p = fulfilling.payment_request

@@ -11,7 +11,8 @@ import {
   invalidField,
   newId,
   now,
-  today
+  today,
+  unsafeLocalDate
 } from "@paykit/core"
 import { mandateMachine } from "@paykit/machines"
 import { nextPossibleChargeDate } from "@paykit/schedule"
@@ -20,11 +21,12 @@ import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
 import { eq, oneOf, type Page } from "../ports/list-query.ts"
 import type { Versioned } from "../ports/repository.ts"
-import { CreditorRepository, CustomerBankAccountRepository, MandateRepository } from "../repositories.ts"
+import { CreditorRepository, CustomerBankAccountRepository, MandateRepository, PaymentRepository } from "../repositories.ts"
 import type { Creditor } from "../resources/creditors.ts"
 import { MANDATE_STATUSES, type Mandate } from "../resources/mandates.ts"
 import { mandateSchemesOfAccount } from "./account-schemes.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
+import { BACS_DORMANCY_MONTHS, DORMANCY_SCHEMES, isDormant } from "./mandate-dormancy.ts"
 import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf } from "./scheme-identifiers.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save } from "./support.ts"
 
@@ -76,29 +78,46 @@ export const withNextPossibleChargeDate = (mandate: Mandate, creditor: Creditor,
 
 type Errors = ValidationFailed | InvalidState | NotFound
 
+export interface MandateCreateOptions {
+  readonly customerApproval?: boolean
+}
+
+/** Schemes whose mandates the payer approves in their bank before they can be submitted. */
+export const CUSTOMER_APPROVAL_SCHEMES: ReadonlyArray<MandateScheme> = ["pay_to"]
+
 export class Mandates extends Context.Service<Mandates, {
-  readonly create: (organisation: string, input: unknown) => Effect.Effect<Mandate, Errors>
+  /**
+   * `options.customerApproval`: the payer still has to approve (a dual-signature Bacs mandate of a
+   * billing request); PayTo mandates always wait for the payer's approval in their bank. Such
+   * mandates start `pending_customer_approval`.
+   */
+  readonly create: (organisation: string, input: unknown, options?: MandateCreateOptions) => Effect.Effect<Mandate, Errors>
   readonly get: (organisation: string, id: string) => Effect.Effect<Mandate, NotFound>
   readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<Mandate>, ValidationFailed>
   readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<Mandate, Errors>
   readonly cancel: (organisation: string, id: string, input?: unknown) => Effect.Effect<Mandate, Errors>
   readonly reinstate: (organisation: string, id: string, input?: unknown) => Effect.Effect<Mandate, Errors>
+  /** The payer's approval (hosted page or bank app, engine operation): `pending_customer_approval -> pending_submission`. */
+  readonly grantCustomerApproval: (organisation: string, id: string) => Effect.Effect<Mandate, Errors>
   /**
-   * The bank's day for mandates: submitted mandates become active or failed as the bank answers,
-   * then pending ones are submitted. Run by the simulator once per day.
+   * The bank's day for mandates: mandates awaiting the payer's approval since an earlier day are
+   * approved (the sandbox payer approves by the next day), submitted mandates become active or
+   * failed as the bank answers, then pending ones are submitted; last, dormant Bacs mandates (no
+   * payment for `BACS_DORMANCY_MONTHS`) expire. Run by the simulator once per day.
    */
   readonly processDay: (organisation: string) => Effect.Effect<void>
 }>()("@paykit/engine/Mandates") {
   static readonly layer: Layer.Layer<
     Mandates,
     never,
-    MandateRepository | CreditorRepository | CustomerBankAccountRepository | BankGateway | IdGenerator | EventLog | Transactor
+    MandateRepository | CreditorRepository | CustomerBankAccountRepository | PaymentRepository | BankGateway | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     Mandates,
     Effect.gen(function*() {
       const mandates = yield* MandateRepository
       const creditors = yield* CreditorRepository
       const accounts = yield* CustomerBankAccountRepository
+      const payments = yield* PaymentRepository
       const bank = yield* BankGateway
       const services = yield* Effect.context<IdGenerator | EventLog>()
       const transactor = yield* Transactor
@@ -134,7 +153,7 @@ export class Mandates extends Context.Service<Mandates, {
           return only
         })
 
-      const create = (organisation: string, input: unknown) =>
+      const create = (organisation: string, input: unknown, options: MandateCreateOptions = {}) =>
         Effect.gen(function*() {
           const req = yield* decodeCreate(input)
           const account = yield* accounts.get(organisation, req.links.customer_bank_account).pipe(
@@ -162,7 +181,7 @@ export class Mandates extends Context.Service<Mandates, {
             created_at: yield* now,
             reference: req.reference ?? `${creditor.resource.bank_reference_prefix}-${id.slice(-6)}`,
             scheme,
-            status: "pending_submission",
+            status: options.customerApproval === true || CUSTOMER_APPROVAL_SCHEMES.includes(scheme) ? "pending_customer_approval" : "pending_submission",
             next_possible_charge_date: null,
             next_possible_standard_ach_charge_date: null,
             payments_require_approval: false,
@@ -188,7 +207,7 @@ export class Mandates extends Context.Service<Mandates, {
           return yield* present(organisation, next)
         })
 
-      const move = (organisation: string, current: Versioned<Mandate>, event: "cancel" | "reinstate" | "submit" | "activate" | "fail", cause: Parameters<typeof emit>[1]["cause"], extra?: { readonly reason_code?: string }) =>
+      const move = (organisation: string, current: Versioned<Mandate>, event: "cancel" | "reinstate" | "submit" | "activate" | "fail" | "customer_approval_granted" | "expire", cause: Parameters<typeof emit>[1]["cause"], extra?: { readonly reason_code?: string }) =>
         applyTransition(mandates, {
           organisation,
           machine: mandateMachine,
@@ -216,8 +235,28 @@ export class Mandates extends Context.Service<Mandates, {
           return yield* present(organisation, next)
         })
 
+      const grantCustomerApproval = (organisation: string, id: string) =>
+        Effect.gen(function*() {
+          const current = yield* mandates.get(organisation, id)
+          const next = yield* move(organisation, current, "customer_approval_granted", { origin: "customer", cause: "customer_approval_granted", description: "The customer approved this mandate." })
+          return yield* present(organisation, next)
+        })
+
+      /** The last day the mandate was used: its latest payment's charge date, else its creation. */
+      const lastUseOf = (organisation: string, mandate: Mandate) =>
+        Effect.map(payments.scan(organisation, { mandate: eq(mandate.id) }), (rows) =>
+          rows.reduce<LocalDate>(
+            (latest, row) => row.resource.status !== "cancelled" && row.resource.charge_date !== null && row.resource.charge_date > latest ? row.resource.charge_date : latest,
+            unsafeLocalDate(mandate.created_at.slice(0, 10))
+          ))
+
       const processDay = (organisation: string) =>
         Effect.gen(function*() {
+          const day = yield* today()
+          const startOfDay = `${day}T00:00:00.000Z`
+          for (const current of yield* mandates.scan(organisation, { status: eq("pending_customer_approval"), created_at: { op: "range", lt: startOfDay } })) {
+            yield* move(organisation, current, "customer_approval_granted", { origin: "customer", cause: "customer_approval_granted", description: "The customer approved this mandate." })
+          }
           for (const current of yield* mandates.scan(organisation, { status: eq("submitted") })) {
             const account = yield* Effect.orDie(accounts.get(organisation, current.resource.links.customer_bank_account))
             const outcome = yield* bank.submitMandate({
@@ -234,10 +273,15 @@ export class Mandates extends Context.Service<Mandates, {
           for (const current of yield* mandates.scan(organisation, { status: eq("pending_submission") })) {
             yield* move(organisation, current, "submit", { origin: "gocardless", cause: "mandate_submitted", description: "The mandate has been submitted to the banks." })
           }
+          for (const current of yield* mandates.scan(organisation, { status: eq("active"), scheme: oneOf(DORMANCY_SCHEMES) })) {
+            if (!isDormant(current.resource.scheme, yield* lastUseOf(organisation, current.resource), day)) continue
+            yield* move(organisation, current, "expire", { origin: "bank", cause: "mandate_expired", description: `The mandate expired because no payment was collected on it for ${BACS_DORMANCY_MONTHS} months.` })
+          }
         }).pipe(Effect.orDie)
 
       return Mandates.of({
-        create: (o, i) => run(create(o, i)),
+        create: (o, i, options) => run(create(o, i, options)),
+        grantCustomerApproval: (o, id) => run(grantCustomerApproval(o, id)),
         get: (o, id) => Effect.flatMap(mandates.get(o, id), (v) => present(o, v.resource)),
         list: (o, p) =>
           Effect.gen(function*() {
