@@ -11,6 +11,7 @@ const DAY = 86_400_000
 
 type Op =
   | { readonly kind: "payment"; readonly payer: number; readonly amount: number }
+  | { readonly kind: "instant"; readonly amount: number }
   | { readonly kind: "subscription"; readonly payer: number; readonly amount: number; readonly unit: "weekly" | "monthly" }
   | { readonly kind: "cancel_payment"; readonly pick: number }
   | { readonly kind: "cancel_subscription"; readonly pick: number }
@@ -23,6 +24,7 @@ const amount = fc.oneof({ arbitrary: fc.integer({ min: 100, max: 50_000 }), weig
 const payer = fc.constantFrom(0, 0, 0, 0, 1, 2, 3)
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant("payment" as const), payer: payer, amount }),
+  fc.record({ kind: fc.constant("instant" as const), amount }),
   fc.record({ kind: fc.constant("subscription" as const), payer: payer, amount, unit: fc.constantFrom("weekly" as const, "monthly" as const) }),
   fc.record({ kind: fc.constant("cancel_payment" as const), pick: fc.nat() }),
   fc.record({ kind: fc.constant("cancel_subscription" as const), pick: fc.nat() }),
@@ -66,6 +68,13 @@ const program = (ops: ReadonlyArray<Op>) =>
       switch (o.kind) {
         case "payment":
           yield* tolerate(payments.create(ORG, { amount: o.amount, currency: "GBP", links: { mandate: mandates[o.payer] ?? "" } }))
+          break
+        case "instant":
+          // A Pay by Bank payment (no mandate) as billing request fulfilment makes it.
+          yield* tolerate(payments.createInstant(ORG, {
+            amount: o.amount, currency: "GBP", scheme: "faster_payments", creditor: creditor.id,
+            description: null, reference: null, app_fee: null, metadata: {}
+          }))
           break
         case "subscription":
           yield* tolerate(subscriptions.create(ORG, { amount: o.amount, currency: "GBP", interval_unit: o.unit, count: 4, links: { mandate: mandates[o.payer] ?? "" } }))
@@ -145,8 +154,8 @@ const isPath = <S extends string, E extends string, C>(machine: Machine<S, E, C>
   return states.has(status)
 }
 
-const feeWithTax = (amountMinor: number, date: string): number => {
-  const r = collectionCharges({ schedule: DEFAULT_FEE_SCHEDULE, scheme: "bacs", currency: "GBP", amount: amountMinor, app_fee: 0, tax_jurisdiction: "GB", date: unsafeLocalDate(date), root: "payments" })
+const feeWithTax = (scheme: string | null, amountMinor: number, date: string): number => {
+  const r = collectionCharges({ schedule: DEFAULT_FEE_SCHEDULE, scheme: scheme === "faster_payments" ? "faster_payments" : "bacs", currency: "GBP", amount: amountMinor, app_fee: 0, tax_jurisdiction: "GB", date: unsafeLocalDate(date), root: "payments" })
   if (Result.isFailure(r)) throw new Error("no fee rule")
   return r.success.gocardless_fee.fee + (r.success.gocardless_fee.tax?.amount ?? 0)
 }
@@ -158,6 +167,7 @@ const surchargeWithTax = (kind: "late_failure_settled" | "chargeback_settled", d
 
 describe("invariants under random operations and clock advances", () => {
   it("conserves money, keeps every resource on its machine, and records every state change as an event", async () => {
+    let instantPaidOut = false
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 16 }), fc.integer({ min: 1, max: 1000 }), async (ops, seed) => {
         const r = await runEngine(program(ops), seed)
@@ -176,7 +186,7 @@ describe("invariants under random operations and clock advances", () => {
         for (const p of r.payments) {
           const actions = actionsOf("payments", "payment", p.id)
           if (!actions.includes("confirmed")) continue
-          const fee = feeWithTax(p.amount, p.charge_date ?? "")
+          const fee = feeWithTax(p.scheme, p.amount, p.charge_date ?? "")
           expected += p.amount - fee
           if (p.status === "failed") expected -= p.amount - fee + surchargeWithTax("late_failure_settled", p.charge_date ?? "")
           if (p.status === "charged_back") expected -= p.amount - fee + surchargeWithTax("chargeback_settled", p.charge_date ?? "")
@@ -186,6 +196,7 @@ describe("invariants under random operations and clock advances", () => {
         const paid = r.payouts.reduce((s, p) => s + p.amount, 0)
         expect(paid + r.balance).toBe(expected)
         for (const p of r.payouts) expect(p.amount).toBeGreaterThan(0)
+        instantPaidOut ||= r.payments.some((p) => p.links.mandate === undefined && p.status === "paid_out")
       }),
       {
         numRuns: 25,
@@ -201,5 +212,7 @@ describe("invariants under random operations and clock advances", () => {
         ]
       }
     )
+    // Instant payments (no mandate) were paid out among the direct debits in some run.
+    expect(instantPaidOut).toBe(true)
   }, 120_000)
 })
