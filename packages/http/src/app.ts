@@ -96,20 +96,40 @@ const trimmed = <S>(context: Context.Context<S>): Context.Context<S> =>
   Context.makeUnsafe(new Map([...context.mapUnsafe].filter(([key]) => !capturedAtBuild(key))))
 
 /**
- * Serves an app built by `makeHttpApp` on `port` (0 picks a free one; read it from `HttpServer`).
- * `HttpRouter.serve`, except that requests run in the trimmed context.
+ * What `HttpRouter.serve` gives for an app: the types of routes carry their requirements and
+ * errors wrapped in phantom markers (`HttpRouter.Request`) that only its signature unwraps; the
+ * serving layer below is built exactly as `HttpRouter.serve` builds it, so it takes that signature.
  */
-export const serveHttpApp = <A, E, R>(app: Layer.Layer<A, E, R>, options: { readonly port: number; readonly host?: string }) => {
-  const serving: Layer.Layer<A | HttpRouter.HttpRouter, E, Exclude<R, HttpRouter.HttpRouter> | HttpServer.HttpServer> = Layer.unwrap(
+type ServedApp<A, E, R> = ReturnType<typeof HttpRouter.serve<A, E, R, never>>
+
+export interface ServeOptions {
+  readonly port: number
+  readonly host?: string
+  /**
+   * `"trimmed"` (the default): requests run without the engine's services and this package's
+   * ports, so routes mounted beside the API must capture what they use when they are built, as
+   * HttpApi handlers do; one that reads an engine service per request fails. `"full"`: requests
+   * carry every service given to the server, at the cost of copying them on each request.
+   */
+  readonly requestContext?: "trimmed" | "full"
+}
+
+/**
+ * Serves an app built by `makeHttpApp` on `port` (0 picks a free one; read it from `HttpServer`):
+ * `HttpRouter.serve`, except that requests run in the trimmed context unless asked otherwise.
+ */
+export const serveHttpApp = <A, E, R>(app: Layer.Layer<A, E, R>, options: ServeOptions) => {
+  const trim = options.requestContext !== "full"
+  const serving = Layer.unwrap(
     Effect.contextWith((context: Context.Context<Exclude<R, HttpRouter.HttpRouter> | Scope.Scope>) =>
       Layer.buildWithMemoMap(Layer.provideMerge(app, HttpRouter.layer), Layer.CurrentMemoMap.forkOrCreate(context), Context.get(context, Scope.Scope))
     ).pipe(Effect.map((built) => {
       const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
       const serve: Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> = HttpServer.serveEffect(handler)
-      const inTrimmedContext = Effect.updateContext(serve, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => trimmed(context))
-      return Layer.merge(Layer.effectDiscard(inTrimmedContext), Layer.succeedContext(built))
+      const running = trim ? Effect.updateContext(serve, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => trimmed(context)) : serve
+      return Layer.merge(Layer.effectDiscard(running), Layer.succeedContext(built))
     }))
-  )
+  ) as Layer.Layer<unknown, unknown, unknown> as ServedApp<A, E, R>
   return serving.pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) }))
   )
