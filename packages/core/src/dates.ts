@@ -172,9 +172,19 @@ export const localDateOfMillis = (ms: number): LocalDate => fromDayNumber(Math.f
  * The calendar date of an instant in an IANA time zone (banks run on local days: a payment
  * submitted at 23:30 UTC on a summer day in London is already the next day there).
  */
+// Building an Intl.DateTimeFormat costs tens of microseconds; there are only a handful of zones.
+const zoneFormats = new Map<string, Intl.DateTimeFormat>()
+const zoneFormat = (timeZone: string): Intl.DateTimeFormat => {
+  let format = zoneFormats.get(timeZone)
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
+    zoneFormats.set(timeZone, format)
+  }
+  return format
+}
+
 export const localDateOfMillisIn = (ms: number, timeZone: string): LocalDate => {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
-    .formatToParts(new Date(ms))
+  const parts = zoneFormat(timeZone).formatToParts(new Date(ms))
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
   return makeLocalDate(get("year"), get("month"), get("day"))
 }
