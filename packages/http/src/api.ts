@@ -11,6 +11,8 @@ import {
   ConfirmPayerDetailsRequest,
   Creditor,
   CreditorCreateRequest,
+  CreditorBankAccount,
+  CreditorBankAccountCreateRequest,
   CreditorUpdateRequest,
   creditors,
   CustomerBankAccountListParams,
@@ -64,6 +66,7 @@ import {
   postEndpoint,
   updateEndpoint
 } from "./endpoints.ts"
+import { CreditorBankAccountListParams } from "./creditor-bank-accounts.ts"
 import { Gateway } from "./gateway.ts"
 import { queryDeclaration, queryShapeOf } from "./query-params.ts"
 import { single } from "./wire.ts"
@@ -85,6 +88,13 @@ export const CreditorsGroup = HttpApiGroup.make("creditors").add(
   getEndpoint("creditors", creditors.schema),
   createEndpoint("creditors", Creditor, CreditorCreateRequest),
   updateEndpoint("creditors", Creditor, CreditorUpdateRequest)
+)
+const CBA = "creditor_bank_accounts"
+export const CreditorBankAccountsGroup = HttpApiGroup.make(CBA).add(
+  createEndpoint(CBA, CreditorBankAccount, CreditorBankAccountCreateRequest),
+  listEndpoint(CBA, CreditorBankAccount, CreditorBankAccountListParams),
+  getEndpoint(CBA, CreditorBankAccount),
+  actionEndpoint("disable", CBA, CreditorBankAccount, NoParameters)
 )
 export const VerificationDetailsGroup = HttpApiGroup.make("verification_details").add(
   listEndpoint("verification_details", verificationDetails.schema, VerificationDetailListParams),
@@ -209,6 +219,7 @@ export const PayerThemesGroup = HttpApiGroup.make("payer_themes").add(
 
 export class PaykitApi extends HttpApi.make("paykit")
   .add(CreditorsGroup)
+  .add(CreditorBankAccountsGroup)
   .add(VerificationDetailsGroup)
   .add(CustomersGroup)
   .add(CustomerBankAccountsGroup)

@@ -40,6 +40,7 @@ import {
 } from "@paykit/engine"
 import { BANK_DETAILS_LOOKUPS, lookupBankDetails, PAYER_THEMES, validateBankDetailsLookup, validatePayerThemeCreate } from "@paykit/validation"
 import { PaykitApi } from "./api.ts"
+import { CreditorBankAccountListParams, CreditorBankAccounts } from "./creditor-bank-accounts.ts"
 import { Gateway } from "./gateway.ts"
 import { queryShapeOf } from "./query-params.ts"
 import { getHandler, listHandler, plainListHandler } from "./read-handlers.ts"
@@ -71,6 +72,14 @@ export const CreditorsHandlers = HttpApiBuilder.group(PaykitApi, "creditors", (h
       .handle("get", getHandler("creditors", s.get))
       .handleRaw("create", createHandler("creditors", s.create))
       .handleRaw("update", updateHandler("creditors", s.update))))
+
+const CBA = "creditor_bank_accounts"
+export const CreditorBankAccountsHandlers = HttpApiBuilder.group(PaykitApi, CBA, (h) =>
+  Effect.map(CreditorBankAccounts, (s) =>
+    h.handleRaw("create", createHandler(CBA, s.create))
+      .handle("list", listHandler(CBA, queryShapeOf(CreditorBankAccountListParams), s.list))
+      .handle("get", getHandler(CBA, s.get))
+      .handleRaw("disable", actionHandler(CBA, noInput(s.disable)))))
 
 export const VerificationDetailsHandlers = HttpApiBuilder.group(PaykitApi, "verification_details", (h) =>
   Effect.map(Creditors, (s) =>
@@ -213,6 +222,7 @@ export const PayerThemesHandlers = HttpApiBuilder.group(PaykitApi, "payer_themes
 
 export const AllHandlers = Layer.mergeAll(
   isolated(CreditorsHandlers, Creditors),
+  isolated(CreditorBankAccountsHandlers, CreditorBankAccounts),
   isolated(VerificationDetailsHandlers, Creditors),
   isolated(CustomersHandlers, Customers),
   isolated(CustomerBankAccountsHandlers, Customers),

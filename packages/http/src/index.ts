@@ -5,6 +5,7 @@
 export * from "./access-tokens.ts"
 export * from "./api.ts"
 export * from "./app.ts"
+export * from "./creditor-bank-accounts.ts"
 export * from "./error-response.ts"
 export * from "./gateway.ts"
 export * from "./handlers.ts"

@@ -14,14 +14,18 @@ import {
   SandboxBank,
   TaxRates
 } from "@paykit/engine"
+import { CreditorBankAccounts } from "./creditor-bank-accounts.ts"
 
 /**
  * The engine services the API serves that the engine's `EngineServices` does not (yet) include:
  * the outbound family, billing requests with bank and payer authorisations, institutions, tax
- * rates and negative balance limits. They need the same storage and externals as the rest.
+ * rates and negative balance limits; and this package's creditor bank accounts (list and disable,
+ * which the engine's `Creditors` does not have yet). They need the same storage and externals as
+ * the rest.
  */
 export const ApiOnlyServices = Layer.mergeAll(
   OutboundServices,
+  CreditorBankAccounts.layer,
   NegativeBalanceLimits.layer,
   TaxRates.layer,
   PayerAuthorisations.layer,
