@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
 import { InvalidApiUsage } from "@paykit/core"
+import type { PartnerApp } from "@paykit/engine"
 import type { AccessScope, CallerShape } from "./request-context.ts"
 
 /**
@@ -18,6 +19,13 @@ export interface AccessTokenRecord {
   /** Hex SHA-256 of the token. */
   readonly tokenHash: string
   readonly status: AccessTokenStatus
+  /**
+   * The partner app the token was issued to (an organisation of its own and the creditor there
+   * that receives its app fees), absent for the organisation's own tokens. Requests made with it
+   * create payments and subscriptions for the app (the engine's `CallingApp`) and may carry
+   * `app_fee`.
+   */
+  readonly app?: PartnerApp
 }
 
 /** The port: look a token up by its hash (an index lookup in SQL), list nothing else. */
@@ -54,6 +62,7 @@ export const issueAccessToken = (options: {
   readonly id: string
   readonly organisation: string
   readonly scope: AccessScope
+  readonly app?: PartnerApp
 }): Effect.Effect<string, never, AccessTokens> =>
   Effect.gen(function*() {
     const token = `paykit_${options.scope === "read_only" ? "ro" : "rw"}_${randomBytes(32).toString("base64url")}`
@@ -100,7 +109,7 @@ export const authenticateWith = (
       case "inactive":
         return Effect.fail(unauthorised("access_token_not_active", "Access token is not active"))
       case "active":
-        return Effect.succeed({ organisation: record.organisation, scope: record.scope, tokenId: record.id })
+        return Effect.succeed({ organisation: record.organisation, scope: record.scope, tokenId: record.id, app: record.app ?? null })
     }
   })
 }

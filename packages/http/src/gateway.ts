@@ -2,6 +2,7 @@ import { Clock, Effect, Layer } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { API_VERSION, Forbidden, InvalidState, isPaykitError, type PaykitError, RateLimited } from "@paykit/core"
+import { CallingApp } from "@paykit/engine"
 import { AccessTokens, authenticateWith } from "./access-tokens.ts"
 import { errorResponse, PROTOCOL_REASONS, rateLimitHeaders, usage } from "./error-response.ts"
 import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyStore, requestFingerprint, type StoredResponse } from "./idempotency.ts"
@@ -121,7 +122,9 @@ export const GatewayLive: Layer.Layer<Gateway, never, AccessTokens | Idempotency
               limitHeaders = rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMillis, now)
             }
             const body = method === "POST" || method === "PUT" ? yield* checkBody(request) : ""
-            const run = Effect.provideService(httpEffect, Caller, caller)
+            const asCaller = Effect.provideService(httpEffect, Caller, caller)
+            // The engine attributes payments and subscriptions created in this request to the app.
+            const run = caller.app === null ? asCaller : Effect.provideService(asCaller, CallingApp, caller.app)
             const key = request.headers["idempotency-key"]
             let response: HttpServerResponse.HttpServerResponse
             if (method === "POST" && CREATING_ENDPOINTS.has(endpoint.identifier) && key !== undefined && key !== "") {

@@ -40,6 +40,7 @@ import {
 } from "@paykit/engine"
 import { BANK_DETAILS_LOOKUPS, lookupBankDetails, PAYER_THEMES, validateBankDetailsLookup, validatePayerThemeCreate } from "@paykit/validation"
 import { PaykitApi } from "./api.ts"
+import { APP_FEE_PATHS, createAppFeeOnlyForApps, updateAppFeeOnlyForApps } from "./app-fees.ts"
 import { CreditorBankAccountListParams, CreditorBankAccounts } from "./creditor-bank-accounts.ts"
 import { Gateway } from "./gateway.ts"
 import { queryShapeOf } from "./query-params.ts"
@@ -134,10 +135,10 @@ export const OutboundPaymentImportEntriesHandlers = HttpApiBuilder.group(PaykitA
 
 export const SubscriptionsHandlers = HttpApiBuilder.group(PaykitApi, "subscriptions", (h) =>
   Effect.map(Subscriptions, (s) =>
-    h.handleRaw("create", createHandler("subscriptions", s.create))
+    h.handleRaw("create", createHandler("subscriptions", createAppFeeOnlyForApps("subscriptions", APP_FEE_PATHS.top, s.create)))
       .handle("list", listHandler("subscriptions", queryShapeOf(SubscriptionListParams), s.list))
       .handle("get", getHandler("subscriptions", s.get))
-      .handleRaw("update", updateHandler("subscriptions", s.update))
+      .handleRaw("update", updateHandler("subscriptions", updateAppFeeOnlyForApps("subscriptions", APP_FEE_PATHS.top, s.update)))
       .handleRaw("pause", actionHandler("subscriptions", s.pause))
       .handleRaw("resume", actionHandler("subscriptions", s.resume))
       .handleRaw("cancel", actionHandler("subscriptions", s.cancel))))
@@ -145,7 +146,7 @@ export const SubscriptionsHandlers = HttpApiBuilder.group(PaykitApi, "subscripti
 const BR = "billing_requests"
 export const BillingRequestsHandlers = HttpApiBuilder.group(PaykitApi, BR, (h) =>
   Effect.map(BillingRequests, (s) =>
-    h.handleRaw("create", createHandler(BR, s.create))
+    h.handleRaw("create", createHandler(BR, createAppFeeOnlyForApps(BR, APP_FEE_PATHS.billingRequest, s.create)))
       .handle("list", listHandler(BR, queryShapeOf(BillingRequestListParams), s.list))
       .handle("get", getHandler(BR, s.get))
       .handleRaw("collect_customer_details", actionHandler(BR, s.collectCustomerDetails))

@@ -4,6 +4,7 @@
  */
 export * from "./access-tokens.ts"
 export * from "./api.ts"
+export * from "./app-fees.ts"
 export * from "./app.ts"
 export * from "./creditor-bank-accounts.ts"
 export * from "./error-response.ts"

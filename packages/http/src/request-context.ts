@@ -1,4 +1,5 @@
 import { Context } from "effect"
+import type { PartnerApp } from "@paykit/engine"
 
 /**
  * The id of the request being served. The outermost server middleware sets it; every error body
@@ -12,11 +13,15 @@ export const CurrentRequestId = Context.Reference<string>("@paykit/http/CurrentR
 /** The response header carrying the request id (the official client reads `x-request-id`). */
 export const REQUEST_ID_HEADER = "x-request-id"
 
-/** Who is calling: the organisation an access token belongs to, and what it may do. */
+/**
+ * Who is calling: the organisation an access token belongs to, what it may do, and the partner
+ * app the token was issued to (null for the organisation's own tokens).
+ */
 export interface CallerShape {
   readonly organisation: string
   readonly scope: AccessScope
   readonly tokenId: string
+  readonly app: PartnerApp | null
 }
 
 export const ACCESS_SCOPES = ["read_write", "read_only"] as const

@@ -3,7 +3,7 @@ import { Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { fieldError, PAGE_SIZE_MAX, validationFailed } from "@paykit/core"
 import { PaymentListParams } from "@paykit/engine"
-import { asQueryErrors, consume, queryShapeOf, RATE_LIMIT_WINDOW_MS, rateLimitGroupOf, toParams, valuesOf, type Window } from "../src/index.ts"
+import { APP_FEE_PATHS, appFeesIn, asQueryErrors, consume, queryShapeOf, RATE_LIMIT_WINDOW_MS, rateLimitGroupOf, toParams, valuesOf, type Window } from "../src/index.ts"
 import { hashToken } from "../src/access-tokens.ts"
 import { requestFingerprint } from "../src/idempotency.ts"
 
@@ -101,6 +101,37 @@ describe("hashes", () => {
       fc.pre(a !== b)
       expect(requestFingerprint("POST", "/x", a)).not.toBe(requestFingerprint("POST", "/x", b))
       expect(requestFingerprint("POST", `/${a}`, "")).not.toBe(requestFingerprint("POST", `/${b}`, ""))
+    }))
+  })
+})
+
+describe("app fees from callers that are not apps", () => {
+  const fee = fc.oneof(fc.constant(undefined), fc.constant(null), fc.integer({ min: 0, max: 10_000 }), fc.string())
+  it("a path is reported exactly when the body carries a value other than null there", () => {
+    fc.assert(fc.property(fee, fee, fee, fc.dictionary(fc.string(), fc.jsonValue()), (top, payment, subscription, rest) => {
+      const body: Record<string, unknown> = { ...rest }
+      const set = (target: Record<string, unknown>, value: unknown) => {
+        if (value !== undefined) target["app_fee"] = value
+      }
+      delete body["app_fee"]
+      body["payment_request"] = {}
+      body["subscription_request"] = {}
+      set(body, top)
+      set(body["payment_request"] as Record<string, unknown>, payment)
+      set(body["subscription_request"] as Record<string, unknown>, subscription)
+      const given = (v: unknown) => v !== undefined && v !== null
+      expect(appFeesIn(body, APP_FEE_PATHS.top)).toEqual(given(top) ? [["app_fee"]] : [])
+      expect(appFeesIn(body, APP_FEE_PATHS.billingRequest)).toEqual([
+        ...(given(payment) ? [["payment_request", "app_fee"]] : []),
+        ...(given(subscription) ? [["subscription_request", "app_fee"]] : [])
+      ])
+    }))
+  })
+
+  it("a body that is not an object, or whose parent is not an object, carries no fee", () => {
+    fc.assert(fc.property(fc.oneof(fc.string(), fc.integer(), fc.constant(null), fc.array(fc.integer())), (value) => {
+      expect(appFeesIn(value, APP_FEE_PATHS.top)).toEqual([])
+      expect(appFeesIn({ payment_request: value }, APP_FEE_PATHS.billingRequest)).toEqual([])
     }))
   })
 })

@@ -3,8 +3,9 @@ import { SqlClient } from "effect/sql"
 import { ACCESS_SCOPES, ACCESS_TOKEN_STATUSES, AccessTokens } from "@paykit/http"
 
 /**
- * The http package's `AccessTokens` port on SQL (`access_tokens`, migration 0002): a request's
- * token is found by its SHA-256 through the unique index; the token itself is never stored.
+ * The http package's `AccessTokens` port on SQL (`access_tokens`, migrations 0002 and 0004): a
+ * request's token is found by its SHA-256 through the unique index; the token itself is never
+ * stored. A partner app's token also names the app (its organisation and creditor).
  */
 
 const TokenRow = Schema.Struct({
@@ -12,7 +13,9 @@ const TokenRow = Schema.Struct({
   organisation_id: Schema.String,
   scope: Schema.Literals(ACCESS_SCOPES),
   token_hash: Schema.String,
-  status: Schema.Literals(ACCESS_TOKEN_STATUSES)
+  status: Schema.Literals(ACCESS_TOKEN_STATUSES),
+  app_organisation_id: Schema.NullOr(Schema.String),
+  app_creditor_id: Schema.NullOr(Schema.String)
 })
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TokenRow))
 
@@ -23,19 +26,23 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
     // A database failure on the request path is a defect: the gateway answers it with a 500.
     return AccessTokens.of({
       findByHash: (tokenHash) =>
-        sql`SELECT id, organisation_id, scope, token_hash, status FROM access_tokens WHERE token_hash = ${tokenHash}`.pipe(
+        sql`SELECT id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id
+          FROM access_tokens WHERE token_hash = ${tokenHash}`.pipe(
           Effect.flatMap(decodeRows),
           Effect.map((rows) => {
             const row = rows[0]
-            return row === undefined
-              ? undefined
-              : { id: row.id, organisation: row.organisation_id, scope: row.scope, tokenHash: row.token_hash, status: row.status }
+            if (row === undefined) return undefined
+            const record = { id: row.id, organisation: row.organisation_id, scope: row.scope, tokenHash: row.token_hash, status: row.status }
+            return row.app_organisation_id === null || row.app_creditor_id === null
+              ? record
+              : { ...record, app: { organisation: row.app_organisation_id, creditor: row.app_creditor_id } }
           }),
           Effect.orDie
         ),
       insert: (record) =>
-        Effect.orDie(sql`INSERT INTO access_tokens (id, organisation_id, scope, token_hash, status)
-          VALUES (${record.id}, ${record.organisation}, ${record.scope}, ${record.tokenHash}, ${record.status})`),
+        Effect.orDie(sql`INSERT INTO access_tokens (id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id)
+          VALUES (${record.id}, ${record.organisation}, ${record.scope}, ${record.tokenHash}, ${record.status},
+            ${record.app?.organisation ?? null}, ${record.app?.creditor ?? null})`),
       setStatus: (id, status) => Effect.orDie(sql`UPDATE access_tokens SET status = ${status} WHERE id = ${id}`)
     })
   })

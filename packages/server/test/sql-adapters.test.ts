@@ -71,11 +71,23 @@ describe("SqlAccessTokens", () => {
       return [active, inactive, yield* check, yield* Effect.match(authenticate("Bearer nope"), { onFailure: (e) => e.reason, onSuccess: () => "accepted" })]
     }))
     expect(results).toEqual([
-      { organisation: ORG, scope: "read_only", tokenId: "AT_sql_1" },
+      { organisation: ORG, scope: "read_only", tokenId: "AT_sql_1", app: null },
       "access_token_not_active",
       "access_token_revoked",
       "access_token_not_found"
     ])
+  })
+
+  it("a partner app's token keeps its app across the store (organisation and creditor); an own token has none", async () => {
+    const PARTNER = "OR0000000PARTNER"
+    const callers = await run(Effect.gen(function*() {
+      yield* Effect.flatMap(Organisations, (o) => o.insert({ id: PARTNER, name: "Partner", environment: "sandbox" }))
+      const app = { organisation: PARTNER, creditor: "CR_partner" }
+      const appToken = yield* issueAccessToken({ id: "AT_sql_app", organisation: ORG, scope: "read_write", app })
+      const ownToken = yield* issueAccessToken({ id: "AT_sql_own", organisation: ORG, scope: "read_write" })
+      return [yield* authenticate(`Bearer ${appToken}`), yield* authenticate(`Bearer ${ownToken}`)]
+    }))
+    expect(callers.map((c) => c.app)).toEqual([{ organisation: PARTNER, creditor: "CR_partner" }, null])
   })
 
   it("a token of an organisation the server does not host cannot be stored", async () => {

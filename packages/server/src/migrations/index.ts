@@ -4,6 +4,7 @@ import type { SqlClient } from "effect/sql"
 import organisations from "./0001_organisations.ts"
 import accessTokens from "./0002_access_tokens.ts"
 import sandboxClock from "./0003_sandbox_clock.ts"
+import accessTokenApps from "./0004_access_token_apps.ts"
 
 /**
  * The server's own tables, numbered on their own: they are recorded in a separate migrations
@@ -12,7 +13,8 @@ import sandboxClock from "./0003_sandbox_clock.ts"
 export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
   "0001_organisations": organisations,
   "0002_access_tokens": accessTokens,
-  "0003_sandbox_clock": sandboxClock
+  "0003_sandbox_clock": sandboxClock,
+  "0004_access_token_apps": accessTokenApps
 }
 
 export const SERVER_MIGRATIONS_TABLE = "paykit_server_migrations"
