@@ -1,29 +1,46 @@
 import { Context, Effect, Layer, Semaphore } from "effect"
 import { NotFound } from "@paykit/core"
 import { EventLog } from "../ports/event-log.ts"
-import { type ListQuery, matchesAll, pageOf } from "../ports/list-query.ts"
+import { type ListQuery, matchesAll } from "../ports/list-query.ts"
 import { DuplicateId, type Repository, RepositoryBackend, Transactor, VersionConflict, type Versioned } from "../ports/repository.ts"
 import type { ResourceDefinition } from "../resources/definition.ts"
+import { insertSorted, mergeSorted, pageOfAscending } from "./ordered-page.ts"
 
 /**
- * The in-memory adapter of the storage ports. The whole store is one immutable value (resource
- * name -> organisation -> id -> versioned resource); a write replaces the maps on its path and
- * shares the rest (copy-on-write). A transaction works on its own copy of the root and publishes it
- * on success; on failure the copy is dropped, which is the rollback. Transactions and writes made
- * outside one are serialised by a semaphore, so a committed root never loses a concurrent write.
+ * The in-memory adapter of the storage ports.
+ *
+ * Committed data is one mutable table per (resource, organisation): its rows by id and its ids in
+ * ascending order (ids are time-ordered, so a new id is almost always appended). A transaction
+ * never touches them while it runs: its writes go to an overlay (the rows it changed, per table,
+ * and the ids it added), which its own reads consult first and which is merged into the tables
+ * when it succeeds; on failure the overlay is dropped, which is the rollback. So a write costs
+ * O(1) (O(log n) for an id out of order), whatever the size of the store, and readers outside the
+ * transaction see only committed rows. Transactions and writes made outside one are serialised by
+ * a semaphore, so no two overlays are ever merged over each other; every read is synchronous, so a
+ * merge is never seen half done.
  */
 
-type Rows = ReadonlyMap<string, Versioned<unknown>>
-type Table = ReadonlyMap<string, Rows>
-type State = ReadonlyMap<string, Table>
+type Row = Versioned<unknown>
 
-interface Cell {
-  state: State
+interface Table {
+  readonly rows: Map<string, Row>
+  /** Every id of `rows`, ascending. */
+  readonly ids: Array<string>
 }
+
+/** What one transaction wrote to one table. */
+interface TableWrites {
+  readonly rows: Map<string, Row>
+  /** Ids that are not in the committed table, ascending. */
+  readonly added: Array<string>
+}
+
+/** resource name -> organisation -> T */
+type ByTable<T> = Map<string, Map<string, T>>
 
 interface OpenTransaction {
   readonly store: object
-  readonly cell: Cell
+  readonly writes: ByTable<TableWrites>
 }
 
 /** The transaction open in the current fiber, if any: nested transactions join it. */
@@ -31,17 +48,20 @@ const CurrentTransaction = Context.Reference<OpenTransaction | undefined>("@payk
   defaultValue: () => undefined
 })
 
-const rowsOf = (state: State, name: string, organisation: string): Rows => state.get(name)?.get(organisation) ?? new Map()
+const EMPTY_IDS: ReadonlyArray<string> = []
 
-const withRow = (state: State, name: string, organisation: string, id: string, row: Versioned<unknown>): State => {
-  const table: Table = state.get(name) ?? new Map()
-  const rows = new Map(rowsOf(state, name, organisation))
-  rows.set(id, row)
-  const nextTable = new Map(table)
-  nextTable.set(organisation, rows)
-  const next = new Map(state)
-  next.set(name, nextTable)
-  return next
+const entryOf = <T>(byTable: ByTable<T>, name: string, organisation: string, make: () => T): T => {
+  let organisations = byTable.get(name)
+  if (organisations === undefined) {
+    organisations = new Map()
+    byTable.set(name, organisations)
+  }
+  let entry = organisations.get(organisation)
+  if (entry === undefined) {
+    entry = make()
+    organisations.set(organisation, entry)
+  }
+  return entry
 }
 
 export interface InMemoryStore {
@@ -52,23 +72,68 @@ export interface InMemoryStore {
 export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
   Effect.gen(function*() {
     const identity = {}
-    const root: Cell = { state: new Map() }
+    const committed: ByTable<Table> = new Map()
     const lock = yield* Semaphore.make(1)
 
-    const currentCell = Effect.map(CurrentTransaction, (tx: OpenTransaction | undefined) => (tx !== undefined && tx.store === identity ? tx.cell : undefined))
-    const read = Effect.map(currentCell, (cell) => (cell ?? root).state)
-    /** Applies a pure change to the open transaction's copy, or atomically to the root. */
-    const write = <A, E>(change: (state: State) => { readonly state: State; readonly result: A } | E, isError: (u: A | E) => u is E) =>
-      Effect.flatMap(currentCell, (cell) => {
-        const apply = (target: Cell) =>
-          Effect.suspend(() => {
-            const outcome = change(target.state)
-            if (isError(outcome as A | E)) return Effect.fail(outcome as E)
-            const ok = outcome as { readonly state: State; readonly result: A }
-            target.state = ok.state
-            return Effect.succeed(ok.result)
+    const tableOf = (name: string, organisation: string): Table | undefined => committed.get(name)?.get(organisation)
+    const writesOf = (tx: OpenTransaction | undefined, name: string, organisation: string): TableWrites | undefined =>
+      tx?.writes.get(name)?.get(organisation)
+
+    /** The row as the transaction `tx` sees it (its own write first), or as committed. */
+    const rowOf = (tx: OpenTransaction | undefined, name: string, organisation: string, id: string): Row | undefined =>
+      writesOf(tx, name, organisation)?.rows.get(id) ?? tableOf(name, organisation)?.rows.get(id)
+
+    /** Every id of the table as `tx` sees it, ascending. */
+    const idsOf = (tx: OpenTransaction | undefined, name: string, organisation: string): ReadonlyArray<string> => {
+      const base = tableOf(name, organisation)?.ids ?? EMPTY_IDS
+      const added = writesOf(tx, name, organisation)?.added
+      return added === undefined || added.length === 0 ? base : mergeSorted(base, added)
+    }
+
+    const commitRow = (name: string, organisation: string, id: string, row: Row): void => {
+      const table = entryOf(committed, name, organisation, (): Table => ({ rows: new Map(), ids: [] }))
+      if (!table.rows.has(id)) insertSorted(table.ids, id)
+      table.rows.set(id, row)
+    }
+
+    const commit = (writes: ByTable<TableWrites>): void => {
+      for (const [name, organisations] of writes) {
+        for (const [organisation, tableWrites] of organisations) {
+          for (const [id, row] of tableWrites.rows) commitRow(name, organisation, id, row)
+        }
+      }
+    }
+
+    const currentTransaction = Effect.map(
+      CurrentTransaction,
+      (tx: OpenTransaction | undefined) => (tx !== undefined && tx.store === identity ? tx : undefined)
+    )
+    /** A synchronous read, in the current transaction's view. */
+    const read = <A>(f: (tx: OpenTransaction | undefined) => A) => Effect.map(currentTransaction, f)
+
+    /**
+     * Writes one row: `change` sees the row as the writer sees it and answers the new row or an
+     * error. Inside a transaction the row goes to its overlay; outside one it is committed at once,
+     * under the lock.
+     */
+    const writeRow = <E>(name: string, organisation: string, id: string, change: (current: Row | undefined) => Row | E, isRow: (u: Row | E) => u is Row) =>
+      Effect.flatMap(currentTransaction, (tx): Effect.Effect<Row, E> => {
+        if (tx !== undefined) {
+          return Effect.suspend(() => {
+            const outcome = change(rowOf(tx, name, organisation, id))
+            if (!isRow(outcome)) return Effect.fail(outcome)
+            const tableWrites = entryOf(tx.writes, name, organisation, (): TableWrites => ({ rows: new Map(), added: [] }))
+            if (!tableWrites.rows.has(id) && tableOf(name, organisation)?.rows.has(id) !== true) insertSorted(tableWrites.added, id)
+            tableWrites.rows.set(id, outcome)
+            return Effect.succeed(outcome)
           })
-        return cell !== undefined ? apply(cell) : lock.withPermit(apply(root))
+        }
+        return lock.withPermit(Effect.suspend(() => {
+          const outcome = change(rowOf(undefined, name, organisation, id))
+          if (!isRow(outcome)) return Effect.fail(outcome)
+          commitRow(name, organisation, id, outcome)
+          return Effect.succeed(outcome)
+        }))
       })
 
     const repository = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
@@ -76,67 +141,72 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
     ): Repository<A, K> => {
       const name = definition.name
       // Rows of this table hold only resources of this definition, written by `insert`/`update` below.
-      const typed = (row: Versioned<unknown>): Versioned<A> => row as Versioned<A>
-      const matching = (organisation: string, filters: ListQuery<K>["filters"]) =>
-        Effect.map(read, (state) =>
-          [...rowsOf(state, name, organisation).values()]
-            .map(typed)
-            .filter((row) => matchesAll(definition, row.resource, filters))
-            .sort((a, b) => (a.resource.id < b.resource.id ? -1 : a.resource.id > b.resource.id ? 1 : 0)))
-      type Written = { readonly state: State; readonly result: Versioned<A> }
+      const typed = (row: Row): Versioned<A> => row as Versioned<A>
+      const isRow = (u: unknown): u is Row => !(u instanceof DuplicateId || u instanceof NotFound || u instanceof VersionConflict)
       return {
         definition,
         get: (organisation, id) =>
-          Effect.flatMap(read, (state) => {
-            const row = rowsOf(state, name, organisation).get(id)
-            return row === undefined ? Effect.fail(new NotFound({ resource: name, id })) : Effect.succeed(typed(row))
-          }),
+          Effect.flatMap(read((tx) => rowOf(tx, name, organisation, id)), (row) =>
+            row === undefined ? Effect.fail(new NotFound({ resource: name, id })) : Effect.succeed(typed(row))),
         list: (organisation, query) =>
-          Effect.map(matching(organisation, query.filters), (rows) => pageOf(rows.map((r) => r.resource).reverse(), query)),
-        scan: matching,
+          read((tx) => {
+            const matching = (id: string): A | undefined => {
+              const row = rowOf(tx, name, organisation, id)
+              if (row === undefined) return undefined
+              const resource = typed(row).resource
+              return matchesAll(definition, resource, query.filters) ? resource : undefined
+            }
+            return pageOfAscending(idsOf(tx, name, organisation), matching, query)
+          }),
+        scan: (organisation, filters: ListQuery<K>["filters"]) =>
+          read((tx) => {
+            const out: Array<Versioned<A>> = []
+            for (const id of idsOf(tx, name, organisation)) {
+              const row = rowOf(tx, name, organisation, id)
+              if (row !== undefined && matchesAll(definition, typed(row).resource, filters)) out.push(typed(row))
+            }
+            return out
+          }),
         insert: (organisation, resource) =>
-          write<Versioned<A>, DuplicateId>(
-            (state): Written | DuplicateId => {
-              if (rowsOf(state, name, organisation).has(resource.id)) return new DuplicateId({ resource: name, id: resource.id })
-              const row = { resource, version: 1 }
-              return { state: withRow(state, name, organisation, resource.id, row), result: row }
-            },
-            (u): u is DuplicateId => u instanceof DuplicateId
+          Effect.map(
+            writeRow<DuplicateId>(name, organisation, resource.id, (current) =>
+              current !== undefined ? new DuplicateId({ resource: name, id: resource.id }) : { resource, version: 1 }, isRow),
+            typed
           ),
         update: (organisation, resource, expectedVersion) =>
-          write<Versioned<A>, NotFound | VersionConflict>(
-            (state): Written | NotFound | VersionConflict => {
-              const current = rowsOf(state, name, organisation).get(resource.id)
+          Effect.map(
+            writeRow<NotFound | VersionConflict>(name, organisation, resource.id, (current) => {
               if (current === undefined) return new NotFound({ resource: name, id: resource.id })
               if (current.version !== expectedVersion) {
                 return new VersionConflict({ resource: name, id: resource.id, expectedVersion, actualVersion: current.version })
               }
-              const row = { resource, version: current.version + 1 }
-              return { state: withRow(state, name, organisation, resource.id, row), result: row }
-            },
-            (u): u is NotFound | VersionConflict => u instanceof NotFound || u instanceof VersionConflict
+              return { resource, version: current.version + 1 }
+            }, isRow),
+            typed
           )
       }
     }
 
     const backend = RepositoryBackend.of({
       repository,
-      organisations: Effect.map(read, (state) => {
+      organisations: read((tx) => {
         const all = new Set<string>()
-        for (const table of state.values()) for (const organisation of table.keys()) all.add(organisation)
+        for (const byTable of [committed, ...(tx === undefined ? [] : [tx.writes])]) {
+          for (const organisations of byTable.values()) for (const organisation of organisations.keys()) all.add(organisation)
+        }
         return [...all].sort()
       })
     })
 
     const transactor = Transactor.of({
       transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-        Effect.flatMap(currentCell, (cell): Effect.Effect<A, E, R> =>
-          cell !== undefined
+        Effect.flatMap(currentTransaction, (tx): Effect.Effect<A, E, R> =>
+          tx !== undefined
             ? effect
             : lock.withPermit(Effect.suspend(() => {
-              const working: Cell = { state: root.state }
-              return Effect.provideService(effect, CurrentTransaction, { store: identity, cell: working }).pipe(
-                Effect.tap(() => Effect.sync(() => { root.state = working.state }))
+              const open: OpenTransaction = { store: identity, writes: new Map() }
+              return Effect.provideService(effect, CurrentTransaction, open).pipe(
+                Effect.tap(() => Effect.sync(() => commit(open.writes)))
               )
             })))
     })
