@@ -9,6 +9,12 @@
  * Endpoints: `GET /payouts/{id}` and `POST /outbound_payments` (the two the spec's targets name),
  * `GET /creditors/{id}` and `GET /creditors?limit=50`. `BENCH_CASES=payout,outbound` picks cases.
  *
+ * Case `pglite`: `GET /payouts/{id}` through the whole server of `@paykit/server` (sandbox mode,
+ * SQL access tokens, the engine on `@paykit/store-sql` over an in-memory PGlite), against a bare
+ * `node:http` server on a PGlite instance of its own with the same tables and rows, doing by hand
+ * what the server's request does in SQL: the token looked up by its SHA-256, then the payout read
+ * by (organisation, type, id), the row's JSON answered in its envelope.
+ *
  * The outbound payment POSTs carry no `Idempotency-Key` (autocannon repeats one request, which a
  * key would turn into replays), and both servers count them against a per-organisation window
  * whose limit is raised past the run's volume: the spec's 300 a minute would turn the run into 429s.
@@ -40,6 +46,7 @@ const autocannon = ((await import(autocannonSpecifier)) as { default: Autocannon
 const { Effect, Layer, ManagedRuntime } = await import("effect")
 const engine = await import("@paykit/engine")
 const http = await import("@paykit/http")
+const { Option, Redacted } = await import("effect")
 
 const ORGANISATION = "OR_bench"
 const CONNECTIONS = 50
@@ -217,20 +224,104 @@ const bare = createServer((req, res) => {
 await new Promise<void>((resolve) => bare.listen(0, "127.0.0.1", resolve))
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`
 
+// --- PGlite: the whole server against a bare server on PGlite -----------------------------------
+const closers: Array<() => Promise<void>> = []
+const PGLITE_TOKEN = "paykit_bench_pglite_token_0001"
+
+const startPglitePair = async (): Promise<Servers> => {
+  const server = await import("@paykit/server")
+  const store = await import("@paykit/store-sql")
+  const { PGlite } = await import("@electric-sql/pglite")
+  const config = {
+    port: 0,
+    host: "127.0.0.1",
+    mode: "sandbox" as const,
+    database: { _tag: "Pglite" as const, dataDir: undefined },
+    sandboxToken: Option.some(Redacted.make(PGLITE_TOKEN))
+  }
+  const silent = Layer.mergeAll(Layer.succeed(http.RequestLog, http.silentRequestLog), Layer.succeed(server.ServerLog, () => undefined))
+  const paykit = ManagedRuntime.make(server.makeServer(config).pipe(Layer.provide(silent)))
+  const url = await paykit.runPromise(http.serverUrl)
+  const organisation = (await paykit.runPromise(Effect.gen(function*() { return yield* server.Bootstrap }))).organisation.id
+  const seedPayouts = Effect.gen(function*() {
+    const payouts = yield* engine.PayoutRepository
+    for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))
+  })
+  // The server's context holds the repositories; its type names only what it offers embedders.
+  await paykit.runPromise(seedPayouts as unknown as Parameters<typeof paykit.runPromise>[0])
+
+  // The bare side: its own PGlite, migrated with the same tables, holding the same rows.
+  const db = await PGlite.create()
+  const tables = Layer.mergeAll(engine.RepositoriesFromBackend, server.SqlAccessTokens, server.Organisations.layerSql).pipe(
+    Layer.provideMerge(Layer.effectDiscard(server.migrateServer)),
+    Layer.provideMerge(store.SqlStorage),
+    Layer.provideMerge(store.PgliteClient.layer({ instance: db }))
+  )
+  await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const context = yield* Layer.build(tables)
+    yield* Effect.provideContext(Effect.gen(function*() {
+      yield* (yield* server.Organisations).insert({ id: organisation, name: "Bench", environment: "sandbox" })
+      yield* (yield* http.AccessTokens).insert({ id: "AT_bare", organisation, scope: "read_write", tokenHash: http.hashToken(PGLITE_TOKEN), status: "active" })
+      yield* seedPayouts
+    }), context)
+  })).pipe(Effect.orDie))
+  const tokenSql = "SELECT organisation_id, status FROM access_tokens WHERE token_hash = $1"
+  const payoutSql = "SELECT version, data FROM resources WHERE organisation_id = $1 AND resource_type = 'payouts' AND id = $2"
+  const bareDb = createServer(async (req, res) => {
+    const requestId = randomUUID()
+    const send = (status: number, body: unknown) => {
+      const text = JSON.stringify(body)
+      res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-request-id": requestId })
+      res.end(text)
+    }
+    const error = (status: number, reason: string) =>
+      send(status, { error: { code: status, type: "invalid_api_usage", message: reason, errors: [{ reason, message: reason }], documentation_url: "", request_id: requestId } })
+    if (req.headers["gocardless-version"] !== "2015-07-06") return error(400, "version_not_found")
+    const auth = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")
+    if (auth?.[1] === undefined) return error(401, "access_token_not_found")
+    const tokens = await db.query<{ organisation_id: string; status: string }>(tokenSql, [createHash("sha256").update(auth[1]).digest("hex")])
+    const caller = tokens.rows[0]
+    if (caller === undefined || caller.status !== "active") return error(401, "access_token_not_found")
+    const match = /^\/payouts\/([^/?]+)$/.exec(req.url ?? "")
+    if (match?.[1] === undefined) return error(404, "path_not_found")
+    const rows = await db.query<{ version: number; data: unknown }>(payoutSql, [caller.organisation_id, match[1]])
+    const row = rows.rows[0]
+    return row === undefined ? error(404, "resource_not_found") : send(200, { payouts: row.data })
+  })
+  await new Promise<void>((resolve) => bareDb.listen(0, "127.0.0.1", resolve))
+  closers.push(async () => {
+    bareDb.close()
+    await db.close()
+    await paykit.dispose()
+  })
+  return {
+    paykit: url,
+    bare: `http://127.0.0.1:${(bareDb.address() as AddressInfo).port}`,
+    headers: { authorization: `Bearer ${PGLITE_TOKEN}`, "gocardless-version": "2015-07-06" }
+  }
+}
+
 // --- runs ---------------------------------------------------------------------------------------
 const headers = { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06" }
+interface Servers {
+  readonly paykit: string
+  readonly bare: string
+  readonly headers: Record<string, string>
+}
 interface Case {
   readonly key: string
   readonly name: string
   readonly path: string
   readonly body?: string
+  /** The two servers of the case; the in-memory pair unless given. */
+  readonly servers?: () => Promise<Servers>
 }
-const run = (url: string, c: Case) =>
+const run = (url: string, c: Case, caseHeaders: Record<string, string> = headers) =>
   new Promise<{ rps: number; p99: number; errors: number; non2xx: number }>((resolve, reject) => {
     const base = { url, connections: CONNECTIONS, duration: DURATION_S, ...(WORKERS > 0 ? { workers: WORKERS } : {}) }
     const options = c.body === undefined
-      ? { ...base, headers }
-      : { ...base, method: "POST", body: c.body, headers: { ...headers, "content-type": "application/json" } }
+      ? { ...base, headers: caseHeaders }
+      : { ...base, method: "POST", body: c.body, headers: { ...caseHeaders, "content-type": "application/json" } }
     autocannon(options, (err, result) => {
       if (err) return reject(err)
       resolve({ rps: result.requests.average, p99: result.latency.p99, errors: result.errors, non2xx: result.non2xx })
@@ -244,7 +335,8 @@ const allCases: ReadonlyArray<Case> = [
   { key: "payout", name: "GET /payouts/{id}", path: "/payouts/PO000000000100" },
   { key: "outbound", name: "POST /outbound_payments", path: "/outbound_payments", body: outboundBody },
   { key: "creditor", name: "GET /creditors/{id}", path: "/creditors/CR000000000100" },
-  { key: "list", name: "GET /creditors?limit=50", path: "/creditors?limit=50" }
+  { key: "list", name: "GET /creditors?limit=50", path: "/creditors?limit=50" },
+  { key: "pglite", name: "GET /payouts/{id}, PGlite (whole server)", path: "/payouts/PO000000000100", servers: () => startPglitePair() }
 ]
 const chosen = (process.env["BENCH_CASES"] ?? "").split(",").filter((k) => k !== "")
 const cases = chosen.length === 0 ? allCases : allCases.filter((c) => chosen.includes(c.key))
@@ -253,15 +345,18 @@ const median = (xs: ReadonlyArray<number>): number => {
   const sorted = [...xs].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
+const memoryServers: Servers = { paykit: paykitUrl, bare: bareUrl, headers }
 for (const c of cases) {
-  await run(`${paykitUrl}${c.path}`, c) // warm-up (JIT), not reported
-  await run(`${bareUrl}${c.path}`, c)
+  const servers = c.servers === undefined ? memoryServers : await c.servers()
+  const side = (url: string) => run(`${url}${c.path}`, c, servers.headers)
+  await side(servers.paykit) // warm-up (JIT), not reported
+  await side(servers.bare)
   const ps: Array<{ rps: number; p99: number }> = []
   const bs: Array<{ rps: number; p99: number }> = []
   for (let round = 0; round < ROUNDS; round++) {
     // Alternating the sides spreads the machine's other load over both.
-    const p = await run(`${paykitUrl}${c.path}`, c)
-    const b = await run(`${bareUrl}${c.path}`, c)
+    const p = await side(servers.paykit)
+    const b = await side(servers.bare)
     if (p.non2xx > 0 || b.non2xx > 0 || p.errors > 0 || b.errors > 0) throw new Error(`non-2xx or errors in ${c.name}: ${JSON.stringify({ p, b })}`)
     ps.push(p)
     bs.push(b)
@@ -273,6 +368,7 @@ for (const c of cases) {
   const rounds = ps.map((p, i) => `${((p.rps / (bs[i]?.rps ?? Number.NaN)) * 100).toFixed(0)}%`).join(" ")
   rows.push(`| ${c.name} | ${Math.round(pRps)} | ${Math.round(bRps)} | ${((pRps / bRps) * 100).toFixed(0)}% (${rounds}) | ${pP99} ms | ${bP99} ms | ${(pP99 / Math.max(1, bP99)).toFixed(2)}x |`)
 }
+for (const close of closers) await close()
 console.log(`${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per side (medians), autocannon ${WORKERS > 0 ? `in ${WORKERS} worker thread(s)` : "on the servers' thread"}, Node ${process.version}\n`)
 console.log("| endpoint | paykit req/s | bare node:http req/s | throughput ratio (target >= 40%; per round) | paykit p99 | bare p99 | p99 ratio (target <= 1.5x) |")
 console.log("|---|---|---|---|---|---|---|")
