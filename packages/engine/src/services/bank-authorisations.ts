@@ -27,7 +27,7 @@ import type { BankAuthorisation } from "../resources/bank-authorisations.ts"
 import { checkBillingRequestEvent, stepBillingRequest } from "./billing-request-steps.ts"
 import { BillingRequests } from "./billing-requests.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
-import { applyTransition, save } from "./support.ts"
+import { applyTransition, save, captureEngineContext } from "./support.ts"
 
 const ROOT = "bank_authorisations"
 
@@ -77,9 +77,9 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
       const requests = yield* BillingRequestRepository
       const billingRequests = yield* BillingRequests
       const transactor = yield* Transactor
-      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const provideEngine = yield* captureEngineContext
       const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(Effect.provideContext(effect, services))
+        transactor.transaction(provideEngine(effect))
       const decodeCreate = decodeInputEffect(BankAuthorisationCreateRequest, ROOT)
       const decodeOutcome = decodeInputEffect(BankAuthorisationOutcomeRequest, ROOT)
 

@@ -53,7 +53,7 @@ import { Mandates } from "./mandates.ts"
 import { Payments } from "./payments.ts"
 import { Subscriptions } from "./subscriptions.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
-import { API_CAUSE, emit, insertNew, save } from "./support.ts"
+import { API_CAUSE, emit, insertNew, save, captureEngineContext } from "./support.ts"
 
 const ROOT = BILLING_REQUESTS
 
@@ -160,9 +160,9 @@ export class BillingRequests extends Context.Service<BillingRequests, {
       const institutions = yield* Institutions
       const verifier = yield* NameVerifier
       const transactor = yield* Transactor
-      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const provideEngine = yield* captureEngineContext
       const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(Effect.provideContext(effect, services))
+        transactor.transaction(provideEngine(effect))
 
       const decodeList = decodeInputEffect(BillingRequestListParams, ROOT)
       const decodeDetails = decodeInputEffect(CollectCustomerDetailsRequest, ROOT)

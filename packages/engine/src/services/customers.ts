@@ -23,7 +23,7 @@ import type { CustomerBankAccount } from "../resources/customer-bank-accounts.ts
 import type { Customer } from "../resources/customers.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
-import { API_CAUSE, emit, insertNew, save } from "./support.ts"
+import { API_CAUSE, emit, insertNew, save, captureEngineContext } from "./support.ts"
 
 const CUSTOMERS = "customers"
 const BANK_ACCOUNTS = "customer_bank_accounts"
@@ -133,11 +133,11 @@ export class Customers extends Context.Service<Customers, {
       const customers = yield* CustomerRepository
       const accounts = yield* CustomerBankAccountRepository
       const verifier = yield* NameVerifier
-      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const provideEngine = yield* captureEngineContext
       const transactor = yield* Transactor
       // Each operation is one unit of work: its writes and events commit together or not at all.
       const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(Effect.provideContext(effect, services))
+        transactor.transaction(provideEngine(effect))
 
       const decodeCreate = decodeInputEffect(CustomerCreateRequest, CUSTOMERS)
       const decodeUpdate = decodeInputEffect(CustomerUpdateRequest, CUSTOMERS)

@@ -16,7 +16,7 @@ import { eq, type Page } from "../ports/list-query.ts"
 import { CreditorRepository, NegativeBalanceLimitRepository } from "../repositories.ts"
 import type { NegativeBalanceLimit } from "../resources/negative-balance-limits.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
-import { API_CAUSE, emit, insertNew } from "./support.ts"
+import { API_CAUSE, emit, insertNew, captureEngineContext } from "./support.ts"
 
 const ROOT = "negative_balance_limits"
 
@@ -54,7 +54,7 @@ export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits
     Effect.gen(function*() {
       const limits = yield* NegativeBalanceLimitRepository
       const creditors = yield* CreditorRepository
-      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const provideEngine = yield* captureEngineContext
       const decodeList = decodeInputEffect(NegativeBalanceLimitListParams, ROOT)
       const decodeSet = decodeInputEffect(NegativeBalanceLimitSetRequest, ROOT)
 
@@ -89,7 +89,7 @@ export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits
               currency: params.currency === undefined ? undefined : eq(params.currency)
             }))),
         get: (o, id) => Effect.map(limits.get(o, id), (v) => v.resource),
-        set: (o, i) => Effect.provideContext(set(o, i), services),
+        set: (o, i) => provideEngine(set(o, i)),
         limitFor: (o, creditor, currency) =>
           Effect.map(limits.scan(o, { creditor: eq(creditor), currency: eq(currency) }), (rows) =>
             rows[rows.length - 1]?.resource.balance_limit ?? DEFAULT_NEGATIVE_BALANCE_LIMIT)

@@ -31,7 +31,7 @@ import type {
 } from "../resources/outbound-payment-imports.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { OutboundPayments, resolveCreditor } from "./outbound-payments.ts"
-import { applyTransition, emit, insertNew, save } from "./support.ts"
+import { applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
 
 const ENTRIES = "outbound_payment_import_entries"
 
@@ -138,10 +138,10 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
       const customerAccounts = yield* CustomerBankAccountRepository
       const verifier = yield* NameVerifier
       const outbound = yield* OutboundPayments
-      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const provideEngine = yield* captureEngineContext
       const transactor = yield* Transactor
       const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(Effect.provideContext(effect, services))
+        transactor.transaction(provideEngine(effect))
 
       const decodeList = decodeInputEffect(OutboundPaymentImportListParams, OUTBOUND_PAYMENT_IMPORTS)
       const decodeEntryList = decodeInputEffect(OutboundPaymentImportEntryListParams, ENTRIES)

@@ -41,7 +41,7 @@ import type { Creditor, creditors as creditorDefinition } from "../resources/cre
 import type { OutboundPayment, RecipientVerification } from "../resources/outbound-payments.ts"
 import { PageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-params.ts"
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
-import { API_CAUSE, applyTransition, emit, insertNew, save } from "./support.ts"
+import { API_CAUSE, applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
 
 /** Faster Payments run on UK days: `execution_date` is checked against today in London. */
 export const OUTBOUND_PAYMENT_TIME_ZONE = "Europe/London"
@@ -153,11 +153,11 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
       const customerAccounts = yield* CustomerBankAccountRepository
       const verifier = yield* NameVerifier
       const bank = yield* BankGateway
-      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const provideEngine = yield* captureEngineContext
       const transactor = yield* Transactor
       // Each operation is one unit of work: its writes and events commit together or not at all.
       const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(Effect.provideContext(effect, services))
+        transactor.transaction(provideEngine(effect))
 
       const decodeList = decodeInputEffect(OutboundPaymentListParams, OUTBOUND_PAYMENTS)
       const decodeCancel = decodeInputEffect(CancelRequest, OUTBOUND_PAYMENTS)

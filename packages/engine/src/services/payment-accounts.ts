@@ -7,7 +7,7 @@ import { CreditorRepository, PaymentAccountRepository, type RepositoryOf } from 
 import type { Creditor } from "../resources/creditors.ts"
 import { type PaymentAccount, paymentAccounts } from "../resources/payment-accounts.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
-import { insertNew, save } from "./support.ts"
+import { insertNew, save, captureIdGenerator } from "./support.ts"
 
 const ROOT = "payment_accounts"
 
@@ -136,9 +136,9 @@ export class PaymentAccounts extends Context.Service<PaymentAccounts, {
     Effect.gen(function*() {
       const accounts = yield* PaymentAccountRepository
       const creditors = yield* CreditorRepository
-      const services = yield* Effect.context<IdGenerator>()
+      const provideIds = yield* captureIdGenerator
       const transactor = yield* Transactor
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => transactor.transaction(Effect.provideContext(effect, services))
+      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => transactor.transaction(provideIds(effect))
       const decodeFund = decodeInputEffect(PaymentAccountFundRequest, ROOT)
       const decodeList = decodeInputEffect(PaymentAccountListParams, ROOT)
 

@@ -52,7 +52,7 @@ import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { CallingApp, recordAppFee, recordAttribution } from "./app-fees.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
-import { API_CAUSE, applyTransition, emit, insertNew, save } from "./support.ts"
+import { API_CAUSE, applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
 
 const PAYMENTS = "payments"
 const REFUNDS = "refunds"
@@ -206,11 +206,11 @@ export class Payments extends Context.Service<Payments, {
       const limits = yield* NegativeBalanceLimitRepository
       const bank = yield* BankGateway
       const log = yield* EventLog
-      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const provideEngine = yield* captureEngineContext
       const transactor = yield* Transactor
       // Each operation is one unit of work: its writes and events commit together or not at all.
       const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(Effect.provideContext(effect, services))
+        transactor.transaction(provideEngine(effect))
 
       const decodeCreate = decodeInputEffect(PaymentCreateRequest, PAYMENTS)
       const decodeList = decodeInputEffect(PaymentListParams, PAYMENTS)

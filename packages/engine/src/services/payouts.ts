@@ -25,7 +25,7 @@ import { PAYOUT_STATUSES, type Payout } from "../resources/payouts.ts"
 import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { sandboxRate } from "./sandbox-fx.ts"
-import { applyTransition, insertNew, save } from "./support.ts"
+import { applyTransition, insertNew, save, captureEngineContext } from "./support.ts"
 
 const ROOT = "payouts"
 
@@ -91,10 +91,10 @@ export class Payouts extends Context.Service<Payouts, {
       const accounts = yield* CreditorBankAccountRepository
       const bank = yield* BankGateway
       const log = yield* EventLog
-      const services = yield* Effect.context<IdGenerator | EventLog>()
+      const provideEngine = yield* captureEngineContext
       const transactor = yield* Transactor
       const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(Effect.provideContext(effect, services))
+        transactor.transaction(provideEngine(effect))
 
       const decodeList = decodeInputEffect(PayoutListParams, ROOT)
       const decodeUpdate = decodeInputEffect(Schema.Struct({ metadata: Metadata }), ROOT)

@@ -1,6 +1,5 @@
 import { Effect, Result } from "effect"
-import { InvalidState, type Metadata, newId, now, type Timestamp } from "@paykit/core"
-import type { IdGenerator } from "@paykit/core"
+import { IdGenerator, InvalidState, type Metadata, newId, now, type Timestamp } from "@paykit/core"
 import { type Cause, type Machine, transition } from "@paykit/machines"
 import { EventLog } from "../ports/event-log.ts"
 import { type Repository, type VersionConflict, type Versioned } from "../ports/repository.ts"
@@ -8,6 +7,26 @@ import type { Event, EventResourceType } from "../resources/events.ts"
 
 /** The services every engine operation needs besides its repositories. */
 export type EngineContext = IdGenerator | EventLog
+
+/**
+ * Captures the `EngineContext` services when a service is built and gives a function that
+ * provides them to an operation. Each is added as one entry on top of the caller's context, so a
+ * call costs the same whatever the size of the context the service was built in (providing the
+ * whole captured build context instead copied every repository and service into each call's).
+ */
+export const captureEngineContext = Effect.gen(function*() {
+  const ids = yield* IdGenerator
+  const log = yield* EventLog
+  return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<Exclude<R, IdGenerator>, EventLog>> =>
+    effect.pipe(Effect.provideService(IdGenerator, ids), Effect.provideService(EventLog, log))
+})
+
+/** As `captureEngineContext`, for services that emit no events and need only ids. */
+export const captureIdGenerator = Effect.gen(function*() {
+  const ids = yield* IdGenerator
+  return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, IdGenerator>> =>
+    Effect.provideService(effect, IdGenerator, ids)
+})
 
 export interface EventDraft {
   readonly resource_type: EventResourceType
