@@ -28,8 +28,15 @@ const FoundationServices = Subscriptions.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(Customers.layer, Mandates.layer, Payments.layer, Institutions.layer, TaxRates.layer))
 )
 
-/** Every engine service, needing only storage, a bank, a name verifier and an id generator. */
-export const EngineServices = Layer.mergeAll(
+/**
+ * Every API-facing engine service: creditors (with bank accounts and verification details),
+ * customers (with bank accounts), mandates, payments and refunds, subscriptions, payouts, events,
+ * outbound payments, imports and payment accounts, billing requests, bank and payer
+ * authorisations, institutions, tax rates and negative balance limits. It needs storage
+ * (`EngineStorage` and the repositories), a `BankGateway`, a `NameVerifier` and an `IdGenerator`,
+ * and never `ClockControl`: only the simulator moves time, and it is not part of this layer.
+ */
+export const ApiServices = Layer.mergeAll(
   Creditors.layer,
   Payouts.layer,
   Events.layer,
@@ -39,15 +46,28 @@ export const EngineServices = Layer.mergeAll(
   BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer))
 ).pipe(Layer.provideMerge(FoundationServices))
 
+/** The services `ApiServices` provides. */
+export type ApiService = Layer.Success<typeof ApiServices>
+
+/** The same layer as `ApiServices` under its first name (every engine service but the simulator). */
+export const EngineServices = ApiServices
+
 export type EngineStorage = RepositoryBackend | Transactor | EventLog
 
-/** The engine on the storage adapter given (in memory, or SQL from @paykit/store-sql). */
-export const engineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
-  Simulator.layer.pipe(
-    Layer.provideMerge(EngineServices),
+/**
+ * `ApiServices` with their repositories on the storage adapter given (in memory, or SQL from
+ * @paykit/store-sql): what an API server serves. It still needs a `BankGateway`, a `NameVerifier`
+ * and an `IdGenerator`; it needs no `ClockControl` and has no simulator.
+ */
+export const engineServicesOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
+  ApiServices.pipe(
     Layer.provideMerge(RepositoriesFromBackend),
     Layer.provideMerge(storage)
   )
+
+/** The engine on the storage adapter given: `engineServicesOn(storage)` and the simulator (which needs `ClockControl`). */
+export const engineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
+  Simulator.layer.pipe(Layer.provideMerge(engineServicesOn(storage)))
 
 /**
  * The whole engine in memory with the sandbox bank: what tests and the simulator run on. The
