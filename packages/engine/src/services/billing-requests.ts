@@ -54,6 +54,7 @@ import { Payments } from "./payments.ts"
 import { Subscriptions } from "./subscriptions.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
 import { API_CAUSE, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = BILLING_REQUESTS
 
@@ -93,7 +94,6 @@ export const CollectCustomerDetailsRequest = Schema.Struct({
   }))
 })
 
-const MetadataOnly = Schema.Struct({ metadata: Schema.optionalKey(Metadata) })
 export const ConfirmPayerDetailsRequest = Schema.Struct({
   payer_requested_dual_signature: Schema.optionalKey(Schema.Boolean),
   metadata: Schema.optionalKey(Metadata)
@@ -166,7 +166,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
 
       const decodeList = decodeInputEffect(BillingRequestListParams, ROOT)
       const decodeDetails = decodeInputEffect(CollectCustomerDetailsRequest, ROOT)
-      const decodeMetadata = decodeInputEffect(MetadataOnly, ROOT)
+      const decodeMetadata = decodeInputEffect(MetadataUpdateRequest, ROOT)
       const decodeConfirm = decodeInputEffect(ConfirmPayerDetailsRequest, ROOT)
       const decodeCurrency = decodeInputEffect(ChooseCurrencyRequest, ROOT)
       const decodeInstitution = decodeInputEffect(SelectInstitutionRequest, ROOT)

@@ -24,6 +24,7 @@ import type { Customer } from "../resources/customers.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
 import { API_CAUSE, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const CUSTOMERS = "customers"
 const BANK_ACCOUNTS = "customer_bank_accounts"
@@ -143,7 +144,7 @@ export class Customers extends Context.Service<Customers, {
       const decodeUpdate = decodeInputEffect(CustomerUpdateRequest, CUSTOMERS)
       const decodeList = decodeInputEffect(CustomerListParams, CUSTOMERS)
       const decodeAccount = decodeInputEffect(CustomerBankAccountCreateRequest, BANK_ACCOUNTS)
-      const decodeAccountUpdate = decodeInputEffect(Schema.Struct({ metadata: Schema.optionalKey(Metadata) }), BANK_ACCOUNTS)
+      const decodeAccountUpdate = decodeInputEffect(MetadataUpdateRequest, BANK_ACCOUNTS)
       const decodeAccountList = decodeInputEffect(CustomerBankAccountListParams, BANK_ACCOUNTS)
 
       const create = (organisation: string, input: unknown) =>

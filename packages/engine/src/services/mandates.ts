@@ -29,6 +29,7 @@ import { ListParams, toListQuery } from "./list-params.ts"
 import { BACS_DORMANCY_MONTHS, DORMANCY_SCHEMES, isDormant } from "./mandate-dormancy.ts"
 import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf } from "./scheme-identifiers.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = "mandates"
 
@@ -127,7 +128,7 @@ export class Mandates extends Context.Service<Mandates, {
 
       const decodeCreate = decodeInputEffect(MandateCreateRequest, ROOT)
       const decodeList = decodeInputEffect(MandateListParams, ROOT)
-      const decodeMetadata = decodeInputEffect(Schema.Struct({ metadata: Schema.optionalKey(Metadata) }), ROOT)
+      const decodeMetadata = decodeInputEffect(MetadataUpdateRequest, ROOT)
 
       const present = (organisation: string, mandate: Mandate) =>
         Effect.gen(function*() {

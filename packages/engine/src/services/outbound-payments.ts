@@ -17,12 +17,10 @@ import {
 import { type Cause, type OutboundPaymentEvent, OUTBOUND_PAYMENT_STATUSES, outboundPaymentMachine } from "@paykit/machines"
 import {
   OUTBOUND_PAYMENTS,
-  optionalNullable,
   validateOutboundPaymentCreate,
   validateOutboundPaymentUpdate,
   validateOutboundPaymentWithdrawal
 } from "@paykit/validation"
-import { Metadata as MetadataSchema } from "@paykit/core"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
 import { eq, type Filter, type Page } from "../ports/list-query.ts"
@@ -42,6 +40,7 @@ import type { OutboundPayment, RecipientVerification } from "../resources/outbou
 import { PageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-params.ts"
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { OutboundPaymentCancelRequest } from "./metadata-requests.ts"
 
 /** Faster Payments run on UK days: `execution_date` is checked against today in London. */
 export const OUTBOUND_PAYMENT_TIME_ZONE = "Europe/London"
@@ -61,8 +60,6 @@ export const OutboundPaymentListParams = Schema.Struct({
   created_to: Schema.optionalKey(QueryTimestamp),
   status: Schema.optionalKey(Schema.Literals(OUTBOUND_PAYMENT_STATUSES))
 })
-
-const CancelRequest = Schema.Struct({ metadata: optionalNullable(MetadataSchema) })
 
 type Errors = ValidationFailed | InvalidState | NotFound
 
@@ -160,7 +157,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         transactor.transaction(provideEngine(effect))
 
       const decodeList = decodeInputEffect(OutboundPaymentListParams, OUTBOUND_PAYMENTS)
-      const decodeCancel = decodeInputEffect(CancelRequest, OUTBOUND_PAYMENTS)
+      const decodeCancel = decodeInputEffect(OutboundPaymentCancelRequest, OUTBOUND_PAYMENTS)
 
       const move = (
         organisation: string,

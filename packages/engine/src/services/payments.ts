@@ -53,6 +53,7 @@ import { CallingApp, recordAppFee, recordAttribution } from "./app-fees.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const PAYMENTS = "payments"
 const REFUNDS = "refunds"
@@ -216,7 +217,7 @@ export class Payments extends Context.Service<Payments, {
       const decodeList = decodeInputEffect(PaymentListParams, PAYMENTS)
       const decodeUpdate = decodeInputEffect(PaymentUpdateRequest, PAYMENTS)
       const decodeRetry = decodeInputEffect(PaymentRetryRequest, PAYMENTS)
-      const decodeCancel = decodeInputEffect(Schema.Struct({ metadata: Schema.optionalKey(Metadata) }), PAYMENTS)
+      const decodeCancel = decodeInputEffect(MetadataUpdateRequest, PAYMENTS)
       const decodeRefund = decodeInputEffect(RefundCreateRequest, REFUNDS)
       const decodeRefundList = decodeInputEffect(RefundListParams, REFUNDS)
 

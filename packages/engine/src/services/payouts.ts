@@ -3,7 +3,6 @@ import {
   type Currency,
   type IdGenerator,
   type InvalidState,
-  Metadata,
   type NotFound,
   type ValidationFailed,
   decodeInputEffect,
@@ -26,6 +25,7 @@ import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { sandboxRate } from "./sandbox-fx.ts"
 import { applyTransition, insertNew, save, captureEngineContext } from "./support.ts"
+import { PayoutUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = "payouts"
 
@@ -97,7 +97,7 @@ export class Payouts extends Context.Service<Payouts, {
         transactor.transaction(provideEngine(effect))
 
       const decodeList = decodeInputEffect(PayoutListParams, ROOT)
-      const decodeUpdate = decodeInputEffect(Schema.Struct({ metadata: Metadata }), ROOT)
+      const decodeUpdate = decodeInputEffect(PayoutUpdateRequest, ROOT)
 
       const fxConfirmed = (organisation: string, id: string) =>
         Effect.map(log.scan(organisation, { payout: eq(id), action: eq("fx_rate_confirmed") }), (es) => es.length > 0)

@@ -41,6 +41,7 @@ import { ListParams, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { Payments } from "./payments.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = "subscriptions"
 
@@ -130,7 +131,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
       const decodeLinks = decodeInputEffect(CreateLinks, ROOT)
       const decodeList = decodeInputEffect(SubscriptionListParams, ROOT)
       const decodeUpdate = decodeInputEffect(SubscriptionUpdateRequest, ROOT)
-      const decodeCancel = decodeInputEffect(Schema.Struct({ metadata: Schema.optionalKey(Metadata) }), ROOT)
+      const decodeCancel = decodeInputEffect(MetadataUpdateRequest, ROOT)
 
       /** The mandate as it reads today, with its next possible charge date. */
       const mandateToday = (organisation: string, id: string) =>

@@ -1,0 +1,17 @@
+import { Schema } from "effect"
+import { Metadata } from "@paykit/core"
+import { optionalNullable } from "@paykit/validation"
+
+/**
+ * The bodies that carry only metadata, shared by the actions that take one (mandate and customer
+ * bank account updates, payment, subscription and billing request cancellations, billing request
+ * fulfilment). The services decode with these very Schemas, so the catalogue of request bodies
+ * (`request-schemas.ts`) shows what is checked.
+ */
+export const MetadataUpdateRequest = Schema.Struct({ metadata: Schema.optionalKey(Metadata) })
+
+/** `PUT /payouts/:id`: metadata is the one field and it is required. */
+export const PayoutUpdateRequest = Schema.Struct({ metadata: Metadata })
+
+/** `POST /outbound_payments/:id/actions/cancel`: metadata may be null (which clears it). */
+export const OutboundPaymentCancelRequest = Schema.Struct({ metadata: optionalNullable(Metadata) })
