@@ -20,6 +20,7 @@ import { Institutions } from "./services/institutions.ts"
 import { NegativeBalanceLimits } from "./services/negative-balance-limits.ts"
 import { OutboundServices } from "./services/outbound-services.ts"
 import { PayerAuthorisations } from "./services/payer-authorisations.ts"
+import { PayerThemes } from "./services/payer-themes.ts"
 import { TaxRates } from "./services/tax-rates.ts"
 import { ClockControl, Simulator } from "./simulator.ts"
 
@@ -32,7 +33,7 @@ const FoundationServices = Subscriptions.layer.pipe(
  * Every API-facing engine service: creditors (with bank accounts and verification details),
  * customers (with bank accounts), mandates, payments and refunds, subscriptions, payouts, events,
  * outbound payments, imports and payment accounts, billing requests, bank and payer
- * authorisations, institutions, tax rates and negative balance limits. It needs storage
+ * authorisations, institutions, tax rates, negative balance limits and payer themes. It needs storage
  * (`EngineStorage` and the repositories), a `BankGateway`, a `NameVerifier` and an `IdGenerator`,
  * and never `ClockControl`: only the simulator moves time, and it is not part of this layer.
  */
@@ -43,6 +44,7 @@ export const ApiServices = Layer.mergeAll(
   NegativeBalanceLimits.layer,
   OutboundServices,
   PayerAuthorisations.layer,
+  PayerThemes.layer,
   BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer))
 ).pipe(Layer.provideMerge(FoundationServices))
 

@@ -21,6 +21,7 @@ import { customerBillingDetails } from "./resources/billing-details.ts"
 import { billingRequests } from "./resources/billing-requests.ts"
 import { payerAuthorisations } from "./resources/payer-authorisations.ts"
 import { appAttributions, appFeeEntries } from "./resources/app-fees.ts"
+import { payerThemes } from "./resources/payer-themes.ts"
 
 /** The repository port of the resource a definition describes. */
 export type RepositoryOf<D> = Repository<ResourceOf<D>, FilterKeyOf<D>>
@@ -120,6 +121,10 @@ export class AppFeeLedgerRepository extends Context.Service<AppFeeLedgerReposito
   "@paykit/engine/AppFeeLedgerRepository"
 ) {}
 
+export class PayerThemeRepository extends Context.Service<PayerThemeRepository, RepositoryOf<typeof payerThemes>>()(
+  "@paykit/engine/PayerThemeRepository"
+) {}
+
 const fromBackend = <I, A extends { readonly id: string; readonly created_at: string }, K extends string>(
   tag: Context.Key<I, Repository<A, K>>,
   definition: ResourceDefinition<A, K>
@@ -134,7 +139,8 @@ export const RESOURCE_DEFINITIONS = [
   outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts,
   billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations,
   subscriptions, subscriptionSchedules, payouts,
-  appAttributions, appFeeEntries
+  appAttributions, appFeeEntries,
+  payerThemes
 ] as const
 
 /** Every aggregate's repository, built from whichever storage backend is provided. */
@@ -161,5 +167,6 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(SubscriptionScheduleRepository, subscriptionSchedules),
   fromBackend(PayoutRepository, payouts),
   fromBackend(AppAttributionRepository, appAttributions),
-  fromBackend(AppFeeLedgerRepository, appFeeEntries)
+  fromBackend(AppFeeLedgerRepository, appFeeEntries),
+  fromBackend(PayerThemeRepository, payerThemes)
 )

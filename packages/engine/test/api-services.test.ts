@@ -15,6 +15,7 @@ import {
   OutboundPaymentImports,
   OutboundPayments,
   PayerAuthorisations,
+  PayerThemes,
   PaymentAccounts,
   Payments,
   Payouts,
@@ -37,7 +38,7 @@ describe("engineServicesOn: every API-facing service, without the simulator", ()
     const context = await Effect.runPromise(Effect.scoped(Layer.build(closed)))
     const services = [
       Creditors, Customers, Mandates, Payments, Subscriptions, Payouts, Events, OutboundPayments, OutboundPaymentImports,
-      PaymentAccounts, BillingRequests, BankAuthorisations, PayerAuthorisations, Institutions, TaxRates, NegativeBalanceLimits
+      PaymentAccounts, BillingRequests, BankAuthorisations, PayerAuthorisations, Institutions, TaxRates, NegativeBalanceLimits, PayerThemes
     ]
     expect(services.map((s) => s.key).filter((key) => !context.mapUnsafe.has(key))).toEqual([])
     expect(context.mapUnsafe.has(Simulator.key)).toBe(false)
