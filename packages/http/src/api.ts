@@ -45,6 +45,7 @@ import {
   payouts,
   RefundListParams,
   refunds,
+  REQUEST_BODIES,
   SelectInstitutionRequest,
   SubscriptionListParams,
   subscriptions,
@@ -77,11 +78,8 @@ import { single } from "./wire.ts"
  * the docs page all come from here.
  */
 
-/** A body the engine decodes with a Schema it does not export: declared as an object. */
+/** An answer computed by @paykit/validation with no exported Schema (the bank details lookup): declared as an object. */
 export const EngineDecodedBody = Schema.Record(Schema.String, Schema.Unknown)
-
-/** The metadata-only body of the actions and updates that take only `metadata`. */
-const MetadataBody = Schema.Struct({ metadata: Schema.optionalKey(Schema.Record(Schema.String, Schema.String)) })
 
 export const CreditorsGroup = HttpApiGroup.make("creditors").add(
   listEndpoint("creditors", creditors.schema, ListParams),
@@ -127,16 +125,16 @@ export const EventsGroup = HttpApiGroup.make("events").add(
 
 const OUTBOUND = "outbound_payments"
 export const OutboundPaymentsGroup = HttpApiGroup.make(OUTBOUND).add(
-  createEndpoint(OUTBOUND, outboundPayments.schema, EngineDecodedBody),
-  postEndpoint("withdrawal", "/outbound_payments/withdrawal", OUTBOUND, outboundPayments.schema, EngineDecodedBody, { status: 201 }),
+  createEndpoint(OUTBOUND, outboundPayments.schema, REQUEST_BODIES.outbound_payments.create),
+  postEndpoint("withdrawal", "/outbound_payments/withdrawal", OUTBOUND, outboundPayments.schema, REQUEST_BODIES.outbound_payments.withdrawal, { status: 201 }),
   listEndpoint(OUTBOUND, outboundPayments.schema, OutboundPaymentListParams),
   getEndpoint(OUTBOUND, outboundPayments.schema),
-  updateEndpoint(OUTBOUND, outboundPayments.schema, MetadataBody),
+  updateEndpoint(OUTBOUND, outboundPayments.schema, REQUEST_BODIES.outbound_payments.update),
   actionEndpoint("approve", OUTBOUND, outboundPayments.schema, NoParameters),
-  actionEndpoint("cancel", OUTBOUND, outboundPayments.schema, MetadataBody)
+  actionEndpoint("cancel", OUTBOUND, outboundPayments.schema, REQUEST_BODIES.outbound_payments.cancel)
 )
 export const OutboundPaymentImportsGroup = HttpApiGroup.make("outbound_payment_imports").add(
-  createEndpoint("outbound_payment_imports", outboundPaymentImports.schema, EngineDecodedBody),
+  createEndpoint("outbound_payment_imports", outboundPaymentImports.schema, REQUEST_BODIES.outbound_payment_imports.create),
   listEndpoint("outbound_payment_imports", outboundPaymentImports.schema, OutboundPaymentImportListParams),
   getEndpoint("outbound_payment_imports", outboundPaymentImports.schema)
 )
@@ -145,25 +143,25 @@ export const OutboundPaymentImportEntriesGroup = HttpApiGroup.make("outbound_pay
 )
 
 export const SubscriptionsGroup = HttpApiGroup.make("subscriptions").add(
-  createEndpoint("subscriptions", subscriptions.schema, EngineDecodedBody),
+  createEndpoint("subscriptions", subscriptions.schema, REQUEST_BODIES.subscriptions.create),
   listEndpoint("subscriptions", subscriptions.schema, SubscriptionListParams),
   getEndpoint("subscriptions", subscriptions.schema),
   updateEndpoint("subscriptions", subscriptions.schema, SubscriptionUpdateRequest),
-  actionEndpoint("pause", "subscriptions", subscriptions.schema, EngineDecodedBody),
-  actionEndpoint("resume", "subscriptions", subscriptions.schema, MetadataBody),
-  actionEndpoint("cancel", "subscriptions", subscriptions.schema, MetadataBody)
+  actionEndpoint("pause", "subscriptions", subscriptions.schema, REQUEST_BODIES.subscriptions.pause),
+  actionEndpoint("resume", "subscriptions", subscriptions.schema, REQUEST_BODIES.subscriptions.resume),
+  actionEndpoint("cancel", "subscriptions", subscriptions.schema, REQUEST_BODIES.subscriptions.cancel)
 )
 
 const BR = "billing_requests"
 export const BillingRequestsGroup = HttpApiGroup.make(BR).add(
-  createEndpoint(BR, billingRequests.schema, EngineDecodedBody),
+  createEndpoint(BR, billingRequests.schema, REQUEST_BODIES.billing_requests.create),
   listEndpoint(BR, billingRequests.schema, BillingRequestListParams),
   getEndpoint(BR, billingRequests.schema),
   actionEndpoint("collect_customer_details", BR, billingRequests.schema, CollectCustomerDetailsRequest),
-  actionEndpoint("collect_bank_account", BR, billingRequests.schema, EngineDecodedBody),
+  actionEndpoint("collect_bank_account", BR, billingRequests.schema, REQUEST_BODIES.billing_requests.collect_bank_account),
   actionEndpoint("confirm_payer_details", BR, billingRequests.schema, ConfirmPayerDetailsRequest),
-  actionEndpoint("fulfil", BR, billingRequests.schema, MetadataBody),
-  actionEndpoint("cancel", BR, billingRequests.schema, MetadataBody),
+  actionEndpoint("fulfil", BR, billingRequests.schema, REQUEST_BODIES.billing_requests.fulfil),
+  actionEndpoint("cancel", BR, billingRequests.schema, REQUEST_BODIES.billing_requests.cancel),
   actionEndpoint("notify", BR, billingRequests.schema, NotifyRequest),
   actionEndpoint("fallback", BR, billingRequests.schema, NoParameters),
   actionEndpoint("choose_currency", BR, billingRequests.schema, ChooseCurrencyRequest),
@@ -194,7 +192,7 @@ export const InstitutionsGroup = HttpApiGroup.make("institutions").add(
 export const PayoutsGroup = HttpApiGroup.make("payouts").add(
   listEndpoint("payouts", payouts.schema, PayoutListParams),
   getEndpoint("payouts", payouts.schema),
-  updateEndpoint("payouts", payouts.schema, MetadataBody)
+  updateEndpoint("payouts", payouts.schema, REQUEST_BODIES.payouts.update)
 )
 export const BankDetailsLookupsGroup = HttpApiGroup.make("bank_details_lookups").add(
   HttpApiEndpoint.post("lookup", "/bank_details_lookups", {
