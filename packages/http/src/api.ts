@@ -56,7 +56,7 @@ import {
   verificationDetails
 } from "@paykit/engine"
 import { TaxRate } from "@paykit/money"
-import { BankDetailsLookupFields, PayerThemeCreate } from "@paykit/validation"
+import { BankDetailsLookupFields } from "@paykit/validation"
 import {
   actionEndpoint,
   createEndpoint,
@@ -212,7 +212,7 @@ export const TaxRatesGroup = HttpApiGroup.make("tax_rates").add(
   getEndpoint("tax_rates", TaxRate)
 )
 export const PayerThemesGroup = HttpApiGroup.make("payer_themes").add(
-  createEndpoint("payer_themes", Schema.Struct({ id: Schema.String }), PayerThemeCreate, "/branding/payer_themes")
+  createEndpoint("payer_themes", Schema.Struct({ id: Schema.String }), REQUEST_BODIES.payer_themes.create, "/branding/payer_themes")
 )
 
 export class PaykitApi extends HttpApi.make("paykit")

@@ -1,6 +1,5 @@
 import { Context, Effect, Layer, Scope } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
-import { IdGenerator, invalidField, newId } from "@paykit/core"
 import {
   BankAuthorisations,
   BillingRequestInstitutionParams,
@@ -25,6 +24,7 @@ import {
   OutboundPaymentListParams,
   OutboundPayments,
   PayerAuthorisations,
+  PayerThemes,
   PaymentAccountListParams,
   PaymentAccounts,
   PaymentListParams,
@@ -38,7 +38,7 @@ import {
   TaxRates,
   VerificationDetailListParams
 } from "@paykit/engine"
-import { BANK_DETAILS_LOOKUPS, lookupBankDetails, PAYER_THEMES, validateBankDetailsLookup, validatePayerThemeCreate } from "@paykit/validation"
+import { BANK_DETAILS_LOOKUPS, lookupBankDetails, PAYER_THEMES, validateBankDetailsLookup } from "@paykit/validation"
 import { PaykitApi } from "./api.ts"
 import { APP_FEE_PATHS, createAppFeeOnlyForApps, updateAppFeeOnlyForApps } from "./app-fees.ts"
 import { CreditorBankAccountListParams, CreditorBankAccounts } from "./creditor-bank-accounts.ts"
@@ -202,24 +202,13 @@ export const TaxRatesHandlers = HttpApiBuilder.group(PaykitApi, "tax_rates", (h)
       .handle("get", getHandler("tax_rates", (_o, id) => s.get(id)))))
 
 /**
- * `POST /branding/payer_themes`: the colours are decoded by @paykit/validation and the creditor
- * must be the caller's; the answer is the theme's id. The engine has no payer theme repository and
- * nothing here reads themes back (no hosted pages), so the theme is not stored.
+ * `POST /branding/payer_themes`: the engine's `PayerThemes.upsert` stores the creditor's theme
+ * (one per creditor: a second call updates it); the answer is the theme's id, as the real API's.
  */
 export const PayerThemesHandlers = HttpApiBuilder.group(PaykitApi, "payer_themes", (h) =>
-  Effect.gen(function*() {
-    const creditors = yield* Creditors
-    const ids = yield* IdGenerator
-    return h.handleRaw("create", createdWithoutLocation(PAYER_THEMES, (organisation, input) =>
-      Effect.gen(function*() {
-        const theme = yield* Effect.fromResult(validatePayerThemeCreate(input))
-        const creditor = theme.links?.creditor
-        if (creditor !== undefined && creditor !== null) {
-          yield* Effect.mapError(creditors.get(organisation, creditor), () => invalidField(PAYER_THEMES, ["links", "creditor"], "must be a creditor of this organisation"))
-        }
-        return { id: yield* Effect.provideService(newId("payer_theme"), IdGenerator, ids) }
-      })))
-  }))
+  Effect.map(PayerThemes, (s) =>
+    h.handleRaw("create", createdWithoutLocation(PAYER_THEMES, (organisation, input) =>
+      Effect.map(s.upsert(organisation, input), (theme) => ({ id: theme.id }))))))
 
 export const AllHandlers = Layer.mergeAll(
   isolated(CreditorsHandlers, Creditors),
@@ -244,5 +233,5 @@ export const AllHandlers = Layer.mergeAll(
   isolated(NegativeBalanceLimitsHandlers, NegativeBalanceLimits),
   isolated(PaymentAccountsHandlers, PaymentAccounts),
   isolated(TaxRatesHandlers, TaxRates),
-  isolated(PayerThemesHandlers, Creditors, IdGenerator)
+  isolated(PayerThemesHandlers, PayerThemes)
 )

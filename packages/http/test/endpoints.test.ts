@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiError, InvalidApiUsageError, InvalidStateError, ValidationFailedError } from "gocardless-nodejs"
-import { Creditors, Customers, NegativeBalanceLimits, PaymentAccounts, Payments } from "@paykit/engine"
+import { Creditors, Customers, NegativeBalanceLimits, PayerThemes, PaymentAccounts, Payments } from "@paykit/engine"
 import { seedPayouts } from "./fixtures.ts"
 import { failure, HOSTED_PAGES, localClient, startServer, type TestServer } from "./harness.ts"
 
@@ -302,10 +302,14 @@ describe("reference data and stateless endpoints", () => {
     expectError(await failure(client.bankDetailsLookups.create({ iban: "GB00NOPE" } as never)), ValidationFailedError, 422)
   })
 
-  it("payer themes: create for a creditor of the caller; a bad colour or another's creditor is ValidationFailedError", async () => {
+  it("payer themes: stored per creditor (a second call updates it); a bad colour or another's creditor is ValidationFailedError", async () => {
     const creditor = await client.creditors.create({ name: "Acme Brand", country_code: "GB", creditor_type: "company" } as never)
     const theme = await client.payerThemes.createForCreditor({ header_background_colour: "#FFFFFF", links: { creditor: creditor.id } } as never)
     expect(theme.id).toMatch(/^PTH/)
+    const again = await client.payerThemes.createForCreditor({ link_text_colour: "#000000", links: { creditor: creditor.id } } as never)
+    expect(again.id).toBe(theme.id)
+    const stored = await run(Effect.flatMap(PayerThemes, (s) => s.forCreditor("OR_reference", creditor.id ?? "")))
+    expect(stored).toMatchObject({ id: theme.id, header_background_colour: "#FFFFFF", link_text_colour: "#000000" })
     expectError(await failure(client.payerThemes.createForCreditor({ header_background_colour: "white" } as never)), ValidationFailedError, 422)
     expectError(await failure(client.payerThemes.createForCreditor({ links: { creditor: "CR999999999999" } } as never)), ValidationFailedError, 422)
   })
