@@ -13,6 +13,7 @@
  * production).
  */
 import { performance } from "node:perf_hooks"
+import type { Effect as EffectType } from "effect"
 import { ensureSourceCondition } from "./support/source-condition.ts"
 
 ensureSourceCondition()
@@ -44,7 +45,7 @@ const program = Effect.gen(function*() {
   })
   const mandate = yield* (yield* engine.Mandates).create(ORG, { links: { customer_bank_account: account.id } })
 
-  const timed = <A, E, R>(label: string, total: number, window: number, create: (i: number) => Effect.Effect<A, E, R>) =>
+  const timed = <A, E, R>(label: string, total: number, window: number, create: (i: number) => EffectType.Effect<A, E, R>) =>
     Effect.gen(function*() {
       let start = performance.now()
       const overall = start
