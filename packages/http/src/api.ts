@@ -13,6 +13,7 @@ import {
   CreditorCreateRequest,
   CreditorBankAccount,
   CreditorBankAccountCreateRequest,
+  CreditorBankAccountListParams,
   CreditorUpdateRequest,
   creditors,
   CustomerBankAccountListParams,
@@ -67,7 +68,6 @@ import {
   postEndpoint,
   updateEndpoint
 } from "./endpoints.ts"
-import { CreditorBankAccountListParams } from "./creditor-bank-accounts.ts"
 import { Gateway } from "./gateway.ts"
 import { queryDeclaration, queryShapeOf } from "./query-params.ts"
 import { single } from "./wire.ts"

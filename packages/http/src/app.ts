@@ -6,7 +6,6 @@ import { randomUUID } from "node:crypto"
 import { createServer } from "node:http"
 import { DashboardBaseUrl, HostedPagesBaseUrl } from "@paykit/engine"
 import { PaykitApi } from "./api.ts"
-import { CreditorBankAccounts } from "./creditor-bank-accounts.ts"
 import { renderDocsPage } from "./docs-page.ts"
 import { errorResponse, internalErrorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import { GatewayLive, pathnameOf } from "./gateway.ts"
@@ -89,7 +88,6 @@ export const outerMiddleware = <E, R>(
 const capturedAtBuild = (key: string): boolean =>
   (key.startsWith("@paykit/engine/") && !ENGINE_REFERENCES.has(key)) ||
   key === "@paykit/http/AccessTokens" || key === "@paykit/http/IdempotencyStore" || key === "@paykit/http/RateLimiter" ||
-  key === CreditorBankAccounts.key ||
   key.startsWith("effect/http-api/HttpApiGroup/")
 
 const ENGINE_REFERENCES: ReadonlySet<string> = new Set([HostedPagesBaseUrl.key, DashboardBaseUrl.key])

@@ -5,6 +5,7 @@ import {
   BillingRequestInstitutionParams,
   BillingRequestListParams,
   BillingRequests,
+  CreditorBankAccountListParams,
   Creditors,
   CustomerBankAccountListParams,
   CustomerListParams,
@@ -41,7 +42,6 @@ import {
 import { BANK_DETAILS_LOOKUPS, lookupBankDetails, PAYER_THEMES, validateBankDetailsLookup } from "@paykit/validation"
 import { PaykitApi } from "./api.ts"
 import { APP_FEE_PATHS, createAppFeeOnlyForApps, updateAppFeeOnlyForApps } from "./app-fees.ts"
-import { CreditorBankAccountListParams, CreditorBankAccounts } from "./creditor-bank-accounts.ts"
 import { Gateway } from "./gateway.ts"
 import { queryShapeOf } from "./query-params.ts"
 import { getHandler, listHandler, plainListHandler } from "./read-handlers.ts"
@@ -76,11 +76,11 @@ export const CreditorsHandlers = HttpApiBuilder.group(PaykitApi, "creditors", (h
 
 const CBA = "creditor_bank_accounts"
 export const CreditorBankAccountsHandlers = HttpApiBuilder.group(PaykitApi, CBA, (h) =>
-  Effect.map(CreditorBankAccounts, (s) =>
-    h.handleRaw("create", createHandler(CBA, s.create))
-      .handle("list", listHandler(CBA, queryShapeOf(CreditorBankAccountListParams), s.list))
-      .handle("get", getHandler(CBA, s.get))
-      .handleRaw("disable", actionHandler(CBA, noInput(s.disable)))))
+  Effect.map(Creditors, (s) =>
+    h.handleRaw("create", createHandler(CBA, s.createBankAccount))
+      .handle("list", listHandler(CBA, queryShapeOf(CreditorBankAccountListParams), s.listBankAccounts))
+      .handle("get", getHandler(CBA, s.getBankAccount))
+      .handleRaw("disable", actionHandler(CBA, noInput(s.disableBankAccount)))))
 
 export const VerificationDetailsHandlers = HttpApiBuilder.group(PaykitApi, "verification_details", (h) =>
   Effect.map(Creditors, (s) =>
@@ -212,7 +212,7 @@ export const PayerThemesHandlers = HttpApiBuilder.group(PaykitApi, "payer_themes
 
 export const AllHandlers = Layer.mergeAll(
   isolated(CreditorsHandlers, Creditors),
-  isolated(CreditorBankAccountsHandlers, CreditorBankAccounts),
+  isolated(CreditorBankAccountsHandlers, Creditors),
   isolated(VerificationDetailsHandlers, Creditors),
   isolated(CustomersHandlers, Customers),
   isolated(CustomerBankAccountsHandlers, Customers),

@@ -1,16 +1,14 @@
 import { Layer } from "effect"
 import { IdGenerator } from "@paykit/core"
 import { type EngineStorage, engineServicesOn, InMemoryStorage, SandboxBank } from "@paykit/engine"
-import { CreditorBankAccounts } from "./creditor-bank-accounts.ts"
 
 /**
  * Every service the API needs, on the storage given (in memory, or SQL from @paykit/store-sql):
- * the engine's `ApiServices` with their repositories (`engineServicesOn`), plus this package's
- * `CreditorBankAccounts` (list and disable, which the engine's `Creditors` does not have yet).
+ * the engine's `ApiServices` with their repositories (`engineServicesOn`).
  * The engine's simulator is not part of it: the API never moves time.
  */
 export const apiEngineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
-  CreditorBankAccounts.layer.pipe(Layer.provideMerge(engineServicesOn(storage)))
+  engineServicesOn(storage)
 
 /** The API's engine in memory with the sandbox bank and the real clock: the embedded server, tests and benchmarks. */
 export const inMemoryApiEngine = () =>

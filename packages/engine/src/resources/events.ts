@@ -16,10 +16,15 @@ export const EVENT_LINK_KEYS = [
 ] as const
 export type EventLinkKey = (typeof EVENT_LINK_KEYS)[number]
 
+/**
+ * The real API's resource types, plus `creditor_bank_accounts`: paykit records a bank account's
+ * disabling (it changes where payouts go) though the real API has no event type for it.
+ */
 export const EVENT_RESOURCE_TYPES = [
   "bank_authorisations", "billing_requests", "creditors", "customers", "customer_bank_accounts", "mandates",
   "outbound_payments", "outbound_payment_imports", "payer_authorisations", "payments", "payment_account_transactions",
-  "payouts", "refunds", "scheme_identifiers", "subscriptions", "negative_balance_limits"
+  "payouts", "refunds", "scheme_identifiers", "subscriptions", "negative_balance_limits",
+  "creditor_bank_accounts"
 ] as const
 export type EventResourceType = (typeof EVENT_RESOURCE_TYPES)[number]
 

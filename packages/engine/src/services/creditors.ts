@@ -106,6 +106,14 @@ export const VerificationDetailCreateRequest = Schema.Struct({
 
 export const VerificationDetailListParams = Schema.Struct({ ...PageFields, creditor: Schema.String })
 
+/** `GET /creditor_bank_accounts` parameters (the real API's: `creditor`, `enabled`, `created_at`). */
+export const CreditorBankAccountListParams = Schema.Struct({
+  ...PageFields,
+  created_at: ListParams.fields.created_at,
+  creditor: Schema.optionalKey(Schema.String),
+  enabled: Schema.optionalKey(Schema.Literals(["true", "false"]))
+})
+
 const payoutLinkKey = (currency: Currency): keyof CreditorLinks =>
   `default_${currency.toLowerCase()}_payout_account` as keyof CreditorLinks
 
@@ -126,6 +134,14 @@ export class Creditors extends Context.Service<Creditors, {
   readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<Creditor, Errors>
   readonly createBankAccount: (organisation: string, input: unknown) => Effect.Effect<CreditorBankAccount, Errors>
   readonly getBankAccount: (organisation: string, id: string) => Effect.Effect<CreditorBankAccount, NotFound>
+  readonly listBankAccounts: (organisation: string, params: unknown) => Effect.Effect<Page<CreditorBankAccount>, ValidationFailed>
+  /**
+   * Disables an account for good (a new account is created to use the details again). An account
+   * that is its creditor's default payout account in its currency stops being the default, so no
+   * payout is sent to a disabled account; payouts wait until another default is set. Disabling a
+   * disabled account answers it unchanged.
+   */
+  readonly disableBankAccount: (organisation: string, id: string) => Effect.Effect<CreditorBankAccount, NotFound | InvalidState>
   readonly createVerificationDetail: (organisation: string, input: unknown) => Effect.Effect<VerificationDetail, Errors>
   readonly listVerificationDetails: (organisation: string, params: unknown) => Effect.Effect<Page<VerificationDetail>, ValidationFailed>
   /**
@@ -153,6 +169,7 @@ export class Creditors extends Context.Service<Creditors, {
       const decodeUpdate = decodeInputEffect(CreditorUpdateRequest, ROOT)
       const decodeList = decodeInputEffect(ListParams, ROOT)
       const decodeAccount = decodeInputEffect(CreditorBankAccountCreateRequest, "creditor_bank_accounts")
+      const decodeAccountList = decodeInputEffect(CreditorBankAccountListParams, "creditor_bank_accounts")
       const decodeDetail = decodeInputEffect(VerificationDetailCreateRequest, "verification_details")
       const decodeDetailList = decodeInputEffect(VerificationDetailListParams, "verification_details")
 
@@ -282,6 +299,28 @@ export class Creditors extends Context.Service<Creditors, {
           return account
         })
 
+      const disableBankAccount = (organisation: string, id: string) =>
+        Effect.gen(function*() {
+          const current = yield* accounts.get(organisation, id)
+          if (!current.resource.enabled) return current.resource
+          const next: CreditorBankAccount = { ...current.resource, enabled: false }
+          yield* save(accounts, organisation, current, next)
+          // An account's creditor exists for as long as the account: a missing one is a storage defect.
+          const owner = yield* Effect.orDie(creditors.get(organisation, next.links.creditor))
+          const link = payoutLinkKey(next.currency)
+          if (owner.resource.links[link] === id) {
+            const unlinked: Creditor = { ...owner.resource, links: { ...owner.resource.links, [link]: null } }
+            yield* save(creditors, organisation, owner, unlinked)
+          }
+          yield* emit(organisation, {
+            resource_type: "creditor_bank_accounts",
+            action: "disabled",
+            links: { creditor: next.links.creditor, creditor_bank_account: id },
+            cause: API_CAUSE("creditor_bank_account_disabled")
+          })
+          return next
+        })
+
       const createVerificationDetail = (organisation: string, input: unknown) =>
         Effect.gen(function*() {
           const req = yield* decodeDetail(input)
@@ -343,6 +382,13 @@ export class Creditors extends Context.Service<Creditors, {
         update: (o, id, i) => run(update(o, id, i)),
         createBankAccount: (o, i) => run(createBankAccount(o, i)),
         getBankAccount: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
+        listBankAccounts: (o, p) =>
+          Effect.flatMap(decodeAccountList(p), (params) =>
+            accounts.list(o, toListQuery(params, {
+              creditor: params.creditor === undefined ? undefined : eq(params.creditor),
+              enabled: params.enabled === undefined ? undefined : eq(params.enabled)
+            }))),
+        disableBankAccount: (o, id) => run(disableBankAccount(o, id)),
         createVerificationDetail: (o, i) => run(createVerificationDetail(o, i)),
         listVerificationDetails: (o, p) =>
           Effect.flatMap(decodeDetailList(p), (params) => details.list(o, toListQuery(params, { creditor: eq(params.creditor) }))),
