@@ -12,6 +12,7 @@ import {
 } from "@paykit/core"
 import { DEFAULT_NEGATIVE_BALANCE_LIMIT } from "@paykit/money"
 import { EventLog } from "../ports/event-log.ts"
+import { Transactor } from "../ports/repository.ts"
 import { eq, type Page } from "../ports/list-query.ts"
 import { CreditorRepository, NegativeBalanceLimitRepository } from "../repositories.ts"
 import type { NegativeBalanceLimit } from "../resources/negative-balance-limits.ts"
@@ -48,13 +49,14 @@ export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits
   static readonly layer: Layer.Layer<
     NegativeBalanceLimits,
     never,
-    NegativeBalanceLimitRepository | CreditorRepository | IdGenerator | EventLog
+    NegativeBalanceLimitRepository | CreditorRepository | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     NegativeBalanceLimits,
     Effect.gen(function*() {
       const limits = yield* NegativeBalanceLimitRepository
       const creditors = yield* CreditorRepository
       const provideEngine = yield* captureEngineContext
+      const transactor = yield* Transactor
       const decodeList = decodeInputEffect(NegativeBalanceLimitListParams, ROOT)
       const decodeSet = decodeInputEffect(NegativeBalanceLimitSetRequest, ROOT)
 
@@ -89,7 +91,8 @@ export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits
               currency: params.currency === undefined ? undefined : eq(params.currency)
             }))),
         get: (o, id) => Effect.map(limits.get(o, id), (v) => v.resource),
-        set: (o, i) => provideEngine(set(o, i)),
+        // The limit and its event are one unit of work: neither is kept without the other.
+        set: (o, i) => transactor.transaction(provideEngine(set(o, i))),
         limitFor: (o, creditor, currency) =>
           Effect.map(limits.scan(o, { creditor: eq(creditor), currency: eq(currency) }), (rows) =>
             rows[rows.length - 1]?.resource.balance_limit ?? DEFAULT_NEGATIVE_BALANCE_LIMIT)
