@@ -27,7 +27,7 @@ import type { BankAuthorisation } from "../resources/bank-authorisations.ts"
 import { checkBillingRequestEvent, stepBillingRequest } from "./billing-request-steps.ts"
 import { BillingRequests } from "./billing-requests.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
-import { applyTransition, save, captureEngineContext } from "./support.ts"
+import { applyTransition, save, captureUnitOfWork } from "./support.ts"
 
 const ROOT = "bank_authorisations"
 
@@ -76,10 +76,7 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
       const authorisations = yield* BankAuthorisationRepository
       const requests = yield* BillingRequestRepository
       const billingRequests = yield* BillingRequests
-      const transactor = yield* Transactor
-      const provideEngine = yield* captureEngineContext
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
       const decodeCreate = decodeInputEffect(BankAuthorisationCreateRequest, ROOT)
       const decodeOutcome = decodeInputEffect(BankAuthorisationOutcomeRequest, ROOT)
 

@@ -53,7 +53,7 @@ import { Mandates } from "./mandates.ts"
 import { Payments } from "./payments.ts"
 import { Subscriptions } from "./subscriptions.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
-import { API_CAUSE, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = BILLING_REQUESTS
@@ -159,10 +159,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
       const subscriptionService = yield* Subscriptions
       const institutions = yield* Institutions
       const verifier = yield* NameVerifier
-      const transactor = yield* Transactor
-      const provideEngine = yield* captureEngineContext
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
 
       const decodeList = decodeInputEffect(BillingRequestListParams, ROOT)
       const decodeDetails = decodeInputEffect(CollectCustomerDetailsRequest, ROOT)

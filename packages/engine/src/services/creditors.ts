@@ -24,7 +24,7 @@ import { CREDITOR_TYPES, type Creditor, type CreditorLinks, type SchemeIdentifie
 import type { VerificationDetail } from "../resources/verification-details.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
-import { API_CAUSE, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 
 const ROOT = "creditors"
 
@@ -160,10 +160,7 @@ export class Creditors extends Context.Service<Creditors, {
       const creditors = yield* CreditorRepository
       const accounts = yield* CreditorBankAccountRepository
       const details = yield* VerificationDetailRepository
-      const provideEngine = yield* captureEngineContext
-      const transactor = yield* Transactor
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
 
       const decodeCreate = decodeInputEffect(CreditorCreateRequest, ROOT)
       const decodeUpdate = decodeInputEffect(CreditorUpdateRequest, ROOT)

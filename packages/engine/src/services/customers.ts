@@ -23,7 +23,7 @@ import type { CustomerBankAccount } from "../resources/customer-bank-accounts.ts
 import type { Customer } from "../resources/customers.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
-import { API_CAUSE, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const CUSTOMERS = "customers"
@@ -134,11 +134,7 @@ export class Customers extends Context.Service<Customers, {
       const customers = yield* CustomerRepository
       const accounts = yield* CustomerBankAccountRepository
       const verifier = yield* NameVerifier
-      const provideEngine = yield* captureEngineContext
-      const transactor = yield* Transactor
-      // Each operation is one unit of work: its writes and events commit together or not at all.
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
 
       const decodeCreate = decodeInputEffect(CustomerCreateRequest, CUSTOMERS)
       const decodeUpdate = decodeInputEffect(CustomerUpdateRequest, CUSTOMERS)

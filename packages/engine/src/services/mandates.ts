@@ -28,7 +28,7 @@ import { mandateSchemesOfAccount } from "./account-schemes.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { BACS_DORMANCY_MONTHS, DORMANCY_SCHEMES, isDormant } from "./mandate-dormancy.ts"
 import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf } from "./scheme-identifiers.ts"
-import { API_CAUSE, applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = "mandates"
@@ -120,11 +120,7 @@ export class Mandates extends Context.Service<Mandates, {
       const accounts = yield* CustomerBankAccountRepository
       const payments = yield* PaymentRepository
       const bank = yield* BankGateway
-      const provideEngine = yield* captureEngineContext
-      const transactor = yield* Transactor
-      // Each operation is one unit of work: its writes and events commit together or not at all.
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
 
       const decodeCreate = decodeInputEffect(MandateCreateRequest, ROOT)
       const decodeList = decodeInputEffect(MandateListParams, ROOT)

@@ -17,7 +17,7 @@ import { eq, type Page } from "../ports/list-query.ts"
 import { CreditorRepository, NegativeBalanceLimitRepository } from "../repositories.ts"
 import type { NegativeBalanceLimit } from "../resources/negative-balance-limits.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
-import { API_CAUSE, emit, insertNew, captureEngineContext } from "./support.ts"
+import { API_CAUSE, emit, insertNew, captureUnitOfWork } from "./support.ts"
 
 const ROOT = "negative_balance_limits"
 
@@ -55,8 +55,7 @@ export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits
     Effect.gen(function*() {
       const limits = yield* NegativeBalanceLimitRepository
       const creditors = yield* CreditorRepository
-      const provideEngine = yield* captureEngineContext
-      const transactor = yield* Transactor
+      const run = yield* captureUnitOfWork
       const decodeList = decodeInputEffect(NegativeBalanceLimitListParams, ROOT)
       const decodeSet = decodeInputEffect(NegativeBalanceLimitSetRequest, ROOT)
 
@@ -92,7 +91,7 @@ export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits
             }))),
         get: (o, id) => Effect.map(limits.get(o, id), (v) => v.resource),
         // The limit and its event are one unit of work: neither is kept without the other.
-        set: (o, i) => transactor.transaction(provideEngine(set(o, i))),
+        set: (o, i) => run(set(o, i)),
         limitFor: (o, creditor, currency) =>
           Effect.map(limits.scan(o, { creditor: eq(creditor), currency: eq(currency) }), (rows) =>
             rows[rows.length - 1]?.resource.balance_limit ?? DEFAULT_NEGATIVE_BALANCE_LIMIT)

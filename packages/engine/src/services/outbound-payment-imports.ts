@@ -31,7 +31,7 @@ import type {
 } from "../resources/outbound-payment-imports.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { OutboundPayments, resolveCreditor } from "./outbound-payments.ts"
-import { applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 
 const ENTRIES = "outbound_payment_import_entries"
 
@@ -138,10 +138,7 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
       const customerAccounts = yield* CustomerBankAccountRepository
       const verifier = yield* NameVerifier
       const outbound = yield* OutboundPayments
-      const provideEngine = yield* captureEngineContext
-      const transactor = yield* Transactor
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
 
       const decodeList = decodeInputEffect(OutboundPaymentImportListParams, OUTBOUND_PAYMENT_IMPORTS)
       const decodeEntryList = decodeInputEffect(OutboundPaymentImportEntryListParams, ENTRIES)

@@ -39,7 +39,7 @@ import type { Creditor, creditors as creditorDefinition } from "../resources/cre
 import type { OutboundPayment, RecipientVerification } from "../resources/outbound-payments.ts"
 import { PageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-params.ts"
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
-import { API_CAUSE, applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { OutboundPaymentCancelRequest } from "./metadata-requests.ts"
 
 /** Faster Payments run on UK days: `execution_date` is checked against today in London. */
@@ -150,11 +150,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
       const customerAccounts = yield* CustomerBankAccountRepository
       const verifier = yield* NameVerifier
       const bank = yield* BankGateway
-      const provideEngine = yield* captureEngineContext
-      const transactor = yield* Transactor
-      // Each operation is one unit of work: its writes and events commit together or not at all.
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
 
       const decodeList = decodeInputEffect(OutboundPaymentListParams, OUTBOUND_PAYMENTS)
       const decodeCancel = decodeInputEffect(OutboundPaymentCancelRequest, OUTBOUND_PAYMENTS)

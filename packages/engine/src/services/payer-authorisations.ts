@@ -26,7 +26,7 @@ import type {
 } from "../resources/payer-authorisations.ts"
 import { Customers } from "./customers.ts"
 import { Mandates } from "./mandates.ts"
-import { applyTransition, insertNew, captureEngineContext } from "./support.ts"
+import { applyTransition, insertNew, captureUnitOfWork } from "./support.ts"
 
 const ROOT = "payer_authorisations"
 const Text = Schema.optionalKey(Schema.NullOr(Schema.String))
@@ -158,10 +158,7 @@ export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
       const repository = yield* PayerAuthorisationRepository
       const customers = yield* Customers
       const mandates = yield* Mandates
-      const transactor = yield* Transactor
-      const provideEngine = yield* captureEngineContext
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
       const decode = decodeInputEffect(PayerAuthorisationBody, ROOT)
 
       const move = (organisation: string, current: Versioned<PayerAuthorisation>, event: PayerAuthorisationEvent, cause: Cause, patch?: (p: PayerAuthorisation) => PayerAuthorisation) =>

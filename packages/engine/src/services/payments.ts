@@ -52,7 +52,7 @@ import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { CallingApp, recordAppFee, recordAttribution } from "./app-fees.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
-import { API_CAUSE, applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const PAYMENTS = "payments"
@@ -207,11 +207,7 @@ export class Payments extends Context.Service<Payments, {
       const limits = yield* NegativeBalanceLimitRepository
       const bank = yield* BankGateway
       const log = yield* EventLog
-      const provideEngine = yield* captureEngineContext
-      const transactor = yield* Transactor
-      // Each operation is one unit of work: its writes and events commit together or not at all.
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
 
       const decodeCreate = decodeInputEffect(PaymentCreateRequest, PAYMENTS)
       const decodeList = decodeInputEffect(PaymentListParams, PAYMENTS)

@@ -24,7 +24,7 @@ import { PAYOUT_STATUSES, type Payout } from "../resources/payouts.ts"
 import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { sandboxRate } from "./sandbox-fx.ts"
-import { applyTransition, insertNew, save, captureEngineContext } from "./support.ts"
+import { applyTransition, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { PayoutUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = "payouts"
@@ -91,10 +91,7 @@ export class Payouts extends Context.Service<Payouts, {
       const accounts = yield* CreditorBankAccountRepository
       const bank = yield* BankGateway
       const log = yield* EventLog
-      const provideEngine = yield* captureEngineContext
-      const transactor = yield* Transactor
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
 
       const decodeList = decodeInputEffect(PayoutListParams, ROOT)
       const decodeUpdate = decodeInputEffect(PayoutUpdateRequest, ROOT)

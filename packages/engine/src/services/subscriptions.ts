@@ -40,7 +40,7 @@ import { attributionOf, CallingApp, recordAttribution } from "./app-fees.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { Payments } from "./payments.ts"
-import { API_CAUSE, applyTransition, emit, insertNew, save, captureEngineContext } from "./support.ts"
+import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = "subscriptions"
@@ -123,10 +123,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
       const mandates = yield* MandateRepository
       const creditors = yield* CreditorRepository
       const payments = yield* Payments
-      const provideEngine = yield* captureEngineContext
-      const transactor = yield* Transactor
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) =>
-        transactor.transaction(provideEngine(effect))
+      const run = yield* captureUnitOfWork
 
       const decodeLinks = decodeInputEffect(CreateLinks, ROOT)
       const decodeList = decodeInputEffect(SubscriptionListParams, ROOT)

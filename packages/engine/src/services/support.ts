@@ -2,7 +2,7 @@ import { Effect, Result } from "effect"
 import { IdGenerator, InvalidState, type Metadata, newId, now, type Timestamp } from "@paykit/core"
 import { type Cause, type Machine, transition } from "@paykit/machines"
 import { EventLog } from "../ports/event-log.ts"
-import { type Repository, type VersionConflict, type Versioned } from "../ports/repository.ts"
+import { type Repository, Transactor, type VersionConflict, type Versioned } from "../ports/repository.ts"
 import type { Event, EventResourceType } from "../resources/events.ts"
 
 /** The services every engine operation needs besides its repositories. */
@@ -19,6 +19,17 @@ export const captureEngineContext = Effect.gen(function*() {
   const log = yield* EventLog
   return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<Exclude<R, IdGenerator>, EventLog>> =>
     effect.pipe(Effect.provideService(IdGenerator, ids), Effect.provideService(EventLog, log))
+})
+
+/**
+ * As `captureEngineContext`, and each operation run through the result is one unit of work: its
+ * writes and events commit together or not at all.
+ */
+export const captureUnitOfWork = Effect.gen(function*() {
+  const provideEngine = yield* captureEngineContext
+  const transactor = yield* Transactor
+  return <A, E>(effect: Effect.Effect<A, E, EngineContext>): Effect.Effect<A, E> =>
+    transactor.transaction(provideEngine(effect))
 })
 
 /** As `captureEngineContext`, for services that emit no events and need only ids. */
