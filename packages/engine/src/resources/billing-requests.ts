@@ -12,19 +12,13 @@ import {
 } from "@paykit/validation"
 import { CustomerBankAccount } from "./customer-bank-accounts.ts"
 import { defineResource } from "./definition.ts"
-import { CreatedAt, Id, Minor, NullableString, StoredMetadata } from "./fields.ts"
+import { CreatedAt, Id, Minor, NullableString, StoredAddress, StoredMetadata } from "./fields.ts"
 
 /** A customer_billing_detail as a billing request embeds it (the stored record without its link). */
 export const EmbeddedBillingDetail = Schema.Struct({
   id: Id,
   created_at: CreatedAt,
-  address_line1: NullableString,
-  address_line2: NullableString,
-  address_line3: NullableString,
-  city: NullableString,
-  region: NullableString,
-  postal_code: NullableString,
-  country_code: NullableString,
+  ...StoredAddress,
   swedish_identity_number: NullableString,
   danish_identity_number: NullableString,
   ip_address: NullableString,

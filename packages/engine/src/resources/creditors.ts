@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { CURRENCIES, ID_PREFIXES, SCHEME_IDENTIFIER_SCHEMES } from "@paykit/core"
 import { defineResource } from "./definition.ts"
-import { CreatedAt, Id, NullableString } from "./fields.ts"
+import { CreatedAt, Id, NullableString, StoredAddress } from "./fields.ts"
 
 export const CREDITOR_TYPES = ["company", "individual", "charity", "partnership", "trust"] as const
 export const CREDITOR_VERIFICATION_STATUSES = ["successful", "in_review", "action_required"] as const
@@ -15,13 +15,7 @@ export const SchemeIdentifier = Schema.Struct({
   reference: NullableString,
   status: Schema.Literals(SCHEME_IDENTIFIER_STATUSES),
   minimum_advance_notice: Schema.Int,
-  address_line1: NullableString,
-  address_line2: NullableString,
-  address_line3: NullableString,
-  city: NullableString,
-  region: NullableString,
-  postal_code: NullableString,
-  country_code: NullableString,
+  ...StoredAddress,
   email: NullableString,
   phone_number: NullableString,
   currency: Schema.Literals(CURRENCIES),
@@ -45,13 +39,7 @@ export const Creditor = Schema.Struct({
   id: Id,
   created_at: CreatedAt,
   name: Schema.String,
-  address_line1: NullableString,
-  address_line2: NullableString,
-  address_line3: NullableString,
-  city: NullableString,
-  region: NullableString,
-  postal_code: NullableString,
-  country_code: NullableString,
+  ...StoredAddress,
   creditor_type: Schema.NullOr(Schema.Literals(CREDITOR_TYPES)),
   bank_reference_prefix: Schema.String,
   can_create_refunds: Schema.Boolean,

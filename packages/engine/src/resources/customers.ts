@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { ID_PREFIXES } from "@paykit/core"
 import { defineResource } from "./definition.ts"
-import { CreatedAt, Id, NullableString, StoredMetadata } from "./fields.ts"
+import { CreatedAt, Id, NullableString, StoredAddress, StoredMetadata } from "./fields.ts"
 
 export const Customer = Schema.Struct({
   id: Id,
@@ -10,13 +10,7 @@ export const Customer = Schema.Struct({
   given_name: NullableString,
   family_name: NullableString,
   company_name: NullableString,
-  address_line1: NullableString,
-  address_line2: NullableString,
-  address_line3: NullableString,
-  city: NullableString,
-  region: NullableString,
-  postal_code: NullableString,
-  country_code: NullableString,
+  ...StoredAddress,
   language: NullableString,
   phone_number: NullableString,
   swedish_identity_number: NullableString,

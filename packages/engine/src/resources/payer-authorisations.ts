@@ -2,20 +2,14 @@ import { Schema } from "effect"
 import { ID_PREFIXES, MandateScheme } from "@paykit/core"
 import { PAYER_AUTHORISATION_STATUSES } from "@paykit/machines"
 import { defineResource } from "./definition.ts"
-import { CreatedAt, Id, NullableString, StoredMetadata } from "./fields.ts"
+import { CreatedAt, Id, NullableString, StoredAddress, StoredMetadata } from "./fields.ts"
 
 export const PayerAuthorisationCustomer = Schema.Struct({
   email: NullableString,
   given_name: NullableString,
   family_name: NullableString,
   company_name: NullableString,
-  address_line1: NullableString,
-  address_line2: NullableString,
-  address_line3: NullableString,
-  city: NullableString,
-  region: NullableString,
-  postal_code: NullableString,
-  country_code: NullableString,
+  ...StoredAddress,
   locale: NullableString,
   swedish_identity_number: NullableString,
   danish_identity_number: NullableString,

@@ -175,6 +175,16 @@ export class Creditors extends Context.Service<Creditors, {
           const req = yield* decodeCreate(input)
           const id = yield* newId("creditor")
           const created_at = yield* now
+          // The creditor and each of its scheme identifiers carry the same address.
+          const address = {
+            address_line1: req.address_line1 ?? null,
+            address_line2: req.address_line2 ?? null,
+            address_line3: req.address_line3 ?? null,
+            city: req.city ?? null,
+            region: req.region ?? null,
+            postal_code: req.postal_code ?? null,
+            country_code: req.country_code
+          }
           const identifiers: Array<SchemeIdentifier> = []
           for (const t of schemeIdentifierTemplates(req.country_code)) {
             identifiers.push({
@@ -185,13 +195,7 @@ export class Creditors extends Context.Service<Creditors, {
               reference: null,
               status: "active",
               minimum_advance_notice: t.minimum_advance_notice,
-              address_line1: req.address_line1 ?? null,
-              address_line2: req.address_line2 ?? null,
-              address_line3: req.address_line3 ?? null,
-              city: req.city ?? null,
-              region: req.region ?? null,
-              postal_code: req.postal_code ?? null,
-              country_code: req.country_code,
+              ...address,
               email: null,
               phone_number: null,
               currency: t.currency,
@@ -202,13 +206,7 @@ export class Creditors extends Context.Service<Creditors, {
             id,
             created_at,
             name: req.name,
-            address_line1: req.address_line1 ?? null,
-            address_line2: req.address_line2 ?? null,
-            address_line3: req.address_line3 ?? null,
-            city: req.city ?? null,
-            region: req.region ?? null,
-            postal_code: req.postal_code ?? null,
-            country_code: req.country_code,
+            ...address,
             creditor_type: req.creditor_type,
             bank_reference_prefix: req.bank_reference_prefix ?? prefixOf(req.name),
             can_create_refunds: true,
