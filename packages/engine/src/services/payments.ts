@@ -217,6 +217,23 @@ export class Payments extends Context.Service<Payments, {
       const decodeRefund = decodeInputEffect(RefundCreateRequest, REFUNDS)
       const decodeRefundList = decodeInputEffect(RefundListParams, REFUNDS)
 
+      /** A new payment's app attribution and its `created` event. */
+      const recordCreated = (organisation: string, payment: Payment, origin: PaymentOrigin, cause: Cause) =>
+        Effect.gen(function*() {
+          // The app fee is the partner's: remember which app, so it is credited once collected.
+          const app = origin.app === undefined ? yield* CallingApp : origin.app
+          if (app !== null && payment.app_fee !== null && payment.app_fee > 0) {
+            yield* recordAttribution({ attributions, creditors }, organisation, payment.id, app)
+          }
+          yield* emit(organisation, {
+            resource_type: "payments",
+            action: "created",
+            links: paymentLinks(payment),
+            cause,
+            resource_metadata: payment.metadata
+          })
+        })
+
       const move = (
         organisation: string,
         current: Versioned<Payment>,
@@ -289,20 +306,9 @@ export class Payments extends Context.Service<Payments, {
             }
           }
           yield* insertNew(payments, organisation, payment)
-          // The app fee is the partner's: remember which app, so it is credited once collected.
-          const app = origin.app === undefined ? yield* CallingApp : origin.app
-          if (app !== null && payment.app_fee !== null && payment.app_fee > 0) {
-            yield* recordAttribution({ attributions, creditors }, organisation, payment.id, app)
-          }
-          yield* emit(organisation, {
-            resource_type: "payments",
-            action: "created",
-            links: paymentLinks(payment),
-            cause: origin.subscription === undefined
-              ? API_CAUSE("payment_created", "Payment created via the API.")
-              : { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." },
-            resource_metadata: payment.metadata
-          })
+          yield* recordCreated(organisation, payment, origin, origin.subscription === undefined
+            ? API_CAUSE("payment_created", "Payment created via the API.")
+            : { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." })
           return payment
         })
 
@@ -334,17 +340,8 @@ export class Payments extends Context.Service<Payments, {
             links: { creditor: creditor.resource.id }
           }
           yield* insertNew(payments, organisation, payment)
-          const app = origin.app === undefined ? yield* CallingApp : origin.app
-          if (app !== null && payment.app_fee !== null && payment.app_fee > 0) {
-            yield* recordAttribution({ attributions, creditors }, organisation, payment.id, app)
-          }
-          yield* emit(organisation, {
-            resource_type: "payments",
-            action: "created",
-            links: paymentLinks(payment),
-            cause: { origin: "gocardless", cause: "payment_created", description: "Payment created by a billing request." },
-            resource_metadata: payment.metadata
-          })
+          yield* recordCreated(organisation, payment, origin,
+            { origin: "gocardless", cause: "payment_created", description: "Payment created by a billing request." })
           yield* move(organisation, yield* payments.get(organisation, payment.id), "submit", { origin: "gocardless", cause: "payment_submitted", description: "The payer authorised the payment at their bank." })
           const outcome = yield* bank.authoriseInstantPayment({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, scheme: input.scheme })
           const submitted = yield* payments.get(organisation, payment.id)
