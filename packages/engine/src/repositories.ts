@@ -26,104 +26,42 @@ import { payerThemes } from "./resources/payer-themes.ts"
 /** The repository port of the resource a definition describes. */
 export type RepositoryOf<D> = Repository<ResourceOf<D>, FilterKeyOf<D>>
 
-export class CreditorRepository extends Context.Service<CreditorRepository, RepositoryOf<typeof creditors>>()(
-  "@paykit/engine/CreditorRepository"
-) {}
-export class CreditorBankAccountRepository
-  extends Context.Service<CreditorBankAccountRepository, RepositoryOf<typeof creditorBankAccounts>>()(
-    "@paykit/engine/CreditorBankAccountRepository"
-  )
-{}
-export class VerificationDetailRepository
-  extends Context.Service<VerificationDetailRepository, RepositoryOf<typeof verificationDetails>>()(
-    "@paykit/engine/VerificationDetailRepository"
-  )
-{}
-export class CustomerRepository extends Context.Service<CustomerRepository, RepositoryOf<typeof customers>>()(
-  "@paykit/engine/CustomerRepository"
-) {}
-export class CustomerBankAccountRepository
-  extends Context.Service<CustomerBankAccountRepository, RepositoryOf<typeof customerBankAccounts>>()(
-    "@paykit/engine/CustomerBankAccountRepository"
-  )
-{}
-export class MandateRepository extends Context.Service<MandateRepository, RepositoryOf<typeof mandates>>()(
-  "@paykit/engine/MandateRepository"
-) {}
-export class PaymentRepository extends Context.Service<PaymentRepository, RepositoryOf<typeof payments>>()(
-  "@paykit/engine/PaymentRepository"
-) {}
-export class RefundRepository extends Context.Service<RefundRepository, RepositoryOf<typeof refunds>>()(
-  "@paykit/engine/RefundRepository"
-) {}
-export class NegativeBalanceLimitRepository
-  extends Context.Service<NegativeBalanceLimitRepository, RepositoryOf<typeof negativeBalanceLimits>>()(
-    "@paykit/engine/NegativeBalanceLimitRepository"
-  )
-{}
-export class LedgerRepository extends Context.Service<LedgerRepository, RepositoryOf<typeof ledgerEntries>>()(
-  "@paykit/engine/LedgerRepository"
-) {}
+/**
+ * The class-style service key of a resource's repository, keyed `@paykit/engine/<name>`; the
+ * definition gives the repository's type:
+ * `class XRepository extends repositoryService<XRepository>()("XRepository", xs) {}`.
+ */
+const repositoryService = <Self>() => <const N extends string, D>(name: N, _definition: D) =>
+  Context.Service<Self, RepositoryOf<D>>()(`@paykit/engine/${name}` as const)
 
-export class OutboundPaymentRepository
-  extends Context.Service<OutboundPaymentRepository, RepositoryOf<typeof outboundPayments>>()(
-    "@paykit/engine/OutboundPaymentRepository"
-  )
-{}
-export class OutboundPaymentImportRepository
-  extends Context.Service<OutboundPaymentImportRepository, RepositoryOf<typeof outboundPaymentImports>>()(
-    "@paykit/engine/OutboundPaymentImportRepository"
-  )
-{}
-export class OutboundPaymentImportEntryRepository
-  extends Context.Service<OutboundPaymentImportEntryRepository, RepositoryOf<typeof outboundPaymentImportEntries>>()(
-    "@paykit/engine/OutboundPaymentImportEntryRepository"
-  )
-{}
-export class PaymentAccountRepository extends Context.Service<PaymentAccountRepository, RepositoryOf<typeof paymentAccounts>>()(
-  "@paykit/engine/PaymentAccountRepository"
-) {}
-export class SubscriptionRepository extends Context.Service<SubscriptionRepository, RepositoryOf<typeof subscriptions>>()(
-  "@paykit/engine/SubscriptionRepository"
-) {}
-export class SubscriptionScheduleRepository
-  extends Context.Service<SubscriptionScheduleRepository, RepositoryOf<typeof subscriptionSchedules>>()(
-    "@paykit/engine/SubscriptionScheduleRepository"
-  )
-{}
+export class CreditorRepository extends repositoryService<CreditorRepository>()("CreditorRepository", creditors) {}
+export class CreditorBankAccountRepository extends repositoryService<CreditorBankAccountRepository>()("CreditorBankAccountRepository", creditorBankAccounts) {}
+export class VerificationDetailRepository extends repositoryService<VerificationDetailRepository>()("VerificationDetailRepository", verificationDetails) {}
+export class CustomerRepository extends repositoryService<CustomerRepository>()("CustomerRepository", customers) {}
+export class CustomerBankAccountRepository extends repositoryService<CustomerBankAccountRepository>()("CustomerBankAccountRepository", customerBankAccounts) {}
+export class MandateRepository extends repositoryService<MandateRepository>()("MandateRepository", mandates) {}
+export class PaymentRepository extends repositoryService<PaymentRepository>()("PaymentRepository", payments) {}
+export class RefundRepository extends repositoryService<RefundRepository>()("RefundRepository", refunds) {}
+export class NegativeBalanceLimitRepository extends repositoryService<NegativeBalanceLimitRepository>()("NegativeBalanceLimitRepository", negativeBalanceLimits) {}
+export class LedgerRepository extends repositoryService<LedgerRepository>()("LedgerRepository", ledgerEntries) {}
 
-export class BillingRequestRepository extends Context.Service<BillingRequestRepository, RepositoryOf<typeof billingRequests>>()(
-  "@paykit/engine/BillingRequestRepository"
-) {}
-export class CustomerBillingDetailRepository
-  extends Context.Service<CustomerBillingDetailRepository, RepositoryOf<typeof customerBillingDetails>>()(
-    "@paykit/engine/CustomerBillingDetailRepository"
-  )
-{}
-export class BankAuthorisationRepository
-  extends Context.Service<BankAuthorisationRepository, RepositoryOf<typeof bankAuthorisations>>()(
-    "@paykit/engine/BankAuthorisationRepository"
-  )
-{}
-export class PayerAuthorisationRepository
-  extends Context.Service<PayerAuthorisationRepository, RepositoryOf<typeof payerAuthorisations>>()(
-    "@paykit/engine/PayerAuthorisationRepository"
-  )
-{}
-export class PayoutRepository extends Context.Service<PayoutRepository, RepositoryOf<typeof payouts>>()(
-  "@paykit/engine/PayoutRepository"
-) {}
+export class OutboundPaymentRepository extends repositoryService<OutboundPaymentRepository>()("OutboundPaymentRepository", outboundPayments) {}
+export class OutboundPaymentImportRepository extends repositoryService<OutboundPaymentImportRepository>()("OutboundPaymentImportRepository", outboundPaymentImports) {}
+export class OutboundPaymentImportEntryRepository extends repositoryService<OutboundPaymentImportEntryRepository>()("OutboundPaymentImportEntryRepository", outboundPaymentImportEntries) {}
+export class PaymentAccountRepository extends repositoryService<PaymentAccountRepository>()("PaymentAccountRepository", paymentAccounts) {}
+export class SubscriptionRepository extends repositoryService<SubscriptionRepository>()("SubscriptionRepository", subscriptions) {}
+export class SubscriptionScheduleRepository extends repositoryService<SubscriptionScheduleRepository>()("SubscriptionScheduleRepository", subscriptionSchedules) {}
 
-export class AppAttributionRepository extends Context.Service<AppAttributionRepository, RepositoryOf<typeof appAttributions>>()(
-  "@paykit/engine/AppAttributionRepository"
-) {}
-export class AppFeeLedgerRepository extends Context.Service<AppFeeLedgerRepository, RepositoryOf<typeof appFeeEntries>>()(
-  "@paykit/engine/AppFeeLedgerRepository"
-) {}
+export class BillingRequestRepository extends repositoryService<BillingRequestRepository>()("BillingRequestRepository", billingRequests) {}
+export class CustomerBillingDetailRepository extends repositoryService<CustomerBillingDetailRepository>()("CustomerBillingDetailRepository", customerBillingDetails) {}
+export class BankAuthorisationRepository extends repositoryService<BankAuthorisationRepository>()("BankAuthorisationRepository", bankAuthorisations) {}
+export class PayerAuthorisationRepository extends repositoryService<PayerAuthorisationRepository>()("PayerAuthorisationRepository", payerAuthorisations) {}
+export class PayoutRepository extends repositoryService<PayoutRepository>()("PayoutRepository", payouts) {}
 
-export class PayerThemeRepository extends Context.Service<PayerThemeRepository, RepositoryOf<typeof payerThemes>>()(
-  "@paykit/engine/PayerThemeRepository"
-) {}
+export class AppAttributionRepository extends repositoryService<AppAttributionRepository>()("AppAttributionRepository", appAttributions) {}
+export class AppFeeLedgerRepository extends repositoryService<AppFeeLedgerRepository>()("AppFeeLedgerRepository", appFeeEntries) {}
+
+export class PayerThemeRepository extends repositoryService<PayerThemeRepository>()("PayerThemeRepository", payerThemes) {}
 
 const fromBackend = <I, A extends { readonly id: string; readonly created_at: string }, K extends string>(
   tag: Context.Key<I, Repository<A, K>>,
