@@ -24,6 +24,7 @@ import { CREDITOR_TYPES, type Creditor, type CreditorLinks, type SchemeIdentifie
 import type { VerificationDetail } from "../resources/verification-details.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
+import { AddressRequestFields } from "./address-request.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 
 const ROOT = "creditors"
@@ -33,29 +34,20 @@ const BankReferencePrefix = Schema.String.check(
   Schema.makeFilter((s: string) => /^[A-Z0-9]{1,12}$/.test(s), { message: "must be 1 to 12 upper-case letters or digits" })
 )
 
-const Address = {
-  address_line1: optionalNullable(Schema.String),
-  address_line2: optionalNullable(Schema.String),
-  address_line3: optionalNullable(Schema.String),
-  city: optionalNullable(Schema.String),
-  region: optionalNullable(Schema.String),
-  postal_code: optionalNullable(Schema.String)
-} as const
-
 export const CreditorCreateRequest = Schema.Struct({
   name: NonBlankString,
   country_code: CountryCode,
   creditor_type: Schema.Literals(CREDITOR_TYPES),
   bank_reference_prefix: Schema.optionalKey(BankReferencePrefix),
   fx_payout_currency: optionalNullable(Currency),
-  ...Address,
+  ...AddressRequestFields,
   links: Schema.optionalKey(Schema.Struct({}))
 })
 
 export const CreditorUpdateRequest = Schema.Struct({
   name: Schema.optionalKey(NonBlankString),
   bank_reference_prefix: Schema.optionalKey(BankReferencePrefix),
-  ...Address,
+  ...AddressRequestFields,
   links: Schema.optionalKey(Schema.Struct({
     default_gbp_payout_account: Schema.optionalKey(Schema.String),
     default_eur_payout_account: Schema.optionalKey(Schema.String),

@@ -23,6 +23,7 @@ import type { CustomerBankAccount } from "../resources/customer-bank-accounts.ts
 import type { Customer } from "../resources/customers.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
+import { AddressRequestFields } from "./address-request.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
@@ -34,12 +35,7 @@ export const CustomerFields = {
   given_name: optionalNullable(Schema.String),
   family_name: optionalNullable(Schema.String),
   company_name: optionalNullable(Schema.String),
-  address_line1: optionalNullable(Schema.String),
-  address_line2: optionalNullable(Schema.String),
-  address_line3: optionalNullable(Schema.String),
-  city: optionalNullable(Schema.String),
-  region: optionalNullable(Schema.String),
-  postal_code: optionalNullable(Schema.String),
+  ...AddressRequestFields,
   country_code: optionalNullable(CountryCode),
   language: optionalNullable(Schema.String),
   phone_number: optionalNullable(Schema.String),
