@@ -1,31 +1,61 @@
-import { Cause, Clock, Context, Effect, Layer, Scope, type Types } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Layer, Option, Scope, type Types } from "effect"
 import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import { type HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
 import { randomUUID } from "node:crypto"
-import { createServer } from "node:http"
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import { DashboardBaseUrl, HostedPagesBaseUrl } from "@paykit/engine"
+import { AccessTokens } from "./access-tokens.ts"
 import { PaykitApi } from "./api.ts"
+import { toHttpServerResponse } from "./api-response.ts"
+import { ApiDispatcher, makeDispatcher } from "./dispatcher.ts"
 import { renderDocsPage } from "./docs-page.ts"
 import { errorResponse, internalErrorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
-import { GatewayLive, pathnameOf } from "./gateway.ts"
-import { AllHandlers } from "./handlers.ts"
-import { RequestLog, silentRequestLog } from "./request-log.ts"
+import { makeGateway, pathnameOf } from "./gateway.ts"
+import { makeApiHandlers } from "./handlers.ts"
+import { IdempotencyStore } from "./idempotency.ts"
+import { RateLimiter } from "./rate-limit.ts"
+import { DefectLog, RequestLog, silentRequestLog } from "./request-log.ts"
 import { CurrentRequestId, REQUEST_ID_HEADER } from "./request-context.ts"
+import { makeRouter, type RouteTable, routesOf } from "./routes.ts"
 
 /**
- * The HTTP application: every route of the API, `/openapi.json` and the `/docs` page, as a Layer
- * that needs the engine's repositories and services plus the three ports of this package
- * (`AccessTokens`, `IdempotencyStore`, `RateLimiter`). `@paykit/server` provides those from its
- * storage adapter; tests provide the in-memory ones.
+ * A dispatcher for the routes of `api` with the handlers `makeTable` builds (for `PaykitApi`, over the engine),
+ * behind the gateway over this package's three ports (`AccessTokens`, `IdempotencyStore`,
+ * `RateLimiter`).
+ */
+export const apiDispatcher = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
+  api: HttpApi.HttpApi<Id, Groups>,
+  makeTable: Effect.Effect<RouteTable<Groups>, E, R>
+) => Layer.effect(
+  ApiDispatcher,
+  Effect.gen(function*() {
+    const table = yield* makeTable
+    const gateway = makeGateway({ tokens: yield* AccessTokens, idempotency: yield* IdempotencyStore, limiter: yield* RateLimiter })
+    return makeDispatcher({
+      router: makeRouter(routesOf(api, table)),
+      gateway,
+      // Nothing copies this context per request; handlers took their services when built.
+      context: yield* Effect.context<never>(),
+      log: yield* RequestLog,
+      reportDefect: yield* DefectLog
+    })
+  })
+)
+
+export const ApiDispatcherLive = apiDispatcher(PaykitApi, makeApiHandlers)
+
+/**
+ * The HTTP application: every route of the API (the dispatcher), `/openapi.json` and the `/docs`
+ * page, as a Layer that needs the engine's repositories and services plus the three ports of this
+ * package. `@paykit/server` provides those from its storage adapter; tests provide the in-memory
+ * ones. Serve it with `serveHttpApp`.
  */
 export const makeHttpApp = () => {
   const docs = HttpRouter.add("GET", "/docs", Effect.sync(() => HttpServerResponse.html(renderDocsPage())))
-  const api = HttpApiBuilder.layer(PaykitApi, { openapiPath: "/openapi.json" }).pipe(
-    Layer.provide(AllHandlers),
-    Layer.provide(GatewayLive)
-  )
-  return Layer.mergeAll(api, docs, HttpRouter.middleware(
+  let openApi: HttpServerResponse.HttpServerResponse | undefined
+  const openApiRoute = HttpRouter.add("GET", "/openapi.json", Effect.sync(() => (openApi ??= HttpServerResponse.jsonUnsafe(OpenApi.fromApi(PaykitApi)))))
+  return Layer.mergeAll(ApiDispatcherLive, docs, openApiRoute, HttpRouter.middleware(
       // Everything is caught, but the router's contract types the result as able to fail.
       (app): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> => outerMiddleware(app),
       { global: true }
@@ -53,11 +83,13 @@ export const outerMiddleware = <E, R>(
     return app.pipe(
       Effect.provideService(CurrentRequestId, requestId),
       Effect.catchCause((cause) =>
-        Effect.map(Clock.currentTimeMillis, (now) =>
-          isRouteNotFound(cause)
-            ? errorResponse(usage(404, PROTOCOL_REASONS.pathNotFound, `No route for ${request.method} ${pathnameOf(request.url)}`), requestId, now)
-            : internalErrorResponse(requestId)
-        )
+        isRouteNotFound(cause)
+          ? Effect.map(Clock.currentTimeMillis, (now) =>
+            toHttpServerResponse(errorResponse(usage(404, PROTOCOL_REASONS.pathNotFound, `No route for ${request.method} ${pathnameOf(request.url)}`), requestId, now)))
+          : Effect.map(DefectLog, (report) => {
+            report(requestId, cause)
+            return toHttpServerResponse(internalErrorResponse(requestId))
+          })
       ),
       Effect.flatMap((response) =>
         Effect.map(RequestLog, (log) => {
@@ -79,16 +111,16 @@ export const outerMiddleware = <E, R>(
   })
 
 /**
- * The services a request never reads from the server's context: the engine's repositories and
- * services and this package's ports are captured by the gateway and the handlers when they are
- * built. Left in, every request's context would carry (and, on the way through HttpApi, copy)
+ * The services a request served by Effect's router never reads from the server's context: the
+ * engine's repositories and services and this package's ports are captured when routes are built.
+ * Left in, every such request's context would carry (and, on the way through the router, copy)
  * all of them. The engine's References (configuration with defaults) stay: services read those
  * per call.
  */
 const capturedAtBuild = (key: string): boolean =>
   (key.startsWith("@paykit/engine/") && !ENGINE_REFERENCES.has(key)) ||
   key === "@paykit/http/AccessTokens" || key === "@paykit/http/IdempotencyStore" || key === "@paykit/http/RateLimiter" ||
-  key.startsWith("effect/http-api/HttpApiGroup/")
+  key === ApiDispatcher.key
 
 const ENGINE_REFERENCES: ReadonlySet<string> = new Set([HostedPagesBaseUrl.key, DashboardBaseUrl.key])
 
@@ -98,7 +130,7 @@ const trimmed = <S>(context: Context.Context<S>): Context.Context<S> =>
 /**
  * What `HttpRouter.serve` gives for an app: the types of routes carry their requirements and
  * errors wrapped in phantom markers (`HttpRouter.Request`) that only its signature unwraps; the
- * serving layer below is built exactly as `HttpRouter.serve` builds it, so it takes that signature.
+ * serving layer below is built as `HttpRouter.serve` builds it, so it takes that signature.
  */
 type ServedApp<A, E, R> = ReturnType<typeof HttpRouter.serve<A, E, R, never>>
 
@@ -106,34 +138,73 @@ export interface ServeOptions {
   readonly port: number
   readonly host?: string
   /**
-   * `"trimmed"` (the default): requests run without the engine's services and this package's
-   * ports, so routes mounted beside the API must capture what they use when they are built, as
-   * HttpApi handlers do; one that reads an engine service per request fails. `"full"`: requests
-   * carry every service given to the server, at the cost of copying them on each request.
+   * For routes served by Effect's router beside the API. `"trimmed"` (the default): their requests
+   * run without the engine's services and this package's ports, so such routes must capture what
+   * they use when they are built; one that reads an engine service per request fails. `"full"`:
+   * requests carry every service given to the server, at the cost of copying them on each request.
    */
   readonly requestContext?: "trimmed" | "full"
+  /** How long a shutdown waits for requests in flight (default 20 seconds). */
+  readonly gracefulShutdownTimeout?: Duration.Input
 }
 
 /**
- * Serves an app built by `makeHttpApp` on `port` (0 picks a free one; read it from `HttpServer`):
- * `HttpRouter.serve`, except that requests run in the trimmed context unless asked otherwise.
+ * Serves an app built by `makeHttpApp` on `port` (0 picks a free one; read it from `HttpServer`).
+ * The API's dispatcher, when the app has one, takes each request first; Effect's router serves the
+ * rest (and answers unknown paths with the spec's 404). Closing the layer's scope stops accepting
+ * connections and waits for the requests in flight, up to `gracefulShutdownTimeout`.
  */
 export const serveHttpApp = <A, E, R>(app: Layer.Layer<A, E, R>, options: ServeOptions) => {
+  const listen = { port: options.port, ...(options.host === undefined ? {} : { host: options.host }), disablePreemptiveShutdown: true }
+  // The Node server is created here, not by NodeHttpServer, so the dispatcher can take its requests first.
+  return Layer.unwrap(Effect.sync(() => {
+    const server = createServer()
+    return servingOn(server, app, options).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, listen)))
+  }))
+}
+
+const servingOn = <A, E, R>(server: Server, app: Layer.Layer<A, E, R>, options: ServeOptions) => {
   const trim = options.requestContext !== "full"
   const serving = Layer.unwrap(
     Effect.contextWith((context: Context.Context<Exclude<R, HttpRouter.HttpRouter> | Scope.Scope>) =>
       Layer.buildWithMemoMap(Layer.provideMerge(app, HttpRouter.layer), Layer.CurrentMemoMap.forkOrCreate(context), Context.get(context, Scope.Scope))
     ).pipe(Effect.map((built) => {
-      const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
-      const serve: Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> = HttpServer.serveEffect(handler)
-      const running = trim ? Effect.updateContext(serve, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => trimmed(context)) : serve
+      const routed = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
+      const dispatcher = Context.getOption(built, ApiDispatcher)
+      const listening = Effect.gen(function*() {
+        const scope = yield* Scope.Scope
+        const routerScope = yield* Scope.fork(scope, "parallel")
+        const handler = yield* NodeHttpServer.makeHandler(routed, { scope: routerScope })
+        const listener = Option.isSome(dispatcher)
+          ? (req: IncomingMessage, res: ServerResponse) => {
+            if (!dispatcher.value.handle(req, res)) handler(req, res)
+          }
+          : handler
+        server.on("request", listener)
+        yield* Scope.addFinalizer(scope, shutdown(server, Option.getOrUndefined(dispatcher), options).pipe(
+          Effect.ensuring(Effect.sync(() => server.off("request", listener)))
+        ))
+      })
+      const running = trim ? Effect.updateContext(listening, (context: Context.Context<Scope.Scope>) => trimmed(context)) : listening
       return Layer.merge(Layer.effectDiscard(running), Layer.succeedContext(built))
     }))
   ) as Layer.Layer<unknown, unknown, unknown> as ServedApp<A, E, R>
-  return serving.pipe(
-    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: options.port, ...(options.host === undefined ? {} : { host: options.host }) }))
-  )
+  return serving
 }
+
+/** Stops accepting connections, then waits for every request in flight (the dispatcher's and the router's). */
+const shutdown = (server: Server, dispatcher: ApiDispatcher["Service"] | undefined, options: ServeOptions): Effect.Effect<void> =>
+  Effect.timeoutOrElse(
+    Effect.all([
+      Effect.callback<void>((resume) => {
+        if (!server.listening) return resume(Effect.void)
+        server.close(() => resume(Effect.void))
+        server.closeIdleConnections()
+      }),
+      dispatcher === undefined ? Effect.void : Effect.promise(() => dispatcher.drain())
+    ], { concurrency: 2, discard: true }),
+    { duration: options.gracefulShutdownTimeout ?? Duration.seconds(20), orElse: () => Effect.void }
+  )
 
 /** The base URL of a served app, on the loopback interface. */
 export const serverUrl: Effect.Effect<string, never, HttpServer.HttpServer> = Effect.map(HttpServer.HttpServer, (server) =>

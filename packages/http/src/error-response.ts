@@ -1,5 +1,5 @@
 import { type PaykitError, type RateLimited, httpStatusOf, InvalidApiUsage, renderError } from "@paykit/core"
-import { HttpServerResponse } from "effect/http"
+import { type ApiResponse, jsonResponse } from "./api-response.ts"
 
 /**
  * Every error the API answers with, rendered once through core's `renderError`, so the body is the
@@ -20,10 +20,11 @@ export const errorResponse = (
   error: PaykitError,
   requestId: string,
   nowMillis: number
-): HttpServerResponse.HttpServerResponse => {
+): ApiResponse => {
   const body = renderError(error, { requestId, documentationBase: DOCUMENTATION_BASE })
-  const headers = error._tag === "RateLimited" ? rateLimitedHeaders(error, nowMillis) : {}
-  return HttpServerResponse.jsonUnsafe(body, { status: httpStatusOf(error), headers })
+  return error._tag === "RateLimited"
+    ? jsonResponse(httpStatusOf(error), body, rateLimitedHeaders(error, nowMillis))
+    : jsonResponse(httpStatusOf(error), body)
 }
 
 const rateLimitedHeaders = (error: RateLimited, nowMillis: number) => ({
@@ -48,15 +49,16 @@ export const PROTOCOL_REASONS = {
   idempotentCreationConflict: "idempotent_creation_conflict",
   idempotentRequestInProgress: "idempotent_request_in_progress",
   readOnlyToken: "insufficient_permissions",
-  missingToken: "access_token_not_found"
+  missingToken: "access_token_not_found",
+  bodyTooLarge: "request_entity_too_large"
 } as const
 
 /**
  * A defect (a bug, never bad input): the spec's error body with type `gocardless`, the request
  * id to quote, and nothing of the cause (no message, no stack) leaks to the caller.
  */
-export const internalErrorResponse = (requestId: string): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.jsonUnsafe({
+export const internalErrorResponse = (requestId: string): ApiResponse =>
+  jsonResponse(500, {
     error: {
       code: 500,
       type: "gocardless",
@@ -65,4 +67,4 @@ export const internalErrorResponse = (requestId: string): HttpServerResponse.Htt
       documentation_url: `${DOCUMENTATION_BASE}#internal_server_error`,
       request_id: requestId
     }
-  }, { status: 500 })
+  })

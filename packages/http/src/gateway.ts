@@ -1,23 +1,28 @@
-import { Clock, Effect, Layer } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
-import { HttpApiError, HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
-import { API_VERSION, Forbidden, InvalidState, isPaykitError, type PaykitError, RateLimited } from "@paykit/core"
+import { Clock, Effect } from "effect"
+import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
+import { API_VERSION, Forbidden, InvalidState, type PaykitError, RateLimited } from "@paykit/core"
 import { CallingApp } from "@paykit/engine"
-import { AccessTokens, authenticateWith } from "./access-tokens.ts"
-import { errorResponse, PROTOCOL_REASONS, rateLimitHeaders, usage } from "./error-response.ts"
-import { IDEMPOTENCY_KEY_MAX_LENGTH, IdempotencyStore, requestFingerprint, type StoredResponse } from "./idempotency.ts"
-import { RateLimiter, rateLimitGroupOf } from "./rate-limit.ts"
-import { Caller, CurrentRequestId } from "./request-context.ts"
-import { fromHttpApiSchemaError } from "./schema-errors.ts"
+import type { AccessTokens } from "./access-tokens.ts"
+import { authenticateWith } from "./access-tokens.ts"
+import { type ApiRequest, headerOf } from "./api-request.ts"
+import { type ApiResponse, withHeaders } from "./api-response.ts"
+import { PROTOCOL_REASONS, rateLimitHeaders, usage } from "./error-response.ts"
+import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, requestFingerprint, type StoredResponse } from "./idempotency.ts"
+import { type RateLimiter, rateLimitGroupOf } from "./rate-limit.ts"
+import type { Route } from "./routes.ts"
 import { ERROR_RESPONSES } from "./wire.ts"
 
 /**
  * The gateway every API endpoint passes through, in this order: `GoCardless-Version`, the bearer
  * token, the token's scope, the rate limit of the endpoint group, the body's content type and
- * JSON syntax, idempotency of creations; then the handler. Every failure on the way, and every
- * decoding failure of path, query or body, is answered with the spec's error body.
+ * JSON syntax, idempotency of creations; then the handler.
  */
-export class Gateway extends HttpApiMiddleware.Service<Gateway, { provides: Caller }>()("@paykit/http/Gateway", {
+
+/**
+ * The gateway as the API definition declares it: bearer security and the error bodies, for the
+ * OpenAPI document. `makeGateway` is what runs.
+ */
+export class Gateway extends HttpApiMiddleware.Service<Gateway>()("@paykit/http/Gateway", {
   security: { bearer: HttpApiSecurity.bearer },
   error: ERROR_RESPONSES
 }) {}
@@ -45,123 +50,92 @@ const checkVersion = (version: string | undefined): Effect.Effect<void, PaykitEr
   return Effect.void
 }
 
-const checkBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, PaykitError> =>
-  Effect.gen(function*() {
-    const contentType = request.headers["content-type"]
-    if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
-      return yield* usage(400, PROTOCOL_REASONS.invalidContentType, `Content-Type must be application/json, got ${contentType}`)
-    }
-    const text = yield* Effect.orDie(request.text)
-    if (text.trim() !== "") {
-      try {
-        JSON.parse(text)
-      } catch {
-        return yield* usage(400, PROTOCOL_REASONS.invalidJson, "The request body is not valid JSON")
-      }
-    }
-    return text
-  })
-
-const toStored = (response: HttpServerResponse.HttpServerResponse, resourceKey: string): StoredResponse | undefined => {
-  if (response.status < 200 || response.status >= 300 || response.body._tag !== "Uint8Array") return undefined
-  const body = new TextDecoder().decode(response.body.body)
-  let resourceId: string | null = null
-  try {
-    const parsed: unknown = JSON.parse(body)
-    if (typeof parsed === "object" && parsed !== null) {
-      const resource: unknown = (parsed as Record<string, unknown>)[resourceKey]
-      if (typeof resource === "object" && resource !== null) {
-        const id: unknown = (resource as Record<string, unknown>)["id"]
-        if (typeof id === "string") resourceId = id
-      }
-    }
-  } catch {
-    return undefined
+const checkBody = (request: ApiRequest): Effect.Effect<void, PaykitError> => {
+  const contentType = headerOf(request, "content-type")
+  if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
+    return Effect.fail(usage(400, PROTOCOL_REASONS.invalidContentType, `Content-Type must be application/json, got ${contentType}`))
   }
-  return { status: response.status, body, location: response.headers["location"] ?? null, resourceId }
+  if (request.body.trim() !== "") {
+    try {
+      JSON.parse(request.body)
+    } catch {
+      return Effect.fail(usage(400, PROTOCOL_REASONS.invalidJson, "The request body is not valid JSON"))
+    }
+  }
+  return Effect.void
 }
 
-const replay = (stored: StoredResponse): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.text(stored.body, {
-    status: stored.status,
-    contentType: "application/json",
-    headers: stored.location === null ? {} : { location: stored.location }
-  })
+/** What idempotency keeps of a response: successful creations only. */
+const toStored = (response: ApiResponse): StoredResponse | undefined =>
+  response.status < 200 || response.status >= 300
+    ? undefined
+    : { status: response.status, body: response.body, location: response.headers["location"] ?? null, resourceId: response.resourceId ?? null }
 
-/** Any failure of the gateway or the endpoint, as the response the client gets. */
-export const failureResponse = (error: unknown, requestId: string, now: number): Effect.Effect<HttpServerResponse.HttpServerResponse> => {
-  if (HttpApiError.HttpApiSchemaError.is(error)) return Effect.succeed(errorResponse(fromHttpApiSchemaError(error), requestId, now))
-  if (isPaykitError(error)) return Effect.succeed(errorResponse(error, requestId, now))
-  return Effect.die(error)
+const replay = (stored: StoredResponse): ApiResponse => ({
+  status: stored.status,
+  body: stored.body,
+  headers: stored.location === null ? {} : { location: stored.location },
+  ...(stored.resourceId === null ? {} : { resourceId: stored.resourceId })
+})
+
+export interface GatewayPorts {
+  readonly tokens: AccessTokens["Service"]
+  readonly idempotency: IdempotencyStore["Service"]
+  readonly limiter: RateLimiter["Service"]
 }
 
-export const GatewayLive: Layer.Layer<Gateway, never, AccessTokens | IdempotencyStore | RateLimiter> = Layer.effect(
-  Gateway,
+/** A request through the gateway to its route's handler; every failure is a `PaykitError` for the spec's error body. */
+export type GatewayRun = (route: Route, request: ApiRequest) => Effect.Effect<ApiResponse, PaykitError>
+
+export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): GatewayRun => (route, request) =>
   Effect.gen(function*() {
-    const tokens = yield* AccessTokens
-    const idempotency = yield* IdempotencyStore
-    const limiter = yield* RateLimiter
-    return Gateway.of({
-      bearer: (httpEffect, { endpoint, group }) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const method = request.method
-          const path = pathnameOf(request.url)
-          const guarded = Effect.gen(function*() {
-            yield* checkVersion(request.headers["gocardless-version"])
-            const caller = yield* authenticateWith(tokens, request.headers["authorization"])
-            if (caller.scope === "read_only" && method !== "GET") {
-              return yield* new Forbidden({ reason: PROTOCOL_REASONS.readOnlyToken, message: "This access token is read-only" })
-            }
-            let limitHeaders: Record<string, string> | undefined
-            const limitGroup = rateLimitGroupOf(method, path)
-            if (limitGroup !== undefined) {
-              const now = yield* Clock.currentTimeMillis
-              const decision = yield* limiter.hit(caller.organisation, limitGroup, now)
-              if (!decision.allowed) return yield* new RateLimited({ limit: decision.limit, resetAtMillis: decision.resetAtMillis })
-              limitHeaders = rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMillis, now)
-            }
-            const body = method === "POST" || method === "PUT" ? yield* checkBody(request) : ""
-            const asCaller = Effect.provideService(httpEffect, Caller, caller)
-            // The engine attributes payments and subscriptions created in this request to the app.
-            const run = caller.app === null ? asCaller : Effect.provideService(asCaller, CallingApp, caller.app)
-            const key = request.headers["idempotency-key"]
-            let response: HttpServerResponse.HttpServerResponse
-            if (method === "POST" && CREATING_ENDPOINTS.has(endpoint.identifier) && key !== undefined && key !== "") {
-              if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-                return yield* usage(400, PROTOCOL_REASONS.idempotencyKeyTooLong, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`)
-              }
-              const outcome = yield* idempotency.begin(caller.organisation, key, requestFingerprint(method, path, body))
-              switch (outcome._tag) {
-                case "Replay":
-                  response = replay(outcome.response)
-                  break
-                case "Conflict":
-                  return yield* new InvalidState({
-                    reason: PROTOCOL_REASONS.idempotentCreationConflict,
-                    message: "A resource has already been created with this idempotency key",
-                    ...(outcome.resourceId === null ? {} : { links: { conflicting_resource_id: outcome.resourceId } })
-                  })
-                case "InProgress":
-                  return yield* new InvalidState({ reason: "conflict", message: "A request with this idempotency key is in progress" })
-                case "Fresh": {
-                  response = yield* Effect.onError(run, () => idempotency.abandon(caller.organisation, key))
-                  const stored = toStored(response, group.identifier)
-                  yield* stored === undefined
-                    ? idempotency.abandon(caller.organisation, key)
-                    : idempotency.complete(caller.organisation, key, stored)
-                }
-              }
-            } else {
-              response = yield* run
-            }
-            return limitHeaders === undefined ? response : HttpServerResponse.setHeaders(response, limitHeaders)
+    const method = request.method
+    yield* checkVersion(headerOf(request, "gocardless-version"))
+    const caller = yield* authenticateWith(tokens, headerOf(request, "authorization"))
+    if (caller.scope === "read_only" && method !== "GET") {
+      return yield* new Forbidden({ reason: PROTOCOL_REASONS.readOnlyToken, message: "This access token is read-only" })
+    }
+    let limitHeaders: Record<string, string> | undefined
+    const limitGroup = rateLimitGroupOf(method, request.path)
+    if (limitGroup !== undefined) {
+      const now = yield* Clock.currentTimeMillis
+      const decision = yield* limiter.hit(caller.organisation, limitGroup, now)
+      if (!decision.allowed) return yield* new RateLimited({ limit: decision.limit, resetAtMillis: decision.resetAtMillis })
+      limitHeaders = rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMillis, now)
+    }
+    if (method === "POST" || method === "PUT") yield* checkBody(request)
+    const handled = route.handler(request, caller)
+    // The engine attributes payments and subscriptions created in this request to the app.
+    const run = caller.app === null ? handled : Effect.provideService(handled, CallingApp, caller.app)
+    const key = headerOf(request, "idempotency-key")
+    let response: ApiResponse
+    if (method === "POST" && CREATING_ENDPOINTS.has(route.endpoint) && key !== undefined && key !== "") {
+      if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+        return yield* usage(400, PROTOCOL_REASONS.idempotencyKeyTooLong, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`)
+      }
+      const outcome = yield* idempotency.begin(caller.organisation, key, requestFingerprint(method, request.path, request.body))
+      switch (outcome._tag) {
+        case "Replay":
+          response = replay(outcome.response)
+          break
+        case "Conflict":
+          return yield* new InvalidState({
+            reason: PROTOCOL_REASONS.idempotentCreationConflict,
+            message: "A resource has already been created with this idempotency key",
+            ...(outcome.resourceId === null ? {} : { links: { conflicting_resource_id: outcome.resourceId } })
           })
-          // The request id and the time are read only on the way out of a failure.
-          return yield* Effect.catch(guarded, (error: unknown) =>
-            Effect.flatMap(CurrentRequestId, (requestId) =>
-              Effect.flatMap(Clock.currentTimeMillis, (now) => failureResponse(error, requestId, now))))
-        })
-    })
+        case "InProgress":
+          return yield* new InvalidState({ reason: "conflict", message: "A request with this idempotency key is in progress" })
+        case "Fresh": {
+          response = yield* Effect.onError(run, () => idempotency.abandon(caller.organisation, key))
+          const stored = toStored(response)
+          yield* stored === undefined
+            ? idempotency.abandon(caller.organisation, key)
+            : idempotency.complete(caller.organisation, key, stored)
+        }
+      }
+    } else {
+      response = yield* run
+    }
+    return limitHeaders === undefined ? response : withHeaders(response, limitHeaders)
   })
-)

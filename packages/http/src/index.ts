@@ -1,11 +1,14 @@
 /**
- * @paykit/http: the HTTP JSON API of the specification over the paykit engine, built with
+ * @paykit/http: the HTTP JSON API of the specification over the paykit engine, declared with
  * `effect/http-api` so that routing and the OpenAPI document derive from the engine's Schemas.
  */
 export * from "./access-tokens.ts"
 export * from "./api.ts"
+export * from "./api-request.ts"
+export * from "./api-response.ts"
 export * from "./app-fees.ts"
 export * from "./app.ts"
+export * from "./dispatcher.ts"
 export * from "./error-response.ts"
 export * from "./gateway.ts"
 export * from "./handlers.ts"
@@ -17,6 +20,7 @@ export * from "./read-handlers.ts"
 export * from "./request-context.ts"
 export * from "./request-log.ts"
 export * from "./respond.ts"
+export * from "./routes.ts"
 export * from "./services.ts"
 export * from "./wire.ts"
 export * from "./write-handlers.ts"

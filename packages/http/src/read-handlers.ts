@@ -1,10 +1,9 @@
 import { Effect } from "effect"
-import type { HttpServerResponse } from "effect/http"
 import { type NotFound, PAGE_SIZE_DEFAULT, type ValidationFailed } from "@paykit/core"
 import type { Page } from "@paykit/engine"
-import { asQueryErrors, type QueryShape, type QueryValues, singleOf, toParams } from "./query-params.ts"
-import { Caller } from "./request-context.ts"
-import { ok, respond } from "./respond.ts"
+import { type ApiHandler, paramOf } from "./api-request.ts"
+import { ok } from "./api-response.ts"
+import { asQueryErrors, type QueryShape, singleOf, toParams } from "./query-params.ts"
 
 /**
  * `get` and `list` of a resource over its engine service: the service holds tenancy and every
@@ -21,33 +20,27 @@ export const listMeta = (page: { readonly before: string | null; readonly after:
   limit
 })
 
-type Handler<In> = (request: In) => Effect.Effect<HttpServerResponse.HttpServerResponse, never, Caller>
+export const getHandler = <A>(key: string, get: Getter<A>): ApiHandler => (request, caller) =>
+  Effect.map(get(caller.organisation, paramOf(request, "id")), (resource) => ok({ [key]: resource }))
 
-export const getHandler = <A>(key: string, get: Getter<A>): Handler<{ readonly params: { readonly id: string } }> =>
-({ params }) =>
-  respond(Effect.flatMap(Caller, (caller) => Effect.map(get(caller.organisation, params.id), (resource) => ok({ [key]: resource }))))
-
-export const listHandler = <A>(key: string, shape: QueryShape, list: Lister<A>): Handler<{ readonly query: QueryValues }> =>
-({ query }) =>
-  respond(Effect.flatMap(Caller, (caller) =>
-    list(caller.organisation, toParams(shape, query)).pipe(
-      Effect.mapError(asQueryErrors),
-      Effect.map((page) => {
-        // The engine accepted the parameters, so a given limit is a valid one.
-        const limit = singleOf(query, "limit")
-        return ok({ [key]: page.items, meta: listMeta(page, limit === undefined ? PAGE_SIZE_DEFAULT : Number(limit)) })
-      })
-    )))
+export const listHandler = <A>(key: string, shape: QueryShape, list: Lister<A>): ApiHandler => ({ query }, caller) =>
+  list(caller.organisation, toParams(shape, query)).pipe(
+    Effect.mapError(asQueryErrors),
+    Effect.map((page) => {
+      // The engine accepted the parameters, so a given limit is a valid one.
+      const limit = singleOf(query, "limit")
+      return ok({ [key]: page.items, meta: listMeta(page, limit === undefined ? PAGE_SIZE_DEFAULT : Number(limit)) })
+    })
+  )
 
 /** A list with no pages (institutions): the items under the key, the parameters still the engine's. */
 export const plainListHandler = <A>(
   key: string,
   shape: QueryShape,
-  list: (organisation: string, params: unknown) => Effect.Effect<ReadonlyArray<A>, ValidationFailed | NotFound>
-): Handler<{ readonly query: QueryValues }> =>
-({ query }) =>
-  respond(Effect.flatMap(Caller, (caller) =>
-    list(caller.organisation, toParams(shape, query)).pipe(
-      Effect.mapError(asQueryErrors),
-      Effect.map((items) => ok({ [key]: items }))
-    )))
+  list: (organisation: string, params: unknown, request: { readonly id: string }) => Effect.Effect<ReadonlyArray<A>, ValidationFailed | NotFound>
+): ApiHandler =>
+(request, caller) =>
+  list(caller.organisation, toParams(shape, request.query), { id: paramOf(request, "id") }).pipe(
+    Effect.mapError(asQueryErrors),
+    Effect.map((items) => ok({ [key]: items }))
+  )

@@ -27,4 +27,3 @@ export interface CallerShape {
 export const ACCESS_SCOPES = ["read_write", "read_only"] as const
 export type AccessScope = (typeof ACCESS_SCOPES)[number]
 
-export class Caller extends Context.Service<Caller, CallerShape>()("@paykit/http/Caller") {}

@@ -1,4 +1,4 @@
-import { Context } from "effect"
+import { Cause, Context } from "effect"
 
 /** One structured line per request. */
 export interface RequestLogEntry {
@@ -16,3 +16,12 @@ export const RequestLog = Context.Reference<(entry: RequestLogEntry) => void>("@
 })
 
 export const silentRequestLog = (_entry: RequestLogEntry): void => {}
+
+/**
+ * Where defects (bugs, never bad input) are reported, with the request id the client was given
+ * in its 500 body: JSON lines on stderr unless replaced.
+ */
+export const DefectLog = Context.Reference<(requestId: string, cause: Cause.Cause<unknown>) => void>("@paykit/http/DefectLog", {
+  defaultValue: () => (requestId, cause) =>
+    void process.stderr.write(`${JSON.stringify({ level: "error", msg: "defect", request_id: requestId, cause: Cause.pretty(cause) })}\n`)
+})

@@ -1,13 +1,14 @@
 import { Effect } from "effect"
-import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { invalidField, type PaykitError } from "@paykit/core"
-import { Caller } from "./request-context.ts"
-import { created, ok, respond } from "./respond.ts"
+import { type ApiHandler, paramOf } from "./api-request.ts"
+import { created, jsonResponse, ok } from "./api-response.ts"
+import type { CallerShape } from "./request-context.ts"
 
 /**
  * Creating, updating and action endpoints. The body is read raw (the gateway has already checked
  * its content type and JSON syntax) and unwrapped from its envelope; the engine service decodes
  * the inner object with its own Schema, so field errors carry the engine's messages and pointers.
+ * Each operation is also given the caller, for the rules only the HTTP layer can apply (app fees).
  */
 
 /** The attributes of a body wrapped in `key`; actions also accept `data` (what the official client sends). */
@@ -24,61 +25,31 @@ export const unwrap = (text: string, key: string, options: { readonly allowData?
   return Effect.fail(invalidField(key, [], `must be an object under the key \`${key}\``))
 }
 
-const body = Effect.orDie(Effect.flatMap(HttpServerRequest.HttpServerRequest, (r) => r.text))
-
-type Response<R> = Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | Caller | HttpServerRequest.HttpServerRequest>
-
-const withBody = <R>(
-  key: string,
-  allowData: boolean,
-  run: (organisation: string, input: unknown) => Effect.Effect<HttpServerResponse.HttpServerResponse, PaykitError, R>
-): Response<R> =>
-  respond(Effect.gen(function*() {
-    const caller = yield* Caller
-    const input = yield* Effect.flatMap(body, (text) => unwrap(text, key, { allowData }))
-    return yield* run(caller.organisation, input)
-  }))
+export type Create<A> = (organisation: string, input: unknown, caller: CallerShape) => Effect.Effect<A, PaykitError>
+export type Change<A> = (organisation: string, id: string, input: unknown, caller: CallerShape) => Effect.Effect<A, PaykitError>
 
 /** `POST /<key>`: 201 with `Location`. */
-export const createHandler = <A extends { readonly id: string }, R>(
-  key: string,
-  create: (organisation: string, input: unknown) => Effect.Effect<A, PaykitError, R>
-) =>
-(): Response<R> => withBody(key, false, (organisation, input) => Effect.map(create(organisation, input), (resource) => created(key, resource)))
+export const createHandler = <A extends { readonly id: string }>(key: string, create: Create<A>): ApiHandler => (request, caller) =>
+  Effect.flatMap(unwrap(request.body, key), (input) => Effect.map(create(caller.organisation, input, caller), (resource) => created(key, resource)))
 
 /** A creation of something with no resource path of its own (payer themes): 201 without `Location`. */
-export const createdWithoutLocation = <A, R>(
-  key: string,
-  create: (organisation: string, input: unknown) => Effect.Effect<A, PaykitError, R>
-) =>
-(): Response<R> =>
-  withBody(key, false, (organisation, input) =>
-    Effect.map(create(organisation, input), (resource) => HttpServerResponse.jsonUnsafe({ [key]: resource }, { status: 201 })))
+export const createdWithoutLocation = <A>(key: string, create: Create<A>): ApiHandler => (request, caller) =>
+  Effect.flatMap(unwrap(request.body, key), (input) =>
+    Effect.map(create(caller.organisation, input, caller), (resource) => jsonResponse(201, { [key]: resource })))
 
 /** A creating POST at a path of its own, body under `data` (`/outbound_payments/withdrawal`): 201 with `Location`. */
-export const createFromDataHandler = <A extends { readonly id: string }, R>(
-  key: string,
-  create: (organisation: string, input: unknown) => Effect.Effect<A, PaykitError, R>
-) =>
-(): Response<R> => withBody(key, true, (organisation, input) => Effect.map(create(organisation, input), (resource) => created(key, resource)))
+export const createFromDataHandler = <A extends { readonly id: string }>(key: string, create: Create<A>): ApiHandler => (request, caller) =>
+  Effect.flatMap(unwrap(request.body, key, { allowData: true }), (input) =>
+    Effect.map(create(caller.organisation, input, caller), (resource) => created(key, resource)))
 
 /** A POST that computes an answer and stores nothing (`/bank_details_lookups`): 200. */
-export const postHandler = <A, R>(
-  key: string,
-  run: (organisation: string, input: unknown) => Effect.Effect<A, PaykitError, R>
-) =>
-(): Response<R> => withBody(key, false, (organisation, input) => Effect.map(run(organisation, input), (answer) => ok({ [key]: answer })))
+export const postHandler = <A>(key: string, run: Create<A>): ApiHandler => (request, caller) =>
+  Effect.flatMap(unwrap(request.body, key), (input) => Effect.map(run(caller.organisation, input, caller), (answer) => ok({ [key]: answer })))
 
-export const updateHandler = <A, R>(
-  key: string,
-  update: (organisation: string, id: string, input: unknown) => Effect.Effect<A, PaykitError, R>
-) =>
-({ params }: { readonly params: { readonly id: string } }): Response<R> =>
-  withBody(key, false, (organisation, input) => Effect.map(update(organisation, params.id, input), (resource) => ok({ [key]: resource })))
+export const updateHandler = <A>(key: string, update: Change<A>): ApiHandler => (request, caller) =>
+  Effect.flatMap(unwrap(request.body, key), (input) =>
+    Effect.map(update(caller.organisation, paramOf(request, "id"), input, caller), (resource) => ok({ [key]: resource })))
 
-export const actionHandler = <A, R>(
-  key: string,
-  act: (organisation: string, id: string, input: unknown) => Effect.Effect<A, PaykitError, R>
-) =>
-({ params }: { readonly params: { readonly id: string } }): Response<R> =>
-  withBody(key, true, (organisation, input) => Effect.map(act(organisation, params.id, input), (resource) => ok({ [key]: resource })))
+export const actionHandler = <A>(key: string, act: Change<A>): ApiHandler => (request, caller) =>
+  Effect.flatMap(unwrap(request.body, key, { allowData: true }), (input) =>
+    Effect.map(act(caller.organisation, paramOf(request, "id"), input, caller), (resource) => ok({ [key]: resource })))

@@ -1,25 +1,26 @@
 import { Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { HttpServer } from "effect/http"
-import { HttpApi, HttpApiBuilder, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { NotFound } from "@paykit/core"
 import { GoCardlessClient, PermissionsError, RateLimitError, IdempotentCreationConflictError } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   AccessTokens,
+  apiDispatcher,
+  type ApiRequest,
   createHandler,
   Gateway,
-  GatewayLive,
   IdempotencyStore,
   issueAccessToken,
+  ok,
   OUTBOUND_PAYMENT_WRITES,
+  paramOf,
   RateLimiter,
   RequestLog,
   serveHttpApp,
   serverUrl,
   silentRequestLog
 } from "../src/index.ts"
-import { ok, respond } from "../src/respond.ts"
-import { Caller } from "../src/request-context.ts"
 
 /**
  * The gateway on a small API of its own (a create and a get over a Map), driven by the official
@@ -47,15 +48,16 @@ const make = (_organisation: string, input: unknown) =>
     return thing
   })
 
-const ThingsLive = HttpApiBuilder.group(TestApi, "creditors", (h) =>
-  h.handle("create", createHandler("creditors", make)).handle("get", ({ params }) =>
-    respond(Effect.gen(function*() {
-      yield* Caller
-      const thing = stored.get(params.id)
-      if (thing === undefined) return yield* new NotFound({ resource: "creditors", id: params.id })
-      return ok({ creditors: thing })
-    }))))
-const PaymentsLive = HttpApiBuilder.group(TestApi, "outbound_payments", (h) => h.handle("create", createHandler("outbound_payments", make)))
+const table = Effect.succeed({
+  creditors: {
+    create: createHandler("creditors", make),
+    get: (request: ApiRequest) => {
+      const thing = stored.get(paramOf(request, "id"))
+      return thing === undefined ? Effect.fail(new NotFound({ resource: "creditors", id: paramOf(request, "id") })) : Effect.succeed(ok({ creditors: thing }))
+    }
+  },
+  outbound_payments: { create: createHandler("outbound_payments", make) }
+})
 
 let runtime: ManagedRuntime.ManagedRuntime<HttpServer.HttpServer | AccessTokens, unknown>
 let url: string
@@ -66,8 +68,7 @@ const client = (token: string) => {
 }
 
 beforeAll(async () => {
-  const app = HttpApiBuilder.layer(TestApi).pipe(Layer.provide([ThingsLive, PaymentsLive]), Layer.provide(GatewayLive))
-  const layer = serveHttpApp(app, { port: 0, host: "127.0.0.1" }).pipe(
+  const layer = serveHttpApp(apiDispatcher(TestApi, table), { port: 0, host: "127.0.0.1" }).pipe(
     Layer.provideMerge(Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)),
     Layer.provide(Layer.succeed(RequestLog, silentRequestLog))
   )

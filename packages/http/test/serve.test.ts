@@ -4,6 +4,7 @@ import { Creditors } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import {
   AccessTokens,
+  DefectLog,
   IdempotencyStore,
   inMemoryApiEngine,
   makeHttpApp,
@@ -24,7 +25,9 @@ const serveWith = async (requestContext: "trimmed" | "full") => {
   const layer = serveHttpApp(Layer.mergeAll(makeHttpApp(), probe), { port: 0, host: "127.0.0.1", requestContext }).pipe(
     Layer.provideMerge(Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)),
     Layer.provideMerge(inMemoryApiEngine()),
-    Layer.provide(Layer.succeed(RequestLog, silentRequestLog))
+    Layer.provide(Layer.succeed(RequestLog, silentRequestLog)),
+    // The trimmed case's 500 is the defect this test expects.
+    Layer.provide(Layer.succeed(DefectLog, () => {}))
   )
   const runtime = ManagedRuntime.make(layer)
   const url = await runtime.runPromise(serverUrl)

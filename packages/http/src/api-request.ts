@@ -1,0 +1,32 @@
+import type { Effect } from "effect"
+import type { PaykitError } from "@paykit/core"
+import type { ApiResponse } from "./api-response.ts"
+import type { QueryValues } from "./query-params.ts"
+import type { CallerShape } from "./request-context.ts"
+
+/**
+ * A request as an endpoint's handler sees it: routed (path parameters decoded), the query string
+ * parsed into its raw values, the body read whole as text. The gateway has already checked the
+ * version header, the token, the scope, the rate limit and the body's content type and syntax.
+ */
+export interface ApiRequest {
+  readonly method: string
+  /** The path without the query string. */
+  readonly path: string
+  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  readonly params: Readonly<Record<string, string>>
+  readonly query: QueryValues
+  readonly body: string
+}
+
+/** An endpoint: what it answers for a request from a caller. Engine errors become the spec's error body. */
+export type ApiHandler = (request: ApiRequest, caller: CallerShape) => Effect.Effect<ApiResponse, PaykitError>
+
+/** A header's value; a repeated header gives its first value. */
+export const headerOf = (request: ApiRequest, name: string): string | undefined => {
+  const value = request.headers[name]
+  return value === undefined || typeof value === "string" ? value : value[0]
+}
+
+/** A path parameter of the route (routes declare each one they read, so it is present). */
+export const paramOf = (request: ApiRequest, name: string): string => request.params[name] ?? ""

@@ -1,0 +1,122 @@
+import { Effect, Layer, ManagedRuntime, Schema } from "effect"
+import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { request } from "node:http"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import {
+  AccessTokens,
+  apiDispatcher,
+  DefectLog,
+  IdempotencyStore,
+  issueAccessToken,
+  ok,
+  RateLimiter,
+  REQUEST_BODY_MAX_BYTES,
+  RequestLog,
+  serveHttpApp,
+  serverUrl,
+  silentRequestLog
+} from "../src/index.ts"
+
+/**
+ * The dispatcher on a small API of its own: bodies over the limit, defects (thrown or died), a
+ * request whose client goes away, and a shutdown with a request in flight.
+ */
+
+const Things = HttpApiGroup.make("things").add(
+  HttpApiEndpoint.post("create", "/things", { payload: Schema.Unknown, success: Schema.Unknown }),
+  HttpApiEndpoint.get("slow", "/things/slow", { success: Schema.Unknown }),
+  HttpApiEndpoint.get("dies", "/things/dies", { success: Schema.Unknown }),
+  HttpApiEndpoint.get("throws", "/things/throws", { success: Schema.Unknown })
+)
+class TestApi extends HttpApi.make("test").add(Things) {}
+
+let created = 0
+const table = Effect.succeed({
+  things: {
+    create: () => Effect.sleep("150 millis").pipe(Effect.andThen(Effect.sync(() => ok({ things: { n: ++created } })))),
+    slow: () => Effect.as(Effect.sleep("400 millis"), ok({ things: "slow" })),
+    dies: () => Effect.die(new Error("a bug with a secret in its message")),
+    throws: (): never => {
+      throw new Error("thrown before any Effect runs")
+    }
+  }
+})
+
+const start = async () => {
+  const defects: Array<string> = []
+  const layer = serveHttpApp(apiDispatcher(TestApi, table), { port: 0, host: "127.0.0.1" }).pipe(
+    Layer.provideMerge(Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)),
+    Layer.provide(Layer.succeed(RequestLog, silentRequestLog)),
+    Layer.provide(Layer.succeed(DefectLog, (requestId: string) => void defects.push(requestId)))
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const url = await runtime.runPromise(serverUrl)
+  const token = await runtime.runPromise(issueAccessToken({ id: "AT_d", organisation: "OR_d", scope: "read_write" }))
+  const headers = { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06" }
+  return { runtime, url, headers, defects }
+}
+
+let server: Awaited<ReturnType<typeof start>>
+beforeAll(async () => {
+  server = await start()
+})
+afterAll(async () => {
+  await server.runtime.dispose()
+})
+
+describe("the dispatcher", () => {
+  it("refuses a body over the limit with 413 and the spec's body, without reading it", async () => {
+    const big = "x".repeat(REQUEST_BODY_MAX_BYTES + 1)
+    const response = await fetch(`${server.url}/things`, {
+      method: "POST",
+      headers: { ...server.headers, "content-type": "application/json" },
+      body: JSON.stringify({ things: big })
+    })
+    expect(response.status).toBe(413)
+    const body = await response.json() as { error: { code: number; type: string; errors: Array<{ reason: string }>; request_id: string } }
+    expect(body.error).toMatchObject({ code: 413, type: "invalid_api_usage", errors: [{ reason: "request_entity_too_large" }] })
+    expect(body.error.request_id).toBe(response.headers.get("x-request-id"))
+  })
+
+  it("answers a defect with the 500 body that reveals nothing, and keeps serving", async () => {
+    for (const path of ["/things/dies", "/things/throws"]) {
+      const response = await fetch(`${server.url}${path}`, { headers: server.headers })
+      expect(response.status).toBe(500)
+      const text = await response.text()
+      expect(JSON.parse(text)).toMatchObject({ error: { code: 500, type: "gocardless" } })
+      expect(text).not.toContain("secret")
+      expect(text).not.toContain("thrown")
+      // The operator finds the cause under the id the client was given.
+      expect(server.defects).toContain(response.headers.get("x-request-id"))
+    }
+    const after = await fetch(`${server.url}/things/slow`, { headers: server.headers })
+    expect(after.status).toBe(200)
+  })
+
+  it("runs a request to its end when the client goes away", async () => {
+    const before = created
+    await new Promise<void>((resolve) => {
+      const req = request(`${server.url}/things`, { method: "POST", headers: { ...server.headers, "content-type": "application/json" } })
+      req.on("error", () => resolve())
+      req.end(JSON.stringify({ things: {} }), () => setTimeout(() => {
+        req.destroy()
+        resolve()
+      }, 20))
+    })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(created).toBe(before + 1)
+  })
+
+  it("on shutdown, stops taking connections and finishes the request in flight", async () => {
+    const own = await start()
+    const inFlight = fetch(`${own.url}/things/slow`, { headers: own.headers })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const stopped = own.runtime.dispose()
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    await expect(fetch(`${own.url}/things/slow`, { headers: own.headers })).rejects.toThrow()
+    const response = await inFlight
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ things: "slow" })
+    await stopped
+  })
+})
