@@ -150,7 +150,17 @@ export const Timestamp = Schema.String.pipe(
 ).annotate({ identifier: "Timestamp" })
 export type Timestamp = typeof Timestamp.Type
 
-export const timestampFromMillis = (ms: number): Timestamp => new Date(ms).toISOString() as Timestamp
+// A unit of work stamps several records with the same instant: the last rendering is reused.
+let lastMillis = Number.NaN
+let lastTimestamp = ""
+
+export const timestampFromMillis = (ms: number): Timestamp => {
+  if (ms !== lastMillis) {
+    lastTimestamp = new Date(ms).toISOString()
+    lastMillis = ms
+  }
+  return lastTimestamp as Timestamp
+}
 
 export const timestampToMillis = (t: Timestamp): number => Date.parse(t)
 
@@ -183,10 +193,32 @@ const zoneFormat = (timeZone: string): Intl.DateTimeFormat => {
   return format
 }
 
-export const localDateOfMillisIn = (ms: number, timeZone: string): LocalDate => {
+const formatLocalDateIn = (ms: number, timeZone: string): LocalDate => {
   const parts = zoneFormat(timeZone).formatToParts(new Date(ms))
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value)
   return makeLocalDate(get("year"), get("month"), get("day"))
+}
+
+/**
+ * Every zone's offset from UTC, and every change of it, falls on a quarter of an hour (the last
+ * zone that did not, Liberia, moved in 1972), so the local date is the same through each UTC
+ * quarter-hour. Formatting costs microseconds and a request asks for today several times: each
+ * zone keeps the date of the last quarter-hour it was asked for.
+ */
+const QUARTER_HOUR_MS = 900_000
+const lastQuarterOf = new Map<string, { readonly quarter: number; readonly date: LocalDate }>()
+
+export const localDateOfMillisIn = (ms: number, timeZone: string): LocalDate => {
+  const quarter = Math.floor(ms / QUARTER_HOUR_MS)
+  const last = lastQuarterOf.get(timeZone)
+  if (last !== undefined && last.quarter === quarter) return last.date
+  const date = formatLocalDateIn(ms, timeZone)
+  // A quarter-hour before 1972 is not assumed whole; nor is one whose two ends disagree.
+  if (ms >= 94_694_400_000 && formatLocalDateIn(quarter * QUARTER_HOUR_MS, timeZone) === date &&
+    formatLocalDateIn((quarter + 1) * QUARTER_HOUR_MS - 1, timeZone) === date) {
+    lastQuarterOf.set(timeZone, { quarter, date })
+  }
+  return date
 }
 
 // ---------------------------------------------------------------------------------------------

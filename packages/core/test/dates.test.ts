@@ -118,4 +118,23 @@ describe("Timestamp", () => {
     expect(london).toBe("2026-07-01")
     expect(localDateOfMillisIn(Date.UTC(2026, 0, 1, 0, 30), "America/New_York")).toBe("2025-12-31")
   })
+
+  it("the local date in a zone is the calendar's answer at every instant, however the calls follow each other", () => {
+    // Zones with half-hour and 45-minute offsets and DST changes, and the 1970s before every offset was a quarter-hour.
+    const zones = ["Europe/London", "America/New_York", "Asia/Kathmandu", "Pacific/Chatham", "Australia/Lord_Howe", "America/St_Johns", "Africa/Monrovia", "Pacific/Apia"]
+    const formats = new Map(zones.map((zone) => [zone, new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" })]))
+    const reference = (ms: number, zone: string) => formats.get(zone)?.format(new Date(ms))
+    const instant = fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) })
+    // Each instant is followed by a few close ones (same or next quarter-hour), as requests read today.
+    const steps = fc.array(fc.integer({ min: -1_000_000, max: 1_000_000 }), { maxLength: 5 })
+    fc.assert(fc.property(fc.constantFrom(...zones), instant, steps, (zone, start, deltas) => {
+      for (const ms of [start, ...deltas.map((d) => Math.max(0, start + d))]) expect(localDateOfMillisIn(ms, zone)).toBe(reference(ms, zone))
+    }), { numRuns: 2000 })
+  })
+
+  it("renders the same instant the same way, and the next one anew", () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: Date.UTC(2100, 0, 1) }), { minLength: 1, maxLength: 6 }), (instants) => {
+      for (const ms of [...instants, ...instants]) expect(timestampFromMillis(ms)).toBe(new Date(ms).toISOString())
+    }))
+  })
 })

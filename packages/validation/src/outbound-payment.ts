@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { decodeInput, FasterPaymentsReference, LocalDate, Metadata } from "@paykit/core"
 import { NonBlankString, optionalNullable, PositiveInteger } from "./fields.ts"
-import { type Rule, issue, withRules } from "./rules.ts"
+import { issue, perValue, type Rule, withRules } from "./rules.ts"
 
 /** Outbound payments (GBP over Faster Payments only) and their batch imports. */
 
@@ -42,11 +42,12 @@ export const OutboundPaymentUpdate = Schema.Struct({ metadata: optionalNullable(
 export const executionDateRule = (today: LocalDate): Rule<{ readonly execution_date?: LocalDate | undefined }> => (p) =>
   p.execution_date !== undefined && p.execution_date < today ? [issue(["execution_date"], `must not be in the past (today is ${today})`)] : []
 
-export const validateOutboundPaymentCreate = (input: unknown, today: LocalDate) =>
-  decodeInput(withRules(OutboundPaymentCreateFields, [executionDateRule(today)]), OUTBOUND_PAYMENTS)(input)
+const createValidator = perValue((today: LocalDate) => decodeInput(withRules(OutboundPaymentCreateFields, [executionDateRule(today)]), OUTBOUND_PAYMENTS))
+export const validateOutboundPaymentCreate = (input: unknown, today: LocalDate) => createValidator(today)(input)
 
-export const validateOutboundPaymentWithdrawal = (input: unknown, today: LocalDate) =>
-  decodeInput(withRules(OutboundPaymentWithdrawalFields, [executionDateRule(today)]), OUTBOUND_PAYMENTS)(input)
+const withdrawalValidator = perValue((today: LocalDate) =>
+  decodeInput(withRules(OutboundPaymentWithdrawalFields, [executionDateRule(today)]), OUTBOUND_PAYMENTS))
+export const validateOutboundPaymentWithdrawal = (input: unknown, today: LocalDate) => withdrawalValidator(today)(input)
 
 export const validateOutboundPaymentUpdate = decodeInput(OutboundPaymentUpdate, OUTBOUND_PAYMENTS)
 

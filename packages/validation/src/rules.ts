@@ -39,3 +39,16 @@ export const withRules = <S extends Schema.Top>(schema: S, rules: ReadonlyArray<
       runRules(rules)(value).map((i) => ({ path: i.path, issue: i.message }))
     )
   )
+
+/**
+ * A validator whose rules depend on a value that changes rarely (today's date): it is built once
+ * per value, not per call. Building one compiles its Schema's parser, several times the cost of a
+ * decode; the last value's validator is kept.
+ */
+export const perValue = <C, V>(build: (value: C) => V): (value: C) => V => {
+  let built: { readonly value: C; readonly validator: V } | undefined
+  return (value) => {
+    if (built === undefined || built.value !== value) built = { value, validator: build(value) }
+    return built.validator
+  }
+}

@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { CountryCode, decodeInput, LocalDate } from "@paykit/core"
 import { NonBlankString } from "./fields.ts"
-import { type Rule, issue, withRules } from "./rules.ts"
+import { issue, perValue, type Rule, withRules } from "./rules.ts"
 
 /** POST /verification_details, under `verification_details`. */
 export const VERIFICATION_DETAILS = "verification_details"
@@ -41,5 +41,6 @@ export const directorBirthDateRule = (today: LocalDate): Rule<VerificationDetail
     d.date_of_birth >= today ? [issue(["directors", i, "date_of_birth"], `must be before today (${today})`)] : []
   )
 
-export const validateVerificationDetailCreate = (input: unknown, today: LocalDate) =>
-  decodeInput(withRules(VerificationDetailCreateFields, [directorBirthDateRule(today)]), VERIFICATION_DETAILS)(input)
+const createValidator = perValue((today: LocalDate) =>
+  decodeInput(withRules(VerificationDetailCreateFields, [directorBirthDateRule(today)]), VERIFICATION_DETAILS))
+export const validateVerificationDetailCreate = (input: unknown, today: LocalDate) => createValidator(today)(input)
