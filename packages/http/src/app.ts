@@ -35,8 +35,9 @@ export const apiDispatcher = <Id extends string, Groups extends HttpApiGroup.Con
     return makeDispatcher({
       router: makeRouter(routesOf(api, table)),
       gateway,
-      // Nothing copies this context per request; handlers took their services when built.
-      context: yield* Effect.context<never>(),
+      // Handlers took their services when built. The engine adds a few entries per call
+      // (`Effect.provideService` copies the context), so requests run without the services.
+      context: trimmed(yield* Effect.context<never>()),
       log: yield* RequestLog,
       reportDefect: yield* DefectLog
     })
