@@ -1,4 +1,4 @@
-import { Clock, Effect, Schema } from "effect"
+import { Clock, Effect, type Fiber, Schema } from "effect"
 
 /**
  * Calendar dates (`YYYY-MM-DD`, no time zone) and UTC timestamps (millisecond precision).
@@ -224,10 +224,15 @@ export const localDateOfMillisIn = (ms: number, timeZone: string): LocalDate => 
 // ---------------------------------------------------------------------------------------------
 // The clock port is Effect's own `Clock` (TestClock in tests); these read it.
 
+// The clock is read from the fiber directly: one step instead of four, on every write's path.
+const currentMillis = (fiber: Fiber.Fiber<unknown, unknown>): number => fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
+
 /** The current instant as a timestamp. */
-export const now: Effect.Effect<Timestamp> = Effect.map(Clock.currentTimeMillis, timestampFromMillis)
+export const now: Effect.Effect<Timestamp> = Effect.withFiberSucceed((fiber) => timestampFromMillis(currentMillis(fiber)))
 
 /** Today's date in UTC, or in the given IANA time zone. */
 export const today = (timeZone?: string): Effect.Effect<LocalDate> =>
-  Effect.map(Clock.currentTimeMillis, (ms) =>
-    timeZone === undefined ? localDateOfMillis(ms) : localDateOfMillisIn(ms, timeZone))
+  Effect.withFiberSucceed((fiber) => {
+    const ms = currentMillis(fiber)
+    return timeZone === undefined ? localDateOfMillis(ms) : localDateOfMillisIn(ms, timeZone)
+  })

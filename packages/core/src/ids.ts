@@ -146,7 +146,7 @@ export class IdGenerator extends Context.Service<IdGenerator, {
 }
 
 const fromFactory = (factory: (prefix: IdPrefix, nowMillis: number) => string): IdGenerator["Service"] =>
-  IdGenerator.of({ make: (prefix) => Effect.map(Clock.currentTimeMillis, (ms) => factory(prefix, ms)) })
+  IdGenerator.of({ make: (prefix) => Effect.withFiberSucceed((fiber) => factory(prefix, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())) })
 
 /** Makes a new id of the resource named, e.g. `newId("subscription")`. */
 export const newId = (resource: IdResource): Effect.Effect<string, never, IdGenerator> =>

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Semaphore } from "effect"
+import { Context, Effect, type Fiber, Layer, Semaphore } from "effect"
 import { NotFound } from "@paykit/core"
 import { EventLog } from "../ports/event-log.ts"
 import { type ListQuery, matchesAll } from "../ports/list-query.ts"
@@ -104,12 +104,16 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
       }
     }
 
-    const currentTransaction = Effect.map(
-      CurrentTransaction,
-      (tx: OpenTransaction | undefined) => (tx !== undefined && tx.store === identity ? tx : undefined)
-    )
+    /**
+     * This store's transaction open in the fiber, read straight from the fiber: every read and
+     * write asks, and a lookup through Effect's operators cost several steps each time.
+     */
+    const transactionOf = (fiber: Fiber.Fiber<unknown, unknown>): OpenTransaction | undefined => {
+      const tx = fiber.getRef(CurrentTransaction)
+      return tx !== undefined && tx.store === identity ? tx : undefined
+    }
     /** A synchronous read, in the current transaction's view. */
-    const read = <A>(f: (tx: OpenTransaction | undefined) => A) => Effect.map(currentTransaction, f)
+    const read = <A>(f: (tx: OpenTransaction | undefined) => A) => Effect.withFiberSucceed((fiber) => f(transactionOf(fiber)))
 
     /**
      * Writes one row: `change` sees the row as the writer sees it and answers the new row or an
@@ -117,16 +121,15 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
      * under the lock.
      */
     const writeRow = <E>(name: string, organisation: string, id: string, change: (current: Row | undefined) => Row | E, isRow: (u: Row | E) => u is Row) =>
-      Effect.flatMap(currentTransaction, (tx): Effect.Effect<Row, E> => {
+      Effect.withFiber((fiber): Effect.Effect<Row, E> => {
+        const tx = transactionOf(fiber)
         if (tx !== undefined) {
-          return Effect.suspend(() => {
-            const outcome = change(rowOf(tx, name, organisation, id))
-            if (!isRow(outcome)) return Effect.fail(outcome)
-            const tableWrites = entryOf(tx.writes, name, organisation, (): TableWrites => ({ rows: new Map(), added: [] }))
-            if (!tableWrites.rows.has(id) && tableOf(name, organisation)?.rows.has(id) !== true) insertSorted(tableWrites.added, id)
-            tableWrites.rows.set(id, outcome)
-            return Effect.succeed(outcome)
-          })
+          const outcome = change(rowOf(tx, name, organisation, id))
+          if (!isRow(outcome)) return Effect.fail(outcome)
+          const tableWrites = entryOf(tx.writes, name, organisation, (): TableWrites => ({ rows: new Map(), added: [] }))
+          if (!tableWrites.rows.has(id) && tableOf(name, organisation)?.rows.has(id) !== true) insertSorted(tableWrites.added, id)
+          tableWrites.rows.set(id, outcome)
+          return Effect.succeed(outcome)
         }
         return lock.withPermit(Effect.suspend(() => {
           const outcome = change(rowOf(undefined, name, organisation, id))
@@ -146,8 +149,10 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
       return {
         definition,
         get: (organisation, id) =>
-          Effect.flatMap(read((tx) => rowOf(tx, name, organisation, id)), (row) =>
-            row === undefined ? Effect.fail(new NotFound({ resource: name, id })) : Effect.succeed(typed(row))),
+          Effect.withFiber((fiber) => {
+            const row = rowOf(transactionOf(fiber), name, organisation, id)
+            return row === undefined ? Effect.fail(new NotFound({ resource: name, id })) : Effect.succeed(typed(row))
+          }),
         list: (organisation, query) =>
           read((tx) => {
             const matching = (id: string): A | undefined => {
@@ -200,14 +205,15 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
 
     const transactor = Transactor.of({
       transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-        Effect.flatMap(currentTransaction, (tx): Effect.Effect<A, E, R> =>
-          tx !== undefined
+        Effect.withFiber((fiber): Effect.Effect<A, E, R> =>
+          transactionOf(fiber) !== undefined
             ? effect
             : lock.withPermit(Effect.suspend(() => {
               const open: OpenTransaction = { store: identity, writes: new Map() }
-              return Effect.provideService(effect, CurrentTransaction, open).pipe(
-                Effect.tap(() => Effect.sync(() => commit(open.writes)))
-              )
+              return Effect.map(Effect.provideService(effect, CurrentTransaction, open), (a) => {
+                commit(open.writes)
+                return a
+              })
             })))
     })
     return { backend, transactor }

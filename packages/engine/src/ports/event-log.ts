@@ -29,7 +29,13 @@ export class EventLog extends Context.Service<EventLog, {
       const repository = backend.repository(events)
       return EventLog.of({
         // An event id is fresh from the id generator; a duplicate is a defect, not a domain error.
-        append: (organisation, batch) => Effect.orDie(Effect.forEach(batch, (e) => repository.insert(organisation, e), { discard: true })),
+        append: (organisation, batch) => {
+          const [only] = batch
+          // Nearly every change appends one event: no loop around it.
+          return batch.length === 1 && only !== undefined
+            ? Effect.asVoid(Effect.orDie(repository.insert(organisation, only)))
+            : Effect.orDie(Effect.forEach(batch, (e) => repository.insert(organisation, e), { discard: true }))
+        },
         get: (organisation, id) => Effect.map(repository.get(organisation, id), (v) => v.resource),
         list: repository.list,
         scan: (organisation, filters) => Effect.map(repository.scan(organisation, filters), (vs) => vs.map((v) => v.resource))
