@@ -16,7 +16,26 @@ export interface ApiRequest {
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   readonly params: Readonly<Record<string, string>>
   readonly query: QueryValues
+  /** The body as sent: idempotency fingerprints and keeps it. */
   readonly body: string
+  /** The body parsed once, when it was read; the gateway refuses `Invalid` before any handler runs. */
+  readonly json: JsonBody
+}
+
+export type JsonBody =
+  | { readonly _tag: "Empty" }
+  | { readonly _tag: "Parsed"; readonly value: unknown }
+  | { readonly _tag: "Invalid" }
+
+const EMPTY_BODY: JsonBody = { _tag: "Empty" }
+
+export const parseJsonBody = (text: string): JsonBody => {
+  if (text.trim() === "") return EMPTY_BODY
+  try {
+    return { _tag: "Parsed", value: JSON.parse(text) as unknown }
+  } catch {
+    return { _tag: "Invalid" }
+  }
 }
 
 /** An endpoint: what it answers for a request from a caller. Engine errors become the spec's error body. */

@@ -1,14 +1,14 @@
 import { Cause, Clock, Context, Effect, Exit } from "effect"
 import { randomUUID } from "node:crypto"
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http"
-import type { ApiRequest } from "./api-request.ts"
+import { type ApiRequest, parseJsonBody } from "./api-request.ts"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
 import { errorResponse, internalErrorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import type { GatewayRun } from "./gateway.ts"
 import type { QueryValues } from "./query-params.ts"
 import { REQUEST_ID_HEADER } from "./request-context.ts"
 import { type RequestLogEntry, silentRequestLog } from "./request-log.ts"
-import type { Router } from "./routes.ts"
+import type { RouteMatch, Router } from "./routes.ts"
 
 /**
  * Serves the API's routes straight from Node's `request` event: route, read the body, run the
@@ -50,11 +50,15 @@ export const parseQuery = (search: string): QueryValues => {
 
 const hasBody = (method: string): boolean => method === "POST" || method === "PUT" || method === "PATCH"
 
-type BodyOutcome = { readonly _tag: "Read"; readonly text: string } | { readonly _tag: "TooLarge" }
+/** Where a read body goes: the exchange answers it, or refuses it as too large. */
+interface BodyReader {
+  answer(body: string): void
+  tooLarge(): void
+}
 
-const readBody = (req: IncomingMessage, done: (outcome: BodyOutcome) => void): void => {
+const readBody = (req: IncomingMessage, reader: BodyReader): void => {
   const declared = Number(req.headers["content-length"] ?? 0)
-  if (declared > REQUEST_BODY_MAX_BYTES) return done({ _tag: "TooLarge" })
+  if (declared > REQUEST_BODY_MAX_BYTES) return reader.tooLarge()
   const chunks: Array<Buffer> = []
   let size = 0
   let over = false
@@ -64,11 +68,11 @@ const readBody = (req: IncomingMessage, done: (outcome: BodyOutcome) => void): v
     if (size > REQUEST_BODY_MAX_BYTES) {
       over = true
       chunks.length = 0
-      done({ _tag: "TooLarge" })
+      reader.tooLarge()
     } else chunks.push(chunk)
   })
   req.on("end", () => {
-    if (!over) done({ _tag: "Read", text: chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString("utf8") })
+    if (!over) reader.answer(chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString("utf8"))
   })
   // A client that goes away mid-body gets no answer; the request never ran.
   req.on("error", () => {})
@@ -90,32 +94,95 @@ export const makeDispatcher = ({ router, gateway, context, log, reportDefect }: 
   let closing = false
   let drained: (() => void) | undefined
 
-  const write = (req: IncomingMessage, res: ServerResponse, response: ApiResponse, requestId: string, started: number, path: string) => {
-    const headers: OutgoingHttpHeaders = {
-      "content-type": JSON_CONTENT_TYPE,
-      "content-length": Buffer.byteLength(response.body),
-      [REQUEST_ID_HEADER]: requestId
+  /**
+   * One request and its answer. A class rather than closures: the request's steps are methods
+   * shared by every request, so serving one allocates this object and little else.
+   */
+  class Exchange {
+    readonly requestId = randomUUID()
+    readonly started = performance.now()
+    constructor(
+      readonly req: IncomingMessage,
+      readonly res: ServerResponse,
+      readonly match: RouteMatch,
+      readonly method: string,
+      readonly url: string,
+      readonly q: number,
+      readonly path: string
+    ) {}
+
+    answer(body: string): void {
+      try {
+        this.start(body)
+      } catch (defect) {
+        // A bug before the Effect runs (it never throws for bad input) must not take the process down.
+        this.failed(Cause.die(defect))
+      }
     }
-    for (const name in response.headers) headers[name] = response.headers[name]
-    if (closing) headers["connection"] = "close"
-    res.writeHead(response.status, headers)
-    res.end(response.body)
-    // The entry is built only for a log that writes it (the silent one, in tests and benchmarks, does not).
-    if (log !== silentRequestLog) {
-      log({
-        time: new Date().toISOString(),
-        request_id: requestId,
-        method: req.method ?? "",
-        path,
-        status: response.status,
-        duration_ms: Math.round((performance.now() - started) * 1000) / 1000
+
+    start(body: string): void {
+      const request: ApiRequest = {
+        method: this.method,
+        path: this.path,
+        headers: this.req.headers,
+        params: this.match.params,
+        query: this.q === -1 ? EMPTY_QUERY : parseQuery(this.url.slice(this.q + 1)),
+        body,
+        json: parseJsonBody(body)
+      }
+      const requestId = this.requestId
+      const program = Effect.catch(gateway(this.match.route, request), (error) =>
+        Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now)))
+      run(program, {
+        onExit: (exit) => {
+          if (Exit.isFailure(exit)) return this.failed(exit.cause)
+          this.write(exit.value)
+          this.settle()
+        }
       })
     }
-  }
 
-  const settle = () => {
-    inFlight--
-    if (inFlight === 0 && drained !== undefined) drained()
+    tooLarge(): void {
+      const error = usage(413, PROTOCOL_REASONS.bodyTooLarge, `The request body is larger than ${REQUEST_BODY_MAX_BYTES} bytes`)
+      // The rest of the body is not read: the connection closes after the answer.
+      this.res.shouldKeepAlive = false
+      this.write(errorResponse(error, this.requestId, Date.now()))
+      this.settle()
+    }
+
+    failed(cause: Cause.Cause<unknown>): void {
+      reportDefect(this.requestId, cause)
+      this.write(internalErrorResponse(this.requestId))
+      this.settle()
+    }
+
+    write(response: ApiResponse): void {
+      const headers: OutgoingHttpHeaders = {
+        "content-type": JSON_CONTENT_TYPE,
+        "content-length": Buffer.byteLength(response.body),
+        [REQUEST_ID_HEADER]: this.requestId
+      }
+      for (const name in response.headers) headers[name] = response.headers[name]
+      if (closing) headers["connection"] = "close"
+      this.res.writeHead(response.status, headers)
+      this.res.end(response.body)
+      // The entry is built only for a log that writes it (the silent one, in tests and benchmarks, does not).
+      if (log !== silentRequestLog) {
+        log({
+          time: new Date().toISOString(),
+          request_id: this.requestId,
+          method: this.method,
+          path: this.path,
+          status: response.status,
+          duration_ms: Math.round((performance.now() - this.started) * 1000) / 1000
+        })
+      }
+    }
+
+    settle(): void {
+      inFlight--
+      if (inFlight === 0 && drained !== undefined) drained()
+    }
   }
 
   return {
@@ -126,52 +193,10 @@ export const makeDispatcher = ({ router, gateway, context, log, reportDefect }: 
       const method = req.method ?? "GET"
       const match = router.find(method, path)
       if (match === undefined) return false
-      const requestId = randomUUID()
-      const started = performance.now()
       inFlight++
-      const failed = (cause: Cause.Cause<unknown>) => {
-        reportDefect(requestId, cause)
-        write(req, res, internalErrorResponse(requestId), requestId, started, path)
-        settle()
-      }
-      const answer = (body: string) => {
-        try {
-          start(body)
-        } catch (defect) {
-          // A bug before the Effect runs (it never throws for bad input) must not take the process down.
-          failed(Cause.die(defect))
-        }
-      }
-      const start = (body: string) => {
-        const request: ApiRequest = {
-          method,
-          path,
-          headers: req.headers,
-          params: match.params,
-          query: q === -1 ? EMPTY_QUERY : parseQuery(url.slice(q + 1)),
-          body
-        }
-        const program = Effect.catch(gateway(match.route, request), (error) =>
-          Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now)))
-        run(program, {
-          onExit: (exit) => {
-            if (Exit.isFailure(exit)) return failed(exit.cause)
-            write(req, res, exit.value, requestId, started, path)
-            settle()
-          }
-        })
-      }
-      if (!hasBody(method)) answer("")
-      else {
-        readBody(req, (outcome) => {
-          if (outcome._tag === "Read") return answer(outcome.text)
-          const error = usage(413, PROTOCOL_REASONS.bodyTooLarge, `The request body is larger than ${REQUEST_BODY_MAX_BYTES} bytes`)
-          // The rest of the body is not read: the connection closes after the answer.
-          res.shouldKeepAlive = false
-          write(req, res, errorResponse(error, requestId, Date.now()), requestId, started, path)
-          settle()
-        })
-      }
+      const exchange = new Exchange(req, res, match, method, url, q, path)
+      if (!hasBody(method)) exchange.answer("")
+      else readBody(req, exchange)
       return true
     },
     drain: () => {

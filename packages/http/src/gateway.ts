@@ -55,14 +55,9 @@ const checkBody = (request: ApiRequest): Effect.Effect<void, PaykitError> => {
   if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
     return Effect.fail(usage(400, PROTOCOL_REASONS.invalidContentType, `Content-Type must be application/json, got ${contentType}`))
   }
-  if (request.body.trim() !== "") {
-    try {
-      JSON.parse(request.body)
-    } catch {
-      return Effect.fail(usage(400, PROTOCOL_REASONS.invalidJson, "The request body is not valid JSON"))
-    }
-  }
-  return Effect.void
+  return request.json._tag === "Invalid"
+    ? Effect.fail(usage(400, PROTOCOL_REASONS.invalidJson, "The request body is not valid JSON"))
+    : Effect.void
 }
 
 /** What idempotency keeps of a response: successful creations only. */

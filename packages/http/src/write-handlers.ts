@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { invalidField, type PaykitError } from "@paykit/core"
-import { type ApiHandler, paramOf } from "./api-request.ts"
+import { type ApiHandler, type ApiRequest, paramOf } from "./api-request.ts"
 import { created, jsonResponse, ok } from "./api-response.ts"
 import type { CallerShape } from "./request-context.ts"
 
@@ -12,11 +12,13 @@ import type { CallerShape } from "./request-context.ts"
  */
 
 /** The attributes of a body wrapped in `key`; actions also accept `data` (what the official client sends). */
-export const unwrap = (text: string, key: string, options: { readonly allowData?: boolean } = {}): Effect.Effect<unknown, PaykitError> => {
-  if (text.trim() === "") {
+export const unwrap = (request: ApiRequest, key: string, options: { readonly allowData?: boolean } = {}): Effect.Effect<unknown, PaykitError> => {
+  const json = request.json
+  if (json._tag !== "Parsed") {
+    // `Invalid` never gets here: the gateway answers it with a 400.
     return options.allowData === true ? Effect.succeed({}) : Effect.fail(invalidField(key, [], "is required"))
   }
-  const parsed: unknown = JSON.parse(text)
+  const parsed = json.value
   if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)) {
     const record = parsed as Record<string, unknown>
     if (key in record) return Effect.succeed(record[key])
@@ -30,26 +32,26 @@ export type Change<A> = (organisation: string, id: string, input: unknown, calle
 
 /** `POST /<key>`: 201 with `Location`. */
 export const createHandler = <A extends { readonly id: string }>(key: string, create: Create<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request.body, key), (input) => Effect.map(create(caller.organisation, input, caller), (resource) => created(key, resource)))
+  Effect.flatMap(unwrap(request, key), (input) => Effect.map(create(caller.organisation, input, caller), (resource) => created(key, resource)))
 
 /** A creation of something with no resource path of its own (payer themes): 201 without `Location`. */
 export const createdWithoutLocation = <A>(key: string, create: Create<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request.body, key), (input) =>
+  Effect.flatMap(unwrap(request, key), (input) =>
     Effect.map(create(caller.organisation, input, caller), (resource) => jsonResponse(201, { [key]: resource })))
 
 /** A creating POST at a path of its own, body under `data` (`/outbound_payments/withdrawal`): 201 with `Location`. */
 export const createFromDataHandler = <A extends { readonly id: string }>(key: string, create: Create<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request.body, key, { allowData: true }), (input) =>
+  Effect.flatMap(unwrap(request, key, { allowData: true }), (input) =>
     Effect.map(create(caller.organisation, input, caller), (resource) => created(key, resource)))
 
 /** A POST that computes an answer and stores nothing (`/bank_details_lookups`): 200. */
 export const postHandler = <A>(key: string, run: Create<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request.body, key), (input) => Effect.map(run(caller.organisation, input, caller), (answer) => ok({ [key]: answer })))
+  Effect.flatMap(unwrap(request, key), (input) => Effect.map(run(caller.organisation, input, caller), (answer) => ok({ [key]: answer })))
 
 export const updateHandler = <A>(key: string, update: Change<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request.body, key), (input) =>
+  Effect.flatMap(unwrap(request, key), (input) =>
     Effect.map(update(caller.organisation, paramOf(request, "id"), input, caller), (resource) => ok({ [key]: resource })))
 
 export const actionHandler = <A>(key: string, act: Change<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request.body, key, { allowData: true }), (input) =>
+  Effect.flatMap(unwrap(request, key, { allowData: true }), (input) =>
     Effect.map(act(caller.organisation, paramOf(request, "id"), input, caller), (resource) => ok({ [key]: resource })))
