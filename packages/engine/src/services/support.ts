@@ -52,6 +52,8 @@ export interface EventDraft {
 const describe = (draft: EventDraft): string =>
   draft.cause.description ?? `${draft.resource_type.replace(/_/g, " ").replace(/s$/, "")} ${draft.action.replace(/_/g, " ")}`
 
+const NO_METADATA: Metadata = Object.freeze({})
+
 /** Appends one event to the log (inside the caller's unit of work) and returns it. */
 export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Event, never, EngineContext> =>
   Effect.gen(function*() {
@@ -61,10 +63,11 @@ export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Eve
       created_at: yield* now,
       resource_type: draft.resource_type,
       action: draft.action,
-      links: { ...draft.links },
+      // Drafts and their maps are immutable values: the event keeps them rather than copies.
+      links: draft.links,
       details: { origin: draft.cause.origin, cause: draft.cause.cause, description: describe(draft), ...draft.extra },
-      metadata: { ...draft.metadata },
-      resource_metadata: { ...draft.resource_metadata }
+      metadata: draft.metadata ?? NO_METADATA,
+      resource_metadata: draft.resource_metadata ?? NO_METADATA
     }
     yield* log.append(organisation, [event])
     return event
