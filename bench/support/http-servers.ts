@@ -1,0 +1,315 @@
+/**
+ * The servers `bench/http.bench.ts` measures, each started by `startServer(kind)`: the paykit API
+ * and a bare `node:http` server doing the same work by hand, over in-memory data or over PGlite.
+ * `http-server-process.ts` runs one of them in a process of its own.
+ */
+import { createHash, randomUUID } from "node:crypto"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import type { AddressInfo } from "node:net"
+
+const { Effect, Layer, ManagedRuntime, Option, Redacted } = await import("effect")
+const engine = await import("@paykit/engine")
+const http = await import("@paykit/http")
+
+export const SERVER_KINDS = ["paykit-memory", "bare-memory", "paykit-pglite", "bare-pglite"] as const
+export type ServerKind = (typeof SERVER_KINDS)[number]
+
+export interface BenchServer {
+  readonly url: string
+  readonly headers: Record<string, string>
+  /** A valid `POST /outbound_payments` body for this server (its recipient's id is its own). */
+  readonly outboundBody: string
+  readonly close: () => Promise<void>
+}
+
+const ORGANISATION = "OR_bench"
+const SEEDED = 200
+const VERSION = { "gocardless-version": "2015-07-06" }
+
+const creditor = (n: number) => ({
+  id: `CR${String(n).padStart(12, "0")}`,
+  created_at: "2026-11-21T10:00:00.000Z",
+  name: `Creditor ${n}`,
+  address_line1: null, address_line2: null, address_line3: null, city: "London", region: null, postal_code: null,
+  country_code: "GB", creditor_type: "company", bank_reference_prefix: "PAYKIT", can_create_refunds: false, logo_url: null,
+  verification_status: "successful", fx_payout_currency: null, mandate_imports_enabled: false,
+  custom_payment_pages_enabled: false, merchant_responsible_for_notifications: false,
+  links: {
+    default_aud_payout_account: null, default_cad_payout_account: null, default_dkk_payout_account: null,
+    default_eur_payout_account: null, default_gbp_payout_account: null, default_nzd_payout_account: null,
+    default_sek_payout_account: null, default_usd_payout_account: null
+  },
+  scheme_identifiers: []
+}) as const
+
+const payout = (n: number) => ({
+  id: `PO${String(n).padStart(12, "0")}`,
+  created_at: "2026-11-20T06:00:00.000Z",
+  amount: 12_345, deducted_fees: 120, currency: "GBP", reference: `PAYKIT-${n}`, status: "paid", payout_type: "merchant",
+  arrival_date: "2026-11-21",
+  fx: { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null },
+  tax_currency: null, metadata: {},
+  links: { creditor: "CR000000000001", creditor_bank_account: "BA000000000001" }
+}) as const
+
+
+const outboundBodyFor = (recipient: string) =>
+  JSON.stringify({
+    outbound_payments: { amount: 2500, scheme: "faster_payments", reference: "INV 42", links: { creditor: "CR000000000001", recipient_bank_account: recipient } }
+  })
+
+const listen = async (server: ReturnType<typeof createServer>): Promise<string> => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+/** The bare servers' answers: the JSON body with its length and a request id, and the spec's error body. */
+const sender = (res: ServerResponse, requestId: string) => {
+  const send = (status: number, body: unknown, extra: Record<string, string> = {}) => {
+    const text = JSON.stringify(body)
+    res.writeHead(status, { ...extra, "content-type": "application/json", "content-length": Buffer.byteLength(text), "x-request-id": requestId })
+    res.end(text)
+  }
+  const error = (status: number, reason: string) =>
+    send(status, { error: { code: status, type: "invalid_api_usage", message: reason, errors: [{ reason, message: reason }], documentation_url: "", request_id: requestId } })
+  return { send, error }
+}
+
+const bearerOf = (req: IncomingMessage): string | undefined => /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1]
+
+// --- paykit in memory -----------------------------------------------------------------------------
+// The in-memory limiter's work (one window per organisation and group), with a limit past the run's volume.
+const unlimitedRateLimiter = Layer.sync(http.RateLimiter, () => {
+  const windows = new Map<string, { readonly start: number; readonly count: number }>()
+  return http.RateLimiter.of({
+    hit: (organisation, group, nowMillis) =>
+      Effect.sync(() => {
+        const key = `${organisation}\u0000${group.name}`
+        const decision = http.consume(windows.get(key), nowMillis, Number.MAX_SAFE_INTEGER)
+        windows.set(key, decision.window)
+        return decision
+      })
+  })
+})
+
+const paykitMemory = async (): Promise<BenchServer> => {
+  const layer = http.serveHttpApp(http.makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
+    Layer.provideMerge(Layer.mergeAll(http.AccessTokens.layerMemory, http.IdempotencyStore.layerMemory, unlimitedRateLimiter)),
+    Layer.provideMerge(http.inMemoryApiEngine()),
+    Layer.provide(Layer.succeed(http.RequestLog, http.silentRequestLog))
+  )
+  const runtime = ManagedRuntime.make(layer)
+  const url = await runtime.runPromise(http.serverUrl)
+  const token = await runtime.runPromise(http.issueAccessToken({ id: "AT_bench", organisation: ORGANISATION, scope: "read_write" }))
+  await runtime.runPromise(Effect.gen(function*() {
+    const repo = yield* engine.CreditorRepository
+    for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(repo.insert(ORGANISATION, creditor(n) as never))
+    const payouts = yield* engine.PayoutRepository
+    for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(payouts.insert(ORGANISATION, payout(n) as never))
+  }))
+  // The payee of outbound payments: a customer's GBP account (the creditor is named in each request).
+  const recipient = await runtime.runPromise(Effect.gen(function*() {
+    const customers = yield* engine.Customers
+    const customer = yield* customers.create(ORGANISATION, { given_name: "Ada", family_name: "Lovelace", country_code: "GB" })
+    const account = yield* customers.createBankAccount(ORGANISATION, {
+      account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id }
+    })
+    return account.id
+  }).pipe(Effect.orDie))
+  return { url, headers: { authorization: `Bearer ${token}`, ...VERSION }, outboundBody: outboundBodyFor(recipient), close: () => runtime.dispose() }
+}
+
+// --- bare node:http in memory, doing the same work ------------------------------------------------
+const bareMemory = async (): Promise<BenchServer> => {
+  const token = `bare_${randomUUID()}`
+  const tokenHashes = new Map([[createHash("sha256").update(token).digest("hex"), ORGANISATION]])
+  const store = new Map<string, Map<string, ReturnType<typeof creditor>>>([[ORGANISATION, new Map()]])
+  const newestFirst: Array<ReturnType<typeof creditor>> = []
+  const payoutStore = new Map<string, Map<string, ReturnType<typeof payout>>>([[ORGANISATION, new Map()]])
+  for (let n = SEEDED; n >= 1; n--) {
+    store.get(ORGANISATION)?.set(creditor(n).id, creditor(n))
+    payoutStore.get(ORGANISATION)?.set(payout(n).id, payout(n))
+    newestFirst.push(creditor(n))
+  }
+  const recipientId = "BA000000000001"
+  const recipients = new Map([[recipientId, { currency: "GBP", enabled: true }]])
+  const outbound = new Map<string, unknown>()
+  const eventLog: Array<unknown> = []
+  const windows = new Map<string, { start: number; count: number }>()
+  let outboundCounter = 0
+  const OUTBOUND_SCHEMES = ["faster_payments"]
+  /** The bare server's outbound payment: the body checked by hand, the recipient looked up, stored. */
+  const createOutbound = (organisation: string, text: string): { status: number; body: unknown } => {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      return { status: 400, body: { error: { code: 400, type: "invalid_api_usage", message: "invalid_document_structure" } } }
+    }
+    const input = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>)["outbound_payments"] : undefined
+    if (typeof input !== "object" || input === null) return { status: 422, body: { error: { code: 422, type: "validation_failed" } } }
+    const r = input as { amount?: unknown; scheme?: unknown; reference?: unknown; description?: unknown; links?: { recipient_bank_account?: unknown; creditor?: unknown } }
+    const amount = r.amount
+    const recipient = typeof r.links?.recipient_bank_account === "string" ? recipients.get(r.links.recipient_bank_account) : undefined
+    if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount <= 0 || typeof r.scheme !== "string" ||
+      !OUTBOUND_SCHEMES.includes(r.scheme) || recipient === undefined || recipient.currency !== "GBP" || !recipient.enabled ||
+      (r.links?.creditor !== undefined && !store.get(organisation)?.has(String(r.links.creditor)))) {
+      return { status: 422, body: { error: { code: 422, type: "validation_failed" } } }
+    }
+    const id = `OUT${String(++outboundCounter).padStart(11, "0")}`
+    const payment = {
+      id, created_at: new Date().toISOString(), amount, currency: "GBP", scheme: r.scheme, status: "verifying",
+      reference: typeof r.reference === "string" ? r.reference : null, description: null, execution_date: null,
+      is_withdrawal: false, metadata: {}, verifications: { recipient_bank_account_holder_verification: null },
+      links: { creditor: String(r.links?.creditor ?? ""), recipient_bank_account: String(r.links?.recipient_bank_account) }
+    }
+    outbound.set(`${organisation}/${id}`, payment)
+    eventLog.push({ id: `EV${outboundCounter}`, created_at: payment.created_at, resource_type: "outbound_payments", action: "created", links: { outbound_payment: id } })
+    return { status: 201, body: { outbound_payments: payment } }
+  }
+  const server = createServer((req, res) => {
+    const { send, error } = sender(res, randomUUID())
+    if (req.headers["gocardless-version"] !== "2015-07-06") return error(400, "version_not_found")
+    const bearer = bearerOf(req)
+    const organisation = bearer === undefined ? undefined : tokenHashes.get(createHash("sha256").update(bearer).digest("hex"))
+    if (organisation === undefined) return error(401, "access_token_not_found")
+    const url = new URL(req.url ?? "/", "http://x")
+    if (url.pathname === "/outbound_payments" && req.method === "POST") {
+      const now = Date.now()
+      const key = `${organisation}\u0000outbound_payment_writes`
+      const window = windows.get(key)
+      const current = window === undefined || now - window.start >= 60_000 ? { start: now - (now % 60_000), count: 0 } : window
+      windows.set(key, { start: current.start, count: current.count + 1 })
+      const limitHeaders = {
+        "ratelimit-limit": String(Number.MAX_SAFE_INTEGER),
+        "ratelimit-remaining": String(Number.MAX_SAFE_INTEGER - current.count - 1),
+        "ratelimit-reset": String(Math.ceil((current.start + 60_000 - now) / 1000))
+      }
+      const chunks: Array<Buffer> = []
+      req.on("data", (chunk: Buffer) => chunks.push(chunk))
+      req.on("end", () => {
+        if (!/^application\/json/.test(req.headers["content-type"] ?? "")) return error(400, "invalid_content_type")
+        const outcome = createOutbound(organisation, Buffer.concat(chunks).toString("utf8"))
+        const id = (outcome.body as { outbound_payments?: { id: string } }).outbound_payments?.id
+        send(outcome.status, outcome.body, id === undefined ? limitHeaders : { ...limitHeaders, location: `/outbound_payments/${id}` })
+      })
+      return
+    }
+    const payoutMatch = /^\/payouts\/([^/]+)$/.exec(url.pathname)
+    if (payoutMatch?.[1] !== undefined) {
+      const found = payoutStore.get(organisation)?.get(payoutMatch[1])
+      return found === undefined ? error(404, "resource_not_found") : send(200, { payouts: found })
+    }
+    const match = /^\/creditors\/([^/]+)$/.exec(url.pathname)
+    if (match?.[1] !== undefined) {
+      const found = store.get(organisation)?.get(match[1])
+      return found === undefined ? error(404, "resource_not_found") : send(200, { creditors: found })
+    }
+    if (url.pathname === "/creditors") {
+      const limit = Number(url.searchParams.get("limit") ?? 50)
+      const items = newestFirst.slice(0, limit)
+      return send(200, { creditors: items, meta: { cursors: { before: null, after: items[items.length - 1]?.id ?? null }, limit } })
+    }
+    return error(404, "path_not_found")
+  })
+  const url = await listen(server)
+  return {
+    url,
+    headers: { authorization: `Bearer ${token}`, ...VERSION },
+    outboundBody: outboundBodyFor(recipientId),
+    close: async () => void server.close()
+  }
+}
+
+// --- PGlite: the whole server, and a bare server on a PGlite of its own ------------------------------
+const PGLITE_TOKEN = "paykit_bench_pglite_token_0001"
+const pgliteHeaders = { authorization: `Bearer ${PGLITE_TOKEN}`, ...VERSION }
+
+/** `GET /payouts/{id}` through `@paykit/server` as `npm start` runs it (sandbox mode, SQL tokens, an in-memory PGlite). */
+const paykitPglite = async (): Promise<BenchServer> => {
+  const server = await import("@paykit/server")
+  const config = {
+    port: 0,
+    host: "127.0.0.1",
+    mode: "sandbox" as const,
+    database: { _tag: "Pglite" as const, dataDir: undefined },
+    sandboxToken: Option.some(Redacted.make(PGLITE_TOKEN))
+  }
+  const silent = Layer.mergeAll(Layer.succeed(http.RequestLog, http.silentRequestLog), Layer.succeed(server.ServerLog, () => undefined))
+  const paykit = ManagedRuntime.make(server.makeServer(config).pipe(Layer.provide(silent)))
+  const url = await paykit.runPromise(http.serverUrl)
+  const organisation = (await paykit.runPromise(Effect.gen(function*() { return yield* server.Bootstrap }))).organisation.id
+  const seedPayouts = Effect.gen(function*() {
+    const payouts = yield* engine.PayoutRepository
+    for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))
+  })
+  // The server's context holds the repositories; its type names only what it offers embedders.
+  await paykit.runPromise(seedPayouts as unknown as Parameters<typeof paykit.runPromise>[0])
+  return { url, headers: pgliteHeaders, outboundBody: "", close: () => paykit.dispose() }
+}
+
+/**
+ * A bare `node:http` server on a PGlite of its own, migrated with the server's tables and holding
+ * the same rows, doing by hand what the server's request does in SQL: the token looked up by its
+ * SHA-256, then the payout read by (organisation, type, id), the row's JSON answered in its envelope.
+ */
+const barePglite = async (): Promise<BenchServer> => {
+  const server = await import("@paykit/server")
+  const store = await import("@paykit/store-sql")
+  const { PGlite } = await import("@electric-sql/pglite")
+  const organisation = "OR_bench_pglite"
+  const db = await PGlite.create()
+  const tables = Layer.mergeAll(engine.RepositoriesFromBackend, server.SqlAccessTokens, server.Organisations.layerSql).pipe(
+    Layer.provideMerge(Layer.effectDiscard(server.migrateServer)),
+    Layer.provideMerge(store.SqlStorage),
+    Layer.provideMerge(store.PgliteClient.layer({ instance: db }))
+  )
+  await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const context = yield* Layer.build(tables)
+    yield* Effect.provideContext(Effect.gen(function*() {
+      yield* (yield* server.Organisations).insert({ id: organisation, name: "Bench", environment: "sandbox" })
+      yield* (yield* http.AccessTokens).insert({ id: "AT_bare", organisation, scope: "read_write", tokenHash: http.hashToken(PGLITE_TOKEN), status: "active" })
+      const payouts = yield* engine.PayoutRepository
+      for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))
+    }), context)
+  })).pipe(Effect.orDie))
+  const tokenSql = "SELECT organisation_id, status FROM access_tokens WHERE token_hash = $1"
+  const payoutSql = "SELECT version, data FROM resources WHERE organisation_id = $1 AND resource_type = 'payouts' AND id = $2"
+  const bareDb = createServer(async (req, res) => {
+    const { send, error } = sender(res, randomUUID())
+    if (req.headers["gocardless-version"] !== "2015-07-06") return error(400, "version_not_found")
+    const bearer = bearerOf(req)
+    if (bearer === undefined) return error(401, "access_token_not_found")
+    const tokens = await db.query<{ organisation_id: string; status: string }>(tokenSql, [createHash("sha256").update(bearer).digest("hex")])
+    const caller = tokens.rows[0]
+    if (caller === undefined || caller.status !== "active") return error(401, "access_token_not_found")
+    const match = /^\/payouts\/([^/?]+)$/.exec(req.url ?? "")
+    if (match?.[1] === undefined) return error(404, "path_not_found")
+    const rows = await db.query<{ version: number; data: unknown }>(payoutSql, [caller.organisation_id, match[1]])
+    const row = rows.rows[0]
+    return row === undefined ? error(404, "resource_not_found") : send(200, { payouts: row.data })
+  })
+  const url = await listen(bareDb)
+  return {
+    url,
+    headers: pgliteHeaders,
+    outboundBody: "",
+    close: async () => {
+      bareDb.close()
+      await db.close()
+    }
+  }
+}
+
+export const startServer = (kind: ServerKind): Promise<BenchServer> => {
+  switch (kind) {
+    case "paykit-memory":
+      return paykitMemory()
+    case "bare-memory":
+      return bareMemory()
+    case "paykit-pglite":
+      return paykitPglite()
+    case "bare-pglite":
+      return barePglite()
+  }
+}
