@@ -9,6 +9,7 @@ import { type ApiResponse, withHeaders } from "./api-response.ts"
 import { PROTOCOL_REASONS, rateLimitHeaders, usage } from "./error-response.ts"
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, requestFingerprint, type StoredResponse } from "./idempotency.ts"
 import { type RateLimiter, rateLimitGroupOf } from "./rate-limit.ts"
+import type { CallerShape } from "./request-context.ts"
 import type { Route } from "./routes.ts"
 import { ERROR_RESPONSES } from "./wire.ts"
 
@@ -40,24 +41,22 @@ export const pathnameOf = (url: string): string => {
   return q === -1 ? url : url.slice(0, q)
 }
 
-const checkVersion = (version: string | undefined): Effect.Effect<void, PaykitError> => {
+const versionProblemOf = (version: string | undefined): PaykitError | undefined => {
   if (version === undefined || version === "") {
-    return Effect.fail(usage(400, PROTOCOL_REASONS.missingVersion, `The GoCardless-Version header is required; this API serves ${API_VERSION}`))
+    return usage(400, PROTOCOL_REASONS.missingVersion, `The GoCardless-Version header is required; this API serves ${API_VERSION}`)
   }
   if (version !== API_VERSION) {
-    return Effect.fail(usage(400, PROTOCOL_REASONS.unknownVersion, `GoCardless-Version ${version} is not supported; this API serves ${API_VERSION}`))
+    return usage(400, PROTOCOL_REASONS.unknownVersion, `GoCardless-Version ${version} is not supported; this API serves ${API_VERSION}`)
   }
-  return Effect.void
+  return undefined
 }
 
-const checkBody = (request: ApiRequest): Effect.Effect<void, PaykitError> => {
+const bodyProblemOf = (request: ApiRequest): PaykitError | undefined => {
   const contentType = headerOf(request, "content-type")
   if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
-    return Effect.fail(usage(400, PROTOCOL_REASONS.invalidContentType, `Content-Type must be application/json, got ${contentType}`))
+    return usage(400, PROTOCOL_REASONS.invalidContentType, `Content-Type must be application/json, got ${contentType}`)
   }
-  return request.json._tag === "Invalid"
-    ? Effect.fail(usage(400, PROTOCOL_REASONS.invalidJson, "The request body is not valid JSON"))
-    : Effect.void
+  return request.json._tag === "Invalid" ? usage(400, PROTOCOL_REASONS.invalidJson, "The request body is not valid JSON") : undefined
 }
 
 /** What idempotency keeps of a response: successful creations only. */
@@ -82,37 +81,22 @@ export interface GatewayPorts {
 /** A request through the gateway to its route's handler; every failure is a `PaykitError` for the spec's error body. */
 export type GatewayRun = (route: Route, request: ApiRequest) => Effect.Effect<ApiResponse, PaykitError>
 
-export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): GatewayRun => (route, request) =>
-  Effect.gen(function*() {
-    const method = request.method
-    yield* checkVersion(headerOf(request, "gocardless-version"))
-    const caller = yield* authenticateWith(tokens, headerOf(request, "authorization"))
-    if (caller.scope === "read_only" && method !== "GET") {
-      return yield* new Forbidden({ reason: PROTOCOL_REASONS.readOnlyToken, message: "This access token is read-only" })
-    }
-    let limitHeaders: Record<string, string> | undefined
-    const limitGroup = rateLimitGroupOf(method, request.path)
-    if (limitGroup !== undefined) {
-      const now = yield* Clock.currentTimeMillis
-      const decision = yield* limiter.hit(caller.organisation, limitGroup, now)
-      if (!decision.allowed) return yield* new RateLimited({ limit: decision.limit, resetAtMillis: decision.resetAtMillis })
-      limitHeaders = rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMillis, now)
-    }
-    if (method === "POST" || method === "PUT") yield* checkBody(request)
+export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): GatewayRun => {
+  /** The handler, attributed to the caller's app, idempotent when the request is a creation with a key. */
+  const handle = (route: Route, request: ApiRequest, caller: CallerShape): Effect.Effect<ApiResponse, PaykitError> => {
     const handled = route.handler(request, caller)
     // The engine attributes payments and subscriptions created in this request to the app.
     const run = caller.app === null ? handled : Effect.provideService(handled, CallingApp, caller.app)
     const key = headerOf(request, "idempotency-key")
-    let response: ApiResponse
-    if (method === "POST" && CREATING_ENDPOINTS.has(route.endpoint) && key !== undefined && key !== "") {
-      if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
-        return yield* usage(400, PROTOCOL_REASONS.idempotencyKeyTooLong, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`)
-      }
-      const outcome = yield* idempotency.begin(caller.organisation, key, requestFingerprint(method, request.path, request.body))
+    if (request.method !== "POST" || !CREATING_ENDPOINTS.has(route.endpoint) || key === undefined || key === "") return run
+    if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
+      return Effect.fail(usage(400, PROTOCOL_REASONS.idempotencyKeyTooLong, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`))
+    }
+    return Effect.gen(function*() {
+      const outcome = yield* idempotency.begin(caller.organisation, key, requestFingerprint(request.method, request.path, request.body))
       switch (outcome._tag) {
         case "Replay":
-          response = replay(outcome.response)
-          break
+          return replay(outcome.response)
         case "Conflict":
           return yield* new InvalidState({
             reason: PROTOCOL_REASONS.idempotentCreationConflict,
@@ -122,15 +106,40 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
         case "InProgress":
           return yield* new InvalidState({ reason: "conflict", message: "A request with this idempotency key is in progress" })
         case "Fresh": {
-          response = yield* Effect.onError(run, () => idempotency.abandon(caller.organisation, key))
+          const response = yield* Effect.onError(run, () => idempotency.abandon(caller.organisation, key))
           const stored = toStored(response)
           yield* stored === undefined
             ? idempotency.abandon(caller.organisation, key)
             : idempotency.complete(caller.organisation, key, stored)
+          return response
         }
       }
-    } else {
-      response = yield* run
+    })
+  }
+
+  /** After the token: scope, rate limit, body, then the handler. */
+  const authorised = (route: Route, request: ApiRequest, caller: CallerShape): Effect.Effect<ApiResponse, PaykitError> => {
+    const method = request.method
+    if (caller.scope === "read_only" && method !== "GET") {
+      return Effect.fail(new Forbidden({ reason: PROTOCOL_REASONS.readOnlyToken, message: "This access token is read-only" }))
     }
-    return limitHeaders === undefined ? response : withHeaders(response, limitHeaders)
-  })
+    const bodyProblem = method === "POST" || method === "PUT" ? bodyProblemOf(request) : undefined
+    const limitGroup = rateLimitGroupOf(method, request.path)
+    if (limitGroup === undefined) return bodyProblem === undefined ? handle(route, request, caller) : Effect.fail(bodyProblem)
+    return Effect.flatMap(Clock.currentTimeMillis, (now) =>
+      Effect.flatMap(limiter.hit(caller.organisation, limitGroup, now), (decision) => {
+        if (!decision.allowed) return Effect.fail(new RateLimited({ limit: decision.limit, resetAtMillis: decision.resetAtMillis }))
+        if (bodyProblem !== undefined) return Effect.fail(bodyProblem)
+        const limitHeaders = rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMillis, now)
+        return Effect.map(handle(route, request, caller), (response) => withHeaders(response, limitHeaders))
+      }))
+  }
+
+  // Plain functions and as few Effect steps as the path needs: a read takes the version check, the
+  // token lookup and the handler, and allocates no generator.
+  return (route, request) => {
+    const versionProblem = versionProblemOf(headerOf(request, "gocardless-version"))
+    if (versionProblem !== undefined) return Effect.fail(versionProblem)
+    return Effect.flatMap(authenticateWith(tokens, headerOf(request, "authorization")), (caller) => authorised(route, request, caller))
+  }
+}
