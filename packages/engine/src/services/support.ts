@@ -54,24 +54,28 @@ const describe = (draft: EventDraft): string =>
 
 const NO_METADATA: Metadata = Object.freeze({})
 
-/** Appends one event to the log (inside the caller's unit of work) and returns it. */
+/**
+ * Appends one event to the log (inside the caller's unit of work) and returns it. Every change
+ * goes through here, some twice, so it is a chain of steps rather than an `Effect.gen`: the
+ * generator (sized by the function's locals) was the largest allocation of a write.
+ */
 export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Event, never, EngineContext> =>
-  Effect.gen(function*() {
-    const log = yield* EventLog
-    const event: Event = {
-      id: yield* newId("event"),
-      created_at: yield* now,
-      resource_type: draft.resource_type,
-      action: draft.action,
-      // Drafts and their maps are immutable values: the event keeps them rather than copies.
-      links: draft.links,
-      details: { origin: draft.cause.origin, cause: draft.cause.cause, description: describe(draft), ...draft.extra },
-      metadata: draft.metadata ?? NO_METADATA,
-      resource_metadata: draft.resource_metadata ?? NO_METADATA
-    }
-    yield* log.append(organisation, [event])
-    return event
-  })
+  EventLog.use((log) =>
+    Effect.flatMap(newId("event"), (id) =>
+      Effect.flatMap(now, (created_at) => {
+        const event: Event = {
+          id,
+          created_at,
+          resource_type: draft.resource_type,
+          action: draft.action,
+          // Drafts and their maps are immutable values: the event keeps them rather than copies.
+          links: draft.links,
+          details: { origin: draft.cause.origin, cause: draft.cause.cause, description: describe(draft), ...draft.extra },
+          metadata: draft.metadata ?? NO_METADATA,
+          resource_metadata: draft.resource_metadata ?? NO_METADATA
+        }
+        return Effect.as(log.append(organisation, [event]), event)
+      })))
 
 /** A lost optimistic-concurrency race, as the API's 409 `conflict`. */
 export const conflictOf = (e: VersionConflict): InvalidState =>
@@ -125,29 +129,32 @@ export const applyTransition = <
   repository: Repository<A, K>,
   request: TransitionRequest<A, S, E, C>
 ): Effect.Effect<A, InvalidState, EngineContext> =>
-  Effect.gen(function*() {
-    const at = yield* now
-    const entry = yield* Effect.fromResult(
-      transition(request.machine, request.current.resource.status, request.event, {
-        at,
-        cause: request.cause,
-        context: request.context
-      })
-    )
+  // A chain of steps, not Effect.gen: every status change of every resource runs it (see `emit`).
+  Effect.flatMap(now, (at) => {
+    const outcome = transition(request.machine, request.current.resource.status, request.event, {
+      at,
+      cause: request.cause,
+      context: request.context
+    })
+    if (Result.isFailure(outcome)) return Effect.fail(outcome.failure)
+    const entry = outcome.success
     const patched = request.patch === undefined ? request.current.resource : request.patch(request.current.resource, at)
     const next = { ...patched, status: entry.to }
-    yield* save(repository, request.organisation, request.current, next)
-    if (entry.emits !== null) {
-      yield* emit(request.organisation, {
-        resource_type: request.machine.name as EventResourceType,
-        action: entry.emits,
-        links: request.links,
-        cause: request.cause,
-        ...(next.metadata === undefined ? {} : { resource_metadata: next.metadata }),
-        ...(request.extra === undefined ? {} : { extra: request.extra })
-      })
-    }
-    return next
+    const saved = save(repository, request.organisation, request.current, next)
+    const emits = entry.emits
+    if (emits === null) return Effect.as(saved, next)
+    return Effect.flatMap(saved, () =>
+      Effect.as(
+        emit(request.organisation, {
+          resource_type: request.machine.name as EventResourceType,
+          action: emits,
+          links: request.links,
+          cause: request.cause,
+          ...(next.metadata === undefined ? {} : { resource_metadata: next.metadata }),
+          ...(request.extra === undefined ? {} : { extra: request.extra })
+        }),
+        next
+      ))
   })
 
 /** Whether the machine accepts `event` in `state` (used to skip work that is not due). */
