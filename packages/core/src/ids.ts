@@ -94,6 +94,8 @@ export const ResourceId = (prefix: IdPrefix) =>
 export const makeIdFactory = (random: () => number): ((prefix: IdPrefix, nowMillis: number) => string) => {
   let lastMs = -1
   let lastSeq = 0
+  // The ids of one unit of work share their millisecond: its encoding is made once.
+  let timeOf = { ms: -1, encoded: "" }
   return (prefix, nowMillis) => {
     let ms = Math.max(0, Math.floor(nowMillis))
     let seq: number
@@ -110,7 +112,8 @@ export const makeIdFactory = (random: () => number): ((prefix: IdPrefix, nowMill
     if (ms >= TIME_LIMIT) throw new RangeError("id time part overflow")
     lastMs = ms
     lastSeq = seq
-    return `${prefix}${encode(ms, TIME_CHARS)}${encode(seq, SEQUENCE_CHARS)}`
+    if (timeOf.ms !== ms) timeOf = { ms, encoded: encode(ms, TIME_CHARS) }
+    return `${prefix}${timeOf.encoded}${encode(seq, SEQUENCE_CHARS)}`
   }
 }
 
