@@ -155,6 +155,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
       const decodeList = decodeInputEffect(OutboundPaymentListParams, OUTBOUND_PAYMENTS)
       const decodeCancel = decodeInputEffect(OutboundPaymentCancelRequest, OUTBOUND_PAYMENTS)
 
+      // `move` and `open` run on every creation: chains of steps, not generators (see `emit`).
       const move = (
         organisation: string,
         current: Versioned<OutboundPayment>,
@@ -162,9 +163,8 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         cause: Cause,
         options: { readonly today?: LocalDate; readonly patch?: (p: OutboundPayment) => OutboundPayment; readonly reason_code?: string } = {}
       ) =>
-        Effect.gen(function*() {
-          const day = options.today ?? (yield* today(OUTBOUND_PAYMENT_TIME_ZONE))
-          return yield* applyTransition(payments, {
+        Effect.flatMap(options.today === undefined ? today(OUTBOUND_PAYMENT_TIME_ZONE) : Effect.succeed(options.today), (day) =>
+          applyTransition(payments, {
             organisation,
             machine: outboundPaymentMachine,
             current,
@@ -174,30 +174,32 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
             links: linksOf(current.resource),
             ...(options.patch === undefined ? {} : { patch: options.patch }),
             extra: { scheme: SCHEME, ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }) }
-          })
-        })
+          }))
 
       /** Stores a new payment as verifying, then completes verification (pending approval). */
       const open = (organisation: string, creditor: Creditor, payment: OutboundPayment) =>
-        Effect.gen(function*() {
-          const stored = yield* insertNew(payments, organisation, payment)
-          yield* emit(organisation, {
-            resource_type: "outbound_payments",
-            action: "created",
-            links: linksOf(payment),
-            cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
-            resource_metadata: payment.metadata
-          })
+        insertNew(payments, organisation, payment).pipe(
+          Effect.tap(() =>
+            emit(organisation, {
+              resource_type: "outbound_payments",
+              action: "created",
+              links: linksOf(payment),
+              cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
+              resource_metadata: payment.metadata
+            })
+          ),
           // The account that will fund it exists from the creditor's first outbound payment on.
-          yield* openAccount(accounts, organisation, creditor)
-          return yield* move(organisation, stored, "verification_completed", {
-            origin: "gocardless",
-            cause: "outbound_payment_verified",
-            description: payment.is_withdrawal
-              ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
-              : "The recipient's account holder name was checked and the payment is awaiting approval."
-          })
-        })
+          Effect.tap(() => openAccount(accounts, organisation, creditor)),
+          Effect.flatMap((stored) =>
+            move(organisation, stored, "verification_completed", {
+              origin: "gocardless",
+              cause: "outbound_payment_verified",
+              description: payment.is_withdrawal
+                ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
+                : "The recipient's account holder name was checked and the payment is awaiting approval."
+            })
+          )
+        )
 
       const create = (organisation: string, input: unknown) =>
         Effect.gen(function*() {

@@ -74,9 +74,13 @@ export const openAccount = (
   organisation: string,
   creditor: Creditor
 ): Effect.Effect<Versioned<PaymentAccount>, never, IdGenerator> =>
+  // Every payment and outbound payment asks, and the account nearly always exists: the common
+  // path is one lookup, with no generator.
+  Effect.flatMap(findAccount(accounts, organisation, creditor.id), (existing) =>
+    existing !== undefined ? Effect.succeed(existing) : openNewAccount(accounts, organisation, creditor))
+
+const openNewAccount = (accounts: Accounts, organisation: string, creditor: Creditor) =>
   Effect.gen(function*() {
-    const existing = yield* findAccount(accounts, organisation, creditor.id)
-    if (existing !== undefined) return existing
     const id = yield* newId("payment_account")
     const account: PaymentAccount = {
       id,
