@@ -1,12 +1,12 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, type InvalidState, type NotFound, type ValidationFailed, newId, now } from "@paykit/core"
+import { type IdGenerator, InvalidState, type NotFound, type ValidationFailed, newId, now } from "@paykit/core"
 import { PAYER_THEMES, validatePayerThemeCreate } from "@paykit/validation"
 import { eq } from "../ports/list-query.ts"
 import { Transactor } from "../ports/repository.ts"
 import { CreditorRepository, PayerThemeRepository } from "../repositories.ts"
 import type { PayerTheme } from "../resources/payer-themes.ts"
 import { resolveCreditor } from "./outbound-payments.ts"
-import { captureIdGenerator, insertNew, save } from "./support.ts"
+import { captureIdGenerator, save } from "./support.ts"
 
 /**
  * Payer themes (`POST /branding/payer_themes`): one per creditor. `upsert` creates the creditor's
@@ -55,7 +55,15 @@ export class PayerThemes extends Context.Service<PayerThemes, {
               button_background_colour: req.button_background_colour ?? base.button_background_colour,
               content_box_border_colour: req.content_box_border_colour ?? base.content_box_border_colour
             }
-            if (current === undefined) return (yield* insertNew(themes, organisation, next)).resource
+            if (current === undefined) {
+              // A store that holds one theme per creditor (SQL: a unique index) refuses the second of
+              // two concurrent first upserts; that request lost a race, as with `save`.
+              return yield* themes.insert(organisation, next).pipe(
+                Effect.map((stored) => stored.resource),
+                Effect.catchTag("DuplicateId", () =>
+                  Effect.fail(new InvalidState({ reason: "conflict", message: "The creditor's payer theme was created by another request at the same time" })))
+              )
+            }
             return (yield* save(themes, organisation, current, next)).resource
           })
 

@@ -4,12 +4,14 @@ import type { SqlClient } from "effect/sql"
 import resourceTables from "./0001_resource_tables.ts"
 import outbox from "./0002_outbox.ts"
 import idempotencyKeys from "./0003_idempotency_keys.ts"
+import onePayerThemePerCreditor from "./0004_one_payer_theme_per_creditor.ts"
 
 /** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
 export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
   "0001_resource_tables": resourceTables,
   "0002_outbox": outbox,
-  "0003_idempotency_keys": idempotencyKeys
+  "0003_idempotency_keys": idempotencyKeys,
+  "0004_one_payer_theme_per_creditor": onePayerThemePerCreditor
 }
 
 export const MIGRATIONS_TABLE = "paykit_migrations"
