@@ -130,10 +130,18 @@ export const seededRandom = (seed: number): (() => number) => {
   }
 }
 
+// Random words are drawn 256 at a time: each draw from the system's generator is a system call
+// (OpenSSL checks the process id on every one), and a busy server starts a new millisecond often.
+const RANDOM_POOL_SIZE = 256
+const randomPool = new Uint32Array(RANDOM_POOL_SIZE)
+let randomPoolNext = RANDOM_POOL_SIZE
+
 const cryptoRandom = (): number => {
-  const buffer = new Uint32Array(1)
-  globalThis.crypto.getRandomValues(buffer)
-  return (buffer[0] ?? 0) / 4294967296
+  if (randomPoolNext === RANDOM_POOL_SIZE) {
+    globalThis.crypto.getRandomValues(randomPool)
+    randomPoolNext = 0
+  }
+  return (randomPool[randomPoolNext++] ?? 0) / 4294967296
 }
 
 /** The id port: every new resource id comes from here, timed by Effect's `Clock`. */
