@@ -7,11 +7,14 @@ import {
   apiDispatcher,
   DefectLog,
   IdempotencyStore,
+  inMemoryApiEngine,
   issueAccessToken,
+  makeHttpApp,
   ok,
   RateLimiter,
   REQUEST_BODY_MAX_BYTES,
   RequestLog,
+  type RequestLogEntry,
   serveHttpApp,
   serverUrl,
   silentRequestLog
@@ -118,5 +121,30 @@ describe("the dispatcher", () => {
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ things: "slow" })
     await stopped
+  })
+})
+
+describe("the request log", () => {
+  it("writes one line per request, for the API's routes and the router's alike", async () => {
+    const lines: Array<RequestLogEntry> = []
+    const layer = serveHttpApp(makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
+      Layer.provideMerge(Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)),
+      Layer.provideMerge(inMemoryApiEngine()),
+      Layer.provide(Layer.succeed(RequestLog, (entry: RequestLogEntry) => void lines.push(entry)))
+    )
+    const runtime = ManagedRuntime.make(layer)
+    const url = await runtime.runPromise(serverUrl)
+    const token = await runtime.runPromise(issueAccessToken({ id: "AT_log", organisation: "OR_log", scope: "read_write" }))
+    const api = await fetch(`${url}/creditors?limit=5`, { headers: { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06" } })
+    const unknown = await fetch(`${url}/nothing?x=1`)
+    await runtime.dispose()
+    expect(lines).toEqual([
+      expect.objectContaining({ request_id: api.headers.get("x-request-id"), method: "GET", path: "/creditors", status: 200 }),
+      expect.objectContaining({ request_id: unknown.headers.get("x-request-id"), method: "GET", path: "/nothing", status: 404 })
+    ])
+    for (const line of lines) {
+      expect(line.duration_ms).toBeGreaterThanOrEqual(0)
+      expect(Number.isNaN(Date.parse(line.time))).toBe(false)
+    }
   })
 })
