@@ -3,8 +3,6 @@ import { TestClock } from "effect/testing"
 import { IdGenerator } from "@paykit/core"
 import {
   ClockControl,
-  Creditors,
-  Customers,
   engineOn,
   type EngineStorage,
   Events,
@@ -13,6 +11,7 @@ import {
   Payments,
   Payouts,
   SandboxBank,
+  setUpPayer,
   Simulator
 } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
@@ -36,48 +35,12 @@ const engineWith = <E>(storage: Layer.Layer<EngineStorage, E>) =>
     TestClock.layer()
   )
 
-const setUpPayer = (organisation: string, accountHolderName: string) =>
-  Effect.gen(function*() {
-    const creditors = yield* Creditors
-    const customers = yield* Customers
-    const mandates = yield* Mandates
-    const creditor = yield* creditors.create(organisation, { name: "Acme Gym", country_code: "GB", creditor_type: "company" })
-    yield* creditors.createBankAccount(organisation, {
-      account_holder_name: "Acme Gym Ltd",
-      account_number: "55779911",
-      branch_code: "200000",
-      country_code: "GB",
-      currency: "GBP",
-      links: { creditor: creditor.id }
-    })
-    yield* creditors.createVerificationDetail(organisation, {
-      name: "Acme Gym Ltd",
-      company_number: "01234567",
-      description: "Gyms",
-      address_line1: "1 High Street",
-      city: "London",
-      postal_code: "E1 6AN",
-      directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
-      links: { creditor: creditor.id }
-    })
-    const customer = yield* customers.create(organisation, { given_name: "Ada", family_name: "Lovelace", email: "ada@example.com", country_code: "GB" })
-    const account = yield* customers.createBankAccount(organisation, {
-      account_holder_name: accountHolderName,
-      account_number: "55779911",
-      branch_code: "200000",
-      country_code: "GB",
-      links: { customer: customer.id }
-    })
-    const mandate = yield* mandates.create(organisation, { links: { customer_bank_account: account.id } })
-    return { creditor, customer, mandate }
-  })
-
 /** Two organisations collect payments over three weeks of simulated time; returns what the API would show. */
 const scenario = Effect.gen(function*() {
   yield* TestClock.setTime(START)
   const payments = yield* Payments
-  const good = yield* setUpPayer(ORG, "Ada Lovelace")
-  const failing = yield* setUpPayer(OTHER_ORG, "Fail Payer")
+  const good = yield* setUpPayer(ORG, { verifyCreditor: true, linkCreditor: false })
+  const failing = yield* setUpPayer(OTHER_ORG, { accountHolderName: "Fail Payer", verifyCreditor: true, linkCreditor: false })
   const paid = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: good.mandate.id } })
   const cancelled = yield* payments.create(ORG, { amount: 1000, currency: "GBP", links: { mandate: good.mandate.id } })
   yield* payments.cancel(ORG, cancelled.id)
