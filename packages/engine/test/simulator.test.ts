@@ -2,29 +2,19 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { isoWeekday, unsafeLocalDate } from "@paykit/core"
 import { calendarFor } from "@paykit/schedule"
-import { Creditors, Events, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
-import { ORG, START, runEngine, setUpPayer } from "./fixtures.ts"
+import { Events, Payments, Payouts, setUpPayer as setUpPayerWith, Simulator, Subscriptions } from "@paykit/engine"
+import { ORG, START, runEngine } from "./fixtures.ts"
 
 const DAY = 86_400_000
 
-const verify = (creditor: string) =>
-  Effect.flatMap(Creditors, (c: Creditors["Service"]) =>
-    c.createVerificationDetail(ORG, {
-      name: "Acme Gym Ltd",
-      company_number: "01234567",
-      description: "Gyms",
-      address_line1: "1 High Street",
-      city: "London",
-      postal_code: "E1 6AN",
-      directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
-      links: { creditor }
-    }))
+/** A payer whose creditor has sent its verification details, so the simulator can pay it out. */
+const verifiedPayer = (accountHolderName?: string) =>
+  setUpPayerWith(ORG, { verifyCreditor: true, ...(accountHolderName === undefined ? {} : { accountHolderName }) })
 
 describe("the simulator", () => {
   it("takes a mandate live, collects a payment and pays it out", async () => {
     const result = await runEngine(Effect.gen(function*() {
-      const { creditor, mandate } = yield* setUpPayer(ORG)
-      yield* verify(creditor.id)
+      const { mandate } = yield* verifiedPayer()
       const payments = yield* Payments
       const payment = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: mandate.id } })
       yield* (yield* Simulator).advanceTo(START + 10 * DAY)
@@ -45,10 +35,8 @@ describe("the simulator", () => {
 
   it("fails a payment for an account holder named Fail, and charges back one named Chargeback", async () => {
     const result = await runEngine(Effect.gen(function*() {
-      const failing = yield* setUpPayer(ORG, "Fail Payer")
-      yield* verify(failing.creditor.id)
-      const disputing = yield* setUpPayer(ORG, "Chargeback Payer")
-      yield* verify(disputing.creditor.id)
+      const failing = yield* verifiedPayer("Fail Payer")
+      const disputing = yield* verifiedPayer("Chargeback Payer")
       const payments = yield* Payments
       const p1 = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: failing.mandate.id } })
       const p2 = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: disputing.mandate.id } })
@@ -72,8 +60,7 @@ describe("the simulator", () => {
 
   it("charges a monthly subscription 12 times in a year, on business days, each paid out", async () => {
     const result = await runEngine(Effect.gen(function*() {
-      const { creditor, mandate } = yield* setUpPayer(ORG)
-      yield* verify(creditor.id)
+      const { mandate } = yield* verifiedPayer()
       const subscription = yield* (yield* Subscriptions).create(ORG, {
         amount: 1500, currency: "GBP", interval_unit: "monthly", day_of_month: 1, name: "Membership", links: { mandate: mandate.id }
       })
