@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { Effect } from "effect"
-import { HttpApi, type HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApi, type HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { describe, expect, it } from "vitest"
 import { type ApiHandler, makeRouter, ok, PaykitApi, parseQuery, type Route, routesOf } from "../src/index.ts"
 
@@ -62,6 +62,16 @@ describe("the router", () => {
     }))
     expect(router.find("GET", "payouts")).toBeUndefined()
     expect(router.find("GET", "/")).toBeUndefined()
+  })
+
+  it("serves exactly the operations of the OpenAPI document, both derived from the one declaration", () => {
+    const documented = Object.entries(OpenApi.fromApi(PaykitApi).paths).flatMap(([path, item]) =>
+      Object.keys(item).filter((m) => ["get", "post", "put", "patch", "delete"].includes(m)).map((m) => `${m.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`))
+    expect([...documented].sort()).toEqual(declared.map((r) => `${r.method} ${r.path}`).sort())
+    for (const operation of documented) {
+      const [method = "", path = ""] = operation.split(" ")
+      expect(router.find(method, fill(path, "X1"))?.route.path).toBe(path)
+    }
   })
 
   it("refuses to build when a handler is missing (a table typed by hand in JavaScript)", () => {
