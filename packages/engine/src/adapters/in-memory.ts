@@ -145,7 +145,9 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
       const name = definition.name
       // Rows of this table hold only resources of this definition, written by `insert`/`update` below.
       const typed = (row: Row): Versioned<A> => row as Versioned<A>
-      const isRow = (u: unknown): u is Row => !(u instanceof DuplicateId || u instanceof NotFound || u instanceof VersionConflict)
+      // The refusals are tagged errors and a row has no tag: one property test, where three
+      // `instanceof` checks walked the error classes' prototype chains on every write.
+      const isRow = (u: Row | DuplicateId | NotFound | VersionConflict): u is Row => !("_tag" in u)
       return {
         definition,
         get: (organisation, id) =>
