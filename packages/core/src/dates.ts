@@ -206,6 +206,8 @@ const formatLocalDateIn = (ms: number, timeZone: string): LocalDate => {
  * zone keeps the date of the last quarter-hour it was asked for.
  */
 const QUARTER_HOUR_MS = 900_000
+/** From here on every zone's offset is a whole number of quarter-hours. */
+const QUARTER_HOUR_OFFSETS_SINCE_MS = Date.UTC(1973, 0, 1)
 const lastQuarterOf = new Map<string, { readonly quarter: number; readonly date: LocalDate }>()
 
 export const localDateOfMillisIn = (ms: number, timeZone: string): LocalDate => {
@@ -214,7 +216,7 @@ export const localDateOfMillisIn = (ms: number, timeZone: string): LocalDate => 
   if (last !== undefined && last.quarter === quarter) return last.date
   const date = formatLocalDateIn(ms, timeZone)
   // A quarter-hour before 1972 is not assumed whole; nor is one whose two ends disagree.
-  if (ms >= 94_694_400_000 && formatLocalDateIn(quarter * QUARTER_HOUR_MS, timeZone) === date &&
+  if (ms >= QUARTER_HOUR_OFFSETS_SINCE_MS && formatLocalDateIn(quarter * QUARTER_HOUR_MS, timeZone) === date &&
     formatLocalDateIn((quarter + 1) * QUARTER_HOUR_MS - 1, timeZone) === date) {
     lastQuarterOf.set(timeZone, { quarter, date })
   }
