@@ -35,8 +35,8 @@ export const apiDispatcher = <Id extends string, Groups extends HttpApiGroup.Con
     return makeDispatcher({
       router: makeRouter(routesOf(api, table)),
       gateway,
-      // Handlers took their services when built. The engine adds a few entries per call
-      // (`Effect.provideService` copies the context), so requests run without the services.
+      // Handlers took their services when built, so requests run without them, as the router's
+      // do: a request's context holds what is read per call (the clock, the engine's References).
       context: trimmed(yield* Effect.context<never>()),
       log: yield* RequestLog,
       reportDefect: yield* DefectLog
