@@ -94,6 +94,40 @@ export const resolveCreditor = (
         : Effect.fail(invalidField(root, ["links", "creditor"], "is required unless the organisation has exactly one creditor"))
     })
 
+/** A new outbound payment, `verifying`, from a decoded creation or withdrawal request. */
+const verifyingPayment = (
+  req: {
+    readonly amount: number
+    readonly description?: string | undefined
+    readonly execution_date?: LocalDate | undefined
+    readonly reference?: string | undefined
+    readonly metadata?: OutboundPayment["metadata"] | null | undefined
+  },
+  fields: {
+    readonly is_withdrawal: boolean
+    readonly verification: RecipientVerification | null
+    readonly links: OutboundPayment["links"]
+  }
+) =>
+  Effect.gen(function*() {
+    const payment: OutboundPayment = {
+      id: yield* newId("outbound_payment"),
+      created_at: yield* now,
+      amount: req.amount,
+      currency: "GBP",
+      description: req.description ?? null,
+      execution_date: req.execution_date ?? null,
+      is_withdrawal: fields.is_withdrawal,
+      reference: req.reference ?? null,
+      scheme: SCHEME,
+      status: "verifying",
+      verifications: { recipient_bank_account_holder_verification: fields.verification },
+      metadata: req.metadata ?? {},
+      links: fields.links
+    }
+    return payment
+  })
+
 const verificationOf = (result: RecipientVerification["result"], actual: string | null): RecipientVerification => ({
   type: "confirmation_of_payee",
   result,
@@ -229,26 +263,16 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
             account_number_ending: recipient.resource.account_number_ending,
             country_code: recipient.resource.country_code
           })
-          const payment: OutboundPayment = {
-            id: yield* newId("outbound_payment"),
-            created_at: yield* now,
-            amount: req.amount,
-            currency: "GBP",
-            description: req.description ?? null,
-            execution_date: req.execution_date ?? null,
+          const payment = yield* verifyingPayment(req, {
             is_withdrawal: false,
-            reference: req.reference ?? null,
-            scheme: SCHEME,
-            status: "verifying",
-            verifications: { recipient_bank_account_holder_verification: verificationOf(check.result, check.actual_account_name) },
-            metadata: req.metadata ?? {},
+            verification: verificationOf(check.result, check.actual_account_name),
             links: {
               creditor: creditor.resource.id,
               recipient_bank_account: recipient.resource.id,
               customer: recipient.resource.links.customer,
               ...(importId === undefined ? {} : { outbound_payment_import: importId })
             }
-          }
+          })
           return yield* open(organisation, creditor.resource, payment)
         })
 
@@ -272,23 +296,13 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
               links: { creditor: creditor.resource.id }
             })
           }
-          const payment: OutboundPayment = {
-            id: yield* newId("outbound_payment"),
-            created_at: yield* now,
-            amount: req.amount,
-            currency: "GBP",
-            description: req.description ?? null,
-            execution_date: req.execution_date ?? null,
+          const payment = yield* verifyingPayment(req, {
             is_withdrawal: true,
-            reference: req.reference ?? null,
-            scheme: SCHEME,
-            status: "verifying",
             // The creditor's own account was checked by the creditor's verification, not by
             // confirmation of payee, so no recipient verification is shown.
-            verifications: { recipient_bank_account_holder_verification: null },
-            metadata: req.metadata ?? {},
+            verification: null,
             links: { creditor: creditor.resource.id, recipient_bank_account: account.resource.id }
-          }
+          })
           return yield* open(organisation, creditor.resource, payment)
         })
 
