@@ -210,8 +210,11 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
             extra: { scheme: SCHEME, ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }) }
           }))
 
-      /** Stores a new payment as verifying, then completes verification (pending approval). */
-      const open = (organisation: string, creditor: Creditor, payment: OutboundPayment) =>
+      /**
+       * Stores a new payment as verifying, then completes verification (pending approval), on the
+       * day its request was validated against.
+       */
+      const open = (organisation: string, creditor: Creditor, payment: OutboundPayment, day: LocalDate) =>
         insertNew(payments, organisation, payment).pipe(
           Effect.tap(() =>
             emit(organisation, {
@@ -231,13 +234,14 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
               description: payment.is_withdrawal
                 ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
                 : "The recipient's account holder name was checked and the payment is awaiting approval."
-            })
+            }, { today: day })
           )
         )
 
       const create = (organisation: string, input: unknown) =>
         Effect.gen(function*() {
-          const req = yield* Effect.fromResult(validateOutboundPaymentCreate(input, yield* today(OUTBOUND_PAYMENT_TIME_ZONE)))
+          const day = yield* today(OUTBOUND_PAYMENT_TIME_ZONE)
+          const req = yield* Effect.fromResult(validateOutboundPaymentCreate(input, day))
           const creditor = yield* resolveCreditor(creditors, organisation, OUTBOUND_PAYMENTS, req.links.creditor)
           const recipient = yield* customerAccounts.get(organisation, req.links.recipient_bank_account).pipe(
             Effect.mapError(() => invalidField(OUTBOUND_PAYMENTS, ["links", "recipient_bank_account"], "must be a customer bank account of this organisation"))
@@ -273,12 +277,13 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
               ...(importId === undefined ? {} : { outbound_payment_import: importId })
             }
           })
-          return yield* open(organisation, creditor.resource, payment)
+          return yield* open(organisation, creditor.resource, payment, day)
         })
 
       const withdraw = (organisation: string, input: unknown) =>
         Effect.gen(function*() {
-          const req = yield* Effect.fromResult(validateOutboundPaymentWithdrawal(input, yield* today(OUTBOUND_PAYMENT_TIME_ZONE)))
+          const day = yield* today(OUTBOUND_PAYMENT_TIME_ZONE)
+          const req = yield* Effect.fromResult(validateOutboundPaymentWithdrawal(input, day))
           const creditor = yield* resolveCreditor(creditors, organisation, OUTBOUND_PAYMENTS, req.links?.creditor)
           if (creditor.resource.verification_status !== "successful") {
             return yield* new InvalidState({
@@ -303,7 +308,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
             verification: null,
             links: { creditor: creditor.resource.id, recipient_bank_account: account.resource.id }
           })
-          return yield* open(organisation, creditor.resource, payment)
+          return yield* open(organisation, creditor.resource, payment, day)
         })
 
       const update = (organisation: string, id: string, input: unknown) =>
