@@ -7,7 +7,9 @@
  *
  * Endpoints: `GET /payouts/{id}` and `POST /outbound_payments` (the two the spec's targets name),
  * `GET /creditors/{id}` and `GET /creditors?limit=50`, over in-memory data. `BENCH_CASES=payout,outbound`
- * picks cases.
+ * picks cases. Case `outbound-constant` is a diagnostic: the same POST through paykit's whole HTTP
+ * path with the engine's creation replaced by a constant answer, so the POST's gap to the bare
+ * server splits into what the HTTP layer costs and what the engine does.
  *
  * Case `pglite`: `GET /payouts/{id}` through the whole server of `@paykit/server` (sandbox mode,
  * SQL access tokens, the engine on `@paykit/store-sql` over an in-memory PGlite), against a bare
@@ -61,7 +63,7 @@ const SEPARATE_PROCESSES = process.env["BENCH_PROCESSES"] !== "0"
  */
 const WORKERS = Number(process.env["BENCH_WORKERS"] ?? (SEPARATE_PROCESSES ? 0 : 1))
 
-type ServerKind = "paykit-memory" | "bare-memory" | "paykit-pglite" | "bare-pglite"
+type ServerKind = "paykit-memory" | "paykit-memory-constant-create" | "bare-memory" | "paykit-pglite" | "bare-pglite"
 interface Running {
   readonly url: string
   readonly headers: Record<string, string>
@@ -97,7 +99,10 @@ interface Case {
   readonly path: string
   /** POSTs the server's own outbound payment body. */
   readonly post?: true
-  readonly store: "memory" | "pglite"
+  readonly paykit: ServerKind
+  readonly bare: ServerKind
+  /** A measurement that explains another and has no target of its own. */
+  readonly diagnostic?: true
 }
 const run = (server: Running, c: Case) =>
   new Promise<{ rps: number; p99: number; errors: number; non2xx: number }>((resolve, reject) => {
@@ -115,12 +120,25 @@ const run = (server: Running, c: Case) =>
     if (WORKERS === 0) instance.on("response", (_client, _status, _bytes, ms) => void latencies.push(ms))
   })
 
+const memory = { paykit: "paykit-memory", bare: "bare-memory" } as const
 const allCases: ReadonlyArray<Case> = [
-  { key: "payout", name: "GET /payouts/{id}", path: "/payouts/PO000000000100", store: "memory" },
-  { key: "outbound", name: "POST /outbound_payments", path: "/outbound_payments", post: true, store: "memory" },
-  { key: "creditor", name: "GET /creditors/{id}", path: "/creditors/CR000000000100", store: "memory" },
-  { key: "list", name: "GET /creditors?limit=50", path: "/creditors?limit=50", store: "memory" },
-  { key: "pglite", name: "GET /payouts/{id}, PGlite (whole server)", path: "/payouts/PO000000000100", store: "pglite" }
+  { key: "payout", name: "GET /payouts/{id}", path: "/payouts/PO000000000100", ...memory },
+  { key: "outbound", name: "POST /outbound_payments", path: "/outbound_payments", post: true, ...memory },
+  // The same request with the engine's creation replaced by a constant answer: what the HTTP
+  // layer (dispatcher, gateway, body, response) costs on its own, so the rest of the gap above is
+  // the engine's.
+  {
+    key: "outbound-constant",
+    name: "POST /outbound_payments, constant creation (diagnostic, no target)",
+    path: "/outbound_payments",
+    post: true,
+    paykit: "paykit-memory-constant-create",
+    bare: "bare-memory",
+    diagnostic: true
+  },
+  { key: "creditor", name: "GET /creditors/{id}", path: "/creditors/CR000000000100", ...memory },
+  { key: "list", name: "GET /creditors?limit=50", path: "/creditors?limit=50", ...memory },
+  { key: "pglite", name: "GET /payouts/{id}, PGlite (whole server)", path: "/payouts/PO000000000100", paykit: "paykit-pglite", bare: "bare-pglite" }
 ]
 const chosen = (process.env["BENCH_CASES"] ?? "").split(",").filter((k) => k !== "")
 const cases = chosen.length === 0 ? allCases : allCases.filter((c) => chosen.includes(c.key))
@@ -129,17 +147,16 @@ const median = (xs: ReadonlyArray<number>): number => {
   const sorted = [...xs].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
-// One pair per store, shared by its cases, started when the first of them runs.
-const pairs = new Map<Case["store"], Pair>()
-const pairFor = async (store: Case["store"]): Promise<Pair> => {
-  const running = pairs.get(store)
-  if (running !== undefined) return running
-  const pair = { paykit: await start(`paykit-${store}`), bare: await start(`bare-${store}`) }
-  pairs.set(store, pair)
-  return pair
+// One server per kind, shared by the cases that name it, started when the first of them runs.
+const servers = new Map<ServerKind, Running>()
+const serverOf = async (kind: ServerKind): Promise<Running> => {
+  const running = servers.get(kind) ?? await start(kind)
+  servers.set(kind, running)
+  return running
 }
+const pairFor = async (c: Case): Promise<Pair> => ({ paykit: await serverOf(c.paykit), bare: await serverOf(c.bare) })
 for (const c of cases) {
-  const pair = await pairFor(c.store)
+  const pair = await pairFor(c)
   await run(pair.paykit, c) // warm-up (JIT), not reported
   await run(pair.bare, c)
   const ps: Array<{ rps: number; p99: number }> = []
@@ -159,7 +176,7 @@ for (const c of cases) {
   const rounds = ps.map((p, i) => `${((p.rps / (bs[i]?.rps ?? Number.NaN)) * 100).toFixed(0)}%`).join(" ")
   rows.push(`| ${c.name} | ${Math.round(pRps)} | ${Math.round(bRps)} | ${((pRps / bRps) * 100).toFixed(0)}% (${rounds}) | ${pP99.toFixed(2)} ms | ${bP99.toFixed(2)} ms | ${(pP99 / bP99).toFixed(2)}x |`)
 }
-for (const pair of pairs.values()) await Promise.all([pair.paykit.close(), pair.bare.close()])
+await Promise.all([...servers.values()].map((server) => server.close()))
 const where = SEPARATE_PROCESSES ? "each server in a process of its own" : "both servers in this process"
 const load = WORKERS > 0 ? `in ${WORKERS} worker thread(s)` : "on this process's thread"
 console.log(`${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION_S} s per side (medians), ${where}, autocannon ${load}, Node ${process.version}\n`)

@@ -6,12 +6,13 @@
 import { createHash, randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
+import type { OutboundPayment } from "@paykit/engine"
 
 const { Effect, Layer, ManagedRuntime, Option, Redacted } = await import("effect")
 const engine = await import("@paykit/engine")
 const http = await import("@paykit/http")
 
-export const SERVER_KINDS = ["paykit-memory", "bare-memory", "paykit-pglite", "bare-pglite"] as const
+export const SERVER_KINDS = ["paykit-memory", "paykit-memory-constant-create", "bare-memory", "paykit-pglite", "bare-pglite"] as const
 export type ServerKind = (typeof SERVER_KINDS)[number]
 
 export interface BenchServer {
@@ -92,8 +93,27 @@ const unlimitedRateLimiter = Layer.sync(http.RateLimiter, () => {
   })
 })
 
-const paykitMemory = async (): Promise<BenchServer> => {
-  const layer = http.serveHttpApp(http.makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
+/**
+ * The API's handlers with `POST /outbound_payments` answering, for any valid body, the payment the
+ * engine made for `constant` (decoded from the request as the real handler does, and serialised
+ * again on every request): the whole HTTP path without the engine's creation.
+ */
+const withConstantCreate = (constant: { current: OutboundPayment | undefined }) =>
+  Effect.map(http.makeApiHandlers, (table) => ({
+    ...table,
+    outbound_payments: {
+      ...table.outbound_payments,
+      create: http.createHandler("outbound_payments", () =>
+        constant.current === undefined ? Effect.die(new Error("the constant payment is made before the server takes requests")) : Effect.succeed(constant.current))
+    }
+  }))
+
+const paykitMemory = async (options: { readonly constantCreate: boolean }): Promise<BenchServer> => {
+  const constant: { current: OutboundPayment | undefined } = { current: undefined }
+  const app = options.constantCreate
+    ? http.makeHttpAppWith(http.apiDispatcher(http.PaykitApi, withConstantCreate(constant)))
+    : http.makeHttpApp()
+  const layer = http.serveHttpApp(app, { port: 0, host: "127.0.0.1" }).pipe(
     Layer.provideMerge(Layer.mergeAll(http.AccessTokens.layerMemory, http.IdempotencyStore.layerMemory, unlimitedRateLimiter)),
     Layer.provideMerge(http.inMemoryApiEngine()),
     Layer.provide(Layer.succeed(http.RequestLog, http.silentRequestLog))
@@ -116,7 +136,12 @@ const paykitMemory = async (): Promise<BenchServer> => {
     })
     return account.id
   }).pipe(Effect.orDie))
-  return { url, headers: { authorization: `Bearer ${token}`, ...VERSION }, outboundBody: outboundBodyFor(recipient), close: () => runtime.dispose() }
+  const outboundBody = outboundBodyFor(recipient)
+  if (options.constantCreate) {
+    const input: unknown = (JSON.parse(outboundBody) as { outbound_payments: unknown }).outbound_payments
+    constant.current = await runtime.runPromise(Effect.flatMap(Effect.service(engine.OutboundPayments), (o) => o.create(ORGANISATION, input)).pipe(Effect.orDie))
+  }
+  return { url, headers: { authorization: `Bearer ${token}`, ...VERSION }, outboundBody, close: () => runtime.dispose() }
 }
 
 // --- bare node:http in memory, doing the same work ------------------------------------------------
@@ -304,7 +329,9 @@ const barePglite = async (): Promise<BenchServer> => {
 export const startServer = (kind: ServerKind): Promise<BenchServer> => {
   switch (kind) {
     case "paykit-memory":
-      return paykitMemory()
+      return paykitMemory({ constantCreate: false })
+    case "paykit-memory-constant-create":
+      return paykitMemory({ constantCreate: true })
     case "bare-memory":
       return bareMemory()
     case "paykit-pglite":

@@ -52,11 +52,14 @@ export const ApiDispatcherLive = apiDispatcher(PaykitApi, makeApiHandlers)
  * package. `@paykit/server` provides those from its storage adapter; tests provide the in-memory
  * ones. Serve it with `serveHttpApp`.
  */
-export const makeHttpApp = () => {
+export const makeHttpApp = () => makeHttpAppWith(ApiDispatcherLive)
+
+/** As `makeHttpApp`, with the API served by `dispatcher` (`apiDispatcher` over a handler table of one's own). */
+export const makeHttpAppWith = <E, R>(dispatcher: Layer.Layer<ApiDispatcher, E, R>) => {
   const docs = HttpRouter.add("GET", "/docs", Effect.sync(() => HttpServerResponse.html(renderDocsPage())))
   let openApi: HttpServerResponse.HttpServerResponse | undefined
   const openApiRoute = HttpRouter.add("GET", "/openapi.json", Effect.sync(() => (openApi ??= HttpServerResponse.jsonUnsafe(OpenApi.fromApi(PaykitApi)))))
-  return Layer.mergeAll(ApiDispatcherLive, docs, openApiRoute, HttpRouter.middleware(
+  return Layer.mergeAll(dispatcher, docs, openApiRoute, HttpRouter.middleware(
       // Everything is caught, but the router's contract types the result as able to fail.
       (app): Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, HttpServerRequest.HttpServerRequest> => outerMiddleware(app),
       { global: true }
