@@ -230,7 +230,10 @@ export const localDateOfMillisIn = (ms: number, timeZone: string): LocalDate => 
 const currentMillis = (fiber: Fiber.Fiber<unknown, unknown>): number => fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
 
 /** The current instant as a timestamp. */
-export const now: Effect.Effect<Timestamp> = Effect.withFiberSucceed((fiber) => timestampFromMillis(currentMillis(fiber)))
+export const now: Effect.Effect<Timestamp> = Effect.withFiberSucceed((fiber) => nowIn(fiber))
+
+/** `now` inside a step that already holds its fiber: the same clock, without a step of its own. */
+export const nowIn = (fiber: Fiber.Fiber<unknown, unknown>): Timestamp => timestampFromMillis(currentMillis(fiber))
 
 /** Today's date in UTC, or in the given IANA time zone. */
 export const today = (timeZone?: string): Effect.Effect<LocalDate> =>

@@ -12,7 +12,8 @@ import {
   lowestIdAt,
   makeIdFactory,
   newId,
-  seededRandom
+  seededRandom,
+  withNewId
 } from "@paykit/core"
 
 const prefixes = Object.values(ID_PREFIXES)
@@ -94,6 +95,25 @@ describe("ids", () => {
     expect(first[0]?.startsWith("CR")).toBe(true)
     expect(first[1]?.startsWith("SB")).toBe(true)
     expect(idTimestampMillis(first[1] ?? "", "SB")).toBe(1000)
+  })
+
+  it("withNewId gives a new id of the resource and the instant it was made, for any clock reading", async () => {
+    const resources = Object.keys(ID_PREFIXES) as Array<keyof typeof ID_PREFIXES>
+    await fc.assert(fc.asyncProperty(fc.constantFrom(...resources), fc.integer({ min: 0, max: 4_102_444_800_000 }), async (resource, ms) => {
+      const program = Effect.gen(function*() {
+        yield* TestClock.setTime(ms)
+        const first = yield* withNewId(resource, (id, createdAt) => Effect.succeed({ id, createdAt }))
+        const second = yield* newId(resource)
+        return { ...first, second }
+      })
+      const { id, createdAt, second } = await Effect.runPromise(Effect.provide(program, Layer.merge(IdGenerator.layerSeeded(7), TestClock.layer())))
+      const prefix = ID_PREFIXES[resource]
+      expect(isIdOf(prefix, id)).toBe(true)
+      expect(idTimestampMillis(id, prefix)).toBe(ms)
+      expect(createdAt).toBe(new Date(ms).toISOString())
+      // It draws from the same generator as newId: later ids still sort after it.
+      expect(second > id).toBe(true)
+    }), { numRuns: 50 })
   })
 
   it("has one prefix per resource and a documented one for outbound payments", () => {

@@ -145,6 +145,7 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
       const name = definition.name
       // Rows of this table hold only resources of this definition, written by `insert`/`update` below.
       const typed = (row: Row): Versioned<A> => row as Versioned<A>
+      const typedRow = <E>(write: Effect.Effect<Row, E>): Effect.Effect<Versioned<A>, E> => write as Effect.Effect<Versioned<A>, E>
       // The refusals are tagged errors and a row has no tag: one property test, where three
       // `instanceof` checks walked the error classes' prototype chains on every write.
       const isRow = (u: Row | DuplicateId | NotFound | VersionConflict): u is Row => !("_tag" in u)
@@ -174,23 +175,19 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
             }
             return out
           }),
+        // The rows written are this definition's resources: the row is retyped, not mapped (a
+        // mapping step on every write).
         insert: (organisation, resource) =>
-          Effect.map(
-            writeRow<DuplicateId>(name, organisation, resource.id, (current) =>
-              current !== undefined ? new DuplicateId({ resource: name, id: resource.id }) : { resource, version: 1 }, isRow),
-            typed
-          ),
+          typedRow(writeRow<DuplicateId>(name, organisation, resource.id, (current) =>
+            current !== undefined ? new DuplicateId({ resource: name, id: resource.id }) : { resource, version: 1 }, isRow)),
         update: (organisation, resource, expectedVersion) =>
-          Effect.map(
-            writeRow<NotFound | VersionConflict>(name, organisation, resource.id, (current) => {
-              if (current === undefined) return new NotFound({ resource: name, id: resource.id })
-              if (current.version !== expectedVersion) {
-                return new VersionConflict({ resource: name, id: resource.id, expectedVersion, actualVersion: current.version })
-              }
-              return { resource, version: current.version + 1 }
-            }, isRow),
-            typed
-          )
+          typedRow(writeRow<NotFound | VersionConflict>(name, organisation, resource.id, (current) => {
+            if (current === undefined) return new NotFound({ resource: name, id: resource.id })
+            if (current.version !== expectedVersion) {
+              return new VersionConflict({ resource: name, id: resource.id, expectedVersion, actualVersion: current.version })
+            }
+            return { resource, version: current.version + 1 }
+          }, isRow))
       }
     }
 

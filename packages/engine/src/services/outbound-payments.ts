@@ -10,9 +10,8 @@ import {
   type ValidationFailed,
   decodeInputEffect,
   invalidField,
-  newId,
-  now,
-  today
+  today,
+  withNewId
 } from "@paykit/core"
 import { type Cause, type OutboundPaymentEvent, OUTBOUND_PAYMENT_STATUSES, outboundPaymentMachine } from "@paykit/machines"
 import {
@@ -109,10 +108,10 @@ const verifyingPayment = (
     readonly links: OutboundPayment["links"]
   }
 ) =>
-  Effect.gen(function*() {
+  withNewId("outbound_payment", (id, created_at) => {
     const payment: OutboundPayment = {
-      id: yield* newId("outbound_payment"),
-      created_at: yield* now,
+      id,
+      created_at,
       amount: req.amount,
       currency: "GBP",
       description: req.description ?? null,
@@ -125,7 +124,7 @@ const verifyingPayment = (
       metadata: req.metadata ?? {},
       links: fields.links
     }
-    return payment
+    return Effect.succeed(payment)
   })
 
 const verificationOf = (result: RecipientVerification["result"], actual: string | null): RecipientVerification => ({
