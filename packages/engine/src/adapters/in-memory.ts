@@ -50,6 +50,19 @@ const CurrentTransaction = Context.Reference<OpenTransaction | undefined>("@payk
 
 const EMPTY_IDS: ReadonlyArray<string> = []
 
+/**
+ * A table's row, or nothing. A new id sorts after every committed one (ids are time-ordered), and
+ * one comparison with the last says so: a miss in the hash map of a large table (the events', the
+ * payments') costs several cache misses, and every insert asks twice.
+ */
+const committedRowOf = (table: Table | undefined, id: string): Row | undefined => {
+  if (table === undefined) return undefined
+  const last = table.ids[table.ids.length - 1]
+  return last === undefined || last < id ? undefined : table.rows.get(id)
+}
+
+const isCommitted = (table: Table | undefined, id: string): boolean => committedRowOf(table, id) !== undefined
+
 const entryOf = <T>(byTable: ByTable<T>, name: string, organisation: string, make: () => T): T => {
   let organisations = byTable.get(name)
   if (organisations === undefined) {
@@ -81,7 +94,7 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
 
     /** The row as the transaction `tx` sees it (its own write first), or as committed. */
     const rowOf = (tx: OpenTransaction | undefined, name: string, organisation: string, id: string): Row | undefined =>
-      writesOf(tx, name, organisation)?.rows.get(id) ?? tableOf(name, organisation)?.rows.get(id)
+      writesOf(tx, name, organisation)?.rows.get(id) ?? committedRowOf(tableOf(name, organisation), id)
 
     /** Every id of the table as `tx` sees it, ascending. */
     const idsOf = (tx: OpenTransaction | undefined, name: string, organisation: string): ReadonlyArray<string> => {
@@ -92,7 +105,7 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
 
     const commitRow = (name: string, organisation: string, id: string, row: Row): void => {
       const table = entryOf(committed, name, organisation, (): Table => ({ rows: new Map(), ids: [] }))
-      if (!table.rows.has(id)) insertSorted(table.ids, id)
+      if (!isCommitted(table, id)) insertSorted(table.ids, id)
       table.rows.set(id, row)
     }
 
@@ -127,7 +140,7 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
           const outcome = change(rowOf(tx, name, organisation, id))
           if (!isRow(outcome)) return Effect.fail(outcome)
           const tableWrites = entryOf(tx.writes, name, organisation, (): TableWrites => ({ rows: new Map(), added: [] }))
-          if (!tableWrites.rows.has(id) && tableOf(name, organisation)?.rows.has(id) !== true) insertSorted(tableWrites.added, id)
+          if (!tableWrites.rows.has(id) && !isCommitted(tableOf(name, organisation), id)) insertSorted(tableWrites.added, id)
           tableWrites.rows.set(id, outcome)
           return Effect.succeed(outcome)
         }
