@@ -1,5 +1,5 @@
 import { Context, Effect, Result } from "effect"
-import { IdGenerator, InvalidState, type Metadata, now, type Timestamp, withNewId } from "@paykit/core"
+import { IdGenerator, InvalidState, type Metadata, type NotFound, now, type Timestamp, withNewId } from "@paykit/core"
 import { type Cause, type Machine, transition } from "@paykit/machines"
 import { EventLog } from "../ports/event-log.ts"
 import { type Repository, Transactor, type VersionConflict, type Versioned } from "../ports/repository.ts"
@@ -83,18 +83,20 @@ export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Eve
 export const conflictOf = (e: VersionConflict): InvalidState =>
   new InvalidState({ reason: "conflict", message: e.message })
 
+/** What `save` makes of an update's refusals; made once, not per save. */
+const SAVE_REFUSALS = {
+  VersionConflict: (e: VersionConflict) => Effect.fail(conflictOf(e)),
+  // The resource was read in this unit of work: its disappearance is a storage defect.
+  NotFound: (e: NotFound) => Effect.die(e)
+}
+
 /** Saves a changed resource with the version it was read at; a lost race is a 409 conflict. */
 export const save = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
   repository: Repository<A, K>,
   organisation: string,
   current: Versioned<A>,
   next: A
-): Effect.Effect<Versioned<A>, InvalidState> =>
-  Effect.catchTags(repository.update(organisation, next, current.version), {
-    VersionConflict: (e) => Effect.fail(conflictOf(e)),
-    // The resource was read in this unit of work: its disappearance is a storage defect.
-    NotFound: (e) => Effect.die(e)
-  })
+): Effect.Effect<Versioned<A>, InvalidState> => Effect.catchTags(repository.update(organisation, next, current.version), SAVE_REFUSALS)
 
 /** Inserts a freshly made resource; a duplicate id can only be a defect of the id generator. */
 export const insertNew = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
