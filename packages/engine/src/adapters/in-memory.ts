@@ -63,6 +63,14 @@ const committedRowOf = (table: Table | undefined, id: string): Row | undefined =
 
 const isCommitted = (table: Table | undefined, id: string): boolean => committedRowOf(table, id) !== undefined
 
+const commitRow = (table: Table, id: string, row: Row): void => {
+  if (!isCommitted(table, id)) insertSorted(table.ids, id)
+  table.rows.set(id, row)
+}
+
+const newTable = (): Table => ({ rows: new Map(), ids: [] })
+const newTableWrites = (): TableWrites => ({ rows: new Map(), added: [] })
+
 const entryOf = <T>(byTable: ByTable<T>, name: string, organisation: string, make: () => T): T => {
   let organisations = byTable.get(name)
   if (organisations === undefined) {
@@ -103,18 +111,13 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
       return added === undefined || added.length === 0 ? base : mergeSorted(base, added)
     }
 
-    const commitRow = (name: string, organisation: string, id: string, row: Row): void => {
-      const table = entryOf(committed, name, organisation, (): Table => ({ rows: new Map(), ids: [] }))
-      if (!isCommitted(table, id)) insertSorted(table.ids, id)
-      table.rows.set(id, row)
-    }
-
     const commit = (writes: ByTable<TableWrites>): void => {
-      for (const [name, organisations] of writes) {
-        for (const [organisation, tableWrites] of organisations) {
-          for (const [id, row] of tableWrites.rows) commitRow(name, organisation, id, row)
-        }
-      }
+      // forEach rather than for-of: no [key, value] pair is allocated per entry.
+      writes.forEach((organisations, name) =>
+        organisations.forEach((tableWrites, organisation) => {
+          const table = entryOf(committed, name, organisation, newTable)
+          tableWrites.rows.forEach((row, id) => commitRow(table, id, row))
+        }))
     }
 
     /**
@@ -139,7 +142,7 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
         if (tx !== undefined) {
           const outcome = change(rowOf(tx, name, organisation, id))
           if (!isRow(outcome)) return Effect.fail(outcome)
-          const tableWrites = entryOf(tx.writes, name, organisation, (): TableWrites => ({ rows: new Map(), added: [] }))
+          const tableWrites = entryOf(tx.writes, name, organisation, newTableWrites)
           if (!tableWrites.rows.has(id) && !isCommitted(tableOf(name, organisation), id)) insertSorted(tableWrites.added, id)
           tableWrites.rows.set(id, outcome)
           return Effect.succeed(outcome)
@@ -147,7 +150,7 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
         return lock.withPermit(Effect.suspend(() => {
           const outcome = change(rowOf(undefined, name, organisation, id))
           if (!isRow(outcome)) return Effect.fail(outcome)
-          commitRow(name, organisation, id, outcome)
+          commitRow(entryOf(committed, name, organisation, newTable), id, outcome)
           return Effect.succeed(outcome)
         }))
       })
