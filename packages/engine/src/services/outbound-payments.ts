@@ -83,9 +83,7 @@ export const resolveCreditor = (
   given: string | undefined
 ): Effect.Effect<Versioned<Creditor>, ValidationFailed> =>
   given !== undefined
-    ? creditors.get(organisation, given).pipe(
-      Effect.mapError(() => invalidField(root, ["links", "creditor"], "must be a creditor of this organisation"))
-    )
+    ? Effect.mapError(creditors.get(organisation, given), () => invalidField(root, ["links", "creditor"], "must be a creditor of this organisation"))
     : Effect.flatMap(creditors.scan(organisation, {}), (all) => {
       const only = all[0]
       return all.length === 1 && only !== undefined
@@ -211,39 +209,38 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
 
       /**
        * Stores a new payment as verifying, then completes verification (pending approval), on the
-       * day its request was validated against.
+       * day its request was validated against. Nested `flatMap`s, not `tap`s: a tap is a step more.
        */
       const open = (organisation: string, creditor: Creditor, payment: OutboundPayment, day: LocalDate) =>
-        insertNew(payments, organisation, payment).pipe(
-          Effect.tap(() =>
+        Effect.flatMap(insertNew(payments, organisation, payment), (stored) =>
+          Effect.flatMap(
             emit(organisation, {
               resource_type: "outbound_payments",
               action: "created",
               links: linksOf(payment),
               cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
               resource_metadata: payment.metadata
-            })
-          ),
-          // The account that will fund it exists from the creditor's first outbound payment on.
-          Effect.tap(() => openAccount(accounts, organisation, creditor)),
-          Effect.flatMap((stored) =>
-            move(organisation, stored, "verification_completed", {
-              origin: "gocardless",
-              cause: "outbound_payment_verified",
-              description: payment.is_withdrawal
-                ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
-                : "The recipient's account holder name was checked and the payment is awaiting approval."
-            }, { today: day })
-          )
-        )
+            }),
+            () =>
+              // The account that will fund it exists from the creditor's first outbound payment on.
+              Effect.flatMap(openAccount(accounts, organisation, creditor), () =>
+                move(organisation, stored, "verification_completed", {
+                  origin: "gocardless",
+                  cause: "outbound_payment_verified",
+                  description: payment.is_withdrawal
+                    ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
+                    : "The recipient's account holder name was checked and the payment is awaiting approval."
+                }, { today: day }))
+          ))
 
       const create = (organisation: string, input: unknown) =>
         Effect.gen(function*() {
           const day = yield* today(OUTBOUND_PAYMENT_TIME_ZONE)
           const req = yield* Effect.fromResult(validateOutboundPaymentCreate(input, day))
           const creditor = yield* resolveCreditor(creditors, organisation, OUTBOUND_PAYMENTS, req.links.creditor)
-          const recipient = yield* customerAccounts.get(organisation, req.links.recipient_bank_account).pipe(
-            Effect.mapError(() => invalidField(OUTBOUND_PAYMENTS, ["links", "recipient_bank_account"], "must be a customer bank account of this organisation"))
+          const recipient = yield* Effect.mapError(
+            customerAccounts.get(organisation, req.links.recipient_bank_account),
+            () => invalidField(OUTBOUND_PAYMENTS, ["links", "recipient_bank_account"], "must be a customer bank account of this organisation")
           )
           if (!recipient.resource.enabled) {
             return yield* invalidField(OUTBOUND_PAYMENTS, ["links", "recipient_bank_account"], "must be an enabled bank account")
