@@ -9,8 +9,11 @@ import {
   IdempotencyStore,
   inMemoryApiEngine,
   issueAccessToken,
+  makeApiHandlers,
   makeHttpApp,
+  makeHttpAppWith,
   ok,
+  PaykitApi,
   RateLimiter,
   REQUEST_BODY_MAX_BYTES,
   RequestLog,
@@ -145,6 +148,37 @@ describe("the request log", () => {
     for (const line of lines) {
       expect(line.duration_ms).toBeGreaterThanOrEqual(0)
       expect(Number.isNaN(Date.parse(line.time))).toBe(false)
+    }
+  })
+})
+
+describe("makeHttpAppWith", () => {
+  it("serves the API with a dispatcher of one's own beside the docs and the OpenAPI document", async () => {
+    // The API's own handlers, with one replaced: the creditors list answers what the test says.
+    const table = Effect.map(makeApiHandlers, (handlers) => ({
+      ...handlers,
+      creditors: { ...handlers.creditors, list: () => Effect.succeed(ok({ creditors: "replaced" })) }
+    }))
+    const layer = serveHttpApp(makeHttpAppWith(apiDispatcher(PaykitApi, table)), { port: 0, host: "127.0.0.1" }).pipe(
+      Layer.provideMerge(Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)),
+      Layer.provideMerge(inMemoryApiEngine()),
+      Layer.provide(Layer.succeed(RequestLog, silentRequestLog))
+    )
+    const runtime = ManagedRuntime.make(layer)
+    try {
+      const url = await runtime.runPromise(serverUrl)
+      const token = await runtime.runPromise(issueAccessToken({ id: "AT_with", organisation: "OR_with", scope: "read_write" }))
+      const headers = { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06" }
+      const replaced = await fetch(`${url}/creditors`, { headers })
+      expect(replaced.status).toBe(200)
+      expect(await replaced.json()).toEqual({ creditors: "replaced" })
+      // The gateway still runs before the replaced handler, and the other handlers are the API's.
+      expect((await fetch(`${url}/creditors`, { headers: { "gocardless-version": "2015-07-06" } })).status).toBe(401)
+      const other = await fetch(`${url}/payouts?limit=1`, { headers })
+      expect(await other.json()).toEqual({ payouts: [], meta: { cursors: { before: null, after: null }, limit: 1 } })
+      expect((await fetch(`${url}/openapi.json`)).status).toBe(200)
+    } finally {
+      await runtime.dispose()
     }
   })
 })
