@@ -101,8 +101,6 @@ interface Case {
   readonly post?: true
   readonly paykit: ServerKind
   readonly bare: ServerKind
-  /** A measurement that explains another and has no target of its own. */
-  readonly diagnostic?: true
 }
 const run = (server: Running, c: Case) =>
   new Promise<{ rps: number; p99: number; errors: number; non2xx: number }>((resolve, reject) => {
@@ -133,8 +131,7 @@ const allCases: ReadonlyArray<Case> = [
     path: "/outbound_payments",
     post: true,
     paykit: "paykit-memory-constant-create",
-    bare: "bare-memory",
-    diagnostic: true
+    bare: "bare-memory"
   },
   { key: "creditor", name: "GET /creditors/{id}", path: "/creditors/CR000000000100", ...memory },
   { key: "list", name: "GET /creditors?limit=50", path: "/creditors?limit=50", ...memory },
