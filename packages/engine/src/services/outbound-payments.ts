@@ -193,8 +193,8 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         event: OutboundPaymentEvent,
         cause: Cause,
         options: { readonly today?: LocalDate; readonly patch?: (p: OutboundPayment) => OutboundPayment; readonly reason_code?: string } = {}
-      ) =>
-        Effect.flatMap(options.today === undefined ? today(OUTBOUND_PAYMENT_TIME_ZONE) : Effect.succeed(options.today), (day) =>
+      ) => {
+        const onDay = (day: LocalDate) =>
           applyTransition(payments, {
             organisation,
             machine: outboundPaymentMachine,
@@ -205,7 +205,9 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
             links: linksOf(current.resource),
             ...(options.patch === undefined ? {} : { patch: options.patch }),
             extra: { scheme: SCHEME, ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }) }
-          }))
+          })
+        return options.today === undefined ? Effect.flatMap(today(OUTBOUND_PAYMENT_TIME_ZONE), onDay) : onDay(options.today)
+      }
 
       /**
        * Stores a new payment as verifying, then completes verification (pending approval), on the

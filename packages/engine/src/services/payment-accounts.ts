@@ -63,10 +63,10 @@ export const findAccount = (
   organisation: string,
   creditor: string
 ): Effect.Effect<Versioned<PaymentAccount> | undefined> =>
-  Effect.map(
-    accounts.scan(organisation, { creditor: eq(creditor), currency: eq(PAYMENT_ACCOUNT_CURRENCY) }),
-    (rows) => rows[0]
-  )
+  Effect.map(accounts.scan(organisation, accountFilters(creditor)), (rows) => rows[0])
+
+/** The filters that find a creditor's payment account: one per creditor, in GBP. */
+const accountFilters = (creditor: string) => ({ creditor: eq(creditor), currency: eq(PAYMENT_ACCOUNT_CURRENCY) })
 
 /** The creditor's payment account, opened (with a zero balance) the first time it is needed. */
 export const openAccount = (
@@ -76,8 +76,10 @@ export const openAccount = (
 ): Effect.Effect<Versioned<PaymentAccount>, never, IdGenerator> =>
   // Every payment and outbound payment asks, and the account nearly always exists: the common
   // path is one lookup, with no generator.
-  Effect.flatMap(findAccount(accounts, organisation, creditor.id), (existing) =>
-    existing !== undefined ? Effect.succeed(existing) : openNewAccount(accounts, organisation, creditor))
+  Effect.flatMap(accounts.scan(organisation, accountFilters(creditor.id)), (rows) => {
+    const existing = rows[0]
+    return existing !== undefined ? Effect.succeed(existing) : openNewAccount(accounts, organisation, creditor)
+  })
 
 const openNewAccount = (accounts: Accounts, organisation: string, creditor: Creditor) =>
   Effect.gen(function*() {

@@ -1,5 +1,5 @@
 import { Context, Effect, Result } from "effect"
-import { IdGenerator, InvalidState, type Metadata, type NotFound, now, type Timestamp, withNewId } from "@paykit/core"
+import { IdGenerator, InvalidState, type Metadata, type NotFound, nowIn, type Timestamp, withNewId } from "@paykit/core"
 import { type Cause, type Machine, transition } from "@paykit/machines"
 import { EventLog } from "../ports/event-log.ts"
 import { type Repository, Transactor, type VersionConflict, type Versioned } from "../ports/repository.ts"
@@ -133,8 +133,10 @@ export const applyTransition = <
   repository: Repository<A, K>,
   request: TransitionRequest<A, S, E, C>
 ): Effect.Effect<A, InvalidState, EngineContext> =>
-  // A chain of steps, not Effect.gen: every status change of every resource runs it (see `emit`).
-  Effect.flatMap(now, (at) => {
+  // A chain of steps, not Effect.gen: every status change of every resource runs it (see `emit`);
+  // the clock is read in the first step rather than in one of its own.
+  Effect.withFiber((fiber) => {
+    const at = nowIn(fiber)
     const outcome = transition(request.machine, request.current.resource.status, request.event, {
       at,
       cause: request.cause,
