@@ -126,13 +126,16 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
     const bodyProblem = method === "POST" || method === "PUT" ? bodyProblemOf(request) : undefined
     const limitGroup = rateLimitGroupOf(method, request.path)
     if (limitGroup === undefined) return bodyProblem === undefined ? handle(route, request, caller) : Effect.fail(bodyProblem)
-    return Effect.flatMap(Clock.currentTimeMillis, (now) =>
-      Effect.flatMap(limiter.hit(caller.organisation, limitGroup, now), (decision) => {
+    // The clock is read in the step that starts the limit's check, not in one of its own.
+    return Effect.withFiber((fiber) => {
+      const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
+      return Effect.flatMap(limiter.hit(caller.organisation, limitGroup, now), (decision) => {
         if (!decision.allowed) return Effect.fail(new RateLimited({ limit: decision.limit, resetAtMillis: decision.resetAtMillis }))
         if (bodyProblem !== undefined) return Effect.fail(bodyProblem)
         const limitHeaders = rateLimitHeaders(decision.limit, decision.remaining, decision.resetAtMillis, now)
         return Effect.map(handle(route, request, caller), (response) => withHeaders(response, limitHeaders))
-      }))
+      })
+    })
   }
 
   // Plain functions and as few Effect steps as the path needs: a read takes the version check, the
