@@ -24,7 +24,7 @@ import { CREDITOR_TYPES, type Creditor, type CreditorLinks, type SchemeIdentifie
 import type { VerificationDetail } from "../resources/verification-details.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
-import { AddressRequestFields } from "./address-request.ts"
+import { AddressRequestFields, addressLinesOf } from "./address-request.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 
 const ROOT = "creditors"
@@ -168,15 +168,7 @@ export class Creditors extends Context.Service<Creditors, {
           const id = yield* newId("creditor")
           const created_at = yield* now
           // The creditor and each of its scheme identifiers carry the same address.
-          const address = {
-            address_line1: req.address_line1 ?? null,
-            address_line2: req.address_line2 ?? null,
-            address_line3: req.address_line3 ?? null,
-            city: req.city ?? null,
-            region: req.region ?? null,
-            postal_code: req.postal_code ?? null,
-            country_code: req.country_code
-          }
+          const address = { ...addressLinesOf(req), country_code: req.country_code }
           const identifiers: Array<SchemeIdentifier> = []
           for (const t of schemeIdentifierTemplates(req.country_code)) {
             identifiers.push({

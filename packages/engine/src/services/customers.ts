@@ -23,7 +23,7 @@ import type { CustomerBankAccount } from "../resources/customer-bank-accounts.ts
 import type { Customer } from "../resources/customers.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
-import { AddressRequestFields } from "./address-request.ts"
+import { AddressRequestFields, addressLinesOf } from "./address-request.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
@@ -151,12 +151,7 @@ export class Customers extends Context.Service<Customers, {
             given_name: req.given_name ?? null,
             family_name: req.family_name ?? null,
             company_name: req.company_name ?? null,
-            address_line1: req.address_line1 ?? null,
-            address_line2: req.address_line2 ?? null,
-            address_line3: req.address_line3 ?? null,
-            city: req.city ?? null,
-            region: req.region ?? null,
-            postal_code: req.postal_code ?? null,
+            ...addressLinesOf(req),
             country_code: req.country_code ?? null,
             language: req.language ?? "en",
             phone_number: req.phone_number ?? null,
