@@ -1,5 +1,5 @@
-import { Clock, Context, Effect, type Fiber, Layer, Schema } from "effect"
-import { nowIn, type Timestamp } from "./dates.ts"
+import { Context, Effect, type Fiber, Layer, Schema } from "effect"
+import { millisIn, nowIn, type Timestamp } from "./dates.ts"
 import { ID_BODY_LENGTH } from "./limits.ts"
 
 /**
@@ -158,7 +158,7 @@ export class IdGenerator extends Context.Service<IdGenerator, {
 }
 
 const fromFactory = (factory: (prefix: IdPrefix, nowMillis: number) => string): IdGenerator["Service"] =>
-  IdGenerator.of({ make: (prefix) => Effect.withFiberSucceed((fiber) => factory(prefix, fiber.getRef(Clock.Clock).currentTimeMillisUnsafe())) })
+  IdGenerator.of({ make: (prefix) => Effect.withFiberSucceed((fiber) => factory(prefix, millisIn(fiber))) })
 
 /** Makes a new id of the resource named, e.g. `newId("subscription")`. */
 export const newId = (resource: IdResource): Effect.Effect<string, never, IdGenerator> =>

@@ -1,6 +1,6 @@
-import { Clock, Effect } from "effect"
+import { Effect } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
-import { API_VERSION, Forbidden, InvalidState, type PaykitError, RateLimited } from "@paykit/core"
+import { API_VERSION, Forbidden, InvalidState, millisIn, type PaykitError, RateLimited } from "@paykit/core"
 import { CallingApp } from "@paykit/engine"
 import type { AccessTokens } from "./access-tokens.ts"
 import { authenticateWith } from "./access-tokens.ts"
@@ -128,7 +128,7 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
     if (limitGroup === undefined) return bodyProblem === undefined ? handle(route, request, caller) : Effect.fail(bodyProblem)
     // The clock is read in the step that starts the limit's check, not in one of its own.
     return Effect.withFiber((fiber) => {
-      const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe()
+      const now = millisIn(fiber)
       return Effect.flatMap(limiter.hit(caller.organisation, limitGroup, now), (decision) => {
         if (!decision.allowed) return Effect.fail(new RateLimited({ limit: decision.limit, resetAtMillis: decision.resetAtMillis }))
         if (bodyProblem !== undefined) return Effect.fail(bodyProblem)
