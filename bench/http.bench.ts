@@ -16,6 +16,11 @@
  * `node:http` server on a PGlite instance of its own with the same tables and rows, doing by hand
  * what the server's request does in SQL (`bench/support/http-servers.ts`).
  *
+ * Each bare server answers with the body paykit answers (only ids and times differ): for the POST
+ * it checks the body, looks the recipient up, checks its name as the sandbox does, opens the
+ * creditor's payment account on first use, and stores the payment, awaiting approval, with its two
+ * events. `bench/test/http-servers.test.ts` holds the pairs to that.
+ *
  * Each server runs in a process of its own (`BENCH_PROCESSES=0` runs them in this one, as the
  * benchmark did until 2026-11-22), so neither's heap, garbage collection or compiled code colours
  * the other's figures: sharing one heap, the bare server's stored payments were marked by every

@@ -157,7 +157,17 @@ const bareMemory = async (): Promise<BenchServer> => {
     newestFirst.push(creditor(n))
   }
   const recipientId = "BA000000000001"
-  const recipients = new Map([[recipientId, { currency: "GBP", enabled: true }]])
+  const recipients = new Map([[recipientId, { currency: "GBP", enabled: true, account_holder_name: "Ada Lovelace", customer: "CU000000000001" }]])
+  /** The creditors' payment accounts, opened by their first outbound payment (as the engine does). */
+  const paymentAccounts = new Map<string, { readonly id: string; readonly account_balance: number }>()
+  /** Confirmation of payee by hand: the sandbox's name rules (`SANDBOX_NAMES` of `@paykit/engine`). */
+  const verify = (name: string) => {
+    const lower = name.toLowerCase()
+    return lower.includes("no match") ? { result: "no_match", actual_account_name: null }
+      : lower.includes("unable to match") ? { result: "unable_to_match", actual_account_name: null }
+      : lower.includes("partial match") ? { result: "partial_match", actual_account_name: name }
+      : { result: "full_match", actual_account_name: null }
+  }
   const outbound = new Map<string, unknown>()
   const eventLog: Array<unknown> = []
   const windows = new Map<string, { start: number; count: number }>()
@@ -181,15 +191,23 @@ const bareMemory = async (): Promise<BenchServer> => {
       (r.links?.creditor !== undefined && !store.get(organisation)?.has(String(r.links.creditor)))) {
       return { status: 422, body: { error: { code: 422, type: "validation_failed" } } }
     }
+    const creditorId = String(r.links?.creditor ?? "")
+    const accountKey = `${organisation}/${creditorId}`
+    if (!paymentAccounts.has(accountKey)) paymentAccounts.set(accountKey, { id: `BA${String(paymentAccounts.size + 1).padStart(12, "0")}`, account_balance: 0 })
     const id = `OUT${String(++outboundCounter).padStart(11, "0")}`
+    const created_at = new Date().toISOString()
+    // Created as verifying, verified at once, awaiting approval: the engine's two steps and two events.
     const payment = {
-      id, created_at: new Date().toISOString(), amount, currency: "GBP", scheme: r.scheme, status: "verifying",
-      reference: typeof r.reference === "string" ? r.reference : null, description: null, execution_date: null,
-      is_withdrawal: false, metadata: {}, verifications: { recipient_bank_account_holder_verification: null },
-      links: { creditor: String(r.links?.creditor ?? ""), recipient_bank_account: String(r.links?.recipient_bank_account) }
+      id, created_at, amount, currency: "GBP", description: null, execution_date: null, is_withdrawal: false,
+      reference: typeof r.reference === "string" ? r.reference : null, scheme: r.scheme, status: "pending_approval",
+      verifications: { recipient_bank_account_holder_verification: { type: "confirmation_of_payee", ...verify(recipient.account_holder_name) } },
+      metadata: {},
+      links: { creditor: creditorId, recipient_bank_account: String(r.links?.recipient_bank_account), customer: recipient.customer }
     }
     outbound.set(`${organisation}/${id}`, payment)
-    eventLog.push({ id: `EV${outboundCounter}`, created_at: payment.created_at, resource_type: "outbound_payments", action: "created", links: { outbound_payment: id } })
+    const links = { outbound_payment: id, creditor: creditorId, customer: recipient.customer }
+    eventLog.push({ id: `EV${2 * outboundCounter - 1}`, created_at, resource_type: "outbound_payments", action: "created", links })
+    eventLog.push({ id: `EV${2 * outboundCounter}`, created_at, resource_type: "outbound_payments", action: "set_to_pending_approval", links })
     return { status: 201, body: { outbound_payments: payment } }
   }
   const server = createServer((req, res) => {
