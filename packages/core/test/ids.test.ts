@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Clock, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -113,6 +113,26 @@ describe("ids", () => {
       expect(createdAt).toBe(new Date(ms).toISOString())
       // It draws from the same generator as newId: later ids still sort after it.
       expect(second > id).toBe(true)
+    }), { numRuns: 50 })
+  })
+
+  it("withNewId reads the clock once: on a clock that moves at every reading, the id's time is created_at", async () => {
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 4_102_444_800_000 }), async (start) => {
+      let reading = start
+      const ticking: Clock.Clock = {
+        currentTimeMillisUnsafe: () => reading++,
+        currentTimeMillis: Effect.sync(() => reading++),
+        currentTimeNanosUnsafe: () => BigInt(reading++) * 1_000_000n,
+        currentTimeNanos: Effect.sync(() => BigInt(reading++) * 1_000_000n),
+        monotonicTimeNanosUnsafe: () => BigInt(reading++) * 1_000_000n,
+        monotonicTimeNanos: Effect.sync(() => BigInt(reading++) * 1_000_000n),
+        sleep: () => Effect.void
+      }
+      const made = await Effect.runPromise(withNewId("payment", (id, createdAt) => Effect.succeed({ id, createdAt })).pipe(
+        Effect.provide(IdGenerator.layerSeeded(3)),
+        Effect.provideService(Clock.Clock, ticking)
+      ))
+      expect(new Date(idTimestampMillis(made.id, "PM")).toISOString()).toBe(made.createdAt)
     }), { numRuns: 50 })
   })
 
