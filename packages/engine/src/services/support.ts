@@ -58,7 +58,7 @@ const NO_METADATA: Metadata = Object.freeze({})
 
 /**
  * Appends one event to the log (inside the caller's unit of work) and returns it. Every change
- * goes through here, some twice, so it takes as few steps as it can: `withNewId`'s two, then the
+ * goes through here, some twice, so it takes as few steps as it can: `withNewId`'s one, then the
  * append (an `Effect.gen`, or a step per service and per clock read, was most of a write's steps
  * and allocation).
  */
