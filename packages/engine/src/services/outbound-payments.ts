@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Result, Schema } from "effect"
 import {
   type IdGenerator,
   InvalidState,
@@ -38,7 +38,7 @@ import type { Creditor, creditors as creditorDefinition } from "../resources/cre
 import type { OutboundPayment, RecipientVerification } from "../resources/outbound-payments.ts"
 import { PageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-params.ts"
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
-import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { API_CAUSE, applyTransition, captureUnitOfWork, emitAll, type EventDraft, insertNew, save, transitionOf } from "./support.ts"
 import { OutboundPaymentCancelRequest } from "./metadata-requests.ts"
 
 /** Faster Payments run on UK days: `execution_date` is checked against today in London. */
@@ -186,54 +186,60 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
       const decodeList = decodeInputEffect(OutboundPaymentListParams, OUTBOUND_PAYMENTS)
       const decodeCancel = decodeInputEffect(OutboundPaymentCancelRequest, OUTBOUND_PAYMENTS)
 
-      // `move` and `open` run on every creation: chains of steps, not generators (see `emit`).
+      type MoveOptions = { readonly patch?: (p: OutboundPayment) => OutboundPayment; readonly reason_code?: string }
+      /** What the machine is asked when `payment` takes `event` on `day`. */
+      const requestFor = (payment: OutboundPayment, event: OutboundPaymentEvent, cause: Cause, day: LocalDate, options: MoveOptions) => ({
+        machine: outboundPaymentMachine,
+        event,
+        context: { execution_date: payment.execution_date, today: day },
+        cause,
+        links: linksOf(payment),
+        ...(options.patch === undefined ? {} : { patch: options.patch }),
+        extra: { scheme: SCHEME, ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }) }
+      })
+
+      // `move` and `open` run on every creation or change: chains of steps, not generators (see `emit`).
       const move = (
         organisation: string,
         current: Versioned<OutboundPayment>,
         event: OutboundPaymentEvent,
         cause: Cause,
-        options: { readonly today?: LocalDate; readonly patch?: (p: OutboundPayment) => OutboundPayment; readonly reason_code?: string } = {}
+        options: MoveOptions & { readonly today?: LocalDate } = {}
       ) => {
         const onDay = (day: LocalDate) =>
-          applyTransition(payments, {
-            organisation,
-            machine: outboundPaymentMachine,
-            current,
-            event,
-            context: { execution_date: current.resource.execution_date, today: day },
-            cause,
-            links: linksOf(current.resource),
-            ...(options.patch === undefined ? {} : { patch: options.patch }),
-            extra: { scheme: SCHEME, ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }) }
-          })
+          applyTransition(payments, { organisation, current, ...requestFor(current.resource, event, cause, day, options) })
         return options.today === undefined ? Effect.flatMap(today(OUTBOUND_PAYMENT_TIME_ZONE), onDay) : onDay(options.today)
       }
 
       /**
-       * Stores a new payment as verifying, then completes verification (pending approval), on the
-       * day its request was validated against. Nested `flatMap`s, not `tap`s: a tap is a step more.
+       * Stores a new payment, verified (pending approval) on the day its request was validated
+       * against. It is made verifying and its verification completes in the same unit of work, so
+       * the machine's table is asked for that step, and only the state after it is written, with
+       * the events of both (`created`, then the table's).
        */
-      const open = (organisation: string, creditor: Creditor, payment: OutboundPayment, day: LocalDate) =>
-        Effect.flatMap(insertNew(payments, organisation, payment), (stored) =>
-          Effect.flatMap(
-            emit(organisation, {
-              resource_type: "outbound_payments",
-              action: "created",
-              links: linksOf(payment),
-              cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
-              resource_metadata: payment.metadata
-            }),
-            () =>
-              // The account that will fund it exists from the creditor's first outbound payment on.
-              Effect.flatMap(openAccount(accounts, organisation, creditor), () =>
-                move(organisation, stored, "verification_completed", {
-                  origin: "gocardless",
-                  cause: "outbound_payment_verified",
-                  description: payment.is_withdrawal
-                    ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
-                    : "The recipient's account holder name was checked and the payment is awaiting approval."
-                }, { today: day }))
-          ))
+      const open = (organisation: string, creditor: Creditor, payment: OutboundPayment, day: LocalDate) => {
+        const verified = transitionOf(payment, requestFor(payment, "verification_completed", {
+          origin: "gocardless",
+          cause: "outbound_payment_verified",
+          description: payment.is_withdrawal
+            ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
+            : "The recipient's account holder name was checked and the payment is awaiting approval."
+        }, day, {}), payment.created_at)
+        if (Result.isFailure(verified)) return Effect.fail(verified.failure)
+        const { next, event } = verified.success
+        const created: EventDraft = {
+          resource_type: "outbound_payments",
+          action: "created",
+          links: linksOf(payment),
+          cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
+          resource_metadata: payment.metadata
+        }
+        // Nested `flatMap`s, not `tap`s: a tap is a step more.
+        return Effect.flatMap(insertNew(payments, organisation, next), () =>
+          Effect.flatMap(emitAll(organisation, event === undefined ? [created] : [created, event]), () =>
+            // The account that will fund it exists from the creditor's first outbound payment on.
+            Effect.as(openAccount(accounts, organisation, creditor), next)))
+      }
 
       const create = (organisation: string, input: unknown) =>
         Effect.gen(function*() {

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, decodeInputEffect, invalidField, newId, now } from "@paykit/core"
+import { type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, decodeInputEffect, invalidField, withNewId } from "@paykit/core"
 import { PositiveAmount } from "@paykit/validation"
 import { eq, type Page } from "../ports/list-query.ts"
 import { Transactor, type Versioned } from "../ports/repository.ts"
@@ -82,20 +82,17 @@ export const openAccount = (
   })
 
 const openNewAccount = (accounts: Accounts, organisation: string, creditor: Creditor) =>
-  Effect.gen(function*() {
-    const id = yield* newId("payment_account")
-    const account: PaymentAccount = {
+  withNewId("payment_account", (id, created_at) =>
+    insertNew(accounts, organisation, {
       id,
-      created_at: yield* now,
+      created_at,
       account_balance: 0,
       account_holder_name: paymentAccountHolderName(creditor.name),
       account_number_ending: accountNumberEndingOf(id),
       bank_name: PAYMENT_ACCOUNT_BANK_NAME,
       currency: PAYMENT_ACCOUNT_CURRENCY,
       links: { creditor: creditor.id }
-    }
-    return yield* insertNew(accounts, organisation, account)
-  })
+    }))
 
 /** The refusal of a reservation the creditor's balance cannot cover. */
 export const insufficientBalance = (creditor: string, account: PaymentAccount | undefined, amount: number): InvalidState =>

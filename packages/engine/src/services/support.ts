@@ -1,5 +1,16 @@
 import { Context, Effect, Result } from "effect"
-import { IdGenerator, InvalidState, type Metadata, type NotFound, nowIn, type Timestamp, withNewId } from "@paykit/core"
+import {
+  ID_PREFIXES,
+  IdGenerator,
+  InvalidState,
+  type Metadata,
+  millisIn,
+  type NotFound,
+  nowIn,
+  type Timestamp,
+  timestampFromMillis,
+  withNewId
+} from "@paykit/core"
 import { type Cause, type Machine, transition } from "@paykit/machines"
 import { EventLog } from "../ports/event-log.ts"
 import { type Repository, Transactor, type VersionConflict, type Versioned } from "../ports/repository.ts"
@@ -56,6 +67,18 @@ const describe = (draft: EventDraft): string =>
 
 const NO_METADATA: Metadata = Object.freeze({})
 
+const eventOf = (id: string, created_at: Timestamp, draft: EventDraft): Event => ({
+  id,
+  created_at,
+  resource_type: draft.resource_type,
+  action: draft.action,
+  // Drafts and their maps are immutable values: the event keeps them rather than copies.
+  links: draft.links,
+  details: { origin: draft.cause.origin, cause: draft.cause.cause, description: describe(draft), ...draft.extra },
+  metadata: draft.metadata ?? NO_METADATA,
+  resource_metadata: draft.resource_metadata ?? NO_METADATA
+})
+
 /**
  * Appends one event to the log (inside the caller's unit of work) and returns it. Every change
  * goes through here, some twice, so it takes as few steps as it can: `withNewId`'s one, then the
@@ -64,19 +87,24 @@ const NO_METADATA: Metadata = Object.freeze({})
  */
 export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Event, never, EngineContext> =>
   withNewId("event", (id, created_at, fiber) => {
-    const event: Event = {
-      id,
-      created_at,
-      resource_type: draft.resource_type,
-      action: draft.action,
-      // Drafts and their maps are immutable values: the event keeps them rather than copies.
-      links: draft.links,
-      details: { origin: draft.cause.origin, cause: draft.cause.cause, description: describe(draft), ...draft.extra },
-      metadata: draft.metadata ?? NO_METADATA,
-      resource_metadata: draft.resource_metadata ?? NO_METADATA
-    }
+    const event = eventOf(id, created_at, draft)
     // The signature requires the log, so it is in the fiber's context.
     return Effect.as(Context.getUnsafe(fiber.context, EventLog).append(organisation, [event]), event)
+  })
+
+/**
+ * Appends several events in the order given, at one instant and in one append: what `emit` per
+ * draft does, in the steps of one.
+ */
+export const emitAll = (organisation: string, drafts: ReadonlyArray<EventDraft>): Effect.Effect<ReadonlyArray<Event>, never, EngineContext> =>
+  Effect.withFiber((fiber) => {
+    const ms = millisIn(fiber)
+    const created_at = timestampFromMillis(ms)
+    // The signature requires the generator and the log, so both are in the fiber's context; one
+    // generator's ids increase, so the events' ids keep their order.
+    const ids = Context.getUnsafe(fiber.context, IdGenerator)
+    const events = drafts.map((draft) => eventOf(ids.makeAt(ID_PREFIXES.event, ms), created_at, draft))
+    return Effect.as(Context.getUnsafe(fiber.context, EventLog).append(organisation, events), events)
   })
 
 /** A lost optimistic-concurrency race, as the API's 409 `conflict`. */
@@ -123,6 +151,47 @@ export interface TransitionRequest<A, S extends string, E extends string, C> {
  * `InvalidState`), the resource is saved with its version, and the event the table names is
  * appended in the same unit of work.
  */
+/** A status change the machine's table accepted: the resource after it, and the event it emits. */
+export interface Transitioned<A> {
+  readonly next: A
+  readonly event: EventDraft | undefined
+}
+
+/**
+ * The status change of `request`, computed and not stored: the machine's table accepts the event
+ * from `resource`'s status (or refuses it with `InvalidState`), the patch is applied at `at`, and
+ * the event the table names is drafted. `applyTransition` stores it; a creation whose resource
+ * moves on at once (an outbound payment verified as it is made) stores only its final state.
+ */
+export const transitionOf = <
+  A extends { readonly status: S; readonly metadata?: Metadata },
+  S extends string,
+  E extends string,
+  C
+>(
+  resource: A,
+  request: Omit<TransitionRequest<A, S, E, C>, "current" | "organisation">,
+  at: Timestamp
+): Result.Result<Transitioned<A>, InvalidState> => {
+  const outcome = transition(request.machine, resource.status, request.event, { at, cause: request.cause, context: request.context })
+  if (Result.isFailure(outcome)) return Result.fail(outcome.failure)
+  const entry = outcome.success
+  const patched = request.patch === undefined ? resource : request.patch(resource, at)
+  const next = { ...patched, status: entry.to }
+  const emits = entry.emits
+  return Result.succeed({
+    next,
+    event: emits === null ? undefined : {
+      resource_type: request.machine.name as EventResourceType,
+      action: emits,
+      links: request.links,
+      cause: request.cause,
+      ...(next.metadata === undefined ? {} : { resource_metadata: next.metadata }),
+      ...(request.extra === undefined ? {} : { extra: request.extra })
+    }
+  })
+}
+
 export const applyTransition = <
   A extends { readonly id: string; readonly created_at: string; readonly status: S; readonly metadata?: Metadata },
   K extends string,
@@ -136,31 +205,12 @@ export const applyTransition = <
   // A chain of steps, not Effect.gen: every status change of every resource runs it (see `emit`);
   // the clock is read in the first step rather than in one of its own.
   Effect.withFiber((fiber) => {
-    const at = nowIn(fiber)
-    const outcome = transition(request.machine, request.current.resource.status, request.event, {
-      at,
-      cause: request.cause,
-      context: request.context
-    })
+    const outcome = transitionOf(request.current.resource, request, nowIn(fiber))
     if (Result.isFailure(outcome)) return Effect.fail(outcome.failure)
-    const entry = outcome.success
-    const patched = request.patch === undefined ? request.current.resource : request.patch(request.current.resource, at)
-    const next = { ...patched, status: entry.to }
+    const { next, event } = outcome.success
     const saved = save(repository, request.organisation, request.current, next)
-    const emits = entry.emits
-    if (emits === null) return Effect.as(saved, next)
-    return Effect.flatMap(saved, () =>
-      Effect.as(
-        emit(request.organisation, {
-          resource_type: request.machine.name as EventResourceType,
-          action: emits,
-          links: request.links,
-          cause: request.cause,
-          ...(next.metadata === undefined ? {} : { resource_metadata: next.metadata }),
-          ...(request.extra === undefined ? {} : { extra: request.extra })
-        }),
-        next
-      ))
+    if (event === undefined) return Effect.as(saved, next)
+    return Effect.flatMap(saved, () => Effect.as(emit(request.organisation, event), next))
   })
 
 /** Whether the machine accepts `event` in `state` (used to skip work that is not due). */
