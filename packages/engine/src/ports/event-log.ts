@@ -3,7 +3,7 @@ import type { NotFound } from "@paykit/core"
 import type { FilterKeyOf } from "../resources/definition.ts"
 import { type Event, events } from "../resources/events.ts"
 import type { ListQuery, Page } from "./list-query.ts"
-import { RepositoryBackend } from "./repository.ts"
+import { type DuplicateId, RepositoryBackend } from "./repository.ts"
 
 export type EventFilterKey = FilterKeyOf<typeof events>
 
@@ -27,15 +27,17 @@ export class EventLog extends Context.Service<EventLog, {
     Effect.gen(function*() {
       const backend = yield* RepositoryBackend
       const repository = backend.repository(events)
+      // The batch's inserts in order, as a chain of steps: a change appends one event or two, and
+      // `Effect.forEach` builds a loop (an iterator and three closures) around so few.
+      const insertFrom = (organisation: string, batch: ReadonlyArray<Event>, index: number): Effect.Effect<void, DuplicateId> => {
+        const event = batch[index]
+        if (event === undefined) return Effect.void
+        const inserted = repository.insert(organisation, event)
+        return index === batch.length - 1 ? Effect.asVoid(inserted) : Effect.flatMap(inserted, () => insertFrom(organisation, batch, index + 1))
+      }
       return EventLog.of({
         // An event id is fresh from the id generator; a duplicate is a defect, not a domain error.
-        append: (organisation, batch) => {
-          const [only] = batch
-          // Nearly every change appends one event: no loop around it.
-          return batch.length === 1 && only !== undefined
-            ? Effect.asVoid(Effect.orDie(repository.insert(organisation, only)))
-            : Effect.orDie(Effect.forEach(batch, (e) => repository.insert(organisation, e), { discard: true }))
-        },
+        append: (organisation, batch) => Effect.orDie(insertFrom(organisation, batch, 0)),
         get: (organisation, id) => Effect.map(repository.get(organisation, id), (v) => v.resource),
         list: repository.list,
         scan: (organisation, filters) => Effect.map(repository.scan(organisation, filters), (vs) => vs.map((v) => v.resource))
