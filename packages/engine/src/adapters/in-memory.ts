@@ -4,13 +4,15 @@ import { EventLog } from "../ports/event-log.ts"
 import { type ListQuery, matchesAll } from "../ports/list-query.ts"
 import { DuplicateId, type Repository, RepositoryBackend, Transactor, VersionConflict, type Versioned } from "../ports/repository.ts"
 import type { ResourceDefinition } from "../resources/definition.ts"
+import { type CommittedTable, commitRow, committedRow, newCommittedTable } from "./committed-table.ts"
 import { insertSorted, mergeSorted, pageOfAscending } from "./ordered-page.ts"
 
 /**
  * The in-memory adapter of the storage ports.
  *
- * Committed data is one mutable table per (resource, organisation): its rows by id and its ids in
- * ascending order (ids are time-ordered, so a new id is almost always appended). A transaction
+ * Committed data is one mutable table per (resource, organisation): its ids in ascending order (ids
+ * are time-ordered, so a new id is almost always appended) and its rows by id, in segments
+ * (`committed-table.ts`). A transaction
  * never touches them while it runs: its writes go to an overlay (the rows it changed, per table,
  * and the ids it added), which its own reads consult first and which is merged into the tables
  * when it succeeds; on failure the overlay is dropped, which is the rollback. So a write costs
@@ -22,11 +24,7 @@ import { insertSorted, mergeSorted, pageOfAscending } from "./ordered-page.ts"
 
 type Row = Versioned<unknown>
 
-interface Table {
-  readonly rows: Map<string, Row>
-  /** Every id of `rows`, ascending. */
-  readonly ids: Array<string>
-}
+type Table = CommittedTable<Row>
 
 /** What one transaction wrote to one table. */
 interface TableWrites {
@@ -50,25 +48,7 @@ const CurrentTransaction = Context.Reference<OpenTransaction | undefined>("@payk
 
 const EMPTY_IDS: ReadonlyArray<string> = []
 
-/**
- * A table's row, or nothing. A new id sorts after every committed one (ids are time-ordered), and
- * one comparison with the last says so: a miss in the hash map of a large table (the events', the
- * payments') costs several cache misses, and every insert asks twice.
- */
-const committedRowOf = (table: Table | undefined, id: string): Row | undefined => {
-  if (table === undefined) return undefined
-  const last = table.ids[table.ids.length - 1]
-  return last === undefined || last < id ? undefined : table.rows.get(id)
-}
-
-const isCommitted = (table: Table | undefined, id: string): boolean => committedRowOf(table, id) !== undefined
-
-const commitRow = (table: Table, id: string, row: Row): void => {
-  if (!isCommitted(table, id)) insertSorted(table.ids, id)
-  table.rows.set(id, row)
-}
-
-const newTable = (): Table => ({ rows: new Map(), ids: [] })
+const newTable = (): Table => newCommittedTable()
 const newTableWrites = (): TableWrites => ({ rows: new Map(), added: [] })
 
 const entryOf = <T>(byTable: ByTable<T>, name: string, organisation: string, make: () => T): T => {
@@ -102,7 +82,7 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
 
     /** The row as the transaction `tx` sees it (its own write first), or as committed. */
     const rowOf = (tx: OpenTransaction | undefined, name: string, organisation: string, id: string): Row | undefined =>
-      writesOf(tx, name, organisation)?.rows.get(id) ?? committedRowOf(tableOf(name, organisation), id)
+      writesOf(tx, name, organisation)?.rows.get(id) ?? committedRow(tableOf(name, organisation), id)
 
     /** Every id of the table as `tx` sees it, ascending. */
     const idsOf = (tx: OpenTransaction | undefined, name: string, organisation: string): ReadonlyArray<string> => {
@@ -143,7 +123,7 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
           const outcome = change(rowOf(tx, name, organisation, id))
           if (!isRow(outcome)) return Effect.fail(outcome)
           const tableWrites = entryOf(tx.writes, name, organisation, newTableWrites)
-          if (!tableWrites.rows.has(id) && !isCommitted(tableOf(name, organisation), id)) insertSorted(tableWrites.added, id)
+          if (!tableWrites.rows.has(id) && committedRow(tableOf(name, organisation), id) === undefined) insertSorted(tableWrites.added, id)
           tableWrites.rows.set(id, outcome)
           return Effect.succeed(outcome)
         }
