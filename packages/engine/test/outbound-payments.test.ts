@@ -2,7 +2,7 @@ import { Effect, Exit } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import { timestampFromMillis } from "@paykit/core"
-import { OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS, OutboundPayments, PaymentAccounts } from "@paykit/engine"
+import { Customers, OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS, OutboundPayments, PaymentAccounts } from "@paykit/engine"
 import { ORG, START, START_DAY, actionsOf, dayAfter, runOutbound, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
 
 const failureJson = <A, E>(exit: Exit.Exit<A, E>): string => (Exit.isFailure(exit) ? JSON.stringify(exit.cause) : "")
@@ -190,6 +190,36 @@ describe("outbound payments", () => {
     expect(failureJson(r.badScheme)).toContain("/outbound_payments/scheme")
     expect(failureJson(r.badScheme)).toContain("/outbound_payments/amount")
     expect(failureJson(r.ambiguous)).toContain("/outbound_payments/links/creditor")
+  })
+
+  it("refuses a recipient it cannot pay and an import it may not use, and writes nothing", async () => {
+    const r = await runOutbound(Effect.gen(function*() {
+      const outbound = yield* OutboundPayments
+      const customers = yield* Customers
+      yield* setUpCreditor(ORG, { verified: false })
+      const disabled = yield* setUpRecipient(ORG)
+      yield* customers.disableBankAccount(ORG, disabled.id)
+      const customer = yield* customers.create(ORG, { given_name: "Erika", family_name: "Mustermann", country_code: "DE" })
+      const euro = yield* customers.createBankAccount(ORG, {
+        account_holder_name: "Erika Mustermann", iban: "DE89370400440532013000", links: { customer: customer.id }
+      })
+      const payable = yield* setUpRecipient(ORG)
+      const make = (links: Record<string, string>) =>
+        Effect.exit(outbound.create(ORG, { amount: 100, scheme: "faster_payments", links }))
+      return {
+        euroCurrency: euro.currency,
+        disabled: yield* make({ recipient_bank_account: disabled.id }),
+        euro: yield* make({ recipient_bank_account: euro.id }),
+        noImport: yield* make({ recipient_bank_account: payable.id, outbound_payment_import: "IM000000000000" }),
+        payments: (yield* outbound.list(ORG, {})).items
+      }
+    }))
+    expect(r.euroCurrency).toBe("EUR")
+    expect(failureJson(r.disabled)).toContain("must be an enabled bank account")
+    expect(failureJson(r.euro)).toContain("must be a GBP bank account")
+    expect(failureJson(r.noImport)).toContain("must be an outbound payment import of this organisation")
+    expect(failureJson(r.noImport)).toContain("/outbound_payments/links/outbound_payment_import")
+    expect(r.payments).toEqual([])
   })
 
   it("lists with created_from, created_to and status, and updates metadata", async () => {

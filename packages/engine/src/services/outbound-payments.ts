@@ -35,6 +35,7 @@ import {
   type RepositoryOf
 } from "../repositories.ts"
 import type { Creditor, creditors as creditorDefinition } from "../resources/creditors.ts"
+import type { CustomerBankAccount } from "../resources/customer-bank-accounts.ts"
 import type { OutboundPayment, RecipientVerification } from "../resources/outbound-payments.ts"
 import { PageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-params.ts"
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
@@ -241,28 +242,43 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
             Effect.as(openAccount(accounts, organisation, creditor), next)))
       }
 
-      /** The recipient a creation names, if it can be paid: an enabled GBP customer bank account of the organisation. */
-      const payableRecipient = (organisation: string, id: string) =>
+      /**
+       * The recipient a creation names, given to `then` if it can be paid: an enabled GBP customer
+       * bank account of the organisation. Given on, not answered, so its success is no step of its own.
+       */
+      const withPayableRecipient = <A, E, R>(
+        organisation: string,
+        id: string,
+        then: (recipient: CustomerBankAccount) => Effect.Effect<A, E, R>
+      ): Effect.Effect<A, E | ValidationFailed, R> =>
         Effect.flatMap(
           Effect.mapError(customerAccounts.get(organisation, id), () =>
             invalidField(OUTBOUND_PAYMENTS, ["links", "recipient_bank_account"], "must be a customer bank account of this organisation")),
-          (recipient) =>
+          (recipient): Effect.Effect<A, E | ValidationFailed, R> =>
             !recipient.resource.enabled
               ? Effect.fail(invalidField(OUTBOUND_PAYMENTS, ["links", "recipient_bank_account"], "must be an enabled bank account"))
               : recipient.resource.currency !== "GBP"
               ? Effect.fail(invalidField(OUTBOUND_PAYMENTS, ["links", "recipient_bank_account"], "must be a GBP bank account (outbound payments are GBP only)"))
-              : Effect.succeed(recipient.resource)
+              : then(recipient.resource)
         )
 
-      /** The import a creation names, if any, must be an authorised one of the same creditor (spec: import workflow). */
-      const checkImport = (organisation: string, importId: string | undefined, creditor: string): Effect.Effect<void, ValidationFailed> =>
-        importId === undefined ? Effect.void : Effect.flatMap(
+      /**
+       * `then`, once the import a creation names, if any, is found to be an authorised one of the
+       * same creditor (spec: import workflow); with none named, `then` at once.
+       */
+      const afterImportCheck = <A, E, R>(
+        organisation: string,
+        importId: string | undefined,
+        creditor: string,
+        then: () => Effect.Effect<A, E, R>
+      ): Effect.Effect<A, E | ValidationFailed, R> =>
+        importId === undefined ? then() : Effect.flatMap(
           Effect.mapError(imports.get(organisation, importId), () =>
             invalidField(OUTBOUND_PAYMENTS, ["links", "outbound_payment_import"], "must be an outbound payment import of this organisation")),
-          (batch) =>
+          (batch): Effect.Effect<A, E | ValidationFailed, R> =>
             batch.resource.status !== "processing" || batch.resource.links.creditor !== creditor
               ? Effect.fail(invalidField(OUTBOUND_PAYMENTS, ["links", "outbound_payment_import"], "must be an authorised import of the same creditor that is being processed"))
-              : Effect.void
+              : then()
         )
 
       // A chain of steps, not a generator, like `open` (see `emit`): the API's busiest creation.
@@ -273,8 +289,8 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
           const req = decoded.success
           const importId = req.links.outbound_payment_import
           return Effect.flatMap(resolveCreditor(creditors, organisation, OUTBOUND_PAYMENTS, req.links.creditor), (creditor) =>
-            Effect.flatMap(payableRecipient(organisation, req.links.recipient_bank_account), (recipient) =>
-              Effect.flatMap(checkImport(organisation, importId, creditor.resource.id), () =>
+            withPayableRecipient(organisation, req.links.recipient_bank_account, (recipient) =>
+              afterImportCheck(organisation, importId, creditor.resource.id, () =>
                 Effect.flatMap(verifier.verify({
                   account_holder_name: recipient.account_holder_name,
                   account_number_ending: recipient.account_number_ending,
