@@ -200,16 +200,16 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
 
     const transactor = Transactor.of({
       transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-        Effect.withFiber((fiber): Effect.Effect<A, E, R> =>
-          transactionOf(fiber) !== undefined
-            ? effect
-            : lock.withPermit(Effect.suspend(() => {
-              const open: OpenTransaction = { store: identity, writes: new Map() }
-              return Effect.map(Effect.provideService(effect, CurrentTransaction, open), (a) => {
-                commit(open.writes)
-                return a
-              })
-            })))
+        Effect.withFiber((fiber): Effect.Effect<A, E, R> => {
+          if (transactionOf(fiber) !== undefined) return effect
+          // Made in this step, not in a suspended one under the lock: it is this run's own, and
+          // nothing reads it before the lock is held.
+          const open: OpenTransaction = { store: identity, writes: new Map() }
+          return lock.withPermit(Effect.map(Effect.provideService(effect, CurrentTransaction, open), (a) => {
+            commit(open.writes)
+            return a
+          }))
+        })
     })
     return { backend, transactor }
   })

@@ -31,7 +31,12 @@ export const captureEngineContext = Effect.gen(function*() {
   const log = yield* EventLog
   return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<Exclude<R, IdGenerator>, EventLog>> =>
     Effect.updateContext(effect, (context: Context.Context<Exclude<Exclude<R, IdGenerator>, EventLog>>) =>
-      Context.add(Context.add(context, IdGenerator, ids), EventLog, log) as Context.Context<R>)
+      // A caller running in the context the engine was built in (the HTTP server, most embedders)
+      // has both already: the context is kept as it is, which spares the step that would restore
+      // it and keeps its lookups as short.
+      (Context.getOrUndefined(context, IdGenerator) === ids && Context.getOrUndefined(context, EventLog) === log
+        ? context
+        : Context.add(Context.add(context, IdGenerator, ids), EventLog, log)) as Context.Context<R>)
 })
 
 /**
