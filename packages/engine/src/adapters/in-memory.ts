@@ -120,11 +120,16 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
       Effect.withFiber((fiber): Effect.Effect<Row, E> => {
         const tx = transactionOf(fiber)
         if (tx !== undefined) {
-          const outcome = change(rowOf(tx, name, organisation, id))
+          // Each map is looked up once: the overlay's row, else the committed one.
+          const writes = writesOf(tx, name, organisation)
+          const pending = writes?.rows.get(id)
+          const committedNow = pending === undefined ? committedRow(tableOf(name, organisation), id) : undefined
+          const outcome = change(pending ?? committedNow)
           if (!isRow(outcome)) return Effect.fail(outcome)
-          const tableWrites = entryOf(tx.writes, name, organisation, newTableWrites)
-          if (!tableWrites.rows.has(id) && committedRow(tableOf(name, organisation), id) === undefined) insertSorted(tableWrites.added, id)
-          tableWrites.rows.set(id, outcome)
+          // The overlay gets a table only for a write that succeeds.
+          const target = writes ?? entryOf(tx.writes, name, organisation, newTableWrites)
+          if (pending === undefined && committedNow === undefined) insertSorted(target.added, id)
+          target.rows.set(id, outcome)
           return Effect.succeed(outcome)
         }
         return lock.withPermit(Effect.suspend(() => {

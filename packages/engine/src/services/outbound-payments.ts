@@ -231,7 +231,8 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         const created: EventDraft = {
           resource_type: "outbound_payments",
           action: "created",
-          links: linksOf(payment),
+          // The verification's event links the same resources: both events keep one map.
+          links: event?.links ?? linksOf(payment),
           cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
           resource_metadata: payment.metadata
         }
