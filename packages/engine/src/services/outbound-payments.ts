@@ -199,7 +199,8 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         extra: { scheme: SCHEME, ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }) }
       })
 
-      // `move` and `open` run on every creation or change: chains of steps, not generators (see `emit`).
+      // `move` runs on every change of a payment and `open` on every creation: chains of steps, not
+      // generators (see `emit`).
       const move = (
         organisation: string,
         current: Versioned<OutboundPayment>,
