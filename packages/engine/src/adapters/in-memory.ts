@@ -12,10 +12,9 @@ import { insertSorted, mergeSorted, pageOfAscending } from "./ordered-page.ts"
  *
  * Committed data is one mutable table per (resource, organisation): its ids in ascending order (ids
  * are time-ordered, so a new id is almost always appended) and its rows by id, in segments
- * (`committed-table.ts`). A transaction
- * never touches them while it runs: its writes go to an overlay (the rows it changed, per table,
- * and the ids it added), which its own reads consult first and which is merged into the tables
- * when it succeeds; on failure the overlay is dropped, which is the rollback. So a write costs
+ * (`committed-table.ts`). A transaction never touches them while it runs: its writes go to an
+ * overlay (the rows it changed, per table, and the ids it added), which its own reads consult
+ * first and which is merged into the tables when it succeeds; on failure the overlay is dropped, which is the rollback. So a write costs
  * O(1) (O(log n) for an id out of order), whatever the size of the store, and readers outside the
  * transaction see only committed rows. Transactions and writes made outside one are serialised by
  * a semaphore, so no two overlays are ever merged over each other; every read is synchronous, so a
