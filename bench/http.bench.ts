@@ -57,8 +57,11 @@ const autocannon = ((await import(autocannonSpecifier)) as { default: Autocannon
 
 const CONNECTIONS = 50
 const DURATION_S = Number(process.env["BENCH_SECONDS"] ?? 4)
-/** Paykit and bare runs alternate this many times; the table gives each side's median. */
-const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 3)
+/**
+ * Paykit and bare runs alternate this many times; the table gives each side's median. Five, as in
+ * every table of docs/benchmarks.md: with three, one slow spell of the machine decides a median.
+ */
+const ROUNDS = Number(process.env["BENCH_ROUNDS"] ?? 5)
 const SEPARATE_PROCESSES = process.env["BENCH_PROCESSES"] !== "0"
 /**
  * With the servers in processes of their own, autocannon runs on this process's thread, where
