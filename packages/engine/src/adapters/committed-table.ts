@@ -59,7 +59,8 @@ export const commitRow = <R>(table: CommittedTable<R>, id: string, row: R): void
     return
   }
   const segment = segmentOf(table, id)
-  if (segment === undefined) return // unreachable: a table with ids has segments
+  // A table with ids has segments; losing a write quietly would be worse than stopping.
+  if (segment === undefined) throw new Error("in-memory table: ids without segments")
   if (!segment.has(id)) insertSorted(table.ids, id)
   segment.set(id, row)
 }
