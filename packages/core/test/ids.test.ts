@@ -11,6 +11,7 @@ import {
   isIdOf,
   lowestIdAt,
   makeIdFactory,
+  makeSteppingClock,
   newId,
   seededRandom,
   withNewId
@@ -118,16 +119,7 @@ describe("ids", () => {
 
   it("withNewId reads the clock once: on a clock that moves at every reading, the id's time is created_at", async () => {
     await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 4_102_444_800_000 }), async (start) => {
-      let reading = start
-      const ticking: Clock.Clock = {
-        currentTimeMillisUnsafe: () => reading++,
-        currentTimeMillis: Effect.sync(() => reading++),
-        currentTimeNanosUnsafe: () => BigInt(reading++) * 1_000_000n,
-        currentTimeNanos: Effect.sync(() => BigInt(reading++) * 1_000_000n),
-        monotonicTimeNanosUnsafe: () => BigInt(reading++) * 1_000_000n,
-        monotonicTimeNanos: Effect.sync(() => BigInt(reading++) * 1_000_000n),
-        sleep: () => Effect.void
-      }
+      const ticking = makeSteppingClock(start)
       const made = await Effect.runPromise(withNewId("payment", (id, createdAt) => Effect.succeed({ id, createdAt })).pipe(
         Effect.provide(IdGenerator.layerSeeded(3)),
         Effect.provideService(Clock.Clock, ticking)

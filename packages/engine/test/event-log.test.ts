@@ -1,8 +1,9 @@
-import { Effect, Exit } from "effect"
+import { Clock, Effect, Exit, Layer } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { timestampFromMillis } from "@paykit/core"
+import { IdGenerator, idTimestampMillis, makeSteppingClock, timestampFromMillis } from "@paykit/core"
 import { type Event, EventLog, InMemoryStorage, Transactor } from "@paykit/engine"
+import { emitAll } from "../src/services/support.ts"
 
 const ORG = "OR000000000001"
 
@@ -53,6 +54,34 @@ describe("EventLog.append", () => {
       if (!Exit.isSuccess(exit)) throw new Error("the program itself failed")
       expect(Exit.isFailure(exit.value.failed) && Exit.hasDies(exit.value.failed)).toBe(true)
       expect(exit.value.kept).toEqual([eventNumbered(1)])
+    }), { numRuns: 40 })
+  })
+})
+
+describe("emitAll", () => {
+  it("appends the drafts in order, at one reading of the clock, with ids that keep their order", async () => {
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 4_102_444_800_000 }), async (count, start) => {
+      const ticking = makeSteppingClock(start)
+      const drafts = Array.from({ length: count }, (_, i) => ({
+        resource_type: "payments" as const,
+        action: `step_${i}`,
+        links: { payment: "PM000000000001" },
+        cause: { origin: "api" as const, cause: "test", description: "A test event." }
+      }))
+      const exit = await Effect.runPromiseExit(Effect.gen(function*() {
+        const emitted = yield* emitAll(ORG, drafts)
+        return { emitted, logged: yield* (yield* EventLog).scan(ORG, {}) }
+      }).pipe(
+        Effect.provide(Layer.merge(InMemoryStorage, IdGenerator.layerSeeded(5))),
+        Effect.provideService(Clock.Clock, ticking)
+      ))
+      if (!Exit.isSuccess(exit)) throw new Error("emitAll failed")
+      const { emitted, logged } = exit.value
+      expect(logged).toEqual(emitted)
+      expect(emitted.map((e) => e.action)).toEqual(drafts.map((d) => d.action))
+      expect(new Set(emitted.map((e) => e.created_at)).size).toBe(1)
+      expect(emitted.map((e) => e.id)).toEqual([...emitted.map((e) => e.id)].sort())
+      for (const e of emitted) expect(new Date(idTimestampMillis(e.id, "EV")).toISOString()).toBe(e.created_at)
     }), { numRuns: 40 })
   })
 })
