@@ -181,6 +181,24 @@ export const withNewId = <A, E, R>(
 ): Effect.Effect<A, E, R | IdGenerator> =>
   Effect.withFiber((fiber) => {
     const ms = millisIn(fiber)
-    // The signature requires the generator, so it is in the fiber's context.
-    return f(Context.getUnsafe(fiber.context, IdGenerator).makeAt(ID_PREFIXES[resource], ms), timestampFromMillis(ms), fiber)
+    return f(generatorIn(fiber).makeAt(ID_PREFIXES[resource], ms), timestampFromMillis(ms), fiber)
   })
+
+/**
+ * `withNewId` for `count` ids of one resource at one reading of the clock, ascending (one
+ * generator's ids increase): the events of one append share their `created_at`.
+ */
+export const withNewIds = <A, E, R>(
+  resource: IdResource,
+  count: number,
+  f: (ids: ReadonlyArray<string>, createdAt: Timestamp, fiber: Fiber.Fiber<unknown, unknown>) => Effect.Effect<A, E, R>
+): Effect.Effect<A, E, R | IdGenerator> =>
+  Effect.withFiber((fiber) => {
+    const ms = millisIn(fiber)
+    const generator = generatorIn(fiber)
+    const ids = Array.from({ length: count }, () => generator.makeAt(ID_PREFIXES[resource], ms))
+    return f(ids, timestampFromMillis(ms), fiber)
+  })
+
+// The signatures of `withNewId` and `withNewIds` require the generator, so it is in the fiber's context.
+const generatorIn = (fiber: Fiber.Fiber<unknown, unknown>): IdGenerator["Service"] => Context.getUnsafe(fiber.context, IdGenerator)

@@ -14,7 +14,8 @@ import {
   makeSteppingClock,
   newId,
   seededRandom,
-  withNewId
+  withNewId,
+  withNewIds
 } from "@paykit/core"
 
 const prefixes = Object.values(ID_PREFIXES)
@@ -125,6 +126,20 @@ describe("ids", () => {
         Effect.provideService(Clock.Clock, ticking)
       ))
       expect(new Date(idTimestampMillis(made.id, "PM")).toISOString()).toBe(made.createdAt)
+    }), { numRuns: 50 })
+  })
+
+  it("withNewIds gives count ascending ids of the resource at one reading of the clock", async () => {
+    await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 4_102_444_800_000 }), async (count, start) => {
+      const made = await Effect.runPromise(withNewIds("event", count, (ids, createdAt) => Effect.succeed({ ids, createdAt })).pipe(
+        Effect.provide(IdGenerator.layerSeeded(9)),
+        Effect.provideService(Clock.Clock, makeSteppingClock(start))
+      ))
+      expect(made.ids).toHaveLength(count)
+      expect([...made.ids].sort()).toEqual(made.ids)
+      expect(new Set(made.ids).size).toBe(count)
+      expect(made.createdAt).toBe(new Date(start).toISOString())
+      for (const id of made.ids) expect(isIdOf("EV", id) && idTimestampMillis(id, "EV") === start).toBe(true)
     }), { numRuns: 50 })
   })
 

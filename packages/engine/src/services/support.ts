@@ -1,16 +1,5 @@
 import { Context, Effect, Result } from "effect"
-import {
-  ID_PREFIXES,
-  IdGenerator,
-  InvalidState,
-  type Metadata,
-  millisIn,
-  type NotFound,
-  nowIn,
-  type Timestamp,
-  timestampFromMillis,
-  withNewId
-} from "@paykit/core"
+import { IdGenerator, InvalidState, type Metadata, type NotFound, nowIn, type Timestamp, withNewId, withNewIds } from "@paykit/core"
 import { type Cause, type Machine, transition } from "@paykit/machines"
 import { EventLog } from "../ports/event-log.ts"
 import { type Repository, Transactor, type VersionConflict, type Versioned } from "../ports/repository.ts"
@@ -102,13 +91,10 @@ export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Eve
  * draft does, in the steps of one.
  */
 export const emitAll = (organisation: string, drafts: ReadonlyArray<EventDraft>): Effect.Effect<ReadonlyArray<Event>, never, EngineContext> =>
-  Effect.withFiber((fiber) => {
-    const ms = millisIn(fiber)
-    const created_at = timestampFromMillis(ms)
-    // The signature requires the generator and the log, so both are in the fiber's context; one
-    // generator's ids increase, so the events' ids keep their order.
-    const ids = Context.getUnsafe(fiber.context, IdGenerator)
-    const events = drafts.map((draft) => eventOf(ids.makeAt(ID_PREFIXES.event, ms), created_at, draft))
+  withNewIds("event", drafts.length, (ids, created_at, fiber) => {
+    // One ascending id per draft (`withNewIds` made drafts.length): the events keep the drafts' order.
+    const events = drafts.map((draft, i) => eventOf(ids[i] as string, created_at, draft))
+    // The signature requires the log, so it is in the fiber's context.
     return Effect.as(Context.getUnsafe(fiber.context, EventLog).append(organisation, events), events)
   })
 
