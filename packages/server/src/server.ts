@@ -8,6 +8,7 @@ import { SandboxBank, Simulator } from "@paykit/engine"
 import { type AccessTokens, apiEngineOn, type IdempotencyStore, makeHttpApp, RateLimiter, serveHttpApp, serverUrl } from "@paykit/http"
 import { PgliteClient, SqlStorage } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
+import { dataDirLock } from "./data-dir-lock.ts"
 import type { Database, ServerConfig } from "./config.ts"
 import { migrateServer } from "./migrations/index.ts"
 import { Organisations } from "./organisations.ts"
@@ -26,7 +27,8 @@ export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlCli
   return Layer.unwrap(Effect.sync(() => {
     // PGlite makes its directory but not the parents (`./.paykit` on a fresh clone).
     mkdirSync(dataDir, { recursive: true })
-    return PgliteClient.layer({ dataDir })
+    // Taken before PGlite opens the directory and released after it closes it.
+    return PgliteClient.layer({ dataDir }).pipe(Layer.provide(dataDirLock(dataDir)))
   }))
 }
 
