@@ -16,7 +16,7 @@ export interface ApiRequest {
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   readonly params: Readonly<Record<string, string>>
   readonly query: QueryValues
-  /** The body as sent: idempotency fingerprints and keeps it. */
+  /** The body as sent. */
   readonly body: string
   /** The body parsed once, when it was read; the gateway refuses `Invalid` before any handler runs. */
   readonly json: JsonBody
