@@ -48,6 +48,20 @@ describe.each(DATABASES)("SqlIdempotencyStore on $name", (database) => {
       expect(yield* madeIds).toEqual(created)
     })))
 
+  it("requests waiting on a key whose creation fails get it in turn: one creates, the rest conflict", { timeout: 60_000 }, () =>
+    run(Effect.gen(function*() {
+      const store = yield* IdempotencyStore
+      const failing = store.once(ORG, "fails-first", Effect.andThen(Effect.sleep("50 millis"), Effect.fail(new Refused())), keep)
+      const waiting = (n: number) => Effect.andThen(Effect.sleep("20 millis"), store.once(ORG, "fails-first", made(`W${n}`), keep))
+      const [first, ...rest] = yield* Effect.all([Effect.exit(failing), ...Array.from({ length: 4 }, (_, n) => Effect.exit(waiting(n)))], { concurrency: "unbounded" })
+      expect(first !== undefined && Exit.isFailure(first)).toBe(true)
+      const outcomes = rest.flatMap((exit) => Exit.isSuccess(exit) ? [exit.value] : [])
+      const created = outcomes.flatMap((o) => o._tag === "Created" ? [o.value] : [])
+      expect(created).toHaveLength(1)
+      expect(outcomes.filter((o) => o._tag === "Conflict")).toEqual(Array.from({ length: 3 }, () => ({ _tag: "Conflict", resourceId: created[0] })))
+      expect(yield* madeIds).toEqual(created)
+    })))
+
   it("any reuse of a key conflicts, in its organisation only", { timeout: 60_000 }, () =>
     run(Effect.gen(function*() {
       const store = yield* IdempotencyStore
