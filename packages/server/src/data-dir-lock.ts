@@ -99,12 +99,15 @@ const removeStale = (lockFile: string, stale: NonNullable<Holder>): void => {
   unlinkSync(aside)
 }
 
+/** Rounds of finding a stale lock and removing it before giving up: only starts racing each other take more than two. */
+const TAKEOVER_ROUNDS = 10
+
 /** Takes the lock of `dataDir` for this process, or fails naming the process that holds it. */
 export const acquireDataDirLock = (dataDir: string): Effect.Effect<string, DataDirInUse> =>
   Effect.suspend(() => {
     const lockFile = lockFileOf(dataDir)
     // Each round either takes the lock, finds a live holder, or removes a stale lock and tries again.
-    for (let round = 0; round < 10; round++) {
+    for (let round = 0; round < TAKEOVER_ROUNDS; round++) {
       if (create(lockFile)) return Effect.succeed(lockFile)
       const holder = holderOf(lockFile)
       if (holder === undefined) continue
