@@ -9,11 +9,11 @@ import * as engine from "@paykit/engine"
  * reads as English about the field: no Schema identifier, no "Expected ...", no "Missing key".
  */
 
-const requestSchemas = (): ReadonlyArray<readonly [string, Schema.Top]> => {
+const requestSchemas = (): ReadonlyArray<readonly [string, Schema.Decoder<unknown>]> => {
   const bodies = Object.entries(engine.REQUEST_BODIES).flatMap(([resource, actions]) =>
-    Object.entries(actions).map(([action, schema]): readonly [string, Schema.Top] => [`${resource}.${action}`, schema]))
+    Object.entries(actions).map(([action, schema]): readonly [string, Schema.Decoder<unknown>] => [`${resource}.${action}`, schema]))
   const lists = Object.entries(engine).filter(([name, value]) => name.endsWith("Params") && Schema.isSchema(value))
-    .map(([name, value]): readonly [string, Schema.Top] => [name, value as Schema.Top])
+    .map(([name, value]): readonly [string, Schema.Decoder<unknown>] => [name, value as Schema.Decoder<unknown>])
   return [...bodies, ...lists]
 }
 
@@ -55,7 +55,7 @@ describe("validation messages", () => {
   })
 
   it("say what was seen in the issue in words", () => {
-    const messages = (schema: Schema.Top, input: unknown) => {
+    const messages = (schema: Schema.Decoder<unknown>, input: unknown) => {
       const r = decodeInput(schema, "x")(input)
       return Result.isFailure(r) ? r.failure.errors.map((e) => `${e.field} ${e.message}`) : []
     }
