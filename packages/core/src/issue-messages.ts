@@ -106,11 +106,17 @@ const leafMessage = (issue: SchemaIssue.Leaf): string => {
   }
 }
 
-const filterMessage = (issue: SchemaIssue.Filter): string => {
+/**
+ * A refinement's message for everything below it: its own, else its failure's own; a bare
+ * failure (`InvalidValue`) without one says what was expected. Undefined lets the issues below
+ * speak for themselves (a refinement of a struct that names its fields).
+ */
+const filterMessage = (issue: SchemaIssue.Filter): string | undefined => {
+  const inner = issue.issue
   const own = stringAnnotation(issue.filter.annotations, "message") ??
-    (issue.issue._tag === "InvalidValue" ? stringAnnotation(issue.issue.annotations, "message") : undefined)
-  if (own !== undefined) return own
-  const expected = stringAnnotation(issue.filter.annotations, "expected")
+    (inner._tag === "InvalidValue" || inner._tag === "InvalidType" ? ownMessage(inner) : undefined)
+  if (own !== undefined || inner._tag !== "InvalidValue") return own
+  const expected = stringAnnotation(inner.annotations, "expected") ?? stringAnnotation(issue.filter.annotations, "expected")
   return expected === undefined ? INVALID_MESSAGE : `must be ${expected}`
 }
 
@@ -132,7 +138,7 @@ export const issueMessages = (
     case "AnyOf":
       return issue.issues.length > 0
         ? issue.issues.flatMap((i) => issueMessages(i, path, override))
-        : [{ path, message: override ?? `must be ${describeAst(issue.ast)}` }]
+        : [{ path, message: override ?? stringAnnotation(issue.ast.annotations, "message") ?? `must be ${describeAst(issue.ast)}` }]
     default:
       return [{ path, message: override ?? leafMessage(issue) }]
   }
