@@ -20,8 +20,14 @@ export const TOO_LONG_KEY_MESSAGE = `has a field name longer than ${STRING_MAX_L
 export const TOO_DEEP_MESSAGE = `is nested too deeply (at most ${INPUT_MAX_DEPTH} levels)`
 export const tooLongMessage = (max: number): string => `must be at most ${max} characters`
 
-const textProblem = (s: string): string | undefined =>
-  !isStorableText(s) ? UNSTORABLE_TEXT_MESSAGE : s.length > STRING_MAX_LENGTH ? tooLongMessage(STRING_MAX_LENGTH) : undefined
+const textProblem = (s: string, max: number): string | undefined =>
+  !isStorableText(s) ? UNSTORABLE_TEXT_MESSAGE : s.length > max ? tooLongMessage(max) : undefined
+
+/**
+ * Fields allowed more than `STRING_MAX_LENGTH` characters, by their dotted name (`image`, the
+ * base64 of a logo): each with its own, documented, maximum.
+ */
+export type LongTextFields = Readonly<Record<string, number>>
 
 const keyProblem = (key: string): string | undefined =>
   !isStorableText(key) ? UNSTORABLE_KEY_MESSAGE : key.length > STRING_MAX_LENGTH ? TOO_LONG_KEY_MESSAGE : undefined
@@ -36,13 +42,13 @@ interface Pending {
  * deeply nested document cannot exhaust the stack; a too-deep value is reported once and not
  * entered.
  */
-export const unstorableText = (root: string, input: unknown): ReadonlyArray<FieldError> => {
+export const unstorableText = (root: string, input: unknown, longText: LongTextFields = {}): ReadonlyArray<FieldError> => {
   const errors: Array<FieldError> = []
   const stack: Array<Pending> = [{ value: input, path: [] }]
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const { value, path } = next
     if (typeof value === "string") {
-      const problem = textProblem(value)
+      const problem = textProblem(value, (path.length > 0 ? longText[path.join(".")] : undefined) ?? STRING_MAX_LENGTH)
       if (problem !== undefined) errors.push(fieldError(root, path, problem))
     } else if (typeof value === "object" && value !== null) {
       if (path.length >= INPUT_MAX_DEPTH) {

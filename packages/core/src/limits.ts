@@ -81,3 +81,5 @@ export const INPUT_MAX_DEPTH = 16
 export const NAME_MAX_LENGTH = 255
 /** Free-text descriptions (payments, billing request purposes, mandate requests). */
 export const DESCRIPTION_MAX_LENGTH = 255
+/** Logo `image`: base64 of at most 1 MiB of image (GoCardless's limit on logo files is not published). */
+export const LOGO_IMAGE_MAX_BASE64_LENGTH = 4 * Math.ceil((1024 * 1024) / 3)
