@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { CountryCode, decodeInput } from "@paykit/core"
+import { CountryCode, decodeInput, IdOf } from "@paykit/core"
 import { Name, NonBlankString, optionalNullable } from "./fields.ts"
 
 /** POST /creditors and the creditor update body, under `creditors`. */
@@ -22,7 +22,7 @@ export const PAYOUT_ACCOUNT_LINKS = [
   "default_gbp_payout_account", "default_nzd_payout_account", "default_sek_payout_account", "default_usd_payout_account"
 ] as const
 
-const payoutAccountLink = optionalNullable(NonBlankString)
+const payoutAccountLink = optionalNullable(IdOf("creditor_bank_account"))
 
 export const CreditorUpdate = Schema.Struct({
   name: Schema.optionalKey(Name),
