@@ -4,13 +4,15 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { RequestLog, serverUrl, silentRequestLog } from "@paykit/http"
-import { Bootstrap, makeServer, type ServerConfig, ServerLog, type ServerLogLine, type ServerMode } from "../src/index.ts"
+import { Bootstrap, makeServer, type ServerConfig, type ServerOptions, ServerLog, type ServerLogLine, type ServerMode } from "../src/index.ts"
 
 export interface StartOptions {
   readonly mode?: ServerMode
   /** A PGlite data directory; absent means in memory. */
   readonly dataDir?: string
   readonly sandboxToken?: string
+  /** Shorter request timeouts or shutdown wait than the defaults. */
+  readonly serve?: ServerOptions["serve"]
 }
 
 export const testConfig = (options: StartOptions): ServerConfig => ({
@@ -28,7 +30,7 @@ export const testLogs = (lines: Array<ServerLogLine>) =>
 /** The composed server in-process on a random port. */
 export const startServer = async (options: StartOptions = {}) => {
   const lines: Array<ServerLogLine> = []
-  const runtime = ManagedRuntime.make(makeServer(testConfig(options)).pipe(Layer.provide(testLogs(lines))))
+  const runtime = ManagedRuntime.make(makeServer(testConfig(options), options.serve === undefined ? {} : { serve: options.serve }).pipe(Layer.provide(testLogs(lines))))
   const url = await runtime.runPromise(serverUrl)
   const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
   return { runtime, url, boot, lines, close: () => runtime.dispose() }
