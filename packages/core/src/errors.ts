@@ -1,4 +1,5 @@
-import { Schema, SchemaIssue } from "effect"
+import { Schema, type SchemaIssue } from "effect"
+import { issueMessages } from "./issue-messages.ts"
 
 /**
  * The one error model of the engine. Every rule failure is one of these typed values; the HTTP
@@ -106,23 +107,13 @@ export const invalidField = (
   reason?: string
 ): ValidationFailed => validationFailed([fieldError(root, path, message, reason)])
 
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
-
-const pathKey = (p: PropertyKey | { readonly key: PropertyKey }): PropertyKey => (typeof p === "object" ? p.key : p)
-
 /**
  * Turns a Schema decoding issue into a `ValidationFailed` whose items name each failing field and
- * its JSON pointer below `root`. Every input is decoded by a Schema; this is the one place where
- * Schema's issues become the API's errors.
+ * its JSON pointer below `root`, with a message for people (`issueMessages`). Every input is
+ * decoded by a Schema; this is the one place where Schema's issues become the API's errors.
  */
-export const fromSchemaIssue = (root: string, issue: SchemaIssue.Issue): ValidationFailed => {
-  const result = formatter(issue)
-  const errors = result.issues.map((i) => {
-    const path = (i.path ?? []).map(pathKey)
-    return fieldError(root, path, i.message)
-  })
-  return validationFailed(errors)
-}
+export const fromSchemaIssue = (root: string, issue: SchemaIssue.Issue): ValidationFailed =>
+  validationFailed(issueMessages(issue).map((i) => fieldError(root, i.path, i.message)))
 
 // ---------------------------------------------------------------------------------------------
 // Rendering

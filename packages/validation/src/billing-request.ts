@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Amount, Currency, decodeInput, MandateScheme, Metadata } from "@paykit/core"
+import { Amount, Currency, decodeInput, IdOf, MandateScheme, Metadata } from "@paykit/core"
 import { appFeeIssues } from "./app-fee.ts"
 import { constraintIssues, MandateConstraints } from "./constraints.ts"
 import {
@@ -72,9 +72,9 @@ export const BillingRequestCreateFields = Schema.Struct({
   metadata: Schema.optionalKey(Metadata),
   links: Schema.optionalKey(
     Schema.Struct({
-      creditor: Schema.optionalKey(Schema.String),
-      customer: Schema.optionalKey(Schema.String),
-      customer_bank_account: Schema.optionalKey(Schema.String)
+      creditor: Schema.optionalKey(IdOf("creditor")),
+      customer: Schema.optionalKey(IdOf("customer")),
+      customer_bank_account: Schema.optionalKey(IdOf("customer_bank_account"))
     })
   ),
   fallback_enabled: Schema.optionalKey(Schema.Boolean),

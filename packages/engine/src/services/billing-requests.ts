@@ -48,7 +48,7 @@ import type { Customer } from "../resources/customers.ts"
 import type { Institution } from "../resources/institutions.ts"
 import { Customers } from "./customers.ts"
 import { Institutions } from "./institutions.ts"
-import { ListParams, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { Mandates } from "./mandates.ts"
 import { Payments } from "./payments.ts"
 import { Subscriptions } from "./subscriptions.ts"
@@ -62,8 +62,8 @@ const ROOT = BILLING_REQUESTS
 export const NAME_MISMATCH_MESSAGE = "Account holder name does not match bank account details provided"
 
 export const BillingRequestListParams = Schema.Struct({
-  ...ListParams.fields,
-  customer: Schema.optionalKey(Schema.String),
+  ...listFields("billing_request"),
+  customer: idFilter("customer"),
   status: Schema.optionalKey(Schema.Union([Schema.Literals(BILLING_REQUEST_STATUSES), Schema.Array(Schema.Literals(BILLING_REQUEST_STATUSES))]))
 })
 

@@ -11,7 +11,8 @@ import {
   decodeInputEffect,
   invalidField,
   newId,
-  now
+  now,
+  IdOf
 } from "@paykit/core"
 import { NonBlankString, optionalNullable } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
@@ -22,7 +23,7 @@ import { CreditorBankAccountRepository, CreditorRepository, VerificationDetailRe
 import type { CreditorBankAccount } from "../resources/creditor-bank-accounts.ts"
 import { CREDITOR_TYPES, type Creditor, type CreditorLinks, type SchemeIdentifier } from "../resources/creditors.ts"
 import type { VerificationDetail } from "../resources/verification-details.ts"
-import { ListParams, PageFields, toListQuery } from "./list-params.ts"
+import { idFilter, ListParams, listFields, pageFields, toListQuery } from "./list-params.ts"
 import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
 import { AddressRequestFields, addressLinesOf } from "./address-request.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
@@ -49,14 +50,14 @@ export const CreditorUpdateRequest = Schema.Struct({
   bank_reference_prefix: Schema.optionalKey(BankReferencePrefix),
   ...AddressRequestFields,
   links: Schema.optionalKey(Schema.Struct({
-    default_gbp_payout_account: Schema.optionalKey(Schema.String),
-    default_eur_payout_account: Schema.optionalKey(Schema.String),
-    default_sek_payout_account: Schema.optionalKey(Schema.String),
-    default_dkk_payout_account: Schema.optionalKey(Schema.String),
-    default_aud_payout_account: Schema.optionalKey(Schema.String),
-    default_nzd_payout_account: Schema.optionalKey(Schema.String),
-    default_cad_payout_account: Schema.optionalKey(Schema.String),
-    default_usd_payout_account: Schema.optionalKey(Schema.String)
+    default_gbp_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_eur_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_sek_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_dkk_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_aud_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_nzd_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_cad_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_usd_payout_account: Schema.optionalKey(IdOf("creditor_bank_account"))
   }))
 })
 
@@ -70,7 +71,7 @@ export const CreditorBankAccountCreateRequest = Schema.Struct({
   account_type: optionalNullable(Schema.Literals(["savings", "checking"])),
   set_as_default_payout_account: Schema.optionalKey(Schema.Boolean),
   metadata: Schema.optionalKey(Metadata),
-  links: Schema.Struct({ creditor: Schema.String })
+  links: Schema.Struct({ creditor: IdOf("creditor") })
 })
 
 const DirectorRequest = Schema.Struct({
@@ -93,16 +94,15 @@ export const VerificationDetailCreateRequest = Schema.Struct({
   city: NonBlankString,
   postal_code: NonBlankString,
   directors: Schema.Array(DirectorRequest),
-  links: Schema.Struct({ creditor: Schema.String })
+  links: Schema.Struct({ creditor: IdOf("creditor") })
 })
 
-export const VerificationDetailListParams = Schema.Struct({ ...PageFields, creditor: Schema.String })
+export const VerificationDetailListParams = Schema.Struct({ ...pageFields("verification_detail"), creditor: IdOf("creditor") })
 
 /** `GET /creditor_bank_accounts` parameters (the real API's: `creditor`, `enabled`, `created_at`). */
 export const CreditorBankAccountListParams = Schema.Struct({
-  ...PageFields,
-  created_at: ListParams.fields.created_at,
-  creditor: Schema.optionalKey(Schema.String),
+  ...listFields("creditor_bank_account"),
+  creditor: idFilter("creditor"),
   enabled: Schema.optionalKey(Schema.Literals(["true", "false"]))
 })
 

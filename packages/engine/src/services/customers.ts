@@ -11,7 +11,8 @@ import {
   invalidField,
   newId,
   now,
-  validationFailed
+  validationFailed,
+  IdOf
 } from "@paykit/core"
 import { NonBlankString, optionalNullable, resolveBankDetails, type ResolvedBankAccount } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
@@ -21,7 +22,7 @@ import { NameVerifier } from "../ports/name-verifier.ts"
 import { CustomerBankAccountRepository, CustomerRepository } from "../repositories.ts"
 import type { CustomerBankAccount } from "../resources/customer-bank-accounts.ts"
 import type { Customer } from "../resources/customers.ts"
-import { ListParams, PageFields, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
 import { AddressRequestFields, addressLinesOf } from "./address-request.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
@@ -48,7 +49,7 @@ export const CustomerCreateRequest = Schema.Struct(CustomerFields)
 export type CustomerCreateRequest = typeof CustomerCreateRequest.Type
 export const CustomerUpdateRequest = Schema.Struct(CustomerFields)
 
-export const CustomerListParams = Schema.Struct({ ...ListParams.fields, email: Schema.optionalKey(Schema.String) })
+export const CustomerListParams = Schema.Struct({ ...listFields("customer"), email: Schema.optionalKey(Schema.String) })
 
 export const BankDetailsFields = {
   account_holder_name: NonBlankString,
@@ -67,13 +68,12 @@ export type BankDetails = typeof BankDetails.Type
 
 export const CustomerBankAccountCreateRequest = Schema.Struct({
   ...BankDetailsFields,
-  links: Schema.Struct({ customer: Schema.String })
+  links: Schema.Struct({ customer: IdOf("customer") })
 })
 
 export const CustomerBankAccountListParams = Schema.Struct({
-  ...PageFields,
-  created_at: ListParams.fields.created_at,
-  customer: Schema.optionalKey(Schema.String),
+  ...listFields("customer_bank_account"),
+  customer: idFilter("customer"),
   enabled: Schema.optionalKey(Schema.Literals(["true", "false"]))
 })
 

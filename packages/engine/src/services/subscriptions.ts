@@ -37,7 +37,7 @@ import type { PartnerApp } from "../resources/app-fees.ts"
 import type { Mandate } from "../resources/mandates.ts"
 import { SUBSCRIPTION_STATUSES, type Subscription } from "../resources/subscriptions.ts"
 import { attributionOf, CallingApp, recordAttribution } from "./app-fees.ts"
-import { ListParams, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { Payments } from "./payments.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
@@ -46,9 +46,9 @@ import { MetadataUpdateRequest } from "./metadata-requests.ts"
 const ROOT = "subscriptions"
 
 export const SubscriptionListParams = Schema.Struct({
-  ...ListParams.fields,
-  mandate: Schema.optionalKey(Schema.String),
-  customer: Schema.optionalKey(Schema.String),
+  ...listFields("subscription"),
+  mandate: idFilter("mandate"),
+  customer: idFilter("customer"),
   status: Schema.optionalKey(
     Schema.Union([Schema.Literals(SUBSCRIPTION_STATUSES), Schema.Array(Schema.Literals(SUBSCRIPTION_STATUSES))]).check(
       Schema.makeFilter((s: string | ReadonlyArray<string>) => typeof s === "string" || s.length <= SUBSCRIPTION_STATUS_FILTER_MAX, {
