@@ -2,7 +2,7 @@ import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { OpenApi } from "effect/http-api"
 import { PaykitApi, REQUEST_BODY_MAX_BYTES } from "@paykit/http"
-import { localClient, startServer, type TestServer } from "./harness.ts"
+import { fulfilledMandateRequest, localClient, startServer, type TestServer } from "./harness.ts"
 
 /**
  * The server as `npm start` composes it (PGlite, SQL adapters, sandbox routes), fuzzed over every
@@ -263,15 +263,7 @@ beforeAll(async () => {
   for (const [path, created] of creations) harvest((await send("POST", path, { ...base, "idempotency-key": crypto.randomUUID() }, JSON.stringify(created))).text)
   // A mandate, its customer and bank account, and a subscription on it, as a payer's flow makes them.
   const client = localClient(token, server.url)
-  const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } })
-  const id = request.id ?? ""
-  await client.billingRequests.collectCustomerDetails(id, {
-    customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
-    customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
-  })
-  await client.billingRequests.collectBankAccount(id, { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" })
-  await client.billingRequests.confirmPayerDetails(id, {})
-  const mandate = (await client.billingRequests.fulfil(id, {})).mandate_request?.links?.mandate ?? ""
+  const { mandate } = await fulfilledMandateRequest(client)
   await client.subscriptions.create({ amount: 1500, currency: "GBP", interval_unit: "monthly", name: "Fuzz", links: { mandate } })
   harvest((await send("POST", "/sandbox/simulator/advance", base, JSON.stringify({ by: "P10D" }))).text)
   for (const route of ROUTES.filter((r) => r.method === "GET" && !r.path.includes("{"))) harvest((await send("GET", route.path, base, undefined)).text)
