@@ -24,6 +24,7 @@ import {
   REQUEST_BODY_MAX_BYTES,
   REQUEST_BODY_TIMEOUT_MS,
   REQUEST_HEADERS_TIMEOUT_MS,
+  refuseClientErrors,
   type RequestTimeouts,
   writeRefusal
 } from "./request-bounds.ts"
@@ -203,12 +204,14 @@ const servingOn = <A, E, R>(server: Server, app: Layer.Layer<A, E, R>, options: 
         const scope = yield* Scope.Scope
         const routerScope = yield* Scope.fork(scope, "parallel")
         const routerHandler = yield* NodeHttpServer.makeHandler(routed, { scope: routerScope })
+        const log = yield* RequestLog
+        refuseClientErrors(server, log)
         const handler = (req: IncomingMessage, res: ServerResponse) => {
-          if (declaresTooLarge(req.headers)) writeRefusal(res, bodyTooLarge())
+          if (declaresTooLarge(req.headers)) writeRefusal(req, res, bodyTooLarge(), log)
           else routerHandler(req, res)
         }
         const listener = (req: IncomingMessage, res: ServerResponse) => {
-          boundBody(req, res, bodyMs)
+          boundBody(req, res, bodyMs, log)
           if (Option.isNone(dispatcher) || !dispatcher.value.handle(req, res)) handler(req, res)
         }
         server.on("request", listener)

@@ -5,6 +5,7 @@ import type { InvalidApiUsage } from "@paykit/core"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
 import { errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import { REQUEST_ID_HEADER } from "./request-context.ts"
+import type { RequestLogEntry } from "./request-log.ts"
 
 /**
  * How much a request may hold of the server, on every route (the API's, `/sandbox/`, the docs):
@@ -46,11 +47,33 @@ export interface RequestTimeouts {
   readonly bodyMs: number
 }
 
-/** The error body of a request refused before a handler saw it; its own request id, as every answer has. */
-const refusal = (error: InvalidApiUsage): { readonly requestId: string; readonly response: ApiResponse } => {
+/** Where each refusal is logged: the request log, one line per request as for any other answer. */
+export type RefusalLog = (entry: RequestLogEntry) => void
+
+/**
+ * The error body of a request refused before a handler saw it, with its own request id (as every
+ * answer has), logged as the request's line.
+ */
+const refusal = (
+  log: RefusalLog,
+  request: { readonly method: string; readonly path: string; readonly started: number },
+  error: InvalidApiUsage
+): { readonly requestId: string; readonly response: ApiResponse } => {
   const requestId = randomUUID()
-  return { requestId, response: errorResponse(error, requestId, Date.now()) }
+  const response = errorResponse(error, requestId, Date.now())
+  log({
+    time: new Date().toISOString(),
+    request_id: requestId,
+    method: request.method,
+    path: request.path,
+    status: response.status,
+    duration_ms: Math.round((performance.now() - request.started) * 1000) / 1000
+  })
+  return { requestId, response }
 }
+
+/** What a log line says of a request Node could not read. */
+const UNREAD = { method: "-", path: "-" } as const
 
 const requestTimeout = (): InvalidApiUsage =>
   usage(408, PROTOCOL_REASONS.requestTimeout, "The request was not received in time")
@@ -75,25 +98,25 @@ const responseStarted = (socket: Duplex): boolean => {
 }
 
 /**
- * A Node server whose connections are bounded: Node's headers timeout, and every error Node meets
- * reading a request (that timeout, headers too large, bytes that are not HTTP) answered with the
- * spec's error body rather than Node's bare status line. The body has its own timer (`boundBody`),
- * which also runs once the server has stopped accepting, when Node's own check no longer does.
+ * A Node server with Node's headers timeout (checked every `TIMEOUT_CHECK_INTERVAL_MS`). Its own
+ * request timeout is off: the body has its own timer (`boundBody`), which also runs once the server
+ * has stopped accepting, when Node's check no longer does.
  */
-export const createBoundedServer = (timeouts: RequestTimeouts): Server => {
-  const server = createServer({
-    headersTimeout: timeouts.headersMs,
-    requestTimeout: 0,
-    connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS
-  })
+export const createBoundedServer = (timeouts: RequestTimeouts): Server =>
+  createServer({ headersTimeout: timeouts.headersMs, requestTimeout: 0, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS })
+
+/**
+ * Answers every error Node meets reading a request (the headers timeout, headers too large, bytes
+ * that are not HTTP) with the spec's error body rather than Node's bare status line.
+ */
+export const refuseClientErrors = (server: Server, log: RefusalLog): void => {
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (socket.writable && !responseStarted(socket)) {
-      const { requestId, response } = refusal(clientErrorOf(error.code))
+      const { requestId, response } = refusal(log, { ...UNREAD, started: performance.now() }, clientErrorOf(error.code))
       socket.end(rawResponse(requestId, response))
     }
     socket.destroy()
   })
-  return server
 }
 
 /**
@@ -102,12 +125,13 @@ export const createBoundedServer = (timeouts: RequestTimeouts): Server => {
  * unfinished (the dispatcher then forgets the request, Effect's router interrupts its handler).
  * An answered one (413 sent while the rest of the body was being dropped) has its connection closed.
  */
-export const boundBody = (req: IncomingMessage, res: ServerResponse, bodyMs: number): void => {
+export const boundBody = (req: IncomingMessage, res: ServerResponse, bodyMs: number, log: RefusalLog): void => {
   if (!hasBodyFraming(req.headers)) return
+  const started = performance.now()
   const timer = setTimeout(() => {
     if (req.complete) return
     if (res.headersSent) return void req.socket.destroy()
-    writeRefusal(res, requestTimeout(), true)
+    writeRefusal(req, res, requestTimeout(), log, { started, close: true })
     res.once("finish", () => req.socket.destroy())
   }, bodyMs)
   // Not cleared when the answer is sent: a body still arriving after an early answer (413, 401) is
@@ -121,13 +145,22 @@ export const boundBody = (req: IncomingMessage, res: ServerResponse, bodyMs: num
  * body would be reset by a close before it reads the answer, so what it sends is read and dropped
  * (until the body timeout).
  */
-export const writeRefusal = (res: ServerResponse, error: InvalidApiUsage, close = false): void => {
-  const { requestId, response } = refusal(error)
+export const writeRefusal = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: InvalidApiUsage,
+  log: RefusalLog,
+  options: { readonly started?: number; readonly close?: boolean } = {}
+): void => {
+  const url = req.url ?? "/"
+  const q = url.indexOf("?")
+  const request = { method: req.method ?? "-", path: q === -1 ? url : url.slice(0, q), started: options.started ?? performance.now() }
+  const { requestId, response } = refusal(log, request, error)
   res.writeHead(response.status, {
     "content-type": JSON_CONTENT_TYPE,
     "content-length": Buffer.byteLength(response.body),
     [REQUEST_ID_HEADER]: requestId,
-    ...(close ? { connection: "close" } : {})
+    ...(options.close === true ? { connection: "close" } : {})
   })
   res.end(response.body)
 }

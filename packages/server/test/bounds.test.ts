@@ -1,8 +1,10 @@
 import { connect } from "node:net"
 import { request } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { REQUEST_BODY_MAX_BYTES } from "@paykit/http"
-import { startServer, type TestServer } from "./harness.ts"
+import { Layer, ManagedRuntime } from "effect"
+import { REQUEST_BODY_MAX_BYTES, RequestLog, type RequestLogEntry, serverUrl } from "@paykit/http"
+import { makeServer, ServerLog } from "../src/index.ts"
+import { startServer, testConfig, type TestServer } from "./harness.ts"
 
 /**
  * Bounded requests, as slow or greedy clients meet them: raw sockets on 127.0.0.1 that declare
@@ -158,5 +160,29 @@ describe("shutdown and slow uploads", () => {
     await server.close()
     expect(performance.now() - started).toBeLessThan(3_000)
     expectErrorBody(await answered, 408, "request_timeout")
+  })
+})
+
+describe("the request log", () => {
+  it("has one line for each refusal, with the request id its client was given", async () => {
+    const entries: Array<RequestLogEntry> = []
+    const logs = Layer.mergeAll(Layer.succeed(RequestLog, (entry: RequestLogEntry) => void entries.push(entry)), Layer.succeed(ServerLog, () => {}))
+    const runtime = ManagedRuntime.make(makeServer(testConfig({}), { serve: { bodyTimeout: 300, headersTimeout: 300 } }).pipe(Layer.provide(logs)))
+    try {
+      const url = await runtime.runPromise(serverUrl)
+      const answers = [
+        await raw(url, postHead("/sandbox/simulator/advance", "none", `Content-Length: ${REQUEST_BODY_MAX_BYTES + 1}\r\n`)),
+        await raw(url, postHead("/creditors", "none", "Content-Length: 100\r\n")),
+        await raw(url, "HELLO\0 /\r\n\r\n")
+      ]
+      const lines = answers.map((answer) => typeof answer === "string" ? undefined : entries.find((e) => e.request_id === answer.headers["x-request-id"]))
+      expect(lines.map((line) => [line?.method, line?.path, line?.status])).toEqual([
+        ["POST", "/sandbox/simulator/advance", 413],
+        ["POST", "/creditors", 408],
+        ["-", "-", 400]
+      ])
+    } finally {
+      await runtime.dispose()
+    }
   })
 })
