@@ -141,6 +141,9 @@ export interface ErrorBody {
 /** Reasons of `invalid_state` that the real API answers with 409 Conflict rather than 422. */
 const CONFLICT_REASONS: ReadonlySet<string> = new Set(["idempotent_creation_conflict", "conflict"])
 
+/** The page every `documentation_url` points into (`error-reasons.ts` lists what it holds); the reason is the fragment. */
+export const DOCUMENTATION_PATH = "/docs"
+
 export interface RenderOptions {
   readonly requestId: string
   /** Base of `documentation_url`; the reason is appended as a fragment. */
@@ -167,7 +170,7 @@ export const httpStatusOf = (error: PaykitError): number => {
 
 /** Renders any engine error as the specification's error body. */
 export const renderError = (error: PaykitError, options: RenderOptions): ErrorBody => {
-  const base = options.documentationBase ?? "/docs/errors"
+  const base = options.documentationBase ?? DOCUMENTATION_PATH
   const code = httpStatusOf(error)
   const body = (
     type: ErrorBody["error"]["type"],

@@ -6,6 +6,7 @@
 export * from "./countries.ts"
 export * from "./dates.ts"
 export * from "./decode.ts"
+export * from "./error-reasons.ts"
 export * from "./errors.ts"
 export * from "./ids.ts"
 export * from "./input-text.ts"

@@ -11,8 +11,11 @@ import { INPUT_MAX_DEPTH, STRING_MAX_LENGTH } from "./limits.ts"
 /** NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
+/** Any NUL or surrogate: most text has neither, and this scan is cheaper than `UNSTORABLE`'s. */
+const SUSPECT = /[\u0000\uD800-\uDFFF]/
+
 /** Whether `s` can be stored as text: no NUL and no unpaired surrogate. */
-export const isStorableText = (s: string): boolean => !UNSTORABLE.test(s)
+export const isStorableText = (s: string): boolean => !SUSPECT.test(s) || !UNSTORABLE.test(s)
 
 export const UNSTORABLE_TEXT_MESSAGE = "must not contain NUL characters or unpaired surrogates"
 export const UNSTORABLE_KEY_MESSAGE = "has a field name that contains NUL characters or unpaired surrogates"
@@ -32,38 +35,44 @@ export type LongTextFields = Readonly<Record<string, number>>
 const keyProblem = (key: string): string | undefined =>
   !isStorableText(key) ? UNSTORABLE_KEY_MESSAGE : key.length > STRING_MAX_LENGTH ? TOO_LONG_KEY_MESSAGE : undefined
 
-interface Pending {
-  readonly value: unknown
-  readonly path: ReadonlyArray<PropertyKey>
-}
-
 /**
- * Every place in `input` the store could not hold, as field errors below `root`. Iterative, so a
- * deeply nested document cannot exhaust the stack; a too-deep value is reported once and not
- * entered.
+ * Every place in `input` the store could not hold, as field errors below `root`. Recursion stops
+ * at `INPUT_MAX_DEPTH` (a too-deep value is reported once and not entered), so a deeply nested
+ * document cannot exhaust the stack; one path is kept and copied only for an error, as nearly
+ * every input has none.
  */
 export const unstorableText = (root: string, input: unknown, longText: LongTextFields = {}): ReadonlyArray<FieldError> => {
   const errors: Array<FieldError> = []
-  const stack: Array<Pending> = [{ value: input, path: [] }]
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const { value, path } = next
+  const path: Array<PropertyKey> = []
+  const anyLong = Object.keys(longText).length > 0
+  const visit = (value: unknown): void => {
     if (typeof value === "string") {
-      const problem = textProblem(value, (path.length > 0 ? longText[path.join(".")] : undefined) ?? STRING_MAX_LENGTH)
-      if (problem !== undefined) errors.push(fieldError(root, path, problem))
+      const problem = textProblem(value, (anyLong ? longText[path.join(".")] : undefined) ?? STRING_MAX_LENGTH)
+      if (problem !== undefined) errors.push(fieldError(root, [...path], problem))
     } else if (typeof value === "object" && value !== null) {
       if (path.length >= INPUT_MAX_DEPTH) {
-        errors.push(fieldError(root, path, TOO_DEEP_MESSAGE))
-        continue
-      }
-      const entries: ReadonlyArray<readonly [PropertyKey, unknown]> = Array.isArray(value)
-        ? value.map((v: unknown, i) => [i, v] as const)
-        : Object.entries(value)
-      for (const [key, child] of entries) {
-        const problem = typeof key === "string" ? keyProblem(key) : undefined
-        if (problem !== undefined) errors.push(fieldError(root, path, problem))
-        else stack.push({ value: child, path: [...path, key] })
+        errors.push(fieldError(root, [...path], TOO_DEEP_MESSAGE))
+      } else if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          path.push(i)
+          visit(value[i])
+          path.pop()
+        }
+      } else {
+        for (const key in value) {
+          if (!Object.hasOwn(value, key)) continue
+          const problem = keyProblem(key)
+          if (problem !== undefined) {
+            errors.push(fieldError(root, [...path], problem))
+            continue
+          }
+          path.push(key)
+          visit((value as Record<string, unknown>)[key])
+          path.pop()
+        }
       }
     }
   }
+  visit(input)
   return errors
 }

@@ -79,7 +79,9 @@ export const STRING_MAX_LENGTH = 1000
 export const INPUT_MAX_DEPTH = 16
 /** Creditor and customer names, company names and account holder names given at creation. */
 export const NAME_MAX_LENGTH = 255
-/** Free-text descriptions (payments, billing request purposes, mandate requests). */
+/** Free-text descriptions (payments, billing request payment and mandate requests). */
 export const DESCRIPTION_MAX_LENGTH = 255
+/** Email addresses: RFC 5321's longest path, less the angle brackets. */
+export const EMAIL_MAX_LENGTH = 254
 /** Logo `image`: base64 of at most 1 MiB of image (GoCardless's limit on logo files is not published). */
 export const LOGO_IMAGE_MAX_BASE64_LENGTH = 4 * Math.ceil((1024 * 1024) / 3)

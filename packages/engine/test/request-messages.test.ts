@@ -1,7 +1,7 @@
 import fc from "fast-check"
 import { Result, Schema, SchemaAST } from "effect"
 import { describe, expect, it } from "vitest"
-import { decodeInput } from "@paykit/core"
+import { decodeInput, DESCRIPTION_MAX_LENGTH, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH, STRING_MAX_LENGTH } from "@paykit/core"
 import * as engine from "@paykit/engine"
 
 /**
@@ -66,5 +66,29 @@ describe("validation messages", () => {
     expect(messages(engine.REQUEST_BODIES.subscriptions.create, { interval: "x" }).join("\n"), messages(engine.REQUEST_BODIES.subscriptions.create, { interval: "x" }).join(" / ")).toMatch(/^interval must be a whole number/m)
     expect(messages(engine.REQUEST_BODIES.billing_requests.create, { mandate_request: { scheme: "nope" } }).join("\n"))
       .toMatch(/mandate_request\.scheme must be one of [a-z_, ]*bacs[a-z_, ]*sepa_core/)
+  })
+})
+
+describe("string lengths", () => {
+  const fieldsRefused = (schema: Schema.Decoder<unknown>, input: unknown) => {
+    const r = decodeInput(schema, "x")(input)
+    return Result.isFailure(r) ? r.failure.errors.map((e) => `${e.field} ${e.message}`) : []
+  }
+  const B = engine.REQUEST_BODIES
+  const cases: ReadonlyArray<readonly [string, Schema.Decoder<unknown>, (s: string) => unknown, string, number]> = [
+    ["creditor name", B.creditors.create, (s) => ({ name: s }), "name", NAME_MAX_LENGTH],
+    ["creditor name on update", B.creditors.update, (s) => ({ name: s }), "name", NAME_MAX_LENGTH],
+    ["customer given_name", B.customers.create, (s) => ({ given_name: s }), "given_name", NAME_MAX_LENGTH],
+    ["customer email", B.customers.create, (s) => ({ email: `${s.slice(2)}@x` }), "email", EMAIL_MAX_LENGTH],
+    ["payment description", B.payments.create, (s) => ({ description: s }), "description", DESCRIPTION_MAX_LENGTH],
+    ["any other string", B.customers.create, (s) => ({ city: s }), "city", STRING_MAX_LENGTH]
+  ]
+  it("accepts a field at its maximum and refuses it one character over, naming the field", () => {
+    for (const [name, schema, body, field, max] of cases) {
+      expect(fieldsRefused(schema, body("a".repeat(max))).filter((m) => m.startsWith(`${field} `)), name).toEqual([])
+      expect(fieldsRefused(schema, body("a".repeat(max + 1))).filter((m) => m.startsWith(`${field} `)), name).toEqual([
+        expect.stringMatching(new RegExp(`^${field} must be (an email address of )?at most ${max} characters$`))
+      ])
+    }
   })
 })

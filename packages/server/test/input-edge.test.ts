@@ -3,6 +3,7 @@ import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { OpenApi } from "effect/http-api"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
+import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { PaykitApi, serverUrl } from "@paykit/http"
 import { Bootstrap, makeServer } from "../src/index.ts"
@@ -132,6 +133,30 @@ describe.each(databases)("input the store cannot hold, on %s", (_name, start) =>
     }
     const after = (await json(await call("/creditors?limit=500")))["creditors"] as ReadonlyArray<unknown>
     expect(after.length).toBe(before.length)
+  })
+
+  it("a raw NUL in a body is 400 for the document; a NUL in a header never reaches a handler", async () => {
+    // A raw NUL (not the escape \\u0000) is a control character JSON does not allow, even in a string.
+    for (const body of ["\u0000", '{"creditors":{"name":"a\u0000b"}}']) {
+      const response = await fetch(`${served.url}/creditors`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${served.token}`, "gocardless-version": "2015-07-06", "content-type": "application/json", "idempotency-key": randomUUID() },
+        body
+      })
+      expect(response.status).toBe(400)
+    }
+    // fetch refuses to send such a header, so it goes over a socket as a client could send it.
+    const { port } = new URL(served.url)
+    const status = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.end(`GET /creditors HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${served.token}\r\nGoCardless-Version: 2015-07-06\r\nIdempotency-Key: a\u0000b\r\n\r\n`)
+      })
+      let data = ""
+      socket.on("data", (chunk) => { data += String(chunk) })
+      socket.on("end", () => resolve(data.split("\r\n")[0] ?? ""))
+      socket.on("error", reject)
+    })
+    expect(status).toMatch(/^HTTP\/1\.1 400/)
   })
 
   it("a 5 MiB creditor name is refused", async () => {

@@ -18,6 +18,7 @@ import {
 import { BILLING_REQUEST_STATUSES, type BillingRequestAction, buildActions, findAction, incompleteFields } from "@paykit/machines"
 import {
   BILLING_REQUESTS,
+  Email,
   isMandateSchemeOfCurrency,
   paymentRequestScheme,
   resolveBankDetails,
@@ -67,7 +68,6 @@ export const BillingRequestListParams = Schema.Struct({
   status: Schema.optionalKey(Schema.Union([Schema.Literals(BILLING_REQUEST_STATUSES), Schema.Array(Schema.Literals(BILLING_REQUEST_STATUSES))]))
 })
 
-const Email = Schema.String.check(Schema.makeFilter((s: string) => /^[^@\s]+@[^@\s]+$/.test(s), { message: "must be an email address" }))
 const Text = Schema.optionalKey(Schema.NullOr(Schema.String))
 
 export const CollectCustomerDetailsRequest = Schema.Struct({

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import {
   CountryCode,
   Currency,
+  DESCRIPTION_MAX_LENGTH,
   type IdGenerator,
   InvalidState,
   LocalDate,
@@ -14,7 +15,7 @@ import {
   now,
   IdOf
 } from "@paykit/core"
-import { NonBlankString, optionalNullable } from "@paykit/validation"
+import { Name, NonBlankString, nonBlankUpTo, optionalNullable } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
 import type { Page } from "../ports/list-query.ts"
@@ -36,7 +37,7 @@ const BankReferencePrefix = Schema.String.check(
 )
 
 export const CreditorCreateRequest = Schema.Struct({
-  name: NonBlankString,
+  name: Name,
   country_code: CountryCode,
   creditor_type: Schema.Literals(CREDITOR_TYPES),
   bank_reference_prefix: Schema.optionalKey(BankReferencePrefix),
@@ -46,7 +47,7 @@ export const CreditorCreateRequest = Schema.Struct({
 })
 
 export const CreditorUpdateRequest = Schema.Struct({
-  name: Schema.optionalKey(NonBlankString),
+  name: Schema.optionalKey(Name),
   bank_reference_prefix: Schema.optionalKey(BankReferencePrefix),
   ...AddressRequestFields,
   links: Schema.optionalKey(Schema.Struct({
@@ -62,7 +63,7 @@ export const CreditorUpdateRequest = Schema.Struct({
 })
 
 export const CreditorBankAccountCreateRequest = Schema.Struct({
-  account_holder_name: NonBlankString,
+  account_holder_name: Name,
   account_number: Schema.optionalKey(Schema.String.check(Schema.makeFilter((s: string) => /^\d{6,17}$/.test(s), { message: "must be 6 to 17 digits" }))),
   branch_code: Schema.optionalKey(Schema.String),
   iban: Schema.optionalKey(Schema.String.check(Schema.makeFilter((s: string) => /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(s.replace(/\s/g, "")), { message: "must be an IBAN" }))),
@@ -75,8 +76,8 @@ export const CreditorBankAccountCreateRequest = Schema.Struct({
 })
 
 const DirectorRequest = Schema.Struct({
-  given_name: NonBlankString,
-  family_name: NonBlankString,
+  given_name: Name,
+  family_name: Name,
   date_of_birth: LocalDate,
   street: NonBlankString,
   city: NonBlankString,
@@ -85,9 +86,9 @@ const DirectorRequest = Schema.Struct({
 })
 
 export const VerificationDetailCreateRequest = Schema.Struct({
-  name: NonBlankString,
+  name: Name,
   company_number: NonBlankString,
-  description: NonBlankString,
+  description: nonBlankUpTo(DESCRIPTION_MAX_LENGTH),
   address_line1: NonBlankString,
   address_line2: optionalNullable(Schema.String),
   address_line3: optionalNullable(Schema.String),

@@ -14,7 +14,7 @@ import {
   validationFailed,
   IdOf
 } from "@paykit/core"
-import { NonBlankString, optionalNullable, resolveBankDetails, type ResolvedBankAccount } from "@paykit/validation"
+import { Email, Name, optionalNullable, OptionalName, resolveBankDetails, type ResolvedBankAccount } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
 import { eq, type Page } from "../ports/list-query.ts"
@@ -32,10 +32,10 @@ const CUSTOMERS = "customers"
 const BANK_ACCOUNTS = "customer_bank_accounts"
 
 export const CustomerFields = {
-  email: optionalNullable(Schema.String.check(Schema.makeFilter((s: string) => /^[^@\s]+@[^@\s]+$/.test(s), { message: "must be an email address" }))),
-  given_name: optionalNullable(Schema.String),
-  family_name: optionalNullable(Schema.String),
-  company_name: optionalNullable(Schema.String),
+  email: optionalNullable(Email),
+  given_name: optionalNullable(OptionalName),
+  family_name: optionalNullable(OptionalName),
+  company_name: optionalNullable(OptionalName),
   ...AddressRequestFields,
   country_code: optionalNullable(CountryCode),
   language: optionalNullable(Schema.String),
@@ -52,7 +52,7 @@ export const CustomerUpdateRequest = Schema.Struct(CustomerFields)
 export const CustomerListParams = Schema.Struct({ ...listFields("customer"), email: Schema.optionalKey(Schema.String) })
 
 export const BankDetailsFields = {
-  account_holder_name: NonBlankString,
+  account_holder_name: Name,
   account_number: Schema.optionalKey(Schema.String),
   branch_code: Schema.optionalKey(Schema.String),
   bank_code: Schema.optionalKey(Schema.String),

@@ -28,7 +28,7 @@ import {
   taxJurisdictionOf
 } from "@paykit/money"
 import { calendarFor } from "@paykit/schedule"
-import { CURRENCY_OF_MANDATE_SCHEME, PositiveAmount, isAppFeeWithinLimit, type PaymentRequestScheme } from "@paykit/validation"
+import { CURRENCY_OF_MANDATE_SCHEME, Description, PositiveAmount, isAppFeeWithinLimit, type PaymentRequestScheme } from "@paykit/validation"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
@@ -67,7 +67,7 @@ export const PaymentCreateRequest = Schema.Struct({
   amount: PositiveAmount,
   currency: Currency,
   charge_date: Schema.optionalKey(LocalDate),
-  description: Schema.optionalKey(Schema.String),
+  description: Schema.optionalKey(Description),
   reference: Schema.optionalKey(Schema.String),
   metadata: Schema.optionalKey(Metadata),
   app_fee: Schema.optionalKey(Amount),

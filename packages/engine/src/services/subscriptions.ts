@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import {
   Amount,
   type IdGenerator,
+  IdOf,
   InvalidState,
   type LocalDate,
   Metadata,
@@ -68,7 +69,7 @@ export const SubscriptionUpdateRequest = Schema.Struct({
   retry_if_possible: Schema.optionalKey(Schema.Boolean)
 })
 
-const CreateLinks = Schema.Struct({ links: Schema.Struct({ mandate: Schema.String }) })
+const CreateLinks = Schema.Struct({ links: Schema.Struct({ mandate: IdOf("mandate") }) })
 
 type Errors = ValidationFailed | InvalidState | NotFound
 
