@@ -50,7 +50,10 @@ export const PROTOCOL_REASONS = {
   idempotentRequestInProgress: "idempotent_request_in_progress",
   readOnlyToken: "insufficient_permissions",
   missingToken: "access_token_not_found",
-  bodyTooLarge: "request_entity_too_large"
+  bodyTooLarge: "request_entity_too_large",
+  requestTimeout: "request_timeout",
+  headersTooLarge: "request_headers_too_large",
+  malformedRequest: "malformed_request"
 } as const
 
 /**

@@ -2,7 +2,7 @@ import { Effect, Layer, Semaphore } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Forbidden, type PaykitError, pathIdOf, timestampFromMillis } from "@paykit/core"
 import { BankAuthorisations, DAILY_RUN_OFFSET_MS, OutboundPaymentImports, PaymentAccounts, Simulator } from "@paykit/engine"
-import { AccessTokens, authenticate, type CallerShape, PROTOCOL_REASONS, respond, usage } from "@paykit/http"
+import { AccessTokens, authenticate, bodyTooLarge, type CallerShape, PROTOCOL_REASONS, respond, usage } from "@paykit/http"
 import { advanceTarget, formatIsoDuration } from "./advance.ts"
 import { SandboxClock } from "./sandbox-clock.ts"
 
@@ -16,8 +16,19 @@ import { SandboxClock } from "./sandbox-clock.ts"
 const DAY_MS = 86_400_000
 export const SANDBOX_ONLY_REASON = "sandbox_only"
 
+/**
+ * The body as text, at most `REQUEST_BODY_MAX_BYTES` of it (the server reads its routes' bodies
+ * with that limit; a larger declared one never gets here). A body that could not be read at all
+ * (its client went, or the body timeout cut it) has nobody to answer; 400 is for the log.
+ */
+const bodyText = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, PaykitError> =>
+  Effect.mapError(request.text, (error) =>
+    error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+      ? bodyTooLarge()
+      : usage(400, PROTOCOL_REASONS.invalidJson, "The request body could not be read"))
+
 const readBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<unknown, PaykitError> =>
-  Effect.flatMap(Effect.orDie(request.text), (text) =>
+  Effect.flatMap(bodyText(request), (text) =>
     text.trim().length === 0
       ? Effect.succeed({})
       : Effect.try({

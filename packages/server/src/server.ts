@@ -5,7 +5,7 @@ import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
 import { SandboxBank, Simulator } from "@paykit/engine"
-import { type AccessTokens, apiEngineOn, type IdempotencyStore, makeHttpApp, RateLimiter, serveHttpApp, serverUrl } from "@paykit/http"
+import { type AccessTokens, apiEngineOn, type IdempotencyStore, makeHttpApp, RateLimiter, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, SqlStorage } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
@@ -43,6 +43,11 @@ export interface ServerOptions {
   readonly sqlClient?: Layer.Layer<SqlClient.SqlClient, unknown>
   /** Registers Effect's spans (one per SQL statement, among others) for a tracer the embedder adds; off by default. */
   readonly tracing?: boolean
+  /**
+   * The request timeouts and the shutdown's wait, when not the defaults (`REQUEST_HEADERS_TIMEOUT_MS`,
+   * `REQUEST_BODY_TIMEOUT_MS`, 20 seconds); tests shorten them to watch them act.
+   */
+  readonly serve?: Pick<ServeOptions, "headersTimeout" | "bodyTimeout" | "gracefulShutdownTimeout">
 }
 
 const pieces = (config: ServerConfig, options: ServerOptions) => {
@@ -62,7 +67,7 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
     ports,
     externals: Layer.mergeAll(SandboxBank, IdGenerator.layer),
     boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken }),
-    listen: { port: config.port, host: config.host }
+    listen: { port: config.port, host: config.host, ...options.serve }
   }
 }
 
