@@ -19,7 +19,7 @@ const sourceFiles = (dir: string): ReadonlyArray<string> =>
   readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [])
 
-const REASON_PATTERNS = [/reason: "([a-z_]+)"/g, /guard\(\s*"[^"]+",\s*"([a-z_]+)"/g, /invalid\("([a-z_]+)"/g]
+const REASON_PATTERNS = [/reason: "([a-z_]+)"/g, /guard(?:<[^>(]*>)?\(\s*"[^"]+",\s*"([a-z_]+)"/g, /invalid\("([a-z_]+)"/g]
 
 const reasonsInSource = (): ReadonlySet<string> => {
   const found = new Set<string>()

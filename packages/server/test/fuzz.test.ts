@@ -217,7 +217,10 @@ const expectSpecError = (status: number, requestId: string | null, text: string)
   expect(error["code"]).toBe(status)
   expect(typeof error["type"]).toBe("string")
   expect(typeof error["message"]).toBe("string")
-  expect(typeof error["documentation_url"]).toBe("string")
+  // A real page: /docs, at the anchor of the reason (or of the type).
+  const [page, anchor] = String(error["documentation_url"]).split("#")
+  expect(page).toBe("/docs")
+  expect(docsPage).toContain(`id="${anchor ?? ""}"`)
   expect(error["request_id"]).toBe(requestId)
   const errors = error["errors"]
   expect(Array.isArray(errors) && errors.length > 0).toBe(true)
@@ -229,6 +232,7 @@ const expectSpecError = (status: number, requestId: string | null, text: string)
 
 let server: TestServer
 let token: string
+let docsPage = ""
 
 const send = async (method: string, path: string, requestHeaders: Headers, requestBody: string | undefined) => {
   const response = await fetch(`${server.url}${path}`, {
@@ -253,6 +257,7 @@ const check = async (method: string, path: string, requestHeaders: Headers, requ
 beforeAll(async () => {
   server = await startServer()
   token = server.boot.accessToken ?? ""
+  docsPage = await (await fetch(`${server.url}/docs`)).text()
   // A few creations and the ids every list then shows: the pool starts with real ids of many kinds.
   const base = { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06", "content-type": "application/json" }
   const creations: ReadonlyArray<readonly [string, unknown]> = [
