@@ -22,6 +22,7 @@ import { CreditorBankAccountRepository, CreditorRepository, VerificationDetailRe
 import type { CreditorBankAccount } from "../resources/creditor-bank-accounts.ts"
 import { CREDITOR_TYPES, type Creditor, type CreditorLinks, type SchemeIdentifier } from "../resources/creditors.ts"
 import type { VerificationDetail } from "../resources/verification-details.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
 import { AddressRequestFields, addressLinesOf } from "./address-request.ts"
@@ -153,6 +154,7 @@ export class Creditors extends Context.Service<Creditors, {
       const accounts = yield* CreditorBankAccountRepository
       const details = yield* VerificationDetailRepository
       const run = yield* captureUnitOfWork
+      const eachItem = yield* captureDailyItems
 
       const decodeCreate = decodeInputEffect(CreditorCreateRequest, ROOT)
       const decodeUpdate = decodeInputEffect(CreditorUpdateRequest, ROOT)
@@ -331,28 +333,28 @@ export class Creditors extends Context.Service<Creditors, {
           return detail
         })
 
+      /** Each account and each creditor reviewed is its own unit of work. */
       const completeReviews = (organisation: string) =>
         Effect.gen(function*() {
           const done: Array<Creditor> = []
-          for (const account of yield* accounts.scan(organisation, {})) {
-            if (account.resource.verification_status !== "in_review") continue
-            const verified: CreditorBankAccount = { ...account.resource, verification_status: "successful" }
-            yield* save(accounts, organisation, account, verified)
-          }
-          for (const current of yield* creditors.scan(organisation, {})) {
-            if (current.resource.verification_status !== "in_review") continue
-            const next: Creditor = { ...current.resource, verification_status: "successful" }
-            yield* save(creditors, organisation, current, next).pipe(Effect.orDie)
-            yield* emit(organisation, {
-              resource_type: "creditors",
-              action: "updated",
-              links: { creditor: next.id },
-              cause: { origin: "gocardless", cause: "creditor_verification_successful", description: "The creditor has been verified." }
-            })
-            done.push(next)
-          }
+          const accountsInReview = (yield* accounts.scan(organisation, {})).filter((a) => a.resource.verification_status === "in_review")
+          yield* eachItem("creditor bank account reviews", organisation, accountsInReview, idOfVersioned, (account) =>
+            save(accounts, organisation, account, { ...account.resource, verification_status: "successful" } satisfies CreditorBankAccount))
+          const creditorsInReview = (yield* creditors.scan(organisation, {})).filter((c) => c.resource.verification_status === "in_review")
+          yield* eachItem("creditor reviews", organisation, creditorsInReview, idOfVersioned, (current) =>
+            Effect.gen(function*() {
+              const next: Creditor = { ...current.resource, verification_status: "successful" }
+              yield* save(creditors, organisation, current, next)
+              yield* emit(organisation, {
+                resource_type: "creditors",
+                action: "updated",
+                links: { creditor: next.id },
+                cause: { origin: "gocardless", cause: "creditor_verification_successful", description: "The creditor has been verified." }
+              })
+              done.push(next)
+            }))
           return done
-        }).pipe(Effect.orDie)
+        })
 
       return Creditors.of({
         create: (o, i) => run(create(o, i)),
@@ -371,7 +373,7 @@ export class Creditors extends Context.Service<Creditors, {
         createVerificationDetail: (o, i) => run(createVerificationDetail(o, i)),
         listVerificationDetails: (o, p) =>
           Effect.flatMap(decodeDetailList(p), (params) => details.list(o, toListQuery(params, { creditor: eq(params.creditor) }))),
-        completeReviews: (o) => run(completeReviews(o))
+        completeReviews
       })
     })
   )
