@@ -28,7 +28,7 @@ import { mandateSchemesOfAccount } from "./account-schemes.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { BACS_DORMANCY_MONTHS, DORMANCY_SCHEMES, isDormant } from "./mandate-dormancy.ts"
-import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf } from "./scheme-identifiers.ts"
+import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf, schemeRefusal } from "./scheme-identifiers.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
@@ -171,6 +171,8 @@ export class Mandates extends Context.Service<Mandates, {
           if (!available.includes(scheme)) {
             return yield* invalidField(ROOT, ["scheme"], `is not available for this bank account (available: ${available.join(", ")})`)
           }
+          const refusal = schemeRefusal(creditor.resource, scheme)
+          if (refusal !== undefined) return yield* invalidField(ROOT, ["scheme"], refusal)
           if (scheme === "ach" && req.payer_ip_address === undefined && (req.authorisation_source ?? "web") === "web") {
             return yield* invalidField(ROOT, ["payer_ip_address"], "is required for ACH mandates authorised on the web")
           }

@@ -5,6 +5,7 @@ import {
   type IdGenerator,
   InvalidState,
   LocalDate,
+  type MandateScheme,
   Metadata,
   type NotFound,
   type ValidationFailed,
@@ -62,6 +63,14 @@ const REFUNDS = "refunds"
 /** Working days after the charge date on which the sandbox bank reports a late failure or a chargeback. */
 export const LATE_FAILURE_AFTER_BUSINESS_DAYS = 3
 export const CHARGEBACK_AFTER_BUSINESS_DAYS = 5
+
+/**
+ * Why a payment (or a subscription, whose payments the daily run creates) in `currency` cannot
+ * be collected on a mandate of `scheme`, or undefined when it can: each scheme collects in one
+ * currency.
+ */
+export const mandateCurrencyRefusal = (scheme: MandateScheme, currency: Currency): string | undefined =>
+  currency === CURRENCY_OF_MANDATE_SCHEME[scheme] ? undefined : `must be ${CURRENCY_OF_MANDATE_SCHEME[scheme]} for a ${scheme} mandate`
 
 export const PaymentCreateRequest = Schema.Struct({
   amount: PositiveAmount,
@@ -271,9 +280,8 @@ export class Payments extends Context.Service<Payments, {
               links: { mandate: mandate.resource.id }
             })
           }
-          if (req.currency !== CURRENCY_OF_MANDATE_SCHEME[mandate.resource.scheme]) {
-            return yield* invalidField(PAYMENTS, ["currency"], `must be ${CURRENCY_OF_MANDATE_SCHEME[mandate.resource.scheme]} for a ${mandate.resource.scheme} mandate`)
-          }
+          const currencyRefusal = mandateCurrencyRefusal(mandate.resource.scheme, req.currency)
+          if (currencyRefusal !== undefined) return yield* invalidField(PAYMENTS, ["currency"], currencyRefusal)
           if (req.app_fee !== undefined && !isAppFeeWithinLimit(req.app_fee, req.amount)) {
             return yield* invalidField(PAYMENTS, ["app_fee"], "must be at most 50% of the amount")
           }

@@ -40,7 +40,7 @@ import { attributionOf, CallingApp, recordAttribution } from "./app-fees.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
-import { Payments } from "./payments.ts"
+import { mandateCurrencyRefusal, Payments } from "./payments.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
@@ -172,6 +172,9 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             next_possible_charge_date: mandate.next_possible_charge_date
           }))
           const r = plan.request
+          // The daily run creates each payment in the mandate's currency: a subscription in another could never charge.
+          const currencyRefusal = mandateCurrencyRefusal(mandate.scheme, r.currency)
+          if (currencyRefusal !== undefined) return yield* invalidField(ROOT, ["currency"], currencyRefusal)
           if (r.app_fee !== undefined && r.app_fee !== null && !isAppFeeWithinLimit(r.app_fee, r.amount)) {
             return yield* invalidField(ROOT, ["app_fee"], "must be at most 50% of the amount")
           }
