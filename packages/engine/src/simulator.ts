@@ -83,6 +83,11 @@ export interface DailyJob {
  *  8. imports left unauthorised too long expire, then outbound payments not approved in time;
  *  9. bank authorisations past their `expires_at` expire.
  * Steps 8 and 9 run again at the target instant, since their deadlines fall at any time of day.
+ *
+ * Each item of a job is its own unit of work (`captureDailyItems`): one that fails is rolled back,
+ * logged with its id and tried again by the next run. Each job runs for each organisation on its
+ * own; a run in which one failed as a whole is incomplete, and the clock moves past a run only once
+ * it completed (docs/engine.md, "Isolation").
  */
 export class Simulator extends Context.Service<Simulator, {
   readonly advanceTo: (epochMillis: number) => Effect.Effect<void>

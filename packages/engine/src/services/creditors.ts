@@ -13,6 +13,8 @@ import {
   newId,
   now
 } from "@paykit/core"
+// `bank_reference_prefix` is checked by the rule payouts decode it with: nothing accepted here fails there.
+import { BankReferencePrefix } from "@paykit/money"
 import { NonBlankString, optionalNullable } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
@@ -30,10 +32,6 @@ import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.t
 
 const ROOT = "creditors"
 
-/** `bank_reference_prefix`: upper-case letters and digits, the part before `-` on payout references. */
-const BankReferencePrefix = Schema.String.check(
-  Schema.makeFilter((s: string) => /^[A-Z0-9]{1,12}$/.test(s), { message: "must be 1 to 12 upper-case letters or digits" })
-)
 
 export const CreditorCreateRequest = Schema.Struct({
   name: NonBlankString,
