@@ -1,4 +1,5 @@
 import { Clock, Effect, Logger, References } from "effect"
+import { DAILY_ITEM_FAILED } from "../services/daily-items.ts"
 import { TestClock } from "effect/testing"
 import { Payments } from "../services/payments.ts"
 import { Subscriptions } from "../services/subscriptions.ts"
@@ -65,3 +66,29 @@ export const dailyIsolationScenario = Effect.gen(function*() {
   const after = yield* observe
   return { ids: { poisoned: poisoned.id, stuck: stuck.id }, during, after, logged }
 })
+
+/** What `dailyIsolationScenario` answers. */
+export type DailyIsolationResult = Effect.Success<typeof dailyIsolationScenario>
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+/**
+ * What the scenario must show on any storage adapter, as the list of what it did not (empty when
+ * all holds): tests assert `toEqual([])`, and a failure names each broken expectation.
+ */
+export const isolationViolations = (r: DailyIsolationResult): ReadonlyArray<string> => {
+  const expectations: ReadonlyArray<readonly [boolean, string, unknown]> = [
+    // While the failure lasts: the others are processed, the poisoned ones left as they were.
+    [r.during.now === ISOLATION_START + 3 * DAY, "the clock reached the target of the first advance", r.during.now],
+    [same(r.during.charged, { poisoned: 0, healthy: 1, elsewhere: 1 }), "the other subscriptions charged and the poisoned one did not", r.during.charged],
+    [same(r.during.status, { stuck: "pending_submission", moving: "confirmed" }), "the other payment was collected and the poisoned one left pending", r.during.status],
+    // Each failure is logged with its item's id.
+    [same([...new Set(r.logged.filter((l) => l.message.includes(DAILY_ITEM_FAILED)).map((l) => l.annotations["item"]))].sort(), [r.ids.poisoned, r.ids.stuck].sort()),
+      "each failure was logged with its item's id", r.logged.map((l) => l.annotations)],
+    // Once the failure stops, the next runs process them.
+    [r.after.now === ISOLATION_START + 5 * DAY, "the clock reached the target of the second advance", r.after.now],
+    [same(r.after.charged, { poisoned: 1, healthy: 1, elsewhere: 1 }), "the poisoned subscription charged once it could", r.after.charged],
+    [r.after.status.stuck === "submitted", "the poisoned payment was submitted once it could", r.after.status]
+  ]
+  return expectations.filter(([holds]) => !holds).map(([, what, seen]) => `not so: ${what} (saw ${JSON.stringify(seen)})`)
+}
