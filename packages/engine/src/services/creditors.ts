@@ -13,8 +13,6 @@ import {
   newId,
   now
 } from "@paykit/core"
-// `bank_reference_prefix` is checked by the rule payouts decode it with: nothing accepted here fails there.
-import { BankReferencePrefix } from "@paykit/money"
 import { NonBlankString, optionalNullable } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
@@ -24,11 +22,13 @@ import { CreditorBankAccountRepository, CreditorRepository, VerificationDetailRe
 import type { CreditorBankAccount } from "../resources/creditor-bank-accounts.ts"
 import { CREDITOR_TYPES, type Creditor, type CreditorLinks, type SchemeIdentifier } from "../resources/creditors.ts"
 import type { VerificationDetail } from "../resources/verification-details.ts"
-import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { ListParams, PageFields, toListQuery } from "./list-params.ts"
 import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
 import { AddressRequestFields, addressLinesOf } from "./address-request.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
+// `bank_reference_prefix` is checked by the rule payouts decode it with: nothing accepted here fails there.
+import { BankReferencePrefix } from "@paykit/money"
 
 const ROOT = "creditors"
 

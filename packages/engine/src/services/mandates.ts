@@ -25,11 +25,11 @@ import { CreditorRepository, CustomerBankAccountRepository, MandateRepository, P
 import type { Creditor } from "../resources/creditors.ts"
 import { MANDATE_STATUSES, type Mandate } from "../resources/mandates.ts"
 import { mandateSchemesOfAccount } from "./account-schemes.ts"
-import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { ListParams, toListQuery } from "./list-params.ts"
 import { BACS_DORMANCY_MONTHS, DORMANCY_SCHEMES, isDormant } from "./mandate-dormancy.ts"
 import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf, schemeRefusal } from "./scheme-identifiers.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = "mandates"
