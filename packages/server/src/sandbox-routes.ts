@@ -100,11 +100,11 @@ export const sandboxRoutes = Layer.unwrap(Effect.gen(function*() {
     route(tokens, "POST", "/sandbox/outbound_payment_imports/:id/actions/authorise", (caller, _body, params) =>
       // The dashboard records who authorised; the sandbox's user is the token that asked.
       Effect.map(imports.authorise(caller.organisation, param(params, "id"), `access token ${caller.tokenId}`), (resource) => ({ outbound_payment_imports: resource }))),
+    route(tokens, "POST", "/sandbox/payment_accounts/fund", (caller, body) =>
+      Effect.map(accounts.fund(caller.organisation, actionData(body)), (resource) => ({ payment_accounts: resource }))),
     // The dashboard's other action on an import: cancelling it before it is authorised (the API has no endpoint for it).
     route(tokens, "POST", "/sandbox/outbound_payment_imports/:id/actions/cancel", (caller, _body, params) =>
-      Effect.map(imports.cancel(caller.organisation, param(params, "id")), (resource) => ({ outbound_payment_imports: resource }))),
-    route(tokens, "POST", "/sandbox/payment_accounts/fund", (caller, body) =>
-      Effect.map(accounts.fund(caller.organisation, actionData(body)), (resource) => ({ payment_accounts: resource })))
+      Effect.map(imports.cancel(caller.organisation, param(params, "id")), (resource) => ({ outbound_payment_imports: resource })))
   )
 }))
 
