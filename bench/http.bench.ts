@@ -28,7 +28,7 @@
  * thread of this process.
  *
  * The outbound payment POSTs carry no `Idempotency-Key` (autocannon repeats one request, which a
- * key would turn into replays), and both servers count them against a per-organisation window
+ * key would turn into conflicts), and both servers count them against a per-organisation window
  * whose limit is raised past the run's volume: the spec's 300 a minute would turn the run into 429s.
  */
 import { fork } from "node:child_process"

@@ -1,14 +1,20 @@
 import { Effect, Result, Schema } from "effect"
-import { type ValidationFailed, fromSchemaIssue } from "./errors.ts"
+import { type ValidationFailed, fromSchemaIssue, validationFailed } from "./errors.ts"
+import { type LongTextFields, unstorableText } from "./input-text.ts"
 
 /**
  * Decodes untrusted input with a Schema, reporting every failing field (not just the first) as
  * one `ValidationFailed` whose pointers sit below `root`, the resource key of the request body.
+ * Text the store cannot hold (NUL, unpaired surrogates, over-long strings, too-deep nesting) is
+ * refused first, wherever it is, whether the Schema reads that field or not.
  */
-export const decodeInput = <S extends Schema.Decoder<unknown>>(schema: S, root: string) => {
+export const decodeInput = <S extends Schema.Decoder<unknown>>(schema: S, root: string, longText?: LongTextFields) => {
   const decode = Schema.decodeUnknownResult(schema)
-  return (input: unknown): Result.Result<S["Type"], ValidationFailed> =>
-    Result.mapError(decode(input, { errors: "all" }), (e) => fromSchemaIssue(root, e.issue))
+  return (input: unknown): Result.Result<S["Type"], ValidationFailed> => {
+    const unstorable = unstorableText(root, input, longText)
+    if (unstorable.length > 0) return Result.fail(validationFailed(unstorable))
+    return Result.mapError(decode(input, { errors: "all" }), (e) => fromSchemaIssue(root, e.issue))
+  }
 }
 
 /** `decodeInput` as an Effect. */

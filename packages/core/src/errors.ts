@@ -1,4 +1,5 @@
-import { Schema, SchemaIssue } from "effect"
+import { Schema, type SchemaIssue } from "effect"
+import { issueMessages } from "./issue-messages.ts"
 
 /**
  * The one error model of the engine. Every rule failure is one of these typed values; the HTTP
@@ -51,7 +52,7 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
 export class InvalidApiUsage extends Schema.TaggedError<InvalidApiUsage>()("InvalidApiUsage", {
   reason: Schema.String,
   message: Schema.String,
-  status: Schema.Literals([400, 401, 404, 405, 406, 409, 413, 415])
+  status: Schema.Literals([400, 401, 404, 405, 406, 408, 409, 413, 415, 431])
 }) {}
 
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {
@@ -106,23 +107,13 @@ export const invalidField = (
   reason?: string
 ): ValidationFailed => validationFailed([fieldError(root, path, message, reason)])
 
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1()
-
-const pathKey = (p: PropertyKey | { readonly key: PropertyKey }): PropertyKey => (typeof p === "object" ? p.key : p)
-
 /**
  * Turns a Schema decoding issue into a `ValidationFailed` whose items name each failing field and
- * its JSON pointer below `root`. Every input is decoded by a Schema; this is the one place where
- * Schema's issues become the API's errors.
+ * its JSON pointer below `root`, with a message for people (`issueMessages`). Every input is
+ * decoded by a Schema; this is the one place where Schema's issues become the API's errors.
  */
-export const fromSchemaIssue = (root: string, issue: SchemaIssue.Issue): ValidationFailed => {
-  const result = formatter(issue)
-  const errors = result.issues.map((i) => {
-    const path = (i.path ?? []).map(pathKey)
-    return fieldError(root, path, i.message)
-  })
-  return validationFailed(errors)
-}
+export const fromSchemaIssue = (root: string, issue: SchemaIssue.Issue): ValidationFailed =>
+  validationFailed(issueMessages(issue).map((i) => fieldError(root, i.path, i.message)))
 
 // ---------------------------------------------------------------------------------------------
 // Rendering
@@ -150,6 +141,9 @@ export interface ErrorBody {
 /** Reasons of `invalid_state` that the real API answers with 409 Conflict rather than 422. */
 const CONFLICT_REASONS: ReadonlySet<string> = new Set(["idempotent_creation_conflict", "conflict"])
 
+/** The page every `documentation_url` points into (`error-reasons.ts` lists what it holds); the reason is the fragment. */
+export const DOCUMENTATION_PATH = "/docs"
+
 export interface RenderOptions {
   readonly requestId: string
   /** Base of `documentation_url`; the reason is appended as a fragment. */
@@ -176,7 +170,7 @@ export const httpStatusOf = (error: PaykitError): number => {
 
 /** Renders any engine error as the specification's error body. */
 export const renderError = (error: PaykitError, options: RenderOptions): ErrorBody => {
-  const base = options.documentationBase ?? "/docs/errors"
+  const base = options.documentationBase ?? DOCUMENTATION_PATH
   const code = httpStatusOf(error)
   const body = (
     type: ErrorBody["error"]["type"],

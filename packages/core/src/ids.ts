@@ -1,5 +1,6 @@
 import { Context, Effect, type Fiber, Layer, Schema } from "effect"
 import { millisIn, type Timestamp, timestampFromMillis } from "./dates.ts"
+import { NotFound } from "./errors.ts"
 import { ID_BODY_LENGTH } from "./limits.ts"
 
 /**
@@ -84,8 +85,41 @@ export const lowestIdAt = (prefix: IdPrefix, ms: number): string => `${prefix}${
 /** A schema for ids of one resource: its prefix and 12 Crockford characters. */
 export const ResourceId = (prefix: IdPrefix) =>
   Schema.String.check(
-    Schema.makeFilter((s: string) => isIdOf(prefix, s), { message: `must be an identifier beginning ${prefix}` })
+    Schema.makeFilter((s: string) => isIdOf(prefix, s), {
+      message: `must be an identifier beginning ${prefix} followed by ${ID_BODY_LENGTH} characters`
+    })
   )
+
+/**
+ * The one grammar of ids at the edge: the schema of an id of the resource named. Every link, id
+ * filter and cursor of a request is decoded with it, so a malformed id (a NUL, a wrong prefix)
+ * is a 422 naming the field and never reaches storage. Resources that share a prefix
+ * (`creditor_bank_account`, `customer_bank_account` and `payment_account` are all `BA`) share
+ * the grammar; storage tells them apart.
+ */
+export const IdOf = (resource: IdResource) => ResourceId(ID_PREFIXES[resource])
+
+/** Whether `s` is a well-formed id of the resource named. */
+export const isIdOfResource = (resource: IdResource, s: string): boolean => isIdOf(ID_PREFIXES[resource], s)
+
+/**
+ * The resource whose ids the API collection `collection` (`payments`, `creditor_bank_accounts`,
+ * the first segment of `/payments/:id`) holds; undefined for collections of other ids
+ * (`tax_rates`, whose ids are names such as `GB_VAT_1`).
+ */
+export const idResourceOfCollection = (collection: string): IdResource | undefined => {
+  const singular = collection.endsWith("s") ? collection.slice(0, -1) : collection
+  return Object.hasOwn(ID_PREFIXES, singular) ? (singular as IdResource) : undefined
+}
+
+/**
+ * A path id (`/payments/:id`, `/payments/:id/actions/cancel`) checked against the grammar of its
+ * collection's ids: a malformed one names no resource, so it is `NotFound` without a lookup.
+ */
+export const pathIdOf = (collection: string, id: string): Effect.Effect<string, NotFound> => {
+  const resource = idResourceOfCollection(collection)
+  return resource === undefined || isIdOfResource(resource, id) ? Effect.succeed(id) : Effect.fail(new NotFound({ resource: collection, id }))
+}
 
 /**
  * A pure, monotonic id factory. Within one millisecond the sequence counts up; when it runs out,

@@ -67,3 +67,21 @@ export const API_VERSION = "2015-07-06"
 
 /** An identifier is its prefix followed by this many Crockford base32 characters. */
 export const ID_BODY_LENGTH = 12
+
+/**
+ * Any string of a request (a value or an object's key) that no tighter limit names: at most this
+ * many characters (UTF-16 code units). GoCardless documents no general limit; this one is far above
+ * every real field (names, addresses, URLs, descriptions) and keeps a single value from being
+ * carried by every page of a list.
+ */
+export const STRING_MAX_LENGTH = 1000
+/** Objects and arrays of a request nest at most this deep (real bodies use five levels). */
+export const INPUT_MAX_DEPTH = 16
+/** Creditor and customer names, company names and account holder names given at creation. */
+export const NAME_MAX_LENGTH = 255
+/** Free-text descriptions (payments, billing request payment and mandate requests). */
+export const DESCRIPTION_MAX_LENGTH = 255
+/** Email addresses: RFC 5321's longest path, less the angle brackets. */
+export const EMAIL_MAX_LENGTH = 254
+/** Logo `image`: base64 of at most 1 MiB of image (GoCardless's limit on logo files is not published). */
+export const LOGO_IMAGE_MAX_BASE64_LENGTH = 4 * Math.ceil((1024 * 1024) / 3)

@@ -27,7 +27,7 @@ describe("error model", () => {
           request_pointer: "/mandate_pdfs/links/mandate",
           reason: "validation_failed"
         }],
-        documentation_url: "/docs/errors#validation_failed",
+        documentation_url: "/docs#validation_failed",
         request_id: "req_1"
       }
     })

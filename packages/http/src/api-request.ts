@@ -1,5 +1,5 @@
 import type { Effect } from "effect"
-import type { PaykitError } from "@paykit/core"
+import { type NotFound, type PaykitError, pathIdOf } from "@paykit/core"
 import type { ApiResponse } from "./api-response.ts"
 import type { QueryValues } from "./query-params.ts"
 import type { CallerShape } from "./request-context.ts"
@@ -16,7 +16,7 @@ export interface ApiRequest {
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   readonly params: Readonly<Record<string, string>>
   readonly query: QueryValues
-  /** The body as sent: idempotency fingerprints and keeps it. */
+  /** The body as sent. */
   readonly body: string
   /** The body parsed once, when it was read; the gateway refuses `Invalid` before any handler runs. */
   readonly json: JsonBody
@@ -49,3 +49,11 @@ export const headerOf = (request: ApiRequest, name: string): string | undefined 
 
 /** A path parameter of the route (routes declare each one they read, so it is present). */
 export const paramOf = (request: ApiRequest, name: string): string => request.params[name] ?? ""
+
+/**
+ * The route's `:id`, checked against the id grammar of the collection the path starts with
+ * (`/billing_requests/:id/actions/fulfil` holds billing request ids): a malformed id is a 404
+ * before any storage sees it. Every handler reads its path id through here.
+ */
+export const idParamOf = (request: ApiRequest): Effect.Effect<string, NotFound> =>
+  pathIdOf(request.path.split("/")[1] ?? "", paramOf(request, "id"))

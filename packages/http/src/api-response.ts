@@ -3,8 +3,7 @@ import { HttpServerResponse } from "effect/http"
 /**
  * What an API endpoint answers: a status, the JSON body already serialised, and the headers of its
  * own (`Location`, rate-limit fields). The dispatcher adds `Content-Type`, `Content-Length` and
- * the request id when it writes it. Serialising once, here, means an idempotent creation is kept
- * and replayed byte for byte, and nothing downstream parses a body back.
+ * the request id when it writes it. Serialised once, here: nothing downstream parses a body back.
  */
 export interface ApiResponse {
   readonly status: number

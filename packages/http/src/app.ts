@@ -1,9 +1,9 @@
-import { Cause, Clock, Context, Duration, Effect, Layer, Option, Scope, type Types } from "effect"
-import { HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ByteSize, Cause, Clock, Context, Duration, Effect, Layer, Option, Scope, type Types } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { type HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
 import { randomUUID } from "node:crypto"
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { DashboardBaseUrl, HostedPagesBaseUrl } from "@paykit/engine"
 import { AccessTokens } from "./access-tokens.ts"
 import { PaykitApi } from "./api.ts"
@@ -16,6 +16,18 @@ import { makeApiHandlers } from "./handlers.ts"
 import { IdempotencyStore } from "./idempotency.ts"
 import { RateLimiter } from "./rate-limit.ts"
 import { DefectLog, RequestLog, silentRequestLog } from "./request-log.ts"
+import {
+  bodyTooLarge,
+  boundBody,
+  createBoundedServer,
+  declaresTooLarge,
+  REQUEST_BODY_MAX_BYTES,
+  REQUEST_BODY_TIMEOUT_MS,
+  REQUEST_HEADERS_TIMEOUT_MS,
+  refuseClientErrors,
+  type RequestTimeouts,
+  writeRefusal
+} from "./request-bounds.ts"
 import { CurrentRequestId, REQUEST_ID_HEADER } from "./request-context.ts"
 import { makeRouter, type RouteTable, routesOf } from "./routes.ts"
 
@@ -91,7 +103,9 @@ export const outerMiddleware = <E, R>(
           ? Effect.map(Clock.currentTimeMillis, (now) =>
             toHttpServerResponse(errorResponse(usage(404, PROTOCOL_REASONS.pathNotFound, `No route for ${request.method} ${pathnameOf(request.url)}`), requestId, now)))
           : Effect.map(DefectLog, (report) => {
-            report(requestId, cause)
+            // An interruption alone is no bug: the client went away (mid-body, or cut by the body
+            // timeout) or the server is stopping, and nobody reads the answer.
+            if (!Cause.hasInterruptsOnly(cause)) report(requestId, cause)
             return toHttpServerResponse(internalErrorResponse(requestId))
           })
       ),
@@ -150,7 +164,16 @@ export interface ServeOptions {
   readonly requestContext?: "trimmed" | "full"
   /** How long a shutdown waits for requests in flight (default 20 seconds). */
   readonly gracefulShutdownTimeout?: Duration.Input
+  /** How long a client has to send a request's headers (default `REQUEST_HEADERS_TIMEOUT_MS`); past it, 408. */
+  readonly headersTimeout?: Duration.Input
+  /** How long a client has to send a request's body after its headers (default `REQUEST_BODY_TIMEOUT_MS`); past it, 408. */
+  readonly bodyTimeout?: Duration.Input
 }
+
+const timeoutsOf = (options: ServeOptions): RequestTimeouts => ({
+  headersMs: options.headersTimeout === undefined ? REQUEST_HEADERS_TIMEOUT_MS : Duration.toMillis(options.headersTimeout),
+  bodyMs: options.bodyTimeout === undefined ? REQUEST_BODY_TIMEOUT_MS : Duration.toMillis(options.bodyTimeout)
+})
 
 /**
  * Serves an app built by `makeHttpApp` on `port` (0 picks a free one; read it from `HttpServer`).
@@ -162,28 +185,35 @@ export const serveHttpApp = <A, E, R>(app: Layer.Layer<A, E, R>, options: ServeO
   const listen = { port: options.port, ...(options.host === undefined ? {} : { host: options.host }), disablePreemptiveShutdown: true }
   // The Node server is created here, not by NodeHttpServer, so the dispatcher can take its requests first.
   return Layer.unwrap(Effect.sync(() => {
-    const server = createServer()
+    const server = createBoundedServer(timeoutsOf(options))
     return servingOn(server, app, options).pipe(Layer.provideMerge(NodeHttpServer.layer(() => server, listen)))
   }))
 }
 
 const servingOn = <A, E, R>(server: Server, app: Layer.Layer<A, E, R>, options: ServeOptions) => {
   const trim = options.requestContext !== "full"
+  const { bodyMs } = timeoutsOf(options)
   const serving = Layer.unwrap(
     Effect.contextWith((context: Context.Context<Exclude<R, HttpRouter.HttpRouter> | Scope.Scope>) =>
       Layer.buildWithMemoMap(Layer.provideMerge(app, HttpRouter.layer), Layer.CurrentMemoMap.forkOrCreate(context), Context.get(context, Scope.Scope))
     ).pipe(Effect.map((built) => {
-      const routed = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
+      // Routes that read a body through Effect (the server's `/sandbox/` ones) read at most the limit.
+      const routed = Effect.provideService(Context.get(built, HttpRouter.HttpRouter).asHttpEffect(), HttpIncomingMessage.MaxBodySize, ByteSize.bytes(REQUEST_BODY_MAX_BYTES))
       const dispatcher = Context.getOption(built, ApiDispatcher)
       const listening = Effect.gen(function*() {
         const scope = yield* Scope.Scope
         const routerScope = yield* Scope.fork(scope, "parallel")
-        const handler = yield* NodeHttpServer.makeHandler(routed, { scope: routerScope })
-        const listener = Option.isSome(dispatcher)
-          ? (req: IncomingMessage, res: ServerResponse) => {
-            if (!dispatcher.value.handle(req, res)) handler(req, res)
-          }
-          : handler
+        const routerHandler = yield* NodeHttpServer.makeHandler(routed, { scope: routerScope })
+        const log = yield* RequestLog
+        refuseClientErrors(server, log)
+        const handler = (req: IncomingMessage, res: ServerResponse) => {
+          if (declaresTooLarge(req.headers)) writeRefusal(req, res, bodyTooLarge(), log)
+          else routerHandler(req, res)
+        }
+        const listener = (req: IncomingMessage, res: ServerResponse) => {
+          boundBody(req, res, bodyMs, log)
+          if (Option.isNone(dispatcher) || !dispatcher.value.handle(req, res)) handler(req, res)
+        }
         server.on("request", listener)
         yield* Scope.addFinalizer(scope, shutdown(server, Option.getOrUndefined(dispatcher), options).pipe(
           Effect.ensuring(Effect.sync(() => server.off("request", listener)))

@@ -3,9 +3,10 @@ import { randomUUID } from "node:crypto"
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http"
 import { type ApiRequest, parseJsonBody } from "./api-request.ts"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
-import { errorResponse, internalErrorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
+import { errorResponse, internalErrorResponse } from "./error-response.ts"
 import type { GatewayRun } from "./gateway.ts"
 import type { QueryValues } from "./query-params.ts"
+import { bodyTooLarge, declaresTooLarge, REQUEST_BODY_MAX_BYTES } from "./request-bounds.ts"
 import { REQUEST_ID_HEADER } from "./request-context.ts"
 import { type RequestLogEntry, silentRequestLog } from "./request-log.ts"
 import type { RouteMatch, Router } from "./routes.ts"
@@ -19,9 +20,6 @@ import type { RouteMatch, Router } from "./routes.ts"
  * A request runs to its end even when its client goes away: a creation is never left half done,
  * and the client's retry with the same `Idempotency-Key` is answered from what it made.
  */
-
-/** The largest request body read; a larger one is refused with 413 before it is read. */
-export const REQUEST_BODY_MAX_BYTES = 5 * 1024 * 1024
 
 export interface Dispatcher {
   /** Serves the request when its method and path are an API route; `false` leaves it to the next handler. */
@@ -50,32 +48,39 @@ export const parseQuery = (search: string): QueryValues => {
 
 const hasBody = (method: string): boolean => method === "POST" || method === "PUT" || method === "PATCH"
 
-/** Where a read body goes: the exchange answers it, or refuses it as too large. */
+/** Where a read body goes: the exchange answers it, refuses it as too large, or forgets it. */
 interface BodyReader {
   answer(body: string): void
   tooLarge(): void
+  abandoned(): void
 }
 
-const readBody = (req: IncomingMessage, reader: BodyReader): void => {
-  const declared = Number(req.headers["content-length"] ?? 0)
-  if (declared > REQUEST_BODY_MAX_BYTES) return reader.tooLarge()
+const readBody = (req: IncomingMessage, res: ServerResponse, reader: BodyReader): void => {
+  if (declaresTooLarge(req.headers)) return reader.tooLarge()
   const chunks: Array<Buffer> = []
   let size = 0
-  let over = false
+  // Refused as too large, or given up: what else arrives is not kept and not answered.
+  let done = false
   req.on("data", (chunk: Buffer) => {
-    if (over) return
+    if (done) return
     size += chunk.length
     if (size > REQUEST_BODY_MAX_BYTES) {
-      over = true
+      done = true
       chunks.length = 0
       reader.tooLarge()
     } else chunks.push(chunk)
   })
   req.on("end", () => {
-    if (!over) reader.answer(chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString("utf8"))
+    if (!done) reader.answer(chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString("utf8"))
   })
-  // A client that goes away mid-body gets no answer; the request never ran.
   req.on("error", () => {})
+  // The answer closed before the body came: its client went away mid-body, or the body timeout
+  // answered 408 (`boundBody`). The request never ran, and a shutdown does not wait for it.
+  res.once("close", () => {
+    if (done || req.complete) return
+    done = true
+    reader.abandoned()
+  })
 }
 
 export interface DispatcherOptions {
@@ -143,10 +148,13 @@ export const makeDispatcher = ({ router, gateway, context, log, reportDefect }: 
     }
 
     tooLarge(): void {
-      const error = usage(413, PROTOCOL_REASONS.bodyTooLarge, `The request body is larger than ${REQUEST_BODY_MAX_BYTES} bytes`)
-      // The rest of the body is not read: the connection closes after the answer.
-      this.res.shouldKeepAlive = false
-      this.write(errorResponse(error, this.requestId, Date.now()))
+      // The rest of the body is read and dropped, up to the body timeout: closing the connection
+      // on a client still sending would reset it before it reads this answer.
+      this.write(errorResponse(bodyTooLarge(), this.requestId, Date.now()))
+      this.settle()
+    }
+
+    abandoned(): void {
       this.settle()
     }
 
@@ -196,7 +204,7 @@ export const makeDispatcher = ({ router, gateway, context, log, reportDefect }: 
       inFlight++
       const exchange = new Exchange(req, res, match, method, url, q, path)
       if (!hasBody(method)) exchange.answer("")
-      else readBody(req, exchange)
+      else readBody(req, res, exchange)
       return true
     },
     drain: () => {

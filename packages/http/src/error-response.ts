@@ -1,4 +1,4 @@
-import { type PaykitError, type RateLimited, httpStatusOf, InvalidApiUsage, renderError } from "@paykit/core"
+import { DOCUMENTATION_PATH, type PaykitError, type RateLimited, httpStatusOf, InvalidApiUsage, renderError } from "@paykit/core"
 import { type ApiResponse, jsonResponse } from "./api-response.ts"
 
 /**
@@ -6,8 +6,8 @@ import { type ApiResponse, jsonResponse } from "./api-response.ts"
  * specification's error body (with the request id) for engine errors and protocol errors alike.
  */
 
-/** Where `documentation_url` points: the human docs page served by this API. */
-export const DOCUMENTATION_BASE = "/docs/errors"
+/** Where `documentation_url` points: the human docs page served by this API, whose anchors are the reasons. */
+export const DOCUMENTATION_BASE = DOCUMENTATION_PATH
 
 export const rateLimitHeaders = (limit: number, remaining: number, resetAtMillis: number, nowMillis: number) => ({
   "ratelimit-limit": String(limit),
@@ -50,7 +50,10 @@ export const PROTOCOL_REASONS = {
   idempotentRequestInProgress: "idempotent_request_in_progress",
   readOnlyToken: "insufficient_permissions",
   missingToken: "access_token_not_found",
-  bodyTooLarge: "request_entity_too_large"
+  bodyTooLarge: "request_entity_too_large",
+  requestTimeout: "request_timeout",
+  headersTooLarge: "request_headers_too_large",
+  malformedRequest: "malformed_request"
 } as const
 
 /**

@@ -7,7 +7,7 @@ import { authenticateWith } from "./access-tokens.ts"
 import { type ApiRequest, headerOf } from "./api-request.ts"
 import { type ApiResponse, withHeaders } from "./api-response.ts"
 import { PROTOCOL_REASONS, rateLimitHeaders, usage } from "./error-response.ts"
-import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, requestFingerprint, type StoredResponse } from "./idempotency.ts"
+import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type KeyedCreation } from "./idempotency.ts"
 import { type RateLimiter, rateLimitGroupOf } from "./rate-limit.ts"
 import type { CallerShape } from "./request-context.ts"
 import type { Route } from "./routes.ts"
@@ -59,18 +59,19 @@ const bodyProblemOf = (request: ApiRequest): PaykitError | undefined => {
   return request.json._tag === "Invalid" ? usage(400, PROTOCOL_REASONS.invalidJson, "The request body is not valid JSON") : undefined
 }
 
-/** What idempotency keeps of a response: successful creations only. */
-const toStored = (response: ApiResponse): StoredResponse | undefined =>
-  response.status < 200 || response.status >= 300
-    ? undefined
-    : { status: response.status, body: response.body, location: response.headers["location"] ?? null, resourceId: response.resourceId ?? null }
+/** The resource a response created, if it is a successful creation: the one its idempotency key keeps. */
+const createdResourceOf = (response: ApiResponse): string | undefined =>
+  response.status >= 200 && response.status < 300 ? response.resourceId : undefined
 
-const replay = (stored: StoredResponse): ApiResponse => ({
-  status: stored.status,
-  body: stored.body,
-  headers: stored.location === null ? {} : { location: stored.location },
-  ...(stored.resourceId === null ? {} : { resourceId: stored.resourceId })
-})
+/** A keyed creation's answer: its response, or GoCardless's 409 naming what the key created before. */
+const answerOf = (outcome: KeyedCreation<ApiResponse>): Effect.Effect<ApiResponse, PaykitError> =>
+  outcome._tag === "Created" ? Effect.succeed(outcome.value) : Effect.fail(
+    new InvalidState({
+      reason: PROTOCOL_REASONS.idempotentCreationConflict,
+      message: "A resource has already been created with this idempotency key",
+      links: { conflicting_resource_id: outcome.resourceId }
+    })
+  )
 
 export interface GatewayPorts {
   readonly tokens: AccessTokens["Service"]
@@ -92,29 +93,7 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
     if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
       return Effect.fail(usage(400, PROTOCOL_REASONS.idempotencyKeyTooLong, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`))
     }
-    return Effect.gen(function*() {
-      const outcome = yield* idempotency.begin(caller.organisation, key, requestFingerprint(request.method, request.path, request.body))
-      switch (outcome._tag) {
-        case "Replay":
-          return replay(outcome.response)
-        case "Conflict":
-          return yield* new InvalidState({
-            reason: PROTOCOL_REASONS.idempotentCreationConflict,
-            message: "A resource has already been created with this idempotency key",
-            ...(outcome.resourceId === null ? {} : { links: { conflicting_resource_id: outcome.resourceId } })
-          })
-        case "InProgress":
-          return yield* new InvalidState({ reason: "conflict", message: "A request with this idempotency key is in progress" })
-        case "Fresh": {
-          const response = yield* Effect.onError(run, () => idempotency.abandon(caller.organisation, key))
-          const stored = toStored(response)
-          yield* stored === undefined
-            ? idempotency.abandon(caller.organisation, key)
-            : idempotency.complete(caller.organisation, key, stored)
-          return response
-        }
-      }
-    })
+    return Effect.flatMap(idempotency.once(caller.organisation, key, run, createdResourceOf), answerOf)
   }
 
   /** After the token: scope, rate limit, body, then the handler. */

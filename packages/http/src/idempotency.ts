@@ -1,69 +1,84 @@
-import { Context, Effect, Layer } from "effect"
-import { createHash } from "node:crypto"
+import { Context, Deferred, Effect, Layer } from "effect"
+import { millisIn } from "@paykit/core"
 
 /**
- * Idempotent creation. A creating POST carries an `Idempotency-Key`; the first request with a key
- * runs and its successful response is kept; a later request with the same key and the same
- * fingerprint gets that response again, and one with a different fingerprint is a conflict naming
- * the resource the key created.
+ * Idempotent creation, as GoCardless does it. A creating POST may carry an `Idempotency-Key`; the
+ * first request with a key in an organisation runs and, when it creates a resource, the key is kept
+ * with that resource's id. Any later request with the key in that organisation, whatever its body,
+ * creates nothing: it is answered 409 `idempotent_creation_conflict` naming the resource (the
+ * official client then fetches it, or raises `IdempotentCreationConflictError`). A request that
+ * creates nothing (it fails) leaves the key free, so the client can retry with it.
+ *
+ * The key and the resource commit together: a store on a database runs the claim, the creation and
+ * the key's record in one transaction, so a crash at any instant leaves both or neither.
  */
-
-/** What is kept of a successful creation: enough to replay it byte for byte. */
-export interface StoredResponse {
-  readonly status: number
-  readonly body: string
-  readonly location: string | null
-  /** The id of the resource the request created (`links.conflicting_resource_id` on conflict). */
-  readonly resourceId: string | null
-}
-
-export type IdempotencyOutcome =
-  | { readonly _tag: "Fresh" }
-  | { readonly _tag: "Replay"; readonly response: StoredResponse }
-  | { readonly _tag: "Conflict"; readonly resourceId: string | null }
-  | { readonly _tag: "InProgress" }
 
 /** The longest key accepted (the real API's limit). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 128
 
 /**
- * The port. `begin` is atomic: of two concurrent requests with one key exactly one is `Fresh`.
- * `complete` keeps the response; `abandon` forgets a key whose request failed, so the client can
- * retry with it (the real API keeps only successful creations).
+ * How long a key is kept after its creation: a reuse within it is a conflict, a use after it creates
+ * afresh. The spec gives no lifetime; 30 days, measured on the server's clock (the sandbox's
+ * simulated one in sandbox mode).
  */
-export class IdempotencyStore extends Context.Service<IdempotencyStore, {
-  readonly begin: (organisation: string, key: string, fingerprint: string) => Effect.Effect<IdempotencyOutcome>
-  readonly complete: (organisation: string, key: string, response: StoredResponse) => Effect.Effect<void>
-  readonly abandon: (organisation: string, key: string) => Effect.Effect<void>
-}>()("@paykit/http/IdempotencyStore") {
+export const IDEMPOTENCY_KEY_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
+
+/** What a keyed creation came to: it ran (`value` is its result), or the key had created `resourceId` before. */
+export type KeyedCreation<A> =
+  | { readonly _tag: "Created"; readonly value: A }
+  | { readonly _tag: "Conflict"; readonly resourceId: string }
+
+/**
+ * The port. `once` runs `create` for the first request with a key and keeps the key when
+ * `createdId` names the resource its result created; a result naming none, a failure, a defect or
+ * an interruption leave the key free. Of concurrent requests with one key, one runs and the others
+ * wait for it, then conflict (it created) or run in turn (it did not).
+ */
+export type KeyedCreate = <A, E, R>(
+  organisation: string,
+  key: string,
+  create: Effect.Effect<A, E, R>,
+  createdId: (value: A) => string | undefined
+) => Effect.Effect<KeyedCreation<A>, E, R>
+
+export class IdempotencyStore extends Context.Service<IdempotencyStore, { readonly once: KeyedCreate }>()("@paykit/http/IdempotencyStore") {
+  /** Keys in this process's memory, for the in-memory engine: same semantics, nothing survives a restart. */
   static readonly layerMemory: Layer.Layer<IdempotencyStore> = Layer.sync(IdempotencyStore, () => {
-    type Entry = { readonly fingerprint: string; readonly response: StoredResponse | null }
+    type Entry =
+      | { readonly _tag: "Running"; readonly done: Deferred.Deferred<void> }
+      | { readonly _tag: "Kept"; readonly resourceId: string; readonly atMillis: number }
     const entries = new Map<string, Entry>()
-    const slot = (organisation: string, key: string) => `${organisation}\u0000${key}`
-    return IdempotencyStore.of({
-      begin: (organisation, key, fingerprint) =>
-        Effect.sync((): IdempotencyOutcome => {
-          const k = slot(organisation, key)
-          const existing = entries.get(k)
-          if (existing === undefined) {
-            entries.set(k, { fingerprint, response: null })
-            return { _tag: "Fresh" }
-          }
-          if (existing.response === null) return { _tag: "InProgress" }
-          if (existing.fingerprint !== fingerprint) return { _tag: "Conflict", resourceId: existing.response.resourceId }
-          return { _tag: "Replay", response: existing.response }
-        }),
-      complete: (organisation, key, response) =>
-        Effect.sync(() => {
-          const k = slot(organisation, key)
-          const existing = entries.get(k)
-          if (existing !== undefined) entries.set(k, { fingerprint: existing.fingerprint, response })
-        }),
-      abandon: (organisation, key) => Effect.sync(() => void entries.delete(slot(organisation, key)))
-    })
+    const slotOf = (organisation: string, key: string) => `${organisation}\u0000${key}`
+    const once: KeyedCreate = (organisation, key, create, createdId) =>
+      Effect.withFiber((fiber) => {
+        const slot = slotOf(organisation, key)
+        const now = millisIn(fiber)
+        const existing = entries.get(slot)
+        // Another request holds the key: wait for it to end, then look again.
+        if (existing?._tag === "Running") return Effect.andThen(Deferred.await(existing.done), once(organisation, key, create, createdId))
+        if (existing !== undefined && !isExpired(existing.atMillis, now)) {
+          return Effect.succeed({ _tag: "Conflict", resourceId: existing.resourceId } as const)
+        }
+        const running: Entry = { _tag: "Running", done: Deferred.makeUnsafe<void>() }
+        entries.set(slot, running)
+        return create.pipe(
+          Effect.map((value) => {
+            const resourceId = createdId(value)
+            if (resourceId === undefined) entries.delete(slot)
+            else entries.set(slot, { _tag: "Kept", resourceId, atMillis: now })
+            return { _tag: "Created", value } as const
+          }),
+          Effect.onExit((exit) =>
+            Effect.sync(() => {
+              if (exit._tag === "Failure" && entries.get(slot) === running) entries.delete(slot)
+              Deferred.doneUnsafe(running.done, Effect.void)
+            })
+          )
+        )
+      })
+    return IdempotencyStore.of({ once })
   })
 }
 
-/** The fingerprint of a request: method, path and the exact body. */
-export const requestFingerprint = (method: string, path: string, body: string): string =>
-  createHash("sha256").update(`${method}\n${path}\n${body}`, "utf8").digest("hex")
+/** Whether a key kept since `keptAtMillis` has outlived its lifetime at `nowMillis`. */
+export const isExpired = (keptAtMillis: number, nowMillis: number): boolean => nowMillis - keptAtMillis >= IDEMPOTENCY_KEY_LIFETIME_MS

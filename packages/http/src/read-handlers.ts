@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { type NotFound, PAGE_SIZE_DEFAULT, type ValidationFailed } from "@paykit/core"
 import type { Page } from "@paykit/engine"
-import { type ApiHandler, paramOf } from "./api-request.ts"
+import { type ApiHandler, idParamOf } from "./api-request.ts"
 import { ok } from "./api-response.ts"
 import { asQueryErrors, type QueryShape, singleOf, toParams } from "./query-params.ts"
 
@@ -21,7 +21,7 @@ export const listMeta = (page: { readonly before: string | null; readonly after:
 })
 
 export const getHandler = <A>(key: string, get: Getter<A>): ApiHandler => (request, caller) =>
-  Effect.map(get(caller.organisation, paramOf(request, "id")), (resource) => ok({ [key]: resource }))
+  Effect.flatMap(idParamOf(request), (id) => Effect.map(get(caller.organisation, id), (resource) => ok({ [key]: resource })))
 
 export const listHandler = <A>(key: string, shape: QueryShape, list: Lister<A>): ApiHandler => ({ query }, caller) =>
   list(caller.organisation, toParams(shape, query)).pipe(
@@ -40,7 +40,9 @@ export const plainListHandler = <A>(
   list: (organisation: string, params: unknown, request: { readonly id: string }) => Effect.Effect<ReadonlyArray<A>, ValidationFailed | NotFound>
 ): ApiHandler =>
 (request, caller) =>
-  list(caller.organisation, toParams(shape, request.query), { id: paramOf(request, "id") }).pipe(
-    Effect.mapError(asQueryErrors),
-    Effect.map((items) => ok({ [key]: items }))
-  )
+  // `/institutions` has no path id; `/billing_requests/:id/institutions` has one, checked first.
+  Effect.flatMap(request.params["id"] === undefined ? Effect.succeed("") : idParamOf(request), (id) =>
+    list(caller.organisation, toParams(shape, request.query), { id }).pipe(
+      Effect.mapError(asQueryErrors),
+      Effect.map((items) => ok({ [key]: items }))
+    ))

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { invalidField, type PaykitError } from "@paykit/core"
-import { type ApiHandler, type ApiRequest, paramOf } from "./api-request.ts"
+import { type ApiHandler, type ApiRequest, idParamOf } from "./api-request.ts"
 import { created, jsonResponse, ok } from "./api-response.ts"
 import type { CallerShape } from "./request-context.ts"
 
@@ -48,10 +48,13 @@ export const createFromDataHandler = <A extends { readonly id: string }>(key: st
 export const postHandler = <A>(key: string, run: Create<A>): ApiHandler => (request, caller) =>
   Effect.flatMap(unwrap(request, key), (input) => Effect.map(run(caller.organisation, input, caller), (answer) => ok({ [key]: answer })))
 
+/** A malformed path id is a 404 before the body is looked at, as an unknown one would be. */
 export const updateHandler = <A>(key: string, update: Change<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request, key), (input) =>
-    Effect.map(update(caller.organisation, paramOf(request, "id"), input, caller), (resource) => ok({ [key]: resource })))
+  Effect.flatMap(idParamOf(request), (id) =>
+    Effect.flatMap(unwrap(request, key), (input) =>
+      Effect.map(update(caller.organisation, id, input, caller), (resource) => ok({ [key]: resource }))))
 
 export const actionHandler = <A>(key: string, act: Change<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request, key, { allowData: true }), (input) =>
-    Effect.map(act(caller.organisation, paramOf(request, "id"), input, caller), (resource) => ok({ [key]: resource })))
+  Effect.flatMap(idParamOf(request), (id) =>
+    Effect.flatMap(unwrap(request, key, { allowData: true }), (input) =>
+      Effect.map(act(caller.organisation, id, input, caller), (resource) => ok({ [key]: resource }))))

@@ -24,7 +24,7 @@ import {
 
 /**
  * The gateway on a small API of its own (a create and a get over a Map), driven by the official
- * client: idempotent replays and conflicts, read-only tokens, rate limits. The engine's endpoints
+ * client: idempotency conflicts, read-only tokens, rate limits. The engine's endpoints
  * use the same gateway; these behaviours do not depend on the resource.
  */
 
@@ -83,28 +83,48 @@ const token = (organisation: string, scope: "read_write" | "read_only" = "read_w
   runtime.runPromise(issueAccessToken({ id: `AT_${organisation}_${scope}`, organisation, scope }))
 
 describe("idempotency through the official client", () => {
-  it("replays the original response for the same key and body, creating once", async () => {
-    const c = client(await token("OR_idem"))
+  it("any reuse of a key, with the same body or another, creates nothing: 409 naming the first resource", async () => {
+    const authorization = `Bearer ${await token("OR_idem")}`
+    const post = (name: string) =>
+      fetch(`${url}/creditors`, {
+        method: "POST",
+        headers: { authorization, "gocardless-version": "2015-07-06", "content-type": "application/json", "idempotency-key": "key-1" },
+        body: JSON.stringify({ creditors: { name } })
+      })
     const before = counter
-    const first = await c.creditors.create({ name: "A" } as never, "key-1")
-    const again = await c.creditors.create({ name: "A" } as never, "key-1")
-    expect(again.id).toBe(first.id)
+    const first = await post("A")
+    expect(first.status).toBe(201)
+    const id = ((await first.json()) as { creditors: { id: string } }).creditors.id
+    for (const name of ["A", "B"]) {
+      const again = await post(name)
+      expect(again.status).toBe(409)
+      expect(await again.json()).toMatchObject({
+        error: {
+          type: "invalid_state",
+          code: 409,
+          errors: [{ reason: "idempotent_creation_conflict", links: { conflicting_resource_id: id } }]
+        }
+      })
+    }
     expect(counter).toBe(before + 1)
-    expect((first.__response__ as { statusCode: number }).statusCode).toBe(201)
   })
 
-  it("a different body under a used key is a 409 naming the resource; the client then fetches it", async () => {
+  it("the official client fetches the conflicting resource by default, and raises naming it when asked to", async () => {
     const c = client(await token("OR_idem2"))
+    const before = counter
     const first = await c.creditors.create({ name: "B" } as never, "key-2")
-    // Default client behaviour: on idempotent_creation_conflict it GETs the conflicting resource.
-    const fetched = await c.creditors.create({ name: "C" } as never, "key-2")
-    expect(fetched.id).toBe(first.id)
+    for (const body of [{ name: "B" }, { name: "C" }]) {
+      const fetched = await c.creditors.create(body as never, "key-2")
+      expect(fetched.id).toBe(first.id)
+      expect((fetched.__response__ as { statusCode: number }).statusCode).toBe(200)
+    }
     const strict = new GoCardlessClient(await token("OR_idem2", "read_write"), undefined, { raiseOnIdempotencyConflict: true })
     ;(strict as unknown as { _api: { _baseUrl: string } })._api._baseUrl = url
-    const error = await strict.creditors.create({ name: "C" } as never, "key-2").catch((e: unknown) => e)
+    const error = await strict.creditors.create({ name: "B" } as never, "key-2").catch((e: unknown) => e)
     expect(error).toBeInstanceOf(IdempotentCreationConflictError)
     expect((error as IdempotentCreationConflictError).conflictingResourceId).toBe(first.id)
     expect((error as IdempotentCreationConflictError).code).toBe(409)
+    expect(counter).toBe(before + 1)
   })
 
   it("keys are per organisation", async () => {

@@ -6,6 +6,7 @@
 export * from "./advance.ts"
 export * from "./bootstrap.ts"
 export * from "./config.ts"
+export * from "./data-dir-lock.ts"
 export * from "./migrations/index.ts"
 export * from "./organisations.ts"
 export * from "./root-page.ts"

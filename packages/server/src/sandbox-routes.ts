@@ -1,8 +1,8 @@
 import { Effect, Layer, Semaphore } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Forbidden, type PaykitError, timestampFromMillis } from "@paykit/core"
+import { Forbidden, type PaykitError, pathIdOf, timestampFromMillis } from "@paykit/core"
 import { BankAuthorisations, DAILY_RUN_OFFSET_MS, OutboundPaymentImports, PaymentAccounts, Simulator } from "@paykit/engine"
-import { AccessTokens, authenticate, type CallerShape, PROTOCOL_REASONS, respond, usage } from "@paykit/http"
+import { AccessTokens, authenticate, bodyTooLarge, type CallerShape, PROTOCOL_REASONS, respond, usage } from "@paykit/http"
 import { advanceTarget, formatIsoDuration } from "./advance.ts"
 import { SandboxClock } from "./sandbox-clock.ts"
 
@@ -16,8 +16,19 @@ import { SandboxClock } from "./sandbox-clock.ts"
 const DAY_MS = 86_400_000
 export const SANDBOX_ONLY_REASON = "sandbox_only"
 
+/**
+ * The body as text, at most `REQUEST_BODY_MAX_BYTES` of it (the server reads its routes' bodies
+ * with that limit; a larger declared one never gets here). A body that could not be read at all
+ * (its client went, or the body timeout cut it) has nobody to answer; 400 is for the log.
+ */
+const bodyText = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<string, PaykitError> =>
+  Effect.mapError(request.text, (error) =>
+    error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+      ? bodyTooLarge()
+      : usage(400, PROTOCOL_REASONS.invalidJson, "The request body could not be read"))
+
 const readBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<unknown, PaykitError> =>
-  Effect.flatMap(Effect.orDie(request.text), (text) =>
+  Effect.flatMap(bodyText(request), (text) =>
     text.trim().length === 0
       ? Effect.succeed({})
       : Effect.try({
@@ -75,11 +86,11 @@ export const sandboxRoutes = Layer.unwrap(Effect.gen(function*() {
   // One advance at a time: two interleaved advances would run one day's jobs twice.
   const advancing = yield* Semaphore.make(1)
   const authorisationAction = (action: "visit" | "authorise" | "deny" | "fail") =>
-    route(tokens, "POST", `/sandbox/bank_authorisations/:id/actions/${action}`, (caller, body, params) => {
-      const id = param(params, "id")
-      const done = action === "authorise" ? authorisations.authorise(caller.organisation, id, actionData(body)) : authorisations[action](caller.organisation, id)
-      return Effect.map(done, (resource) => ({ bank_authorisations: resource }))
-    })
+    route(tokens, "POST", `/sandbox/bank_authorisations/:id/actions/${action}`, (caller, body, params) =>
+      Effect.flatMap(pathIdOf("bank_authorisations", param(params, "id")), (id) => {
+        const done = action === "authorise" ? authorisations.authorise(caller.organisation, id, actionData(body)) : authorisations[action](caller.organisation, id)
+        return Effect.map(done, (resource) => ({ bank_authorisations: resource }))
+      }))
   return Layer.mergeAll(
     route(tokens, "GET", "/sandbox/simulator/clock", () => clockView(clock)),
     route(tokens, "POST", "/sandbox/simulator/advance", (_caller, body) =>
@@ -99,7 +110,8 @@ export const sandboxRoutes = Layer.unwrap(Effect.gen(function*() {
     authorisationAction("fail"),
     route(tokens, "POST", "/sandbox/outbound_payment_imports/:id/actions/authorise", (caller, _body, params) =>
       // The dashboard records who authorised; the sandbox's user is the token that asked.
-      Effect.map(imports.authorise(caller.organisation, param(params, "id"), `access token ${caller.tokenId}`), (resource) => ({ outbound_payment_imports: resource }))),
+      Effect.flatMap(pathIdOf("outbound_payment_imports", param(params, "id")), (id) =>
+        Effect.map(imports.authorise(caller.organisation, id, `access token ${caller.tokenId}`), (resource) => ({ outbound_payment_imports: resource })))),
     route(tokens, "POST", "/sandbox/payment_accounts/fund", (caller, body) =>
       Effect.map(accounts.fund(caller.organisation, actionData(body)), (resource) => ({ payment_accounts: resource }))),
     // The dashboard's other action on an import: cancelling it before it is authorised (the API has no endpoint for it).

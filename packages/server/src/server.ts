@@ -5,10 +5,11 @@ import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
 import { SandboxBank, Simulator } from "@paykit/engine"
-import { type AccessTokens, apiEngineOn, type IdempotencyStore, makeHttpApp, RateLimiter, serveHttpApp, serverUrl } from "@paykit/http"
+import { type AccessTokens, apiEngineOn, type IdempotencyStore, makeHttpApp, RateLimiter, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, SqlStorage } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
+import { dataDirLock } from "./data-dir-lock.ts"
 import { migrateServer } from "./migrations/index.ts"
 import { Organisations } from "./organisations.ts"
 import { rootRoute } from "./root-page.ts"
@@ -26,7 +27,8 @@ export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlCli
   return Layer.unwrap(Effect.sync(() => {
     // PGlite makes its directory but not the parents (`./.paykit` on a fresh clone).
     mkdirSync(dataDir, { recursive: true })
-    return PgliteClient.layer({ dataDir })
+    // Taken before PGlite opens the directory and released after it closes it.
+    return PgliteClient.layer({ dataDir }).pipe(Layer.provide(dataDirLock(dataDir)))
   }))
 }
 
@@ -41,6 +43,11 @@ export interface ServerOptions {
   readonly sqlClient?: Layer.Layer<SqlClient.SqlClient, unknown>
   /** Registers Effect's spans (one per SQL statement, among others) for a tracer the embedder adds; off by default. */
   readonly tracing?: boolean
+  /**
+   * The request timeouts and the shutdown's wait, when not the defaults (`REQUEST_HEADERS_TIMEOUT_MS`,
+   * `REQUEST_BODY_TIMEOUT_MS`, 20 seconds); tests shorten them to watch them act.
+   */
+  readonly serve?: Pick<ServeOptions, "headersTimeout" | "bodyTimeout" | "gracefulShutdownTimeout">
 }
 
 const pieces = (config: ServerConfig, options: ServerOptions) => {
@@ -60,7 +67,7 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
     ports,
     externals: Layer.mergeAll(SandboxBank, IdGenerator.layer),
     boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken }),
-    listen: { port: config.port, host: config.host }
+    listen: { port: config.port, host: config.host, ...options.serve }
   }
 }
 

@@ -1,69 +1,77 @@
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Result, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { type IdempotencyOutcome, IdempotencyStore, type StoredResponse } from "@paykit/http"
+import { millisIn } from "@paykit/core"
+import { IDEMPOTENCY_KEY_LIFETIME_MS, IdempotencyStore, type KeyedCreate, type KeyedCreation } from "@paykit/http"
 
 /**
- * The http package's `IdempotencyStore` port on store-sql's `idempotency_keys` table (one row per
- * organisation and key, its fingerprint, and the recorded response once complete), so a replay
- * survives a restart and is shared by every server process on one PostgreSQL database.
+ * The http package's `IdempotencyStore` port on the `idempotency_keys` table (one row per
+ * organisation and key, with the id of the resource it created), shared by every server process on
+ * one database and kept across restarts.
  *
- * store-sql's `IdempotencyKeys` service claims a key inside the creating transaction; the gateway
- * instead claims before the handler runs and completes or abandons after it, each step its own
- * statement. The insert against the primary key keeps `begin` atomic: of two concurrent requests
- * with one key exactly one is `Fresh`. A claim whose process died before completing it would block
- * its key forever; a claim left incomplete for `STALE_CLAIM_SECONDS` is taken over instead.
+ * Exactly once across crashes: the claim, the creation and the record of its resource run in one
+ * transaction, so a crash at any instant leaves the resource and its key, or neither. The engine's
+ * units of work inside it are savepoints (store-sql's transactor): a creation that fails after some
+ * unit of work committed keeps that unit (as it would outside), and the key is deleted in the same
+ * transaction, free for a retry. A defect or an interruption rolls everything back.
+ *
+ * Concurrency: the claim is an insert against the (organisation, key) primary key. On PostgreSQL a
+ * second request with the key waits on the first's uncommitted row, then finds it committed (a
+ * conflict) or gone (and claims it); on PGlite transactions run one at a time, to the same effect.
+ * A key older than its lifetime is claimed afresh by the same insert.
  */
 
-export const STALE_CLAIM_SECONDS = 300
-
-const Stored = Schema.Struct({
-  status: Schema.Int,
-  body: Schema.String,
-  location: Schema.NullOr(Schema.String),
-  resourceId: Schema.NullOr(Schema.String)
-})
-const KeyRow = Schema.Struct({ fingerprint: Schema.String, response: Schema.NullOr(Schema.Unknown) })
-const decodeKeyRows = Schema.decodeUnknownEffect(Schema.Array(KeyRow))
-const decodeStored = Schema.decodeUnknownEffect(Stored)
-// Both drivers parse jsonb into a value; one configured otherwise would hand back the text.
-const parseStored = (response: unknown) =>
-  typeof response === "string"
-    ? Effect.flatMap(Effect.try({ try: (): unknown => JSON.parse(response), catch: (cause) => cause }), decodeStored)
-    : decodeStored(response)
+const KeptRow = Schema.Struct({ resource_id: Schema.String })
+const decodeKeptRows = Schema.decodeUnknownEffect(Schema.Array(KeptRow))
 
 export const SqlIdempotencyStore: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = Layer.effect(
   IdempotencyStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const begin = (organisation: string, key: string, fingerprint: string): Effect.Effect<IdempotencyOutcome, unknown> =>
-      Effect.gen(function*() {
-        const claimed = yield* sql`INSERT INTO idempotency_keys (organisation_id, key, fingerprint)
-          VALUES (${organisation}, ${key}, ${fingerprint})
-          ON CONFLICT (organisation_id, key) DO UPDATE SET fingerprint = EXCLUDED.fingerprint, created_at = now()
-          WHERE idempotency_keys.response IS NULL
-            AND idempotency_keys.created_at < now() - make_interval(secs => ${STALE_CLAIM_SECONDS})
-          RETURNING key`
-        if (claimed.length > 0) return { _tag: "Fresh" } as const
-        const rows = yield* decodeKeyRows(yield* sql`SELECT fingerprint, response FROM idempotency_keys
-          WHERE organisation_id = ${organisation} AND key = ${key}`)
-        const row = rows[0]
-        // Abandoned between the two statements: the key is free again.
-        if (row === undefined) return yield* begin(organisation, key, fingerprint)
-        if (row.response === null) return { _tag: "InProgress" } as const
-        const response = yield* parseStored(row.response)
-        return row.fingerprint === fingerprint
-          ? { _tag: "Replay", response } as const
-          : { _tag: "Conflict", resourceId: response.resourceId } as const
-      })
-    return IdempotencyStore.of({
-      begin: (organisation, key, fingerprint): Effect.Effect<IdempotencyOutcome> => Effect.orDie(begin(organisation, key, fingerprint)),
-      complete: (organisation, key, response: StoredResponse) =>
-        Effect.orDie(sql`UPDATE idempotency_keys
-          SET response = ${JSON.stringify(response)}::jsonb, completed_at = now()
-          WHERE organisation_id = ${organisation} AND key = ${key} AND response IS NULL`),
-      abandon: (organisation, key) =>
-        Effect.orDie(sql`DELETE FROM idempotency_keys
-          WHERE organisation_id = ${organisation} AND key = ${key} AND response IS NULL`)
-    })
+    /** Takes the key: a new row, or one whose lifetime is over. Locks the row either way. */
+    const claim = (organisation: string, key: string, nowMillis: number) =>
+      Effect.map(
+        sql`INSERT INTO idempotency_keys (organisation_id, key, created_at)
+          VALUES (${organisation}, ${key}, ${new Date(nowMillis).toISOString()}::timestamptz)
+          ON CONFLICT (organisation_id, key) DO UPDATE SET created_at = EXCLUDED.created_at, resource_id = NULL
+          WHERE idempotency_keys.created_at <= ${new Date(nowMillis - IDEMPOTENCY_KEY_LIFETIME_MS).toISOString()}::timestamptz
+          RETURNING key`,
+        (rows) => rows.length > 0
+      )
+    /** The resource a kept key created; every committed row names one. */
+    const keptResource = (organisation: string, key: string) =>
+      Effect.flatMap(
+        sql`SELECT resource_id FROM idempotency_keys WHERE organisation_id = ${organisation} AND key = ${key}`,
+        (rows) => Effect.flatMap(decodeKeptRows(rows), (kept) => {
+          const row = kept[0]
+          return row === undefined ? Effect.die(new Error(`idempotency key ${key} was neither claimed nor kept`)) : Effect.succeed(row.resource_id)
+        })
+      )
+    const keep = (organisation: string, key: string, resourceId: string) =>
+      sql`UPDATE idempotency_keys SET resource_id = ${resourceId} WHERE organisation_id = ${organisation} AND key = ${key}`
+    const free = (organisation: string, key: string) =>
+      sql`DELETE FROM idempotency_keys WHERE organisation_id = ${organisation} AND key = ${key}`
+
+    const once: KeyedCreate = (organisation, key, create, createdId) => {
+      type Outcome = KeyedCreation<Effect.Success<typeof create>>
+      return Effect.withFiber((fiber) =>
+        sql.withTransaction(Effect.gen(function*() {
+          if (!(yield* Effect.orDie(claim(organisation, key, millisIn(fiber))))) {
+            const conflict: Outcome = { _tag: "Conflict", resourceId: yield* Effect.orDie(keptResource(organisation, key)) }
+            return Result.succeed(conflict)
+          }
+          // The creation's own failure commits the transaction (with the key freed): what its
+          // completed units of work wrote stays, as it would without a key.
+          const outcome = yield* Effect.result(create)
+          const resourceId = Result.isSuccess(outcome) ? createdId(outcome.success) : undefined
+          yield* Effect.orDie(resourceId === undefined ? free(organisation, key) : keep(organisation, key, resourceId))
+          return Result.map(outcome, (value): Outcome => ({ _tag: "Created", value }))
+        })).pipe(
+          // BEGIN or COMMIT failing is the database's failure: a defect, and nothing was kept.
+          Effect.orDie,
+          Effect.flatMap(Effect.fromResult)
+        )
+      )
+    }
+    return IdempotencyStore.of({ once })
   })
 )

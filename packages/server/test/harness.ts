@@ -4,13 +4,15 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { RequestLog, serverUrl, silentRequestLog } from "@paykit/http"
-import { Bootstrap, makeServer, type ServerConfig, ServerLog, type ServerLogLine, type ServerMode } from "../src/index.ts"
+import { Bootstrap, makeServer, type ServerConfig, type ServerOptions, ServerLog, type ServerLogLine, type ServerMode } from "../src/index.ts"
 
 export interface StartOptions {
   readonly mode?: ServerMode
   /** A PGlite data directory; absent means in memory. */
   readonly dataDir?: string
   readonly sandboxToken?: string
+  /** Shorter request timeouts or shutdown wait than the defaults. */
+  readonly serve?: ServerOptions["serve"]
 }
 
 export const testConfig = (options: StartOptions): ServerConfig => ({
@@ -28,7 +30,7 @@ export const testLogs = (lines: Array<ServerLogLine>) =>
 /** The composed server in-process on a random port. */
 export const startServer = async (options: StartOptions = {}) => {
   const lines: Array<ServerLogLine> = []
-  const runtime = ManagedRuntime.make(makeServer(testConfig(options)).pipe(Layer.provide(testLogs(lines))))
+  const runtime = ManagedRuntime.make(makeServer(testConfig(options), options.serve === undefined ? {} : { serve: options.serve }).pipe(Layer.provide(testLogs(lines))))
   const url = await runtime.runPromise(serverUrl)
   const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
   return { runtime, url, boot, lines, close: () => runtime.dispose() }
@@ -46,6 +48,23 @@ export const localClient = (token: string, url: string): GoCardlessClient => {
   const client = new GoCardlessClient(token)
   ;(client as unknown as { _api: { _baseUrl: string } })._api._baseUrl = url
   return client
+}
+
+/**
+ * A payer's flow through the official client: a Bacs billing request, the payer's details and bank
+ * account, confirmed and fulfilled. Returns the request's status after it and the mandate it made.
+ */
+export const fulfilledMandateRequest = async (client: GoCardlessClient): Promise<{ readonly status: string; readonly mandate: string }> => {
+  const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } })
+  const id = request.id ?? ""
+  await client.billingRequests.collectCustomerDetails(id, {
+    customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
+    customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
+  })
+  await client.billingRequests.collectBankAccount(id, { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" })
+  await client.billingRequests.confirmPayerDetails(id, {})
+  const fulfilled = await client.billingRequests.fulfil(id, {})
+  return { status: String(fulfilled.status), mandate: fulfilled.mandate_request?.links?.mandate ?? "" }
 }
 
 export const api = (url: string, token: string | undefined, path: string, init: { readonly method?: string; readonly body?: unknown; readonly headers?: Record<string, string> } = {}) =>

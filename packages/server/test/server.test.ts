@@ -133,7 +133,7 @@ describe("idempotency is stored in SQL", () => {
   const data = tempDataDir()
   afterAll(() => data.remove())
 
-  it("a creation replayed after a restart gives the same creditor, and another body with the key is a conflict", async () => {
+  it("a key reused after a restart creates nothing: the client gets the first creditor back, a raw request the 409 naming it", async () => {
     const first = await startServer({ dataDir: data.dir })
     const token = first.boot.accessToken ?? ""
     const body = { name: "Idempotent Ltd", country_code: "GB", creditor_type: "company" } as const

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { api, json, localClient, startServer, type TestServer } from "./harness.ts"
+import { api, fulfilledMandateRequest, json, localClient, startServer, type TestServer } from "./harness.ts"
 
 /**
  * What the sandbox clock is for: a developer signs a payer up through the official client, sets a
@@ -15,17 +15,8 @@ describe("watching a subscription charge", () => {
   it("a billing request to a mandate, a monthly subscription, 70 days later: two payments collected", async () => {
     const token = server.boot.accessToken ?? ""
     const client = localClient(token, server.url)
-    const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } })
-    const id = request.id ?? ""
-    await client.billingRequests.collectCustomerDetails(id, {
-      customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
-      customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
-    })
-    await client.billingRequests.collectBankAccount(id, { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" })
-    await client.billingRequests.confirmPayerDetails(id, {})
-    const fulfilled = await client.billingRequests.fulfil(id, {})
-    const mandate = fulfilled.mandate_request?.links?.mandate ?? ""
-    expect(fulfilled.status).toBe("fulfilled")
+    const { status, mandate } = await fulfilledMandateRequest(client)
+    expect(status).toBe("fulfilled")
     const subscription = await client.subscriptions.create({ amount: 1500, currency: "GBP", interval_unit: "monthly", name: "Membership", links: { mandate } })
     expect((await client.mandates.find(mandate)).status).toBe("pending_submission")
 

@@ -3,7 +3,6 @@
  * one schema for both, migrated at start-up.
  */
 export { DbInteger } from "./db-integer.ts"
-export { type Claim, IdempotencyKeyInProgress, IdempotencyKeyReused, IdempotencyKeys } from "./idempotency.ts"
 export { latestMigration, migrate, MIGRATIONS, MIGRATIONS_TABLE } from "./migrations/index.ts"
 export { Outbox, type OutboxEntry } from "./outbox.ts"
 export * as PgliteClient from "./pglite-client.ts"

@@ -12,30 +12,37 @@ import {
 import { SqlClient } from "effect/sql"
 import type { MigrationError } from "effect/sql/Migrator"
 import type { SqlError } from "effect/sql/SqlError"
-import { IdempotencyKeys, makeIdempotencyKeys } from "./idempotency.ts"
 import { migrate } from "./migrations/index.ts"
 import { makeOutbox, Outbox } from "./outbox.ts"
 import * as PgliteClient from "./pglite-client.ts"
 import { checkDefinition, type Location, makeSqlRepository } from "./sql-repository.ts"
 
-/** Everything the SQL storage provides: the engine's storage ports plus idempotency keys and the outbox. */
-export type SqlStorageServices = RepositoryBackend | Transactor | EventLog | IdempotencyKeys | Outbox
+/** Everything the SQL storage provides: the engine's storage ports plus the outbox. */
+export type SqlStorageServices = RepositoryBackend | Transactor | EventLog | Outbox
 
 /** Keeps the failure of the unit of work apart from the database's own inside `withTransaction`. */
 class WorkFailed<E> {
   constructor(readonly error: E) {}
 }
 
+/** Set inside a unit of work this transactor opened: a unit of work nested in it joins it. */
+const InUnitOfWork = Context.Reference<boolean>("@paykit/store-sql/InUnitOfWork", { defaultValue: () => false })
+
+/**
+ * The engine's unit of work. A unit nested in another joins it (no savepoint): the outer decides.
+ * The outermost unit is a transaction, or a savepoint when its caller opened a transaction around
+ * it (the server's idempotent creation does, to commit a key with its resource): a failed unit
+ * rolls back its own writes, a successful one joins the caller's transaction, which decides.
+ */
 export const makeTransactor = (sql: SqlClient.SqlClient): Transactor["Service"] =>
   Transactor.of({
     transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      Effect.flatMap(Effect.serviceOption(sql.transactionService), (open): Effect.Effect<A, E, R> =>
-        // The port's nested transactions join the outer one (no savepoint): the outer decides.
-        open._tag === "Some"
+      Effect.withFiber((fiber): Effect.Effect<A, E, R> =>
+        fiber.getRef(InUnitOfWork)
           ? effect
-          : sql.withTransaction(Effect.mapError(effect, (error) => new WorkFailed(error))).pipe(
+          : sql.withTransaction(Effect.provideService(Effect.mapError(effect, (error) => new WorkFailed(error)), InUnitOfWork, true)).pipe(
             Effect.catch((error): Effect.Effect<never, E> =>
-              // BEGIN or COMMIT failing is the database's failure: a defect for the engine.
+              // BEGIN, COMMIT or a savepoint failing is the database's failure: a defect for the engine.
               error instanceof WorkFailed ? Effect.fail(error.error as E) : Effect.die(error)
             )
           ))
@@ -77,7 +84,6 @@ export const SqlStorage: Layer.Layer<SqlStorageServices, SqlError | MigrationErr
     const backend = makeBackend(sql)
     return Context.make(RepositoryBackend, backend).pipe(
       Context.add(Transactor, makeTransactor(sql)),
-      Context.add(IdempotencyKeys, yield* makeIdempotencyKeys),
       Context.add(Outbox, yield* makeOutbox)
     )
   })

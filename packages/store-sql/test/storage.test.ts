@@ -6,7 +6,6 @@ import { customers, defineResource, EventLog, RepositoryBackend, Transactor } fr
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import { afterAll, describe, expect, it } from "vitest"
-import { IdempotencyKeys } from "../src/idempotency.ts"
 import { Outbox, type OutboxEntry } from "../src/outbox.ts"
 import { PgliteStorage, SqlStorage, type SqlStorageServices } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
@@ -113,32 +112,28 @@ describe.each(DATABASES)("SQL storage on $name", (database) => {
       expect(JSON.stringify(outcomes.find(Exit.isFailure))).toContain("VersionConflict")
     })))
 
-  it("two concurrent requests with one idempotency key create one resource", { timeout: 60_000 }, () =>
+  it("under a transaction its caller opened, a unit of work is a savepoint: a failed one rolls back alone, the caller decides the rest", { timeout: 60_000 }, () =>
     run(Effect.gen(function*() {
       const repo = yield* customersOf
       const tx = yield* Transactor
-      const keys = yield* IdempotencyKeys
-      const create = (n: number) =>
-        tx.transaction(Effect.gen(function*() {
-          const claim = yield* keys.claim(ORG, "key-1", "POST /customers {email}")
-          if (claim._tag === "Replay") return claim.response
-          yield* Effect.sleep("5 millis")
-          const created = customer(n)
-          yield* repo.insert(ORG, created)
-          const response = { customers: { id: created.id } }
-          yield* keys.complete(ORG, "key-1", response)
-          return response
-        }))
-      const responses = yield* Effect.all([create(1), create(2), create(3)], { concurrency: "unbounded" })
-      expect((yield* repo.list(ORG, { limit: 50 })).items).toHaveLength(1)
-      expect(new Set(responses.map((r) => JSON.stringify(r))).size).toBe(1)
-      // The same key with another request is refused; in another organisation it is another key.
-      const reused = yield* Effect.flip(keys.claim(ORG, "key-1", "POST /customers {other}"))
-      expect(reused._tag).toBe("IdempotencyKeyReused")
-      expect((yield* tx.transaction(keys.claim(OTHER, "key-1", "POST /customers {email}")))._tag).toBe("Claimed")
-      // A claim whose unit of work rolls back leaves the key free.
-      yield* Effect.exit(tx.transaction(Effect.flatMap(keys.claim(ORG, "key-2", "f"), () => Effect.fail(new Injected()))))
-      expect((yield* keys.claim(ORG, "key-2", "f"))._tag).toBe("Claimed")
+      const sql = yield* SqlClient.SqlClient
+      const outcome = yield* Effect.exit(sql.withTransaction(Effect.gen(function*() {
+        yield* tx.transaction(repo.insert(ORG, customer(1)))
+        // A nested unit joins its unit: this one fails whole, both inserts rolled back.
+        const failed = yield* Effect.exit(tx.transaction(Effect.gen(function*() {
+          yield* repo.insert(ORG, customer(2))
+          yield* tx.transaction(repo.insert(ORG, customer(3)))
+          return yield* Effect.fail(new Injected())
+        })))
+        expect(Exit.isFailure(failed)).toBe(true)
+        expect((yield* repo.list(ORG, { limit: 50 })).items.map((c) => c.id)).toEqual([customer(1).id])
+        yield* tx.transaction(repo.insert(ORG, customer(4)))
+      })))
+      expect(Exit.isSuccess(outcome)).toBe(true)
+      expect((yield* repo.list(ORG, { limit: 50 })).items.map((c) => c.id).sort()).toEqual([customer(1).id, customer(4).id].sort())
+      // The caller's rollback takes the committed units with it.
+      yield* Effect.exit(sql.withTransaction(Effect.flatMap(tx.transaction(repo.insert(ORG, customer(5))), () => Effect.fail(new Injected()))))
+      expect((yield* repo.list(ORG, { limit: 50 })).items).toHaveLength(2)
     })))
 
   it("the outbox hands out committed events in order, keeps them when delivery fails, and drains each once", { timeout: 60_000 }, () =>
@@ -189,7 +184,6 @@ describe("PGlite storage on a data directory", () => {
       const repo = yield* customersOf
       const tx = yield* Transactor
       const log = yield* EventLog
-      const keys = yield* IdempotencyKeys
       const all = [customer(1), customer(2), customer(3)]
       for (const c of all) {
         yield* tx.transaction(Effect.gen(function*() {
@@ -198,18 +192,15 @@ describe("PGlite storage on a data directory", () => {
         }))
       }
       yield* repo.update(ORG, { ...customer(2), email: "updated@example.com" }, 1)
-      yield* tx.transaction(Effect.flatMap(keys.claim(ORG, "k", "f"), () => keys.complete(ORG, "k", { ok: true })))
       return { customers: yield* repo.scan(ORG, undefined), events: yield* log.scan(ORG, undefined) }
     }))
     const reread = await session(Effect.gen(function*() {
       const repo = yield* customersOf
       const log = yield* EventLog
-      const keys = yield* IdempotencyKeys
       const outbox = yield* Outbox
       return {
         customers: yield* repo.scan(ORG, undefined),
         events: yield* log.scan(ORG, undefined),
-        replay: yield* keys.claim(ORG, "k", "f"),
         pending: yield* outbox.pending
       }
     }))
@@ -217,7 +208,6 @@ describe("PGlite storage on a data directory", () => {
     expect(reread.customers.map((v) => v.version)).toEqual([1, 2, 1])
     expect(reread.events).toEqual(written.events)
     expect(reread.events).toHaveLength(3)
-    expect(reread.replay).toEqual({ _tag: "Replay", response: { ok: true } })
     expect(reread.pending).toBe(3)
   })
 })

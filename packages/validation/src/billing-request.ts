@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Amount, Currency, decodeInput, MandateScheme, Metadata } from "@paykit/core"
+import { Amount, Currency, decodeInput, IdOf, MandateScheme, Metadata } from "@paykit/core"
 import { appFeeIssues } from "./app-fee.ts"
 import { constraintIssues, MandateConstraints } from "./constraints.ts"
 import {
@@ -12,7 +12,7 @@ import {
   PAYMENT_REQUEST_SCHEMES_BY_CURRENCY,
   RECURRING_REQUEST_SCHEMES
 } from "./currency-schemes.ts"
-import { optionalNullable, PositiveAmount } from "./fields.ts"
+import { Description, optionalNullable, PositiveAmount } from "./fields.ts"
 import { type Rule, type RuleIssue, issue, under, withRules } from "./rules.ts"
 import { SubscriptionRequest, subscriptionRequestIssues } from "./subscription-request.ts"
 
@@ -39,7 +39,7 @@ export const MandateRequest = Schema.Struct({
   verify: Schema.optionalKey(Schema.Literals(VERIFY_LEVELS)),
   metadata: Schema.optionalKey(Metadata),
   reference: optionalNullable(Schema.String),
-  description: optionalNullable(Schema.String),
+  description: optionalNullable(Description),
   constraints: optionalNullable(MandateConstraints),
   sweeping: Schema.optionalKey(Schema.Boolean),
   authorisation_source: Schema.optionalKey(Schema.Literals(AUTHORISATION_SOURCES)),
@@ -51,7 +51,7 @@ export type MandateRequest = typeof MandateRequest.Type
 export const PaymentRequest = Schema.Struct({
   amount: PositiveAmount,
   currency: Schema.Literals(PAYMENT_REQUEST_CURRENCIES).annotate({ message: "must be GBP or EUR for payment requests" }),
-  description: optionalNullable(Schema.String),
+  description: optionalNullable(Description),
   scheme: optionalNullable(Schema.Literals(PAYMENT_REQUEST_SCHEMES)),
   funds_settlement: Schema.optionalKey(Schema.Literals(FUNDS_SETTLEMENTS)),
   app_fee: optionalNullable(Amount),
@@ -72,9 +72,9 @@ export const BillingRequestCreateFields = Schema.Struct({
   metadata: Schema.optionalKey(Metadata),
   links: Schema.optionalKey(
     Schema.Struct({
-      creditor: Schema.optionalKey(Schema.String),
-      customer: Schema.optionalKey(Schema.String),
-      customer_bank_account: Schema.optionalKey(Schema.String)
+      creditor: Schema.optionalKey(IdOf("creditor")),
+      customer: Schema.optionalKey(IdOf("customer")),
+      customer_bank_account: Schema.optionalKey(IdOf("customer_bank_account"))
     })
   ),
   fallback_enabled: Schema.optionalKey(Schema.Boolean),

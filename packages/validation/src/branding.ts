@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { decodeInput, LOGO_MAX_HEIGHT_PX, LOGO_MAX_WIDTH_PX } from "@paykit/core"
+import { decodeInput, IdOf, LOGO_IMAGE_MAX_BASE64_LENGTH, LOGO_MAX_HEIGHT_PX, LOGO_MAX_WIDTH_PX } from "@paykit/core"
 import { HexColour, optionalNullable } from "./fields.ts"
 import { decodeBase64, type ImageInfo, imageInfo } from "./image.ts"
 import { issue, withRules } from "./rules.ts"
@@ -13,7 +13,7 @@ export const PayerThemeCreate = Schema.Struct({
   link_text_colour: Schema.optionalKey(HexColour),
   button_background_colour: Schema.optionalKey(HexColour),
   content_box_border_colour: Schema.optionalKey(HexColour),
-  links: Schema.optionalKey(Schema.Struct({ creditor: optionalNullable(Schema.String) }))
+  links: Schema.optionalKey(Schema.Struct({ creditor: optionalNullable(IdOf("creditor")) }))
 }).annotate({ identifier: "PayerThemeCreate" })
 export type PayerThemeCreate = typeof PayerThemeCreate.Type
 
@@ -21,7 +21,7 @@ export const validatePayerThemeCreate = decodeInput(PayerThemeCreate, PAYER_THEM
 
 export const LogoCreateFields = Schema.Struct({
   image: Schema.String,
-  links: Schema.optionalKey(Schema.Struct({ creditor: Schema.optionalKey(Schema.String) }))
+  links: Schema.optionalKey(Schema.Struct({ creditor: Schema.optionalKey(IdOf("creditor")) }))
 }).annotate({ identifier: "LogoCreate" })
 export type LogoCreate = typeof LogoCreateFields.Type
 
@@ -47,7 +47,7 @@ export const LogoCreate = withRules(LogoCreateFields, [
   }
 ])
 
-export const validateLogoCreate = decodeInput(LogoCreate, LOGOS)
+export const validateLogoCreate = decodeInput(LogoCreate, LOGOS, { image: LOGO_IMAGE_MAX_BASE64_LENGTH })
 
 /**
  * The size a logo is shown at: scaled down, keeping its aspect ratio, to fit within

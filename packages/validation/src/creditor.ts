@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { CountryCode, decodeInput } from "@paykit/core"
-import { NonBlankString, optionalNullable } from "./fields.ts"
+import { CountryCode, decodeInput, IdOf } from "@paykit/core"
+import { Name, NonBlankString, optionalNullable } from "./fields.ts"
 
 /** POST /creditors and the creditor update body, under `creditors`. */
 export const CREDITORS = "creditors"
@@ -8,7 +8,7 @@ export const CREDITORS = "creditors"
 export const CREDITOR_TYPES = ["company", "individual", "charity", "partnership", "trust"] as const
 
 export const CreditorCreate = Schema.Struct({
-  name: NonBlankString,
+  name: Name,
   country_code: CountryCode,
   creditor_type: Schema.Literals(CREDITOR_TYPES),
   bank_reference_prefix: Schema.optionalKey(NonBlankString),
@@ -22,10 +22,10 @@ export const PAYOUT_ACCOUNT_LINKS = [
   "default_gbp_payout_account", "default_nzd_payout_account", "default_sek_payout_account", "default_usd_payout_account"
 ] as const
 
-const payoutAccountLink = optionalNullable(NonBlankString)
+const payoutAccountLink = optionalNullable(IdOf("creditor_bank_account"))
 
 export const CreditorUpdate = Schema.Struct({
-  name: Schema.optionalKey(NonBlankString),
+  name: Schema.optionalKey(Name),
   address_line1: Schema.optionalKey(Schema.String),
   address_line2: Schema.optionalKey(Schema.String),
   address_line3: Schema.optionalKey(Schema.String),

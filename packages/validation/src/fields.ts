@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Amount } from "@paykit/core"
+import { Amount, DESCRIPTION_MAX_LENGTH, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from "@paykit/core"
 
 /** Field schemas shared by several requests. */
 
@@ -39,3 +39,23 @@ export const HexColour = Schema.String.check(
     message: "must be a hex colour of the form #RGB or #RRGGBB"
   })
 ).annotate({ identifier: "HexColour" })
+
+/** Text that is not blank and has at most `max` characters. */
+export const nonBlankUpTo = (max: number) =>
+  NonBlankString.check(Schema.makeFilter((s: string) => s.length <= max, { message: `must be at most ${max} characters` }))
+
+/** A person's, company's or account holder's name: not blank, at most `NAME_MAX_LENGTH`. */
+export const Name = nonBlankUpTo(NAME_MAX_LENGTH)
+
+/** A name that may be left out or null (customers give either a person's names or a company's). */
+export const OptionalName = stringUpTo(NAME_MAX_LENGTH)
+
+/** A free-text description: at most `DESCRIPTION_MAX_LENGTH`. */
+export const Description = stringUpTo(DESCRIPTION_MAX_LENGTH)
+
+/** An email address: something@somewhere, at most `EMAIL_MAX_LENGTH`. */
+export const Email = Schema.String.check(
+  Schema.makeFilter((s: string) => s.length <= EMAIL_MAX_LENGTH && /^[^@\s]+@[^@\s]+$/.test(s), {
+    message: `must be an email address of at most ${EMAIL_MAX_LENGTH} characters`
+  })
+)

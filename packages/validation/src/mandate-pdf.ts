@@ -3,6 +3,7 @@ import {
   CountryCode,
   type Currency,
   decodeInput,
+  IdOf,
   LocalDate,
   MANDATE_PDF_ACCOUNT_HOLDER_NAME_MAX_LENGTH,
   MANDATE_PDF_REFERENCE_MAX_LENGTH,
@@ -58,8 +59,8 @@ export const MandatePdfFields = Schema.Struct({
   subscription_frequency: optionalNullable(Schema.Literals(SUBSCRIPTION_FREQUENCIES)),
   links: Schema.optionalKey(
     Schema.Struct({
-      mandate: optionalNullable(Schema.String),
-      creditor: optionalNullable(Schema.String)
+      mandate: optionalNullable(IdOf("mandate")),
+      creditor: optionalNullable(IdOf("creditor"))
     })
   )
 }).annotate({ identifier: "MandatePdfCreate" })

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { decodeInput, FasterPaymentsReference, LocalDate, Metadata } from "@paykit/core"
-import { NonBlankString, optionalNullable, PositiveInteger } from "./fields.ts"
+import { decodeInput, FasterPaymentsReference, IdOf, LocalDate, Metadata } from "@paykit/core"
+import { optionalNullable, PositiveInteger } from "./fields.ts"
 import { issue, perValue, type Rule, withRules } from "./rules.ts"
 
 /** Outbound payments (GBP over Faster Payments only) and their batch imports. */
@@ -22,9 +22,9 @@ const paymentFields = {
 export const OutboundPaymentCreateFields = Schema.Struct({
   ...paymentFields,
   links: Schema.Struct({
-    creditor: Schema.optionalKey(Schema.String),
-    recipient_bank_account: NonBlankString,
-    outbound_payment_import: Schema.optionalKey(Schema.String)
+    creditor: Schema.optionalKey(IdOf("creditor")),
+    recipient_bank_account: IdOf("customer_bank_account"),
+    outbound_payment_import: Schema.optionalKey(IdOf("outbound_payment_import"))
   })
 }).annotate({ identifier: "OutboundPaymentCreate" })
 export type OutboundPaymentCreate = typeof OutboundPaymentCreateFields.Type
@@ -32,7 +32,7 @@ export type OutboundPaymentCreate = typeof OutboundPaymentCreateFields.Type
 /** POST /outbound_payments/withdrawal: the recipient is the creditor's own verified account. */
 export const OutboundPaymentWithdrawalFields = Schema.Struct({
   ...paymentFields,
-  links: Schema.optionalKey(Schema.Struct({ creditor: Schema.optionalKey(Schema.String) }))
+  links: Schema.optionalKey(Schema.Struct({ creditor: Schema.optionalKey(IdOf("creditor")) }))
 }).annotate({ identifier: "OutboundPaymentWithdrawal" })
 export type OutboundPaymentWithdrawal = typeof OutboundPaymentWithdrawalFields.Type
 
@@ -55,7 +55,7 @@ export const validateOutboundPaymentUpdate = decodeInput(OutboundPaymentUpdate, 
 export const OutboundPaymentImportEntryItem = Schema.Struct({
   scheme: OutboundPaymentScheme,
   amount: PositiveInteger,
-  recipient_bank_account_id: NonBlankString,
+  recipient_bank_account_id: IdOf("customer_bank_account"),
   reference: Schema.optionalKey(FasterPaymentsReference),
   metadata: optionalNullable(Metadata)
 }).annotate({ identifier: "OutboundPaymentImportEntryItem" })
@@ -66,7 +66,7 @@ export const OutboundPaymentImportCreate = Schema.Struct({
   entry_items: Schema.Array(OutboundPaymentImportEntryItem).check(
     Schema.makeFilter((items: ReadonlyArray<unknown>) => items.length > 0, { message: "must hold at least one entry" })
   ),
-  links: Schema.optionalKey(Schema.Struct({ creditor: Schema.optionalKey(Schema.String) }))
+  links: Schema.optionalKey(Schema.Struct({ creditor: Schema.optionalKey(IdOf("creditor")) }))
 }).annotate({ identifier: "OutboundPaymentImportCreate" })
 export type OutboundPaymentImportCreate = typeof OutboundPaymentImportCreate.Type
 

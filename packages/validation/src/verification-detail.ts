@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { CountryCode, decodeInput, LocalDate } from "@paykit/core"
+import { CountryCode, decodeInput, IdOf, LocalDate } from "@paykit/core"
 import { NonBlankString } from "./fields.ts"
 import { issue, perValue, type Rule, withRules } from "./rules.ts"
 
@@ -31,7 +31,7 @@ export const VerificationDetailCreateFields = Schema.Struct({
   directors: Schema.Array(VerificationDetailDirector).check(
     Schema.makeFilter((ds: ReadonlyArray<unknown>) => ds.length > 0, { message: "must hold at least one director" })
   ),
-  links: Schema.Struct({ creditor: NonBlankString })
+  links: Schema.Struct({ creditor: IdOf("creditor") })
 }).annotate({ identifier: "VerificationDetailCreate" })
 export type VerificationDetailCreate = typeof VerificationDetailCreateFields.Type
 

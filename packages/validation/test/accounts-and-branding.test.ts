@@ -32,7 +32,7 @@ describe("creditors", () => {
   })
 
   it("update: every field optional, payout account links nullable", () => {
-    expectSuccess(validateCreditorUpdate({ city: "London", links: { default_gbp_payout_account: "BA1", default_eur_payout_account: null } }))
+    expectSuccess(validateCreditorUpdate({ city: "London", links: { default_gbp_payout_account: "BA000000000001", default_eur_payout_account: null } }))
     expect(pointersOf(validateCreditorUpdate({ country_code: "XX", links: { default_usd_payout_account: 5 } }))).toEqual([
       "/creditors/country_code", "/creditors/links/default_usd_payout_account"
     ])
@@ -44,7 +44,7 @@ describe("verification details", () => {
   const director = { given_name: "Ada", family_name: "Lovelace", date_of_birth: "1990-12-10", street: "1 Lane", city: "London", postal_code: "N1 1AA", country_code: "GB" }
   const detail = {
     name: "Acme Ltd", company_number: "01234567", description: "Widgets", address_line1: "1 Lane", city: "London",
-    postal_code: "N1 1AA", directors: [director], links: { creditor: "CR1" }
+    postal_code: "N1 1AA", directors: [director], links: { creditor: "CR000000000001" }
   }
 
   it("known answers", () => {
@@ -84,7 +84,7 @@ describe("logos", () => {
   it("known answers: PNG and JPEG by their magic bytes, anything else refused", () => {
     expect(imageInfo(new Uint8Array(png(600, 40)))).toEqual({ format: "png", width: 600, height: 40 })
     expect(imageInfo(new Uint8Array(jpeg(120, 80)))).toEqual({ format: "jpeg", width: 120, height: 80 })
-    expectSuccess(validateLogoCreate({ image: base64(png(300, 40)), links: { creditor: "CR1" } }))
+    expectSuccess(validateLogoCreate({ image: base64(png(300, 40)), links: { creditor: "CR000000000001" } }))
     expectSuccess(validateLogoCreate({ image: base64(jpeg(1200, 160)) }))
     const gif = [0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0]
     expect(errorsOf(validateLogoCreate({ image: base64(gif) }))).toEqual([

@@ -12,7 +12,7 @@ describe("mandate PDF rules", () => {
     expectSuccess(validate({ scheme: "bacs" }))
     expectSuccess(validate({ iban: "DE89370400440532013000", account_holder_name: "Anna Schmidt" }))
     expectSuccess(validate({ country_code: "GB", branch_code: "200000", account_number: "55779911" }))
-    expectSuccess(validate({ links: { mandate: "MD123" } }))
+    expectSuccess(validate({ links: { mandate: "MD000000000123" } }))
   })
 
   it("rule 2: without a scheme, a mandate, an iban or local details with country_code are needed", () => {
@@ -21,7 +21,7 @@ describe("mandate PDF rules", () => {
   })
 
   it("rule 3 (known answer): a mandate with an iban is 'Cannot provide both a mandate and other details'", () => {
-    expect(errorsOf(validate({ links: { mandate: "MD123" }, iban: "GB33BUKB20201555555555" }))).toEqual([
+    expect(errorsOf(validate({ links: { mandate: "MD000000000123" }, iban: "GB33BUKB20201555555555" }))).toEqual([
       { field: "links.mandate", message: MANDATE_AND_DETAILS_MESSAGE, request_pointer: P("links/mandate"), reason: "validation_failed" }
     ])
     expect(MANDATE_AND_DETAILS_MESSAGE).toBe("Cannot provide both a mandate and other details")
@@ -35,7 +35,7 @@ describe("mandate PDF rules", () => {
     }
     fc.assert(
       fc.property(fc.subarray([...fields], { minLength: 1 }), (chosen) => {
-        const body = { links: { mandate: "MD1" }, ...Object.fromEntries(chosen.map((f) => [f, values[f]])) }
+        const body = { links: { mandate: "MD000000000001" }, ...Object.fromEntries(chosen.map((f) => [f, values[f]])) }
         expect(errorsOf(validate(body)).map((e) => e.message)).toEqual([MANDATE_AND_DETAILS_MESSAGE])
       })
     )

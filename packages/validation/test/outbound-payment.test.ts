@@ -5,7 +5,7 @@ import { validateOutboundPaymentCreate, validateOutboundPaymentImportCreate, val
 import { errorsOf, expectSuccess, pointersOf } from "./helpers.ts"
 
 const today = unsafeLocalDate("2026-11-21")
-const payment = { amount: 1000, scheme: "faster_payments", links: { recipient_bank_account: "BA123" } }
+const payment = { amount: 1000, scheme: "faster_payments", links: { recipient_bank_account: "BA000000000123" } }
 const P = (field: string) => `/outbound_payments/${field}`
 
 describe("outbound payment create", () => {
@@ -61,10 +61,10 @@ describe("outbound payment create", () => {
 })
 
 describe("outbound payment import entries", () => {
-  const entry = { scheme: "faster_payments", amount: 100, recipient_bank_account_id: "BA1" }
+  const entry = { scheme: "faster_payments", amount: 100, recipient_bank_account_id: "BA000000000001" }
 
   it("known answers", () => {
-    expectSuccess(validateOutboundPaymentImportCreate({ entry_items: [entry, { ...entry, reference: "REF", metadata: null }], links: { creditor: "CR1" } }))
+    expectSuccess(validateOutboundPaymentImportCreate({ entry_items: [entry, { ...entry, reference: "REF", metadata: null }], links: { creditor: "CR000000000001" } }))
     expect(pointersOf(validateOutboundPaymentImportCreate({ entry_items: [] }))).toEqual(["/outbound_payment_imports/entry_items"])
     expect(pointersOf(validateOutboundPaymentImportCreate({}))).toEqual(["/outbound_payment_imports/entry_items"])
   })

@@ -8,7 +8,8 @@ import {
   invalidField,
   newId,
   now,
-  timestampToMillis
+  timestampToMillis,
+  IdOf
 } from "@paykit/core"
 import {
   type BankAuthorisationEvent,
@@ -34,7 +35,7 @@ const ROOT = "bank_authorisations"
 
 export const BankAuthorisationCreateRequest = Schema.Struct({
   redirect_uri: Schema.optionalKey(Schema.String),
-  links: Schema.Struct({ billing_request: Schema.String })
+  links: Schema.Struct({ billing_request: IdOf("billing_request") })
 })
 
 /**

@@ -18,6 +18,7 @@ import {
 import { BILLING_REQUEST_STATUSES, type BillingRequestAction, buildActions, findAction, incompleteFields } from "@paykit/machines"
 import {
   BILLING_REQUESTS,
+  Email,
   isMandateSchemeOfCurrency,
   paymentRequestScheme,
   resolveBankDetails,
@@ -48,7 +49,7 @@ import type { Customer } from "../resources/customers.ts"
 import type { Institution } from "../resources/institutions.ts"
 import { Customers } from "./customers.ts"
 import { Institutions } from "./institutions.ts"
-import { ListParams, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { Mandates } from "./mandates.ts"
 import { Payments } from "./payments.ts"
 import { Subscriptions } from "./subscriptions.ts"
@@ -62,12 +63,11 @@ const ROOT = BILLING_REQUESTS
 export const NAME_MISMATCH_MESSAGE = "Account holder name does not match bank account details provided"
 
 export const BillingRequestListParams = Schema.Struct({
-  ...ListParams.fields,
-  customer: Schema.optionalKey(Schema.String),
+  ...listFields("billing_request"),
+  customer: idFilter("customer"),
   status: Schema.optionalKey(Schema.Union([Schema.Literals(BILLING_REQUEST_STATUSES), Schema.Array(Schema.Literals(BILLING_REQUEST_STATUSES))]))
 })
 
-const Email = Schema.String.check(Schema.makeFilter((s: string) => /^[^@\s]+@[^@\s]+$/.test(s), { message: "must be an email address" }))
 const Text = Schema.optionalKey(Schema.NullOr(Schema.String))
 
 export const CollectCustomerDetailsRequest = Schema.Struct({

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import {
   CountryCode,
   Currency,
+  DESCRIPTION_MAX_LENGTH,
   type IdGenerator,
   InvalidState,
   LocalDate,
@@ -11,9 +12,10 @@ import {
   decodeInputEffect,
   invalidField,
   newId,
-  now
+  now,
+  IdOf
 } from "@paykit/core"
-import { NonBlankString, optionalNullable } from "@paykit/validation"
+import { Name, NonBlankString, nonBlankUpTo, optionalNullable } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
 import type { Page } from "../ports/list-query.ts"
@@ -22,7 +24,7 @@ import { CreditorBankAccountRepository, CreditorRepository, VerificationDetailRe
 import type { CreditorBankAccount } from "../resources/creditor-bank-accounts.ts"
 import { CREDITOR_TYPES, type Creditor, type CreditorLinks, type SchemeIdentifier } from "../resources/creditors.ts"
 import type { VerificationDetail } from "../resources/verification-details.ts"
-import { ListParams, PageFields, toListQuery } from "./list-params.ts"
+import { idFilter, ListParams, listFields, pageFields, toListQuery } from "./list-params.ts"
 import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
 import { AddressRequestFields, addressLinesOf } from "./address-request.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
@@ -34,7 +36,7 @@ const ROOT = "creditors"
 
 
 export const CreditorCreateRequest = Schema.Struct({
-  name: NonBlankString,
+  name: Name,
   country_code: CountryCode,
   creditor_type: Schema.Literals(CREDITOR_TYPES),
   bank_reference_prefix: Schema.optionalKey(BankReferencePrefix),
@@ -44,23 +46,23 @@ export const CreditorCreateRequest = Schema.Struct({
 })
 
 export const CreditorUpdateRequest = Schema.Struct({
-  name: Schema.optionalKey(NonBlankString),
+  name: Schema.optionalKey(Name),
   bank_reference_prefix: Schema.optionalKey(BankReferencePrefix),
   ...AddressRequestFields,
   links: Schema.optionalKey(Schema.Struct({
-    default_gbp_payout_account: Schema.optionalKey(Schema.String),
-    default_eur_payout_account: Schema.optionalKey(Schema.String),
-    default_sek_payout_account: Schema.optionalKey(Schema.String),
-    default_dkk_payout_account: Schema.optionalKey(Schema.String),
-    default_aud_payout_account: Schema.optionalKey(Schema.String),
-    default_nzd_payout_account: Schema.optionalKey(Schema.String),
-    default_cad_payout_account: Schema.optionalKey(Schema.String),
-    default_usd_payout_account: Schema.optionalKey(Schema.String)
+    default_gbp_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_eur_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_sek_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_dkk_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_aud_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_nzd_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_cad_payout_account: Schema.optionalKey(IdOf("creditor_bank_account")),
+    default_usd_payout_account: Schema.optionalKey(IdOf("creditor_bank_account"))
   }))
 })
 
 export const CreditorBankAccountCreateRequest = Schema.Struct({
-  account_holder_name: NonBlankString,
+  account_holder_name: Name,
   account_number: Schema.optionalKey(Schema.String.check(Schema.makeFilter((s: string) => /^\d{6,17}$/.test(s), { message: "must be 6 to 17 digits" }))),
   branch_code: Schema.optionalKey(Schema.String),
   iban: Schema.optionalKey(Schema.String.check(Schema.makeFilter((s: string) => /^[A-Z]{2}\d{2}[A-Z0-9]{10,30}$/.test(s.replace(/\s/g, "")), { message: "must be an IBAN" }))),
@@ -69,12 +71,12 @@ export const CreditorBankAccountCreateRequest = Schema.Struct({
   account_type: optionalNullable(Schema.Literals(["savings", "checking"])),
   set_as_default_payout_account: Schema.optionalKey(Schema.Boolean),
   metadata: Schema.optionalKey(Metadata),
-  links: Schema.Struct({ creditor: Schema.String })
+  links: Schema.Struct({ creditor: IdOf("creditor") })
 })
 
 const DirectorRequest = Schema.Struct({
-  given_name: NonBlankString,
-  family_name: NonBlankString,
+  given_name: Name,
+  family_name: Name,
   date_of_birth: LocalDate,
   street: NonBlankString,
   city: NonBlankString,
@@ -83,25 +85,24 @@ const DirectorRequest = Schema.Struct({
 })
 
 export const VerificationDetailCreateRequest = Schema.Struct({
-  name: NonBlankString,
+  name: Name,
   company_number: NonBlankString,
-  description: NonBlankString,
+  description: nonBlankUpTo(DESCRIPTION_MAX_LENGTH),
   address_line1: NonBlankString,
   address_line2: optionalNullable(Schema.String),
   address_line3: optionalNullable(Schema.String),
   city: NonBlankString,
   postal_code: NonBlankString,
   directors: Schema.Array(DirectorRequest),
-  links: Schema.Struct({ creditor: Schema.String })
+  links: Schema.Struct({ creditor: IdOf("creditor") })
 })
 
-export const VerificationDetailListParams = Schema.Struct({ ...PageFields, creditor: Schema.String })
+export const VerificationDetailListParams = Schema.Struct({ ...pageFields("verification_detail"), creditor: IdOf("creditor") })
 
 /** `GET /creditor_bank_accounts` parameters (the real API's: `creditor`, `enabled`, `created_at`). */
 export const CreditorBankAccountListParams = Schema.Struct({
-  ...PageFields,
-  created_at: ListParams.fields.created_at,
-  creditor: Schema.optionalKey(Schema.String),
+  ...listFields("creditor_bank_account"),
+  creditor: idFilter("creditor"),
   enabled: Schema.optionalKey(Schema.Literals(["true", "false"]))
 })
 

@@ -11,9 +11,10 @@ import {
   invalidField,
   newId,
   now,
-  validationFailed
+  validationFailed,
+  IdOf
 } from "@paykit/core"
-import { NonBlankString, optionalNullable, resolveBankDetails, type ResolvedBankAccount } from "@paykit/validation"
+import { Email, Name, optionalNullable, OptionalName, resolveBankDetails, type ResolvedBankAccount } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
 import { eq, type Page } from "../ports/list-query.ts"
@@ -21,7 +22,7 @@ import { NameVerifier } from "../ports/name-verifier.ts"
 import { CustomerBankAccountRepository, CustomerRepository } from "../repositories.ts"
 import type { CustomerBankAccount } from "../resources/customer-bank-accounts.ts"
 import type { Customer } from "../resources/customers.ts"
-import { ListParams, PageFields, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { isEurozone } from "./scheme-identifiers.ts"
 import { AddressRequestFields, addressLinesOf } from "./address-request.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
@@ -31,10 +32,10 @@ const CUSTOMERS = "customers"
 const BANK_ACCOUNTS = "customer_bank_accounts"
 
 export const CustomerFields = {
-  email: optionalNullable(Schema.String.check(Schema.makeFilter((s: string) => /^[^@\s]+@[^@\s]+$/.test(s), { message: "must be an email address" }))),
-  given_name: optionalNullable(Schema.String),
-  family_name: optionalNullable(Schema.String),
-  company_name: optionalNullable(Schema.String),
+  email: optionalNullable(Email),
+  given_name: optionalNullable(OptionalName),
+  family_name: optionalNullable(OptionalName),
+  company_name: optionalNullable(OptionalName),
   ...AddressRequestFields,
   country_code: optionalNullable(CountryCode),
   language: optionalNullable(Schema.String),
@@ -48,10 +49,10 @@ export const CustomerCreateRequest = Schema.Struct(CustomerFields)
 export type CustomerCreateRequest = typeof CustomerCreateRequest.Type
 export const CustomerUpdateRequest = Schema.Struct(CustomerFields)
 
-export const CustomerListParams = Schema.Struct({ ...ListParams.fields, email: Schema.optionalKey(Schema.String) })
+export const CustomerListParams = Schema.Struct({ ...listFields("customer"), email: Schema.optionalKey(Schema.String) })
 
 export const BankDetailsFields = {
-  account_holder_name: NonBlankString,
+  account_holder_name: Name,
   account_number: Schema.optionalKey(Schema.String),
   branch_code: Schema.optionalKey(Schema.String),
   bank_code: Schema.optionalKey(Schema.String),
@@ -67,13 +68,12 @@ export type BankDetails = typeof BankDetails.Type
 
 export const CustomerBankAccountCreateRequest = Schema.Struct({
   ...BankDetailsFields,
-  links: Schema.Struct({ customer: Schema.String })
+  links: Schema.Struct({ customer: IdOf("customer") })
 })
 
 export const CustomerBankAccountListParams = Schema.Struct({
-  ...PageFields,
-  created_at: ListParams.fields.created_at,
-  customer: Schema.optionalKey(Schema.String),
+  ...listFields("customer_bank_account"),
+  customer: idFilter("customer"),
   enabled: Schema.optionalKey(Schema.Literals(["true", "false"]))
 })
 

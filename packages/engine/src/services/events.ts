@@ -3,14 +3,14 @@ import { type NotFound, type ValidationFailed, decodeInputEffect } from "@paykit
 import { EventLog } from "../ports/event-log.ts"
 import { eq, type Filter, type Page } from "../ports/list-query.ts"
 import { EVENT_LINK_KEYS, EVENT_RESOURCE_TYPES, type Event } from "../resources/events.ts"
-import { ListParams, toListQuery } from "./list-params.ts"
+import { listFields, toListQuery } from "./list-params.ts"
 
 const linkFields = Object.fromEntries(EVENT_LINK_KEYS.map((k) => [k, Schema.optionalKey(Schema.String)])) as {
   readonly [K in (typeof EVENT_LINK_KEYS)[number]]: Schema.optionalKey<Schema.String>
 }
 
 export const EventListParams = Schema.Struct({
-  ...ListParams.fields,
+  ...listFields("event"),
   resource_type: Schema.optionalKey(Schema.Literals(EVENT_RESOURCE_TYPES)),
   action: Schema.optionalKey(Schema.String),
   ...linkFields

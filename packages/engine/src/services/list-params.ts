@@ -1,5 +1,5 @@
 import { Schema, SchemaGetter } from "effect"
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, parseTimestamp, type Timestamp } from "@paykit/core"
+import { IdOf, type IdResource, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, parseTimestamp, type Timestamp } from "@paykit/core"
 import type { Filter, ListQuery } from "../ports/list-query.ts"
 
 /** `limit`: 1 to PAGE_SIZE_MAX, given as an integer or its string form. */
@@ -30,14 +30,27 @@ export const CreatedAtRange = Schema.Struct({
 })
 export type CreatedAtRange = typeof CreatedAtRange.Type
 
-/** The pagination fields every list accepts. */
+/** The pagination fields of a list whose cursors are not ids (tax rates, named by jurisdiction). */
 export const PageFields = {
   before: Schema.optionalKey(Schema.String),
   after: Schema.optionalKey(Schema.String),
   limit: Schema.optionalKey(PageLimit)
 } as const
 
-export const ListParams = Schema.Struct({ ...PageFields, created_at: Schema.optionalKey(CreatedAtRange) })
+/** The pagination fields of a list of `resource`: its cursors are ids of that resource (`IdOf`). */
+export const pageFields = (resource: IdResource) => ({
+  before: Schema.optionalKey(IdOf(resource)),
+  after: Schema.optionalKey(IdOf(resource)),
+  limit: Schema.optionalKey(PageLimit)
+})
+
+/** Pagination and `created_at` of a list of `resource`: what every list of stored resources accepts. */
+export const listFields = (resource: IdResource) => ({ ...pageFields(resource), created_at: Schema.optionalKey(CreatedAtRange) })
+
+/** An optional filter naming a resource by its id (`/mandates?customer=CU...`). */
+export const idFilter = (resource: IdResource) => Schema.optionalKey(IdOf(resource))
+
+export const ListParams = Schema.Struct(listFields("creditor"))
 export type ListParams = typeof ListParams.Type
 
 const canonical = (s: string | undefined): Timestamp | undefined => (s === undefined ? undefined : parseTimestamp(s))

@@ -12,7 +12,8 @@ import {
   newId,
   now,
   today,
-  unsafeLocalDate
+  unsafeLocalDate,
+  IdOf
 } from "@paykit/core"
 import { mandateMachine } from "@paykit/machines"
 import { nextPossibleChargeDate } from "@paykit/schedule"
@@ -25,7 +26,7 @@ import { CreditorRepository, CustomerBankAccountRepository, MandateRepository, P
 import type { Creditor } from "../resources/creditors.ts"
 import { MANDATE_STATUSES, type Mandate } from "../resources/mandates.ts"
 import { mandateSchemesOfAccount } from "./account-schemes.ts"
-import { ListParams, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { BACS_DORMANCY_MONTHS, DORMANCY_SCHEMES, isDormant } from "./mandate-dormancy.ts"
 import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf, schemeRefusal } from "./scheme-identifiers.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
@@ -40,14 +41,14 @@ export const MandateCreateRequest = Schema.Struct({
   metadata: Schema.optionalKey(Metadata),
   authorisation_source: Schema.optionalKey(Schema.Literals(["web", "telephone", "paper"])),
   payer_ip_address: Schema.optionalKey(Schema.String),
-  links: Schema.Struct({ customer_bank_account: Schema.String, creditor: Schema.optionalKey(Schema.String) })
+  links: Schema.Struct({ customer_bank_account: IdOf("customer_bank_account"), creditor: idFilter("creditor") })
 })
 
 export const MandateListParams = Schema.Struct({
-  ...ListParams.fields,
-  creditor: Schema.optionalKey(Schema.String),
-  customer: Schema.optionalKey(Schema.String),
-  customer_bank_account: Schema.optionalKey(Schema.String),
+  ...listFields("mandate"),
+  creditor: idFilter("creditor"),
+  customer: idFilter("customer"),
+  customer_bank_account: idFilter("customer_bank_account"),
   reference: Schema.optionalKey(Schema.String),
   scheme: Schema.optionalKey(Schema.Array(MandateScheme)),
   status: Schema.optionalKey(Schema.Array(Schema.Literals(MANDATE_STATUSES)))

@@ -8,7 +8,8 @@ import {
   decodeInputEffect,
   invalidField,
   newId,
-  now
+  now,
+  IdOf
 } from "@paykit/core"
 import { DEFAULT_NEGATIVE_BALANCE_LIMIT } from "@paykit/money"
 import { EventLog } from "../ports/event-log.ts"
@@ -16,21 +17,21 @@ import { Transactor } from "../ports/repository.ts"
 import { eq, type Page } from "../ports/list-query.ts"
 import { CreditorRepository, NegativeBalanceLimitRepository } from "../repositories.ts"
 import type { NegativeBalanceLimit } from "../resources/negative-balance-limits.ts"
-import { ListParams, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { API_CAUSE, emit, insertNew, captureUnitOfWork } from "./support.ts"
 
 const ROOT = "negative_balance_limits"
 
 export const NegativeBalanceLimitListParams = Schema.Struct({
-  ...ListParams.fields,
-  creditor: Schema.optionalKey(Schema.String),
+  ...listFields("negative_balance_limit"),
+  creditor: idFilter("creditor"),
   currency: Schema.optionalKey(Currency)
 })
 
 export const NegativeBalanceLimitSetRequest = Schema.Struct({
   balance_limit: Amount,
   currency: Currency,
-  links: Schema.Struct({ creditor: Schema.String, creator_user: Schema.optionalKey(Schema.String) })
+  links: Schema.Struct({ creditor: IdOf("creditor"), creator_user: Schema.optionalKey(Schema.String) })
 })
 
 /**

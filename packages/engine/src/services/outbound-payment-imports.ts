@@ -8,7 +8,8 @@ import {
   decodeInputEffect,
   newId,
   now,
-  timestampToMillis
+  timestampToMillis,
+  IdOf
 } from "@paykit/core"
 import { type Cause, type OutboundPaymentImportEvent, OUTBOUND_PAYMENT_IMPORT_STATUSES, outboundPaymentImportMachine } from "@paykit/machines"
 import { NonBlankString, OUTBOUND_PAYMENT_IMPORTS, validateOutboundPaymentImportCreate } from "@paykit/validation"
@@ -29,7 +30,7 @@ import type {
   OutboundPaymentImport,
   OutboundPaymentImportEntry
 } from "../resources/outbound-payment-imports.ts"
-import { ListParams, PageFields, toListQuery } from "./list-params.ts"
+import { listFields, pageFields, toListQuery } from "./list-params.ts"
 import { OutboundPayments, resolveCreditor } from "./outbound-payments.ts"
 import { applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
@@ -59,11 +60,11 @@ export const authorisationUrlOf = (base: string, id: string): string =>
   `${base.replace(/\/+$/, "")}/outbound_payment_imports/${id}/authorise`
 
 export const OutboundPaymentImportListParams = Schema.Struct({
-  ...ListParams.fields,
+  ...listFields("outbound_payment_import"),
   status: Schema.optionalKey(Schema.Literals(OUTBOUND_PAYMENT_IMPORT_STATUSES))
 })
 
-export const OutboundPaymentImportEntryListParams = Schema.Struct({ ...PageFields, outbound_payment_import: Schema.String })
+export const OutboundPaymentImportEntryListParams = Schema.Struct({ ...pageFields("outbound_payment_import_entry"), outbound_payment_import: IdOf("outbound_payment_import") })
 
 const AuthorisingUser = NonBlankString
 

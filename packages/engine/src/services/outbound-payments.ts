@@ -37,7 +37,7 @@ import {
 import type { Creditor, creditors as creditorDefinition } from "../resources/creditors.ts"
 import type { CustomerBankAccount } from "../resources/customer-bank-accounts.ts"
 import type { OutboundPayment, RecipientVerification } from "../resources/outbound-payments.ts"
-import { PageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-params.ts"
+import { pageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-params.ts"
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
 import { API_CAUSE, applyTransition, captureUnitOfWork, emitAll, type EventDraft, insertNew, save, transitionOf } from "./support.ts"
 import { OutboundPaymentCancelRequest } from "./metadata-requests.ts"
@@ -56,7 +56,7 @@ export const OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS = 7
 const APPROVAL_WINDOW_MILLIS = OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS * 86_400_000
 
 export const OutboundPaymentListParams = Schema.Struct({
-  ...PageFields,
+  ...pageFields("outbound_payment"),
   created_from: Schema.optionalKey(QueryTimestamp),
   created_to: Schema.optionalKey(QueryTimestamp),
   status: Schema.optionalKey(Schema.Literals(OUTBOUND_PAYMENT_STATUSES))

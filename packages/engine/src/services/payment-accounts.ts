@@ -1,12 +1,12 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, decodeInputEffect, invalidField, withNewId } from "@paykit/core"
+import { IdOf, type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, decodeInputEffect, invalidField, withNewId } from "@paykit/core"
 import { PositiveAmount } from "@paykit/validation"
 import { eq, type Page } from "../ports/list-query.ts"
 import { Transactor, type Versioned } from "../ports/repository.ts"
 import { CreditorRepository, PaymentAccountRepository, type RepositoryOf } from "../repositories.ts"
 import type { Creditor } from "../resources/creditors.ts"
 import { type PaymentAccount, paymentAccounts } from "../resources/payment-accounts.ts"
-import { ListParams, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { insertNew, save, captureIdGenerator } from "./support.ts"
 
 const ROOT = "payment_accounts"
@@ -50,10 +50,10 @@ export const accountNumberEndingOf = (id: string): string => {
 
 export const PaymentAccountFundRequest = Schema.Struct({
   amount: PositiveAmount,
-  links: Schema.Struct({ creditor: Schema.String })
+  links: Schema.Struct({ creditor: IdOf("creditor") })
 })
 
-export const PaymentAccountListParams = Schema.Struct({ ...ListParams.fields, creditor: Schema.optionalKey(Schema.String) })
+export const PaymentAccountListParams = Schema.Struct({ ...listFields("payment_account"), creditor: idFilter("creditor") })
 
 type Accounts = RepositoryOf<typeof paymentAccounts>
 

@@ -15,7 +15,8 @@ import {
   invalidField,
   newId,
   now,
-  today
+  today,
+  IdOf
 } from "@paykit/core"
 import { type Cause, type PaymentEvent, paymentMachine, refundMachine } from "@paykit/machines"
 import {
@@ -28,7 +29,7 @@ import {
   taxJurisdictionOf
 } from "@paykit/money"
 import { calendarFor } from "@paykit/schedule"
-import { CURRENCY_OF_MANDATE_SCHEME, PositiveAmount, isAppFeeWithinLimit, type PaymentRequestScheme } from "@paykit/validation"
+import { CURRENCY_OF_MANDATE_SCHEME, Description, PositiveAmount, isAppFeeWithinLimit, type PaymentRequestScheme } from "@paykit/validation"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
@@ -51,7 +52,7 @@ import { PAYMENT_STATUSES, type Payment } from "../resources/payments.ts"
 import { REFUND_STATUSES, type Refund } from "../resources/refunds.ts"
 import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { CallingApp, recordAppFee, recordAttribution } from "./app-fees.ts"
-import { ListParams, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
@@ -76,20 +77,20 @@ export const PaymentCreateRequest = Schema.Struct({
   amount: PositiveAmount,
   currency: Currency,
   charge_date: Schema.optionalKey(LocalDate),
-  description: Schema.optionalKey(Schema.String),
+  description: Schema.optionalKey(Description),
   reference: Schema.optionalKey(Schema.String),
   metadata: Schema.optionalKey(Metadata),
   app_fee: Schema.optionalKey(Amount),
   retry_if_possible: Schema.optionalKey(Schema.Boolean),
-  links: Schema.Struct({ mandate: Schema.String })
+  links: Schema.Struct({ mandate: IdOf("mandate") })
 })
 export type PaymentCreateRequest = typeof PaymentCreateRequest.Type
 
 export const PaymentListParams = Schema.Struct({
-  ...ListParams.fields,
-  creditor: Schema.optionalKey(Schema.String),
-  mandate: Schema.optionalKey(Schema.String),
-  subscription: Schema.optionalKey(Schema.String),
+  ...listFields("payment"),
+  creditor: idFilter("creditor"),
+  mandate: idFilter("mandate"),
+  subscription: idFilter("subscription"),
   currency: Schema.optionalKey(Currency),
   status: Schema.optionalKey(Schema.Array(Schema.Literals(PAYMENT_STATUSES)))
 })
@@ -109,13 +110,13 @@ export const RefundCreateRequest = Schema.Struct({
   total_amount_confirmation: Amount,
   reference: Schema.optionalKey(Schema.String),
   metadata: Schema.optionalKey(Metadata),
-  links: Schema.Struct({ payment: Schema.String })
+  links: Schema.Struct({ payment: IdOf("payment") })
 })
 
 export const RefundListParams = Schema.Struct({
-  ...ListParams.fields,
-  payment: Schema.optionalKey(Schema.String),
-  mandate: Schema.optionalKey(Schema.String),
+  ...listFields("refund"),
+  payment: idFilter("payment"),
+  mandate: idFilter("mandate"),
   status: Schema.optionalKey(Schema.Array(Schema.Literals(REFUND_STATUSES)))
 })
 

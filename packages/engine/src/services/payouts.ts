@@ -22,7 +22,7 @@ import type { AppFeeLedgerEntry } from "../resources/app-fees.ts"
 import type { Creditor, CreditorLinks } from "../resources/creditors.ts"
 import { PAYOUT_STATUSES, type Payout } from "../resources/payouts.ts"
 import type { LedgerEntry } from "../resources/settlement-entries.ts"
-import { ListParams, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { sandboxRate } from "./sandbox-fx.ts"
 import { applyTransition, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
@@ -31,9 +31,9 @@ import { PayoutUpdateRequest } from "./metadata-requests.ts"
 const ROOT = "payouts"
 
 export const PayoutListParams = Schema.Struct({
-  ...ListParams.fields,
-  creditor: Schema.optionalKey(Schema.String),
-  creditor_bank_account: Schema.optionalKey(Schema.String),
+  ...listFields("payout"),
+  creditor: idFilter("creditor"),
+  creditor_bank_account: idFilter("creditor_bank_account"),
   currency: Schema.optionalKey(Schema.String),
   status: Schema.optionalKey(Schema.Literals(PAYOUT_STATUSES)),
   reference: Schema.optionalKey(Schema.String),

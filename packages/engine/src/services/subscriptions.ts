@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import {
   Amount,
   type IdGenerator,
+  IdOf,
   InvalidState,
   type LocalDate,
   Metadata,
@@ -37,7 +38,7 @@ import type { PartnerApp } from "../resources/app-fees.ts"
 import type { Mandate } from "../resources/mandates.ts"
 import { SUBSCRIPTION_STATUSES, type Subscription } from "../resources/subscriptions.ts"
 import { attributionOf, CallingApp, recordAttribution } from "./app-fees.ts"
-import { ListParams, toListQuery } from "./list-params.ts"
+import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { mandateCurrencyRefusal, Payments } from "./payments.ts"
@@ -47,9 +48,9 @@ import { MetadataUpdateRequest } from "./metadata-requests.ts"
 const ROOT = "subscriptions"
 
 export const SubscriptionListParams = Schema.Struct({
-  ...ListParams.fields,
-  mandate: Schema.optionalKey(Schema.String),
-  customer: Schema.optionalKey(Schema.String),
+  ...listFields("subscription"),
+  mandate: idFilter("mandate"),
+  customer: idFilter("customer"),
   status: Schema.optionalKey(
     Schema.Union([Schema.Literals(SUBSCRIPTION_STATUSES), Schema.Array(Schema.Literals(SUBSCRIPTION_STATUSES))]).check(
       Schema.makeFilter((s: string | ReadonlyArray<string>) => typeof s === "string" || s.length <= SUBSCRIPTION_STATUS_FILTER_MAX, {
@@ -69,7 +70,7 @@ export const SubscriptionUpdateRequest = Schema.Struct({
   retry_if_possible: Schema.optionalKey(Schema.Boolean)
 })
 
-const CreateLinks = Schema.Struct({ links: Schema.Struct({ mandate: Schema.String }) })
+const CreateLinks = Schema.Struct({ links: Schema.Struct({ mandate: IdOf("mandate") }) })
 
 type Errors = ValidationFailed | InvalidState | NotFound
 

@@ -5,6 +5,7 @@ import organisations from "./0001_organisations.ts"
 import accessTokens from "./0002_access_tokens.ts"
 import sandboxClock from "./0003_sandbox_clock.ts"
 import accessTokenApps from "./0004_access_token_apps.ts"
+import idempotencyResource from "./0005_idempotency_resource.ts"
 
 /**
  * The server's own tables, numbered on their own: they are recorded in a separate migrations
@@ -14,7 +15,8 @@ export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unkn
   "0001_organisations": organisations,
   "0002_access_tokens": accessTokens,
   "0003_sandbox_clock": sandboxClock,
-  "0004_access_token_apps": accessTokenApps
+  "0004_access_token_apps": accessTokenApps,
+  "0005_idempotency_resource": idempotencyResource
 }
 
 export const SERVER_MIGRATIONS_TABLE = "paykit_server_migrations"

@@ -1,0 +1,105 @@
+import { ACCESS_TOKEN_REASONS, type ErrorBody } from "./errors.ts"
+
+/**
+ * Every error type and reason the API answers with, and what it means: the `/docs` page lists
+ * them, each under an anchor named by the reason, which is where `documentation_url` points.
+ */
+
+export type ErrorType = ErrorBody["error"]["type"]
+
+export const ERROR_TYPES: Readonly<Record<ErrorType, string>> = {
+  validation_failed: "The request was refused by the rules of its fields: each item names the field, its JSON pointer and why.",
+  invalid_state: "The request is well formed but the resource is not in a state that allows it.",
+  invalid_api_usage: "The request itself is wrong: authentication, headers, the path, the body's syntax, permissions or the rate limit.",
+  gocardless: "An internal error of the server, never caused by the request; quote the request_id when reporting it."
+}
+
+/** A reason's type and meaning (its status is the code's: `httpStatusOf`, the gateway's). */
+export interface ReasonEntry {
+  readonly type: ErrorType
+  readonly meaning: string
+}
+
+const usage = (meaning: string): ReasonEntry => ({ type: "invalid_api_usage", meaning })
+const state = (meaning: string): ReasonEntry => ({ type: "invalid_state", meaning })
+
+/**
+ * Refusals of a status change, `<resource>_not_<status>`: the action needs the resource in that
+ * status (or, for `…_not_<adjective>`, with that property) and it is not.
+ */
+const STATUS_REFUSALS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  bank_authorisation: ["available", "pending"],
+  billing_request: ["fulfilling", "pending", "ready"],
+  mandate: ["active", "inactive", "pending", "pending_customer_approval", "pending_submission", "submitted", "suspended"],
+  outbound_payment: ["approvable", "executing", "pending_approval", "scheduled", "sent", "verifying"],
+  outbound_payment_import: ["authorisable", "created", "expirable", "processing", "validating"],
+  payer_authorisation: ["confirmed", "submitted", "updatable"],
+  payment: ["charged_back", "collected", "confirmed", "failed", "pending_customer_approval", "pending_submission", "submitted"],
+  payout: ["bounced", "exchanged", "pending"],
+  refund: ["created", "paid", "pending_submission", "submitted"],
+  subscription: ["active", "paused", "pending_customer_approval"]
+}
+
+const words = (s: string): string => s.replace(/_/g, " ")
+
+const statusRefusals = Object.fromEntries(Object.entries(STATUS_REFUSALS).flatMap(([resource, statuses]) =>
+  statuses.map((s) => [`${resource}_not_${s}`, state(`The ${words(resource)} is not ${words(s)}, which this action needs.`)])
+))
+
+export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
+  validation_failed: { type: "validation_failed", meaning: "A field is missing, of the wrong type, too long, not one of the accepted values, holds NUL or unpaired surrogates, or breaks a rule between fields." },
+  missing_version_header: usage("The GoCardless-Version header is missing."),
+  version_not_found: usage("The GoCardless-Version header names a version this API does not serve (it serves 2015-07-06)."),
+  invalid_content_type: usage("A body was sent with a content type other than JSON."),
+  invalid_document_structure: usage("The body is not valid JSON."),
+  idempotency_key_missing: usage("A creating POST was sent without an Idempotency-Key header where one is required."),
+  idempotency_key_too_long: usage("The Idempotency-Key header is longer than allowed."),
+  idempotent_creation_conflict: state("The Idempotency-Key was used before for a creation; links.conflicting_resource_id names the resource it created."),
+  idempotent_request_in_progress: usage("A request with the same Idempotency-Key is still running; retry later."),
+  invalid_filters: usage("The list filters cannot be combined."),
+  path_not_found: usage("No endpoint has this path."),
+  method_not_allowed: usage("The endpoint does not accept this HTTP method."),
+  resource_not_found: usage("No resource of this organisation has this id (a malformed id names none)."),
+  request_entity_too_large: usage("The body is larger than the server accepts."),
+  request_timeout: usage("The request's headers or body did not arrive within the time the server gives them (408); the connection is closed."),
+  request_headers_too_large: usage("The request's headers are larger than the server reads (431)."),
+  malformed_request: usage("The bytes sent are not an HTTP request the server can read (400); the connection is closed."),
+  insufficient_permissions: { type: "invalid_api_usage", meaning: "The access token may not do this (a read_only token on a write)." },
+  sandbox_only: { type: "invalid_api_usage", meaning: "The endpoint exists only on a sandbox server." },
+  rate_limit_exceeded: usage("Too many requests this minute; the RateLimit-* and Retry-After headers say when to retry."),
+  ...Object.fromEntries(ACCESS_TOKEN_REASONS.map((r) => [r, usage(`The access token is ${words(r.replace("access_token_", ""))}.`)])),
+  internal_server_error: { type: "gocardless", meaning: "A defect of the server; nothing about the cause is shown. Quote the request_id." },
+  conflict: state("The resource changed while the request ran (a concurrent update); retry."),
+  invalid_state: state("The resource's status does not allow this action."),
+  ...statusRefusals,
+  mandate_is_inactive: state("The mandate is cancelled, failed, expired or otherwise cannot be charged."),
+  bank_account_disabled: state("The bank account is disabled."),
+  bank_account_already_collected: state("The billing request already has its bank account."),
+  billing_request_action_already_completed: state("This action of the billing request is already completed."),
+  billing_request_action_not_available: state("The billing request has no such action."),
+  billing_request_action_requires_actions: state("Other actions of the billing request must be completed first."),
+  billing_request_actions_pending: state("The billing request still has required actions to complete."),
+  billing_request_bank_account_missing: state("The billing request has no bank account yet."),
+  cancellation_failed: state("The resource can no longer be cancelled."),
+  choose_currency_not_supported: state("The billing request does not let the payer choose a currency."),
+  creditor_not_verified: state("The creditor is not verified, which this action needs."),
+  customer_email_missing: state("The customer has no email address, which this action needs."),
+  fallback_not_available: state("The billing request cannot fall back to another flow now."),
+  fallback_not_enabled: state("The billing request was not created with fallback enabled."),
+  instant_payment_cannot_be_retried: state("Instant payments cannot be retried."),
+  instant_payment_refunds_not_supported: state("Instant payments cannot be refunded through the API."),
+  insufficient_balance: state("The account's balance does not cover the amount."),
+  no_verified_business_bank_account: state("The creditor has no verified business bank account."),
+  notification_not_supported: state("The billing request cannot notify the payer by this channel."),
+  partner_creditor_not_found: state("The partner app's creditor does not exist."),
+  payer_authorisation_already_finished: state("The payer authorisation is finished."),
+  payer_authorisation_already_submitted: state("The payer authorisation is already submitted."),
+  refund_amount_exceeds_payment: state("The refunds of the payment would exceed its amount."),
+  refund_payment_invalid_state: state("The payment is not in a status that can be refunded."),
+  refunds_not_enabled: state("Refunds are not enabled for this creditor."),
+  available_refund_amount_insufficient: state("The creditor's balance after its negative balance limit does not cover the refund."),
+  fee_schedule_has_no_rule: state("No fee rule applies to this payment."),
+  fx_amount_out_of_range: state("The exchanged amount is out of the supported range."),
+  fx_rate_already_confirmed: state("The exchange rate of the payout is already confirmed."),
+  payout_amount_out_of_range: state("The payout's amount is out of the supported range.")
+}

@@ -1,0 +1,166 @@
+import { randomUUID } from "node:crypto"
+import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http"
+import type { Duplex } from "node:stream"
+import type { InvalidApiUsage } from "@paykit/core"
+import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
+import { errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
+import { REQUEST_ID_HEADER } from "./request-context.ts"
+import type { RequestLogEntry } from "./request-log.ts"
+
+/**
+ * How much a request may hold of the server, on every route (the API's, `/sandbox/`, the docs):
+ * one body size and two timeouts. docs/http.md ("Bounded requests") states them for users.
+ */
+
+/** The largest request body read; a larger one is answered 413 without the rest being kept. */
+export const REQUEST_BODY_MAX_BYTES = 5 * 1024 * 1024
+
+/**
+ * How long a client has to send a request's headers, from its connection or the end of its
+ * previous request. Node measures it; a stalled client is answered 408 within
+ * `TIMEOUT_CHECK_INTERVAL_MS` after it.
+ */
+export const REQUEST_HEADERS_TIMEOUT_MS = 10_000
+
+/**
+ * How long a client has to send a request's body, from the end of its headers: 5 MiB in 30 s is
+ * about 1.4 Mbit/s, slower than any client the API expects; a body that stops arriving is 408.
+ */
+export const REQUEST_BODY_TIMEOUT_MS = 30_000
+
+/** How often Node looks for connections past the headers timeout. */
+export const TIMEOUT_CHECK_INTERVAL_MS = 1_000
+
+export const bodyTooLarge = (): InvalidApiUsage =>
+  usage(413, PROTOCOL_REASONS.bodyTooLarge, `The request body is larger than ${REQUEST_BODY_MAX_BYTES} bytes`)
+
+/** True when the request declares a body over the limit: it is refused before a byte of it is read. */
+export const declaresTooLarge = (headers: IncomingHttpHeaders): boolean =>
+  Number(headers["content-length"] ?? 0) > REQUEST_BODY_MAX_BYTES
+
+/** A request with a body to come: HTTP/1.1 frames a body only by one of these two headers. */
+const hasBodyFraming = (headers: IncomingHttpHeaders): boolean =>
+  headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined
+
+export interface RequestTimeouts {
+  readonly headersMs: number
+  readonly bodyMs: number
+}
+
+/** Where each refusal is logged: the request log, one line per request as for any other answer. */
+export type RefusalLog = (entry: RequestLogEntry) => void
+
+/**
+ * The error body of a request refused before a handler saw it, with its own request id (as every
+ * answer has), logged as the request's line.
+ */
+const refusal = (
+  log: RefusalLog,
+  request: { readonly method: string; readonly path: string; readonly started: number },
+  error: InvalidApiUsage
+): { readonly requestId: string; readonly response: ApiResponse } => {
+  const requestId = randomUUID()
+  const response = errorResponse(error, requestId, Date.now())
+  log({
+    time: new Date().toISOString(),
+    request_id: requestId,
+    method: request.method,
+    path: request.path,
+    status: response.status,
+    duration_ms: Math.round((performance.now() - request.started) * 1000) / 1000
+  })
+  return { requestId, response }
+}
+
+/** What a log line says of a request Node could not read. */
+const UNREAD = { method: "-", path: "-" } as const
+
+const requestTimeout = (): InvalidApiUsage =>
+  usage(408, PROTOCOL_REASONS.requestTimeout, "The request was not received in time")
+
+/** What Node reports on a connection it could not read a request from, as the spec's error. */
+const clientErrorOf = (code: string | undefined): InvalidApiUsage => {
+  if (code === "ERR_HTTP_REQUEST_TIMEOUT") return requestTimeout()
+  if (code === "HPE_HEADER_OVERFLOW") return usage(431, PROTOCOL_REASONS.headersTooLarge, "The request headers are too large")
+  return usage(400, PROTOCOL_REASONS.malformedRequest, "The request is not valid HTTP")
+}
+
+/** A response written straight to the socket: Node has no `ServerResponse` for a request it could not parse. */
+const rawResponse = (requestId: string, response: ApiResponse): string =>
+  `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}\r\n` +
+  `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(response.body)}\r\n` +
+  `${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${response.body}`
+
+/** The response Node has begun on the socket, if any (it keeps it as `_httpMessage`). */
+const responseStarted = (socket: Duplex): boolean => {
+  const message: unknown = "_httpMessage" in socket ? socket._httpMessage : undefined
+  return typeof message === "object" && message !== null && "headersSent" in message && message.headersSent === true
+}
+
+/**
+ * A Node server with Node's headers timeout (checked every `TIMEOUT_CHECK_INTERVAL_MS`). Its own
+ * request timeout is off: the body has its own timer (`boundBody`), which also runs once the server
+ * has stopped accepting, when Node's check no longer does.
+ */
+export const createBoundedServer = (timeouts: RequestTimeouts): Server =>
+  createServer({ headersTimeout: timeouts.headersMs, requestTimeout: 0, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS })
+
+/**
+ * Answers every error Node meets reading a request (the headers timeout, headers too large, bytes
+ * that are not HTTP) with the spec's error body rather than Node's bare status line.
+ */
+export const refuseClientErrors = (server: Server, log: RefusalLog): void => {
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (socket.writable && !responseStarted(socket)) {
+      const { requestId, response } = refusal(log, { ...UNREAD, started: performance.now() }, clientErrorOf(error.code))
+      socket.end(rawResponse(requestId, response))
+    }
+    socket.destroy()
+  })
+}
+
+/**
+ * Gives a request with a body `bodyMs` to deliver it. Past that, an unanswered request is answered
+ * 408 with the error body, and its connection closed; whoever was reading the body sees it end
+ * unfinished (the dispatcher then forgets the request, Effect's router interrupts its handler).
+ * An answered one (413 sent while the rest of the body was being dropped) has its connection closed.
+ */
+export const boundBody = (req: IncomingMessage, res: ServerResponse, bodyMs: number, log: RefusalLog): void => {
+  if (!hasBodyFraming(req.headers)) return
+  const started = performance.now()
+  const timer = setTimeout(() => {
+    if (req.complete) return
+    if (res.headersSent) return void req.socket.destroy()
+    writeRefusal(req, res, requestTimeout(), log, { started, close: true })
+    res.once("finish", () => req.socket.destroy())
+  }, bodyMs)
+  // Not cleared when the answer is sent: a body still arriving after an early answer (413, 401) is
+  // read and dropped, and that too is bounded.
+  timer.unref()
+  req.once("end", () => clearTimeout(timer))
+}
+
+/**
+ * Answers `res` with the error. The connection stays open unless `close`: a client still sending a
+ * body would be reset by a close before it reads the answer, so what it sends is read and dropped
+ * (until the body timeout).
+ */
+export const writeRefusal = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: InvalidApiUsage,
+  log: RefusalLog,
+  options: { readonly started?: number; readonly close?: boolean } = {}
+): void => {
+  const url = req.url ?? "/"
+  const q = url.indexOf("?")
+  const request = { method: req.method ?? "-", path: q === -1 ? url : url.slice(0, q), started: options.started ?? performance.now() }
+  const { requestId, response } = refusal(log, request, error)
+  res.writeHead(response.status, {
+    "content-type": JSON_CONTENT_TYPE,
+    "content-length": Buffer.byteLength(response.body),
+    [REQUEST_ID_HEADER]: requestId,
+    ...(options.close === true ? { connection: "close" } : {})
+  })
+  res.end(response.body)
+}

@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { createServer } from "node:net"
+import { fileURLToPath } from "node:url"
+
+/**
+ * The server as `npm start` runs it (`src/main.ts` under tsx, configured by the environment), in a
+ * child process the test can signal: SIGKILL for a crash, SIGTERM or SIGINT for a stop.
+ */
+
+const MAIN = fileURLToPath(new URL("../src/main.ts", import.meta.url))
+const TSX = new URL("../../../node_modules/tsx/dist/", import.meta.url)
+/**
+ * `tsx main.ts` runs the server in a second process under its own; the test runs that one alone
+ * (node with tsx's hooks, as tsx starts it), so its pid is the server's and a SIGKILL reaches it.
+ */
+const NODE_ARGS = ["--require", fileURLToPath(new URL("preflight.cjs", TSX)), "--import", new URL("loader.mjs", TSX).href, "--conditions=@paykit/source", MAIN]
+
+/** A sandbox token fixed in the environment, so every start of a test's server takes the same one. */
+export const CHILD_TOKEN = "sandbox_child_process_token_0001"
+
+export interface ChildServer {
+  readonly child: ChildProcess
+  /** The address from the `listening` line, or the output so far if the process ended first. */
+  readonly listening: Promise<string>
+  /** The exit code (null when ended by a signal) and the signal. */
+  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>
+  /** Everything the process wrote, stdout and stderr. */
+  readonly output: () => string
+}
+
+export type ChildDatabase = { readonly dataDir: string } | { readonly databaseUrl: string }
+
+/** A port free now on the loopback address (the server's config takes no port 0). */
+export const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once("error", reject)
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      probe.close(() => typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")))
+    })
+  })
+
+export const startChild = (database: ChildDatabase, port: number): ChildServer => {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", PAYKIT_MODE: "sandbox", PAYKIT_SANDBOX_TOKEN: CHILD_TOKEN }
+  delete env["DATABASE_URL"]
+  delete env["PAYKIT_DATA_DIR"]
+  if ("dataDir" in database) env["PAYKIT_DATA_DIR"] = database.dataDir
+  else env["DATABASE_URL"] = database.databaseUrl
+  const child = spawn(process.execPath, NODE_ARGS, { env, stdio: ["ignore", "pipe", "pipe"] })
+  let text = ""
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })))
+  const listening = new Promise<string>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      text += chunk.toString("utf8")
+      const url = /"msg":"listening".*?"url":"([^"]+)"/.exec(text)?.[1]
+      if (url !== undefined) resolve(url)
+    }
+    child.stdout?.on("data", read)
+    child.stderr?.on("data", read)
+    void exited.then(() => reject(new Error(`the server ended before listening:\n${text}`)))
+  })
+  // A start expected to fail is awaited through `exited`; its `listening` is not an unhandled failure.
+  listening.catch(() => undefined)
+  return { child, listening, exited, output: () => text }
+}
+
+/** Stops a child with `signal` and waits for it to end. */
+export const stopChild = async (server: ChildServer, signal: NodeJS.Signals = "SIGTERM") => {
+  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal)
+  return server.exited
+}
