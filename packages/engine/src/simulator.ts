@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Cause, Clock, Context, Effect, Layer, Schema } from "effect"
 import { now, today } from "@paykit/core"
 import { TestClock } from "effect/testing"
 import { RepositoryBackend } from "./ports/repository.ts"
@@ -23,6 +23,44 @@ const DAY_MS = 86_400_000
 /** The bank's daily run starts at 06:00 UTC: everything that falls due on a day happens then. */
 export const DAILY_RUN_OFFSET_MS = 6 * 3_600_000
 
+/** The message a failed job of a daily run is logged with (one organisation's, as a whole). */
+export const DAILY_JOB_FAILED = "daily run: job failed for an organisation"
+
+/**
+ * A daily run in which a job failed as a whole for some organisation (not one item: items are
+ * isolated inside the jobs), so the clock was not moved past it.
+ */
+export class DailyRunIncomplete extends Schema.TaggedError<DailyRunIncomplete>()("DailyRunIncomplete", {
+  at: Schema.String,
+  failed: Schema.Array(Schema.String)
+}) {
+  override get message(): string {
+    return `the daily run at ${this.at} did not complete (${this.failed.join(", ")}); the clock stays before it`
+  }
+}
+
+/**
+ * Runs `effect` under the clock of the moment given, moving as the clock outside moves (real time
+ * in a server, not at all under a `TestClock`), without moving the clock outside: the run's work
+ * sees its own time, and the clock the API reads moves only once the run completed. Answers the
+ * value and the run's time when it ended.
+ */
+const atInstant = <A, E, R>(instant: number, effect: Effect.Effect<A, E, R>): Effect.Effect<{ readonly value: A; readonly endedAt: number }, E, R> =>
+  Effect.withFiber((fiber) => {
+    const outer = fiber.getRef(Clock.Clock)
+    const shift = instant - outer.currentTimeMillisUnsafe()
+    const shifted: Clock.Clock = {
+      currentTimeMillisUnsafe: () => outer.currentTimeMillisUnsafe() + shift,
+      currentTimeMillis: Effect.sync(() => outer.currentTimeMillisUnsafe() + shift),
+      currentTimeNanosUnsafe: () => outer.currentTimeNanosUnsafe() + BigInt(shift) * 1_000_000n,
+      currentTimeNanos: Effect.sync(() => outer.currentTimeNanosUnsafe() + BigInt(shift) * 1_000_000n),
+      monotonicTimeNanosUnsafe: () => outer.monotonicTimeNanosUnsafe(),
+      monotonicTimeNanos: outer.monotonicTimeNanos,
+      sleep: (duration) => outer.sleep(duration)
+    }
+    return Effect.map(Effect.provideService(effect, Clock.Clock, shifted), (value) => ({ value, endedAt: shifted.currentTimeMillisUnsafe() }))
+  })
+
 /** A job of the daily run, for one organisation. */
 export interface DailyJob {
   readonly name: string
@@ -45,6 +83,11 @@ export interface DailyJob {
  *  8. imports left unauthorised too long expire, then outbound payments not approved in time;
  *  9. bank authorisations past their `expires_at` expire.
  * Steps 8 and 9 run again at the target instant, since their deadlines fall at any time of day.
+ *
+ * Each item of a job is its own unit of work (`captureDailyItems`): one that fails is rolled back,
+ * logged with its id and tried again by the next run. Each job runs for each organisation on its
+ * own; a run in which one failed as a whole is incomplete, and the clock moves past a run only once
+ * it completed (docs/engine.md, "Isolation").
  */
 export class Simulator extends Context.Service<Simulator, {
   readonly advanceTo: (epochMillis: number) => Effect.Effect<void>
@@ -84,28 +127,49 @@ export class Simulator extends Context.Service<Simulator, {
           ...deadlines,
           ...extraJobs
         ]
-        const runJobs = (list: ReadonlyArray<DailyJob>) =>
-          Effect.gen(function*() {
+        /**
+         * Runs the jobs at `instant` for every organisation, each job of each organisation on its
+         * own (the services isolate each item inside a job): one that fails is logged and the
+         * others still run. Answers whether every one completed.
+         */
+        const runJobsAt = (list: ReadonlyArray<DailyJob>, instant: number) =>
+          atInstant(instant, Effect.gen(function*() {
             const organisations = yield* backend.organisations
+            const failed: Array<string> = []
             for (const job of list) {
-              for (const organisation of organisations) yield* job.run(organisation)
+              for (const organisation of organisations) {
+                yield* Effect.catchCause(job.run(organisation), (cause) =>
+                  Cause.hasInterruptsOnly(cause)
+                    ? Effect.interrupt
+                    : Effect.logError(DAILY_JOB_FAILED, Cause.pretty(cause)).pipe(
+                      Effect.annotateLogs({ job: job.name, organisation }),
+                      Effect.andThen(Effect.sync(() => failed.push(`${job.name} (${organisation})`)))
+                    ))
+              }
             }
-          })
-        const runDue = runJobs(jobs)
+            return failed
+          }))
+        /**
+         * A run moves the clock only once all of its jobs completed: the clock is then set to the
+         * end of the run. A run with a failed job stops the advance before it, so the next advance
+         * runs that day again (its jobs are idempotent: each acts on what is due and not yet done).
+         */
+        const completeRun = (list: ReadonlyArray<DailyJob>, instant: number) =>
+          Effect.flatMap(runJobsAt(list, instant), ({ value: failed, endedAt }) =>
+            failed.length === 0
+              ? control.setTime(endedAt)
+              : Effect.die(new DailyRunIncomplete({ at: new Date(instant).toISOString(), failed })))
+        const runDue = Effect.flatMap(Clock.currentTimeMillis, (instant) => completeRun(jobs, instant))
         const advanceTo = (target: number) =>
           Effect.gen(function*() {
             const start = yield* Clock.currentTimeMillis
             let run = Math.floor((start - DAILY_RUN_OFFSET_MS) / DAY_MS) * DAY_MS + DAILY_RUN_OFFSET_MS
             if (run <= start) run += DAY_MS
             while (run <= target) {
-              yield* control.setTime(run)
-              yield* runDue
+              yield* completeRun(jobs, run)
               run += DAY_MS
             }
-            if (target > start) {
-              yield* control.setTime(target)
-              yield* runJobs(deadlines)
-            }
+            if (target > start) yield* completeRun(deadlines, target)
           })
         return Simulator.of({
           advanceTo,

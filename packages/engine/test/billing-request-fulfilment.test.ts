@@ -16,8 +16,11 @@ describe("billing request subscription_request", () => {
   it("is fulfilled into a subscription on the new ACH mandate, linked as subscription_request_subscription", async () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
+      // ACH collects under a US creditor's scheme identifier.
+      const usCreditor = yield* (yield* Creditors).create(ORG, { name: "Acme Gym US", country_code: "US", creditor_type: "company" })
       const brs = yield* BillingRequests
       const created = yield* brs.create(ORG, {
+        links: { creditor: usCreditor.id },
         mandate_request: { currency: "USD", scheme: "ach" },
         subscription_request: { amount: 2500, currency: "USD", interval_unit: "monthly", day_of_month: 15, count: 3, name: "Gym" }
       })

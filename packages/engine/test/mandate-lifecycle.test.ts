@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addDays, addMonths, MANDATE_SCHEMES, unsafeLocalDate } from "@paykit/core"
 import {
-  BACS_DORMANCY_MONTHS, BillingRequests, Customers, Events, Mandates, Payments, Simulator, dormancyExpiryDate, isDormant
+  BACS_DORMANCY_MONTHS, BillingRequests, Creditors, Customers, Events, Mandates, Payments, Simulator, dormancyExpiryDate, isDormant
 } from "@paykit/engine"
 import { ADA, ORG as BR_ORG, UK_ACCOUNT, runBilling, setUpCreditor } from "./billing-fixtures.ts"
 import { ORG, runEngine, setUpPayer } from "./fixtures.ts"
@@ -47,7 +47,9 @@ describe("mandates awaiting the customer's approval", () => {
         account_holder_name: "Bruce Wayne", country_code: "AU", branch_code: "082-902", account_number: "123456789", links: { customer: customer.id }
       })
       const mandates = yield* Mandates
-      const payTo = yield* mandates.create(ORG, { scheme: "pay_to", links: { customer_bank_account: au.id } })
+      // PayTo collects under an Australian creditor's scheme identifier.
+      const auCreditor = yield* (yield* Creditors).create(ORG, { name: "Acme Gym AU", country_code: "AU", creditor_type: "company" })
+      const payTo = yield* mandates.create(ORG, { scheme: "pay_to", links: { customer_bank_account: au.id, creditor: auCreditor.id } })
       const approved = yield* mandates.grantCustomerApproval(ORG, payTo.id)
       const refused = yield* Effect.flip(mandates.grantCustomerApproval(ORG, mandate.id))
       return { payTo: payTo.status, approved: approved.status, bacs: mandate.status, refused }

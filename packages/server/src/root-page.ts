@@ -19,7 +19,7 @@ export const rootRoute = (mode: ServerMode) =>
           "GET /sandbox/simulator/clock",
           "POST /sandbox/simulator/advance {\"to\": <timestamp>} | {\"by\": \"P1D\" | <seconds>}",
           "POST /sandbox/bank_authorisations/{id}/actions/{visit|authorise|deny|fail}",
-          "POST /sandbox/outbound_payment_imports/{id}/actions/authorise",
+          "POST /sandbox/outbound_payment_imports/{id}/actions/{authorise|cancel}",
           "POST /sandbox/payment_accounts/fund {\"amount\": <pence>, \"links\": {\"creditor\": <id>}}"
         ]
         : []

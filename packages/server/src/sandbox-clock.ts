@@ -6,10 +6,10 @@ import { DbInteger } from "@paykit/store-sql"
 /**
  * The sandbox's clock: real time plus an offset. The engine reads time only through Effect's
  * `Clock`, so the server provides this one; the engine's simulator moves it through
- * `ClockControl`, which only ever increases the offset. Every move is written to `sandbox_clock`
- * before the simulator runs the jobs at the new time, so after a restart (or a crash in the
- * middle of an advance) the clock is where the last completed step left it, never before a day
- * whose jobs ran.
+ * `ClockControl`, which only ever increases the offset. The simulator runs a day's jobs at that
+ * day's time and moves this clock (writing `sandbox_clock`) only once they all completed, so after
+ * a restart (or a crash in the middle of an advance) the clock is where the last completed run left
+ * it, never past a run that did not complete: the next advance runs that day again.
  *
  * The offset is read once at start-up and kept in memory (`Clock` is read synchronously): several
  * server processes on one PostgreSQL database would each keep their own copy, so a sandbox should

@@ -91,6 +91,15 @@ export const sandboxRoutes = Layer.unwrap(Effect.gen(function*() {
         const done = action === "authorise" ? authorisations.authorise(caller.organisation, id, actionData(body)) : authorisations[action](caller.organisation, id)
         return Effect.map(done, (resource) => ({ bank_authorisations: resource }))
       }))
+  /** The dashboard's actions on an import: authorising it, or cancelling it before (the API has neither). */
+  const importAction = (action: "authorise" | "cancel") =>
+    route(tokens, "POST", `/sandbox/outbound_payment_imports/:id/actions/${action}`, (caller, _body, params) =>
+      Effect.flatMap(pathIdOf("outbound_payment_imports", param(params, "id")), (id) =>
+        Effect.map(
+          // The dashboard records who authorised; the sandbox's user is the token that asked.
+          action === "authorise" ? imports.authorise(caller.organisation, id, `access token ${caller.tokenId}`) : imports.cancel(caller.organisation, id),
+          (resource) => ({ outbound_payment_imports: resource })
+        )))
   return Layer.mergeAll(
     route(tokens, "GET", "/sandbox/simulator/clock", () => clockView(clock)),
     route(tokens, "POST", "/sandbox/simulator/advance", (_caller, body) =>
@@ -108,10 +117,8 @@ export const sandboxRoutes = Layer.unwrap(Effect.gen(function*() {
     authorisationAction("authorise"),
     authorisationAction("deny"),
     authorisationAction("fail"),
-    route(tokens, "POST", "/sandbox/outbound_payment_imports/:id/actions/authorise", (caller, _body, params) =>
-      // The dashboard records who authorised; the sandbox's user is the token that asked.
-      Effect.flatMap(pathIdOf("outbound_payment_imports", param(params, "id")), (id) =>
-        Effect.map(imports.authorise(caller.organisation, id, `access token ${caller.tokenId}`), (resource) => ({ outbound_payment_imports: resource })))),
+    importAction("authorise"),
+    importAction("cancel"),
     route(tokens, "POST", "/sandbox/payment_accounts/fund", (caller, body) =>
       Effect.map(accounts.fund(caller.organisation, actionData(body)), (resource) => ({ payment_accounts: resource })))
   )

@@ -29,6 +29,7 @@ import { checkBillingRequestEvent, stepBillingRequest } from "./billing-request-
 import { BillingRequests } from "./billing-requests.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
 import { applyTransition, save, captureUnitOfWork } from "./support.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 
 const ROOT = "bank_authorisations"
 
@@ -78,6 +79,7 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
       const requests = yield* BillingRequestRepository
       const billingRequests = yield* BillingRequests
       const run = yield* captureUnitOfWork
+      const eachItem = yield* captureDailyItems
       const decodeCreate = decodeInputEffect(BankAuthorisationCreateRequest, ROOT)
       const decodeOutcome = decodeInputEffect(BankAuthorisationOutcomeRequest, ROOT)
 
@@ -184,15 +186,17 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
         Effect.gen(function*() {
           const at = yield* now
           const expired: Array<BankAuthorisation> = []
-          for (const current of yield* authorisations.scan(organisation, { status: oneOf(["created", "visited"]) })) {
-            if (timestampToMillis(current.resource.expires_at) > timestampToMillis(at)) continue
-            const cause = { origin: "gocardless" as const, cause: "bank_authorisation_expired", description: "The bank authorisation link expired before the payer finished." }
-            const next = yield* move(organisation, current, "expire", cause)
-            yield* tell(organisation, next, "bank_authorisation_expired", cause, false)
-            expired.push(next)
-          }
+          const late = (yield* authorisations.scan(organisation, { status: oneOf(["created", "visited"]) })).filter((current) =>
+            timestampToMillis(current.resource.expires_at) <= timestampToMillis(at))
+          const cause = { origin: "gocardless" as const, cause: "bank_authorisation_expired", description: "The bank authorisation link expired before the payer finished." }
+          yield* eachItem("bank authorisation expiry", organisation, late, idOfVersioned, (current) =>
+            Effect.gen(function*() {
+              const next = yield* move(organisation, current, "expire", cause)
+              yield* tell(organisation, next, "bank_authorisation_expired", cause, false)
+              expired.push(next)
+            }))
           return expired
-        }).pipe(Effect.orDie)
+        })
 
       return BankAuthorisations.of({
         create: (o, i) => run(create(o, i)),
@@ -201,7 +205,7 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
         authorise: (o, id, i) => run(authorise(o, id, i)),
         deny: (o, id) => run(finish(o, id, "deny")),
         fail: (o, id) => run(finish(o, id, "fail")),
-        expireDue: (o) => run(expireDue(o))
+        expireDue
       })
     })
   )

@@ -53,7 +53,7 @@ import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { Mandates } from "./mandates.ts"
 import { Payments } from "./payments.ts"
 import { Subscriptions } from "./subscriptions.ts"
-import { isEurozone } from "./scheme-identifiers.ts"
+import { isEurozone, schemeRefusal } from "./scheme-identifiers.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
@@ -209,6 +209,9 @@ export class BillingRequests extends Context.Service<BillingRequests, {
           const paymentReq = req.payment_request ?? undefined
           if (unsupported.length > 0) return yield* validationFailed(unsupported)
           const creditor = yield* resolveCreditor(organisation, req.links?.creditor)
+          const requestedScheme = mandateReq?.scheme ?? undefined
+          const refusal = requestedScheme === undefined ? undefined : schemeRefusal(creditor.resource, requestedScheme)
+          if (refusal !== undefined) return yield* invalidField(ROOT, ["mandate_request", "scheme"], refusal)
           const at = yield* now
           const customer = req.links?.customer === undefined
             ? yield* blankCustomer(organisation)

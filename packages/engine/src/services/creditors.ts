@@ -28,13 +28,12 @@ import { idFilter, ListParams, listFields, pageFields, toListQuery } from "./lis
 import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
 import { AddressRequestFields, addressLinesOf } from "./address-request.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
+// `bank_reference_prefix` is checked by the rule payouts decode it with: nothing accepted here fails there.
+import { BankReferencePrefix } from "@paykit/money"
 
 const ROOT = "creditors"
 
-/** `bank_reference_prefix`: upper-case letters and digits, the part before `-` on payout references. */
-const BankReferencePrefix = Schema.String.check(
-  Schema.makeFilter((s: string) => /^[A-Z0-9]{1,12}$/.test(s), { message: "must be 1 to 12 upper-case letters or digits" })
-)
 
 export const CreditorCreateRequest = Schema.Struct({
   name: Name,
@@ -154,6 +153,7 @@ export class Creditors extends Context.Service<Creditors, {
       const accounts = yield* CreditorBankAccountRepository
       const details = yield* VerificationDetailRepository
       const run = yield* captureUnitOfWork
+      const eachItem = yield* captureDailyItems
 
       const decodeCreate = decodeInputEffect(CreditorCreateRequest, ROOT)
       const decodeUpdate = decodeInputEffect(CreditorUpdateRequest, ROOT)
@@ -332,28 +332,28 @@ export class Creditors extends Context.Service<Creditors, {
           return detail
         })
 
+      /** Each account and each creditor reviewed is its own unit of work. */
       const completeReviews = (organisation: string) =>
         Effect.gen(function*() {
           const done: Array<Creditor> = []
-          for (const account of yield* accounts.scan(organisation, {})) {
-            if (account.resource.verification_status !== "in_review") continue
-            const verified: CreditorBankAccount = { ...account.resource, verification_status: "successful" }
-            yield* save(accounts, organisation, account, verified)
-          }
-          for (const current of yield* creditors.scan(organisation, {})) {
-            if (current.resource.verification_status !== "in_review") continue
-            const next: Creditor = { ...current.resource, verification_status: "successful" }
-            yield* save(creditors, organisation, current, next).pipe(Effect.orDie)
-            yield* emit(organisation, {
-              resource_type: "creditors",
-              action: "updated",
-              links: { creditor: next.id },
-              cause: { origin: "gocardless", cause: "creditor_verification_successful", description: "The creditor has been verified." }
-            })
-            done.push(next)
-          }
+          const accountsInReview = (yield* accounts.scan(organisation, {})).filter((a) => a.resource.verification_status === "in_review")
+          yield* eachItem("creditor bank account reviews", organisation, accountsInReview, idOfVersioned, (account) =>
+            save(accounts, organisation, account, { ...account.resource, verification_status: "successful" } satisfies CreditorBankAccount))
+          const creditorsInReview = (yield* creditors.scan(organisation, {})).filter((c) => c.resource.verification_status === "in_review")
+          yield* eachItem("creditor reviews", organisation, creditorsInReview, idOfVersioned, (current) =>
+            Effect.gen(function*() {
+              const next: Creditor = { ...current.resource, verification_status: "successful" }
+              yield* save(creditors, organisation, current, next)
+              yield* emit(organisation, {
+                resource_type: "creditors",
+                action: "updated",
+                links: { creditor: next.id },
+                cause: { origin: "gocardless", cause: "creditor_verification_successful", description: "The creditor has been verified." }
+              })
+              done.push(next)
+            }))
           return done
-        }).pipe(Effect.orDie)
+        })
 
       return Creditors.of({
         create: (o, i) => run(create(o, i)),
@@ -372,7 +372,7 @@ export class Creditors extends Context.Service<Creditors, {
         createVerificationDetail: (o, i) => run(createVerificationDetail(o, i)),
         listVerificationDetails: (o, p) =>
           Effect.flatMap(decodeDetailList(p), (params) => details.list(o, toListQuery(params, { creditor: eq(params.creditor) }))),
-        completeReviews: (o) => run(completeReviews(o))
+        completeReviews
       })
     })
   )

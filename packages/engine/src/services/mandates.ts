@@ -28,8 +28,9 @@ import { MANDATE_STATUSES, type Mandate } from "../resources/mandates.ts"
 import { mandateSchemesOfAccount } from "./account-schemes.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { BACS_DORMANCY_MONTHS, DORMANCY_SCHEMES, isDormant } from "./mandate-dormancy.ts"
-import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf } from "./scheme-identifiers.ts"
+import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf, schemeRefusal } from "./scheme-identifiers.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = "mandates"
@@ -122,6 +123,7 @@ export class Mandates extends Context.Service<Mandates, {
       const payments = yield* PaymentRepository
       const bank = yield* BankGateway
       const run = yield* captureUnitOfWork
+      const eachItem = yield* captureDailyItems
 
       const decodeCreate = decodeInputEffect(MandateCreateRequest, ROOT)
       const decodeList = decodeInputEffect(MandateListParams, ROOT)
@@ -170,6 +172,8 @@ export class Mandates extends Context.Service<Mandates, {
           if (!available.includes(scheme)) {
             return yield* invalidField(ROOT, ["scheme"], `is not available for this bank account (available: ${available.join(", ")})`)
           }
+          const refusal = schemeRefusal(creditor.resource, scheme)
+          if (refusal !== undefined) return yield* invalidField(ROOT, ["scheme"], refusal)
           if (scheme === "ach" && req.payer_ip_address === undefined && (req.authorisation_source ?? "web") === "web") {
             return yield* invalidField(ROOT, ["payer_ip_address"], "is required for ACH mandates authorised on the web")
           }
@@ -248,34 +252,40 @@ export class Mandates extends Context.Service<Mandates, {
             unsafeLocalDate(mandate.created_at.slice(0, 10))
           ))
 
+      const answerBank = (organisation: string, current: Versioned<Mandate>) =>
+        Effect.gen(function*() {
+          const account = yield* Effect.orDie(accounts.get(organisation, current.resource.links.customer_bank_account))
+          const outcome = yield* bank.submitMandate({
+            mandateId: current.resource.id,
+            scheme: current.resource.scheme,
+            accountHolderName: account.resource.account_holder_name
+          })
+          if (outcome.outcome === "activated") {
+            return yield* move(organisation, current, "activate", { origin: "bank", cause: "mandate_activated", description: "The mandate has been successfully set up." })
+          }
+          return yield* move(organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
+        })
+
+      const expireIfDormant = (organisation: string, current: Versioned<Mandate>, day: LocalDate) =>
+        Effect.gen(function*() {
+          if (!isDormant(current.resource.scheme, yield* lastUseOf(organisation, current.resource), day)) return
+          yield* move(organisation, current, "expire", { origin: "bank", cause: "mandate_expired", description: `The mandate expired because no payment was collected on it for ${BACS_DORMANCY_MONTHS} months.` })
+        })
+
+      /** Each step scans after the previous one has run, and each mandate is its own unit of work. */
       const processDay = (organisation: string) =>
         Effect.gen(function*() {
           const day = yield* today()
           const startOfDay = `${day}T00:00:00.000Z`
-          for (const current of yield* mandates.scan(organisation, { status: eq("pending_customer_approval"), created_at: { op: "range", lt: startOfDay } })) {
-            yield* move(organisation, current, "customer_approval_granted", { origin: "customer", cause: "customer_approval_granted", description: "The customer approved this mandate." })
-          }
-          for (const current of yield* mandates.scan(organisation, { status: eq("submitted") })) {
-            const account = yield* Effect.orDie(accounts.get(organisation, current.resource.links.customer_bank_account))
-            const outcome = yield* bank.submitMandate({
-              mandateId: current.resource.id,
-              scheme: current.resource.scheme,
-              accountHolderName: account.resource.account_holder_name
-            })
-            if (outcome.outcome === "activated") {
-              yield* move(organisation, current, "activate", { origin: "bank", cause: "mandate_activated", description: "The mandate has been successfully set up." })
-            } else {
-              yield* move(organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
-            }
-          }
-          for (const current of yield* mandates.scan(organisation, { status: eq("pending_submission") })) {
-            yield* move(organisation, current, "submit", { origin: "gocardless", cause: "mandate_submitted", description: "The mandate has been submitted to the banks." })
-          }
-          for (const current of yield* mandates.scan(organisation, { status: eq("active"), scheme: oneOf(DORMANCY_SCHEMES) })) {
-            if (!isDormant(current.resource.scheme, yield* lastUseOf(organisation, current.resource), day)) continue
-            yield* move(organisation, current, "expire", { origin: "bank", cause: "mandate_expired", description: `The mandate expired because no payment was collected on it for ${BACS_DORMANCY_MONTHS} months.` })
-          }
-        }).pipe(Effect.orDie)
+          yield* eachItem("mandates: customer approval", organisation, yield* mandates.scan(organisation, { status: eq("pending_customer_approval"), created_at: { op: "range", lt: startOfDay } }), idOfVersioned, (current) =>
+            move(organisation, current, "customer_approval_granted", { origin: "customer", cause: "customer_approval_granted", description: "The customer approved this mandate." }))
+          yield* eachItem("mandates: bank answers", organisation, yield* mandates.scan(organisation, { status: eq("submitted") }), idOfVersioned, (current) =>
+            answerBank(organisation, current))
+          yield* eachItem("mandates: submission", organisation, yield* mandates.scan(organisation, { status: eq("pending_submission") }), idOfVersioned, (current) =>
+            move(organisation, current, "submit", { origin: "gocardless", cause: "mandate_submitted", description: "The mandate has been submitted to the banks." }))
+          yield* eachItem("mandates: dormancy", organisation, yield* mandates.scan(organisation, { status: eq("active"), scheme: oneOf(DORMANCY_SCHEMES) }), idOfVersioned, (current) =>
+            expireIfDormant(organisation, current, day))
+        })
 
       return Mandates.of({
         create: (o, i, options) => run(create(o, i, options)),
@@ -298,7 +308,7 @@ export class Mandates extends Context.Service<Mandates, {
         update: (o, id, i) => run(update(o, id, i)),
         cancel: (o, id, i) => run(cancel(o, id, i)),
         reinstate: (o, id, i) => run(reinstate(o, id, i)),
-        processDay: (o) => run(processDay(o))
+        processDay
       })
     })
   )

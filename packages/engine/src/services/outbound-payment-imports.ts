@@ -33,6 +33,7 @@ import type {
 import { listFields, pageFields, toListQuery } from "./list-params.ts"
 import { OutboundPayments, resolveCreditor } from "./outbound-payments.ts"
 import { applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 
 const ENTRIES = "outbound_payment_import_entries"
 
@@ -140,6 +141,7 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
       const verifier = yield* NameVerifier
       const outbound = yield* OutboundPayments
       const run = yield* captureUnitOfWork
+      const eachItem = yield* captureDailyItems
 
       const decodeList = decodeInputEffect(OutboundPaymentImportListParams, OUTBOUND_PAYMENT_IMPORTS)
       const decodeEntryList = decodeInputEffect(OutboundPaymentImportEntryListParams, ENTRIES)
@@ -264,9 +266,8 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
       const validatePending = (organisation: string) =>
         Effect.gen(function*() {
           const done: Array<OutboundPaymentImport> = []
-          for (const v of yield* imports.scan(organisation, { status: eq("validating") })) {
-            done.push(yield* Effect.orDie(run(Effect.flatMap(imports.get(organisation, v.resource.id), (c) => validateOne(organisation, c)))))
-          }
+          yield* eachItem("import validation", organisation, yield* imports.scan(organisation, { status: eq("validating") }), idOfVersioned, (v) =>
+            Effect.flatMap(imports.get(organisation, v.resource.id), (c) => Effect.map(validateOne(organisation, c), (next) => done.push(next))))
           return done
         })
 
@@ -327,16 +328,14 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
         Effect.gen(function*() {
           const expired: Array<OutboundPaymentImport> = []
           const cutoff = timestampToMillis(at) - WINDOW_MILLIS
-          for (const v of yield* imports.scan(organisation, { status: oneOf(UNAUTHORISED) })) {
-            if (timestampToMillis(v.resource.created_at) > cutoff) continue
-            const done = run(Effect.flatMap(imports.get(organisation, v.resource.id), (c) =>
-              move(organisation, c, "expire", {
+          const late = (yield* imports.scan(organisation, { status: oneOf(UNAUTHORISED) })).filter((v) => timestampToMillis(v.resource.created_at) <= cutoff)
+          yield* eachItem("import expiry", organisation, late, idOfVersioned, (v) =>
+            Effect.flatMap(imports.get(organisation, v.resource.id), (c) =>
+              Effect.map(move(organisation, c, "expire", {
                 origin: "gocardless",
                 cause: "outbound_payment_import_expired",
                 description: `The import was not authorised within ${OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS} days.`
-              })))
-            expired.push(yield* Effect.orDie(done))
-          }
+              }), (next) => expired.push(next))))
           return expired
         })
 

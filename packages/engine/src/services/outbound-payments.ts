@@ -41,6 +41,7 @@ import { pageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-par
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
 import { API_CAUSE, applyTransition, captureUnitOfWork, emitAll, type EventDraft, insertNew, save, transitionOf } from "./support.ts"
 import { OutboundPaymentCancelRequest } from "./metadata-requests.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 
 /** Faster Payments run on UK days: `execution_date` is checked against today in London. */
 export const OUTBOUND_PAYMENT_TIME_ZONE = "Europe/London"
@@ -183,6 +184,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
       const verifier = yield* NameVerifier
       const bank = yield* BankGateway
       const run = yield* captureUnitOfWork
+      const eachItem = yield* captureDailyItems
 
       const decodeList = decodeInputEffect(OutboundPaymentListParams, OUTBOUND_PAYMENTS)
       const decodeCancel = decodeInputEffect(OutboundPaymentCancelRequest, OUTBOUND_PAYMENTS)
@@ -416,11 +418,9 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         Effect.gen(function*() {
           const due = yield* payments.scan(organisation, { status: eq("scheduled") })
           const sent: Array<OutboundPayment> = []
-          for (const p of due) {
-            if (p.resource.execution_date !== null && p.resource.execution_date > day) continue
-            // Storage conflicts and missing rows here are defects of the simulation, not user errors.
-            sent.push(yield* Effect.orDie(run(executeOne(organisation, p.resource.id, day))))
-          }
+          const dueToday = due.filter((p) => p.resource.execution_date === null || p.resource.execution_date <= day)
+          yield* eachItem("outbound execution", organisation, dueToday, idOfVersioned, (p) =>
+            Effect.map(executeOne(organisation, p.resource.id, day), (done) => sent.push(done)))
           return sent
         })
 
@@ -429,19 +429,17 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
           const atMillis = timestampToMillis(at)
           const day = localDateOfMillisIn(atMillis, OUTBOUND_PAYMENT_TIME_ZONE)
           const expired: Array<OutboundPayment> = []
-          for (const p of yield* payments.scan(organisation, { status: eq("pending_approval") })) {
-            const late = p.resource.execution_date !== null
+          const late = (yield* payments.scan(organisation, { status: eq("pending_approval") })).filter((p) =>
+            p.resource.execution_date !== null
               ? p.resource.execution_date < day
-              : timestampToMillis(p.resource.created_at) + APPROVAL_WINDOW_MILLIS <= atMillis
-            if (!late) continue
-            const done = run(Effect.flatMap(payments.get(organisation, p.resource.id), (current) =>
-              move(organisation, current, "approval_expired", {
+              : timestampToMillis(p.resource.created_at) + APPROVAL_WINDOW_MILLIS <= atMillis)
+          yield* eachItem("outbound approval expiry", organisation, late, idOfVersioned, (p) =>
+            Effect.flatMap(payments.get(organisation, p.resource.id), (current) =>
+              Effect.map(move(organisation, current, "approval_expired", {
                 origin: "gocardless",
                 cause: "outbound_payment_approval_expired",
                 description: "The outbound payment was not approved in time."
-              }, { today: day })))
-            expired.push(yield* Effect.orDie(done))
-          }
+              }, { today: day }), (done) => expired.push(done))))
           return expired
         })
 

@@ -5,6 +5,7 @@ import {
   type IdGenerator,
   InvalidState,
   LocalDate,
+  type MandateScheme,
   Metadata,
   type NotFound,
   type ValidationFailed,
@@ -54,6 +55,7 @@ import { CallingApp, recordAppFee, recordAttribution } from "./app-fees.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const PAYMENTS = "payments"
@@ -62,6 +64,14 @@ const REFUNDS = "refunds"
 /** Working days after the charge date on which the sandbox bank reports a late failure or a chargeback. */
 export const LATE_FAILURE_AFTER_BUSINESS_DAYS = 3
 export const CHARGEBACK_AFTER_BUSINESS_DAYS = 5
+
+/**
+ * Why a payment (or a subscription, whose payments the daily run creates) in `currency` cannot
+ * be collected on a mandate of `scheme`, or undefined when it can: each scheme collects in one
+ * currency.
+ */
+export const mandateCurrencyRefusal = (scheme: MandateScheme, currency: Currency): string | undefined =>
+  currency === CURRENCY_OF_MANDATE_SCHEME[scheme] ? undefined : `must be ${CURRENCY_OF_MANDATE_SCHEME[scheme]} for a ${scheme} mandate`
 
 export const PaymentCreateRequest = Schema.Struct({
   amount: PositiveAmount,
@@ -209,6 +219,7 @@ export class Payments extends Context.Service<Payments, {
       const bank = yield* BankGateway
       const log = yield* EventLog
       const run = yield* captureUnitOfWork
+      const eachItem = yield* captureDailyItems
 
       const decodeCreate = decodeInputEffect(PaymentCreateRequest, PAYMENTS)
       const decodeList = decodeInputEffect(PaymentListParams, PAYMENTS)
@@ -270,9 +281,8 @@ export class Payments extends Context.Service<Payments, {
               links: { mandate: mandate.resource.id }
             })
           }
-          if (req.currency !== CURRENCY_OF_MANDATE_SCHEME[mandate.resource.scheme]) {
-            return yield* invalidField(PAYMENTS, ["currency"], `must be ${CURRENCY_OF_MANDATE_SCHEME[mandate.resource.scheme]} for a ${mandate.resource.scheme} mandate`)
-          }
+          const currencyRefusal = mandateCurrencyRefusal(mandate.resource.scheme, req.currency)
+          if (currencyRefusal !== undefined) return yield* invalidField(PAYMENTS, ["currency"], currencyRefusal)
           if (req.app_fee !== undefined && !isAppFeeWithinLimit(req.app_fee, req.amount)) {
             return yield* invalidField(PAYMENTS, ["app_fee"], "must be at most 50% of the amount")
           }
@@ -557,71 +567,87 @@ export class Payments extends Context.Service<Payments, {
           })
         })
 
+      /** A collection due today: confirmed (and recorded for payout) or failed. */
+      const collect = (organisation: string, current: Versioned<Payment>, day: LocalDate) =>
+        Effect.gen(function*() {
+          const mandateId = current.resource.links.mandate
+          // Instant payments are confirmed when authorised and never wait here.
+          if (mandateId === undefined) return
+          const outcome = yield* outcomeOf(organisation, current.resource, mandateId)
+          if (outcome.outcome === "failed") {
+            yield* move(organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
+            return
+          }
+          const creditor = yield* Effect.orDie(creditors.get(organisation, current.resource.links.creditor))
+          yield* move(organisation, current, "confirm", { origin: "gocardless", cause: "payment_confirmed", description: "Enough time has passed since the payment was submitted for the banks to return an error, so this payment is now confirmed." })
+          yield* recordCollection(organisation, current.resource, creditor.resource, day)
+        })
+
+      /** Submission, one working day before the charge date, once the mandate is with the bank. */
+      const submitDue = (organisation: string, current: Versioned<Payment>, day: LocalDate) =>
+        Effect.gen(function*() {
+          const p = current.resource
+          if (p.charge_date === null || p.links.mandate === undefined) return
+          const calendar = calendarFor(p.scheme as PaymentScheme)
+          const mandate = yield* Effect.orDie(mandates.get(organisation, p.links.mandate))
+          if (mandate.resource.status === "failed" || mandate.resource.status === "cancelled" || mandate.resource.status === "expired" ||
+            mandate.resource.status === "blocked" || mandate.resource.status === "consumed") {
+            yield* move(organisation, current, "cancel", { origin: "gocardless", cause: `mandate_${mandate.resource.status}`, description: "The mandate for this payment can no longer be charged." })
+            return
+          }
+          if (calendar.previousBusinessDay(p.charge_date) > day) return
+          if (mandate.resource.status !== "active" && mandate.resource.status !== "submitted") return
+          // A charge date that has passed while waiting for the mandate moves to the next working day.
+          const chargeDate = p.charge_date <= day ? calendar.nextBusinessDay(day) : p.charge_date
+          yield* move(organisation, current, "submit", { origin: "gocardless", cause: "payment_submitted", description: "Payment submitted to the banks. As a result, it can no longer be cancelled." }, {
+            patch: (x) => ({ ...x, charge_date: chargeDate })
+          })
+        })
+
+      /** What the bank reports after pay-out: late failures and chargebacks. */
+      const reverseIfReported = (organisation: string, current: Versioned<Payment>, day: LocalDate) =>
+        Effect.gen(function*() {
+          const p = current.resource
+          // An instant payment is final: no late failure or chargeback (no direct debit indemnity).
+          if (p.charge_date === null || p.links.mandate === undefined) return
+          const calendar = calendarFor(p.scheme as PaymentScheme)
+          const outcome = yield* outcomeOf(organisation, p, p.links.mandate)
+          if (outcome.outcome !== "late_failure" && outcome.outcome !== "charged_back") return
+          const after = outcome.outcome === "late_failure" ? LATE_FAILURE_AFTER_BUSINESS_DAYS : CHARGEBACK_AFTER_BUSINESS_DAYS
+          if (calendar.addBusinessDays(p.charge_date, after) > day) return
+          const creditor = yield* Effect.orDie(creditors.get(organisation, p.links.creditor))
+          yield* move(organisation, current, outcome.outcome === "late_failure" ? "fail" : "charge_back", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
+          yield* recordReversal(organisation, p, creditor.resource, outcome.outcome === "late_failure" ? "late_failure_settled" : "chargeback_settled", day)
+        })
+
+      /** Refunds: queued, submitted the next day, paid the day after. */
+      const advanceRefund = (organisation: string, current: Versioned<Refund>) => {
+        const r = current.resource
+        const event = r.status === "created" ? "queue" : r.status === "pending_submission" ? "submit" : "pay"
+        return applyTransition(refunds, {
+          organisation,
+          machine: refundMachine,
+          current,
+          event,
+          context: {},
+          cause: { origin: "gocardless", cause: `refund_${event}`, description: `The refund moved on: ${event}.` },
+          links: { refund: r.id, payment: r.links.payment, mandate: r.links.mandate, creditor: r.links.creditor }
+        })
+      }
+
+      /** Each step scans after the previous one has run, and each payment or refund is its own unit of work. */
       const processDay = (organisation: string) =>
         Effect.gen(function*() {
           const day = yield* today()
-          // 1. Collections due today: confirmed (and recorded for payout) or failed.
-          for (const current of yield* payments.scan(organisation, { status: eq("submitted"), charge_date: { op: "range", lte: day } })) {
-            const mandateId = current.resource.links.mandate
-            // Instant payments are confirmed when authorised and never wait here.
-            if (mandateId === undefined) continue
-            const outcome = yield* outcomeOf(organisation, current.resource, mandateId)
-            if (outcome.outcome === "failed") {
-              yield* move(organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
-              continue
-            }
-            const creditor = yield* Effect.orDie(creditors.get(organisation, current.resource.links.creditor))
-            yield* move(organisation, current, "confirm", { origin: "gocardless", cause: "payment_confirmed", description: "Enough time has passed since the payment was submitted for the banks to return an error, so this payment is now confirmed." })
-            yield* recordCollection(organisation, current.resource, creditor.resource, day)
-          }
-          // 2. Submission, one working day before the charge date, once the mandate is with the bank.
-          for (const current of yield* payments.scan(organisation, { status: eq("pending_submission") })) {
-            const p = current.resource
-            if (p.charge_date === null || p.links.mandate === undefined) continue
-            const calendar = calendarFor(p.scheme as PaymentScheme)
-            const mandate = yield* Effect.orDie(mandates.get(organisation, p.links.mandate))
-            if (mandate.resource.status === "failed" || mandate.resource.status === "cancelled" || mandate.resource.status === "expired" ||
-              mandate.resource.status === "blocked" || mandate.resource.status === "consumed") {
-              yield* move(organisation, current, "cancel", { origin: "gocardless", cause: `mandate_${mandate.resource.status}`, description: "The mandate for this payment can no longer be charged." })
-              continue
-            }
-            if (calendar.previousBusinessDay(p.charge_date) > day) continue
-            if (mandate.resource.status !== "active" && mandate.resource.status !== "submitted") continue
-            // A charge date that has passed while waiting for the mandate moves to the next working day.
-            const chargeDate = p.charge_date <= day ? calendar.nextBusinessDay(day) : p.charge_date
-            yield* move(organisation, current, "submit", { origin: "gocardless", cause: "payment_submitted", description: "Payment submitted to the banks. As a result, it can no longer be cancelled." }, {
-              patch: (x) => ({ ...x, charge_date: chargeDate })
-            })
-          }
-          // 3. What the bank reports after pay-out: late failures and chargebacks.
-          for (const current of yield* payments.scan(organisation, { status: oneOf(["paid_out", "confirmed"]) })) {
-            const p = current.resource
-            // An instant payment is final: no late failure or chargeback (no direct debit indemnity).
-            if (p.charge_date === null || p.links.mandate === undefined) continue
-            const calendar = calendarFor(p.scheme as PaymentScheme)
-            const outcome = yield* outcomeOf(organisation, p, p.links.mandate)
-            if (outcome.outcome !== "late_failure" && outcome.outcome !== "charged_back") continue
-            const after = outcome.outcome === "late_failure" ? LATE_FAILURE_AFTER_BUSINESS_DAYS : CHARGEBACK_AFTER_BUSINESS_DAYS
-            if (calendar.addBusinessDays(p.charge_date, after) > day) continue
-            const creditor = yield* Effect.orDie(creditors.get(organisation, p.links.creditor))
-            yield* move(organisation, current, outcome.outcome === "late_failure" ? "fail" : "charge_back", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
-            yield* recordReversal(organisation, p, creditor.resource, outcome.outcome === "late_failure" ? "late_failure_settled" : "chargeback_settled", day)
-          }
-          // 4. Refunds: queued, submitted the next day, paid the day after.
-          for (const current of yield* refunds.scan(organisation, { status: oneOf(["created", "pending_submission", "submitted"]) })) {
-            const r = current.resource
-            const event = r.status === "created" ? "queue" : r.status === "pending_submission" ? "submit" : "pay"
-            yield* applyTransition(refunds, {
-              organisation,
-              machine: refundMachine,
-              current,
-              event,
-              context: {},
-              cause: { origin: "gocardless", cause: `refund_${event}`, description: `The refund moved on: ${event}.` },
-              links: { refund: r.id, payment: r.links.payment, mandate: r.links.mandate, creditor: r.links.creditor }
-            })
-          }
-        }).pipe(Effect.orDie)
+          yield* eachItem("payments: collections", organisation, yield* payments.scan(organisation, { status: eq("submitted"), charge_date: { op: "range", lte: day } }), idOfVersioned, (current) =>
+            collect(organisation, current, day))
+          yield* eachItem("payments: submission", organisation, yield* payments.scan(organisation, { status: eq("pending_submission") }), idOfVersioned, (current) =>
+            submitDue(organisation, current, day))
+          yield* eachItem("payments: late failures and chargebacks", organisation, yield* payments.scan(organisation, { status: oneOf(["paid_out", "confirmed"]) }), idOfVersioned, (current) =>
+            reverseIfReported(organisation, current, day))
+          yield* eachItem("refunds", organisation, yield* refunds.scan(organisation, { status: oneOf(["created", "pending_submission", "submitted"]) }), idOfVersioned, (current) =>
+            advanceRefund(organisation, current))
+        })
 
       return Payments.of({
         create: (o, i, origin) => run(create(o, i, origin)),
@@ -649,7 +675,7 @@ export class Payments extends Context.Service<Payments, {
               status: params.status === undefined ? undefined : oneOf(params.status)
             }))),
         balance,
-        processDay: (o) => run(processDay(o))
+        processDay
       })
     })
   )

@@ -3,13 +3,13 @@ import {
   type Currency,
   type IdGenerator,
   type InvalidState,
+  type LocalDate,
   type NotFound,
   type ValidationFailed,
   decodeInputEffect,
   isCountryCode,
-  newId,
-  now,
-  today
+  today,
+  withNewId
 } from "@paykit/core"
 import { canTransition, paymentMachine, payoutMachine } from "@paykit/machines"
 import { BankReferencePrefix, type PayoutFx, assembleDecodedPartnerPayout, assembleDecodedPayout, renderExchangeRate, renderPayoutFx } from "@paykit/money"
@@ -25,6 +25,7 @@ import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { sandboxRate } from "./sandbox-fx.ts"
 import { applyTransition, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { PayoutUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = "payouts"
@@ -44,6 +45,32 @@ const payoutAccountOf = (creditor: Creditor, currency: Currency): string | null 
   creditor.links[`default_${currency.toLowerCase()}_payout_account` as keyof CreditorLinks]
 
 type Errors = ValidationFailed | InvalidState | NotFound
+
+/** A payout's fields when it is not exchanged. */
+const NO_FX: PayoutFx = { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null }
+
+/** A new pending payout of an assembly (merchant or partner), not yet stored. */
+const pendingPayout = (
+  assembly: { readonly amount: number; readonly deducted_fees: number; readonly reference: string; readonly tax_currency: Payout["tax_currency"] },
+  fields: Pick<Payout, "currency" | "payout_type" | "fx" | "links">
+) =>
+  withNewId("payout", (id, created_at): Effect.Effect<Payout> =>
+    Effect.succeed({
+      id,
+      created_at,
+      // The wire order of a payout's fields (the SQL adapter answers them in it too).
+      amount: assembly.amount,
+      deducted_fees: assembly.deducted_fees,
+      currency: fields.currency,
+      reference: assembly.reference,
+      status: "pending",
+      payout_type: fields.payout_type,
+      arrival_date: null,
+      fx: fields.fx,
+      tax_currency: assembly.tax_currency,
+      metadata: {},
+      links: fields.links
+    }))
 
 export class Payouts extends Context.Service<Payouts, {
   readonly get: (organisation: string, id: string) => Effect.Effect<Payout, NotFound>
@@ -92,6 +119,7 @@ export class Payouts extends Context.Service<Payouts, {
       const bank = yield* BankGateway
       const log = yield* EventLog
       const run = yield* captureUnitOfWork
+      const eachItem = yield* captureDailyItems
 
       const decodeList = decodeInputEffect(PayoutListParams, ROOT)
       const decodeUpdate = decodeInputEffect(PayoutUpdateRequest, ROOT)
@@ -189,23 +217,14 @@ export class Payouts extends Context.Service<Payouts, {
           if (assembly.amount <= 0) return
           const fxCurrency = creditor.fx_payout_currency !== null && creditor.fx_payout_currency !== currency ? creditor.fx_payout_currency : null
           const estimate = fxCurrency === null ? undefined : sandboxRate(currency, fxCurrency)
-          const payout: Payout = {
-            id: yield* newId("payout"),
-            created_at: yield* now,
-            amount: assembly.amount,
-            deducted_fees: assembly.deducted_fees,
+          const payout = yield* pendingPayout(assembly, {
             currency,
-            reference: assembly.reference,
-            status: "pending",
             payout_type: "merchant",
-            arrival_date: null,
             fx: fxCurrency === null || estimate === undefined
-              ? { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null }
+              ? NO_FX
               : { fx_currency: fxCurrency, fx_amount: null, exchange_rate: null, estimated_exchange_rate: renderExchangeRate(estimate) },
-            tax_currency: assembly.tax_currency,
-            metadata: {},
             links: { creditor: creditor.id, creditor_bank_account: account }
-          }
+          })
           yield* insertNew(payouts, organisation, payout)
           for (const row of rows) {
             yield* save(ledger, organisation, row, { ...row.resource, payout: payout.id })
@@ -227,27 +246,35 @@ export class Payouts extends Context.Service<Payouts, {
           }
         })
 
+      /** Groups unsettled rows by creditor and currency: one payout each, the group's key its id. */
+      const groupRows = <R extends { readonly creditor: string; readonly currency: Currency }>(rows: ReadonlyArray<Versioned<R>>) => {
+        const groups = new Map<string, Array<Versioned<R>>>()
+        for (const row of rows) {
+          const key = `${row.resource.creditor} ${row.resource.currency}`
+          groups.set(key, [...(groups.get(key) ?? []), row])
+        }
+        return [...groups.entries()]
+      }
+
+      const assembleGroup = (organisation: string, rows: ReadonlyArray<Versioned<LedgerEntry>>) =>
+        Effect.gen(function*() {
+          const first = rows[0]
+          if (first === undefined) return
+          const creditor = yield* Effect.orDie(creditors.get(organisation, first.resource.creditor))
+          // Payouts need a verified creditor (spec: successful = can receive payouts).
+          if (creditor.resource.verification_status !== "successful") return
+          yield* assemble(organisation, creditor.resource, first.resource.currency, rows)
+        })
+
+      /** Each payout sent, and each creditor's payout in a currency, is its own unit of work. */
       const processDay = (organisation: string) =>
         Effect.gen(function*() {
-          for (const pending of yield* payouts.scan(organisation, { status: eq("pending") })) {
-            yield* send(organisation, pending)
-          }
+          yield* eachItem("payouts: sending", organisation, yield* payouts.scan(organisation, { status: eq("pending") }), idOfVersioned, (pending) =>
+            send(organisation, pending))
           const startOfDay = `${yield* today()}T00:00:00.000Z`
           const due = yield* ledger.scan(organisation, { payout: eq("none"), created_at: { op: "range", lt: startOfDay } })
-          const groups = new Map<string, Array<Versioned<LedgerEntry>>>()
-          for (const row of due) {
-            const key = `${row.resource.creditor} ${row.resource.currency}`
-            groups.set(key, [...(groups.get(key) ?? []), row])
-          }
-          for (const rows of groups.values()) {
-            const first = rows[0]
-            if (first === undefined) continue
-            const creditor = yield* Effect.orDie(creditors.get(organisation, first.resource.creditor))
-            // Payouts need a verified creditor (spec: successful = can receive payouts).
-            if (creditor.resource.verification_status !== "successful") continue
-            yield* assemble(organisation, creditor.resource, first.resource.currency, rows)
-          }
-        }).pipe(Effect.orDie)
+          yield* eachItem("payouts: assembly", organisation, groupRows(due), ([key]) => key, ([, rows]) => assembleGroup(organisation, rows))
+        })
 
       /** The creditor's payout account in `currency`, if it can be paid into (verified). */
       const verifiedPayoutAccount = (organisation: string, creditor: Creditor, currency: Currency) =>
@@ -258,53 +285,43 @@ export class Payouts extends Context.Service<Payouts, {
           return bankAccount.resource.verification_status === "successful" ? account : null
         })
 
+      const assemblePartnerGroup = (organisation: string, rows: ReadonlyArray<Versioned<AppFeeLedgerEntry>>, day: LocalDate) =>
+        Effect.gen(function*() {
+          const first = rows[0]
+          if (first === undefined) return
+          const creditor = (yield* Effect.orDie(creditors.get(organisation, first.resource.creditor))).resource
+          if (creditor.verification_status !== "successful") return
+          const currency = first.resource.currency
+          const account = yield* verifiedPayoutAccount(organisation, creditor, currency)
+          if (account === null) return
+          const previous = yield* payouts.scan(organisation, { creditor: eq(creditor.id) })
+          // Fees of any earlier day not yet paid out (a day that netted to zero or less is
+          // carried, as a merchant's negative balance is) are paid in today's payout.
+          const assembly = yield* Effect.orDie(Effect.fromResult(assembleDecodedPartnerPayout({
+            partner: { id: creditor.id, bank_reference_prefix: yield* Effect.orDie(Schema.decodeUnknownEffect(BankReferencePrefix)(creditor.bank_reference_prefix)) },
+            currency,
+            date: day,
+            reference_sequence: previous.length + 1,
+            entries: rows.map((r) => ({ ...r.resource.entry, date: day }))
+          })))
+          if (assembly.amount <= 0) return
+          const payout = yield* pendingPayout(assembly, {
+            currency,
+            payout_type: "partner",
+            fx: NO_FX,
+            links: { creditor: creditor.id, creditor_bank_account: account }
+          })
+          yield* insertNew(payouts, organisation, payout)
+          for (const row of rows) yield* save(appFees, organisation, row, { ...row.resource, payout: payout.id })
+        })
+
+      /** Each partner creditor's payout in a currency is its own unit of work. */
       const processPartnerDay = (organisation: string) =>
         Effect.gen(function*() {
           const day = yield* today()
           const due = yield* appFees.scan(organisation, { payout: eq("none"), created_at: { op: "range", lt: `${day}T00:00:00.000Z` } })
-          const groups = new Map<string, Array<Versioned<AppFeeLedgerEntry>>>()
-          for (const row of due) {
-            const key = `${row.resource.creditor} ${row.resource.currency}`
-            groups.set(key, [...(groups.get(key) ?? []), row])
-          }
-          for (const rows of groups.values()) {
-            const first = rows[0]
-            if (first === undefined) continue
-            const creditor = (yield* Effect.orDie(creditors.get(organisation, first.resource.creditor))).resource
-            if (creditor.verification_status !== "successful") continue
-            const currency = first.resource.currency
-            const account = yield* verifiedPayoutAccount(organisation, creditor, currency)
-            if (account === null) continue
-            const previous = yield* payouts.scan(organisation, { creditor: eq(creditor.id) })
-            // Fees of any earlier day not yet paid out (a day that netted to zero or less is
-            // carried, as a merchant's negative balance is) are paid in today's payout.
-            const assembly = yield* Effect.orDie(Effect.fromResult(assembleDecodedPartnerPayout({
-              partner: { id: creditor.id, bank_reference_prefix: yield* Effect.orDie(Schema.decodeUnknownEffect(BankReferencePrefix)(creditor.bank_reference_prefix)) },
-              currency,
-              date: day,
-              reference_sequence: previous.length + 1,
-              entries: rows.map((r) => ({ ...r.resource.entry, date: day }))
-            })))
-            if (assembly.amount <= 0) continue
-            const payout: Payout = {
-              id: yield* newId("payout"),
-              created_at: yield* now,
-              amount: assembly.amount,
-              deducted_fees: assembly.deducted_fees,
-              currency,
-              reference: assembly.reference,
-              status: "pending",
-              payout_type: "partner",
-              arrival_date: null,
-              fx: { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null },
-              tax_currency: assembly.tax_currency,
-              metadata: {},
-              links: { creditor: creditor.id, creditor_bank_account: account }
-            }
-            yield* insertNew(payouts, organisation, payout)
-            for (const row of rows) yield* save(appFees, organisation, row, { ...row.resource, payout: payout.id })
-          }
-        }).pipe(Effect.orDie)
+          yield* eachItem("partner payouts", organisation, groupRows(due), ([key]) => key, ([, rows]) => assemblePartnerGroup(organisation, rows, day))
+        })
 
       return Payouts.of({
         get: (o, id) => Effect.map(payouts.get(o, id), (v) => v.resource),
@@ -320,8 +337,8 @@ export class Payouts extends Context.Service<Payouts, {
             }))),
         update: (o, id, i) => run(update(o, id, i)),
         retry: (o, id) => run(retry(o, id)),
-        processDay: (o) => run(processDay(o)),
-        processPartnerDay: (o) => run(processPartnerDay(o))
+        processDay,
+        processPartnerDay
       })
     })
   )

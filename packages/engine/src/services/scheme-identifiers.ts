@@ -1,4 +1,5 @@
 import type { Currency, MandateScheme, SchemeIdentifierScheme } from "@paykit/core"
+import type { Creditor } from "../resources/creditors.ts"
 
 /**
  * The scheme identifiers a new creditor is given, by its country: the engine is its own scheme
@@ -39,6 +40,18 @@ export const schemeIdentifierTemplates = (countryCode: string): ReadonlyArray<Sc
 
 /** The scheme identifier scheme a mandate scheme collects under. */
 export const identifierSchemeOf = (scheme: MandateScheme): SchemeIdentifierScheme => (scheme === "sepa_core" ? "sepa" : scheme)
+
+/**
+ * Why a creditor cannot collect on a mandate scheme, or undefined when it can: it needs an active
+ * scheme identifier for it (GoCardless refuses a mandate, or a billing request's mandate request,
+ * on a scheme the creditor is not set up for). Checked when a mandate or mandate request is made,
+ * so nothing the daily run does later meets a creditor without the scheme.
+ */
+export const schemeRefusal = (creditor: Creditor, scheme: MandateScheme): string | undefined => {
+  const active = creditor.scheme_identifiers.filter((s) => s.status === "active").map((s) => s.scheme)
+  if (active.includes(identifierSchemeOf(scheme))) return undefined
+  return `must be a scheme the creditor has an active scheme identifier for (${active.length === 0 ? "it has none" : active.join(", ")})`
+}
 
 /** The notice a scheme needs when the creditor has no identifier of its own for it. */
 export const DEFAULT_MINIMUM_ADVANCE_NOTICE = 3

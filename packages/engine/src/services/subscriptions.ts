@@ -40,7 +40,8 @@ import { SUBSCRIPTION_STATUSES, type Subscription } from "../resources/subscript
 import { attributionOf, CallingApp, recordAttribution } from "./app-fees.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
-import { Payments } from "./payments.ts"
+import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
+import { mandateCurrencyRefusal, Payments } from "./payments.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
@@ -125,6 +126,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
       const creditors = yield* CreditorRepository
       const payments = yield* Payments
       const run = yield* captureUnitOfWork
+      const eachItem = yield* captureDailyItems
 
       const decodeLinks = decodeInputEffect(CreateLinks, ROOT)
       const decodeList = decodeInputEffect(SubscriptionListParams, ROOT)
@@ -171,6 +173,9 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             next_possible_charge_date: mandate.next_possible_charge_date
           }))
           const r = plan.request
+          // The daily run creates each payment in the mandate's currency: a subscription in another could never charge.
+          const currencyRefusal = mandateCurrencyRefusal(mandate.scheme, r.currency)
+          if (currencyRefusal !== undefined) return yield* invalidField(ROOT, ["currency"], currencyRefusal)
           if (r.app_fee !== undefined && r.app_fee !== null && !isAppFeeWithinLimit(r.app_fee, r.amount)) {
             return yield* invalidField(ROOT, ["app_fee"], "must be at most 50% of the amount")
           }
@@ -270,71 +275,69 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           return yield* present(organisation, next)
         })
 
-      const finish = (organisation: string, current: Versioned<Subscription>, mandate: Mandate) =>
+      /** A status change the daily run makes by itself: the schedule is spent, or a pause for cycles ended. */
+      const moveByItself = (organisation: string, current: Versioned<Subscription>, mandate: Mandate, event: "finish" | "resume") =>
         applyTransition(subscriptions, {
           organisation,
           machine: subscriptionMachine,
           current,
-          event: "finish",
-          context: { has_further_payments: false },
-          cause: { origin: "gocardless", cause: "subscription_finished", description: "Every payment of the subscription has been created." },
+          event,
+          context: { has_further_payments: event !== "finish" },
+          cause: event === "finish"
+            ? { origin: "gocardless", cause: "subscription_finished", description: "Every payment of the subscription has been created." }
+            : { origin: "gocardless", cause: "subscription_resumed", description: "The subscription's pause for a number of cycles has ended." },
           links: subscriptionLinks(current.resource, mandate)
         })
 
-      const processDay = (organisation: string) =>
+      /** One subscription's work of the day: its due payments, a pause ending, its finish. */
+      const processOne = (organisation: string, initial: Versioned<Subscription>) =>
         Effect.gen(function*() {
-          for (const initial of yield* subscriptions.scan(organisation, { status: oneOf(["active", "paused"]) })) {
-            let current = initial
-            const mandate = yield* mandateToday(organisation, current.resource.links.mandate)
-            const calendar = calendarFor(mandate.scheme)
-            let record = yield* schedules.get(organisation, current.resource.id)
-            while (true) {
-              const schedule = record.resource.schedule
-              if (!hasFurtherPayments(schedule, mandate.scheme)) {
-                yield* finish(organisation, current, mandate)
-                break
-              }
-              const npcd = mandate.next_possible_charge_date
-              if (npcd === null || schedule.pause.kind === "paused_indefinitely") break
-              const due: LocalDate = formatDayNumber(chargeDay(schedule.recurrence, calendar, schedule.fromIndex))
-              if (due > npcd) break
-              // A pause for cycles ends by itself once the first occurrence after it falls due.
-              if (current.resource.status === "paused") {
-                yield* applyTransition(subscriptions, {
-                  organisation,
-                  machine: subscriptionMachine,
-                  current,
-                  event: "resume",
-                  context: { has_further_payments: true },
-                  cause: { origin: "gocardless", cause: "subscription_resumed", description: "The subscription's pause for a number of cycles has ended." },
-                  links: subscriptionLinks(current.resource, mandate)
-                })
-                current = yield* subscriptions.get(organisation, current.resource.id)
-              }
-              const s = current.resource
-              const payment = yield* payments.create(organisation, {
-                amount: s.amount,
-                currency: s.currency,
-                // An occurrence whose notice has already passed is charged as soon as the scheme allows.
-                charge_date: due < npcd ? npcd : due,
-                ...(s.name === null ? {} : { description: s.name }),
-                ...(s.payment_reference === null ? {} : { reference: s.payment_reference }),
-                ...(s.app_fee === null ? {} : { app_fee: s.app_fee }),
-                retry_if_possible: s.retry_if_possible,
-                links: { mandate: s.links.mandate }
-              }, { subscription: s.id, app: yield* attributionOf(attributions, organisation, s.id) })
-              const advanced = { ...schedule, fromIndex: schedule.fromIndex + 1, pause: { kind: "active" as const } }
-              record = yield* save(schedules, organisation, record, { ...record.resource, schedule: advanced })
-              yield* emit(organisation, {
-                resource_type: "subscriptions",
-                action: "payment_created",
-                links: { ...subscriptionLinks(s, mandate), payment: payment.id },
-                cause: { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." }
-              })
-              current = yield* subscriptions.get(organisation, s.id)
+          let current = initial
+          const mandate = yield* mandateToday(organisation, current.resource.links.mandate)
+          const calendar = calendarFor(mandate.scheme)
+          let record = yield* schedules.get(organisation, current.resource.id)
+          while (true) {
+            const schedule = record.resource.schedule
+            if (!hasFurtherPayments(schedule, mandate.scheme)) {
+              yield* moveByItself(organisation, current, mandate, "finish")
+              break
             }
+            const npcd = mandate.next_possible_charge_date
+            if (npcd === null || schedule.pause.kind === "paused_indefinitely") break
+            const due: LocalDate = formatDayNumber(chargeDay(schedule.recurrence, calendar, schedule.fromIndex))
+            if (due > npcd) break
+            // A pause for cycles ends by itself once the first occurrence after it falls due.
+            if (current.resource.status === "paused") {
+              yield* moveByItself(organisation, current, mandate, "resume")
+              current = yield* subscriptions.get(organisation, current.resource.id)
+            }
+            const s = current.resource
+            const payment = yield* payments.create(organisation, {
+              amount: s.amount,
+              currency: s.currency,
+              // An occurrence whose notice has already passed is charged as soon as the scheme allows.
+              charge_date: due < npcd ? npcd : due,
+              ...(s.name === null ? {} : { description: s.name }),
+              ...(s.payment_reference === null ? {} : { reference: s.payment_reference }),
+              ...(s.app_fee === null ? {} : { app_fee: s.app_fee }),
+              retry_if_possible: s.retry_if_possible,
+              links: { mandate: s.links.mandate }
+            }, { subscription: s.id, app: yield* attributionOf(attributions, organisation, s.id) })
+            const advanced = { ...schedule, fromIndex: schedule.fromIndex + 1, pause: { kind: "active" as const } }
+            record = yield* save(schedules, organisation, record, { ...record.resource, schedule: advanced })
+            yield* emit(organisation, {
+              resource_type: "subscriptions",
+              action: "payment_created",
+              links: { ...subscriptionLinks(s, mandate), payment: payment.id },
+              cause: { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." }
+            })
+            current = yield* subscriptions.get(organisation, s.id)
           }
-        }).pipe(Effect.orDie)
+        })
+
+      const processDay = (organisation: string) =>
+        Effect.flatMap(subscriptions.scan(organisation, { status: oneOf(["active", "paused"]) }), (due) =>
+          eachItem("subscriptions", organisation, due, idOfVersioned, (s) => processOne(organisation, s)))
 
       return Subscriptions.of({
         create: (o, i, origin) => run(create(o, i, origin)),
@@ -359,7 +362,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
         pause: (o, id, i) => run(pauseOrResume(o, id, i, "pause")),
         resume: (o, id, i) => run(pauseOrResume(o, id, i, "resume")),
         cancel: (o, id, i) => run(cancel(o, id, i)),
-        processDay: (o) => run(processDay(o))
+        processDay
       })
     })
   )

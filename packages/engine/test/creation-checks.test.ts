@@ -1,0 +1,122 @@
+import { Effect, Exit, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { IdGenerator } from "@paykit/core"
+import {
+  BillingRequests,
+  ClockControl,
+  Creditors,
+  Customers,
+  engineOn,
+  FailureInjection,
+  InMemoryStorage,
+  Mandates,
+  OutboundPaymentImports,
+  Payments,
+  PaymentAccounts,
+  SandboxBank,
+  setUpPayer,
+  Simulator,
+  Subscriptions,
+  withFailureInjection
+} from "@paykit/engine"
+import { describe, expect, it } from "vitest"
+
+/**
+ * Finding 4 and 10 of issue 14: what a later daily run would refuse is refused at creation, and a
+ * poisoned import neither stops the clock nor stays uncancellable. Each case ends with an advance
+ * that succeeds and another subscription that still charges.
+ */
+
+const ORG = "OR0000000000AA"
+const START = Date.UTC(2026, 10, 23, 9, 0, 0)
+const DAY = 86_400_000
+const DE_ACCOUNT = { account_holder_name: "Erika Mustermann", iban: "DE89370400440532013000" }
+
+const storage = withFailureInjection(InMemoryStorage)
+const engine = Layer.mergeAll(
+  storage,
+  engineOn(storage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(9), ClockControl.testClock))),
+  TestClock.layer()
+)
+const run = <A, E>(program: Effect.Effect<A, E, Layer.Success<typeof engine>>) =>
+  Effect.runPromise(Effect.provide(Effect.andThen(TestClock.setTime(START), program), engine))
+
+/** A refusal's field and message, or the success. */
+const refusalOf = <A, E>(exit: Exit.Exit<A, E>) => {
+  if (Exit.isSuccess(exit)) return "accepted"
+  const text = JSON.stringify(exit.cause)
+  return text.includes("ValidationFailed") ? (/"field":"([^"]+)"/.exec(text)?.[1] ?? text) : text
+}
+
+/** Advances some days and answers whether it succeeded and how many payments the healthy subscription has. */
+const advanceAndCount = (healthy: string, days = 7) =>
+  Effect.gen(function*() {
+    const advanced = yield* Effect.exit((yield* Simulator).advanceBy(days * DAY))
+    const charged = (yield* (yield* Payments).list(ORG, { subscription: healthy })).items.length
+    return { advanced: Exit.isSuccess(advanced), charged }
+  })
+
+describe("creation checks: accept only what the daily run can process", () => {
+  it("refuses a subscription in a currency its mandate cannot collect; advances then succeed and others charge", async () => {
+    const r = await run(Effect.gen(function*() {
+      const { mandate } = yield* setUpPayer(ORG)
+      const subscriptions = yield* Subscriptions
+      const healthy = yield* subscriptions.create(ORG, { amount: 1500, currency: "GBP", interval_unit: "weekly", links: { mandate: mandate.id } })
+      const eur = yield* Effect.exit(subscriptions.create(ORG, { amount: 1000, currency: "EUR", interval_unit: "monthly", links: { mandate: mandate.id } }))
+      return { eur: refusalOf(eur), message: JSON.stringify(eur), ...(yield* advanceAndCount(healthy.id)) }
+    }))
+    expect(r.eur).toBe("currency")
+    expect(r.message).toContain("must be GBP for a bacs mandate")
+    expect(r.advanced).toBe(true)
+    expect(r.charged).toBeGreaterThan(0)
+  })
+
+  it("refuses a mandate, and a billing request's mandate request, on a scheme the creditor has no identifier for", async () => {
+    const r = await run(Effect.gen(function*() {
+      const { creditor } = yield* setUpPayer(ORG)
+      const customers = yield* Customers
+      const customer = yield* customers.create(ORG, { given_name: "Erika", family_name: "Mustermann", country_code: "DE" })
+      const account = yield* customers.createBankAccount(ORG, { ...DE_ACCOUNT, links: { customer: customer.id } })
+      const mandates = yield* Mandates
+      const onGb = yield* Effect.exit(mandates.create(ORG, { scheme: "sepa_core", links: { customer_bank_account: account.id, creditor: creditor.id } }))
+      const brs = yield* BillingRequests
+      const requestOnGb = yield* Effect.exit(brs.create(ORG, { mandate_request: { currency: "EUR", scheme: "sepa_core" }, links: { creditor: creditor.id } }))
+      const de = yield* (yield* Creditors).create(ORG, { name: "Acme Gym DE", country_code: "DE", creditor_type: "company" })
+      const onDe = yield* Effect.exit(mandates.create(ORG, { scheme: "sepa_core", links: { customer_bank_account: account.id, creditor: de.id } }))
+      const requestOnDe = yield* Effect.exit(brs.create(ORG, { mandate_request: { currency: "EUR", scheme: "sepa_core" }, links: { creditor: de.id } }))
+      return { onGb: refusalOf(onGb), requestOnGb: refusalOf(requestOnGb), onDe: refusalOf(onDe), requestOnDe: refusalOf(requestOnDe), message: JSON.stringify(onGb) }
+    }))
+    expect([r.onGb, r.requestOnGb, r.onDe, r.requestOnDe]).toEqual(["scheme", "mandate_request.scheme", "accepted", "accepted"])
+    expect(r.message).toContain("must be a scheme the creditor has an active scheme identifier for (bacs, faster_payments)")
+  })
+
+  it("an import whose recipient cannot be read stops no advance, can be cancelled, and others still charge; an unknown recipient makes it invalid", async () => {
+    const r = await run(Effect.gen(function*() {
+      const { mandate, creditor } = yield* setUpPayer(ORG)
+      const healthy = yield* (yield* Subscriptions).create(ORG, { amount: 1500, currency: "GBP", interval_unit: "weekly", links: { mandate: mandate.id } })
+      yield* (yield* PaymentAccounts).fund(ORG, { amount: 100_000, links: { creditor: creditor.id } })
+      const customers = yield* Customers
+      const recipient = yield* customers.create(ORG, { given_name: "Bob", family_name: "Payee", country_code: "GB" })
+      const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Bob Payee", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: recipient.id } })
+      const imports = yield* OutboundPaymentImports
+      const entry = (id: string) => ({ scheme: "faster_payments", amount: 100, recipient_bank_account_id: id })
+      const poisoned = yield* imports.create(ORG, { entry_items: [entry(account.id)] })
+      const unknown = yield* imports.create(ORG, { entry_items: [entry("BA0000000000ZZ")] })
+      // Reading the recipient's account dies, as the NUL id of the finding did on PostgreSQL.
+      yield* (yield* FailureInjection).failFor([account.id])
+      // Three days: the import's authorisation window (seven days) has not ended.
+      const first = yield* advanceAndCount(healthy.id, 3)
+      const whilePoisoned = (yield* imports.get(ORG, poisoned.id)).status
+      const cancelled = (yield* imports.cancel(ORG, poisoned.id)).status
+      const second = yield* advanceAndCount(healthy.id)
+      return { first, whilePoisoned, cancelled, second, unknown: (yield* imports.get(ORG, unknown.id)).status }
+    }))
+    expect(r.first.advanced).toBe(true)
+    expect(r.first.charged).toBeGreaterThan(0)
+    expect(r.whilePoisoned).toBe("validating")
+    expect(r.cancelled).toBe("cancelled")
+    expect(r.second.advanced).toBe(true)
+    expect(r.second.charged).toBeGreaterThan(r.first.charged)
+    expect(r.unknown).toBe("invalid")
+  })
+})

@@ -1,0 +1,25 @@
+import { Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { IdGenerator } from "@paykit/core"
+import { ClockControl, dailyIsolationScenario, engineOn, isolationViolations, SandboxBank, withFailureInjection } from "@paykit/engine"
+import { describe, expect, it } from "vitest"
+import { SqlStorage } from "../src/sql-storage.ts"
+import { DATABASES } from "./support/databases.ts"
+
+/**
+ * The engine's poisoned-item scenario on SQL storage: each item's unit of work is a transaction of
+ * its own, so the failing one is rolled back and the others commit.
+ */
+describe.each(DATABASES)("a poisoned item in the daily run on $name", (database) => {
+  it("stops neither the other items, nor the other organisation, nor the clock, and is processed once it can be", { timeout: 120_000 }, async () => {
+    // One storage layer, used twice in one build and so built once: the engine's storage and the injection's control.
+    const storage = withFailureInjection(Layer.orDie(SqlStorage.pipe(Layer.provide(database.isolated()))))
+    const engine = Layer.mergeAll(
+      storage,
+      engineOn(storage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(3), ClockControl.testClock))),
+      TestClock.layer()
+    )
+    const r = await Effect.runPromise(Effect.provide(dailyIsolationScenario, engine))
+    expect(isolationViolations(r)).toEqual([])
+  })
+})
