@@ -1,12 +1,8 @@
 import { Schema } from "effect"
+import { SUBSCRIPTION_STATUSES } from "@paykit/machines"
 import { CURRENCIES, ID_PREFIXES, LocalDate } from "@paykit/core"
 import { defineResource } from "./definition.ts"
 import { CreatedAt, Id, Minor, NullableDate, NullableString, StoredMetadata } from "./fields.ts"
-
-export const SUBSCRIPTION_STATUSES = [
-  "pending_customer_approval", "customer_approval_denied", "active", "finished", "cancelled", "paused"
-] as const
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
 
 export const Subscription = Schema.Struct({
   id: Id,

@@ -18,7 +18,7 @@ import {
   today,
   IdOf
 } from "@paykit/core"
-import { type Cause, type PaymentEvent, paymentMachine, refundMachine } from "@paykit/machines"
+import { type Cause, PAYMENT_STATUSES, type PaymentEvent, paymentMachine, REFUND_STATUSES, refundMachine } from "@paykit/machines"
 import {
   DEFAULT_FEE_SCHEDULE,
   type PaymentScheme,
@@ -48,8 +48,8 @@ import {
 } from "../repositories.ts"
 import type { PartnerApp } from "../resources/app-fees.ts"
 import type { Creditor } from "../resources/creditors.ts"
-import { PAYMENT_STATUSES, type Payment } from "../resources/payments.ts"
-import { REFUND_STATUSES, type Refund } from "../resources/refunds.ts"
+import type { Payment } from "../resources/payments.ts"
+import type { Refund } from "../resources/refunds.ts"
 import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { CallingApp, recordAppFee, recordAttribution } from "./app-fees.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
@@ -57,6 +57,7 @@ import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./manda
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
+import { linkedCreditor } from "./creditor-link.ts"
 
 const PAYMENTS = "payments"
 const REFUNDS = "refunds"
@@ -328,9 +329,7 @@ export class Payments extends Context.Service<Payments, {
           if (input.app_fee !== null && !isAppFeeWithinLimit(input.app_fee, input.amount)) {
             return yield* invalidField(PAYMENTS, ["app_fee"], "must be at most 50% of the amount")
           }
-          const creditor = yield* creditors.get(organisation, input.creditor).pipe(
-            Effect.mapError(() => invalidField(PAYMENTS, ["links", "creditor"], "must be a creditor of this organisation"))
-          )
+          const creditor = yield* linkedCreditor(creditors, organisation, PAYMENTS, input.creditor)
           const day = yield* today()
           const payment: Payment = {
             id: yield* newId("payment"),

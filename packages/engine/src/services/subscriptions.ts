@@ -16,7 +16,7 @@ import {
   now,
   today
 } from "@paykit/core"
-import { subscriptionMachine } from "@paykit/machines"
+import { SUBSCRIPTION_STATUSES, subscriptionMachine } from "@paykit/machines"
 import {
   type SubscriptionSchedule,
   calendarFor,
@@ -36,7 +36,7 @@ import { Transactor, type Versioned } from "../ports/repository.ts"
 import { AppAttributionRepository, CreditorRepository, MandateRepository, SubscriptionRepository, SubscriptionScheduleRepository } from "../repositories.ts"
 import type { PartnerApp } from "../resources/app-fees.ts"
 import type { Mandate } from "../resources/mandates.ts"
-import { SUBSCRIPTION_STATUSES, type Subscription } from "../resources/subscriptions.ts"
+import type { Subscription } from "../resources/subscriptions.ts"
 import { attributionOf, CallingApp, recordAttribution } from "./app-fees.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
