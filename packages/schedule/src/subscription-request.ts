@@ -1,6 +1,5 @@
 import {
   Amount,
-  APP_FEE_MAX_BASIS_POINTS,
   Currency,
   fieldError,
   LocalDate,
@@ -9,6 +8,7 @@ import {
   SUBSCRIPTION_NAME_MAX_LENGTH
 } from "@paykit/core"
 import type { FieldError } from "@paykit/core"
+import { APP_FEE_MESSAGE, isAppFeeWithinLimit } from "@paykit/money"
 import { Schema, SchemaGetter } from "effect"
 
 /** The resource key of subscription request bodies: every request pointer starts `/subscriptions`. */
@@ -125,8 +125,6 @@ export const crossFieldErrors = (r: SubscriptionCreateRequest): ReadonlyArray<Fi
     errors.push(err("interval", `must give at least one charge per year: at most ${max} for ${r.interval_unit} subscriptions`))
   }
   if (given(r.count) && given(r.end_date)) errors.push(err("end_date", "must be blank when count is given"))
-  if (given(r.app_fee) && r.app_fee * 10_000 > r.amount * APP_FEE_MAX_BASIS_POINTS) {
-    errors.push(err("app_fee", `must be at most ${APP_FEE_MAX_BASIS_POINTS / 100}% of the amount`))
-  }
+  if (given(r.app_fee) && !isAppFeeWithinLimit(r.app_fee, r.amount)) errors.push(err("app_fee", APP_FEE_MESSAGE))
   return errors
 }

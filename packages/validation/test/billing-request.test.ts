@@ -1,7 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { CURRENCIES, MANDATE_SCHEMES } from "@paykit/core"
-import { isAppFeeWithinLimit, MANDATE_SCHEMES_BY_CURRENCY, validateBillingRequestCreate } from "../src/index.ts"
+import { isAppFeeWithinLimit } from "@paykit/money"
+import { MANDATE_SCHEMES_BY_CURRENCY, validateBillingRequestCreate } from "../src/index.ts"
 import { errorsOf, expectSuccess, pointersOf } from "./helpers.ts"
 
 const validate = validateBillingRequestCreate

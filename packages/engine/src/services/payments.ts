@@ -26,10 +26,11 @@ import {
   collectionCharges,
   itemsOfEntry,
   surchargeCharge,
-  taxJurisdictionOf
+  taxJurisdictionOf,
+  validateAppFee
 } from "@paykit/money"
 import { calendarFor } from "@paykit/schedule"
-import { CURRENCY_OF_MANDATE_SCHEME, Description, PositiveAmount, isAppFeeWithinLimit, type PaymentRequestScheme } from "@paykit/validation"
+import { CURRENCY_OF_MANDATE_SCHEME, Description, PositiveAmount, type PaymentRequestScheme } from "@paykit/validation"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
@@ -284,9 +285,7 @@ export class Payments extends Context.Service<Payments, {
           }
           const currencyRefusal = mandateCurrencyRefusal(mandate.resource.scheme, req.currency)
           if (currencyRefusal !== undefined) return yield* invalidField(PAYMENTS, ["currency"], currencyRefusal)
-          if (req.app_fee !== undefined && !isAppFeeWithinLimit(req.app_fee, req.amount)) {
-            return yield* invalidField(PAYMENTS, ["app_fee"], "must be at most 50% of the amount")
-          }
+          if (req.app_fee !== undefined) yield* Effect.fromResult(validateAppFee(PAYMENTS, req.amount, req.app_fee))
           const creditor = yield* Effect.orDie(creditors.get(organisation, mandate.resource.links.creditor))
           const day = yield* today()
           const earliest = withNextPossibleChargeDate(mandate.resource, creditor.resource, day).next_possible_charge_date ?? day
@@ -326,9 +325,7 @@ export class Payments extends Context.Service<Payments, {
 
       const createInstant = (organisation: string, input: InstantPaymentInput, origin: PaymentOrigin = {}) =>
         Effect.gen(function*() {
-          if (input.app_fee !== null && !isAppFeeWithinLimit(input.app_fee, input.amount)) {
-            return yield* invalidField(PAYMENTS, ["app_fee"], "must be at most 50% of the amount")
-          }
+          if (input.app_fee !== null) yield* Effect.fromResult(validateAppFee(PAYMENTS, input.amount, input.app_fee))
           const creditor = yield* linkedCreditor(creditors, organisation, PAYMENTS, input.creditor)
           const day = yield* today()
           const payment: Payment = {

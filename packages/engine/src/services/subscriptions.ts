@@ -29,7 +29,8 @@ import {
   resumeSubscription,
   upcomingPayments
 } from "@paykit/schedule"
-import { PositiveAmount, isAppFeeWithinLimit, stringUpTo } from "@paykit/validation"
+import { validateAppFee } from "@paykit/money"
+import { PositiveAmount, stringUpTo } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
 import { eq, oneOf, type Page } from "../ports/list-query.ts"
 import { Transactor, type Versioned } from "../ports/repository.ts"
@@ -176,9 +177,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           // The daily run creates each payment in the mandate's currency: a subscription in another could never charge.
           const currencyRefusal = mandateCurrencyRefusal(mandate.scheme, r.currency)
           if (currencyRefusal !== undefined) return yield* invalidField(ROOT, ["currency"], currencyRefusal)
-          if (r.app_fee !== undefined && r.app_fee !== null && !isAppFeeWithinLimit(r.app_fee, r.amount)) {
-            return yield* invalidField(ROOT, ["app_fee"], "must be at most 50% of the amount")
-          }
+          if (r.app_fee !== undefined && r.app_fee !== null) yield* Effect.fromResult(validateAppFee(ROOT, r.amount, r.app_fee))
           const created_at = yield* now
           const subscription: Subscription = {
             id: yield* newId("subscription"),
@@ -217,9 +216,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           const current = yield* subscriptions.get(organisation, id)
           const amount = req.amount ?? current.resource.amount
           const appFee = req.app_fee ?? current.resource.app_fee
-          if (appFee !== null && !isAppFeeWithinLimit(appFee, amount)) {
-            return yield* invalidField(ROOT, ["app_fee"], "must be at most 50% of the amount")
-          }
+          if (appFee !== null) yield* Effect.fromResult(validateAppFee(ROOT, amount, appFee))
           const next = yield* applyTransition(subscriptions, {
             organisation,
             machine: subscriptionMachine,
