@@ -197,6 +197,23 @@ describe("subscription_request and instalment_schedule_request", () => {
     expect(pointersOf(validate({ subscription_request: subscription }))).toEqual(["/billing_requests/subscription_request"])
   })
 
+  it("day_of_month, interval and count decode as on POST /subscriptions: an integer or its decimal string (property)", () => {
+    const ach = { currency: "USD", scheme: "ach" }
+    expectSuccess(validate({ mandate_request: ach, subscription_request: { ...subscription, day_of_month: "12", interval: "2", count: "3" } }))
+    expectSuccess(validate({ mandate_request: ach, subscription_request: { ...subscription, day_of_month: "-1", month: null } }))
+    fc.assert(
+      fc.property(fc.integer({ min: -40, max: 40 }), fc.boolean(), (day, asString) => {
+        const body = { mandate_request: ach, subscription_request: { ...subscription, day_of_month: asString ? String(day) : day } }
+        const valid = (day >= 1 && day <= 28) || day === -1
+        expect(pointersOf(validate(body))).toEqual(valid ? [] : ["/billing_requests/subscription_request/day_of_month"])
+      })
+    )
+    for (const bad of ["12.5", "twelve", 12.5, ""]) {
+      expect(pointersOf(validate({ mandate_request: ach, subscription_request: { ...subscription, day_of_month: bad } })))
+        .toEqual(["/billing_requests/subscription_request/day_of_month"])
+    }
+  })
+
   it("its currency must match the mandate's, its app fee at most half its amount", () => {
     expect(
       pointersOf(validate({ mandate_request: { currency: "USD", scheme: "ach" }, subscription_request: { ...subscription, currency: "CAD", app_fee: 1251 } }))
