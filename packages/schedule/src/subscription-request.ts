@@ -4,6 +4,7 @@ import {
   fieldError,
   LocalDate,
   Metadata,
+  PositiveAmount,
   ResourceId,
   SUBSCRIPTION_NAME_MAX_LENGTH
 } from "@paykit/core"
@@ -57,8 +58,6 @@ const Name = Schema.String.check(
   })
 )
 
-/** A subscription charges something: an amount of 0 is refused like every other payment amount. */
-export const SubscriptionAmount = Amount.check(Schema.makeFilter((n: number) => n !== 0, { message: "must be greater than 0" }))
 
 /**
  * The fields every subscription request shares: POST /subscriptions and a billing request's
@@ -66,7 +65,7 @@ export const SubscriptionAmount = Amount.check(Schema.makeFilter((n: number) => 
  * `end_date` or `links`). Declared once so both decode `"12"` and 12 alike and apply one rule.
  */
 const SubscriptionRequestFields = {
-  amount: SubscriptionAmount,
+  amount: PositiveAmount,
   currency: Currency,
   interval_unit: Schema.Literals(INTERVAL_UNITS),
   interval: Schema.optionalKey(Interval),

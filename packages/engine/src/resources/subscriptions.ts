@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { SUBSCRIPTION_STATUSES } from "@paykit/machines"
 import { CURRENCIES, ID_PREFIXES, LocalDate } from "@paykit/core"
+import { INTERVAL_UNITS } from "@paykit/schedule"
 import { defineResource } from "./definition.ts"
 import { CreatedAt, Id, Minor, NullableDate, NullableString, StoredMetadata } from "./fields.ts"
 
@@ -14,7 +15,7 @@ export const Subscription = Schema.Struct({
   end_date: NullableDate,
   count: Schema.NullOr(Schema.Int),
   interval: Schema.Int,
-  interval_unit: Schema.Literals(["weekly", "monthly", "yearly"]),
+  interval_unit: Schema.Literals(INTERVAL_UNITS),
   day_of_month: Schema.NullOr(Schema.Int),
   month: NullableString,
   payment_reference: NullableString,
