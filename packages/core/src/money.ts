@@ -37,6 +37,15 @@ export const Amount = Schema.Union([Schema.Number, Schema.String])
   .annotate({ identifier: "Amount" })
 export type Amount = typeof Amount.Type
 
+/**
+ * An amount greater than zero: what a payment, a subscription or a billing request's payment
+ * charges. Only zero is left to reject (anything below 1 already fails `Amount`'s own check, and
+ * one field should carry one message).
+ */
+export const PositiveAmount = Amount.check(
+  Schema.makeFilter((n: number) => n !== 0, { message: "must be greater than 0" })
+).annotate({ identifier: "PositiveAmount" })
+
 /** Trusted internal construction of an amount (sums of already decoded amounts). */
 export const unsafeAmount = (n: number): Amount => {
   if (!isAmountValue(n)) throw new RangeError(`not an amount: ${n}`)

@@ -120,7 +120,7 @@ describe("collection charges", () => {
   it("rejects an app fee above 50% of the amount on app_fee", () => {
     const r = collectionCharges({ ...base, amount: 1001, app_fee: 501 })
     expect(Result.isFailure(r) && r.failure._tag === "ValidationFailed" && r.failure.errors).toEqual([
-      { field: "app_fee", message: "must be at most 50% of the payment amount", request_pointer: "/payments/app_fee", reason: "validation_failed" }
+      { field: "app_fee", message: "must be at most 50% of the amount", request_pointer: "/payments/app_fee", reason: "validation_failed" }
     ])
     const ok = collectionCharges({ ...base, amount: 1001, app_fee: 500 })
     expect(Result.isSuccess(ok) && ok.success.app_fee).toBe(500)

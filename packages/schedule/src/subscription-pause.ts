@@ -1,16 +1,12 @@
 import { decodeInput, InvalidState, toDayNumber } from "@paykit/core"
 import type { LocalDate, ValidationFailed } from "@paykit/core"
+import type { SubscriptionStatus } from "@paykit/machines"
 import { Result } from "effect"
 import type { DayCalendar } from "./charge-dates.ts"
 import { firstOccurrenceOnOrAfter } from "./subscription-recurrence.ts"
 import { SubscriptionPauseRequest, SubscriptionResumeRequest, SUBSCRIPTIONS_ROOT } from "./subscription-request.ts"
 import type { SubscriptionSchedule } from "./subscription-schedule.ts"
 import { restartAt, resumeOccurrence } from "./subscription-schedule.ts"
-
-export const SUBSCRIPTION_STATUSES = [
-  "pending_customer_approval", "customer_approval_denied", "active", "finished", "cancelled", "paused"
-] as const
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
 
 /** The real API's `invalid_state` reasons of the pause and resume actions. */
 export const PAUSE_REASONS = {

@@ -1,14 +1,15 @@
 import {
   Amount,
-  APP_FEE_MAX_BASIS_POINTS,
   Currency,
   fieldError,
   LocalDate,
   Metadata,
+  PositiveAmount,
   ResourceId,
   SUBSCRIPTION_NAME_MAX_LENGTH
 } from "@paykit/core"
 import type { FieldError } from "@paykit/core"
+import { APP_FEE_MESSAGE, isAppFeeWithinLimit } from "@paykit/money"
 import { Schema, SchemaGetter } from "effect"
 
 /** The resource key of subscription request bodies: every request pointer starts `/subscriptions`. */
@@ -57,25 +58,36 @@ const Name = Schema.String.check(
   })
 )
 
-/** A subscription charges something: an amount of 0 is refused like every other payment amount. */
-export const SubscriptionAmount = Amount.check(Schema.makeFilter((n: number) => n !== 0, { message: "must be greater than 0" }))
 
-/** The body of POST /subscriptions (below its `subscriptions` key), with the real API's names. */
-export const SubscriptionCreateRequest = Schema.Struct({
-  amount: SubscriptionAmount,
+/**
+ * The fields every subscription request shares: POST /subscriptions and a billing request's
+ * `subscription_request` (the real API's `BillingRequestSubscriptionRequest` has these and no
+ * `end_date` or `links`). Declared once so both decode `"12"` and 12 alike and apply one rule.
+ */
+const SubscriptionRequestFields = {
+  amount: PositiveAmount,
   currency: Currency,
   interval_unit: Schema.Literals(INTERVAL_UNITS),
   interval: Schema.optionalKey(Interval),
   day_of_month: Schema.optionalKey(Schema.NullOr(DayOfMonth)),
   month: Schema.optionalKey(Schema.NullOr(Schema.Literals(MONTHS))),
   start_date: Schema.optionalKey(Schema.NullOr(LocalDate)),
-  end_date: Schema.optionalKey(Schema.NullOr(LocalDate)),
   count: Schema.optionalKey(Schema.NullOr(Count)),
   name: Schema.optionalKey(Schema.NullOr(Name)),
   payment_reference: Schema.optionalKey(Schema.NullOr(Schema.String)),
   app_fee: Schema.optionalKey(Schema.NullOr(Amount)),
   metadata: Schema.optionalKey(Metadata),
-  retry_if_possible: Schema.optionalKey(Schema.Boolean),
+  retry_if_possible: Schema.optionalKey(Schema.Boolean)
+}
+
+/** A billing request's `subscription_request`: the shared fields. */
+export const SubscriptionRequest = Schema.Struct(SubscriptionRequestFields).annotate({ identifier: "SubscriptionRequest" })
+export type SubscriptionRequest = typeof SubscriptionRequest.Type
+
+/** The body of POST /subscriptions (below its `subscriptions` key), with the real API's names. */
+export const SubscriptionCreateRequest = Schema.Struct({
+  ...SubscriptionRequestFields,
+  end_date: Schema.optionalKey(Schema.NullOr(LocalDate)),
   links: Schema.Struct({ mandate: ResourceId("MD") })
 })
 export type SubscriptionCreateRequest = typeof SubscriptionCreateRequest.Type
@@ -95,38 +107,52 @@ export type SubscriptionResumeRequest = typeof SubscriptionResumeRequest.Type
 
 const given = <A>(v: A | null | undefined): v is A => v !== null && v !== undefined
 
-const err = (field: string, message: string): FieldError => fieldError(SUBSCRIPTIONS_ROOT, [field], message)
+/** A problem with one field of a subscription request, at a path relative to the request. */
+export interface SubscriptionRequestIssue {
+  readonly path: ReadonlyArray<string>
+  readonly message: string
+}
 
-/**
- * The rules between fields of a decoded create request that need no mandate or date context:
- * the table of `month` and `day_of_month` per `interval_unit`, at least one charge per year,
- * `count` excluding `end_date`, and the app fee cap. Every failure names its field.
- */
-export const crossFieldErrors = (r: SubscriptionCreateRequest): ReadonlyArray<FieldError> => {
-  const errors: Array<FieldError> = []
+const at = (field: string, message: string): SubscriptionRequestIssue => ({ path: [field], message })
+
+/** The spec's table of `month` and `day_of_month` per `interval_unit`, each failure at its field. */
+const recurrenceIssues = (r: SubscriptionRequest): ReadonlyArray<SubscriptionRequestIssue> => {
   const hasMonth = given(r.month)
   const hasDay = given(r.day_of_month)
   switch (r.interval_unit) {
     case "weekly":
-      if (hasMonth) errors.push(err("month", "must be blank for weekly subscriptions"))
-      if (hasDay) errors.push(err("day_of_month", "must be blank for weekly subscriptions"))
-      break
+      return [
+        ...(hasMonth ? [at("month", "must be blank for weekly subscriptions")] : []),
+        ...(hasDay ? [at("day_of_month", "must be blank for weekly subscriptions")] : [])
+      ]
     case "monthly":
-      if (hasMonth) errors.push(err("month", "must be blank for monthly subscriptions"))
-      break
+      return hasMonth ? [at("month", "must be blank for monthly subscriptions")] : []
     case "yearly":
-      if (hasMonth && !hasDay) errors.push(err("day_of_month", "is required when month is given"))
-      if (hasDay && !hasMonth) errors.push(err("month", "is required when day_of_month is given"))
-      break
+      return hasMonth && !hasDay
+        ? [at("day_of_month", "is required when month is given")]
+        : hasDay && !hasMonth ? [at("month", "is required when day_of_month is given")] : []
   }
-  const interval = r.interval ?? 1
-  const max = MAX_INTERVAL_PER_UNIT[r.interval_unit]
-  if (interval > max) {
-    errors.push(err("interval", `must give at least one charge per year: at most ${max} for ${r.interval_unit} subscriptions`))
-  }
-  if (given(r.count) && given(r.end_date)) errors.push(err("end_date", "must be blank when count is given"))
-  if (given(r.app_fee) && r.app_fee * 10_000 > r.amount * APP_FEE_MAX_BASIS_POINTS) {
-    errors.push(err("app_fee", `must be at most ${APP_FEE_MAX_BASIS_POINTS / 100}% of the amount`))
-  }
-  return errors
 }
+
+/**
+ * The rules between fields of a decoded subscription request that need no mandate or date
+ * context: the table of `month` and `day_of_month` per `interval_unit`, at least one charge per
+ * year, `count` excluding `end_date`, and the app fee limit (`@paykit/money`'s). Every failure
+ * names its field; a billing request moves them below `subscription_request`.
+ */
+export const subscriptionRequestIssues = (
+  r: SubscriptionRequest & { readonly end_date?: LocalDate | null | undefined }
+): ReadonlyArray<SubscriptionRequestIssue> => {
+  const issues: Array<SubscriptionRequestIssue> = [...recurrenceIssues(r)]
+  const max = MAX_INTERVAL_PER_UNIT[r.interval_unit]
+  if ((r.interval ?? 1) > max) {
+    issues.push(at("interval", `must give at least one charge per year: at most ${max} for ${r.interval_unit} subscriptions`))
+  }
+  if (given(r.count) && given(r.end_date)) issues.push(at("end_date", "must be blank when count is given"))
+  if (given(r.app_fee) && !isAppFeeWithinLimit(r.app_fee, r.amount)) issues.push(at("app_fee", APP_FEE_MESSAGE))
+  return issues
+}
+
+/** The cross-field rules of POST /subscriptions as the error items of its `ValidationFailed`. */
+export const crossFieldErrors = (r: SubscriptionCreateRequest): ReadonlyArray<FieldError> =>
+  subscriptionRequestIssues(r).map((i) => fieldError(SUBSCRIPTIONS_ROOT, i.path, i.message))

@@ -1,4 +1,5 @@
 import { unsafeLocalDate } from "@paykit/core"
+import { APP_FEE_MESSAGE } from "@paykit/money"
 import type { ValidationFailed } from "@paykit/core"
 import { Result } from "effect"
 import fc from "fast-check"
@@ -119,6 +120,13 @@ describe("field rules", () => {
     expect(Result.isSuccess(planSubscription({ ...base("monthly"), app_fee: 500 }, ctx))).toBe(true)
     expect(fields({ ...base("monthly"), app_fee: 501 })).toEqual(["app_fee"])
     expect(fields({ ...base("monthly"), name: "x".repeat(256) })).toEqual(["name"])
+  })
+
+  it("app_fee: the money rule and its message, exact where float products round (2^53 - 1)", () => {
+    const amount = Number.MAX_SAFE_INTEGER
+    const over = failure({ ...base("monthly"), amount, app_fee: Math.floor(amount / 2) + 1 }).errors
+    expect(over.map((e) => [e.field, e.message])).toEqual([["app_fee", APP_FEE_MESSAGE]])
+    expect(Result.isSuccess(planSubscription({ ...base("monthly"), amount, app_fee: Math.floor(amount / 2) }, ctx))).toBe(true)
   })
 })
 

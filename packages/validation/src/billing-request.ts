@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { SubscriptionRequest, subscriptionRequestIssues } from "@paykit/schedule"
 import { Amount, Currency, decodeInput, IdOf, MandateScheme, Metadata } from "@paykit/core"
 import { appFeeIssues } from "./app-fee.ts"
 import { constraintIssues, MandateConstraints } from "./constraints.ts"
@@ -14,7 +15,6 @@ import {
 } from "./currency-schemes.ts"
 import { Description, optionalNullable, PositiveAmount } from "./fields.ts"
 import { type Rule, type RuleIssue, issue, under, withRules } from "./rules.ts"
-import { SubscriptionRequest, subscriptionRequestIssues } from "./subscription-request.ts"
 
 /** POST /billing_requests: the body under `billing_requests`. */
 export const BILLING_REQUESTS = "billing_requests"

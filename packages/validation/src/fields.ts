@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { Amount, DESCRIPTION_MAX_LENGTH, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from "@paykit/core"
+import { DESCRIPTION_MAX_LENGTH, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from "@paykit/core"
 
 /** Field schemas shared by several requests. */
 
@@ -14,12 +14,8 @@ export const PositiveInteger = Schema.Number.check(
   })
 ).annotate({ identifier: "PositiveInteger" })
 
-/** An amount in minor units (string or integer, see core's `Amount`) greater than zero. */
-export const PositiveAmount = Amount.check(
-  // Only zero is left to reject: anything else below 1 already fails Amount's own check, and
-  // one field should carry one message.
-  Schema.makeFilter((n: number) => n !== 0, { message: "must be greater than 0" })
-).annotate({ identifier: "PositiveAmount" })
+/** Core's `PositiveAmount`, here too because request schemas reach for their fields here. */
+export { PositiveAmount } from "@paykit/core"
 
 /** Text that is not blank once surrounding whitespace is ignored. */
 export const NonBlankString = Schema.String.check(

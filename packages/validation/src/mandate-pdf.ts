@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { INTERVAL_UNITS } from "@paykit/schedule"
 import {
   CountryCode,
   type Currency,
@@ -20,7 +21,8 @@ import { type RuleIssue, issue, withRules } from "./rules.ts"
 /** POST /mandate_pdfs: the body under `mandate_pdfs`. */
 export const MANDATE_PDFS = "mandate_pdfs"
 
-export const SUBSCRIPTION_FREQUENCIES = ["weekly", "monthly", "yearly"] as const
+/** `subscription_frequency` takes a subscription's interval units. */
+export const SUBSCRIPTION_FREQUENCIES = INTERVAL_UNITS
 
 /** Blank, or 6 to 18 characters. */
 export const MandatePdfReference = Schema.String.check(

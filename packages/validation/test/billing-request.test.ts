@@ -1,7 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { CURRENCIES, MANDATE_SCHEMES } from "@paykit/core"
-import { isAppFeeWithinLimit, MANDATE_SCHEMES_BY_CURRENCY, validateBillingRequestCreate } from "../src/index.ts"
+import { isAppFeeWithinLimit } from "@paykit/money"
+import { MANDATE_SCHEMES_BY_CURRENCY, validateBillingRequestCreate } from "../src/index.ts"
 import { errorsOf, expectSuccess, pointersOf } from "./helpers.ts"
 
 const validate = validateBillingRequestCreate
@@ -194,6 +195,23 @@ describe("subscription_request and instalment_schedule_request", () => {
       })
     )
     expect(pointersOf(validate({ subscription_request: subscription }))).toEqual(["/billing_requests/subscription_request"])
+  })
+
+  it("day_of_month, interval and count decode as on POST /subscriptions: an integer or its decimal string (property)", () => {
+    const ach = { currency: "USD", scheme: "ach" }
+    expectSuccess(validate({ mandate_request: ach, subscription_request: { ...subscription, day_of_month: "12", interval: "2", count: "3" } }))
+    expectSuccess(validate({ mandate_request: ach, subscription_request: { ...subscription, day_of_month: "-1", month: null } }))
+    fc.assert(
+      fc.property(fc.integer({ min: -40, max: 40 }), fc.boolean(), (day, asString) => {
+        const body = { mandate_request: ach, subscription_request: { ...subscription, day_of_month: asString ? String(day) : day } }
+        const valid = (day >= 1 && day <= 28) || day === -1
+        expect(pointersOf(validate(body))).toEqual(valid ? [] : ["/billing_requests/subscription_request/day_of_month"])
+      })
+    )
+    for (const bad of ["12.5", "twelve", 12.5, ""]) {
+      expect(pointersOf(validate({ mandate_request: ach, subscription_request: { ...subscription, day_of_month: bad } })))
+        .toEqual(["/billing_requests/subscription_request/day_of_month"])
+    }
   })
 
   it("its currency must match the mandate's, its app fee at most half its amount", () => {

@@ -1,12 +1,11 @@
 import { Schema } from "effect"
 import { CURRENCIES, ID_PREFIXES, LocalDate, MandateScheme } from "@paykit/core"
 import { BILLING_REQUEST_STATUSES, BillingRequestAction } from "@paykit/machines"
+import { INTERVAL_UNITS, MONTHS } from "@paykit/schedule"
 import {
   AUTHORISATION_SOURCES,
   FUNDS_SETTLEMENTS,
-  INTERVAL_UNITS,
   MandateConstraints,
-  MONTHS,
   PAYMENT_REQUEST_SCHEMES,
   VERIFY_LEVELS
 } from "@paykit/validation"

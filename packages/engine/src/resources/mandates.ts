@@ -1,13 +1,8 @@
 import { Schema } from "effect"
+import { MANDATE_STATUSES } from "@paykit/machines"
 import { ID_PREFIXES, MANDATE_SCHEMES } from "@paykit/core"
 import { defineResource } from "./definition.ts"
 import { CreatedAt, Id, NullableDate, NullableString, NullableTimestamp, StoredMetadata } from "./fields.ts"
-
-export const MANDATE_STATUSES = [
-  "pending_customer_approval", "pending_submission", "submitted", "active", "failed", "cancelled", "expired",
-  "consumed", "blocked", "suspended_by_payer"
-] as const
-export type MandateStatus = (typeof MANDATE_STATUSES)[number]
 
 export const Mandate = Schema.Struct({
   id: Id,

@@ -1,13 +1,8 @@
 import { Schema } from "effect"
+import { PAYMENT_STATUSES } from "@paykit/machines"
 import { CURRENCIES, ID_PREFIXES } from "@paykit/core"
 import { defineResource } from "./definition.ts"
 import { CreatedAt, Id, Minor, NullableDate, NullableString, StoredMetadata } from "./fields.ts"
-
-export const PAYMENT_STATUSES = [
-  "pending_customer_approval", "pending_submission", "submitted", "confirmed", "paid_out", "cancelled",
-  "customer_approval_denied", "failed", "charged_back"
-] as const
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number]
 
 export const Payment = Schema.Struct({
   id: Id,

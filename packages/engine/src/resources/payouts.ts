@@ -1,9 +1,8 @@
 import { Schema } from "effect"
+import { PAYOUT_STATUSES } from "@paykit/machines"
 import { CURRENCIES, ID_PREFIXES } from "@paykit/core"
 import { defineResource } from "./definition.ts"
 import { CreatedAt, Id, Minor, NullableDate, NullableString, StoredMetadata } from "./fields.ts"
-
-export const PAYOUT_STATUSES = ["pending", "paid", "bounced"] as const
 
 export const Payout = Schema.Struct({
   id: Id,

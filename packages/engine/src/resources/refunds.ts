@@ -1,12 +1,8 @@
 import { Schema } from "effect"
+import { REFUND_STATUSES } from "@paykit/machines"
 import { CURRENCIES, ID_PREFIXES } from "@paykit/core"
 import { defineResource } from "./definition.ts"
 import { CreatedAt, Id, Minor, NullableString, StoredMetadata } from "./fields.ts"
-
-export const REFUND_STATUSES = [
-  "created", "pending_submission", "submitted", "paid", "cancelled", "bounced", "funds_returned"
-] as const
-export type RefundStatus = (typeof REFUND_STATUSES)[number]
 
 export const Refund = Schema.Struct({
   id: Id,

@@ -1,12 +1,9 @@
 import { Schema } from "effect"
+import { SUBSCRIPTION_STATUSES } from "@paykit/machines"
 import { CURRENCIES, ID_PREFIXES, LocalDate } from "@paykit/core"
+import { INTERVAL_UNITS } from "@paykit/schedule"
 import { defineResource } from "./definition.ts"
 import { CreatedAt, Id, Minor, NullableDate, NullableString, StoredMetadata } from "./fields.ts"
-
-export const SUBSCRIPTION_STATUSES = [
-  "pending_customer_approval", "customer_approval_denied", "active", "finished", "cancelled", "paused"
-] as const
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
 
 export const Subscription = Schema.Struct({
   id: Id,
@@ -18,7 +15,7 @@ export const Subscription = Schema.Struct({
   end_date: NullableDate,
   count: Schema.NullOr(Schema.Int),
   interval: Schema.Int,
-  interval_unit: Schema.Literals(["weekly", "monthly", "yearly"]),
+  interval_unit: Schema.Literals(INTERVAL_UNITS),
   day_of_month: Schema.NullOr(Schema.Int),
   month: NullableString,
   payment_reference: NullableString,

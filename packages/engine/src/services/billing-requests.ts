@@ -54,6 +54,7 @@ import { Mandates } from "./mandates.ts"
 import { Payments } from "./payments.ts"
 import { Subscriptions } from "./subscriptions.ts"
 import { isEurozone, schemeRefusal } from "./scheme-identifiers.ts"
+import { resolveCreditor } from "./creditor-link.ts"
 import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
@@ -183,21 +184,6 @@ export class BillingRequests extends Context.Service<BillingRequests, {
           }
         })
 
-      const resolveCreditor = (organisation: string, id: string | undefined) =>
-        Effect.gen(function*() {
-          if (id !== undefined) {
-            return yield* creditors.get(organisation, id).pipe(
-              Effect.mapError(() => invalidField(ROOT, ["links", "creditor"], "must be a creditor of this organisation"))
-            )
-          }
-          const all = yield* creditors.scan(organisation, {})
-          const only = all[0]
-          if (all.length !== 1 || only === undefined) {
-            return yield* invalidField(ROOT, ["links", "creditor"], "is required when the organisation has several creditors")
-          }
-          return only
-        })
-
       const create = (organisation: string, input: unknown) =>
         Effect.gen(function*() {
           const req = yield* Effect.fromResult(validateBillingRequestCreate(input))
@@ -208,7 +194,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
           const mandateReq = req.mandate_request ?? undefined
           const paymentReq = req.payment_request ?? undefined
           if (unsupported.length > 0) return yield* validationFailed(unsupported)
-          const creditor = yield* resolveCreditor(organisation, req.links?.creditor)
+          const creditor = yield* resolveCreditor(creditors, organisation, ROOT, req.links?.creditor)
           const requestedScheme = mandateReq?.scheme ?? undefined
           const refusal = requestedScheme === undefined ? undefined : schemeRefusal(creditor.resource, requestedScheme)
           if (refusal !== undefined) return yield* invalidField(ROOT, ["mandate_request", "scheme"], refusal)

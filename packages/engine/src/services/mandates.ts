@@ -15,7 +15,7 @@ import {
   unsafeLocalDate,
   IdOf
 } from "@paykit/core"
-import { mandateMachine } from "@paykit/machines"
+import { MANDATE_STATUSES, mandateMachine } from "@paykit/machines"
 import { nextPossibleChargeDate } from "@paykit/schedule"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
@@ -24,11 +24,12 @@ import { eq, oneOf, type Page } from "../ports/list-query.ts"
 import type { Versioned } from "../ports/repository.ts"
 import { CreditorRepository, CustomerBankAccountRepository, MandateRepository, PaymentRepository } from "../repositories.ts"
 import type { Creditor } from "../resources/creditors.ts"
-import { MANDATE_STATUSES, type Mandate } from "../resources/mandates.ts"
+import type { Mandate } from "../resources/mandates.ts"
 import { mandateSchemesOfAccount } from "./account-schemes.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { BACS_DORMANCY_MONTHS, DORMANCY_SCHEMES, isDormant } from "./mandate-dormancy.ts"
 import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf, schemeRefusal } from "./scheme-identifiers.ts"
+import { resolveCreditor } from "./creditor-link.ts"
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
@@ -137,22 +138,6 @@ export class Mandates extends Context.Service<Mandates, {
 
       const linksOf = (m: Mandate) => ({ mandate: m.id, customer: m.links.customer, creditor: m.links.creditor })
 
-      /** The creditor named, or the organisation's only creditor. */
-      const resolveCreditor = (organisation: string, id: string | undefined, root: string) =>
-        Effect.gen(function*() {
-          if (id !== undefined) {
-            return yield* creditors.get(organisation, id).pipe(
-              Effect.mapError(() => invalidField(root, ["links", "creditor"], "must be a creditor of this organisation"))
-            )
-          }
-          const all = yield* creditors.scan(organisation, {})
-          const only = all[0]
-          if (all.length !== 1 || only === undefined) {
-            return yield* invalidField(root, ["links", "creditor"], "is required when the organisation has several creditors")
-          }
-          return only
-        })
-
       const create = (organisation: string, input: unknown, options: MandateCreateOptions = {}) =>
         Effect.gen(function*() {
           const req = yield* decodeCreate(input)
@@ -162,7 +147,7 @@ export class Mandates extends Context.Service<Mandates, {
           if (!account.resource.enabled) {
             return yield* new InvalidState({ reason: "bank_account_disabled", message: "The customer bank account is disabled" })
           }
-          const creditor = yield* resolveCreditor(organisation, req.links.creditor, ROOT)
+          const creditor = yield* resolveCreditor(creditors, organisation, ROOT, req.links.creditor)
           // The account's available debit schemes decide: a scheme it cannot be collected on is refused.
           const available = mandateSchemesOfAccount(account.resource.country_code)
           const scheme = req.scheme ?? available[0]

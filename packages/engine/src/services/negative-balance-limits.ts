@@ -6,7 +6,6 @@ import {
   type NotFound,
   type ValidationFailed,
   decodeInputEffect,
-  invalidField,
   newId,
   now,
   IdOf
@@ -19,6 +18,7 @@ import { CreditorRepository, NegativeBalanceLimitRepository } from "../repositor
 import type { NegativeBalanceLimit } from "../resources/negative-balance-limits.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { API_CAUSE, emit, insertNew, captureUnitOfWork } from "./support.ts"
+import { linkedCreditor } from "./creditor-link.ts"
 
 const ROOT = "negative_balance_limits"
 
@@ -63,9 +63,7 @@ export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits
       const set = (organisation: string, input: unknown) =>
         Effect.gen(function*() {
           const req = yield* decodeSet(input)
-          yield* creditors.get(organisation, req.links.creditor).pipe(
-            Effect.mapError(() => invalidField(ROOT, ["links", "creditor"], "must be a creditor of this organisation"))
-          )
+          yield* linkedCreditor(creditors, organisation, ROOT, req.links.creditor)
           const limit: NegativeBalanceLimit = {
             id: yield* newId("negative_balance_limit"),
             created_at: yield* now,

@@ -31,7 +31,8 @@ import type {
   OutboundPaymentImportEntry
 } from "../resources/outbound-payment-imports.ts"
 import { listFields, pageFields, toListQuery } from "./list-params.ts"
-import { OutboundPayments, resolveCreditor } from "./outbound-payments.ts"
+import { resolveCreditor } from "./creditor-link.ts"
+import { OutboundPayments } from "./outbound-payments.ts"
 import { applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 

@@ -31,13 +31,13 @@ import {
   CustomerBankAccountRepository,
   OutboundPaymentImportRepository,
   OutboundPaymentRepository,
-  PaymentAccountRepository,
-  type RepositoryOf
+  PaymentAccountRepository
 } from "../repositories.ts"
-import type { Creditor, creditors as creditorDefinition } from "../resources/creditors.ts"
+import type { Creditor } from "../resources/creditors.ts"
 import type { CustomerBankAccount } from "../resources/customer-bank-accounts.ts"
 import type { OutboundPayment, RecipientVerification } from "../resources/outbound-payments.ts"
 import { pageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-params.ts"
+import { resolveCreditor } from "./creditor-link.ts"
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
 import { API_CAUSE, applyTransition, captureUnitOfWork, emitAll, type EventDraft, insertNew, save, transitionOf } from "./support.ts"
 import { OutboundPaymentCancelRequest } from "./metadata-requests.ts"
@@ -73,25 +73,6 @@ const linksOf = (p: OutboundPayment): Record<string, string> => ({
   ...(p.links.customer === undefined ? {} : { customer: p.links.customer }),
   ...(p.links.outbound_payment_import === undefined ? {} : { outbound_payment_import: p.links.outbound_payment_import })
 })
-
-/**
- * The creditor a request names, or the organisation's only creditor when it names none (as the
- * real API does for single-creditor organisations).
- */
-export const resolveCreditor = (
-  creditors: RepositoryOf<typeof creditorDefinition>,
-  organisation: string,
-  root: string,
-  given: string | undefined
-): Effect.Effect<Versioned<Creditor>, ValidationFailed> =>
-  given !== undefined
-    ? Effect.mapError(creditors.get(organisation, given), () => invalidField(root, ["links", "creditor"], "must be a creditor of this organisation"))
-    : Effect.flatMap(creditors.scan(organisation, {}), (all) => {
-      const only = all[0]
-      return all.length === 1 && only !== undefined
-        ? Effect.succeed(only)
-        : Effect.fail(invalidField(root, ["links", "creditor"], "is required unless the organisation has exactly one creditor"))
-    })
 
 /** A new outbound payment, `verifying`, from a decoded creation or withdrawal request. */
 const verifyingPayment = (

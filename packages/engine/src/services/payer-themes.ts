@@ -5,7 +5,7 @@ import { eq } from "../ports/list-query.ts"
 import { Transactor } from "../ports/repository.ts"
 import { CreditorRepository, PayerThemeRepository } from "../repositories.ts"
 import type { PayerTheme } from "../resources/payer-themes.ts"
-import { resolveCreditor } from "./outbound-payments.ts"
+import { resolveCreditor } from "./creditor-link.ts"
 import { captureIdGenerator, save } from "./support.ts"
 
 /**

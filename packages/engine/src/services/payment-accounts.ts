@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { IdOf, type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, decodeInputEffect, invalidField, withNewId } from "@paykit/core"
+import { IdOf, type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, decodeInputEffect, withNewId } from "@paykit/core"
 import { PositiveAmount } from "@paykit/validation"
 import { eq, type Page } from "../ports/list-query.ts"
 import { Transactor, type Versioned } from "../ports/repository.ts"
@@ -8,6 +8,7 @@ import type { Creditor } from "../resources/creditors.ts"
 import { type PaymentAccount, paymentAccounts } from "../resources/payment-accounts.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { insertNew, save, captureIdGenerator } from "./support.ts"
+import { linkedCreditor } from "./creditor-link.ts"
 
 const ROOT = "payment_accounts"
 
@@ -148,9 +149,7 @@ export class PaymentAccounts extends Context.Service<PaymentAccounts, {
       const fund = (organisation: string, input: unknown) =>
         Effect.gen(function*() {
           const req = yield* decodeFund(input)
-          const creditor = yield* creditors.get(organisation, req.links.creditor).pipe(
-            Effect.mapError(() => invalidField(ROOT, ["links", "creditor"], "must be a creditor of this organisation"))
-          )
+          const creditor = yield* linkedCreditor(creditors, organisation, ROOT, req.links.creditor)
           const account = yield* openAccount(accounts, organisation, creditor.resource)
           const next: PaymentAccount = { ...account.resource, account_balance: account.resource.account_balance + req.amount }
           yield* save(accounts, organisation, account, next)

@@ -18,7 +18,7 @@ import {
   today,
   IdOf
 } from "@paykit/core"
-import { type Cause, type PaymentEvent, paymentMachine, refundMachine } from "@paykit/machines"
+import { type Cause, PAYMENT_STATUSES, type PaymentEvent, paymentMachine, REFUND_STATUSES, refundMachine } from "@paykit/machines"
 import {
   DEFAULT_FEE_SCHEDULE,
   type PaymentScheme,
@@ -26,10 +26,11 @@ import {
   collectionCharges,
   itemsOfEntry,
   surchargeCharge,
-  taxJurisdictionOf
+  taxJurisdictionOf,
+  validateAppFee
 } from "@paykit/money"
 import { calendarFor } from "@paykit/schedule"
-import { CURRENCY_OF_MANDATE_SCHEME, Description, PositiveAmount, isAppFeeWithinLimit, type PaymentRequestScheme } from "@paykit/validation"
+import { CURRENCY_OF_MANDATE_SCHEME, Description, PositiveAmount, type PaymentRequestScheme } from "@paykit/validation"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
 import { Transactor } from "../ports/repository.ts"
@@ -48,8 +49,8 @@ import {
 } from "../repositories.ts"
 import type { PartnerApp } from "../resources/app-fees.ts"
 import type { Creditor } from "../resources/creditors.ts"
-import { PAYMENT_STATUSES, type Payment } from "../resources/payments.ts"
-import { REFUND_STATUSES, type Refund } from "../resources/refunds.ts"
+import type { Payment } from "../resources/payments.ts"
+import type { Refund } from "../resources/refunds.ts"
 import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { CallingApp, recordAppFee, recordAttribution } from "./app-fees.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
@@ -57,6 +58,7 @@ import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./manda
 import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
+import { linkedCreditor } from "./creditor-link.ts"
 
 const PAYMENTS = "payments"
 const REFUNDS = "refunds"
@@ -283,9 +285,7 @@ export class Payments extends Context.Service<Payments, {
           }
           const currencyRefusal = mandateCurrencyRefusal(mandate.resource.scheme, req.currency)
           if (currencyRefusal !== undefined) return yield* invalidField(PAYMENTS, ["currency"], currencyRefusal)
-          if (req.app_fee !== undefined && !isAppFeeWithinLimit(req.app_fee, req.amount)) {
-            return yield* invalidField(PAYMENTS, ["app_fee"], "must be at most 50% of the amount")
-          }
+          if (req.app_fee !== undefined) yield* Effect.fromResult(validateAppFee(PAYMENTS, req.amount, req.app_fee))
           const creditor = yield* Effect.orDie(creditors.get(organisation, mandate.resource.links.creditor))
           const day = yield* today()
           const earliest = withNextPossibleChargeDate(mandate.resource, creditor.resource, day).next_possible_charge_date ?? day
@@ -325,12 +325,8 @@ export class Payments extends Context.Service<Payments, {
 
       const createInstant = (organisation: string, input: InstantPaymentInput, origin: PaymentOrigin = {}) =>
         Effect.gen(function*() {
-          if (input.app_fee !== null && !isAppFeeWithinLimit(input.app_fee, input.amount)) {
-            return yield* invalidField(PAYMENTS, ["app_fee"], "must be at most 50% of the amount")
-          }
-          const creditor = yield* creditors.get(organisation, input.creditor).pipe(
-            Effect.mapError(() => invalidField(PAYMENTS, ["links", "creditor"], "must be a creditor of this organisation"))
-          )
+          if (input.app_fee !== null) yield* Effect.fromResult(validateAppFee(PAYMENTS, input.amount, input.app_fee))
+          const creditor = yield* linkedCreditor(creditors, organisation, PAYMENTS, input.creditor)
           const day = yield* today()
           const payment: Payment = {
             id: yield* newId("payment"),

@@ -11,7 +11,7 @@ import {
   today,
   withNewId
 } from "@paykit/core"
-import { canTransition, paymentMachine, payoutMachine } from "@paykit/machines"
+import { canTransition, PAYOUT_STATUSES, paymentMachine, payoutMachine } from "@paykit/machines"
 import { BankReferencePrefix, type PayoutFx, assembleDecodedPartnerPayout, assembleDecodedPayout, renderExchangeRate, renderPayoutFx } from "@paykit/money"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
@@ -20,7 +20,7 @@ import { Transactor, type Versioned } from "../ports/repository.ts"
 import { AppFeeLedgerRepository, CreditorBankAccountRepository, CreditorRepository, LedgerRepository, PaymentRepository, PayoutRepository } from "../repositories.ts"
 import type { AppFeeLedgerEntry } from "../resources/app-fees.ts"
 import type { Creditor, CreditorLinks } from "../resources/creditors.ts"
-import { PAYOUT_STATUSES, type Payout } from "../resources/payouts.ts"
+import type { Payout } from "../resources/payouts.ts"
 import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { sandboxRate } from "./sandbox-fx.ts"

@@ -16,7 +16,7 @@ import {
   now,
   today
 } from "@paykit/core"
-import { subscriptionMachine } from "@paykit/machines"
+import { SUBSCRIPTION_STATUSES, subscriptionMachine } from "@paykit/machines"
 import {
   type SubscriptionSchedule,
   calendarFor,
@@ -29,14 +29,15 @@ import {
   resumeSubscription,
   upcomingPayments
 } from "@paykit/schedule"
-import { PositiveAmount, isAppFeeWithinLimit, stringUpTo } from "@paykit/validation"
+import { validateAppFee } from "@paykit/money"
+import { PositiveAmount, stringUpTo } from "@paykit/validation"
 import { EventLog } from "../ports/event-log.ts"
 import { eq, oneOf, type Page } from "../ports/list-query.ts"
 import { Transactor, type Versioned } from "../ports/repository.ts"
 import { AppAttributionRepository, CreditorRepository, MandateRepository, SubscriptionRepository, SubscriptionScheduleRepository } from "../repositories.ts"
 import type { PartnerApp } from "../resources/app-fees.ts"
 import type { Mandate } from "../resources/mandates.ts"
-import { SUBSCRIPTION_STATUSES, type Subscription } from "../resources/subscriptions.ts"
+import type { Subscription } from "../resources/subscriptions.ts"
 import { attributionOf, CallingApp, recordAttribution } from "./app-fees.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
@@ -176,9 +177,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           // The daily run creates each payment in the mandate's currency: a subscription in another could never charge.
           const currencyRefusal = mandateCurrencyRefusal(mandate.scheme, r.currency)
           if (currencyRefusal !== undefined) return yield* invalidField(ROOT, ["currency"], currencyRefusal)
-          if (r.app_fee !== undefined && r.app_fee !== null && !isAppFeeWithinLimit(r.app_fee, r.amount)) {
-            return yield* invalidField(ROOT, ["app_fee"], "must be at most 50% of the amount")
-          }
+          if (r.app_fee !== undefined && r.app_fee !== null) yield* Effect.fromResult(validateAppFee(ROOT, r.amount, r.app_fee))
           const created_at = yield* now
           const subscription: Subscription = {
             id: yield* newId("subscription"),
@@ -217,9 +216,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           const current = yield* subscriptions.get(organisation, id)
           const amount = req.amount ?? current.resource.amount
           const appFee = req.app_fee ?? current.resource.app_fee
-          if (appFee !== null && !isAppFeeWithinLimit(appFee, amount)) {
-            return yield* invalidField(ROOT, ["app_fee"], "must be at most 50% of the amount")
-          }
+          if (appFee !== null) yield* Effect.fromResult(validateAppFee(ROOT, amount, appFee))
           const next = yield* applyTransition(subscriptions, {
             organisation,
             machine: subscriptionMachine,
