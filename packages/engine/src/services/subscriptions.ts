@@ -201,7 +201,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             earliest_charge_date_after_resume: null,
             links: { mandate: mandate.id }
           }
-          const subscription = yield* applyCreation(subscriptions, {
+          const { resource: subscription } = yield* applyCreation(subscriptions, {
             organisation,
             machine: subscriptionMachine,
             state: "active",

@@ -175,17 +175,20 @@ export interface MachineResource<S extends string> {
   readonly metadata?: Metadata
 }
 
-/** Stores a move the table accepted with `store`, then appends the event it names; a refusal stores nothing. */
-const commitMove = <A>(
+/**
+ * Stores a move the table accepted with `store`, then appends the event it names, and answers
+ * what `store` did; a refusal stores nothing.
+ */
+const commitMove = <A, B>(
   organisation: string,
   outcome: Result.Result<Transitioned<A>, InvalidState>,
-  store: (next: A) => Effect.Effect<unknown, InvalidState>
-): Effect.Effect<A, InvalidState, EngineContext> => {
+  store: (next: A) => Effect.Effect<B, InvalidState>
+): Effect.Effect<B, InvalidState, EngineContext> => {
   if (Result.isFailure(outcome)) return Effect.fail(outcome.failure)
   const { next, event } = outcome.success
   const stored = store(next)
-  if (event === undefined) return Effect.as(stored, next)
-  return Effect.flatMap(stored, () => Effect.as(emit(organisation, event), next))
+  if (event === undefined) return stored
+  return Effect.flatMap(stored, (b) => Effect.as(emit(organisation, event), b))
 }
 
 /**
@@ -201,7 +204,7 @@ export const applyTransition = <A extends MachineResource<S>, K extends string, 
   // the clock is read in the first step rather than in one of its own.
   Effect.withFiber((fiber) =>
     commitMove(request.organisation, transitionOf(request.current.resource, request, nowIn(fiber)), (next) =>
-      save(repository, request.organisation, request.current, next)))
+      Effect.as(save(repository, request.organisation, request.current, next), next)))
 
 export interface CreationRequest<A extends { readonly status: S }, S extends string, E extends string, C> {
   readonly organisation: string
@@ -247,12 +250,12 @@ export const creationOf = <A extends { readonly status: S; readonly metadata?: M
 /**
  * The one way a resource of a machine comes into being: the table's creation entry sets its
  * status, the resource is inserted, and the event the entry names is appended, in the caller's
- * unit of work.
+ * unit of work. Answers the stored resource with its version, for a move that follows at once.
  */
 export const applyCreation = <A extends MachineResource<S>, K extends string, S extends string, E extends string, C>(
   repository: Repository<A, K>,
   request: CreationRequest<A, S, E, C>
-): Effect.Effect<A, InvalidState, EngineContext> =>
+): Effect.Effect<Versioned<A>, InvalidState, EngineContext> =>
   Effect.withFiber((fiber) =>
     commitMove(request.organisation, creationOf(request, nowIn(fiber)), (next) => insertNew(repository, request.organisation, next)))
 
