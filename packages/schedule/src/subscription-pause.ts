@@ -1,6 +1,6 @@
-import { decodeInput, InvalidState, toDayNumber } from "@paykit/core"
-import type { LocalDate, Timestamp, ValidationFailed } from "@paykit/core"
-import { SUBSCRIPTION_PAUSE_REASONS, type SubscriptionPauseFacts, subscriptions } from "@paykit/machines"
+import { decodeInput, toDayNumber } from "@paykit/core"
+import type { InvalidState, LocalDate, Timestamp, ValidationFailed } from "@paykit/core"
+import { type SubscriptionPauseFacts, subscriptions } from "@paykit/machines"
 import { Result } from "effect"
 import type { DayCalendar } from "./charge-dates.ts"
 import { firstOccurrenceOnOrAfter } from "./subscription-recurrence.ts"
@@ -12,12 +12,6 @@ export const SUBSCRIPTION_STATUSES = [
   "pending_customer_approval", "customer_approval_denied", "active", "finished", "cancelled", "paused"
 ] as const
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number]
-
-/**
- * The real API's `invalid_state` reasons of the pause and resume actions: the pause reasons are
- * the subscription machine's, whose guards decide them.
- */
-export const PAUSE_REASONS = { ...SUBSCRIPTION_PAUSE_REASONS, notPaused: "subscription_not_paused" } as const
 
 /** The part of a stored subscription that pausing reads and changes. */
 export interface PausableSubscription {
@@ -47,7 +41,6 @@ export interface PauseContext {
 const decodePause = decodeInput(SubscriptionPauseRequest, SUBSCRIPTIONS_ROOT)
 const decodeResume = decodeInput(SubscriptionResumeRequest, SUBSCRIPTIONS_ROOT)
 
-const invalid = (reason: string, message: string): InvalidState => new InvalidState({ reason, message })
 
 /** The first occurrence not yet charged: those before the next possible charge date are payments already created. */
 const nextUncharged = (s: SubscriptionSchedule, context: PauseContext): number =>
@@ -115,10 +108,15 @@ export const resumeSubscription = (
 ): Result.Result<PausableSubscription, ValidationFailed | InvalidState> => {
   const decoded = decodeResume(input)
   if (Result.isFailure(decoded)) return Result.fail(decoded.failure)
-  if (sub.status !== "paused" || sub.schedule.pause.kind === "active") {
-    return Result.fail(invalid(PAUSE_REASONS.notPaused, "The subscription is not paused"))
-  }
   const s = sub.schedule
-  const k = resumeOccurrence(s, context.calendar, context.next_possible_charge_date)
-  return Result.succeed({ status: "active", schedule: restartAt(s, k, { kind: "active" }) })
+  // The subscription machine decides: only a paused subscription resumes (`subscription_not_paused`).
+  const entry = subscriptions.transition(sub.status, "resume", {
+    at: context.at,
+    cause: { origin: "api", cause: "subscription_resumed" },
+    context: { has_further_payments: hasFurtherPayments(s, context.calendar), pause: null }
+  })
+  return Result.map(entry, (e) => ({
+    status: e.to,
+    schedule: restartAt(s, resumeOccurrence(s, context.calendar, context.next_possible_charge_date), { kind: "active" })
+  }))
 }

@@ -227,7 +227,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
           resource: fields,
           cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
           links: linksOf(fields)
-        }, fields.created_at)
+        }, fields.created_at, payments.definition.schema)
         if (Result.isFailure(made)) return Effect.fail(made.failure)
         const payment = made.success.next
         const verified = transitionOf(payment, requestFor(payment, "verification_completed", {

@@ -1,4 +1,4 @@
-import { Context, Effect, Result } from "effect"
+import { Context, Effect, Result, type Schema, SchemaAST } from "effect"
 import { IdGenerator, InvalidState, type Metadata, type NotFound, nowIn, type Timestamp, withNewId, withNewIds } from "@paykit/core"
 import { type Cause, creation, type HistoryEntry, type Machine, transition } from "@paykit/machines"
 import { EventLog } from "../ports/event-log.ts"
@@ -233,17 +233,43 @@ const draftOf = <S extends string, E extends string>(
     ...(request.extra === undefined ? {} : { extra: request.extra })
   }
 
+const FIELD_ORDER = new WeakMap<Schema.Top, ReadonlyArray<string>>()
+
+/** A resource Schema's field names in its wire order, the order the SQL adapter answers in. */
+const fieldOrderOf = (schema: Schema.Top): ReadonlyArray<string> => {
+  const known = FIELD_ORDER.get(schema)
+  if (known !== undefined) return known
+  const ast = schema.ast
+  const order = SchemaAST.isObjects(ast) ? ast.propertySignatures.map((p) => String(p.name)) : []
+  FIELD_ORDER.set(schema, order)
+  return order
+}
+
+/**
+ * `fields` with `status`, keys in the Schema's order: a stored resource reads the same (down to
+ * its JSON) on every storage, whichever wrote it.
+ */
+const withStatus = (fields: object, status: string, schema: Schema.Top): Readonly<Record<string, unknown>> => {
+  const source: Readonly<Record<string, unknown>> = { ...fields, status }
+  const out: Record<string, unknown> = {}
+  for (const key of fieldOrderOf(schema)) if (key in source) out[key] = source[key]
+  for (const key of Object.keys(source)) if (!(key in out)) out[key] = source[key]
+  return out
+}
+
 /**
  * A resource's creation, computed and not stored: the machine's `creation` entry gives the status
  * (or refuses a state outside the table's initial ones) and the event it names is drafted.
+ * `schema` is the resource's, whose field order the result keeps.
  */
 export const creationOf = <A extends { readonly status: S; readonly metadata?: Metadata }, S extends string, E extends string, C>(
   request: Omit<CreationRequest<A, S, E, C>, "organisation">,
-  at: Timestamp
+  at: Timestamp,
+  schema: Schema.Top
 ): Result.Result<Transitioned<A>, InvalidState> =>
   Result.map(creation(request.machine, request.state, { at, cause: request.cause }), (entry) => {
     // `Omit<A, "status">` with the entry's status is an `A`; TypeScript cannot see it for a generic A.
-    const next = { ...request.resource, status: entry.to } as unknown as A
+    const next = withStatus(request.resource, entry.to, schema) as unknown as A
     return { next, event: draftOf(entry, next, request) }
   })
 
@@ -257,7 +283,8 @@ export const applyCreation = <A extends MachineResource<S>, K extends string, S 
   request: CreationRequest<A, S, E, C>
 ): Effect.Effect<Versioned<A>, InvalidState, EngineContext> =>
   Effect.withFiber((fiber) =>
-    commitMove(request.organisation, creationOf(request, nowIn(fiber)), (next) => insertNew(repository, request.organisation, next)))
+    commitMove(request.organisation, creationOf(request, nowIn(fiber), repository.definition.schema), (next) =>
+      insertNew(repository, request.organisation, next)))
 
 /** Whether the machine accepts `event` in `state` (used to skip work that is not due). */
 export const accepts = <S extends string, E extends string, C>(
