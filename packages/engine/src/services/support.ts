@@ -250,10 +250,13 @@ const fieldOrderOf = (schema: Schema.Top): ReadonlyArray<string> => {
  * its JSON) on every storage, whichever wrote it.
  */
 const withStatus = (fields: object, status: string, schema: Schema.Top): Readonly<Record<string, unknown>> => {
-  const source: Readonly<Record<string, unknown>> = { ...fields, status }
+  // Typed `Omit<A, "status">` by the caller: its keys are the Schema's, so none is left out here.
+  const source = fields as Readonly<Record<string, unknown>>
   const out: Record<string, unknown> = {}
-  for (const key of fieldOrderOf(schema)) if (key in source) out[key] = source[key]
-  for (const key of Object.keys(source)) if (!(key in out)) out[key] = source[key]
+  for (const key of fieldOrderOf(schema)) {
+    if (key === "status") out[key] = status
+    else if (key in source) out[key] = source[key]
+  }
   return out
 }
 
