@@ -79,7 +79,13 @@ export const dayNumberOf = (year: number, month: number, day: number): number =>
   return era * 146097 + doe - 719468
 }
 
-export const partsOfDayNumber = (n: number): DateParts => {
+/**
+ * Civil from days (H. Hinnant), the one copy: the date of day number `n` packed into one number,
+ * `monthIndex * 32 + day` with `monthIndex = year * 12 + month - 1`, so the hot loops that only
+ * need a month or a day read it without allocating an object per call. Unpack with
+ * `monthIndexOfCivil` and `dayOfCivil`.
+ */
+export const civilOfDayNumber = (n: number): number => {
   const z = n + 719468
   const era = Math.floor(z / 146097)
   const doe = z - era * 146097
@@ -88,7 +94,21 @@ export const partsOfDayNumber = (n: number): DateParts => {
   const mp = Math.floor((5 * doy + 2) / 153)
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1
   const month = mp < 10 ? mp + 3 : mp - 9
-  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day }
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+  return (year * 12 + month - 1) * 32 + day
+}
+
+/** The month index (`year * 12 + month - 1`) of a packed civil date. */
+export const monthIndexOfCivil = (civil: number): number => Math.floor(civil / 32)
+
+/** The day of month of a packed civil date. */
+export const dayOfCivil = (civil: number): number => civil - monthIndexOfCivil(civil) * 32
+
+export const partsOfDayNumber = (n: number): DateParts => {
+  const civil = civilOfDayNumber(n)
+  const monthIndex = monthIndexOfCivil(civil)
+  const year = Math.floor(monthIndex / 12)
+  return { year, month: monthIndex - year * 12 + 1, day: civil - monthIndex * 32 }
 }
 
 /** Days since 1970-01-01 (negative before it); years 0000-9999, the years a LocalDate can hold. */

@@ -8,11 +8,14 @@ import {
   Timestamp,
   addDays,
   addMonths,
+  civilOfDayNumber,
+  dayOfCivil,
   daysBetween,
   fromDayNumber,
   isoWeekday,
   localDateOfMillisIn,
   makeLocalDate,
+  monthIndexOfCivil,
   now,
   parseTimestamp,
   timestampFromMillis,
@@ -41,6 +44,15 @@ describe("LocalDate", () => {
     fc.assert(fc.property(fc.integer({ min: -719_468, max: 2_932_896 }), (n) => {
         expect(toDayNumber(fromDayNumber(n))).toBe(n)
       }))
+  })
+
+  it("civil from days (packed) names the date the JavaScript clock gives for that day, in every year 0000-9999", () => {
+    fc.assert(fc.property(fc.integer({ min: -719_528, max: 2_932_896 }), (n) => {
+      const js = new Date(n * 86_400_000)
+      const civil = civilOfDayNumber(n)
+      expect(monthIndexOfCivil(civil)).toBe(js.getUTCFullYear() * 12 + js.getUTCMonth())
+      expect(dayOfCivil(civil)).toBe(js.getUTCDate())
+    }))
   })
 
   it("adds days exactly as date-fns does", () => {

@@ -23,6 +23,10 @@ const DAY_MS = 86_400_000
 /** The bank's daily run starts at 06:00 UTC: everything that falls due on a day happens then. */
 export const DAILY_RUN_OFFSET_MS = 6 * 3_600_000
 
+/** The first daily run strictly after `instant` (epoch milliseconds): what the simulator runs next. */
+export const nextDailyRunAfter = (instant: number): number =>
+  Math.floor((instant - DAILY_RUN_OFFSET_MS) / DAY_MS) * DAY_MS + DAILY_RUN_OFFSET_MS + DAY_MS
+
 /** The message a failed job of a daily run is logged with (one organisation's, as a whole). */
 export const DAILY_JOB_FAILED = "daily run: job failed for an organisation"
 
@@ -163,8 +167,7 @@ export class Simulator extends Context.Service<Simulator, {
         const advanceTo = (target: number) =>
           Effect.gen(function*() {
             const start = yield* Clock.currentTimeMillis
-            let run = Math.floor((start - DAILY_RUN_OFFSET_MS) / DAY_MS) * DAY_MS + DAILY_RUN_OFFSET_MS
-            if (run <= start) run += DAY_MS
+            let run = nextDailyRunAfter(start)
             while (run <= target) {
               yield* completeRun(jobs, run)
               run += DAY_MS

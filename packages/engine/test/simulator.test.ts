@@ -1,8 +1,9 @@
 import { Effect } from "effect"
+import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { isoWeekday, unsafeLocalDate } from "@paykit/core"
 import { calendarFor } from "@paykit/schedule"
-import { Events, Payments, Payouts, setUpPayer as setUpPayerWith, Simulator, Subscriptions } from "@paykit/engine"
+import { DAILY_RUN_OFFSET_MS, Events, nextDailyRunAfter, Payments, Payouts, setUpPayer as setUpPayerWith, Simulator, Subscriptions } from "@paykit/engine"
 import { ORG, START, runEngine } from "./fixtures.ts"
 
 const DAY = 86_400_000
@@ -82,5 +83,17 @@ describe("the simulator", () => {
     expect(result.payments.every((p) => p.status === "paid_out")).toBe(true)
     const paidOut = result.payouts.reduce((s, p) => s + p.amount + p.deducted_fees, 0)
     expect(paidOut).toBe(12 * 1500)
+  })
+})
+
+describe("the next daily run", () => {
+  it("is the first instant strictly after now that is the run's hour of a UTC day", () => {
+    const DAY = 86_400_000
+    fc.assert(fc.property(fc.integer({ min: 0, max: 300 * 365 * DAY }), (now) => {
+      const next = nextDailyRunAfter(now)
+      expect(next).toBeGreaterThan(now)
+      expect(next - now).toBeLessThanOrEqual(DAY)
+      expect(new Date(next).toISOString().slice(11)).toBe(new Date(DAILY_RUN_OFFSET_MS).toISOString().slice(11))
+    }))
   })
 })

@@ -1,9 +1,9 @@
-import { Result } from "effect"
+import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addDays, timestampFromMillis, unsafeLocalDate } from "@paykit/core"
-import { OUTBOUND_PAYMENT_EVENTS, OUTBOUND_PAYMENT_STATUSES, outboundPaymentMachine, transition } from "@paykit/machines"
-import { transitionOf } from "../src/services/support.ts"
+import { creation, MACHINES, OUTBOUND_PAYMENT_EVENTS, OUTBOUND_PAYMENT_STATUSES, outboundPaymentMachine, transition } from "@paykit/machines"
+import { creationOf, transitionOf } from "../src/services/support.ts"
 
 const DAY = unsafeLocalDate("2026-11-23")
 const day = fc.integer({ min: -5, max: 5 }).map((n) => addDays(DAY, n))
@@ -58,5 +58,29 @@ describe("transitionOf", () => {
         }
       }
     ), { numRuns: 300 })
+  })
+})
+
+/**
+ * `creationOf` is the engine's one reading of a machine's table for a creation (`applyCreation`
+ * stores what it gives): the status and the event are the creation entry's, and the resource
+ * keeps its Schema's field order, so it reads the same on every storage.
+ */
+describe("creationOf", () => {
+  it("creates exactly in the machine's initial states, with the event the table names, in the Schema's field order", () => {
+    const at = timestampFromMillis(Date.UTC(2026, 10, 23, 9))
+    const cause = { origin: "api" as const, cause: "test" }
+    const schema = Schema.Struct({ id: Schema.String, amount: Schema.Number, status: Schema.String, metadata: Schema.Record(Schema.String, Schema.String) })
+    for (const machine of MACHINES) {
+      for (const state of machine.states) {
+        const got = creationOf<typeof schema.Type, string, string, never>({ machine, state, resource: { metadata: { k: "v" }, amount: 1, id: "X1" }, cause, links: { x: "X1" } }, at, schema)
+        const table = creation(machine, state, { at, cause })
+        expect(Result.isSuccess(got)).toBe(machine.initial.includes(state))
+        if (Result.isFailure(got) || Result.isFailure(table)) continue
+        expect(Object.keys(got.success.next)).toEqual(["id", "amount", "status", "metadata"])
+        expect(got.success.next.status).toBe(state)
+        expect(got.success.event?.action ?? null).toBe(table.success.emits)
+      }
+    }
   })
 })

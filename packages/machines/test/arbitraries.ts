@@ -16,7 +16,8 @@ import {
   paymentMachine,
   payoutMachine,
   refundMachine,
-  subscriptionMachine
+  subscriptionMachine,
+  type SubscriptionPauseFacts
 } from "../src/index.ts"
 
 export const BASE_MS = Date.UTC(2026, 10, 21, 9, 0, 0)
@@ -79,6 +80,15 @@ const billingRequestContextArb: fc.Arbitrary<BillingRequestContext> = fc
     fallback_enabled
   }))
 
+/** Any facts a pause request can be judged on. */
+export const pauseFactsArb: fc.Arbitrary<SubscriptionPauseFacts> = fc.record({
+  has_end_date: fc.boolean(),
+  pause_kind: fc.constantFrom("active", "paused_for_cycles", "paused_indefinitely"),
+  pause_cycles: fc.option(fc.integer({ min: 1, max: 6 }), { nil: null }),
+  has_occurrence_to_pause: fc.boolean(),
+  minimum_pause_cycles: fc.integer({ min: 1, max: 6 })
+})
+
 const erase = <S extends string, E extends string, C>(m: Machine<S, E, C>): AnyMachine => m
 
 export const CASES: ReadonlyArray<MachineCase> = [
@@ -98,7 +108,7 @@ export const CASES: ReadonlyArray<MachineCase> = [
   },
   { machine: erase(payoutMachine), context: fc.record({ exchanged: fc.boolean(), fx_rate_confirmed: fc.boolean() }) },
   { machine: erase(payerAuthorisationMachine), context: fc.record({ incomplete_field_count: fc.nat({ max: 3 }) }) },
-  { machine: erase(subscriptionMachine), context: fc.record({ has_further_payments: fc.boolean() }) },
+  { machine: erase(subscriptionMachine), context: fc.record({ has_further_payments: fc.boolean(), pause: fc.option(pauseFactsArb, { nil: null }) }) },
   { machine: erase(mandateMachine), context: fc.record({ reinstating: fc.boolean() }) },
   { machine: erase(paymentMachine), context: fc.constant({}) },
   { machine: erase(refundMachine), context: fc.constant({}) },

@@ -124,10 +124,14 @@ describe("mandate", () => {
 
 describe("subscription", () => {
   it("pauses, resumes, and finishes only when no payment is left to create", () => {
-    const more = { has_further_payments: true }
+    const more = { has_further_payments: true, pause: null }
+    const pausable = {
+      has_further_payments: true,
+      pause: { has_end_date: false, pause_kind: "active", pause_cycles: null, has_occurrence_to_pause: true, minimum_pause_cycles: 1 }
+    } as const
     const run = subscriptions.replay("active", [
       { event: "create_payment", input: { at: at(0), cause: api, context: more } },
-      { event: "pause", input: { at: at(1), cause: api, context: more } },
+      { event: "pause", input: { at: at(1), cause: api, context: pausable } },
       { event: "resume", input: { at: at(2), cause: api, context: more } }
     ])
     expect(run.history.map((h) => h.emits)).toEqual(["payment_created", "paused", "resumed"])

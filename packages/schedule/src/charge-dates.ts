@@ -1,4 +1,4 @@
-import { dayNumberOf, LocalDate, SCHEMES, toDayNumber } from "@paykit/core"
+import { civilOfDayNumber, dayOfCivil, LocalDate, monthIndexOfCivil, SCHEMES, toDayNumber } from "@paykit/core"
 import { Schema } from "effect"
 import type { BusinessCalendar } from "./calendar.ts"
 import { calendarFor } from "./calendar-for.ts"
@@ -18,43 +18,22 @@ export type DayCalendar = Pick<
 const TWO_DIGITS: ReadonlyArray<string> = Array.from({ length: 32 }, (_, i) => (i < 10 ? `0${i}` : `${i}`))
 
 /**
- * Formats a day number as `YYYY-MM-DD`. The same algorithm as core's `fromDayNumber` (H. Hinnant's
- * civil-from-days) inlined, because core's returns an intermediate parts object per call and
- * this is the one allocation per charge date the engine allows itself.
+ * Formats a day number as `YYYY-MM-DD`, with core's civil-from-days read packed (no parts object
+ * per call): the result string is the one allocation per charge date the engine allows itself.
  */
 export const formatDayNumber = (n: number): LocalDate => {
-  const z = n + 719468
-  const era = Math.floor(z / 146097)
-  const doe = z - era * 146097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
-  const month = mp < 10 ? mp + 3 : mp - 9
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+  const civil = civilOfDayNumber(n)
+  const monthIndex = monthIndexOfCivil(civil)
+  const year = Math.floor(monthIndex / 12)
   const y = year >= 1000 ? `${year}` : `${year}`.padStart(4, "0")
-  return `${y}-${TWO_DIGITS[month]}-${TWO_DIGITS[day]}` as LocalDate
+  return `${y}-${TWO_DIGITS[monthIndex - year * 12 + 1]}-${TWO_DIGITS[civil - monthIndex * 32]}` as LocalDate
 }
 
 /** The month index (`year * 12 + month - 1`) of a day number, without allocating. */
-export const monthIndexOfDayNumber = (n: number): number => {
-  const z = n + 719468
-  const era = Math.floor(z / 146097)
-  const doe = z - era * 146097
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365)
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
-  const mp = Math.floor((5 * doy + 2) / 153)
-  const month = mp < 10 ? mp + 3 : mp - 9
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0)
-  return year * 12 + month - 1
-}
+export const monthIndexOfDayNumber = (n: number): number => monthIndexOfCivil(civilOfDayNumber(n))
 
 /** The day of month of a day number. */
-export const dayOfMonthOfDayNumber = (n: number): number => {
-  const mi = monthIndexOfDayNumber(n)
-  const year = Math.floor(mi / 12)
-  return n - dayNumberOf(year, mi - year * 12 + 1, 1) + 1
-}
+export const dayOfMonthOfDayNumber = (n: number): number => dayOfCivil(civilOfDayNumber(n))
 
 // ---------------------------------------------------------------------------------------------
 // The mandate's next possible charge date

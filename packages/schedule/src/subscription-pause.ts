@@ -1,26 +1,22 @@
-import { decodeInput, InvalidState, toDayNumber } from "@paykit/core"
-import type { LocalDate, ValidationFailed } from "@paykit/core"
-import type { SubscriptionStatus } from "@paykit/machines"
+import { decodeInput, toDayNumber } from "@paykit/core"
+import type { InvalidState, LocalDate, Timestamp, ValidationFailed } from "@paykit/core"
+import { type SubscriptionPauseFacts, type SubscriptionStatus, subscriptions } from "@paykit/machines"
 import { Result } from "effect"
 import type { DayCalendar } from "./charge-dates.ts"
 import { firstOccurrenceOnOrAfter } from "./subscription-recurrence.ts"
 import { SubscriptionPauseRequest, SubscriptionResumeRequest, SUBSCRIPTIONS_ROOT } from "./subscription-request.ts"
 import type { SubscriptionSchedule } from "./subscription-schedule.ts"
-import { restartAt, resumeOccurrence } from "./subscription-schedule.ts"
-
-/** The real API's `invalid_state` reasons of the pause and resume actions. */
-export const PAUSE_REASONS = {
-  notActive: "subscription_not_active",
-  cannotBePaused: "subscription_cannot_be_paused",
-  cannotUpdateCycles: "subscription_paused_cannot_update_cycles",
-  cyclesTooFew: "pause_cycles_must_be_greater_than_or_equal_to",
-  notPaused: "subscription_not_paused"
-} as const
+import { hasFurtherPayments, restartAt, resumeOccurrence } from "./subscription-schedule.ts"
 
 /** The part of a stored subscription that pausing reads and changes. */
 export interface PausableSubscription {
   readonly status: SubscriptionStatus
   readonly schedule: SubscriptionSchedule
+}
+
+/** A pause the machine accepted, with the facts it was judged on (for the engine to store the move). */
+export interface PausedSubscription extends PausableSubscription {
+  readonly facts: SubscriptionPauseFacts
 }
 
 export interface PauseContext {
@@ -33,66 +29,66 @@ export interface PauseContext {
    * here; the smallest `pause_cycles` then grows with it. Defaults to `next_possible_charge_date`.
    */
   readonly earliest_charge_date_after_pause?: LocalDate
+  /** The instant of the request, which the subscription machine's guards are given. */
+  readonly at: Timestamp
 }
 
 const decodePause = decodeInput(SubscriptionPauseRequest, SUBSCRIPTIONS_ROOT)
 const decodeResume = decodeInput(SubscriptionResumeRequest, SUBSCRIPTIONS_ROOT)
 
-const invalid = (reason: string, message: string): InvalidState => new InvalidState({ reason, message })
+
+/** The first occurrence not yet charged: those before the next possible charge date are payments already created. */
+const nextUncharged = (s: SubscriptionSchedule, context: PauseContext): number =>
+  Math.max(s.fromIndex, firstOccurrenceOnOrAfter(s.recurrence, context.calendar, toDayNumber(context.next_possible_charge_date)))
+
+/** The facts of `schedule` that the subscription machine's pause guards judge a request on. */
+export const pauseFacts = (s: SubscriptionSchedule, cycles: number | null, context: PauseContext): SubscriptionPauseFacts => {
+  const next = nextUncharged(s, context)
+  const earliest = toDayNumber(context.earliest_charge_date_after_pause ?? context.next_possible_charge_date)
+  return {
+    has_end_date: s.endDay !== null,
+    pause_kind: s.pause.kind,
+    pause_cycles: cycles,
+    has_occurrence_to_pause: s.endIndex === null || next < s.endIndex,
+    minimum_pause_cycles: Math.max(1, firstOccurrenceOnOrAfter(s.recurrence, context.calendar, earliest) - next)
+  }
+}
 
 /**
- * Pauses a subscription (POST /subscriptions/:id/actions/pause). Without `pause_cycles` it is
- * paused until resumed: no charge dates, and with a count no `end_date`. With `pause_cycles` = n
- * the next n charges are skipped and every later one moves n cycles on, so a count subscription
- * still takes all its payments and its `end_date` moves too.
- *
- * Allowed, as in the real API, only for a subscription with a count, one that runs forever, or
- * one already paused for cycles (which may then be paused indefinitely, not for other cycles).
+ * The schedule after a pause the machine accepted. Without `pause_cycles` it is paused until
+ * resumed: no charge dates, and with a count no `end_date`. With `pause_cycles` = n the next n
+ * charges are skipped and every later one moves n cycles on, so a count subscription still
+ * takes all its payments and its `end_date` moves too.
+ */
+export const pausedSchedule = (s: SubscriptionSchedule, cycles: number | null, context: PauseContext): SubscriptionSchedule => {
+  if (s.pause.kind !== "active") return restartAt(s, s.pause.pausedAt, { kind: "paused_indefinitely", pausedAt: s.pause.pausedAt })
+  const next = nextUncharged(s, context)
+  const consumed: SubscriptionSchedule = { ...s, fromIndex: next }
+  return cycles === null
+    ? restartAt(consumed, next, { kind: "paused_indefinitely", pausedAt: next })
+    : restartAt(consumed, next + cycles, { kind: "paused_for_cycles", pausedAt: next, cycles })
+}
+
+/**
+ * Pauses a subscription (POST /subscriptions/:id/actions/pause): the request is decoded, the
+ * subscription machine's guards decide whether it may pause (see `pauseFacts`), and the schedule
+ * moves as `pausedSchedule` says.
  */
 export const pauseSubscription = (
   sub: PausableSubscription,
   input: unknown,
   context: PauseContext
-): Result.Result<PausableSubscription, ValidationFailed | InvalidState> => {
+): Result.Result<PausedSubscription, ValidationFailed | InvalidState> => {
   const decoded = decodePause(input)
   if (Result.isFailure(decoded)) return Result.fail(decoded.failure)
   const cycles = decoded.success.pause_cycles ?? null
-  const s = sub.schedule
-  if (sub.status !== "active" && sub.status !== "paused") {
-    return Result.fail(invalid(PAUSE_REASONS.notActive, `The subscription is ${sub.status} and cannot be paused`))
-  }
-  if (s.endDay !== null) {
-    return Result.fail(invalid(PAUSE_REASONS.cannotBePaused, "A subscription with an end_date cannot be paused: only one with a count or one that runs forever"))
-  }
-  if (s.pause.kind === "paused_indefinitely") {
-    return Result.fail(invalid(PAUSE_REASONS.cannotBePaused, "The subscription is already paused until it is resumed"))
-  }
-  if (s.pause.kind === "paused_for_cycles") {
-    if (cycles !== null) {
-      return Result.fail(invalid(PAUSE_REASONS.cannotUpdateCycles, "The subscription is already paused for a number of cycles, which cannot be changed"))
-    }
-    return Result.succeed({ status: "paused", schedule: restartAt(s, s.pause.pausedAt, { kind: "paused_indefinitely", pausedAt: s.pause.pausedAt }) })
-  }
-  const { calendar } = context
-  // Occurrences charged before the next possible charge date are payments already created: the
-  // pause starts at the first one that is not.
-  const next = Math.max(s.fromIndex, firstOccurrenceOnOrAfter(s.recurrence, calendar, toDayNumber(context.next_possible_charge_date)))
-  if (s.endIndex !== null && next >= s.endIndex) {
-    return Result.fail(invalid(PAUSE_REASONS.cannotBePaused, "Every payment of the subscription has been created already"))
-  }
-  const consumed: SubscriptionSchedule = { ...s, fromIndex: next }
-  if (cycles === null) {
-    return Result.succeed({ status: "paused", schedule: restartAt(consumed, next, { kind: "paused_indefinitely", pausedAt: next }) })
-  }
-  const earliest = toDayNumber(context.earliest_charge_date_after_pause ?? context.next_possible_charge_date)
-  const minimum = Math.max(1, firstOccurrenceOnOrAfter(s.recurrence, calendar, earliest) - next)
-  if (cycles < minimum) {
-    return Result.fail(invalid(PAUSE_REASONS.cyclesTooFew, `pause_cycles must be greater than or equal to ${minimum}`))
-  }
-  return Result.succeed({
-    status: "paused",
-    schedule: restartAt(consumed, next + cycles, { kind: "paused_for_cycles", pausedAt: next, cycles })
+  const facts = pauseFacts(sub.schedule, cycles, context)
+  const entry = subscriptions.transition(sub.status, "pause", {
+    at: context.at,
+    cause: { origin: "api", cause: "subscription_paused" },
+    context: { has_further_payments: hasFurtherPayments(sub.schedule, context.calendar), pause: facts }
   })
+  return Result.map(entry, (e) => ({ status: e.to, schedule: pausedSchedule(sub.schedule, cycles, context), facts }))
 }
 
 /**
@@ -107,10 +103,15 @@ export const resumeSubscription = (
 ): Result.Result<PausableSubscription, ValidationFailed | InvalidState> => {
   const decoded = decodeResume(input)
   if (Result.isFailure(decoded)) return Result.fail(decoded.failure)
-  if (sub.status !== "paused" || sub.schedule.pause.kind === "active") {
-    return Result.fail(invalid(PAUSE_REASONS.notPaused, "The subscription is not paused"))
-  }
   const s = sub.schedule
-  const k = resumeOccurrence(s, context.calendar, context.next_possible_charge_date)
-  return Result.succeed({ status: "active", schedule: restartAt(s, k, { kind: "active" }) })
+  // The subscription machine decides: only a paused subscription resumes (`subscription_not_paused`).
+  const entry = subscriptions.transition(sub.status, "resume", {
+    at: context.at,
+    cause: { origin: "api", cause: "subscription_resumed" },
+    context: { has_further_payments: hasFurtherPayments(s, context.calendar), pause: null }
+  })
+  return Result.map(entry, (e) => ({
+    status: e.to,
+    schedule: restartAt(s, resumeOccurrence(s, context.calendar, context.next_possible_charge_date), { kind: "active" })
+  }))
 }

@@ -120,3 +120,14 @@ export const restartAt = (s: SubscriptionSchedule, k: number, pause: PauseState)
   endDay: s.endDay,
   pause
 })
+
+/**
+ * Whether the schedule still has an occurrence to charge: the subscription machine's
+ * `has_further_payments` (one paused until resumed always has).
+ */
+export const hasFurtherPayments = (s: SubscriptionSchedule, calendar: DayCalendar): boolean => {
+  if (s.pause.kind === "paused_indefinitely") return true
+  if (s.endIndex !== null && s.fromIndex >= s.endIndex) return false
+  if (s.endDay !== null && chargeDay(s.recurrence, calendar, s.fromIndex) >= s.endDay) return false
+  return true
+}

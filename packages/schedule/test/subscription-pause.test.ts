@@ -1,4 +1,4 @@
-import { fromDayNumber, toDayNumber, unsafeLocalDate } from "@paykit/core"
+import { fromDayNumber, toDayNumber, timestampFromMillis, unsafeLocalDate } from "@paykit/core"
 import type { InvalidState, LocalDate } from "@paykit/core"
 import { Result } from "effect"
 import fc from "fast-check"
@@ -19,6 +19,8 @@ import { contextArb, MANDATE, requestOf, validShapeArb } from "./subscription-ar
 
 const d = unsafeLocalDate
 const bacs = calendarFor("bacs")
+/** The instant of every pause request here: the subscription machine's guards read none. */
+const at = timestampFromMillis(Date.UTC(2026, 10, 21, 10))
 
 const plan = (body: Record<string, unknown>, ctx: PlanContext): SubscriptionPlan => {
   const r = planSubscription(body, ctx)
@@ -52,7 +54,7 @@ const pausable = fc
     const p = plan(requestOf(shape, ctx), ctx)
     const sub: PausableSubscription = { status: "active", schedule: p.schedule }
     const npcd = ctx.calendar.rollForwardDay(toDayNumber(ctx.next_possible_charge_date) + later)
-    return { ctx, sub, pauseCtx: { calendar: ctx.calendar, next_possible_charge_date: fromDay(npcd) } }
+    return { ctx, sub, pauseCtx: { calendar: ctx.calendar, next_possible_charge_date: fromDay(npcd), at } }
   })
 
 const fromDay = fromDayNumber
@@ -100,7 +102,7 @@ describe("pause indefinitely and resume", () => {
         expect([...scheduleChargeDates(paused.schedule, ctx.calendar)]).toEqual([])
         expect(upcomingPayments(paused.schedule, ctx.calendar, pauseCtx.next_possible_charge_date, 1)).toEqual([])
         if (sub.schedule.endIndex !== null) expect(reportedEndDate(paused.schedule, ctx.calendar)).toBeNull()
-        const resumeCtx = { calendar: ctx.calendar, next_possible_charge_date: fromDay(ctx.calendar.rollForwardDay(toDayNumber(pauseCtx.next_possible_charge_date) + gap)) }
+        const resumeCtx = { calendar: ctx.calendar, next_possible_charge_date: fromDay(ctx.calendar.rollForwardDay(toDayNumber(pauseCtx.next_possible_charge_date) + gap)), at }
         const earliest = earliestChargeDateAfterResume(paused.schedule, ctx.calendar, resumeCtx.next_possible_charge_date)
         expect(earliest !== null && earliest >= resumeCtx.next_possible_charge_date).toBe(true)
         const resumed = ok(resumeSubscription(paused, {}, resumeCtx))
@@ -116,7 +118,7 @@ describe("pause indefinitely and resume", () => {
 
 describe("which subscriptions may be paused (real API reasons)", () => {
   const ctx: PlanContext = { calendar: bacs, today: d("2026-11-21"), next_possible_charge_date: d("2026-11-26") }
-  const pctx = { calendar: bacs, next_possible_charge_date: d("2026-11-26") }
+  const pctx = { calendar: bacs, next_possible_charge_date: d("2026-11-26"), at }
   const body = { amount: 1000, currency: "GBP", interval_unit: "monthly", day_of_month: 5, links: { mandate: MANDATE } }
   const active = (extra: Record<string, unknown> = {}): PausableSubscription => ({ status: "active", schedule: plan({ ...body, ...extra }, ctx).schedule })
 
@@ -152,11 +154,11 @@ describe("which subscriptions may be paused (real API reasons)", () => {
   it("known answer: monthly on the 5th, count 12, paused indefinitely after the March payment", () => {
     const sub = { status: "active" as const, schedule: plan({ ...body, count: 12, start_date: "2024-03-05" },
       { calendar: bacs, today: d("2024-03-04"), next_possible_charge_date: d("2024-03-05") }).schedule }
-    const paused = ok(pauseSubscription(sub, {}, { calendar: bacs, next_possible_charge_date: d("2024-03-08") }))
+    const paused = ok(pauseSubscription(sub, {}, { calendar: bacs, next_possible_charge_date: d("2024-03-08"), at }))
     expect(reportedEndDate(paused.schedule, bacs)).toBeNull()
     expect(earliestChargeDateAfterResume(paused.schedule, bacs, d("2024-03-08"))).toBe("2024-04-05")
     // Resumed in June: the 11 payments left run from 5 July 2024 to 5 May 2025.
-    const resumed = ok(resumeSubscription(paused, {}, { calendar: bacs, next_possible_charge_date: d("2024-06-10") }))
+    const resumed = ok(resumeSubscription(paused, {}, { calendar: bacs, next_possible_charge_date: d("2024-06-10"), at }))
     const dates = [...scheduleChargeDates(resumed.schedule, bacs)]
     expect(dates.length).toBe(11)
     expect(dates[0]).toBe("2024-07-05")

@@ -1,7 +1,7 @@
 import { Effect, Layer, Semaphore } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Forbidden, type PaykitError, pathIdOf, timestampFromMillis } from "@paykit/core"
-import { BankAuthorisations, DAILY_RUN_OFFSET_MS, OutboundPaymentImports, PaymentAccounts, Simulator } from "@paykit/engine"
+import { BankAuthorisations, nextDailyRunAfter, OutboundPaymentImports, PaymentAccounts, Simulator } from "@paykit/engine"
 import { AccessTokens, authenticate, bodyTooLarge, type CallerShape, PROTOCOL_REASONS, respond, usage } from "@paykit/http"
 import { advanceTarget, formatIsoDuration } from "./advance.ts"
 import { SandboxClock } from "./sandbox-clock.ts"
@@ -13,7 +13,6 @@ import { SandboxClock } from "./sandbox-clock.ts"
  * them with 403 (`liveSandboxRoutes`).
  */
 
-const DAY_MS = 86_400_000
 export const SANDBOX_ONLY_REASON = "sandbox_only"
 
 /**
@@ -65,13 +64,12 @@ const clockView = (clock: SandboxClock["Service"]) =>
   Effect.gen(function*() {
     const now = yield* clock.now
     const offset = yield* clock.offsetMillis
-    const sinceRun = (((now - DAILY_RUN_OFFSET_MS) % DAY_MS) + DAY_MS) % DAY_MS
     return {
       simulator_clock: {
         now: timestampFromMillis(now),
         offset_ms: offset,
         offset: formatIsoDuration(offset),
-        next_daily_run_at: timestampFromMillis(now - sinceRun + DAY_MS)
+        next_daily_run_at: timestampFromMillis(nextDailyRunAfter(now))
       }
     }
   })

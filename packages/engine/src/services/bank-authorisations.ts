@@ -28,7 +28,7 @@ import type { BankAuthorisation } from "../resources/bank-authorisations.ts"
 import { checkBillingRequestEvent, stepBillingRequest } from "./billing-request-steps.ts"
 import { BillingRequests } from "./billing-requests.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
-import { applyTransition, save, captureUnitOfWork } from "./support.ts"
+import { API_CAUSE, applyCreation, applyTransition, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 
 const ROOT = "bank_authorisations"
@@ -101,7 +101,7 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
           const base = yield* HostedPagesBaseUrl
           const id = yield* newId("bank_authorisation")
           const at = yield* now
-          const authorisation: BankAuthorisation = {
+          const fields: Omit<BankAuthorisation, "status"> = {
             id,
             created_at: at,
             authorisation_type: action.bank_authorisation?.authorisation_type ?? (br.payment_request === null ? "mandate" : "payment"),
@@ -111,10 +111,16 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
             expires_at: bankAuthorisationExpiresAt(at),
             last_visited_at: null,
             authorised_at: null,
-            status: "created",
             links: { billing_request: br.id, ...(br.links.institution === undefined ? {} : { institution: br.links.institution }) }
           }
-          yield* Effect.orDie(authorisations.insert(organisation, authorisation))
+          const { resource: authorisation } = yield* applyCreation(authorisations, {
+            organisation,
+            machine: bankAuthorisationMachine,
+            state: "created",
+            resource: fields,
+            cause: API_CAUSE("bank_authorisation_created"),
+            links: { bank_authorisation: id, billing_request: br.id }
+          })
           yield* save(requests, organisation, current, { ...br, links: { ...br.links, bank_authorisation: id } })
           return authorisation
         })

@@ -15,7 +15,7 @@ import {
   now,
   validationFailed
 } from "@paykit/core"
-import { BILLING_REQUEST_STATUSES, type BillingRequestAction, buildActions, findAction, incompleteFields } from "@paykit/machines"
+import { BILLING_REQUEST_STATUSES, type BillingRequestAction, billingRequestMachine, buildActions, findAction, incompleteFields } from "@paykit/machines"
 import {
   BILLING_REQUESTS,
   Email,
@@ -55,7 +55,7 @@ import { Payments } from "./payments.ts"
 import { Subscriptions } from "./subscriptions.ts"
 import { isEurozone, schemeRefusal } from "./scheme-identifiers.ts"
 import { resolveCreditor } from "./creditor-link.ts"
-import { API_CAUSE, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { API_CAUSE, applyCreation, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = BILLING_REQUESTS
@@ -277,10 +277,9 @@ export class BillingRequests extends Context.Service<BillingRequests, {
             links: {}
           }
           const shape = { mandate_request, payment_request }
-          const br: BillingRequest = {
+          const fields: Omit<BillingRequest, "status"> = {
             id: yield* newId("billing_request"),
             created_at: at,
-            status: "pending",
             mandate_request,
             payment_request,
             subscription_request,
@@ -300,13 +299,13 @@ export class BillingRequests extends Context.Service<BillingRequests, {
               ...(accountId === undefined ? {} : { customer_bank_account: accountId })
             }
           }
-          yield* insertNew(requests, organisation, br)
-          yield* emit(organisation, {
-            resource_type: "billing_requests",
-            action: "created",
-            links: { billing_request: br.id, customer: customer.id, creditor: creditor.resource.id },
+          const { resource: br } = yield* applyCreation(requests, {
+            organisation,
+            machine: billingRequestMachine,
+            state: "pending",
+            resource: fields,
             cause: API_CAUSE("billing_request_created", "This billing request has been created."),
-            resource_metadata: br.metadata
+            links: { billing_request: fields.id, customer: customer.id, creditor: creditor.resource.id }
           })
           return yield* present(organisation, br)
         })

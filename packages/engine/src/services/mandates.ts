@@ -15,7 +15,7 @@ import {
   unsafeLocalDate,
   IdOf
 } from "@paykit/core"
-import { MANDATE_STATUSES, mandateMachine } from "@paykit/machines"
+import { type Cause, MANDATE_STATUSES, mandateMachine } from "@paykit/machines"
 import { nextPossibleChargeDate } from "@paykit/schedule"
 import { BankGateway } from "../ports/bank-gateway.ts"
 import { EventLog } from "../ports/event-log.ts"
@@ -30,7 +30,7 @@ import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { BACS_DORMANCY_MONTHS, DORMANCY_SCHEMES, isDormant } from "./mandate-dormancy.ts"
 import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf, schemeRefusal } from "./scheme-identifiers.ts"
 import { resolveCreditor } from "./creditor-link.ts"
-import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { API_CAUSE, applyCreation, applyTransition, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
@@ -136,7 +136,7 @@ export class Mandates extends Context.Service<Mandates, {
           return withNextPossibleChargeDate(mandate, creditor.resource, yield* today())
         })
 
-      const linksOf = (m: Mandate) => ({ mandate: m.id, customer: m.links.customer, creditor: m.links.creditor })
+      const linksOf = (m: Pick<Mandate, "id" | "links">) => ({ mandate: m.id, customer: m.links.customer, creditor: m.links.creditor })
 
       const create = (organisation: string, input: unknown, options: MandateCreateOptions = {}) =>
         Effect.gen(function*() {
@@ -163,12 +163,11 @@ export class Mandates extends Context.Service<Mandates, {
             return yield* invalidField(ROOT, ["payer_ip_address"], "is required for ACH mandates authorised on the web")
           }
           const id = yield* newId("mandate")
-          const mandate: Mandate = {
+          const fields: Omit<Mandate, "status"> = {
             id,
             created_at: yield* now,
             reference: req.reference ?? `${creditor.resource.bank_reference_prefix}-${id.slice(-6)}`,
             scheme,
-            status: options.customerApproval === true || CUSTOMER_APPROVAL_SCHEMES.includes(scheme) ? "pending_customer_approval" : "pending_submission",
             next_possible_charge_date: null,
             next_possible_standard_ach_charge_date: null,
             payments_require_approval: false,
@@ -180,8 +179,14 @@ export class Mandates extends Context.Service<Mandates, {
             metadata: req.metadata ?? {},
             links: { creditor: creditor.resource.id, customer: account.resource.links.customer, customer_bank_account: account.resource.id }
           }
-          yield* insertNew(mandates, organisation, mandate)
-          yield* emit(organisation, { resource_type: "mandates", action: "created", links: linksOf(mandate), cause: API_CAUSE("mandate_created"), resource_metadata: mandate.metadata })
+          const { resource: mandate } = yield* applyCreation(mandates, {
+            organisation,
+            machine: mandateMachine,
+            state: options.customerApproval === true || CUSTOMER_APPROVAL_SCHEMES.includes(scheme) ? "pending_customer_approval" : "pending_submission",
+            resource: fields,
+            cause: API_CAUSE("mandate_created"),
+            links: linksOf(fields)
+          })
           return yield* present(organisation, mandate)
         })
 
@@ -194,7 +199,7 @@ export class Mandates extends Context.Service<Mandates, {
           return yield* present(organisation, next)
         })
 
-      const move = (organisation: string, current: Versioned<Mandate>, event: "cancel" | "reinstate" | "submit" | "activate" | "fail" | "customer_approval_granted" | "expire", cause: Parameters<typeof emit>[1]["cause"], extra?: { readonly reason_code?: string }) =>
+      const move = (organisation: string, current: Versioned<Mandate>, event: "cancel" | "reinstate" | "submit" | "activate" | "fail" | "customer_approval_granted" | "expire", cause: Cause, extra?: { readonly reason_code?: string }) =>
         applyTransition(mandates, {
           organisation,
           machine: mandateMachine,

@@ -33,7 +33,7 @@ import type {
 import { listFields, pageFields, toListQuery } from "./list-params.ts"
 import { resolveCreditor } from "./creditor-link.ts"
 import { OutboundPayments } from "./outbound-payments.ts"
-import { applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { applyCreation, applyTransition, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 
 const ENTRIES = "outbound_payment_import_entries"
@@ -93,7 +93,7 @@ const entryErrorsOf = (error: ValidationFailed | InvalidState | NotFound): Entry
   return { outbound_payment: byField }
 }
 
-const linksOf = (i: OutboundPaymentImport) => ({ outbound_payment_import: i.id, creditor: i.links.creditor })
+const linksOf = (i: Pick<OutboundPaymentImport, "id" | "links">) => ({ outbound_payment_import: i.id, creditor: i.links.creditor })
 
 type Errors = ValidationFailed | InvalidState | NotFound
 
@@ -175,22 +175,22 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
           const creditor = yield* resolveCreditor(creditors, organisation, OUTBOUND_PAYMENT_IMPORTS, req.links?.creditor)
           const id = yield* newId("outbound_payment_import")
           const created_at = yield* now
-          const batch: OutboundPaymentImport = {
+          const batch: Omit<OutboundPaymentImport, "status"> = {
             id,
             created_at,
             amount_sum: req.entry_items.reduce((sum, item) => sum + item.amount, 0),
             authorisation_url: authorisationUrlOf(yield* DashboardBaseUrl, id),
             currency: "GBP",
             entry_counts: zeroCounts(req.entry_items.length),
-            status: "created",
             links: { creditor: creditor.resource.id }
           }
-          const stored = yield* insertNew(imports, organisation, batch)
-          yield* emit(organisation, {
-            resource_type: "outbound_payment_imports",
-            action: "created",
-            links: linksOf(batch),
-            cause: { origin: "api", cause: "outbound_payment_import_created", description: "Outbound payment import created via the API." }
+          const stored = yield* applyCreation(imports, {
+            organisation,
+            machine: outboundPaymentImportMachine,
+            state: "created",
+            resource: batch,
+            cause: { origin: "api", cause: "outbound_payment_import_created", description: "Outbound payment import created via the API." },
+            links: linksOf(batch)
           })
           for (const item of req.entry_items) {
             yield* insertNew(entries, organisation, {

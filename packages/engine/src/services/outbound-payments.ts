@@ -13,7 +13,7 @@ import {
   today,
   withNewId
 } from "@paykit/core"
-import { type Cause, type OutboundPaymentEvent, OUTBOUND_PAYMENT_STATUSES, outboundPaymentMachine } from "@paykit/machines"
+import { type Cause, type OutboundPaymentContext, type OutboundPaymentEvent, type OutboundPaymentStatus, OUTBOUND_PAYMENT_STATUSES, outboundPaymentMachine } from "@paykit/machines"
 import {
   OUTBOUND_PAYMENTS,
   validateOutboundPaymentCreate,
@@ -39,7 +39,7 @@ import type { OutboundPayment, RecipientVerification } from "../resources/outbou
 import { pageFields, QueryTimestamp, rangeFilter, toListQuery } from "./list-params.ts"
 import { resolveCreditor } from "./creditor-link.ts"
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
-import { API_CAUSE, applyTransition, captureUnitOfWork, emitAll, type EventDraft, insertNew, save, transitionOf } from "./support.ts"
+import { API_CAUSE, applyTransition, captureUnitOfWork, creationOf, emitAll, type EventDraft, insertNew, save, transitionOf } from "./support.ts"
 import { OutboundPaymentCancelRequest } from "./metadata-requests.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 
@@ -67,7 +67,7 @@ type Errors = ValidationFailed | InvalidState | NotFound
 /** Outbound payment statuses in which the amount is reserved in the payment account. */
 export const RESERVED_OUTBOUND_STATUSES: ReadonlyArray<OutboundPayment["status"]> = ["scheduled", "executing"]
 
-const linksOf = (p: OutboundPayment): Record<string, string> => ({
+const linksOf = (p: Pick<OutboundPayment, "id" | "links">): Record<string, string> => ({
   outbound_payment: p.id,
   creditor: p.links.creditor,
   ...(p.links.customer === undefined ? {} : { customer: p.links.customer }),
@@ -90,7 +90,7 @@ const verifyingPayment = (
   }
 ) =>
   withNewId("outbound_payment", (id, created_at) => {
-    const payment: OutboundPayment = {
+    const payment: Omit<OutboundPayment, "status"> = {
       id,
       created_at,
       amount: req.amount,
@@ -100,7 +100,6 @@ const verifyingPayment = (
       is_withdrawal: fields.is_withdrawal,
       reference: req.reference ?? null,
       scheme: SCHEME,
-      status: "verifying",
       verifications: { recipient_bank_account_holder_verification: fields.verification },
       metadata: req.metadata ?? {},
       links: fields.links
@@ -202,7 +201,16 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
        * the machine's table is asked for that step, and only the state after it is written, with
        * the events of both (`created`, then the table's).
        */
-      const open = (organisation: string, creditor: Creditor, payment: OutboundPayment, day: LocalDate) => {
+      const open = (organisation: string, creditor: Creditor, fields: Omit<OutboundPayment, "status">, day: LocalDate) => {
+        const made = creationOf<OutboundPayment, OutboundPaymentStatus, OutboundPaymentEvent, OutboundPaymentContext>({
+          machine: outboundPaymentMachine,
+          state: "verifying",
+          resource: fields,
+          cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
+          links: linksOf(fields)
+        }, fields.created_at, payments.definition.schema)
+        if (Result.isFailure(made)) return Effect.fail(made.failure)
+        const payment = made.success.next
         const verified = transitionOf(payment, requestFor(payment, "verification_completed", {
           origin: "gocardless",
           cause: "outbound_payment_verified",
@@ -212,17 +220,11 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         }, day, {}), payment.created_at)
         if (Result.isFailure(verified)) return Effect.fail(verified.failure)
         const { next, event } = verified.success
-        const created: EventDraft = {
-          resource_type: "outbound_payments",
-          action: "created",
-          // The verification's event links the same resources: both events keep one map.
-          links: event?.links ?? linksOf(payment),
-          cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
-          resource_metadata: payment.metadata
-        }
+        const created = made.success.event
+        const drafts = [created, event].filter((draft): draft is EventDraft => draft !== undefined)
         // Nested `flatMap`s, not `tap`s: a tap is a step more.
         return Effect.flatMap(insertNew(payments, organisation, next), () =>
-          Effect.flatMap(emitAll(organisation, event === undefined ? [created] : [created, event]), () =>
+          Effect.flatMap(emitAll(organisation, drafts), () =>
             // The account that will fund it exists from the creditor's first outbound payment on.
             Effect.as(openAccount(accounts, organisation, creditor), next)))
       }

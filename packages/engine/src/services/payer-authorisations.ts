@@ -26,7 +26,7 @@ import type {
 } from "../resources/payer-authorisations.ts"
 import { Customers } from "./customers.ts"
 import { Mandates } from "./mandates.ts"
-import { applyTransition, insertNew, captureUnitOfWork } from "./support.ts"
+import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork } from "./support.ts"
 
 const ROOT = "payer_authorisations"
 const Text = Schema.optionalKey(Schema.NullOr(Schema.String))
@@ -180,15 +180,22 @@ export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
       const create = (organisation: string, input: unknown) =>
         Effect.gen(function*() {
           const body = yield* decode(input)
-          const pa: PayerAuthorisation = {
+          const fields: Omit<PayerAuthorisation, "status"> = {
             id: yield* newId("payer_authorisation"),
             created_at: yield* now,
-            status: "created",
             ...merged({ customer: EMPTY_CUSTOMER, bank_account: EMPTY_BANK_ACCOUNT, mandate: EMPTY_MANDATE }, body),
             links: {}
           }
-          yield* insertNew(repository, organisation, pa)
-          return pa
+          // "created" is the machine's initial state: a refusal would be a defect of the table.
+          const created = yield* Effect.orDie(applyCreation(repository, {
+            organisation,
+            machine: payerAuthorisationMachine,
+            state: "created",
+            resource: fields,
+            cause: API_CAUSE("payer_authorisation_created"),
+            links: { payer_authorisation: fields.id }
+          }))
+          return created.resource
         })
 
       const update = (organisation: string, id: string, input: unknown) =>

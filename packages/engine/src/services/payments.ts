@@ -55,7 +55,7 @@ import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { CallingApp, recordAppFee, recordAttribution } from "./app-fees.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
-import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { API_CAUSE, applyCreation, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 import { linkedCreditor } from "./creditor-link.ts"
@@ -151,7 +151,7 @@ export interface InstantPaymentInput {
   readonly metadata: Readonly<Record<string, string>>
 }
 
-const paymentLinks = (p: Payment) => ({
+const paymentLinks = (p: Pick<Payment, "id" | "links">) => ({
   payment: p.id,
   ...(p.links.mandate === undefined ? {} : { mandate: p.links.mandate }),
   creditor: p.links.creditor,
@@ -231,21 +231,23 @@ export class Payments extends Context.Service<Payments, {
       const decodeRefund = decodeInputEffect(RefundCreateRequest, REFUNDS)
       const decodeRefundList = decodeInputEffect(RefundListParams, REFUNDS)
 
-      /** A new payment's app attribution and its `created` event. */
-      const recordCreated = (organisation: string, payment: Payment, origin: PaymentOrigin, cause: Cause) =>
+      /** Stores a new payment as its machine creates it (with its `created` event), and its app attribution. */
+      const createPayment = (organisation: string, fields: Omit<Payment, "status">, origin: PaymentOrigin, cause: Cause) =>
         Effect.gen(function*() {
+          const created = yield* applyCreation(payments, {
+            organisation,
+            machine: paymentMachine,
+            state: "pending_submission",
+            resource: fields,
+            cause,
+            links: paymentLinks(fields)
+          })
           // The app fee is the partner's: remember which app, so it is credited once collected.
           const app = origin.app === undefined ? yield* CallingApp : origin.app
-          if (app !== null && payment.app_fee !== null && payment.app_fee > 0) {
-            yield* recordAttribution({ attributions, creditors }, organisation, payment.id, app)
+          if (app !== null && fields.app_fee !== null && fields.app_fee > 0) {
+            yield* recordAttribution({ attributions, creditors }, organisation, fields.id, app)
           }
-          yield* emit(organisation, {
-            resource_type: "payments",
-            action: "created",
-            links: paymentLinks(payment),
-            cause,
-            resource_metadata: payment.metadata
-          })
+          return created
         })
 
       const move = (
@@ -294,7 +296,7 @@ export class Payments extends Context.Service<Payments, {
           if (chargeDate < earliest) {
             return yield* invalidField(PAYMENTS, ["charge_date"], `must be on or after the mandate's next_possible_charge_date (${earliest})`)
           }
-          const payment: Payment = {
+          const fields: Omit<Payment, "status"> = {
             id: yield* newId("payment"),
             created_at: yield* now,
             amount: req.amount,
@@ -307,7 +309,6 @@ export class Payments extends Context.Service<Payments, {
             reference: req.reference ?? null,
             retry_if_possible: req.retry_if_possible ?? false,
             scheme: mandate.resource.scheme,
-            status: "pending_submission",
             fx: { estimated_exchange_rate: null, exchange_rate: null, fx_amount: null, fx_currency: null },
             metadata: req.metadata ?? {},
             links: {
@@ -316,11 +317,10 @@ export class Payments extends Context.Service<Payments, {
               ...(origin.subscription === undefined ? {} : { subscription: origin.subscription })
             }
           }
-          yield* insertNew(payments, organisation, payment)
-          yield* recordCreated(organisation, payment, origin, origin.subscription === undefined
+          const created = yield* createPayment(organisation, fields, origin, origin.subscription === undefined
             ? API_CAUSE("payment_created", "Payment created via the API.")
             : { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." })
-          return payment
+          return created.resource
         })
 
       const createInstant = (organisation: string, input: InstantPaymentInput, origin: PaymentOrigin = {}) =>
@@ -328,7 +328,7 @@ export class Payments extends Context.Service<Payments, {
           if (input.app_fee !== null) yield* Effect.fromResult(validateAppFee(PAYMENTS, input.amount, input.app_fee))
           const creditor = yield* linkedCreditor(creditors, organisation, PAYMENTS, input.creditor)
           const day = yield* today()
-          const payment: Payment = {
+          const fields: Omit<Payment, "status"> = {
             id: yield* newId("payment"),
             created_at: yield* now,
             amount: input.amount,
@@ -341,15 +341,14 @@ export class Payments extends Context.Service<Payments, {
             reference: input.reference,
             retry_if_possible: false,
             scheme: input.scheme,
-            status: "pending_submission",
             fx: { estimated_exchange_rate: null, exchange_rate: null, fx_amount: null, fx_currency: null },
             metadata: input.metadata,
             links: { creditor: creditor.resource.id }
           }
-          yield* insertNew(payments, organisation, payment)
-          yield* recordCreated(organisation, payment, origin,
+          const created = yield* createPayment(organisation, fields, origin,
             { origin: "gocardless", cause: "payment_created", description: "Payment created by a billing request." })
-          yield* move(organisation, yield* payments.get(organisation, payment.id), "submit", { origin: "gocardless", cause: "payment_submitted", description: "The payer authorised the payment at their bank." })
+          const payment = created.resource
+          yield* move(organisation, created, "submit", { origin: "gocardless", cause: "payment_submitted", description: "The payer authorised the payment at their bank." })
           const outcome = yield* bank.authoriseInstantPayment({ paymentId: payment.id, amount: payment.amount, currency: payment.currency, scheme: input.scheme })
           const submitted = yield* payments.get(organisation, payment.id)
           if (outcome.outcome === "failed") {
@@ -442,18 +441,24 @@ export class Payments extends Context.Service<Payments, {
             ...(latestLimit === undefined ? {} : { balance_limit: unsafeAmount(latestLimit.resource.balance_limit) })
           }))
           const created_at = yield* now
-          const refund: Refund = {
+          const refundFields: Omit<Refund, "status"> = {
             id: yield* newId("refund"),
             created_at,
             amount: req.amount,
             currency: p.currency,
             reference: req.reference ?? null,
-            status: "created",
             fx: { estimated_exchange_rate: null, exchange_rate: null, fx_amount: null, fx_currency: null },
             metadata: req.metadata ?? {},
             links: { payment: p.id, mandate: mandateId, creditor: p.links.creditor }
           }
-          yield* insertNew(refunds, organisation, refund)
+          const { resource: refund } = yield* applyCreation(refunds, {
+            organisation,
+            machine: refundMachine,
+            state: "created",
+            resource: refundFields,
+            cause: API_CAUSE("payment_refunded", "The refund has been created."),
+            links: { refund: refundFields.id, payment: p.id, mandate: mandateId, creditor: p.links.creditor }
+          })
           yield* save(payments, organisation, payment, { ...p, amount_refunded: p.amount_refunded + req.amount })
           yield* insertNew(ledger, organisation, {
             id: yield* newId("payout_item"),
@@ -470,13 +475,6 @@ export class Payments extends Context.Service<Payments, {
               amount: req.amount,
               gocardless_fee: { fee: unsafeAmount(0), tax: null }
             }
-          })
-          yield* emit(organisation, {
-            resource_type: "refunds",
-            action: "created",
-            links: { refund: refund.id, payment: p.id, mandate: mandateId, creditor: p.links.creditor },
-            cause: API_CAUSE("payment_refunded", "The refund has been created."),
-            resource_metadata: refund.metadata
           })
           yield* emit(organisation, {
             resource_type: "payments",

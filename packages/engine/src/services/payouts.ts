@@ -24,7 +24,7 @@ import type { Payout } from "../resources/payouts.ts"
 import type { LedgerEntry } from "../resources/settlement-entries.ts"
 import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { sandboxRate } from "./sandbox-fx.ts"
-import { applyTransition, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { applyCreation, applyTransition, save, captureUnitOfWork } from "./support.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { PayoutUpdateRequest } from "./metadata-requests.ts"
 
@@ -49,21 +49,19 @@ type Errors = ValidationFailed | InvalidState | NotFound
 /** A payout's fields when it is not exchanged. */
 const NO_FX: PayoutFx = { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null }
 
-/** A new pending payout of an assembly (merchant or partner), not yet stored. */
-const pendingPayout = (
+/** A new payout of an assembly (merchant or partner), without the status its machine gives it. */
+const newPayout = (
   assembly: { readonly amount: number; readonly deducted_fees: number; readonly reference: string; readonly tax_currency: Payout["tax_currency"] },
   fields: Pick<Payout, "currency" | "payout_type" | "fx" | "links">
 ) =>
-  withNewId("payout", (id, created_at): Effect.Effect<Payout> =>
+  withNewId("payout", (id, created_at): Effect.Effect<Omit<Payout, "status">> =>
     Effect.succeed({
       id,
       created_at,
-      // The wire order of a payout's fields (the SQL adapter answers them in it too).
       amount: assembly.amount,
       deducted_fees: assembly.deducted_fees,
       currency: fields.currency,
       reference: assembly.reference,
-      status: "pending",
       payout_type: fields.payout_type,
       arrival_date: null,
       fx: fields.fx,
@@ -123,6 +121,17 @@ export class Payouts extends Context.Service<Payouts, {
 
       const decodeList = decodeInputEffect(PayoutListParams, ROOT)
       const decodeUpdate = decodeInputEffect(PayoutUpdateRequest, ROOT)
+
+      /** Stores a new payout as its machine creates it: pending, with no event (the real API sends none). */
+      const createPending = (organisation: string, payout: Omit<Payout, "status">) =>
+        Effect.orDie(applyCreation(payouts, {
+          organisation,
+          machine: payoutMachine,
+          state: "pending",
+          resource: payout,
+          cause: { origin: "gocardless", cause: "payout_created" },
+          links: { payout: payout.id, creditor: payout.links.creditor }
+        }))
 
       const fxConfirmed = (organisation: string, id: string) =>
         Effect.map(log.scan(organisation, { payout: eq(id), action: eq("fx_rate_confirmed") }), (es) => es.length > 0)
@@ -217,15 +226,14 @@ export class Payouts extends Context.Service<Payouts, {
           if (assembly.amount <= 0) return
           const fxCurrency = creditor.fx_payout_currency !== null && creditor.fx_payout_currency !== currency ? creditor.fx_payout_currency : null
           const estimate = fxCurrency === null ? undefined : sandboxRate(currency, fxCurrency)
-          const payout = yield* pendingPayout(assembly, {
+          const { resource: payout } = yield* createPending(organisation, yield* newPayout(assembly, {
             currency,
             payout_type: "merchant",
             fx: fxCurrency === null || estimate === undefined
               ? NO_FX
               : { fx_currency: fxCurrency, fx_amount: null, exchange_rate: null, estimated_exchange_rate: renderExchangeRate(estimate) },
             links: { creditor: creditor.id, creditor_bank_account: account }
-          })
-          yield* insertNew(payouts, organisation, payout)
+          }))
           for (const row of rows) {
             yield* save(ledger, organisation, row, { ...row.resource, payout: payout.id })
             const entry = row.resource.entry
@@ -305,13 +313,12 @@ export class Payouts extends Context.Service<Payouts, {
             entries: rows.map((r) => ({ ...r.resource.entry, date: day }))
           })))
           if (assembly.amount <= 0) return
-          const payout = yield* pendingPayout(assembly, {
+          const { resource: payout } = yield* createPending(organisation, yield* newPayout(assembly, {
             currency,
             payout_type: "partner",
             fx: NO_FX,
             links: { creditor: creditor.id, creditor_bank_account: account }
-          })
-          yield* insertNew(payouts, organisation, payout)
+          }))
           for (const row of rows) yield* save(appFees, organisation, row, { ...row.resource, payout: payout.id })
         })
 

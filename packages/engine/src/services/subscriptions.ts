@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Result, Schema } from "effect"
 import {
   Amount,
   type IdGenerator,
@@ -16,13 +16,14 @@ import {
   now,
   today
 } from "@paykit/core"
-import { SUBSCRIPTION_STATUSES, subscriptionMachine } from "@paykit/machines"
+import { SUBSCRIPTION_STATUSES, type SubscriptionPauseFacts, subscriptionMachine } from "@paykit/machines"
 import {
   type SubscriptionSchedule,
   calendarFor,
   chargeDay,
   earliestChargeDateAfterResume,
   formatDayNumber,
+  hasFurtherPayments,
   pauseSubscription,
   planSubscription,
   reportedEndDate,
@@ -43,7 +44,7 @@ import { idFilter, listFields, toListQuery } from "./list-params.ts"
 import { CHARGEABLE_MANDATE_STATUSES, withNextPossibleChargeDate } from "./mandates.ts"
 import { captureDailyItems, idOfVersioned } from "./daily-items.ts"
 import { mandateCurrencyRefusal, Payments } from "./payments.ts"
-import { API_CAUSE, applyTransition, emit, insertNew, save, captureUnitOfWork } from "./support.ts"
+import { API_CAUSE, applyCreation, applyTransition, insertNew, save, captureUnitOfWork } from "./support.ts"
 import { MetadataUpdateRequest } from "./metadata-requests.ts"
 
 const ROOT = "subscriptions"
@@ -75,19 +76,18 @@ const CreateLinks = Schema.Struct({ links: Schema.Struct({ mandate: IdOf("mandat
 
 type Errors = ValidationFailed | InvalidState | NotFound
 
-const subscriptionLinks = (s: Subscription, mandate?: Mandate) => ({
+const subscriptionLinks = (s: Pick<Subscription, "id" | "links">, mandate?: Mandate) => ({
   subscription: s.id,
   mandate: s.links.mandate,
   ...(mandate === undefined ? {} : { customer: mandate.links.customer, creditor: mandate.links.creditor })
 })
 
-/** Whether the schedule still has an occurrence to charge. */
-const hasFurtherPayments = (schedule: SubscriptionSchedule, scheme: Mandate["scheme"]): boolean => {
-  if (schedule.pause.kind === "paused_indefinitely") return true
-  if (schedule.endIndex !== null && schedule.fromIndex >= schedule.endIndex) return false
-  if (schedule.endDay !== null && chargeDay(schedule.recurrence, calendarFor(scheme), schedule.fromIndex) >= schedule.endDay) return false
-  return true
-}
+/** The subscription machine's facts for an event other than a pause. */
+const factsOf = (schedule: SubscriptionSchedule, scheme: Mandate["scheme"]) =>
+  ({ has_further_payments: hasFurtherPayments(schedule, calendarFor(scheme)), pause: null })
+
+/** The facts of an amendment or cancellation, which no guard of the machine reads. */
+const UNGUARDED = { has_further_payments: true, pause: null } as const
 
 export class Subscriptions extends Context.Service<Subscriptions, {
   /** `origin.app`: the partner app the subscription's app fees go to; defaults to the `CallingApp` of the call. */
@@ -179,7 +179,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           if (currencyRefusal !== undefined) return yield* invalidField(ROOT, ["currency"], currencyRefusal)
           if (r.app_fee !== undefined && r.app_fee !== null) yield* Effect.fromResult(validateAppFee(ROOT, r.amount, r.app_fee))
           const created_at = yield* now
-          const subscription: Subscription = {
+          const fields: Omit<Subscription, "status"> = {
             id: yield* newId("subscription"),
             created_at,
             amount: r.amount,
@@ -196,17 +196,22 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             app_fee: r.app_fee ?? null,
             retry_if_possible: r.retry_if_possible ?? false,
             metadata: r.metadata ?? {},
-            status: "active",
             upcoming_payments: plan.upcoming_payments,
             earliest_charge_date_after_resume: null,
             links: { mandate: mandate.id }
           }
-          yield* insertNew(subscriptions, organisation, subscription)
+          const { resource: subscription } = yield* applyCreation(subscriptions, {
+            organisation,
+            machine: subscriptionMachine,
+            state: "active",
+            resource: fields,
+            cause: API_CAUSE("subscription_created"),
+            links: subscriptionLinks(fields, mandate)
+          })
           yield* insertNew(schedules, organisation, { id: subscription.id, created_at, schedule: plan.schedule })
           // Recorded even without an app fee yet: one can be set later by an update.
           const app = origin.app === undefined ? yield* CallingApp : origin.app
           if (app !== null) yield* recordAttribution({ attributions, creditors }, organisation, subscription.id, app)
-          yield* emit(organisation, { resource_type: "subscriptions", action: "created", links: subscriptionLinks(subscription, mandate), cause: API_CAUSE("subscription_created"), resource_metadata: subscription.metadata })
           return yield* present(organisation, subscription)
         })
 
@@ -222,7 +227,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             machine: subscriptionMachine,
             current,
             event: "amend",
-            context: { has_further_payments: true },
+            context: UNGUARDED,
             cause: API_CAUSE("subscription_amended", "The subscription was amended at your request."),
             links: subscriptionLinks(current.resource),
             patch: (s) => ({ ...s, ...req })
@@ -230,27 +235,35 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           return yield* present(organisation, next)
         })
 
-      /** Pause and resume: @paykit/schedule moves the schedule, the machine moves the status. */
+      /**
+       * Pause and resume: the subscription machine decides (its pause guards judge the facts
+       * @paykit/schedule finds in the schedule) and moves the status; the schedule moves with it.
+       */
       const pauseOrResume = (organisation: string, id: string, input: unknown, event: "pause" | "resume") =>
         Effect.gen(function*() {
           const current = yield* subscriptions.get(organisation, id)
           const record = yield* Effect.orDie(schedules.get(organisation, id))
           const mandate = yield* Effect.orDie(mandateToday(organisation, current.resource.links.mandate))
-          const context = { calendar: calendarFor(mandate.scheme), next_possible_charge_date: mandate.next_possible_charge_date ?? (yield* today()) }
+          const context = {
+            calendar: calendarFor(mandate.scheme),
+            next_possible_charge_date: mandate.next_possible_charge_date ?? (yield* today()),
+            at: yield* now
+          }
           const sub = { status: current.resource.status, schedule: record.resource.schedule }
-          const moved = yield* Effect.fromResult(event === "pause" ? pauseSubscription(sub, input ?? {}, context) : resumeSubscription(sub, input ?? {}, context))
-          // Pausing a subscription already paused for cycles (to pause it indefinitely) keeps its status.
-          const next = current.resource.status === moved.status
-            ? current.resource
-            : yield* applyTransition(subscriptions, {
-              organisation,
-              machine: subscriptionMachine,
-              current,
-              event,
-              context: { has_further_payments: true },
-              cause: API_CAUSE(event === "pause" ? "subscription_paused" : "subscription_resumed"),
-              links: subscriptionLinks(current.resource, mandate)
-            })
+          const result: Result.Result<{ readonly schedule: SubscriptionSchedule; readonly facts: SubscriptionPauseFacts | null }, Errors> =
+            event === "pause"
+              ? pauseSubscription(sub, input ?? {}, context)
+              : Result.map(resumeSubscription(sub, input ?? {}, context), (m) => ({ ...m, facts: null }))
+          const moved = yield* Effect.fromResult(result)
+          const next = yield* applyTransition(subscriptions, {
+            organisation,
+            machine: subscriptionMachine,
+            current,
+            event,
+            context: { ...factsOf(record.resource.schedule, mandate.scheme), pause: moved.facts },
+            cause: API_CAUSE(event === "pause" ? "subscription_paused" : "subscription_resumed"),
+            links: subscriptionLinks(current.resource, mandate)
+          })
           yield* save(schedules, organisation, record, { ...record.resource, schedule: moved.schedule })
           return yield* present(organisation, next)
         })
@@ -264,7 +277,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             machine: subscriptionMachine,
             current,
             event: "cancel",
-            context: { has_further_payments: true },
+            context: UNGUARDED,
             cause: API_CAUSE("subscription_cancelled", "The subscription was cancelled at your request."),
             links: subscriptionLinks(current.resource),
             patch: (s) => ({ ...s, metadata: req.metadata ?? s.metadata })
@@ -273,13 +286,19 @@ export class Subscriptions extends Context.Service<Subscriptions, {
         })
 
       /** A status change the daily run makes by itself: the schedule is spent, or a pause for cycles ended. */
-      const moveByItself = (organisation: string, current: Versioned<Subscription>, mandate: Mandate, event: "finish" | "resume") =>
+      const moveByItself = (
+        organisation: string,
+        current: Versioned<Subscription>,
+        mandate: Mandate,
+        schedule: SubscriptionSchedule,
+        event: "finish" | "resume"
+      ) =>
         applyTransition(subscriptions, {
           organisation,
           machine: subscriptionMachine,
           current,
           event,
-          context: { has_further_payments: event !== "finish" },
+          context: factsOf(schedule, mandate.scheme),
           cause: event === "finish"
             ? { origin: "gocardless", cause: "subscription_finished", description: "Every payment of the subscription has been created." }
             : { origin: "gocardless", cause: "subscription_resumed", description: "The subscription's pause for a number of cycles has ended." },
@@ -295,8 +314,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
           let record = yield* schedules.get(organisation, current.resource.id)
           while (true) {
             const schedule = record.resource.schedule
-            if (!hasFurtherPayments(schedule, mandate.scheme)) {
-              yield* moveByItself(organisation, current, mandate, "finish")
+            if (!hasFurtherPayments(schedule, calendar)) {
+              yield* moveByItself(organisation, current, mandate, schedule, "finish")
               break
             }
             const npcd = mandate.next_possible_charge_date
@@ -305,7 +324,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             if (due > npcd) break
             // A pause for cycles ends by itself once the first occurrence after it falls due.
             if (current.resource.status === "paused") {
-              yield* moveByItself(organisation, current, mandate, "resume")
+              yield* moveByItself(organisation, current, mandate, schedule, "resume")
               current = yield* subscriptions.get(organisation, current.resource.id)
             }
             const s = current.resource
@@ -321,13 +340,17 @@ export class Subscriptions extends Context.Service<Subscriptions, {
               links: { mandate: s.links.mandate }
             }, { subscription: s.id, app: yield* attributionOf(attributions, organisation, s.id) })
             const advanced = { ...schedule, fromIndex: schedule.fromIndex + 1, pause: { kind: "active" as const } }
-            record = yield* save(schedules, organisation, record, { ...record.resource, schedule: advanced })
-            yield* emit(organisation, {
-              resource_type: "subscriptions",
-              action: "payment_created",
-              links: { ...subscriptionLinks(s, mandate), payment: payment.id },
-              cause: { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." }
+            // The machine's guard checks the schedule had this payment to create.
+            yield* applyTransition(subscriptions, {
+              organisation,
+              machine: subscriptionMachine,
+              current,
+              event: "create_payment",
+              context: factsOf(schedule, mandate.scheme),
+              cause: { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." },
+              links: { ...subscriptionLinks(s, mandate), payment: payment.id }
             })
+            record = yield* save(schedules, organisation, record, { ...record.resource, schedule: advanced })
             current = yield* subscriptions.get(organisation, s.id)
           }
         })

@@ -1,6 +1,6 @@
-import { Context, Effect, Result } from "effect"
+import { Context, Effect, Result, type Schema, SchemaAST } from "effect"
 import { IdGenerator, InvalidState, type Metadata, type NotFound, nowIn, type Timestamp, withNewId, withNewIds } from "@paykit/core"
-import { type Cause, type Machine, transition } from "@paykit/machines"
+import { type Cause, creation, type HistoryEntry, type Machine, transition } from "@paykit/machines"
 import { EventLog } from "../ports/event-log.ts"
 import { type Repository, Transactor, type VersionConflict, type Versioned } from "../ports/repository.ts"
 import type { Event, EventResourceType } from "../resources/events.ts"
@@ -137,11 +137,6 @@ export interface TransitionRequest<A, S extends string, E extends string, C> {
   readonly extra?: EventDraft["extra"]
 }
 
-/**
- * The one way a status changes: the machine's table accepts the event (or refuses it with
- * `InvalidState`), the resource is saved with its version, and the event the table names is
- * appended in the same unit of work.
- */
 /** A status change the machine's table accepted: the resource after it, and the event it emits. */
 export interface Transitioned<A> {
   readonly next: A
@@ -169,40 +164,130 @@ export const transitionOf = <
   const entry = outcome.success
   const patched = request.patch === undefined ? resource : request.patch(resource, at)
   const next = { ...patched, status: entry.to }
-  const emits = entry.emits
-  return Result.succeed({
-    next,
-    event: emits === null ? undefined : {
-      resource_type: request.machine.name as EventResourceType,
-      action: emits,
-      links: request.links,
-      cause: request.cause,
-      ...(next.metadata === undefined ? {} : { resource_metadata: next.metadata }),
-      ...(request.extra === undefined ? {} : { extra: request.extra })
-    }
-  })
+  return Result.succeed({ next, event: draftOf(entry, next, request) })
 }
 
-export const applyTransition = <
-  A extends { readonly id: string; readonly created_at: string; readonly status: S; readonly metadata?: Metadata },
-  K extends string,
-  S extends string,
-  E extends string,
-  C
->(
+/** A stored resource whose status a machine governs. */
+export interface MachineResource<S extends string> {
+  readonly id: string
+  readonly created_at: string
+  readonly status: S
+  readonly metadata?: Metadata
+}
+
+/**
+ * Stores a move the table accepted with `store`, then appends the event it names, and answers
+ * what `store` did; a refusal stores nothing.
+ */
+const commitMove = <A, B>(
+  organisation: string,
+  outcome: Result.Result<Transitioned<A>, InvalidState>,
+  store: (next: A) => Effect.Effect<B, InvalidState>
+): Effect.Effect<B, InvalidState, EngineContext> => {
+  if (Result.isFailure(outcome)) return Effect.fail(outcome.failure)
+  const { next, event } = outcome.success
+  const stored = store(next)
+  if (event === undefined) return stored
+  return Effect.flatMap(stored, (b) => Effect.as(emit(organisation, event), b))
+}
+
+/**
+ * The one way a status changes: the machine's table accepts the event (or refuses it with
+ * `InvalidState`), the resource is saved with its version, and the event the table names is
+ * appended in the same unit of work.
+ */
+export const applyTransition = <A extends MachineResource<S>, K extends string, S extends string, E extends string, C>(
   repository: Repository<A, K>,
   request: TransitionRequest<A, S, E, C>
 ): Effect.Effect<A, InvalidState, EngineContext> =>
   // A chain of steps, not Effect.gen: every status change of every resource runs it (see `emit`);
   // the clock is read in the first step rather than in one of its own.
-  Effect.withFiber((fiber) => {
-    const outcome = transitionOf(request.current.resource, request, nowIn(fiber))
-    if (Result.isFailure(outcome)) return Effect.fail(outcome.failure)
-    const { next, event } = outcome.success
-    const saved = save(repository, request.organisation, request.current, next)
-    if (event === undefined) return Effect.as(saved, next)
-    return Effect.flatMap(saved, () => Effect.as(emit(request.organisation, event), next))
+  Effect.withFiber((fiber) =>
+    commitMove(request.organisation, transitionOf(request.current.resource, request, nowIn(fiber)), (next) =>
+      Effect.as(save(repository, request.organisation, request.current, next), next)))
+
+export interface CreationRequest<A extends { readonly status: S }, S extends string, E extends string, C> {
+  readonly organisation: string
+  readonly machine: Machine<S, E, C>
+  /** One of the machine's initial states; the table refuses any other. */
+  readonly state: S
+  /** Every field but `status`, which only the machine's creation entry sets. */
+  readonly resource: Omit<A, "status">
+  readonly cause: Cause
+  readonly links: Readonly<Record<string, string>>
+  readonly extra?: EventDraft["extra"]
+}
+
+/** The API event a history entry names, drafted for `resource`; none where the table emits none. */
+const draftOf = <S extends string, E extends string>(
+  entry: HistoryEntry<S, E>,
+  resource: { readonly metadata?: Metadata },
+  request: { readonly cause: Cause; readonly links: Readonly<Record<string, string>>; readonly extra?: EventDraft["extra"] }
+): EventDraft | undefined =>
+  entry.emits === null ? undefined : {
+    resource_type: entry.resource_type as EventResourceType,
+    action: entry.emits,
+    links: request.links,
+    cause: request.cause,
+    ...(resource.metadata === undefined ? {} : { resource_metadata: resource.metadata }),
+    ...(request.extra === undefined ? {} : { extra: request.extra })
+  }
+
+const FIELD_ORDER = new WeakMap<Schema.Top, ReadonlyArray<string>>()
+
+/** A resource Schema's field names in its wire order, the order the SQL adapter answers in. */
+const fieldOrderOf = (schema: Schema.Top): ReadonlyArray<string> => {
+  const known = FIELD_ORDER.get(schema)
+  if (known !== undefined) return known
+  const ast = schema.ast
+  const order = SchemaAST.isObjects(ast) ? ast.propertySignatures.map((p) => String(p.name)) : []
+  FIELD_ORDER.set(schema, order)
+  return order
+}
+
+/**
+ * `fields` with `status`, keys in the Schema's order: a stored resource reads the same (down to
+ * its JSON) on every storage, whichever wrote it.
+ */
+const withStatus = (fields: object, status: string, schema: Schema.Top): Readonly<Record<string, unknown>> => {
+  // Typed `Omit<A, "status">` by the caller: its keys are the Schema's, so none is left out here.
+  const source = fields as Readonly<Record<string, unknown>>
+  const out: Record<string, unknown> = {}
+  for (const key of fieldOrderOf(schema)) {
+    if (key === "status") out[key] = status
+    else if (key in source) out[key] = source[key]
+  }
+  return out
+}
+
+/**
+ * A resource's creation, computed and not stored: the machine's `creation` entry gives the status
+ * (or refuses a state outside the table's initial ones) and the event it names is drafted.
+ * `schema` is the resource's, whose field order the result keeps.
+ */
+export const creationOf = <A extends { readonly status: S; readonly metadata?: Metadata }, S extends string, E extends string, C>(
+  request: Omit<CreationRequest<A, S, E, C>, "organisation">,
+  at: Timestamp,
+  schema: Schema.Top
+): Result.Result<Transitioned<A>, InvalidState> =>
+  Result.map(creation(request.machine, request.state, { at, cause: request.cause }), (entry) => {
+    // `Omit<A, "status">` with the entry's status is an `A`; TypeScript cannot see it for a generic A.
+    const next = withStatus(request.resource, entry.to, schema) as unknown as A
+    return { next, event: draftOf(entry, next, request) }
   })
+
+/**
+ * The one way a resource of a machine comes into being: the table's creation entry sets its
+ * status, the resource is inserted, and the event the entry names is appended, in the caller's
+ * unit of work. Answers the stored resource with its version, for a move that follows at once.
+ */
+export const applyCreation = <A extends MachineResource<S>, K extends string, S extends string, E extends string, C>(
+  repository: Repository<A, K>,
+  request: CreationRequest<A, S, E, C>
+): Effect.Effect<Versioned<A>, InvalidState, EngineContext> =>
+  Effect.withFiber((fiber) =>
+    commitMove(request.organisation, creationOf(request, nowIn(fiber), repository.definition.schema), (next) =>
+      insertNew(repository, request.organisation, next)))
 
 /** Whether the machine accepts `event` in `state` (used to skip work that is not due). */
 export const accepts = <S extends string, E extends string, C>(
