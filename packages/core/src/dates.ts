@@ -115,6 +115,9 @@ export const partsOfDayNumber = (n: number): DateParts => {
 export const toDayNumber = (d: LocalDate): number =>
   dayNumberOf(Number(d.slice(0, 4)), Number(d.slice(5, 7)), Number(d.slice(8, 10)))
 
+/** The last day a LocalDate can hold, 9999-12-31: nothing may be planned past it. */
+export const LAST_DAY_NUMBER: number = dayNumberOf(9999, 12, 31)
+
 export const fromDayNumber = (n: number): LocalDate => {
   const p = partsOfDayNumber(n)
   return `${pad4(p.year)}-${pad2(p.month)}-${pad2(p.day)}` as LocalDate

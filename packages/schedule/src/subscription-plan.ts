@@ -1,4 +1,4 @@
-import { addMonths, decodeInput, fieldError, toDayNumber, validationFailed } from "@paykit/core"
+import { addMonths, decodeInput, fieldError, LAST_DAY_NUMBER, toDayNumber, validationFailed } from "@paykit/core"
 import type { FieldError, LocalDate, ValidationFailed } from "@paykit/core"
 import { Result } from "effect"
 import type { DayCalendar } from "./charge-dates.ts"
@@ -99,6 +99,10 @@ export const planSubscription = (input: unknown, context: PlanContext): Result.R
     return Result.fail(validationFailed([err("end_date", `must be after the first charge date (${formatDayNumber(firstCharge)})`)]))
   }
   const count = request.count ?? null
+  // A count whose last payment falls past the last day a date can hold could never be stored or charged.
+  if (count !== null && chargeDay(recurrence, calendar, count - 1) > LAST_DAY_NUMBER) {
+    return Result.fail(validationFailed([err("count", `is too large: the last payment would fall after ${formatDayNumber(LAST_DAY_NUMBER)}`)]))
+  }
   const schedule: SubscriptionSchedule = {
     recurrence,
     fromIndex: 0,

@@ -226,3 +226,41 @@ describe("planSubscription: known answers", () => {
     )
   })
 })
+
+describe("planSubscription: every date it accepts is a date a LocalDate can hold", () => {
+  const ctx: PlanContext = { calendar: bacs, today: d("2026-11-24"), next_possible_charge_date: d("2026-11-27") }
+  const base = { amount: 1500, currency: "GBP", links: { mandate: MANDATE } }
+
+  it("a count or an interval that would reach past 9999-12-31 is refused on that field, and anything accepted ends by then", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("weekly", "monthly", "yearly"),
+        fc.integer({ min: 1, max: 100_000_000 }),
+        fc.option(fc.integer({ min: 1, max: 100_000_000 }), { nil: undefined }),
+        (interval_unit, count, interval) => {
+          const result = planSubscription({ ...base, interval_unit, count, ...(interval === undefined ? {} : { interval }) }, ctx)
+          if (Result.isSuccess(result)) {
+            expect(result.success.end_date).not.toBeNull()
+            expect(String(result.success.end_date) <= "9999-12-31").toBe(true)
+            expect(String(result.success.end_date)).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+          } else {
+            const fields = result.failure.errors.map((e) => e.field)
+            expect(fields.some((f) => f === "count" || f === "interval")).toBe(true)
+          }
+        }
+      )
+    )
+  })
+
+  it("the fuzzer's monthly subscription of 7,897,395 payments (ending in year 660143) is refused on count", () => {
+    const result = planSubscription({ ...base, interval_unit: "monthly", day_of_month: 5, count: 7_897_395 }, ctx)
+    expect(Result.isFailure(result) && result.failure.errors.map((e) => e.field)).toEqual(["count"])
+  })
+
+  it("an interval whose second payment falls after 9999-12-31 is refused on interval, with or without a count", () => {
+    for (const count of [undefined, 2]) {
+      const result = planSubscription({ ...base, interval_unit: "yearly", interval: 9000, ...(count === undefined ? {} : { count }) }, ctx)
+      expect(Result.isFailure(result) && result.failure.errors.map((e) => e.field)).toEqual(["interval"])
+    }
+  })
+})
