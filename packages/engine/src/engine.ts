@@ -75,8 +75,11 @@ export const engineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
  * The whole engine in memory with the sandbox bank: what tests and the simulator run on. The
  * clock is Effect's: provide `TestClock.layer()` (or run under `it.effect`) to travel in time.
  */
-export const inMemoryEngine = (options: { readonly seed: number }) =>
-  engineOn(InMemoryStorage).pipe(
+export const inMemoryEngine = (options: { readonly seed: number }) => sandboxEngineOn(InMemoryStorage, options)
+
+/** `inMemoryEngine` on another storage adapter (SQL, or one wrapped to inject failures in tests). */
+export const sandboxEngineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>, options: { readonly seed: number }) =>
+  engineOn(storage).pipe(
     Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(options.seed), ClockControl.testClock))
   )
 

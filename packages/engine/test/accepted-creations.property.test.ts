@@ -2,17 +2,15 @@ import { Effect, Exit, Layer, Logger } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { IdGenerator, MANDATE_SCHEMES } from "@paykit/core"
+import { ORG, START } from "./fixtures.ts"
+import { MANDATE_SCHEMES } from "@paykit/core"
 import {
-  ClockControl,
   Creditors,
   Customers,
-  engineOn,
-  InMemoryStorage,
+  inMemoryEngine,
   Mandates,
   OutboundPaymentImports,
   Payments,
-  SandboxBank,
   setUpPayer,
   Simulator,
   Subscriptions
@@ -26,14 +24,12 @@ import {
  * item or job failing (nothing is logged at error level) and every advance succeeds.
  */
 
-const ORG = "OR0000000000AA"
-const START = Date.UTC(2026, 10, 23, 9, 0, 0)
 const DAY = 86_400_000
 // GBP first and most often: the organisation's first mandate is a Bacs one.
 const currency = fc.oneof({ arbitrary: fc.constant("GBP"), weight: 3 }, { arbitrary: fc.constantFrom("EUR", "USD", "AUD", "SEK"), weight: 2 })
 
 const engine = () => Layer.mergeAll(
-  engineOn(InMemoryStorage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(11), ClockControl.testClock))),
+  inMemoryEngine({ seed: 11 }),
   TestClock.layer()
 )
 

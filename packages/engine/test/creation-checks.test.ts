@@ -1,25 +1,23 @@
 import { Effect, Exit, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { IdGenerator } from "@paykit/core"
 import {
   BillingRequests,
-  ClockControl,
   Creditors,
   Customers,
-  engineOn,
   FailureInjection,
   InMemoryStorage,
   Mandates,
   OutboundPaymentImports,
-  Payments,
   PaymentAccounts,
-  SandboxBank,
+  Payments,
+  sandboxEngineOn,
   setUpPayer,
   Simulator,
   Subscriptions,
   withFailureInjection
 } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
+import { ORG, START } from "./fixtures.ts"
 
 /**
  * Finding 4 and 10 of issue 14: what a later daily run would refuse is refused at creation, and a
@@ -27,15 +25,13 @@ import { describe, expect, it } from "vitest"
  * that succeeds and another subscription that still charges.
  */
 
-const ORG = "OR0000000000AA"
-const START = Date.UTC(2026, 10, 23, 9, 0, 0)
 const DAY = 86_400_000
 const DE_ACCOUNT = { account_holder_name: "Erika Mustermann", iban: "DE89370400440532013000" }
 
 const storage = withFailureInjection(InMemoryStorage)
 const engine = Layer.mergeAll(
   storage,
-  engineOn(storage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(9), ClockControl.testClock))),
+  sandboxEngineOn(storage, { seed: 9 }),
   TestClock.layer()
 )
 const run = <A, E>(program: Effect.Effect<A, E, Layer.Success<typeof engine>>) =>

@@ -1,13 +1,10 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { IdGenerator } from "@paykit/core"
 import {
-  ClockControl,
   dailyIsolationScenario,
-  engineOn,
   InMemoryStorage,
   isolationViolations,
-  SandboxBank,
+  sandboxEngineOn,
   withFailureInjection
 } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
@@ -16,7 +13,7 @@ import { describe, expect, it } from "vitest"
 const storage = withFailureInjection(InMemoryStorage)
 const engine = Layer.mergeAll(
   storage,
-  engineOn(storage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(3), ClockControl.testClock))),
+  sandboxEngineOn(storage, { seed: 3 }),
   TestClock.layer()
 )
 

@@ -4,6 +4,12 @@ import type { ApiResponse } from "./api-response.ts"
 import type { QueryValues } from "./query-params.ts"
 import type { CallerShape } from "./request-context.ts"
 
+/** The path of a request target, without its query. */
+export const pathnameOf = (url: string): string => {
+  const q = url.indexOf("?")
+  return q === -1 ? url : url.slice(0, q)
+}
+
 /**
  * A request as an endpoint's handler sees it: routed (path parameters decoded), the query string
  * parsed into its raw values, the body read whole as text. The gateway has already checked the

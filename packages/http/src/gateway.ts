@@ -36,11 +36,6 @@ export const CREATING_ENDPOINTS: ReadonlySet<string> = new Set([CREATE_ENDPOINT,
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]*\+)?json\s*(?:;.*)?$/i
 
-export const pathnameOf = (url: string): string => {
-  const q = url.indexOf("?")
-  return q === -1 ? url : url.slice(0, q)
-}
-
 const versionProblemOf = (version: string | undefined): PaykitError | undefined => {
   if (version === undefined || version === "") {
     return usage(400, PROTOCOL_REASONS.missingVersion, `The GoCardless-Version header is required; this API serves ${API_VERSION}`)

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto"
 import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import type { InvalidApiUsage } from "@paykit/core"
+import { pathnameOf } from "./api-request.ts"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
 import { errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import { REQUEST_ID_HEADER } from "./request-context.ts"
@@ -152,9 +153,7 @@ export const writeRefusal = (
   log: RefusalLog,
   options: { readonly started?: number; readonly close?: boolean } = {}
 ): void => {
-  const url = req.url ?? "/"
-  const q = url.indexOf("?")
-  const request = { method: req.method ?? "-", path: q === -1 ? url : url.slice(0, q), started: options.started ?? performance.now() }
+  const request = { method: req.method ?? "-", path: pathnameOf(req.url ?? "/"), started: options.started ?? performance.now() }
   const { requestId, response } = refusal(log, request, error)
   res.writeHead(response.status, {
     "content-type": JSON_CONTENT_TYPE,

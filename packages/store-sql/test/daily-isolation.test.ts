@@ -1,7 +1,6 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { IdGenerator } from "@paykit/core"
-import { ClockControl, dailyIsolationScenario, engineOn, isolationViolations, SandboxBank, withFailureInjection } from "@paykit/engine"
+import { dailyIsolationScenario, isolationViolations, sandboxEngineOn, withFailureInjection } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
@@ -16,7 +15,7 @@ describe.each(DATABASES)("a poisoned item in the daily run on $name", (database)
     const storage = withFailureInjection(Layer.orDie(SqlStorage.pipe(Layer.provide(database.isolated()))))
     const engine = Layer.mergeAll(
       storage,
-      engineOn(storage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(3), ClockControl.testClock))),
+      sandboxEngineOn(storage, { seed: 3 }),
       TestClock.layer()
     )
     const r = await Effect.runPromise(Effect.provide(dailyIsolationScenario, engine))

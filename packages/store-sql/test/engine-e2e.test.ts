@@ -1,18 +1,15 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { IdGenerator } from "@paykit/core"
 import {
-  ClockControl,
-  engineOn,
-  type EngineStorage,
   Events,
   InMemoryStorage,
   Mandates,
   Payments,
   Payouts,
-  SandboxBank,
+  sandboxEngineOn,
   setUpPayer,
-  Simulator
+  Simulator,
+  type EngineStorage
 } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import { SqlStorage } from "../src/sql-storage.ts"
@@ -31,7 +28,7 @@ const DAY = 86_400_000
 
 const engineWith = <E>(storage: Layer.Layer<EngineStorage, E>) =>
   Layer.mergeAll(
-    engineOn(storage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(7), ClockControl.testClock))),
+    sandboxEngineOn(storage, { seed: 7 }),
     TestClock.layer()
   )
 
