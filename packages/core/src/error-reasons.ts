@@ -1,3 +1,4 @@
+import { API_VERSION } from "./limits.ts"
 import { ACCESS_TOKEN_REASONS, type ErrorBody } from "./errors.ts"
 
 /**
@@ -49,7 +50,7 @@ const statusRefusals = Object.fromEntries(Object.entries(STATUS_REFUSALS).flatMa
 export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   validation_failed: { type: "validation_failed", meaning: "A field is missing, of the wrong type, too long, not one of the accepted values, holds NUL or unpaired surrogates, or breaks a rule between fields." },
   missing_version_header: usage("The GoCardless-Version header is missing."),
-  version_not_found: usage("The GoCardless-Version header names a version this API does not serve (it serves 2015-07-06)."),
+  version_not_found: usage(`The GoCardless-Version header names a version this API does not serve (it serves ${API_VERSION}).`),
   invalid_content_type: usage("A body was sent with a content type other than JSON."),
   invalid_document_structure: usage("The body is not valid JSON."),
   idempotency_key_missing: usage("A creating POST was sent without an Idempotency-Key header where one is required."),

@@ -1,3 +1,4 @@
+import { API_VERSION } from "@paykit/core"
 import { Schema } from "effect"
 import { HttpApi, HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import {
@@ -242,7 +243,7 @@ export class PaykitApi extends HttpApi.make("paykit")
   .middleware(Gateway)
   .annotateMerge(OpenApi.annotations({
     title: "paykit payments API",
-    version: "2015-07-06",
+    version: API_VERSION,
     description: "The GoCardless-compatible HTTP JSON API served over the paykit engine."
   }))
 {}

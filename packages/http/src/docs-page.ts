@@ -1,5 +1,5 @@
 import { OpenApi } from "effect/http-api"
-import { ERROR_REASONS, ERROR_TYPES } from "@paykit/core"
+import { API_VERSION, ERROR_REASONS, ERROR_TYPES } from "@paykit/core"
 import { PaykitApi } from "./api.ts"
 
 /**
@@ -45,7 +45,7 @@ export const renderDocsPage = (): string => {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(spec.info.title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3rem .5rem;text-align:left;vertical-align:top}</style></head>
 <body><h1>${escapeHtml(spec.info.title)}</h1>
-<p>Version <code>${escapeHtml(spec.info.version)}</code>. Send <code>Authorization: Bearer &lt;token&gt;</code>, <code>GoCardless-Version: 2015-07-06</code>, and on creating POSTs an <code>Idempotency-Key</code>. Bodies are JSON wrapped in the resource key. The machine-readable document is <a href="/openapi.json">/openapi.json</a>.</p>
+<p>Version <code>${escapeHtml(spec.info.version)}</code>. Send <code>Authorization: Bearer &lt;token&gt;</code>, <code>GoCardless-Version: ${API_VERSION}</code>, and on creating POSTs an <code>Idempotency-Key</code>. Bodies are JSON wrapped in the resource key. The machine-readable document is <a href="/openapi.json">/openapi.json</a>.</p>
 <h2>Endpoints</h2><table><thead><tr><th>Method</th><th>Path</th><th>Parameters</th><th>Statuses</th></tr></thead><tbody>${rows.join("")}</tbody></table>
 <h2 id="errors">Errors</h2><p>Every error has the body <code>{"error": {"code", "type", "message", "errors": [{"reason", "message", "field", "request_pointer", "links"}], "documentation_url", "request_id"}}</code>; the request id is also the <code>X-Request-Id</code> header.</p>
 <h3>Types</h3><table><thead><tr><th>Type</th><th>Meaning</th></tr></thead><tbody>${errorTypeRows()}</tbody></table>
