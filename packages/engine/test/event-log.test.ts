@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { IdGenerator, idTimestampMillis, makeSteppingClock, timestampFromMillis } from "@paykit/core"
 import { type Event, EventLog, InMemoryStorage, Transactor } from "@paykit/engine"
-import { emitAll } from "../src/services/support.ts"
+import { emitAll } from "../src/kernel/support.ts"
 
 const ORG = "OR000000000001"
 

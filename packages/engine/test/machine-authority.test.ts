@@ -13,20 +13,20 @@ import { describe, expect, it } from "vitest"
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
-const RESOURCES = join(ROOT, "packages/engine/src/resources")
+const ENGINE_SRC = join(ROOT, "packages/engine/src")
 
-/** The stored resource of each machine: the file under engine/src/resources and its type. */
+/** The stored resource of each machine: its domain file under engine/src and its type. */
 const RESOURCE_OF_MACHINE: Readonly<Record<string, readonly [file: string, type: string]>> = {
-  outbound_payments: ["outbound-payments.ts", "OutboundPayment"],
-  outbound_payment_imports: ["outbound-payment-imports.ts", "OutboundPaymentImport"],
-  payouts: ["payouts.ts", "Payout"],
-  payer_authorisations: ["payer-authorisations.ts", "PayerAuthorisation"],
-  subscriptions: ["subscriptions.ts", "Subscription"],
-  mandates: ["mandates.ts", "Mandate"],
-  payments: ["payments.ts", "Payment"],
-  refunds: ["refunds.ts", "Refund"],
-  bank_authorisations: ["bank-authorisations.ts", "BankAuthorisation"],
-  billing_requests: ["billing-requests.ts", "BillingRequest"]
+  outbound_payments: ["outbound/domain/outbound-payments.ts", "OutboundPayment"],
+  outbound_payment_imports: ["outbound/domain/outbound-payment-imports.ts", "OutboundPaymentImport"],
+  payouts: ["payouts/domain/payouts.ts", "Payout"],
+  payer_authorisations: ["payer-flows/domain/payer-authorisations.ts", "PayerAuthorisation"],
+  subscriptions: ["collections/domain/subscriptions.ts", "Subscription"],
+  mandates: ["collections/domain/mandates.ts", "Mandate"],
+  payments: ["collections/domain/payments.ts", "Payment"],
+  refunds: ["collections/domain/refunds.ts", "Refund"],
+  bank_authorisations: ["payer-flows/domain/bank-authorisations.ts", "BankAuthorisation"],
+  billing_requests: ["payer-flows/domain/billing-requests.ts", "BillingRequest"]
 }
 
 /**
@@ -35,15 +35,15 @@ const RESOURCE_OF_MACHINE: Readonly<Record<string, readonly [file: string, type:
  * with its status.
  */
 const MACHINE_FUNCTIONS = new Set([
-  "packages/engine/src/services/support.ts:transitionOf",
-  "packages/engine/src/services/support.ts:creationOf",
-  "packages/engine/src/services/billing-request-steps.ts:stepBillingRequest"
+  "packages/engine/src/kernel/support.ts:transitionOf",
+  "packages/engine/src/kernel/support.ts:creationOf",
+  "packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest"
 ])
 
-/** Every source file of a package; `src/testing` builds stored rows on purpose, to test stores. */
+/** Every source file of a package; `testing` folders build stored rows on purpose, to test stores. */
 const sourcesOf = (pkg: string): Array<string> =>
   readdirSync(join(ROOT, "packages", pkg, "src"), { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".ts") && !f.startsWith("testing"))
+    .filter((f) => f.endsWith(".ts") && !f.split("/").includes("testing"))
     .map((f) => join(ROOT, "packages", pkg, "src", f))
 
 const programOf = (files: ReadonlyArray<string>): ts.Program => {
@@ -99,7 +99,7 @@ const statusWrites = (program: ts.Program, files: ReadonlyArray<string>, resourc
 const resourceTypes = (program: ts.Program): Array<ts.Type> => {
   const checker = program.getTypeChecker()
   return Object.values(RESOURCE_OF_MACHINE).map(([file, name]) => {
-    const source = program.getSourceFile(join(RESOURCES, file))
+    const source = program.getSourceFile(join(ENGINE_SRC, file))
     const module = source === undefined ? undefined : checker.getSymbolAtLocation(source)
     const symbol = module === undefined ? undefined : checker.getExportsOfModule(module).find((s) => s.name === name)
     if (symbol === undefined) throw new Error(`${file} exports no ${name}`)
@@ -122,6 +122,6 @@ describe("machines are the only writer of status", () => {
     const byHand = writes.filter((w) => !MACHINE_FUNCTIONS.has(w.slice(0, w.indexOf(" (line"))))
     expect(byHand).toEqual([])
     // The scan sees a write it is meant to see: the billing request step's own.
-    expect(writes.some((w) => w.startsWith("packages/engine/src/services/billing-request-steps.ts:stepBillingRequest"))).toBe(true)
+    expect(writes.some((w) => w.startsWith("packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest"))).toBe(true)
   }, 240_000)
 })

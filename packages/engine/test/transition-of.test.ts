@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addDays, timestampFromMillis, unsafeLocalDate } from "@paykit/core"
 import { creation, MACHINES, OUTBOUND_PAYMENT_EVENTS, OUTBOUND_PAYMENT_STATUSES, outboundPaymentMachine, transition } from "@paykit/machines"
-import { creationOf, transitionOf } from "../src/services/support.ts"
+import { creationOf, transitionOf } from "../src/kernel/support.ts"
 
 const DAY = unsafeLocalDate("2026-11-23")
 const day = fc.integer({ min: -5, max: 5 }).map((n) => addDays(DAY, n))

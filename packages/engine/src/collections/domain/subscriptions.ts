@@ -1,0 +1,79 @@
+import { Schema } from "effect"
+import { SUBSCRIPTION_STATUSES } from "@paykit/machines"
+import { CURRENCIES, ID_PREFIXES, LocalDate } from "@paykit/core"
+import { INTERVAL_UNITS } from "@paykit/schedule"
+import { defineResource } from "../../kernel/definition.ts"
+import { CreatedAt, Id, Minor, NullableDate, NullableString, StoredMetadata } from "../../kernel/fields.ts"
+
+export const Subscription = Schema.Struct({
+  id: Id,
+  created_at: CreatedAt,
+  amount: Minor,
+  currency: Schema.Literals(CURRENCIES),
+  name: NullableString,
+  start_date: NullableDate,
+  end_date: NullableDate,
+  count: Schema.NullOr(Schema.Int),
+  interval: Schema.Int,
+  interval_unit: Schema.Literals(INTERVAL_UNITS),
+  day_of_month: Schema.NullOr(Schema.Int),
+  month: NullableString,
+  payment_reference: NullableString,
+  app_fee: Schema.NullOr(Minor),
+  retry_if_possible: Schema.Boolean,
+  metadata: StoredMetadata,
+  status: Schema.Literals(SUBSCRIPTION_STATUSES),
+  upcoming_payments: Schema.Array(Schema.Struct({ charge_date: LocalDate, amount: Minor })),
+  earliest_charge_date_after_resume: NullableDate,
+  links: Schema.Struct({ mandate: Schema.String })
+})
+export type Subscription = typeof Subscription.Type
+
+export const subscriptions = defineResource({
+  name: "subscriptions",
+  idPrefix: ID_PREFIXES.subscription,
+  schema: Subscription,
+  filters: {
+    created_at: (r: Subscription) => r.created_at,
+    status: (r: Subscription) => r.status,
+    mandate: (r: Subscription) => r.links.mandate
+  }
+})
+
+const Recurrence = Schema.Union([
+  Schema.Struct({ unit: Schema.Literal("weekly"), anchor: Schema.Int, stepDays: Schema.Int }),
+  Schema.Struct({ unit: Schema.Literals(["monthly", "yearly"]), anchor: Schema.Int, stepMonths: Schema.Int, day: Schema.Int })
+])
+
+const PauseState = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal("active") }),
+  Schema.Struct({ kind: Schema.Literal("paused_indefinitely"), pausedAt: Schema.Int }),
+  Schema.Struct({ kind: Schema.Literal("paused_for_cycles"), pausedAt: Schema.Int, cycles: Schema.Int })
+])
+
+/** @paykit/schedule's `SubscriptionSchedule`, as stored. */
+export const StoredSchedule = Schema.Struct({
+  recurrence: Recurrence,
+  fromIndex: Schema.Int,
+  endIndex: Schema.NullOr(Schema.Int),
+  endDay: Schema.NullOr(Schema.Int),
+  pause: PauseState
+})
+
+/**
+ * The engine's side record of a subscription (not an API resource): its schedule, which says
+ * which occurrence is charged next. Keyed by the subscription's id.
+ */
+export const SubscriptionScheduleRecord = Schema.Struct({
+  id: Id,
+  created_at: CreatedAt,
+  schedule: StoredSchedule
+})
+export type SubscriptionScheduleRecord = typeof SubscriptionScheduleRecord.Type
+
+export const subscriptionSchedules = defineResource({
+  name: "subscription_schedules",
+  idPrefix: ID_PREFIXES.subscription,
+  schema: SubscriptionScheduleRecord,
+  filters: { created_at: (r: SubscriptionScheduleRecord) => r.created_at }
+})

@@ -1,0 +1,16 @@
+import { repositoryService } from "../kernel/repository-service.ts"
+import { customerBankAccounts } from "./domain/customer-bank-accounts.ts"
+import { customers } from "./domain/customers.ts"
+import { mandates } from "./domain/mandates.ts"
+import { payments } from "./domain/payments.ts"
+import { refunds } from "./domain/refunds.ts"
+import { subscriptionSchedules, subscriptions } from "./domain/subscriptions.ts"
+
+/** The repositories of the collections feature's resources, keyed `@paykit/engine/<name>`. */
+export class CustomerRepository extends repositoryService<CustomerRepository>()("CustomerRepository", customers) {}
+export class CustomerBankAccountRepository extends repositoryService<CustomerBankAccountRepository>()("CustomerBankAccountRepository", customerBankAccounts) {}
+export class MandateRepository extends repositoryService<MandateRepository>()("MandateRepository", mandates) {}
+export class PaymentRepository extends repositoryService<PaymentRepository>()("PaymentRepository", payments) {}
+export class RefundRepository extends repositoryService<RefundRepository>()("RefundRepository", refunds) {}
+export class SubscriptionRepository extends repositoryService<SubscriptionRepository>()("SubscriptionRepository", subscriptions) {}
+export class SubscriptionScheduleRepository extends repositoryService<SubscriptionScheduleRepository>()("SubscriptionScheduleRepository", subscriptionSchedules) {}

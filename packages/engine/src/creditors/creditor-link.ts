@@ -1,0 +1,37 @@
+import { Effect } from "effect"
+import { invalidField, type ValidationFailed } from "@paykit/core"
+import type { Versioned } from "../kernel/ports/repository.ts"
+import type { RepositoryOf } from "../kernel/repository-service.ts"
+import type { Creditor, creditors as creditorDefinition } from "./domain/creditors.ts"
+
+type Creditors = RepositoryOf<typeof creditorDefinition>
+
+const LINK: ReadonlyArray<string> = ["links", "creditor"]
+
+/** The creditor a request's `links.creditor` names; another organisation's id is as unknown as a made-up one. */
+export const linkedCreditor = (
+  creditors: Creditors,
+  organisation: string,
+  root: string,
+  id: string
+): Effect.Effect<Versioned<Creditor>, ValidationFailed> =>
+  Effect.mapError(creditors.get(organisation, id), () => invalidField(root, LINK, "must be a creditor of this organisation"))
+
+/**
+ * The creditor named by an optional `links.creditor`, or else the organisation's only creditor
+ * (the real API lets an organisation with one creditor leave the link out).
+ */
+export const resolveCreditor = (
+  creditors: Creditors,
+  organisation: string,
+  root: string,
+  given: string | undefined
+): Effect.Effect<Versioned<Creditor>, ValidationFailed> =>
+  given !== undefined
+    ? linkedCreditor(creditors, organisation, root, given)
+    : Effect.flatMap(creditors.scan(organisation, {}), (all) => {
+      const only = all[0]
+      return all.length === 1 && only !== undefined
+        ? Effect.succeed(only)
+        : Effect.fail(invalidField(root, LINK, "is required unless the organisation has exactly one creditor"))
+    })

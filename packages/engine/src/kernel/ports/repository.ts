@@ -1,0 +1,65 @@
+import { Context, type Effect, Schema } from "effect"
+import type { NotFound } from "@paykit/core"
+import type { ResourceDefinition } from "../definition.ts"
+import type { ListQuery, Page } from "./list-query.ts"
+
+/** A stored resource and its optimistic-concurrency version (1 on insert, +1 per update). */
+export interface Versioned<A> {
+  readonly resource: A
+  readonly version: number
+}
+
+/** An update lost a race: the stored version is no longer the one the caller read. */
+export class VersionConflict extends Schema.TaggedError<VersionConflict>()("VersionConflict", {
+  resource: Schema.String,
+  id: Schema.String,
+  expectedVersion: Schema.Number,
+  actualVersion: Schema.Number
+}) {
+  override get message(): string {
+    return `${this.resource} ${this.id} was changed concurrently (expected version ${this.expectedVersion}, found ${this.actualVersion})`
+  }
+}
+
+/** An insert reused an id that already exists (a bug in the caller or the id generator). */
+export class DuplicateId extends Schema.TaggedError<DuplicateId>()("DuplicateId", {
+  resource: Schema.String,
+  id: Schema.String
+}) {}
+
+/**
+ * The repository port of one aggregate. Every call names the organisation: the organisation is
+ * part of every key, so one tenant can never read or change another's resources.
+ */
+export interface Repository<A extends { readonly id: string; readonly created_at: string }, K extends string = string> {
+  readonly definition: ResourceDefinition<A, K>
+  readonly get: (organisation: string, id: string) => Effect.Effect<Versioned<A>, NotFound>
+  readonly list: (organisation: string, query: ListQuery<K>) => Effect.Effect<Page<A>>
+  /** Every matching resource, oldest first: for the engine's own scans (the simulator), not the API. */
+  readonly scan: (organisation: string, filters: ListQuery<K>["filters"]) => Effect.Effect<ReadonlyArray<Versioned<A>>>
+  readonly insert: (organisation: string, resource: A) => Effect.Effect<Versioned<A>, DuplicateId>
+  readonly update: (
+    organisation: string,
+    resource: A,
+    expectedVersion: number
+  ) => Effect.Effect<Versioned<A>, NotFound | VersionConflict>
+}
+
+/**
+ * What a storage adapter provides: a repository for any resource definition, the organisations
+ * it holds data for (the simulator visits each), and a unit of work.
+ */
+export class RepositoryBackend extends Context.Service<RepositoryBackend, {
+  readonly repository: <A extends { readonly id: string; readonly created_at: string }, K extends string>(
+    definition: ResourceDefinition<A, K>
+  ) => Repository<A, K>
+  readonly organisations: Effect.Effect<ReadonlyArray<string>>
+}>()("@paykit/engine/RepositoryBackend") {}
+
+/**
+ * The unit of work: every repository write and event append inside `transaction` commits together
+ * or not at all. Nested calls join the outer transaction.
+ */
+export class Transactor extends Context.Service<Transactor, {
+  readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}>()("@paykit/engine/Transactor") {}

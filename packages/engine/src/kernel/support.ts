@@ -1,0 +1,302 @@
+import { Context, Effect, Result, type Schema, SchemaAST } from "effect"
+import { IdGenerator, InvalidState, type Metadata, type NotFound, nowIn, type Timestamp, withNewId, withNewIds } from "@paykit/core"
+import { type Cause, creation, type HistoryEntry, type Machine, transition } from "@paykit/machines"
+import { EventLog } from "./ports/event-log.ts"
+import { type Repository, Transactor, type VersionConflict, type Versioned } from "./ports/repository.ts"
+import type { Event, EventResourceType } from "./domain/events.ts"
+
+/** The services every engine operation needs besides its repositories. */
+export type EngineContext = IdGenerator | EventLog
+
+/**
+ * Captures the `EngineContext` services when a service is built and gives a function that
+ * provides them to an operation. Each is added as one entry on top of the caller's context, so a
+ * call costs the same whatever the size of the context the service was built in (providing the
+ * whole captured build context instead copied every repository and service into each call's),
+ * and both in one step (a `provideService` each was two steps more on every operation).
+ */
+export const captureEngineContext = Effect.gen(function*() {
+  const ids = yield* IdGenerator
+  const log = yield* EventLog
+  return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<Exclude<R, IdGenerator>, EventLog>> =>
+    Effect.updateContext(effect, (context: Context.Context<Exclude<Exclude<R, IdGenerator>, EventLog>>) =>
+      // A caller running in the context the engine was built in (the HTTP server, most embedders)
+      // has both already: the context is kept as it is, which spares the step that would restore
+      // it and keeps its lookups as short.
+      (Context.getOrUndefined(context, IdGenerator) === ids && Context.getOrUndefined(context, EventLog) === log
+        ? context
+        : Context.add(Context.add(context, IdGenerator, ids), EventLog, log)) as Context.Context<R>)
+})
+
+/**
+ * As `captureEngineContext`, and each operation run through the result is one unit of work: its
+ * writes and events commit together or not at all.
+ */
+export const captureUnitOfWork = Effect.gen(function*() {
+  const provideEngine = yield* captureEngineContext
+  const transactor = yield* Transactor
+  return <A, E>(effect: Effect.Effect<A, E, EngineContext>): Effect.Effect<A, E> =>
+    transactor.transaction(provideEngine(effect))
+})
+
+/** As `captureEngineContext`, for services that emit no events and need only ids. */
+export const captureIdGenerator = Effect.gen(function*() {
+  const ids = yield* IdGenerator
+  return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<R, IdGenerator>> =>
+    Effect.provideService(effect, IdGenerator, ids)
+})
+
+export interface EventDraft {
+  readonly resource_type: EventResourceType
+  readonly action: string
+  readonly links: Readonly<Record<string, string>>
+  readonly cause: Cause
+  readonly resource_metadata?: Metadata
+  readonly metadata?: Metadata
+  readonly extra?: { readonly scheme?: string; readonly reason_code?: string; readonly will_attempt_retry?: boolean; readonly currency?: string }
+}
+
+const describe = (draft: EventDraft): string =>
+  draft.cause.description ?? `${draft.resource_type.replace(/_/g, " ").replace(/s$/, "")} ${draft.action.replace(/_/g, " ")}`
+
+const NO_METADATA: Metadata = Object.freeze({})
+
+const eventOf = (id: string, created_at: Timestamp, draft: EventDraft): Event => ({
+  id,
+  created_at,
+  resource_type: draft.resource_type,
+  action: draft.action,
+  // Drafts and their maps are immutable values: the event keeps them rather than copies.
+  links: draft.links,
+  details: { origin: draft.cause.origin, cause: draft.cause.cause, description: describe(draft), ...draft.extra },
+  metadata: draft.metadata ?? NO_METADATA,
+  resource_metadata: draft.resource_metadata ?? NO_METADATA
+})
+
+/**
+ * Appends one event to the log (inside the caller's unit of work) and returns it. Every change
+ * goes through here, some twice, so it takes as few steps as it can: `withNewId`'s one, then the
+ * append (an `Effect.gen`, or a step per service and per clock read, was most of a write's steps
+ * and allocation).
+ */
+export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Event, never, EngineContext> =>
+  withNewId("event", (id, created_at, fiber) => {
+    const event = eventOf(id, created_at, draft)
+    // The signature requires the log, so it is in the fiber's context.
+    return Effect.as(Context.getUnsafe(fiber.context, EventLog).append(organisation, [event]), event)
+  })
+
+/**
+ * Appends several events in the order given, at one instant and in one append: what `emit` per
+ * draft does, in the steps of one.
+ */
+export const emitAll = (organisation: string, drafts: ReadonlyArray<EventDraft>): Effect.Effect<ReadonlyArray<Event>, never, EngineContext> =>
+  withNewIds("event", drafts.length, (ids, created_at, fiber) => {
+    // One ascending id per draft (`withNewIds` made drafts.length): the events keep the drafts' order.
+    const events = drafts.map((draft, i) => eventOf(ids[i] as string, created_at, draft))
+    // The signature requires the log, so it is in the fiber's context.
+    return Effect.as(Context.getUnsafe(fiber.context, EventLog).append(organisation, events), events)
+  })
+
+/** A lost optimistic-concurrency race, as the API's 409 `conflict`. */
+export const conflictOf = (e: VersionConflict): InvalidState =>
+  new InvalidState({ reason: "conflict", message: e.message })
+
+/** What `save` makes of an update's refusals; made once, not per save. */
+const SAVE_REFUSALS = {
+  VersionConflict: (e: VersionConflict) => Effect.fail(conflictOf(e)),
+  // The resource was read in this unit of work: its disappearance is a storage defect.
+  NotFound: (e: NotFound) => Effect.die(e)
+}
+
+/** Saves a changed resource with the version it was read at; a lost race is a 409 conflict. */
+export const save = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
+  repository: Repository<A, K>,
+  organisation: string,
+  current: Versioned<A>,
+  next: A
+): Effect.Effect<Versioned<A>, InvalidState> => Effect.catchTags(repository.update(organisation, next, current.version), SAVE_REFUSALS)
+
+/** Inserts a freshly made resource; a duplicate id can only be a defect of the id generator. */
+export const insertNew = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
+  repository: Repository<A, K>,
+  organisation: string,
+  resource: A
+): Effect.Effect<Versioned<A>> => Effect.orDie(repository.insert(organisation, resource))
+
+export interface TransitionRequest<A, S extends string, E extends string, C> {
+  readonly organisation: string
+  readonly machine: Machine<S, E, C>
+  readonly current: Versioned<A>
+  readonly event: E
+  readonly context: C
+  readonly cause: Cause
+  /** Other fields that change with the status (timestamps, links). */
+  readonly patch?: (resource: A, at: Timestamp) => A
+  readonly links: Readonly<Record<string, string>>
+  readonly extra?: EventDraft["extra"]
+}
+
+/** A status change the machine's table accepted: the resource after it, and the event it emits. */
+export interface Transitioned<A> {
+  readonly next: A
+  readonly event: EventDraft | undefined
+}
+
+/**
+ * The status change of `request`, computed and not stored: the machine's table accepts the event
+ * from `resource`'s status (or refuses it with `InvalidState`), the patch is applied at `at`, and
+ * the event the table names is drafted. `applyTransition` stores it; a creation whose resource
+ * moves on at once (an outbound payment verified as it is made) stores only its final state.
+ */
+export const transitionOf = <
+  A extends { readonly status: S; readonly metadata?: Metadata },
+  S extends string,
+  E extends string,
+  C
+>(
+  resource: A,
+  request: Omit<TransitionRequest<A, S, E, C>, "current" | "organisation">,
+  at: Timestamp
+): Result.Result<Transitioned<A>, InvalidState> => {
+  const outcome = transition(request.machine, resource.status, request.event, { at, cause: request.cause, context: request.context })
+  if (Result.isFailure(outcome)) return Result.fail(outcome.failure)
+  const entry = outcome.success
+  const patched = request.patch === undefined ? resource : request.patch(resource, at)
+  const next = { ...patched, status: entry.to }
+  return Result.succeed({ next, event: draftOf(entry, next, request) })
+}
+
+/** A stored resource whose status a machine governs. */
+export interface MachineResource<S extends string> {
+  readonly id: string
+  readonly created_at: string
+  readonly status: S
+  readonly metadata?: Metadata
+}
+
+/**
+ * Stores a move the table accepted with `store`, then appends the event it names, and answers
+ * what `store` did; a refusal stores nothing.
+ */
+const commitMove = <A, B>(
+  organisation: string,
+  outcome: Result.Result<Transitioned<A>, InvalidState>,
+  store: (next: A) => Effect.Effect<B, InvalidState>
+): Effect.Effect<B, InvalidState, EngineContext> => {
+  if (Result.isFailure(outcome)) return Effect.fail(outcome.failure)
+  const { next, event } = outcome.success
+  const stored = store(next)
+  if (event === undefined) return stored
+  return Effect.flatMap(stored, (b) => Effect.as(emit(organisation, event), b))
+}
+
+/**
+ * The one way a status changes: the machine's table accepts the event (or refuses it with
+ * `InvalidState`), the resource is saved with its version, and the event the table names is
+ * appended in the same unit of work.
+ */
+export const applyTransition = <A extends MachineResource<S>, K extends string, S extends string, E extends string, C>(
+  repository: Repository<A, K>,
+  request: TransitionRequest<A, S, E, C>
+): Effect.Effect<A, InvalidState, EngineContext> =>
+  // A chain of steps, not Effect.gen: every status change of every resource runs it (see `emit`);
+  // the clock is read in the first step rather than in one of its own.
+  Effect.withFiber((fiber) =>
+    commitMove(request.organisation, transitionOf(request.current.resource, request, nowIn(fiber)), (next) =>
+      Effect.as(save(repository, request.organisation, request.current, next), next)))
+
+export interface CreationRequest<A extends { readonly status: S }, S extends string, E extends string, C> {
+  readonly organisation: string
+  readonly machine: Machine<S, E, C>
+  /** One of the machine's initial states; the table refuses any other. */
+  readonly state: S
+  /** Every field but `status`, which only the machine's creation entry sets. */
+  readonly resource: Omit<A, "status">
+  readonly cause: Cause
+  readonly links: Readonly<Record<string, string>>
+  readonly extra?: EventDraft["extra"]
+}
+
+/** The API event a history entry names, drafted for `resource`; none where the table emits none. */
+const draftOf = <S extends string, E extends string>(
+  entry: HistoryEntry<S, E>,
+  resource: { readonly metadata?: Metadata },
+  request: { readonly cause: Cause; readonly links: Readonly<Record<string, string>>; readonly extra?: EventDraft["extra"] }
+): EventDraft | undefined =>
+  entry.emits === null ? undefined : {
+    resource_type: entry.resource_type as EventResourceType,
+    action: entry.emits,
+    links: request.links,
+    cause: request.cause,
+    ...(resource.metadata === undefined ? {} : { resource_metadata: resource.metadata }),
+    ...(request.extra === undefined ? {} : { extra: request.extra })
+  }
+
+const FIELD_ORDER = new WeakMap<Schema.Top, ReadonlyArray<string>>()
+
+/** A resource Schema's field names in its wire order, the order the SQL adapter answers in. */
+const fieldOrderOf = (schema: Schema.Top): ReadonlyArray<string> => {
+  const known = FIELD_ORDER.get(schema)
+  if (known !== undefined) return known
+  const ast = schema.ast
+  const order = SchemaAST.isObjects(ast) ? ast.propertySignatures.map((p) => String(p.name)) : []
+  FIELD_ORDER.set(schema, order)
+  return order
+}
+
+/**
+ * `fields` with `status`, keys in the Schema's order: a stored resource reads the same (down to
+ * its JSON) on every storage, whichever wrote it.
+ */
+const withStatus = (fields: object, status: string, schema: Schema.Top): Readonly<Record<string, unknown>> => {
+  // Typed `Omit<A, "status">` by the caller: its keys are the Schema's, so none is left out here.
+  const source = fields as Readonly<Record<string, unknown>>
+  const out: Record<string, unknown> = {}
+  for (const key of fieldOrderOf(schema)) {
+    if (key === "status") out[key] = status
+    else if (key in source) out[key] = source[key]
+  }
+  return out
+}
+
+/**
+ * A resource's creation, computed and not stored: the machine's `creation` entry gives the status
+ * (or refuses a state outside the table's initial ones) and the event it names is drafted.
+ * `schema` is the resource's, whose field order the result keeps.
+ */
+export const creationOf = <A extends { readonly status: S; readonly metadata?: Metadata }, S extends string, E extends string, C>(
+  request: Omit<CreationRequest<A, S, E, C>, "organisation">,
+  at: Timestamp,
+  schema: Schema.Top
+): Result.Result<Transitioned<A>, InvalidState> =>
+  Result.map(creation(request.machine, request.state, { at, cause: request.cause }), (entry) => {
+    // `Omit<A, "status">` with the entry's status is an `A`; TypeScript cannot see it for a generic A.
+    const next = withStatus(request.resource, entry.to, schema) as unknown as A
+    return { next, event: draftOf(entry, next, request) }
+  })
+
+/**
+ * The one way a resource of a machine comes into being: the table's creation entry sets its
+ * status, the resource is inserted, and the event the entry names is appended, in the caller's
+ * unit of work. Answers the stored resource with its version, for a move that follows at once.
+ */
+export const applyCreation = <A extends MachineResource<S>, K extends string, S extends string, E extends string, C>(
+  repository: Repository<A, K>,
+  request: CreationRequest<A, S, E, C>
+): Effect.Effect<Versioned<A>, InvalidState, EngineContext> =>
+  Effect.withFiber((fiber) =>
+    commitMove(request.organisation, creationOf(request, nowIn(fiber), repository.definition.schema), (next) =>
+      insertNew(repository, request.organisation, next)))
+
+/** Whether the machine accepts `event` in `state` (used to skip work that is not due). */
+export const accepts = <S extends string, E extends string, C>(
+  machine: Machine<S, E, C>,
+  state: S,
+  event: E,
+  context: C,
+  at: Timestamp
+): boolean => Result.isSuccess(transition(machine, state, event, { at, cause: { origin: "gocardless", cause: "check" }, context }))
+
+export const API_CAUSE = (cause: string, description?: string): Cause =>
+  description === undefined ? { origin: "api", cause } : { origin: "api", cause, description }

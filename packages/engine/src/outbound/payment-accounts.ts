@@ -1,0 +1,170 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { IdOf, type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, decodeInputEffect, withNewId } from "@paykit/core"
+import { PositiveAmount } from "@paykit/validation"
+import { eq, type Page } from "../kernel/ports/list-query.ts"
+import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
+import { CreditorRepository } from "../creditors/repositories.ts"
+import { PaymentAccountRepository } from "./repositories.ts"
+import { type RepositoryOf } from "../kernel/repository-service.ts"
+import type { Creditor } from "../creditors/domain/creditors.ts"
+import { type PaymentAccount, paymentAccounts } from "./domain/payment-accounts.ts"
+import { idFilter, listFields, toListQuery } from "../kernel/list-params.ts"
+import { insertNew, save, captureIdGenerator } from "../kernel/support.ts"
+import { linkedCreditor } from "../creditors/creditor-link.ts"
+
+const ROOT = "payment_accounts"
+
+/** Outbound payments are GBP only, so every payment account holds GBP. */
+export const PAYMENT_ACCOUNT_CURRENCY = "GBP"
+/** The bank that holds sandbox payment accounts (the platform's own account provider). */
+export const PAYMENT_ACCOUNT_BANK_NAME = "PAYKIT SANDBOX BANK"
+
+// Letters that Unicode decomposition does not reduce to ASCII.
+const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
+  "ß": "SS", "Æ": "AE", "æ": "AE", "Ø": "O", "ø": "O", "Œ": "OE", "œ": "OE", "Ł": "L", "ł": "L",
+  "Đ": "D", "đ": "D", "Þ": "TH", "þ": "TH", "Ð": "D", "ð": "D", "ı": "I"
+}
+
+/**
+ * The name as Faster Payments carries it: letters reduced to unaccented ASCII, upper-cased, other
+ * characters outside the scheme's set dropped, runs of spaces collapsed, then cut to 18.
+ */
+export const paymentAccountHolderName = (name: string): string =>
+  [...name.normalize("NFKD")]
+    .map((c) => SPECIAL_LETTERS[c] ?? c)
+    .join("")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toUpperCase()
+    .replace(/[^A-Z0-9 &\-./]/g, "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH)
+    .trim()
+
+/**
+ * The last two digits of the sandbox account number. The sandbox has no real account numbers, so
+ * one is derived from the account id: stable for the account, and spread over 00-99.
+ */
+export const accountNumberEndingOf = (id: string): string => {
+  let h = 0
+  for (const c of id) h = (h * 31 + c.charCodeAt(0)) % 100_003
+  return String(h % 100).padStart(2, "0")
+}
+
+export const PaymentAccountFundRequest = Schema.Struct({
+  amount: PositiveAmount,
+  links: Schema.Struct({ creditor: IdOf("creditor") })
+})
+
+export const PaymentAccountListParams = Schema.Struct({ ...listFields("payment_account"), creditor: idFilter("creditor") })
+
+type Accounts = RepositoryOf<typeof paymentAccounts>
+
+/** The creditor's GBP payment account, if it has one. */
+export const findAccount = (
+  accounts: Accounts,
+  organisation: string,
+  creditor: string
+): Effect.Effect<Versioned<PaymentAccount> | undefined> =>
+  Effect.map(accounts.scan(organisation, accountFilters(creditor)), (rows) => rows[0])
+
+/** The filters that find a creditor's payment account: one per creditor, in GBP. */
+const accountFilters = (creditor: string) => ({ creditor: eq(creditor), currency: eq(PAYMENT_ACCOUNT_CURRENCY) })
+
+/** The creditor's payment account, opened (with a zero balance) the first time it is needed. */
+export const openAccount = (
+  accounts: Accounts,
+  organisation: string,
+  creditor: Creditor
+): Effect.Effect<Versioned<PaymentAccount>, never, IdGenerator> =>
+  // Every payment and outbound payment asks, and the account nearly always exists: the common
+  // path is one lookup, with no generator.
+  Effect.flatMap(accounts.scan(organisation, accountFilters(creditor.id)), (rows) => {
+    const existing = rows[0]
+    return existing !== undefined ? Effect.succeed(existing) : openNewAccount(accounts, organisation, creditor)
+  })
+
+const openNewAccount = (accounts: Accounts, organisation: string, creditor: Creditor) =>
+  withNewId("payment_account", (id, created_at) =>
+    insertNew(accounts, organisation, {
+      id,
+      created_at,
+      account_balance: 0,
+      account_holder_name: paymentAccountHolderName(creditor.name),
+      account_number_ending: accountNumberEndingOf(id),
+      bank_name: PAYMENT_ACCOUNT_BANK_NAME,
+      currency: PAYMENT_ACCOUNT_CURRENCY,
+      links: { creditor: creditor.id }
+    }))
+
+/** The refusal of a reservation the creditor's balance cannot cover. */
+export const insufficientBalance = (creditor: string, account: PaymentAccount | undefined, amount: number): InvalidState =>
+  new InvalidState({
+    reason: "insufficient_balance",
+    message: `The creditor's payment account balance (${account?.account_balance ?? 0}) does not cover this outbound payment (${amount})`,
+    links: account === undefined ? { creditor } : { creditor, payment_account: account.id }
+  })
+
+/**
+ * Moves the creditor's available balance by `delta` (negative: a reservation). A reservation the
+ * balance cannot cover is refused, so the balance never goes below zero.
+ */
+export const moveBalance = (
+  accounts: Accounts,
+  organisation: string,
+  creditor: string,
+  delta: number
+): Effect.Effect<PaymentAccount, InvalidState> =>
+  Effect.gen(function*() {
+    const current = yield* findAccount(accounts, organisation, creditor)
+    const balance = current?.resource.account_balance ?? 0
+    if (current === undefined || balance + delta < 0) return yield* insufficientBalance(creditor, current?.resource, -delta)
+    const next: PaymentAccount = { ...current.resource, account_balance: balance + delta }
+    yield* save(accounts, organisation, current, next)
+    return next
+  })
+
+export class PaymentAccounts extends Context.Service<PaymentAccounts, {
+  readonly get: (organisation: string, id: string) => Effect.Effect<PaymentAccount, NotFound>
+  readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<PaymentAccount>, ValidationFailed>
+  /**
+   * Sandbox only: money arrives in the creditor's payment account (`{amount, links: {creditor}}`),
+   * opening the account on first use. The live platform funds it by bank transfer.
+   */
+  readonly fund: (organisation: string, input: unknown) => Effect.Effect<PaymentAccount, ValidationFailed | InvalidState>
+}>()("@paykit/engine/PaymentAccounts") {
+  static readonly layer: Layer.Layer<
+    PaymentAccounts,
+    never,
+    PaymentAccountRepository | CreditorRepository | IdGenerator | Transactor
+  > = Layer.effect(
+    PaymentAccounts,
+    Effect.gen(function*() {
+      const accounts = yield* PaymentAccountRepository
+      const creditors = yield* CreditorRepository
+      const provideIds = yield* captureIdGenerator
+      const transactor = yield* Transactor
+      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => transactor.transaction(provideIds(effect))
+      const decodeFund = decodeInputEffect(PaymentAccountFundRequest, ROOT)
+      const decodeList = decodeInputEffect(PaymentAccountListParams, ROOT)
+
+      const fund = (organisation: string, input: unknown) =>
+        Effect.gen(function*() {
+          const req = yield* decodeFund(input)
+          const creditor = yield* linkedCreditor(creditors, organisation, ROOT, req.links.creditor)
+          const account = yield* openAccount(accounts, organisation, creditor.resource)
+          const next: PaymentAccount = { ...account.resource, account_balance: account.resource.account_balance + req.amount }
+          yield* save(accounts, organisation, account, next)
+          return next
+        })
+
+      return PaymentAccounts.of({
+        get: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
+        list: (o, p) =>
+          Effect.flatMap(decodeList(p), (params) =>
+            accounts.list(o, toListQuery(params, { creditor: params.creditor === undefined ? undefined : eq(params.creditor) }))),
+        fund: (o, i) => run(fund(o, i))
+      })
+    })
+  )
+}

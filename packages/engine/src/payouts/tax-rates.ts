@@ -1,0 +1,58 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { NotFound, PAGE_SIZE_DEFAULT, type ValidationFailed, decodeInputEffect } from "@paykit/core"
+import { TAX_RATES, type TaxRate, listTaxRates, taxRateById } from "@paykit/money"
+import type { Page } from "../kernel/ports/list-query.ts"
+import { PageFields } from "../kernel/list-params.ts"
+
+const ROOT = "tax_rates"
+
+export const TaxRateListParams = Schema.Struct({ ...PageFields, jurisdiction: Schema.optionalKey(Schema.String) })
+
+/**
+ * A page of a list kept in ascending id order (tax rates are reference data listed as
+ * @paykit/money orders them, `FR_VAT_1` before `GB_VAT_1`): `after` asks for the ids after the
+ * cursor, `before` for the ids just before it; each cursor is null when nothing lies beyond.
+ */
+export const ascendingPage = <A extends { readonly id: string }>(
+  sorted: ReadonlyArray<A>,
+  query: { readonly before?: string; readonly after?: string; readonly limit: number }
+): Page<A> => {
+  const window = sorted.filter((r) => (query.after === undefined || r.id > query.after) && (query.before === undefined || r.id < query.before))
+  const items = query.before !== undefined && query.after === undefined
+    ? window.slice(Math.max(0, window.length - query.limit))
+    : window.slice(0, query.limit)
+  const first = items[0]
+  const last = items[items.length - 1]
+  if (first === undefined || last === undefined) return { items, before: null, after: null }
+  return {
+    items,
+    before: sorted.some((r) => r.id < first.id) ? first.id : null,
+    after: sorted.some((r) => r.id > last.id) ? last.id : null
+  }
+}
+
+/** `/tax_rates`: the rates of @paykit/money, the same for every organisation. */
+export class TaxRates extends Context.Service<TaxRates, {
+  readonly list: (params: unknown) => Effect.Effect<Page<TaxRate>, ValidationFailed>
+  readonly get: (id: string) => Effect.Effect<TaxRate, NotFound>
+}>()("@paykit/engine/TaxRates") {
+  static readonly layerWith = (rates: ReadonlyArray<TaxRate>): Layer.Layer<TaxRates> =>
+    Layer.succeed(TaxRates, (() => {
+      const decodeList = decodeInputEffect(TaxRateListParams, ROOT)
+      return TaxRates.of({
+        list: (p) =>
+          Effect.map(decodeList(p), (params) =>
+            ascendingPage(listTaxRates(params.jurisdiction === undefined ? {} : { jurisdiction: params.jurisdiction }, rates), {
+              limit: params.limit ?? PAGE_SIZE_DEFAULT,
+              ...(params.before === undefined ? {} : { before: params.before }),
+              ...(params.after === undefined ? {} : { after: params.after })
+            })),
+        get: (id) => {
+          const rate = taxRateById(id, rates)
+          return rate === undefined ? Effect.fail(new NotFound({ resource: ROOT, id })) : Effect.succeed(rate)
+        }
+      })
+    })())
+
+  static readonly layer: Layer.Layer<TaxRates> = TaxRates.layerWith(TAX_RATES)
+}

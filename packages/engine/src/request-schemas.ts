@@ -1,0 +1,95 @@
+import {
+  SubscriptionCreateRequest as ScheduleSubscriptionCreateRequest,
+  SubscriptionPauseRequest as ScheduleSubscriptionPauseRequest,
+  SubscriptionResumeRequest as ScheduleSubscriptionResumeRequest
+} from "@paykit/schedule"
+import {
+  BillingRequestCreate,
+  CollectBankAccount,
+  OutboundPaymentCreateFields,
+  OutboundPaymentImportCreate,
+  OutboundPaymentUpdate,
+  OutboundPaymentWithdrawalFields,
+  PayerThemeCreate
+} from "@paykit/validation"
+import { BankAuthorisationCreateRequest } from "./payer-flows/bank-authorisations.ts"
+import {
+  ChooseCurrencyRequest,
+  CollectCustomerDetailsRequest,
+  ConfirmPayerDetailsRequest,
+  NotifyRequest,
+  SelectInstitutionRequest
+} from "./payer-flows/billing-requests.ts"
+import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./creditors/creditors.ts"
+import { CustomerBankAccountCreateRequest, CustomerCreateRequest, CustomerUpdateRequest } from "./collections/customers.ts"
+import { MandateCreateRequest } from "./collections/mandates.ts"
+import { MetadataUpdateRequest, OutboundPaymentCancelRequest, PayoutUpdateRequest } from "./kernel/metadata-requests.ts"
+import { PayerAuthorisationBody } from "./payer-flows/payer-authorisations.ts"
+import { PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest, RefundCreateRequest } from "./collections/payments.ts"
+import { SubscriptionUpdateRequest } from "./collections/subscriptions.ts"
+
+/**
+ * The body Schemas of the API requests the engine's services decode, under the engine's names, so
+ * an HTTP layer can describe real bodies (OpenAPI) with the very Schemas that check them. Each is
+ * the body below the resource key (`{"outbound_payments": <this>}`).
+ *
+ * Some checks are not part of a Schema's shape because they depend on the moment or on stored
+ * data: an outbound payment's `execution_date` must not be before today in London (the service
+ * adds that rule when it decodes), and references to other resources are checked against storage.
+ * The cross-field rules of billing requests, collected bank accounts and subscriptions are part of
+ * their Schemas (`withRules` checks, or `@paykit/schedule`'s planning).
+ */
+export const OutboundPaymentCreateRequest = OutboundPaymentCreateFields
+export const OutboundPaymentWithdrawalRequest = OutboundPaymentWithdrawalFields
+export const OutboundPaymentUpdateRequest = OutboundPaymentUpdate
+export const OutboundPaymentImportCreateRequest = OutboundPaymentImportCreate
+export const BillingRequestCreateRequest = BillingRequestCreate
+export const CollectBankAccountRequest = CollectBankAccount
+export const SubscriptionCreateRequest = ScheduleSubscriptionCreateRequest
+export const SubscriptionPauseRequest = ScheduleSubscriptionPauseRequest
+export const SubscriptionResumeRequest = ScheduleSubscriptionResumeRequest
+export const PayerThemeCreateRequest = PayerThemeCreate
+
+/**
+ * Every request body above by API resource and action (`create`, `update`, or the action's name in
+ * the API's path, e.g. `collect_customer_details`), for generating documentation.
+ */
+export const REQUEST_BODIES = {
+  creditors: { create: CreditorCreateRequest, update: CreditorUpdateRequest },
+  creditor_bank_accounts: { create: CreditorBankAccountCreateRequest },
+  verification_details: { create: VerificationDetailCreateRequest },
+  customers: { create: CustomerCreateRequest, update: CustomerUpdateRequest },
+  customer_bank_accounts: { create: CustomerBankAccountCreateRequest, update: MetadataUpdateRequest },
+  mandates: { create: MandateCreateRequest, update: MetadataUpdateRequest, cancel: MetadataUpdateRequest, reinstate: MetadataUpdateRequest },
+  payments: { create: PaymentCreateRequest, update: PaymentUpdateRequest, cancel: MetadataUpdateRequest, retry: PaymentRetryRequest },
+  refunds: { create: RefundCreateRequest },
+  subscriptions: {
+    create: SubscriptionCreateRequest,
+    update: SubscriptionUpdateRequest,
+    pause: SubscriptionPauseRequest,
+    resume: SubscriptionResumeRequest,
+    cancel: MetadataUpdateRequest
+  },
+  payouts: { update: PayoutUpdateRequest },
+  outbound_payments: {
+    create: OutboundPaymentCreateRequest,
+    withdrawal: OutboundPaymentWithdrawalRequest,
+    update: OutboundPaymentUpdateRequest,
+    cancel: OutboundPaymentCancelRequest
+  },
+  outbound_payment_imports: { create: OutboundPaymentImportCreateRequest },
+  billing_requests: {
+    create: BillingRequestCreateRequest,
+    collect_customer_details: CollectCustomerDetailsRequest,
+    collect_bank_account: CollectBankAccountRequest,
+    confirm_payer_details: ConfirmPayerDetailsRequest,
+    fulfil: MetadataUpdateRequest,
+    cancel: MetadataUpdateRequest,
+    notify: NotifyRequest,
+    choose_currency: ChooseCurrencyRequest,
+    select_institution: SelectInstitutionRequest
+  },
+  bank_authorisations: { create: BankAuthorisationCreateRequest },
+  payer_authorisations: { create: PayerAuthorisationBody, update: PayerAuthorisationBody },
+  payer_themes: { create: PayerThemeCreateRequest }
+} as const
