@@ -5,6 +5,7 @@ import { eq } from "../kernel/ports/list-query.ts"
 import { insertNew } from "../kernel/support.ts"
 import { recordAppFee } from "../payouts/app-fees.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
+import type { LedgerEntry } from "../payouts/domain/settlement-entries.ts"
 import { type Payment, PAYMENTS_ROOT } from "./domain/payments.ts"
 import type { Refund } from "./domain/refunds.ts"
 import { ledgerMandateOf, type PaymentDeps, unsettledBalance } from "./payment-rules.ts"
@@ -17,6 +18,19 @@ export const paymentLedger = ({ ledger, attributions, appFees }: PaymentDeps) =>
       ledger.scan(organisation, { creditor: eq(creditor), currency: eq(currency), payout: eq("none") }),
       (rows) => unsettledBalance(rows.map((r) => r.resource))
     )
+
+  /** A row of the creditor's ledger that no payout has taken yet; made now unless `at` is given. */
+  const append = (organisation: string, creditor: string, entry: LedgerEntry["entry"], at?: Timestamp) =>
+    Effect.gen(function*() {
+      yield* insertNew(ledger, organisation, {
+        id: yield* newId("payout_item"),
+        created_at: at ?? (yield* now),
+        creditor,
+        currency: entry.currency,
+        payout: null,
+        entry
+      })
+    })
 
   /** Fixes the fees of a collected payment and records it in the ledger. */
   const recordCollection = (organisation: string, payment: Payment, creditor: Creditor, day: LocalDate) =>
@@ -31,21 +45,15 @@ export const paymentLedger = ({ ledger, attributions, appFees }: PaymentDeps) =>
         date: day,
         root: PAYMENTS_ROOT
       })))
-      yield* insertNew(ledger, organisation, {
-        id: yield* newId("payout_item"),
-        created_at: yield* now,
-        creditor: creditor.id,
+      const tax = charges.gocardless_fee.tax
+      yield* append(organisation, creditor.id, {
+        kind: "payment_paid_out",
         currency: payment.currency,
-        payout: null,
-        entry: {
-          kind: "payment_paid_out",
-          currency: payment.currency,
-          payment: payment.id,
-          mandate: ledgerMandateOf(payment),
-          amount: unsafeAmount(payment.amount),
-          gocardless_fee: { fee: unsafeAmount(charges.gocardless_fee.fee), tax: charges.gocardless_fee.tax === null ? null : { amount: unsafeAmount(charges.gocardless_fee.tax.amount), tax_rate_id: charges.gocardless_fee.tax.tax_rate_id } },
-          app_fee: unsafeAmount(charges.app_fee)
-        }
+        payment: payment.id,
+        mandate: ledgerMandateOf(payment),
+        amount: unsafeAmount(payment.amount),
+        gocardless_fee: { fee: unsafeAmount(charges.gocardless_fee.fee), tax: tax === null ? null : { amount: unsafeAmount(tax.amount), tax_rate_id: tax.tax_rate_id } },
+        app_fee: unsafeAmount(charges.app_fee)
       })
       yield* recordAppFee({ attributions, appFees }, organisation, payment, "app_fee_collected", unsafeAmount(charges.app_fee), day)
     })
@@ -59,46 +67,30 @@ export const paymentLedger = ({ ledger, attributions, appFees }: PaymentDeps) =>
       const surcharge = surchargeCharge(DEFAULT_FEE_SCHEDULE, kind, payment.currency, jurisdiction, day)
       // The merchant gets the app fee back, so the partner gives it back.
       const refundedAppFee = original?.kind === "payment_paid_out" ? original.app_fee : unsafeAmount(0)
-      yield* insertNew(ledger, organisation, {
-        id: yield* newId("payout_item"),
-        created_at: yield* now,
-        creditor: creditor.id,
+      yield* append(organisation, creditor.id, {
+        kind,
         currency: payment.currency,
-        payout: null,
-        entry: {
-          kind,
-          currency: payment.currency,
-          payment: payment.id,
-          mandate: ledgerMandateOf(payment),
-          amount: unsafeAmount(payment.amount),
-          refunded_gocardless_fee: original?.kind === "payment_paid_out" ? original.gocardless_fee : { fee: unsafeAmount(0), tax: null },
-          refunded_app_fee: refundedAppFee,
-          surcharge: { fee: unsafeAmount(surcharge.fee), tax: surcharge.tax === null ? null : { amount: unsafeAmount(surcharge.tax.amount), tax_rate_id: surcharge.tax.tax_rate_id } }
-        }
+        payment: payment.id,
+        mandate: ledgerMandateOf(payment),
+        amount: unsafeAmount(payment.amount),
+        refunded_gocardless_fee: original?.kind === "payment_paid_out" ? original.gocardless_fee : { fee: unsafeAmount(0), tax: null },
+        refunded_app_fee: refundedAppFee,
+        surcharge: { fee: unsafeAmount(surcharge.fee), tax: surcharge.tax === null ? null : { amount: unsafeAmount(surcharge.tax.amount), tax_rate_id: surcharge.tax.tax_rate_id } }
       })
       yield* recordAppFee({ attributions, appFees }, organisation, payment, "app_fee_refunded", refundedAppFee, day)
     })
 
-  /** A refund's row: the amount goes back to the payer, no fee is charged. */
-  const recordRefund = (organisation: string, refund: Refund, created_at: Timestamp) =>
-    Effect.gen(function*() {
-      yield* insertNew(ledger, organisation, {
-        id: yield* newId("payout_item"),
-        created_at,
-        creditor: refund.links.creditor,
-        currency: refund.currency,
-        payout: null,
-        entry: {
-          kind: "payment_refunded",
-          currency: refund.currency,
-          payment: refund.links.payment,
-          mandate: refund.links.mandate,
-          refund: refund.id,
-          amount: unsafeAmount(refund.amount),
-          gocardless_fee: { fee: unsafeAmount(0), tax: null }
-        }
-      })
-    })
+  /** A refund's row, made with the refund: the amount goes back to the payer, no fee is charged. */
+  const recordRefund = (organisation: string, refund: Refund) =>
+    append(organisation, refund.links.creditor, {
+      kind: "payment_refunded",
+      currency: refund.currency,
+      payment: refund.links.payment,
+      mandate: refund.links.mandate,
+      refund: refund.id,
+      amount: unsafeAmount(refund.amount),
+      gocardless_fee: { fee: unsafeAmount(0), tax: null }
+    }, refund.created_at)
 
   return { balance, recordCollection, recordReversal, recordRefund }
 }

@@ -69,7 +69,7 @@ export const refundCreation = (deps: PaymentDeps) => {
       const p = payment.resource
       const amount = refund.amount
       yield* save(payments, organisation, payment, { ...p, amount_refunded: p.amount_refunded + amount })
-      yield* recordRefund(organisation, refund, refund.created_at)
+      yield* recordRefund(organisation, refund)
       yield* emit(organisation, {
         resource_type: "payments",
         action: p.amount_refunded + amount === p.amount ? "refunded" : "partially_refunded",
