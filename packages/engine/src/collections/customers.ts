@@ -50,21 +50,21 @@ export class Customers extends Context.Service<Customers, {
       const accounts = yield* CustomerBankAccountRepository
       const verifier = yield* NameVerifier
       const run = yield* captureUnitOfWork
-      const useCases = customerUseCases({ customers, accounts, verifier })
+      const deps: CustomerDeps = { customers, accounts, verifier }
       return Customers.of({
-        create: (o, command) => run(useCases.create(o, command)),
+        create: (o, command) => run(createCustomer(deps, o, command)),
         get: (o, id) => Effect.map(customers.get(o, id), (v) => v.resource),
         list: (o, params) => customers.list(o, toListQuery(params, { email: params.email === undefined ? undefined : eq(params.email) })),
-        update: (o, id, command) => run(useCases.update(o, id, command)),
-        createBankAccount: (o, command) => run(useCases.createBankAccount(o, command)),
+        update: (o, id, command) => run(updateCustomer(deps, o, id, command)),
+        createBankAccount: (o, command) => run(createBankAccount(deps, o, command)),
         getBankAccount: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
         listBankAccounts: (o, params) =>
           accounts.list(o, toListQuery(params, {
             customer: params.customer === undefined ? undefined : eq(params.customer),
             enabled: params.enabled === undefined ? undefined : eq(params.enabled)
           })),
-        updateBankAccount: (o, id, command) => run(useCases.updateBankAccount(o, id, command)),
-        disableBankAccount: (o, id) => run(useCases.disableBankAccount(o, id))
+        updateBankAccount: (o, id, command) => run(updateBankAccount(deps, o, id, command)),
+        disableBankAccount: (o, id) => run(disableBankAccount(deps, o, id))
       })
     })
   )
@@ -90,101 +90,98 @@ const verificationResultOf = (verification: NameVerification | undefined): Custo
   }
 }
 
-const customerUseCases = ({ customers, accounts, verifier }: CustomerDeps) => {
-  const create = (organisation: string, req: CustomerCreateRequest) =>
-    Effect.gen(function*() {
-      const nameErrors = customerNameErrors(CUSTOMERS_ROOT, req)
-      if (nameErrors.length > 0) return yield* validationFailed(nameErrors)
-      const customer: Customer = {
-        id: yield* newId("customer"),
-        created_at: yield* now,
-        email: req.email ?? null,
-        given_name: req.given_name ?? null,
-        family_name: req.family_name ?? null,
-        company_name: req.company_name ?? null,
-        ...addressLinesOf(req),
-        country_code: req.country_code ?? null,
-        language: req.language ?? "en",
-        phone_number: req.phone_number ?? null,
-        swedish_identity_number: req.swedish_identity_number ?? null,
-        danish_identity_number: req.danish_identity_number ?? null,
-        metadata: req.metadata ?? {}
-      }
-      yield* insertNew(customers, organisation, customer)
-      return customer
-    })
+const createCustomer = ({ customers }: CustomerDeps, organisation: string, req: CustomerCreateRequest) =>
+  Effect.gen(function*() {
+    const nameErrors = customerNameErrors(CUSTOMERS_ROOT, req)
+    if (nameErrors.length > 0) return yield* validationFailed(nameErrors)
+    const customer: Customer = {
+      id: yield* newId("customer"),
+      created_at: yield* now,
+      email: req.email ?? null,
+      given_name: req.given_name ?? null,
+      family_name: req.family_name ?? null,
+      company_name: req.company_name ?? null,
+      ...addressLinesOf(req),
+      country_code: req.country_code ?? null,
+      language: req.language ?? "en",
+      phone_number: req.phone_number ?? null,
+      swedish_identity_number: req.swedish_identity_number ?? null,
+      danish_identity_number: req.danish_identity_number ?? null,
+      metadata: req.metadata ?? {}
+    }
+    yield* insertNew(customers, organisation, customer)
+    return customer
+  })
 
-  const update = (organisation: string, id: string, req: CustomerUpdateRequest) =>
-    Effect.gen(function*() {
-      const current = yield* customers.get(organisation, id)
-      if (current.resource.swedish_identity_number !== null && req.swedish_identity_number !== undefined &&
-        req.swedish_identity_number !== current.resource.swedish_identity_number) {
-        return yield* invalidField(CUSTOMERS_ROOT, ["swedish_identity_number"], "cannot be changed once set")
-      }
-      const next: Customer = { ...current.resource, ...req }
-      const nameErrors = customerNameErrors(CUSTOMERS_ROOT, next)
-      if (nameErrors.length > 0) return yield* validationFailed(nameErrors)
-      yield* save(customers, organisation, current, next).pipe(Effect.orDie)
-      return next
-    })
+const updateCustomer = ({ customers }: CustomerDeps, organisation: string, id: string, req: CustomerUpdateRequest) =>
+  Effect.gen(function*() {
+    const current = yield* customers.get(organisation, id)
+    if (current.resource.swedish_identity_number !== null && req.swedish_identity_number !== undefined &&
+      req.swedish_identity_number !== current.resource.swedish_identity_number) {
+      return yield* invalidField(CUSTOMERS_ROOT, ["swedish_identity_number"], "cannot be changed once set")
+    }
+    const next: Customer = { ...current.resource, ...req }
+    const nameErrors = customerNameErrors(CUSTOMERS_ROOT, next)
+    if (nameErrors.length > 0) return yield* validationFailed(nameErrors)
+    yield* save(customers, organisation, current, next).pipe(Effect.orDie)
+    return next
+  })
 
-  const createBankAccount = (organisation: string, req: CustomerBankAccountCreateRequest) =>
-    Effect.gen(function*() {
-      const customer = yield* customers.get(organisation, req.links.customer)
-      const resolved = checkCustomerBankDetails(BANK_ACCOUNTS_ROOT, req)
-      if ("_tag" in resolved) return yield* resolved
-      // Payer name verification runs for UK and eurozone accounts (spec: bank details lookups).
-      const verifiable = resolved.country_code === "GB" || isEurozone(resolved.country_code)
-      const verification = verifiable
-        ? yield* verifier.verify({
-          account_holder_name: req.account_holder_name,
-          account_number_ending: resolved.account_number_ending,
-          country_code: resolved.country_code
-        })
-        : undefined
-      const account: CustomerBankAccount = {
-        id: yield* newId("customer_bank_account"),
-        created_at: yield* now,
+const createBankAccount = ({ customers, accounts, verifier }: CustomerDeps, organisation: string, req: CustomerBankAccountCreateRequest) =>
+  Effect.gen(function*() {
+    const customer = yield* customers.get(organisation, req.links.customer)
+    const resolved = checkCustomerBankDetails(BANK_ACCOUNTS_ROOT, req)
+    if ("_tag" in resolved) return yield* resolved
+    // Payer name verification runs for UK and eurozone accounts (spec: bank details lookups).
+    const verifiable = resolved.country_code === "GB" || isEurozone(resolved.country_code)
+    const verification = verifiable
+      ? yield* verifier.verify({
         account_holder_name: req.account_holder_name,
         account_number_ending: resolved.account_number_ending,
-        account_type: req.account_type ?? null,
-        bank_account_token: null,
-        bank_name: null,
-        country_code: resolved.country_code,
-        currency: resolved.currency,
-        enabled: true,
-        payer_name_verification_result: verificationResultOf(verification),
-        trusted_recipient: false,
-        metadata: req.metadata ?? {},
-        links: { customer: customer.resource.id }
-      }
-      yield* insertNew(accounts, organisation, account)
-      return account
-    })
-
-  const updateBankAccount = (organisation: string, id: string, req: CustomerBankAccountUpdateRequest) =>
-    Effect.gen(function*() {
-      const current = yield* accounts.get(organisation, id)
-      const next: CustomerBankAccount = { ...current.resource, metadata: req.metadata ?? current.resource.metadata }
-      yield* save(accounts, organisation, current, next).pipe(Effect.orDie)
-      return next
-    })
-
-  /** Disabling is not a machine's status change (an account has no status): its event is the only record. */
-  const disableBankAccount = (organisation: string, id: string) =>
-    Effect.gen(function*() {
-      const current = yield* accounts.get(organisation, id)
-      if (!current.resource.enabled) return current.resource
-      const next: CustomerBankAccount = { ...current.resource, enabled: false }
-      yield* save(accounts, organisation, current, next).pipe(Effect.orDie)
-      yield* emit(organisation, {
-        resource_type: "customer_bank_accounts",
-        action: "disabled",
-        links: { customer_bank_account: id, customer: next.links.customer },
-        cause: API_CAUSE("bank_account_disabled")
+        country_code: resolved.country_code
       })
-      return next
-    })
+      : undefined
+    const account: CustomerBankAccount = {
+      id: yield* newId("customer_bank_account"),
+      created_at: yield* now,
+      account_holder_name: req.account_holder_name,
+      account_number_ending: resolved.account_number_ending,
+      account_type: req.account_type ?? null,
+      bank_account_token: null,
+      bank_name: null,
+      country_code: resolved.country_code,
+      currency: resolved.currency,
+      enabled: true,
+      payer_name_verification_result: verificationResultOf(verification),
+      trusted_recipient: false,
+      metadata: req.metadata ?? {},
+      links: { customer: customer.resource.id }
+    }
+    yield* insertNew(accounts, organisation, account)
+    return account
+  })
 
-  return { create, update, createBankAccount, updateBankAccount, disableBankAccount }
-}
+const updateBankAccount = ({ accounts }: CustomerDeps, organisation: string, id: string, req: CustomerBankAccountUpdateRequest) =>
+  Effect.gen(function*() {
+    const current = yield* accounts.get(organisation, id)
+    const next: CustomerBankAccount = { ...current.resource, metadata: req.metadata ?? current.resource.metadata }
+    yield* save(accounts, organisation, current, next).pipe(Effect.orDie)
+    return next
+  })
+
+/** Disabling is not a machine's status change (an account has no status): its event is the only record. */
+const disableBankAccount = ({ accounts }: CustomerDeps, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const current = yield* accounts.get(organisation, id)
+    if (!current.resource.enabled) return current.resource
+    const next: CustomerBankAccount = { ...current.resource, enabled: false }
+    yield* save(accounts, organisation, current, next).pipe(Effect.orDie)
+    yield* emit(organisation, {
+      resource_type: "customer_bank_accounts",
+      action: "disabled",
+      links: { customer_bank_account: id, customer: next.links.customer },
+      cause: API_CAUSE("bank_account_disabled")
+    })
+    return next
+  })
+

@@ -22,7 +22,7 @@ import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { API_CAUSE, applyCreation, captureUnitOfWork, save } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
 import { CUSTOMER_APPROVAL, mandateLinks, moveMandate, withNextPossibleChargeDate } from "./mandate-rules.ts"
-import { mandateDueWork } from "./mandate-due.ts"
+import { type MandateDueDeps, processMandatesDay } from "./mandate-due.ts"
 
 type Errors = ValidationFailed | InvalidState | NotFound
 
@@ -59,17 +59,17 @@ export class Mandates extends Context.Service<Mandates, {
       const creditors = yield* CreditorRepository
       const accounts = yield* CustomerBankAccountRepository
       const run = yield* captureUnitOfWork
-      const useCases = mandateUseCases({ mandates, creditors, accounts })
-      const due = mandateDueWork({ mandates, accounts, payments: yield* PaymentRepository, bank: yield* BankGateway, eachItem: yield* captureDailyItems })
+      const deps: MandateDeps = { mandates, creditors, accounts }
+      const due: MandateDueDeps = { mandates, accounts, payments: yield* PaymentRepository, bank: yield* BankGateway, eachItem: yield* captureDailyItems }
       return Mandates.of({
-        create: (o, command, options) => run(useCases.create(o, command, options)),
-        grantCustomerApproval: (o, id) => run(useCases.grantCustomerApproval(o, id)),
-        get: (o, id) => Effect.flatMap(mandates.get(o, id), (v) => useCases.present(o, v.resource)),
-        list: (o, params) => useCases.list(o, params),
-        update: (o, id, command) => run(useCases.update(o, id, command)),
-        cancel: (o, id) => run(useCases.cancel(o, id)),
-        reinstate: (o, id) => run(useCases.reinstate(o, id)),
-        processDay: due.processDay
+        create: (o, command, options) => run(createMandate(deps, o, command, options)),
+        grantCustomerApproval: (o, id) => run(grantCustomerApproval(deps, o, id)),
+        get: (o, id) => Effect.flatMap(mandates.get(o, id), (v) => present(deps, o, v.resource)),
+        list: (o, params) => listMandates(deps, o, params),
+        update: (o, id, command) => run(updateMandate(deps, o, id, command)),
+        cancel: (o, id) => run(cancelMandate(deps, o, id)),
+        reinstate: (o, id) => run(reinstateMandate(deps, o, id)),
+        processDay: (o) => processMandatesDay(due, o)
       })
     })
   )
@@ -81,106 +81,103 @@ interface MandateDeps {
   readonly accounts: CustomerBankAccountRepository["Service"]
 }
 
-const mandateUseCases = ({ mandates, creditors, accounts }: MandateDeps) => {
-  const present = (organisation: string, mandate: Mandate) =>
-    Effect.gen(function*() {
-      const creditor = yield* Effect.orDie(creditors.get(organisation, mandate.links.creditor))
-      return withNextPossibleChargeDate(mandate, creditor.resource, yield* today())
-    })
+const present = ({ creditors }: MandateDeps, organisation: string, mandate: Mandate) =>
+  Effect.gen(function*() {
+    const creditor = yield* Effect.orDie(creditors.get(organisation, mandate.links.creditor))
+    return withNextPossibleChargeDate(mandate, creditor.resource, yield* today())
+  })
 
-  /** The account's available debit schemes decide: a scheme it cannot be collected on is refused. */
-  const create = (organisation: string, req: MandateCreateRequest, options: MandateCreateOptions = {}) =>
-    Effect.gen(function*() {
-      const account = yield* accounts.get(organisation, req.links.customer_bank_account).pipe(
-        Effect.mapError(() => invalidField(MANDATES_ROOT, ["links", "customer_bank_account"], "must be a customer bank account of this organisation"))
-      )
-      if (!account.resource.enabled) {
-        return yield* new InvalidState({ reason: "bank_account_disabled", message: "The customer bank account is disabled" })
-      }
-      const creditor = yield* resolveCreditor(creditors, organisation, MANDATES_ROOT, req.links.creditor)
-      const available = mandateSchemesOfAccount(account.resource.country_code)
-      const scheme = req.scheme ?? available[0]
-      if (scheme === undefined) {
-        return yield* invalidField(MANDATES_ROOT, ["links", "customer_bank_account"], `is in a country no mandate scheme reaches (${account.resource.country_code ?? "unknown"})`)
-      }
-      if (!available.includes(scheme)) {
-        return yield* invalidField(MANDATES_ROOT, ["scheme"], `is not available for this bank account (available: ${available.join(", ")})`)
-      }
-      const refusal = schemeRefusal(creditor.resource, scheme)
-      if (refusal !== undefined) return yield* invalidField(MANDATES_ROOT, ["scheme"], refusal)
-      if (scheme === "ach" && req.payer_ip_address === undefined && (req.authorisation_source ?? "web") === "web") {
-        return yield* invalidField(MANDATES_ROOT, ["payer_ip_address"], "is required for ACH mandates authorised on the web")
-      }
-      const id = yield* newId("mandate")
-      const fields: Omit<Mandate, "status"> = {
-        id,
-        created_at: yield* now,
-        reference: req.reference ?? `${creditor.resource.bank_reference_prefix}-${id.slice(-6)}`,
-        scheme,
-        next_possible_charge_date: null,
-        next_possible_standard_ach_charge_date: null,
-        payments_require_approval: false,
-        authorisation_source: req.authorisation_source ?? null,
-        consent_type: null,
-        funds_settlement: "managed",
-        mandate_type: null,
-        verified_at: null,
-        metadata: req.metadata ?? {},
-        links: { creditor: creditor.resource.id, customer: account.resource.links.customer, customer_bank_account: account.resource.id }
-      }
-      const { resource: mandate } = yield* applyCreation(mandates, {
-        organisation,
-        machine: mandateMachine,
-        state: options.customerApproval === true || CUSTOMER_APPROVAL_SCHEMES.includes(scheme) ? "pending_customer_approval" : "pending_submission",
-        resource: fields,
-        cause: API_CAUSE("mandate_created"),
-        links: mandateLinks(fields)
-      })
-      return yield* present(organisation, mandate)
+/** The account's available debit schemes decide: a scheme it cannot be collected on is refused. */
+const createMandate = (deps: MandateDeps, organisation: string, req: MandateCreateRequest, options: MandateCreateOptions = {}) =>
+  Effect.gen(function*() {
+    const account = yield* deps.accounts.get(organisation, req.links.customer_bank_account).pipe(
+      Effect.mapError(() => invalidField(MANDATES_ROOT, ["links", "customer_bank_account"], "must be a customer bank account of this organisation"))
+    )
+    if (!account.resource.enabled) {
+      return yield* new InvalidState({ reason: "bank_account_disabled", message: "The customer bank account is disabled" })
+    }
+    const creditor = yield* resolveCreditor(deps.creditors, organisation, MANDATES_ROOT, req.links.creditor)
+    const available = mandateSchemesOfAccount(account.resource.country_code)
+    const scheme = req.scheme ?? available[0]
+    if (scheme === undefined) {
+      return yield* invalidField(MANDATES_ROOT, ["links", "customer_bank_account"], `is in a country no mandate scheme reaches (${account.resource.country_code ?? "unknown"})`)
+    }
+    if (!available.includes(scheme)) {
+      return yield* invalidField(MANDATES_ROOT, ["scheme"], `is not available for this bank account (available: ${available.join(", ")})`)
+    }
+    const refusal = schemeRefusal(creditor.resource, scheme)
+    if (refusal !== undefined) return yield* invalidField(MANDATES_ROOT, ["scheme"], refusal)
+    if (scheme === "ach" && req.payer_ip_address === undefined && (req.authorisation_source ?? "web") === "web") {
+      return yield* invalidField(MANDATES_ROOT, ["payer_ip_address"], "is required for ACH mandates authorised on the web")
+    }
+    const id = yield* newId("mandate")
+    const fields: Omit<Mandate, "status"> = {
+      id,
+      created_at: yield* now,
+      reference: req.reference ?? `${creditor.resource.bank_reference_prefix}-${id.slice(-6)}`,
+      scheme,
+      next_possible_charge_date: null,
+      next_possible_standard_ach_charge_date: null,
+      payments_require_approval: false,
+      authorisation_source: req.authorisation_source ?? null,
+      consent_type: null,
+      funds_settlement: "managed",
+      mandate_type: null,
+      verified_at: null,
+      metadata: req.metadata ?? {},
+      links: { creditor: creditor.resource.id, customer: account.resource.links.customer, customer_bank_account: account.resource.id }
+    }
+    const { resource: mandate } = yield* applyCreation(deps.mandates, {
+      organisation,
+      machine: mandateMachine,
+      state: options.customerApproval === true || CUSTOMER_APPROVAL_SCHEMES.includes(scheme) ? "pending_customer_approval" : "pending_submission",
+      resource: fields,
+      cause: API_CAUSE("mandate_created"),
+      links: mandateLinks(fields)
     })
+    return yield* present(deps, organisation, mandate)
+  })
 
-  const list = (organisation: string, params: MandateListParams) =>
-    Effect.gen(function*() {
-      const page = yield* mandates.list(organisation, toListQuery(params, {
-        creditor: params.creditor === undefined ? undefined : eq(params.creditor),
-        customer: params.customer === undefined ? undefined : eq(params.customer),
-        customer_bank_account: params.customer_bank_account === undefined ? undefined : eq(params.customer_bank_account),
-        reference: params.reference === undefined ? undefined : eq(params.reference),
-        scheme: params.scheme === undefined ? undefined : oneOf(params.scheme),
-        status: params.status === undefined ? undefined : oneOf(params.status)
-      }))
-      const items = yield* Effect.forEach(page.items, (m) => present(organisation, m))
-      return { ...page, items }
-    })
+const listMandates = (deps: MandateDeps, organisation: string, params: MandateListParams) =>
+  Effect.gen(function*() {
+    const page = yield* deps.mandates.list(organisation, toListQuery(params, {
+      creditor: params.creditor === undefined ? undefined : eq(params.creditor),
+      customer: params.customer === undefined ? undefined : eq(params.customer),
+      customer_bank_account: params.customer_bank_account === undefined ? undefined : eq(params.customer_bank_account),
+      reference: params.reference === undefined ? undefined : eq(params.reference),
+      scheme: params.scheme === undefined ? undefined : oneOf(params.scheme),
+      status: params.status === undefined ? undefined : oneOf(params.status)
+    }))
+    const items = yield* Effect.forEach(page.items, (m) => present(deps, organisation, m))
+    return { ...page, items }
+  })
 
-  const update = (organisation: string, id: string, req: MandateMetadataRequest) =>
-    Effect.gen(function*() {
-      const current = yield* mandates.get(organisation, id)
-      const next: Mandate = { ...current.resource, metadata: req.metadata ?? current.resource.metadata }
-      yield* save(mandates, organisation, current, next)
-      return yield* present(organisation, next)
-    })
+const updateMandate = (deps: MandateDeps, organisation: string, id: string, req: MandateMetadataRequest) =>
+  Effect.gen(function*() {
+    const current = yield* deps.mandates.get(organisation, id)
+    const next: Mandate = { ...current.resource, metadata: req.metadata ?? current.resource.metadata }
+    yield* save(deps.mandates, organisation, current, next)
+    return yield* present(deps, organisation, next)
+  })
 
-  const cancel = (organisation: string, id: string) =>
-    Effect.gen(function*() {
-      const current = yield* mandates.get(organisation, id)
-      const next = yield* moveMandate(mandates, organisation, current, "cancel", API_CAUSE("mandate_cancelled", "The mandate was cancelled at your request."))
-      return yield* present(organisation, next)
-    })
+const cancelMandate = (deps: MandateDeps, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const current = yield* deps.mandates.get(organisation, id)
+    const next = yield* moveMandate(deps.mandates, organisation, current, "cancel", API_CAUSE("mandate_cancelled", "The mandate was cancelled at your request."))
+    return yield* present(deps, organisation, next)
+  })
 
-  const reinstate = (organisation: string, id: string) =>
-    Effect.gen(function*() {
-      const current = yield* mandates.get(organisation, id)
-      const next = yield* moveMandate(mandates, organisation, current, "reinstate", API_CAUSE("mandate_reinstated", "The mandate was reinstated at your request."))
-      return yield* present(organisation, next)
-    })
+const reinstateMandate = (deps: MandateDeps, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const current = yield* deps.mandates.get(organisation, id)
+    const next = yield* moveMandate(deps.mandates, organisation, current, "reinstate", API_CAUSE("mandate_reinstated", "The mandate was reinstated at your request."))
+    return yield* present(deps, organisation, next)
+  })
 
-  const grantCustomerApproval = (organisation: string, id: string) =>
-    Effect.gen(function*() {
-      const current = yield* mandates.get(organisation, id)
-      const next = yield* moveMandate(mandates, organisation, current, "customer_approval_granted", CUSTOMER_APPROVAL)
-      return yield* present(organisation, next)
-    })
+const grantCustomerApproval = (deps: MandateDeps, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const current = yield* deps.mandates.get(organisation, id)
+    const next = yield* moveMandate(deps.mandates, organisation, current, "customer_approval_granted", CUSTOMER_APPROVAL)
+    return yield* present(deps, organisation, next)
+  })
 
-  return { present, create, list, update, cancel, reinstate, grantCustomerApproval }
-}

@@ -13,11 +13,11 @@ import { toListQuery } from "../kernel/list-params.ts"
 import { captureUnitOfWork } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
 import type { InstantPaymentInput, PaymentDeps, PaymentOrigin } from "./payment-rules.ts"
-import { paymentCreation } from "./payment-create.ts"
-import { paymentActions } from "./payment-actions.ts"
-import { refundCreation } from "./refunds.ts"
-import { paymentLedger } from "./payment-ledger.ts"
-import { paymentDueWork } from "./payment-due.ts"
+import { createInstant, createPayment } from "./payment-create.ts"
+import { cancelPayment, retryPayment, updatePayment } from "./payment-actions.ts"
+import { createRefund } from "./refunds.ts"
+import { balance } from "./payment-ledger.ts"
+import { type PaymentDueDeps, processPaymentsDay } from "./payment-due.ts"
 
 type Errors = ValidationFailed | InvalidState | NotFound
 
@@ -77,13 +77,10 @@ export class Payments extends Context.Service<Payments, {
         log: yield* EventLog
       }
       const run = yield* captureUnitOfWork
-      const creation = paymentCreation(deps)
-      const actions = paymentActions(deps)
-      const { createRefund } = refundCreation(deps)
-      const due = paymentDueWork({ ...deps, eachItem: yield* captureDailyItems })
+      const due: PaymentDueDeps = { ...deps, eachItem: yield* captureDailyItems }
       return Payments.of({
-        create: (o, command, origin) => run(creation.create(o, command, origin)),
-        createInstant: (o, input, origin) => run(creation.createInstant(o, input, origin)),
+        create: (o, command, origin) => run(createPayment(deps, o, command, origin)),
+        createInstant: (o, input, origin) => run(createInstant(deps, o, input, origin)),
         get: (o, id) => Effect.map(deps.payments.get(o, id), (v) => v.resource),
         list: (o, params) =>
           deps.payments.list(o, toListQuery(params, {
@@ -93,10 +90,10 @@ export class Payments extends Context.Service<Payments, {
             currency: params.currency === undefined ? undefined : eq(params.currency),
             status: params.status === undefined ? undefined : oneOf(params.status)
           })),
-        update: (o, id, command) => run(actions.update(o, id, command)),
-        cancel: (o, id, command) => run(actions.cancel(o, id, command)),
-        retry: (o, id, command) => run(actions.retry(o, id, command)),
-        createRefund: (o, command) => run(createRefund(o, command)),
+        update: (o, id, command) => run(updatePayment(deps, o, id, command)),
+        cancel: (o, id, command) => run(cancelPayment(deps, o, id, command)),
+        retry: (o, id, command) => run(retryPayment(deps, o, id, command)),
+        createRefund: (o, command) => run(createRefund(deps, o, command)),
         getRefund: (o, id) => Effect.map(deps.refunds.get(o, id), (v) => v.resource),
         listRefunds: (o, params) =>
           deps.refunds.list(o, toListQuery(params, {
@@ -104,8 +101,8 @@ export class Payments extends Context.Service<Payments, {
             mandate: params.mandate === undefined ? undefined : eq(params.mandate),
             status: params.status === undefined ? undefined : oneOf(params.status)
           })),
-        balance: paymentLedger(deps).balance,
-        processDay: due.processDay
+        balance: (o, creditor, currency) => balance(deps, o, creditor, currency),
+        processDay: (o) => processPaymentsDay(due, o)
       })
     })
   )

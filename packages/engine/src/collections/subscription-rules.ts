@@ -31,36 +31,34 @@ export const factsOf = (schedule: SubscriptionSchedule, scheme: Mandate["scheme"
 /** The facts of an amendment or cancellation, which no guard of the machine reads. */
 export const UNGUARDED = { has_further_payments: true, pause: null } as const
 
-/** The reads every use case of subscriptions shares: the mandate as of today, and a subscription as served. */
-export const subscriptionReads = ({ schedules, mandates, creditors }: SubscriptionDeps) => {
-  /** The mandate as it reads today, with its next possible charge date. */
-  const mandateToday = (organisation: string, id: string) =>
-    Effect.gen(function*() {
-      const mandate = yield* mandates.get(organisation, id)
-      const creditor = yield* Effect.orDie(creditors.get(organisation, mandate.resource.links.creditor))
-      return withNextPossibleChargeDate(mandate.resource, creditor.resource, yield* today())
-    })
+// The reads every use case of subscriptions shares: the mandate as of today, and a subscription as served.
 
-  /** The fields that change with time, computed when read. */
-  const present = (organisation: string, subscription: Subscription) =>
-    Effect.gen(function*() {
-      const record = yield* Effect.orDie(schedules.get(organisation, subscription.id))
-      const mandate = yield* Effect.orDie(mandateToday(organisation, subscription.links.mandate))
-      const calendar = calendarFor(mandate.scheme)
-      const schedule = record.resource.schedule
-      const live = subscription.status === "active" || subscription.status === "paused"
-      const from = mandate.next_possible_charge_date ?? (yield* today())
-      const upcoming = () => {
-        const nextCharge = formatDayNumber(chargeDay(schedule.recurrence, calendar, schedule.fromIndex))
-        return upcomingPayments(schedule, calendar, nextCharge < from ? from : nextCharge, subscription.amount)
-      }
-      return {
-        ...subscription,
-        end_date: reportedEndDate(schedule, calendar),
-        upcoming_payments: live ? upcoming() : [],
-        earliest_charge_date_after_resume: subscription.status === "paused" ? earliestChargeDateAfterResume(schedule, calendar, from) : null
-      }
-    })
+/** The mandate as it reads today, with its next possible charge date. */
+export const mandateToday = (deps: SubscriptionDeps, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const mandate = yield* deps.mandates.get(organisation, id)
+    const creditor = yield* Effect.orDie(deps.creditors.get(organisation, mandate.resource.links.creditor))
+    return withNextPossibleChargeDate(mandate.resource, creditor.resource, yield* today())
+  })
 
-  return { mandateToday, present }
-}
+/** The fields that change with time, computed when read. */
+export const present = (deps: SubscriptionDeps, organisation: string, subscription: Subscription) =>
+  Effect.gen(function*() {
+    const record = yield* Effect.orDie(deps.schedules.get(organisation, subscription.id))
+    const mandate = yield* Effect.orDie(mandateToday(deps, organisation, subscription.links.mandate))
+    const calendar = calendarFor(mandate.scheme)
+    const schedule = record.resource.schedule
+    const live = subscription.status === "active" || subscription.status === "paused"
+    const from = mandate.next_possible_charge_date ?? (yield* today())
+    const upcoming = () => {
+      const nextCharge = formatDayNumber(chargeDay(schedule.recurrence, calendar, schedule.fromIndex))
+      return upcomingPayments(schedule, calendar, nextCharge < from ? from : nextCharge, subscription.amount)
+    }
+    return {
+      ...subscription,
+      end_date: reportedEndDate(schedule, calendar),
+      upcoming_payments: live ? upcoming() : [],
+      earliest_charge_date_after_resume: subscription.status === "paused" ? earliestChargeDateAfterResume(schedule, calendar, from) : null
+    }
+  })
+

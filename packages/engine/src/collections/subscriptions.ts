@@ -19,10 +19,10 @@ import { toListQuery } from "../kernel/list-params.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
 import { captureUnitOfWork } from "../kernel/support.ts"
 import { Payments } from "./payments.ts"
-import { subscriptionCreation, type SubscriptionOrigin } from "./subscription-create.ts"
-import { subscriptionActions } from "./subscription-actions.ts"
-import { subscriptionDueWork } from "./subscription-due.ts"
-import { type SubscriptionDeps, subscriptionReads } from "./subscription-rules.ts"
+import { createSubscription, type SubscriptionOrigin } from "./subscription-create.ts"
+import { cancelSubscription, pauseOrResume, updateSubscription } from "./subscription-actions.ts"
+import { processSubscriptionsDay, type SubscriptionDueDeps } from "./subscription-due.ts"
+import { present, type SubscriptionDeps } from "./subscription-rules.ts"
 
 type Errors = ValidationFailed | InvalidState | NotFound
 
@@ -61,10 +61,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
         creditors: yield* CreditorRepository
       }
       const run = yield* captureUnitOfWork
-      const { create } = subscriptionCreation(deps)
-      const actions = subscriptionActions(deps)
-      const due = subscriptionDueWork({ ...deps, payments: yield* Payments, eachItem: yield* captureDailyItems })
-      const { present } = subscriptionReads(deps)
+      const due: SubscriptionDueDeps = { ...deps, payments: yield* Payments, eachItem: yield* captureDailyItems }
 
       /** `customer` is not stored on a subscription: it narrows to the customer's mandates. */
       const list = (organisation: string, params: SubscriptionListParams) =>
@@ -80,18 +77,18 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             mandate: mandateFilter,
             status: statuses === undefined ? undefined : oneOf(statuses)
           }))
-          return { ...page, items: yield* Effect.forEach(page.items, (s) => present(organisation, s)) }
+          return { ...page, items: yield* Effect.forEach(page.items, (s) => present(deps, organisation, s)) }
         })
 
       return Subscriptions.of({
-        create: (o, command, origin) => run(create(o, command, origin)),
-        get: (o, id) => Effect.flatMap(deps.subscriptions.get(o, id), (v) => present(o, v.resource)),
+        create: (o, command, origin) => run(createSubscription(deps, o, command, origin)),
+        get: (o, id) => Effect.flatMap(deps.subscriptions.get(o, id), (v) => present(deps, o, v.resource)),
         list,
-        update: (o, id, command) => run(actions.update(o, id, command)),
-        pause: (o, id, command) => run(actions.pause(o, id, command)),
-        resume: (o, id) => run(actions.resume(o, id)),
-        cancel: (o, id, command) => run(actions.cancel(o, id, command)),
-        processDay: due.processDay
+        update: (o, id, command) => run(updateSubscription(deps, o, id, command)),
+        pause: (o, id, command) => run(pauseOrResume(deps, o, id, command ?? {})),
+        resume: (o, id) => run(pauseOrResume(deps, o, id, undefined)),
+        cancel: (o, id, command) => run(cancelSubscription(deps, o, id, command)),
+        processDay: (o) => processSubscriptionsDay(due, o)
       })
     })
   )
