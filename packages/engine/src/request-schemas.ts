@@ -9,9 +9,9 @@ import {
   OutboundPaymentCreateFields,
   OutboundPaymentImportCreate,
   OutboundPaymentUpdate,
-  OutboundPaymentWithdrawalFields,
-  PayerThemeCreate
+  OutboundPaymentWithdrawalFields
 } from "@paykit/validation"
+import { PayerThemeCreateRequest } from "./creditors/domain/payer-themes.ts"
 import { BankAuthorisationCreateRequest } from "./payer-flows/bank-authorisations.ts"
 import {
   ChooseCurrencyRequest,
@@ -20,10 +20,11 @@ import {
   NotifyRequest,
   SelectInstitutionRequest
 } from "./payer-flows/billing-requests.ts"
-import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./creditors/creditors.ts"
+import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./creditors/domain/requests.ts"
 import { CustomerBankAccountCreateRequest, CustomerCreateRequest, CustomerUpdateRequest } from "./collections/customers.ts"
 import { MandateCreateRequest } from "./collections/mandates.ts"
-import { MetadataUpdateRequest, OutboundPaymentCancelRequest, PayoutUpdateRequest } from "./kernel/metadata-requests.ts"
+import { MetadataUpdateRequest, OutboundPaymentCancelRequest } from "./kernel/metadata-requests.ts"
+import { PayoutUpdateRequest } from "./payouts/domain/requests.ts"
 import { PayerAuthorisationBody } from "./payer-flows/payer-authorisations.ts"
 import { PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest, RefundCreateRequest } from "./collections/payments.ts"
 import { SubscriptionUpdateRequest } from "./collections/subscriptions.ts"
@@ -48,7 +49,6 @@ export const CollectBankAccountRequest = CollectBankAccount
 export const SubscriptionCreateRequest = ScheduleSubscriptionCreateRequest
 export const SubscriptionPauseRequest = ScheduleSubscriptionPauseRequest
 export const SubscriptionResumeRequest = ScheduleSubscriptionResumeRequest
-export const PayerThemeCreateRequest = PayerThemeCreate
 
 /**
  * Every request body above by API resource and action (`create`, `update`, or the action's name in
