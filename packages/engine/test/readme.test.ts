@@ -1,7 +1,7 @@
-import { unsafeLocalDate } from "@paykit/core"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { expect, it } from "vitest"
+import { unsafeLocalDate } from "@paykit/core"
 import { Creditors, Customers, Mandates, Payments, Payouts, Simulator, Subscriptions, inMemoryEngine } from "@paykit/engine"
 
 // The README's example, verbatim, so the README cannot drift from the engine.
