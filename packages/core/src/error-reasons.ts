@@ -85,6 +85,8 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   billing_request_bank_account_missing: state("The billing request has no bank account yet."),
   cancellation_failed: state("The resource can no longer be cancelled."),
   choose_currency_not_supported: state("The billing request does not let the payer choose a currency."),
+  creditor_not_action_required: state("The creditor's verification does not need more information."),
+  creditor_not_in_review: state("The creditor's verification is not in review."),
   creditor_not_verified: state("The creditor is not verified, which this action needs."),
   customer_email_missing: state("The customer has no email address, which this action needs."),
   execution_date_not_reached: state("The outbound payment's execution date has not been reached."),

@@ -4,9 +4,9 @@ import {
   OutboundPaymentCreateFields,
   OutboundPaymentImportCreate,
   OutboundPaymentUpdate,
-  OutboundPaymentWithdrawalFields,
-  PayerThemeCreate
+  OutboundPaymentWithdrawalFields
 } from "@paykit/validation"
+import { PayerThemeCreateRequest } from "./creditors/domain/payer-themes.ts"
 import { BankAuthorisationCreateRequest } from "./payer-flows/bank-authorisations.ts"
 import {
   ChooseCurrencyRequest,
@@ -15,11 +15,12 @@ import {
   NotifyRequest,
   SelectInstitutionRequest
 } from "./payer-flows/billing-requests.ts"
-import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./creditors/creditors.ts"
+import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./creditors/domain/requests.ts"
 import { CustomerCreateRequest, CustomerUpdateRequest } from "./collections/domain/customers.ts"
 import { CustomerBankAccountCreateRequest, CustomerBankAccountUpdateRequest } from "./collections/domain/customer-bank-accounts.ts"
 import { MandateCreateRequest, MandateMetadataRequest } from "./collections/domain/mandates.ts"
-import { MetadataUpdateRequest, OutboundPaymentCancelRequest, PayoutUpdateRequest } from "./kernel/metadata-requests.ts"
+import { MetadataUpdateRequest, OutboundPaymentCancelRequest } from "./kernel/metadata-requests.ts"
+import { PayoutUpdateRequest } from "./payouts/domain/requests.ts"
 import { PayerAuthorisationBody } from "./payer-flows/payer-authorisations.ts"
 import { PaymentCancelRequest, PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest } from "./collections/domain/payments.ts"
 import { RefundCreateRequest } from "./collections/domain/refunds.ts"
@@ -48,7 +49,6 @@ export const OutboundPaymentUpdateRequest = OutboundPaymentUpdate
 export const OutboundPaymentImportCreateRequest = OutboundPaymentImportCreate
 export const BillingRequestCreateRequest = BillingRequestCreate
 export const CollectBankAccountRequest = CollectBankAccount
-export const PayerThemeCreateRequest = PayerThemeCreate
 
 /**
  * Every request body above by API resource and action (`create`, `update`, or the action's name in

@@ -1,3 +1,4 @@
+import { unsafeLocalDate } from "@paykit/core"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { BankAuthorisations, BillingRequests, Creditors, Events, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
@@ -73,7 +74,7 @@ const verifiedCreditor = Effect.gen(function*() {
   yield* creditors.createVerificationDetail(ORG, {
     name: "Acme Gym Ltd", company_number: "01234567", description: "Gyms", address_line1: "1 High Street",
     city: "London", postal_code: "E1 6AN", links: { creditor: creditor.id },
-    directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street",
+    directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: unsafeLocalDate("1970-01-01"), street: "1 High Street",
       city: "London", postal_code: "E1 6AN", country_code: "GB" }]
   })
   return creditor

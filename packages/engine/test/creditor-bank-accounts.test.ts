@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { Creditors, Events } from "@paykit/engine"
+import { CreditorBankAccountListParams, Creditors, decodeCommand, Events } from "@paykit/engine"
 import { ORG, runEngine } from "./fixtures.ts"
 
 const gbpAccount = (creditor: string, account_number: string) => ({
@@ -10,7 +10,7 @@ const gbpAccount = (creditor: string, account_number: string) => ({
   country_code: "GB",
   currency: "GBP",
   links: { creditor }
-})
+}) as const
 
 describe("creditor bank accounts: list and disable", () => {
   it("lists by creditor and enabled; disabling unlinks the default payout account and records one event per disabling, none for a repeat", async () => {
@@ -30,7 +30,7 @@ describe("creditor bank accounts: list and disable", () => {
         ofAcme: yield* creditors.listBankAccounts(ORG, { creditor: acme.id }),
         enabled: yield* creditors.listBankAccounts(ORG, { enabled: "true" }),
         owner: yield* creditors.get(ORG, acme.id),
-        badFilter: yield* Effect.flip(creditors.listBankAccounts(ORG, { enabled: "yes" })),
+        badFilter: yield* Effect.flip(decodeCommand(CreditorBankAccountListParams, "creditor_bank_accounts")({ enabled: "yes" })),
         missing: yield* Effect.flip(creditors.disableBankAccount(ORG, "BA000000000000")),
         logged: yield* events.list(ORG, { resource_type: "creditor_bank_accounts" })
       }

@@ -19,7 +19,7 @@ const scenario = Effect.gen(function*() {
   yield* creditors.createVerificationDetail(ORG, {
     name: "Acme Gym Ltd", company_number: "01234567", description: "Gyms", address_line1: "1 High Street", city: "London",
     postal_code: "E1 6AN",
-    directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
+    directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: unsafeLocalDate("1970-01-01"), street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
     links: { creditor: creditor.id }
   })
   const brs = yield* BillingRequests

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { MACHINES } from "@paykit/machines"
+import { MACHINES, stateFieldOf } from "@paykit/machines"
 import ts from "typescript"
 import { describe, expect, it } from "vitest"
 
@@ -26,7 +26,8 @@ const RESOURCE_OF_MACHINE: Readonly<Record<string, readonly [file: string, type:
   payments: ["collections/domain/payments.ts", "Payment"],
   refunds: ["collections/domain/refunds.ts", "Refund"],
   bank_authorisations: ["payer-flows/domain/bank-authorisations.ts", "BankAuthorisation"],
-  billing_requests: ["payer-flows/domain/billing-requests.ts", "BillingRequest"]
+  billing_requests: ["payer-flows/domain/billing-requests.ts", "BillingRequest"],
+  creditors: ["creditors/domain/creditors.ts", "Creditor"]
 }
 
 /**
@@ -70,21 +71,27 @@ const enclosingFunction = (node: ts.Node): string => {
   return "(module)"
 }
 
-const setsStatus = (literal: ts.ObjectLiteralExpression): boolean =>
+const setsField = (literal: ts.ObjectLiteralExpression, field: string): boolean =>
   literal.properties.some((p) =>
-    (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === "status")
+    (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === field)
 
-/** `file:line function` of every object literal setting `status` that is a resource of a machine. */
-const statusWrites = (program: ts.Program, files: ReadonlyArray<string>, resources: ReadonlyArray<ts.Type>): Array<string> => {
+/** A machine's stored resource and the field its state is kept in (`status`, or the machine's `field`). */
+interface MachineResourceType {
+  readonly type: ts.Type
+  readonly field: string
+}
+
+/** `file:line function` of every object literal setting the state field of a resource of a machine. */
+const statusWrites = (program: ts.Program, files: ReadonlyArray<string>, resources: ReadonlyArray<MachineResourceType>): Array<string> => {
   const checker = program.getTypeChecker()
   const found: Array<string> = []
   for (const file of files) {
     const source = program.getSourceFile(file)
     if (source === undefined) throw new Error(`${file} is not in the program`)
     const visit = (node: ts.Node): void => {
-      if (ts.isObjectLiteralExpression(node) && setsStatus(node)) {
+      if (ts.isObjectLiteralExpression(node)) {
         const type = checker.getTypeAtLocation(node)
-        if (resources.some((r) => checker.isTypeAssignableTo(type, r))) {
+        if (resources.some((r) => setsField(node, r.field) && checker.isTypeAssignableTo(type, r.type))) {
           const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1
           found.push(`${relative(ROOT, file)}:${enclosingFunction(node)} (line ${line})`)
         }
@@ -96,9 +103,12 @@ const statusWrites = (program: ts.Program, files: ReadonlyArray<string>, resourc
   return found
 }
 
-const resourceTypes = (program: ts.Program): Array<ts.Type> => {
+const resourceTypes = (program: ts.Program): Array<MachineResourceType> => {
   const checker = program.getTypeChecker()
-  return Object.values(RESOURCE_OF_MACHINE).map(([file, name]) => {
+  return MACHINES.map((machine) => {
+    const known = RESOURCE_OF_MACHINE[machine.name]
+    if (known === undefined) throw new Error(`no resource named for machine ${machine.name}`)
+    const [file, name] = known
     const source = program.getSourceFile(join(ENGINE_SRC, file))
     const module = source === undefined ? undefined : checker.getSymbolAtLocation(source)
     const symbol = module === undefined ? undefined : checker.getExportsOfModule(module).find((s) => s.name === name)
@@ -106,7 +116,7 @@ const resourceTypes = (program: ts.Program): Array<ts.Type> => {
     const type = checker.getDeclaredTypeOfSymbol(symbol)
     // An unresolved type would be assignable from anything and hide every write.
     if ((type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) !== 0) throw new Error(`${name} did not resolve`)
-    return type
+    return { type, field: stateFieldOf(machine) }
   })
 }
 

@@ -43,7 +43,7 @@ export const setUpCreditor = (organisation: string, options: { readonly verified
         directors: [{
           given_name: "Grace",
           family_name: "Hopper",
-          date_of_birth: "1970-01-01",
+          date_of_birth: unsafeLocalDate("1970-01-01"),
           street: "1 High Street",
           city: "London",
           postal_code: "EC1A 1AA",

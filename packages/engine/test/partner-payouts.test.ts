@@ -1,3 +1,4 @@
+import { unsafeLocalDate } from "@paykit/core"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -20,7 +21,7 @@ const setUpPartner = Effect.gen(function*() {
   yield* creditors.createVerificationDetail(PARTNER, {
     name: "Fitness Apps Ltd", company_number: "07654321", description: "Software", address_line1: "2 High Street",
     city: "London", postal_code: "E1 6AN", links: { creditor: creditor.id },
-    directors: [{ given_name: "Alan", family_name: "Turing", date_of_birth: "1970-01-01", street: "2 High Street",
+    directors: [{ given_name: "Alan", family_name: "Turing", date_of_birth: unsafeLocalDate("1970-01-01"), street: "2 High Street",
       city: "London", postal_code: "E1 6AN", country_code: "GB" }]
   })
   const app: PartnerApp = { organisation: PARTNER, creditor: creditor.id }

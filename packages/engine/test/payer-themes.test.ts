@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Creditors, PayerThemeRepository, PayerThemes } from "@paykit/engine"
+import { PAYER_THEMES } from "@paykit/validation"
+import { Creditors, decodeCommand, PayerThemeCreateRequest, PayerThemeRepository, PayerThemes } from "@paykit/engine"
 import { ORG, OTHER_ORG, runEngine } from "./fixtures.ts"
 
 const COLOURS = ["header_background_colour", "link_text_colour", "button_background_colour", "content_box_border_colour"] as const
@@ -68,8 +69,10 @@ describe("PayerThemes.upsert: one theme per creditor, created or updated", () =>
       const themes = yield* PayerThemes
       const mine = yield* creditor(ORG, "Acme Gym")
       const theirs = yield* creditor(OTHER_ORG, "Other Gym")
-      const badColour = yield* Effect.flip(themes.upsert(ORG, { header_background_colour: "red", links: { creditor: mine.id } }))
-      const foreign = yield* Effect.flip(themes.upsert(ORG, { header_background_colour: "#fff", links: { creditor: theirs.id } }))
+      // A colour is checked at the edge, by the body's Schema; the creditor link by the use case.
+      const upsertBody = (body: unknown) => Effect.flatMap(decodeCommand(PayerThemeCreateRequest, PAYER_THEMES)(body), (c) => themes.upsert(ORG, c))
+      const badColour = yield* Effect.flip(upsertBody({ header_background_colour: "red", links: { creditor: mine.id } }))
+      const foreign = yield* Effect.flip(upsertBody({ header_background_colour: "#fff", links: { creditor: theirs.id } }))
       const stored = yield* (yield* PayerThemeRepository).scan(ORG, {})
       return { badColour: pointersOf(badColour), foreign: pointersOf(foreign), stored: stored.length, mine: yield* themes.forCreditor(ORG, mine.id) }
     }))

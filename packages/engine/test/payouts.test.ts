@@ -1,3 +1,4 @@
+import { unsafeLocalDate } from "@paykit/core"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { Creditors, Customers, Events, Mandates, Payments, Payouts, Simulator } from "@paykit/engine"
@@ -16,7 +17,7 @@ const collect = (creditorName: string, fxPayoutCurrency?: "EUR") =>
     yield* creditors.createBankAccount(ORG, { account_holder_name: creditorName, account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP", links: { creditor: creditor.id } })
     yield* creditors.createVerificationDetail(ORG, {
       name: creditorName, company_number: "01234567", description: "Gyms", address_line1: "1 High Street", city: "London", postal_code: "E1 6AN",
-      directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
+      directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: unsafeLocalDate("1970-01-01"), street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
       links: { creditor: creditor.id }
     })
     const customers = yield* Customers

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { expect, it } from "vitest"
+import { unsafeLocalDate } from "@paykit/core"
 import { Creditors, Customers, decodeCommand, Mandates, Payments, Payouts, Simulator, SubscriptionCreateRequest, Subscriptions, inMemoryEngine } from "@paykit/engine"
 
 // The README's example, verbatim, so the README cannot drift from the engine.
@@ -17,7 +18,7 @@ const program = Effect.gen(function*() {
   yield* creditors.createVerificationDetail(org, {
     name: "Acme Gym Ltd", company_number: "01234567", description: "Gyms", address_line1: "1 High Street",
     city: "London", postal_code: "E1 6AN", links: { creditor: creditor.id },
-    directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street",
+    directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: unsafeLocalDate("1970-01-01"), street: "1 High Street",
       city: "London", postal_code: "E1 6AN", country_code: "GB" }]
   })
   const customers = yield* Customers

@@ -6,6 +6,7 @@ import {
   Creditors,
   Customers,
   OutboundPaymentImports,
+  decodeCommand,
   OutboundPayments,
   REQUEST_BODIES
 } from "@paykit/engine"
@@ -45,7 +46,10 @@ describe("REQUEST_BODIES: the Schemas the services decode with", () => {
         [refusedBySchema(REQUEST_BODIES.outbound_payments.withdrawal, "outbound_payments", bodies.withdrawal), yield* refusedByService(outbound.withdraw(ORG, bodies.withdrawal))],
         [refusedBySchema(REQUEST_BODIES.outbound_payment_imports.create, "outbound_payment_imports", bodies.imports), yield* refusedByService(imports.create(ORG, bodies.imports))],
         [refusedBySchema(REQUEST_BODIES.billing_requests.create, "billing_requests", bodies.billing), yield* refusedByService(billing.create(ORG, bodies.billing))],
-        [refusedBySchema(REQUEST_BODIES.creditors.create, "creditors", bodies.creditor), yield* refusedByService(creditors.create(ORG, bodies.creditor))],
+        [refusedBySchema(REQUEST_BODIES.creditors.create, "creditors", bodies.creditor), yield* refusedByService(
+          // Creditors take typed commands: the edge decodes the body, with the Schema listed.
+          Effect.flatMap(decodeCommand(REQUEST_BODIES.creditors.create, "creditors")(bodies.creditor), (command) => creditors.create(ORG, command))
+        )],
         [refusedBySchema(REQUEST_BODIES.customers.create, "customers", bodies.customer), yield* refusedByService(Effect.flatMap(edge.customer(bodies.customer), (c) => customers.create(ORG, c)))]
       ]
     }))

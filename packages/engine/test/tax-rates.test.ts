@@ -1,7 +1,14 @@
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Creditors, NegativeBalanceLimits, TaxRates, ascendingPage } from "@paykit/engine"
+import { Creditors, decodeCommand, NEGATIVE_BALANCE_LIMITS_ROOT, NegativeBalanceLimitSetRequest, NegativeBalanceLimits, TaxRates, ascendingPage } from "@paykit/engine"
+
+/** A limit set from a raw body, decoded at the edge as an embedder would (amounts may be strings). */
+const setLimit = (body: unknown) =>
+  Effect.gen(function*() {
+    const command = yield* decodeCommand(NegativeBalanceLimitSetRequest, NEGATIVE_BALANCE_LIMITS_ROOT)(body)
+    return yield* (yield* NegativeBalanceLimits).set(ORG, command)
+  })
 import { ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
 
 describe("tax rates", () => {
@@ -44,17 +51,17 @@ describe("negative balance limits", () => {
       const creditor = yield* setUpCreditor
       const limits = yield* NegativeBalanceLimits
       const before = yield* limits.limitFor(ORG, creditor.id, "GBP")
-      yield* limits.set(ORG, { balance_limit: 10000, currency: "GBP", links: { creditor: creditor.id } })
-      yield* limits.set(ORG, { balance_limit: "25000", currency: "GBP", links: { creditor: creditor.id } })
-      yield* limits.set(ORG, { balance_limit: 500, currency: "EUR", links: { creditor: creditor.id } })
+      yield* setLimit({ balance_limit: 10000, currency: "GBP", links: { creditor: creditor.id } })
+      yield* setLimit({ balance_limit: "25000", currency: "GBP", links: { creditor: creditor.id } })
+      yield* setLimit({ balance_limit: 500, currency: "EUR", links: { creditor: creditor.id } })
       const other = yield* (yield* Creditors).create(ORG, { name: "Other Ltd", country_code: "GB", creditor_type: "company" })
-      yield* limits.set(ORG, { balance_limit: 1, currency: "GBP", links: { creditor: other.id } })
+      yield* setLimit({ balance_limit: 1, currency: "GBP", links: { creditor: other.id } })
       return {
         before,
         after: yield* limits.limitFor(ORG, creditor.id, "GBP"),
         gbp: yield* limits.list(ORG, { currency: "GBP", creditor: creditor.id }),
         eur: yield* limits.list(ORG, { currency: "EUR" }),
-        unknownCreditor: yield* Effect.flip(limits.set(ORG, { balance_limit: 1, currency: "GBP", links: { creditor: "CR000000000000" } }))
+        unknownCreditor: yield* Effect.flip(setLimit({ balance_limit: 1, currency: "GBP", links: { creditor: "CR000000000000" } }))
       }
     }))
     expect(r.before).toBe(0)

@@ -2,7 +2,7 @@ import { Result, Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addDays, timestampFromMillis, unsafeLocalDate } from "@paykit/core"
-import { creation, MACHINES, OUTBOUND_PAYMENT_EVENTS, OUTBOUND_PAYMENT_STATUSES, outboundPaymentMachine, transition } from "@paykit/machines"
+import { creation, creditorVerificationMachine, MACHINES, stateFieldOf, OUTBOUND_PAYMENT_EVENTS, OUTBOUND_PAYMENT_STATUSES, outboundPaymentMachine, transition } from "@paykit/machines"
 import { creationOf, transitionOf } from "../src/kernel/support.ts"
 
 const DAY = unsafeLocalDate("2026-11-23")
@@ -71,7 +71,8 @@ describe("creationOf", () => {
     const at = timestampFromMillis(Date.UTC(2026, 10, 23, 9))
     const cause = { origin: "api" as const, cause: "test" }
     const schema = Schema.Struct({ id: Schema.String, amount: Schema.Number, status: Schema.String, metadata: Schema.Record(Schema.String, Schema.String) })
-    for (const machine of MACHINES) {
+    // The creditor verification machine keeps its state in `verification_status`; the others in `status`.
+    for (const machine of MACHINES.filter((m) => stateFieldOf(m) === "status")) {
       for (const state of machine.states) {
         const got = creationOf<typeof schema.Type, string, string, never>({ machine, state, resource: { metadata: { k: "v" }, amount: 1, id: "X1" }, cause, links: { x: "X1" } }, at, schema)
         const table = creation(machine, state, { at, cause })
@@ -82,5 +83,20 @@ describe("creationOf", () => {
         expect(got.success.event?.action ?? null).toBe(table.success.emits)
       }
     }
+  })
+
+  it("writes the state of a machine that names its field there, in the Schema's field order, and moves it there", () => {
+    const at = timestampFromMillis(Date.UTC(2026, 10, 23, 9))
+    const cause = { origin: "api" as const, cause: "test" }
+    const schema = Schema.Struct({ id: Schema.String, verification_status: Schema.Literals(["action_required", "in_review", "successful"]), name: Schema.String })
+    const got = creationOf<typeof schema.Type, "action_required" | "in_review" | "successful", string, Record<never, never>>(
+      { machine: creditorVerificationMachine, state: "action_required", resource: { name: "N", id: "CR1" }, cause, links: {} }, at, schema)
+    if (Result.isFailure(got)) throw got.failure
+    expect(got.success.next).toEqual({ id: "CR1", verification_status: "action_required", name: "N" })
+    expect(Object.keys(got.success.next)).toEqual(["id", "verification_status", "name"])
+    const moved = transitionOf(got.success.next, { machine: creditorVerificationMachine, event: "submit_details", context: {}, cause, links: {} }, at)
+    if (Result.isFailure(moved)) throw moved.failure
+    expect(moved.success.next).toEqual({ id: "CR1", verification_status: "in_review", name: "N" })
+    expect("status" in moved.success.next).toBe(false)
   })
 })

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiError, InvalidApiUsageError, InvalidStateError, ValidationFailedError } from "gocardless-nodejs"
+import { unsafeAmount } from "@paykit/core"
 import { Creditors, Customers, decodeCommand, NegativeBalanceLimits, PayerThemes, PaymentAccounts, PaymentCreateRequest, Payments } from "@paykit/engine"
 import { seedPayouts } from "./fixtures.ts"
 import { failure, HOSTED_PAGES, localClient, startServer, type TestServer } from "./harness.ts"
@@ -264,7 +265,7 @@ describe("outbound payments, imports, payment accounts, verification details, li
   })
 
   it("negative balance limits: list", async () => {
-    await run(Effect.flatMap(NegativeBalanceLimits, (n) => n.set(org, { balance_limit: 5000, currency: "GBP", links: { creditor: creditorId } })))
+    await run(Effect.flatMap(NegativeBalanceLimits, (n) => n.set(org, { balance_limit: unsafeAmount(5000), currency: "GBP", links: { creditor: creditorId } })))
     const limits = await client.negativeBalanceLimits.list({ currency: "GBP" } as never)
     expect(limits.negative_balance_limits.map((l) => l.balance_limit)).toEqual([5000])
     expectError(await failure(client.negativeBalanceLimits.list({ limit: 501 } as never)), ValidationFailedError, 422)

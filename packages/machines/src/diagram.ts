@@ -42,7 +42,7 @@ const sectionOf = (machine: AnyMachine): string =>
     `States: ${machine.states.map((s) => `\`${s}\``).join(", ")}. Created as ${
       machine.initial.map((s) => `\`${s}\``).join(" or ")
     }${machine.created === null ? " (no event)" : `, emitting \`${machine.created}\``}. Terminal: ${
-      machine.terminal.map((s) => `\`${s}\``).join(", ")
+      machine.terminal.length === 0 ? "none" : machine.terminal.map((s) => `\`${s}\``).join(", ")
     }.`,
     "",
     "```mermaid",

@@ -6,6 +6,7 @@
 export * from "./bank-authorisation.ts"
 export * from "./billing-request-actions.ts"
 export * from "./billing-request.ts"
+export * from "./creditor-verification.ts"
 export * from "./diagram.ts"
 export * from "./history.ts"
 export * from "./machine.ts"

@@ -58,6 +58,11 @@ export interface MachineSpec<S extends string, E extends string, C> {
   readonly name: string
   /** The resource in prose, for messages (`outbound payment`). */
   readonly noun: string
+  /**
+   * The resource field that holds the state, when it is not `status`: a creditor's verification
+   * is its `verification_status`.
+   */
+  readonly field?: string
   readonly states: ReadonlyArray<S>
   readonly events: ReadonlyArray<E>
   /** The states a resource can be created in (several creation paths exist for some resources). */

@@ -1,5 +1,6 @@
 import { bankAuthorisationMachine } from "./bank-authorisation.ts"
 import { billingRequestMachine } from "./billing-request.ts"
+import { creditorVerificationMachine } from "./creditor-verification.ts"
 import type { Machine } from "./machine.ts"
 import { mandateMachine } from "./mandate.ts"
 import { outboundPaymentImportMachine } from "./outbound-payment-import.ts"
@@ -9,6 +10,9 @@ import { paymentMachine } from "./payment.ts"
 import { payoutMachine } from "./payout.ts"
 import { refundMachine } from "./refund.ts"
 import { subscriptionMachine } from "./subscription.ts"
+
+/** The resource field a machine's state is stored in: `status` unless the machine names another. */
+export const stateFieldOf = (machine: { readonly field?: string }): string => machine.field ?? "status"
 
 /** Any machine, seen only through its table (its guards' facts unknown). */
 export type AnyMachine = Machine<string, string, never>
@@ -24,5 +28,6 @@ export const MACHINES: ReadonlyArray<AnyMachine> = [
   paymentMachine,
   refundMachine,
   bankAuthorisationMachine,
-  billingRequestMachine
+  billingRequestMachine,
+  creditorVerificationMachine
 ]

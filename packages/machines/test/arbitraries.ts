@@ -8,6 +8,7 @@ import {
   type BillingRequestFacts,
   buildActions,
   type Cause,
+  creditorVerificationMachine,
   type Machine,
   mandateMachine,
   outboundPaymentImportMachine,
@@ -116,5 +117,6 @@ export const CASES: ReadonlyArray<MachineCase> = [
     machine: erase(bankAuthorisationMachine),
     context: fc.integer({ min: 0, max: 60 * 60 * 1000 }).map((d) => ({ created_at: timestampFromMillis(BASE_MS + d) }))
   },
-  { machine: erase(billingRequestMachine), context: billingRequestContextArb }
+  { machine: erase(billingRequestMachine), context: billingRequestContextArb },
+  { machine: erase(creditorVerificationMachine), context: fc.constant({}) }
 ]

@@ -1,10 +1,10 @@
 import { Context, Effect, Layer } from "effect"
 import { type IdGenerator, InvalidState, type NotFound, type ValidationFailed, newId, now } from "@paykit/core"
-import { PAYER_THEMES, validatePayerThemeCreate } from "@paykit/validation"
+import { PAYER_THEMES } from "@paykit/validation"
 import { eq } from "../kernel/ports/list-query.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { CreditorRepository, PayerThemeRepository } from "./repositories.ts"
-import type { PayerTheme } from "./domain/payer-themes.ts"
+import type { PayerTheme, PayerThemeCreateCommand } from "./domain/payer-themes.ts"
 import { resolveCreditor } from "./creditor-link.ts"
 import { captureIdGenerator, save } from "../kernel/support.ts"
 
@@ -17,7 +17,7 @@ import { captureIdGenerator, save } from "../kernel/support.ts"
  */
 export class PayerThemes extends Context.Service<PayerThemes, {
   /** A concurrent upsert of the same theme that wins the race makes this one a 409 `conflict`. */
-  readonly upsert: (organisation: string, input: unknown) => Effect.Effect<PayerTheme, ValidationFailed | InvalidState>
+  readonly upsert: (organisation: string, command: PayerThemeCreateCommand) => Effect.Effect<PayerTheme, ValidationFailed | InvalidState>
   readonly get: (organisation: string, id: string) => Effect.Effect<PayerTheme, NotFound>
   /** The creditor's theme, or null when it has none. */
   readonly forCreditor: (organisation: string, creditor: string) => Effect.Effect<PayerTheme | null>
@@ -34,9 +34,8 @@ export class PayerThemes extends Context.Service<PayerThemes, {
         const existing = (organisation: string, creditor: string) =>
           Effect.map(themes.scan(organisation, { creditor: eq(creditor) }), (rows) => rows[0])
 
-        const upsert = (organisation: string, input: unknown) =>
+        const upsert = (organisation: string, req: PayerThemeCreateCommand) =>
           Effect.gen(function*() {
-            const req = yield* Effect.fromResult(validatePayerThemeCreate(input))
             const creditor = yield* resolveCreditor(creditors, organisation, PAYER_THEMES, req.links?.creditor ?? undefined)
             const current = yield* existing(organisation, creditor.resource.id)
             const base: PayerTheme = current?.resource ?? {

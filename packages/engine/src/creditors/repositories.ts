@@ -1,3 +1,4 @@
+import { Effect } from "effect"
 import { repositoryService } from "../kernel/repository-service.ts"
 import { creditorBankAccounts } from "./domain/creditor-bank-accounts.ts"
 import { creditors } from "./domain/creditors.ts"
@@ -9,3 +10,15 @@ export class CreditorRepository extends repositoryService<CreditorRepository>()(
 export class CreditorBankAccountRepository extends repositoryService<CreditorBankAccountRepository>()("CreditorBankAccountRepository", creditorBankAccounts) {}
 export class VerificationDetailRepository extends repositoryService<VerificationDetailRepository>()("VerificationDetailRepository", verificationDetails) {}
 export class PayerThemeRepository extends repositoryService<PayerThemeRepository>()("PayerThemeRepository", payerThemes) {}
+
+/** The stores of a creditor's records, read once when a service is built and handed to its use cases. */
+export interface CreditorStores {
+  readonly creditors: CreditorRepository["Service"]
+  readonly accounts: CreditorBankAccountRepository["Service"]
+  readonly details: VerificationDetailRepository["Service"]
+}
+
+export const creditorStores: Effect.Effect<CreditorStores, never, CreditorRepository | CreditorBankAccountRepository | VerificationDetailRepository> =
+  Effect.gen(function*() {
+    return { creditors: yield* CreditorRepository, accounts: yield* CreditorBankAccountRepository, details: yield* VerificationDetailRepository }
+  })

@@ -10,8 +10,5 @@ import { optionalNullable } from "@paykit/validation"
  */
 export const MetadataUpdateRequest = Schema.Struct({ metadata: Schema.optionalKey(Metadata) })
 
-/** `PUT /payouts/:id`: metadata is the one field and it is required. */
-export const PayoutUpdateRequest = Schema.Struct({ metadata: Metadata })
-
 /** `POST /outbound_payments/:id/actions/cancel`: metadata may be null (which clears it). */
 export const OutboundPaymentCancelRequest = Schema.Struct({ metadata: optionalNullable(Metadata) })

@@ -1,6 +1,6 @@
 import { Context, Effect, Result, type Schema, SchemaAST } from "effect"
 import { IdGenerator, InvalidState, type Metadata, type NotFound, nowIn, type Timestamp, withNewId, withNewIds } from "@paykit/core"
-import { type Cause, creation, type HistoryEntry, type Machine, transition } from "@paykit/machines"
+import { type Cause, creation, type HistoryEntry, type Machine, stateFieldOf, transition } from "@paykit/machines"
 import { EventLog } from "./ports/event-log.ts"
 import { type Repository, Transactor, type VersionConflict, type Versioned } from "./ports/repository.ts"
 import type { Event, EventResourceType } from "./domain/events.ts"
@@ -150,7 +150,7 @@ export interface Transitioned<A> {
  * moves on at once (an outbound payment verified as it is made) stores only its final state.
  */
 export const transitionOf = <
-  A extends { readonly status: S; readonly metadata?: Metadata },
+  A extends Stateful<S> & { readonly metadata?: Metadata },
   S extends string,
   E extends string,
   C
@@ -159,19 +159,30 @@ export const transitionOf = <
   request: Omit<TransitionRequest<A, S, E, C>, "current" | "organisation">,
   at: Timestamp
 ): Result.Result<Transitioned<A>, InvalidState> => {
-  const outcome = transition(request.machine, resource.status, request.event, { at, cause: request.cause, context: request.context })
+  const field = stateFieldOf(request.machine)
+  // `Stateful<S>`: the field the machine names holds an S.
+  const state = (resource as unknown as Readonly<Record<string, S>>)[field] as S
+  const outcome = transition(request.machine, state, request.event, { at, cause: request.cause, context: request.context })
   if (Result.isFailure(outcome)) return Result.fail(outcome.failure)
   const entry = outcome.success
   const patched = request.patch === undefined ? resource : request.patch(resource, at)
-  const next = { ...patched, status: entry.to }
+  const next = { ...patched, [field]: entry.to }
   return Result.succeed({ next, event: draftOf(entry, next, request) })
 }
 
+/**
+ * The fields a machine's state is kept in (`Machine.field`): `status`, or a creditor's
+ * `verification_status`.
+ */
+export type StateField = "status" | "verification_status"
+
+/** A resource holding a machine's state `S` in one of the state fields. */
+export type Stateful<S extends string> = { readonly status: S } | { readonly verification_status: S }
+
 /** A stored resource whose status a machine governs. */
-export interface MachineResource<S extends string> {
+export type MachineResource<S extends string> = Stateful<S> & {
   readonly id: string
   readonly created_at: string
-  readonly status: S
   readonly metadata?: Metadata
 }
 
@@ -206,13 +217,13 @@ export const applyTransition = <A extends MachineResource<S>, K extends string, 
     commitMove(request.organisation, transitionOf(request.current.resource, request, nowIn(fiber)), (next) =>
       Effect.as(save(repository, request.organisation, request.current, next), next)))
 
-export interface CreationRequest<A extends { readonly status: S }, S extends string, E extends string, C> {
+export interface CreationRequest<A extends Stateful<S>, S extends string, E extends string, C> {
   readonly organisation: string
   readonly machine: Machine<S, E, C>
   /** One of the machine's initial states; the table refuses any other. */
   readonly state: S
-  /** Every field but `status`, which only the machine's creation entry sets. */
-  readonly resource: Omit<A, "status">
+  /** Every field but the state (`status`), which only the machine's creation entry sets. */
+  readonly resource: Omit<A, StateField>
   readonly cause: Cause
   readonly links: Readonly<Record<string, string>>
   readonly extra?: EventDraft["extra"]
@@ -246,15 +257,15 @@ const fieldOrderOf = (schema: Schema.Top): ReadonlyArray<string> => {
 }
 
 /**
- * `fields` with `status`, keys in the Schema's order: a stored resource reads the same (down to
- * its JSON) on every storage, whichever wrote it.
+ * `fields` with the state in `field`, keys in the Schema's order: a stored resource reads the
+ * same (down to its JSON) on every storage, whichever wrote it.
  */
-const withStatus = (fields: object, status: string, schema: Schema.Top): Readonly<Record<string, unknown>> => {
-  // Typed `Omit<A, "status">` by the caller: its keys are the Schema's, so none is left out here.
+const withStatus = (fields: object, field: string, status: string, schema: Schema.Top): Readonly<Record<string, unknown>> => {
+  // Typed `Omit<A, StateField>` by the caller: its keys are the Schema's, so none is left out here.
   const source = fields as Readonly<Record<string, unknown>>
   const out: Record<string, unknown> = {}
   for (const key of fieldOrderOf(schema)) {
-    if (key === "status") out[key] = status
+    if (key === field) out[key] = status
     else if (key in source) out[key] = source[key]
   }
   return out
@@ -265,14 +276,14 @@ const withStatus = (fields: object, status: string, schema: Schema.Top): Readonl
  * (or refuses a state outside the table's initial ones) and the event it names is drafted.
  * `schema` is the resource's, whose field order the result keeps.
  */
-export const creationOf = <A extends { readonly status: S; readonly metadata?: Metadata }, S extends string, E extends string, C>(
+export const creationOf = <A extends Stateful<S> & { readonly metadata?: Metadata }, S extends string, E extends string, C>(
   request: Omit<CreationRequest<A, S, E, C>, "organisation">,
   at: Timestamp,
   schema: Schema.Top
 ): Result.Result<Transitioned<A>, InvalidState> =>
   Result.map(creation(request.machine, request.state, { at, cause: request.cause }), (entry) => {
-    // `Omit<A, "status">` with the entry's status is an `A`; TypeScript cannot see it for a generic A.
-    const next = withStatus(request.resource, entry.to, schema) as unknown as A
+    // `Omit<A, StateField>` with the entry's state is an `A`; TypeScript cannot see it for a generic A.
+    const next = withStatus(request.resource, stateFieldOf(request.machine), entry.to, schema) as unknown as A
     return { next, event: draftOf(entry, next, request) }
   })
 

@@ -1,15 +1,5 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import {
-  Amount,
-  Currency,
-  type IdGenerator,
-  type NotFound,
-  type ValidationFailed,
-  decodeInputEffect,
-  newId,
-  now,
-  IdOf
-} from "@paykit/core"
+import { Context, Effect, Layer } from "effect"
+import { type Currency, type IdGenerator, type NotFound, type ValidationFailed, newId, now } from "@paykit/core"
 import { DEFAULT_NEGATIVE_BALANCE_LIMIT } from "@paykit/money"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
@@ -17,23 +7,14 @@ import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { NegativeBalanceLimitRepository } from "./repositories.ts"
 import type { NegativeBalanceLimit } from "./domain/negative-balance-limits.ts"
-import { idFilter, listFields, toListQuery } from "../kernel/list-params.ts"
+import { toListQuery } from "../kernel/list-params.ts"
+import {
+  NEGATIVE_BALANCE_LIMITS_ROOT,
+  type NegativeBalanceLimitListParams,
+  type NegativeBalanceLimitSetCommand
+} from "./domain/requests.ts"
 import { API_CAUSE, emit, insertNew, captureUnitOfWork } from "../kernel/support.ts"
 import { linkedCreditor } from "../creditors/creditor-link.ts"
-
-const ROOT = "negative_balance_limits"
-
-export const NegativeBalanceLimitListParams = Schema.Struct({
-  ...listFields("negative_balance_limit"),
-  creditor: idFilter("creditor"),
-  currency: Schema.optionalKey(Currency)
-})
-
-export const NegativeBalanceLimitSetRequest = Schema.Struct({
-  balance_limit: Amount,
-  currency: Currency,
-  links: Schema.Struct({ creditor: IdOf("creditor"), creator_user: Schema.optionalKey(Schema.String) })
-})
 
 /**
  * Negative balance limits. Setting a limit records a new limit resource; the newest one of a
@@ -41,10 +22,10 @@ export const NegativeBalanceLimitSetRequest = Schema.Struct({
  * Without any, the limit is @paykit/money's default, 0.
  */
 export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits, {
-  readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<NegativeBalanceLimit>, ValidationFailed>
+  readonly list: (organisation: string, params: NegativeBalanceLimitListParams) => Effect.Effect<Page<NegativeBalanceLimit>>
   readonly get: (organisation: string, id: string) => Effect.Effect<NegativeBalanceLimit, NotFound>
   /** An engine operation (the API has no create endpoint): records the limit now in force. */
-  readonly set: (organisation: string, input: unknown) => Effect.Effect<NegativeBalanceLimit, ValidationFailed>
+  readonly set: (organisation: string, command: NegativeBalanceLimitSetCommand) => Effect.Effect<NegativeBalanceLimit, ValidationFailed>
   /** The limit in force for a creditor and currency, in minor units (0 when none was set). */
   readonly limitFor: (organisation: string, creditor: string, currency: Currency) => Effect.Effect<number>
 }>()("@paykit/engine/NegativeBalanceLimits") {
@@ -58,13 +39,10 @@ export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits
       const limits = yield* NegativeBalanceLimitRepository
       const creditors = yield* CreditorRepository
       const run = yield* captureUnitOfWork
-      const decodeList = decodeInputEffect(NegativeBalanceLimitListParams, ROOT)
-      const decodeSet = decodeInputEffect(NegativeBalanceLimitSetRequest, ROOT)
 
-      const set = (organisation: string, input: unknown) =>
+      const set = (organisation: string, req: NegativeBalanceLimitSetCommand) =>
         Effect.gen(function*() {
-          const req = yield* decodeSet(input)
-          yield* linkedCreditor(creditors, organisation, ROOT, req.links.creditor)
+          yield* linkedCreditor(creditors, organisation, NEGATIVE_BALANCE_LIMITS_ROOT, req.links.creditor)
           const limit: NegativeBalanceLimit = {
             id: yield* newId("negative_balance_limit"),
             created_at: yield* now,
@@ -84,11 +62,10 @@ export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits
 
       return NegativeBalanceLimits.of({
         list: (o, p) =>
-          Effect.flatMap(decodeList(p), (params) =>
-            limits.list(o, toListQuery(params, {
-              creditor: params.creditor === undefined ? undefined : eq(params.creditor),
-              currency: params.currency === undefined ? undefined : eq(params.currency)
-            }))),
+          limits.list(o, toListQuery(p, {
+            creditor: p.creditor === undefined ? undefined : eq(p.creditor),
+            currency: p.currency === undefined ? undefined : eq(p.currency)
+          })),
         get: (o, id) => Effect.map(limits.get(o, id), (v) => v.resource),
         // The limit and its event are one unit of work: neither is kept without the other.
         set: (o, i) => run(set(o, i)),

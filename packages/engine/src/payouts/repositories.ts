@@ -1,3 +1,6 @@
+import { Effect } from "effect"
+import { PaymentRepository } from "../collections/repositories.ts"
+import { CreditorBankAccountRepository, CreditorRepository } from "../creditors/repositories.ts"
 import { repositoryService } from "../kernel/repository-service.ts"
 import { negativeBalanceLimits } from "./domain/negative-balance-limits.ts"
 import { payouts } from "./domain/payouts.ts"
@@ -10,3 +13,31 @@ export class LedgerRepository extends repositoryService<LedgerRepository>()("Led
 export class PayoutRepository extends repositoryService<PayoutRepository>()("PayoutRepository", payouts) {}
 export class AppAttributionRepository extends repositoryService<AppAttributionRepository>()("AppAttributionRepository", appAttributions) {}
 export class AppFeeLedgerRepository extends repositoryService<AppFeeLedgerRepository>()("AppFeeLedgerRepository", appFeeEntries) {}
+
+/**
+ * What the payouts feature reads and writes, taken once when its service is built: its own
+ * ledgers and payouts, and the payments and creditors a payout settles and pays.
+ */
+export interface PayoutStores {
+  readonly payouts: PayoutRepository["Service"]
+  readonly ledger: LedgerRepository["Service"]
+  readonly appFees: AppFeeLedgerRepository["Service"]
+  readonly payments: PaymentRepository["Service"]
+  readonly creditors: CreditorRepository["Service"]
+  readonly accounts: CreditorBankAccountRepository["Service"]
+}
+
+export const payoutStores: Effect.Effect<
+  PayoutStores,
+  never,
+  PayoutRepository | LedgerRepository | AppFeeLedgerRepository | PaymentRepository | CreditorRepository | CreditorBankAccountRepository
+> = Effect.gen(function*() {
+  return {
+    payouts: yield* PayoutRepository,
+    ledger: yield* LedgerRepository,
+    appFees: yield* AppFeeLedgerRepository,
+    payments: yield* PaymentRepository,
+    creditors: yield* CreditorRepository,
+    accounts: yield* CreditorBankAccountRepository
+  }
+})

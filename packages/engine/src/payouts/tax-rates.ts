@@ -1,12 +1,8 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import { NotFound, PAGE_SIZE_DEFAULT, type ValidationFailed, decodeInputEffect } from "@paykit/core"
+import { Context, Effect, Layer } from "effect"
+import { NotFound, PAGE_SIZE_DEFAULT } from "@paykit/core"
 import { TAX_RATES, type TaxRate, listTaxRates, taxRateById } from "@paykit/money"
 import type { Page } from "../kernel/ports/list-query.ts"
-import { PageFields } from "../kernel/list-params.ts"
-
-const ROOT = "tax_rates"
-
-export const TaxRateListParams = Schema.Struct({ ...PageFields, jurisdiction: Schema.optionalKey(Schema.String) })
+import { TAX_RATES_ROOT, type TaxRateListParams } from "./domain/requests.ts"
 
 /**
  * A page of a list kept in ascending id order (tax rates are reference data listed as
@@ -33,26 +29,22 @@ export const ascendingPage = <A extends { readonly id: string }>(
 
 /** `/tax_rates`: the rates of @paykit/money, the same for every organisation. */
 export class TaxRates extends Context.Service<TaxRates, {
-  readonly list: (params: unknown) => Effect.Effect<Page<TaxRate>, ValidationFailed>
+  readonly list: (params: TaxRateListParams) => Effect.Effect<Page<TaxRate>>
   readonly get: (id: string) => Effect.Effect<TaxRate, NotFound>
 }>()("@paykit/engine/TaxRates") {
   static readonly layerWith = (rates: ReadonlyArray<TaxRate>): Layer.Layer<TaxRates> =>
-    Layer.succeed(TaxRates, (() => {
-      const decodeList = decodeInputEffect(TaxRateListParams, ROOT)
-      return TaxRates.of({
-        list: (p) =>
-          Effect.map(decodeList(p), (params) =>
-            ascendingPage(listTaxRates(params.jurisdiction === undefined ? {} : { jurisdiction: params.jurisdiction }, rates), {
-              limit: params.limit ?? PAGE_SIZE_DEFAULT,
-              ...(params.before === undefined ? {} : { before: params.before }),
-              ...(params.after === undefined ? {} : { after: params.after })
-            })),
-        get: (id) => {
-          const rate = taxRateById(id, rates)
-          return rate === undefined ? Effect.fail(new NotFound({ resource: ROOT, id })) : Effect.succeed(rate)
-        }
-      })
-    })())
+    Layer.succeed(TaxRates, TaxRates.of({
+      list: (params) =>
+        Effect.succeed(ascendingPage(listTaxRates(params.jurisdiction === undefined ? {} : { jurisdiction: params.jurisdiction }, rates), {
+          limit: params.limit ?? PAGE_SIZE_DEFAULT,
+          ...(params.before === undefined ? {} : { before: params.before }),
+          ...(params.after === undefined ? {} : { after: params.after })
+        })),
+      get: (id) => {
+        const rate = taxRateById(id, rates)
+        return rate === undefined ? Effect.fail(new NotFound({ resource: TAX_RATES_ROOT, id })) : Effect.succeed(rate)
+      }
+    }))
 
   static readonly layer: Layer.Layer<TaxRates> = TaxRates.layerWith(TAX_RATES)
 }

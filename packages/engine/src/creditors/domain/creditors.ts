@@ -1,10 +1,11 @@
 import { Schema } from "effect"
-import { CURRENCIES, ID_PREFIXES, SCHEME_IDENTIFIER_SCHEMES } from "@paykit/core"
+import { CURRENCIES, type Currency, ID_PREFIXES, SCHEME_IDENTIFIER_SCHEMES } from "@paykit/core"
+import { CREDITOR_VERIFICATION_STATUSES } from "@paykit/machines"
+import { CREDITOR_TYPES } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, NullableString, StoredAddress } from "../../kernel/fields.ts"
 
-export const CREDITOR_TYPES = ["company", "individual", "charity", "partnership", "trust"] as const
-export const CREDITOR_VERIFICATION_STATUSES = ["successful", "in_review", "action_required"] as const
+export { CREDITOR_TYPES, CREDITOR_VERIFICATION_STATUSES }
 export const SCHEME_IDENTIFIER_STATUSES = ["pending", "active"] as const
 
 export const SchemeIdentifier = Schema.Struct({
@@ -34,6 +35,15 @@ export const CreditorLinks = Schema.Struct({
   default_usd_payout_account: NullableString
 })
 export type CreditorLinks = typeof CreditorLinks.Type
+
+/** The link naming a creditor's default payout account in a currency. */
+export type PayoutLinkKey = `default_${Lowercase<Currency>}_payout_account`
+
+/** The creditor link naming its default payout account in `currency`. */
+export const payoutLinkKey = (currency: Currency): PayoutLinkKey => `default_${currency.toLowerCase()}_payout_account` as PayoutLinkKey
+
+/** A new creditor's links: no default payout account in any currency. */
+export const NO_PAYOUT_ACCOUNTS = Object.fromEntries(CURRENCIES.map((currency) => [payoutLinkKey(currency), null])) as CreditorLinks
 
 export const Creditor = Schema.Struct({
   id: Id,

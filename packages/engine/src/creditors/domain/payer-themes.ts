@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ID_PREFIXES } from "@paykit/core"
+import { PayerThemeCreate } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, NullableString } from "../../kernel/fields.ts"
 
@@ -28,3 +29,7 @@ export const payerThemes = defineResource({
     creditor: (r: PayerTheme) => r.links.creditor
   }
 })
+
+/** `POST /branding/payer_themes`'s body (under `payer_themes`): @paykit/validation's, which also serves its other callers. */
+export const PayerThemeCreateRequest = PayerThemeCreate
+export type PayerThemeCreateCommand = typeof PayerThemeCreateRequest.Type

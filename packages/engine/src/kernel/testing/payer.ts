@@ -1,3 +1,4 @@
+import { unsafeLocalDate } from "@paykit/core"
 import { Effect } from "effect"
 import { Creditors } from "../../creditors/creditors.ts"
 import { Customers } from "../../collections/customers.ts"
@@ -39,7 +40,7 @@ export const setUpPayer = (organisation: string, options: PayerOptions = {}) =>
         address_line1: "1 High Street",
         city: "London",
         postal_code: "E1 6AN",
-        directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
+        directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: unsafeLocalDate("1970-01-01"), street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
         links: { creditor: creditor.id }
       })
     }

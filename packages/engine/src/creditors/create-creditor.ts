@@ -1,0 +1,73 @@
+import { Effect } from "effect"
+import { newId, now } from "@paykit/core"
+import { creditorVerificationMachine } from "@paykit/machines"
+import type { Versioned } from "../kernel/ports/repository.ts"
+import { addressLinesOf } from "../kernel/address-request.ts"
+import { API_CAUSE, applyCreation } from "../kernel/support.ts"
+import { type Creditor, NO_PAYOUT_ACCOUNTS, type SchemeIdentifier } from "./domain/creditors.ts"
+import type { CreditorCreateCommand } from "./domain/requests.ts"
+import type { CreditorStores } from "./repositories.ts"
+import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
+
+/** A prefix from the trading name: its letters and digits, upper-cased, at most 10. */
+const prefixOf = (name: string): string => {
+  const letters = name.toUpperCase().replace(/[^A-Z0-9]/g, "").slice(0, 10)
+  return letters.length > 0 ? letters : "PAYKIT"
+}
+
+type Address = Pick<Creditor, "address_line1" | "address_line2" | "address_line3" | "city" | "region" | "postal_code" | "country_code">
+
+/** The scheme identifiers of a new creditor of `country_code`; each carries the creditor's name and address. */
+const schemeIdentifiersOf = (name: string, address: Address & { readonly country_code: CreditorCreateCommand["country_code"] }, created_at: Creditor["created_at"]) =>
+  Effect.forEach(schemeIdentifierTemplates(address.country_code), (t) =>
+    Effect.map(newId("scheme_identifier"), (id): SchemeIdentifier => ({
+      id,
+      created_at,
+      name,
+      scheme: t.scheme,
+      reference: null,
+      status: "active",
+      minimum_advance_notice: t.minimum_advance_notice,
+      ...address,
+      email: null,
+      phone_number: null,
+      currency: t.currency,
+      can_specify_mandate_reference: false
+    })))
+
+/**
+ * `POST /creditors`: the creditor as its verification machine creates it (action required,
+ * `created`), with its scheme identifiers and a bank reference prefix from its name unless given.
+ */
+export const createCreditor = (stores: CreditorStores, organisation: string, command: CreditorCreateCommand) =>
+  Effect.gen(function*() {
+    const id = yield* newId("creditor")
+    const created_at = yield* now
+    const address = { ...addressLinesOf(command), country_code: command.country_code }
+    const creditor: Omit<Creditor, "verification_status"> = {
+      id,
+      created_at,
+      name: command.name,
+      ...address,
+      creditor_type: command.creditor_type,
+      bank_reference_prefix: command.bank_reference_prefix ?? prefixOf(command.name),
+      can_create_refunds: true,
+      logo_url: null,
+      fx_payout_currency: command.fx_payout_currency ?? null,
+      mandate_imports_enabled: false,
+      custom_payment_pages_enabled: false,
+      merchant_responsible_for_notifications: false,
+      links: NO_PAYOUT_ACCOUNTS,
+      scheme_identifiers: yield* schemeIdentifiersOf(command.name, address, created_at)
+    }
+    // "action_required" is the machine's initial state: a refusal would be a defect of the table.
+    const stored: Versioned<Creditor> = yield* applyCreation(stores.creditors, {
+      organisation,
+      machine: creditorVerificationMachine,
+      state: "action_required",
+      resource: creditor,
+      cause: API_CAUSE("creditor_created"),
+      links: { creditor: id }
+    }).pipe(Effect.orDie)
+    return stored.resource
+  })

@@ -1,0 +1,38 @@
+import { Effect } from "effect"
+import { creditorVerificationMachine } from "@paykit/machines"
+import type { DailyItems } from "../kernel/daily-items.ts"
+import { idOfVersioned } from "../kernel/daily-items.ts"
+import { applyTransition, save } from "../kernel/support.ts"
+import type { CreditorBankAccount } from "./domain/creditor-bank-accounts.ts"
+import type { Creditor } from "./domain/creditors.ts"
+import type { CreditorStores } from "./repositories.ts"
+
+const VERIFIED = { origin: "gocardless", cause: "creditor_verification_successful", description: "The creditor has been verified." } as const
+
+/**
+ * The creditors feature's due work on the daily run: the review of submitted verification details
+ * completes. Each bank account awaiting review is verified, then each creditor in review is
+ * approved by its machine (`updated`). Each account and each creditor is its own unit of work.
+ */
+export const completeReviews = (stores: CreditorStores, eachItem: DailyItems, organisation: string) =>
+  Effect.gen(function*() {
+    const done: Array<Creditor> = []
+    const accountsInReview = (yield* stores.accounts.scan(organisation, {})).filter((a) => a.resource.verification_status === "in_review")
+    yield* eachItem("creditor bank account reviews", organisation, accountsInReview, idOfVersioned, (account) =>
+      save(stores.accounts, organisation, account, { ...account.resource, verification_status: "successful" } satisfies CreditorBankAccount))
+    const creditorsInReview = (yield* stores.creditors.scan(organisation, {})).filter((c) => c.resource.verification_status === "in_review")
+    yield* eachItem("creditor reviews", organisation, creditorsInReview, idOfVersioned, (current) =>
+      Effect.map(
+        applyTransition(stores.creditors, {
+          organisation,
+          machine: creditorVerificationMachine,
+          current,
+          event: "approve",
+          context: {},
+          cause: VERIFIED,
+          links: { creditor: current.resource.id }
+        }),
+        (approved) => done.push(approved)
+      ))
+    return done
+  })
