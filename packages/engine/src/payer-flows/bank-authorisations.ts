@@ -1,15 +1,13 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import {
   type IdGenerator,
   InvalidState,
   type NotFound,
   type ValidationFailed,
-  decodeInputEffect,
   invalidField,
   newId,
   now,
-  timestampToMillis,
-  IdOf
+  timestampToMillis
 } from "@paykit/core"
 import {
   type BankAuthorisationEvent,
@@ -25,6 +23,7 @@ import { oneOf } from "../kernel/ports/list-query.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { BankAuthorisationRepository, BillingRequestRepository } from "./repositories.ts"
 import type { BankAuthorisation } from "./domain/bank-authorisations.ts"
+import { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest } from "./domain/bank-authorisation-commands.ts"
 import { checkBillingRequestEvent, stepBillingRequest } from "./billing-request-steps.ts"
 import { BillingRequests } from "./billing-requests.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
@@ -33,17 +32,8 @@ import { captureDailyItems, idOfVersioned } from "../kernel/daily-items.ts"
 
 const ROOT = "bank_authorisations"
 
-export const BankAuthorisationCreateRequest = Schema.Struct({
-  redirect_uri: Schema.optionalKey(Schema.String),
-  links: Schema.Struct({ billing_request: IdOf("billing_request") })
-})
+export { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest }
 
-/**
- * What the payer's bank reports with an authorisation: the account the payer authorised from.
- * Needed when the billing request's mandate still lacks a bank account (the bank's report
- * completes `collect_bank_account`); given to `collect_bank_account` as it stands.
- */
-export const BankAuthorisationOutcomeRequest = Schema.Struct({ bank_account: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })
 
 /** The hosted page a payer visits to authorise: `<base>/bank_authorisations/<id>/authorise`. */
 export const authorisationUrl = (base: string, id: string): string => `${base}/bank_authorisations/${id}/authorise`
@@ -55,11 +45,11 @@ type Errors = ValidationFailed | InvalidState | NotFound
 const BANK_CAUSE = (cause: string, description: string): Cause => ({ origin: "bank", cause, description })
 
 export class BankAuthorisations extends Context.Service<BankAuthorisations, {
-  readonly create: (organisation: string, input: unknown) => Effect.Effect<BankAuthorisation, Errors>
+  readonly create: (organisation: string, command: BankAuthorisationCreateRequest) => Effect.Effect<BankAuthorisation, Errors>
   readonly get: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, NotFound>
   /** Engine operations for the hosted page and the sandbox: the payer and their bank acting. */
   readonly visit: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, Errors>
-  readonly authorise: (organisation: string, id: string, input?: unknown) => Effect.Effect<BankAuthorisation, Errors>
+  readonly authorise: (organisation: string, id: string, command?: BankAuthorisationOutcomeRequest) => Effect.Effect<BankAuthorisation, Errors>
   readonly deny: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, Errors>
   readonly fail: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, Errors>
   /**
@@ -80,12 +70,9 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
       const billingRequests = yield* BillingRequests
       const run = yield* captureUnitOfWork
       const eachItem = yield* captureDailyItems
-      const decodeCreate = decodeInputEffect(BankAuthorisationCreateRequest, ROOT)
-      const decodeOutcome = decodeInputEffect(BankAuthorisationOutcomeRequest, ROOT)
 
-      const create = (organisation: string, input: unknown) =>
+      const create = (organisation: string, req: BankAuthorisationCreateRequest) =>
         Effect.gen(function*() {
-          const req = yield* decodeCreate(input)
           const current = yield* requests.get(organisation, req.links.billing_request).pipe(
             Effect.mapError(() => invalidField(ROOT, ["links", "billing_request"], "must be a billing request of this organisation"))
           )
@@ -157,9 +144,8 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
           return next
         })
 
-      const authorise = (organisation: string, id: string, input: unknown) =>
+      const authorise = (organisation: string, id: string, req: BankAuthorisationOutcomeRequest) =>
         Effect.gen(function*() {
-          const req = yield* decodeOutcome(input ?? {})
           const current = yield* authorisations.get(organisation, id)
           const br = yield* Effect.orDie(requests.get(organisation, current.resource.links.billing_request))
           yield* checkBillingRequestEvent(br.resource, "bank_authorisation_authorised")
@@ -208,7 +194,7 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
         create: (o, i) => run(create(o, i)),
         get: (o, id) => Effect.map(authorisations.get(o, id), (v) => v.resource),
         visit: (o, id) => run(visit(o, id)),
-        authorise: (o, id, i) => run(authorise(o, id, i)),
+        authorise: (o, id, c = {}) => run(authorise(o, id, c)),
         deny: (o, id) => run(finish(o, id, "deny")),
         fail: (o, id) => run(finish(o, id, "fail")),
         expireDue

@@ -1,17 +1,5 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import {
-  CountryCode,
-  type IdGenerator,
-  type InvalidState,
-  MandateScheme,
-  Metadata,
-  type NotFound,
-  type ValidationFailed,
-  decodeInputEffect,
-  newId,
-  now,
-  requestPointer
-} from "@paykit/core"
+import { Context, Effect, Layer } from "effect"
+import { type IdGenerator, type InvalidState, type NotFound, type ValidationFailed, newId, now, requestPointer } from "@paykit/core"
 import { type Cause, type PayerAuthorisationEvent, payerAuthorisationMachine } from "@paykit/machines"
 import { resolveBankDetails } from "@paykit/validation"
 import { EventLog } from "../kernel/ports/event-log.ts"
@@ -24,51 +12,14 @@ import type {
   PayerAuthorisationCustomer,
   PayerAuthorisationMandate
 } from "./domain/payer-authorisations.ts"
+import { PayerAuthorisationBody } from "./domain/payer-authorisation-commands.ts"
 import { Customers } from "../collections/customers.ts"
 import { Mandates } from "../collections/mandates.ts"
 import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork } from "../kernel/support.ts"
 
 const ROOT = "payer_authorisations"
-const Text = Schema.optionalKey(Schema.NullOr(Schema.String))
 
-export const PayerAuthorisationBody = Schema.Struct({
-  customer: Schema.optionalKey(Schema.Struct({
-    email: Text,
-    given_name: Text,
-    family_name: Text,
-    company_name: Text,
-    address_line1: Text,
-    address_line2: Text,
-    address_line3: Text,
-    city: Text,
-    region: Text,
-    postal_code: Text,
-    country_code: Schema.optionalKey(Schema.NullOr(CountryCode)),
-    locale: Text,
-    swedish_identity_number: Text,
-    danish_identity_number: Text,
-    metadata: Schema.optionalKey(Metadata)
-  })),
-  bank_account: Schema.optionalKey(Schema.Struct({
-    account_holder_name: Text,
-    account_number: Text,
-    account_number_suffix: Text,
-    account_type: Schema.optionalKey(Schema.NullOr(Schema.Literals(["savings", "checking"]))),
-    bank_code: Text,
-    branch_code: Text,
-    country_code: Schema.optionalKey(Schema.NullOr(CountryCode)),
-    currency: Text,
-    iban: Text,
-    metadata: Schema.optionalKey(Metadata)
-  })),
-  mandate: Schema.optionalKey(Schema.Struct({
-    reference: Text,
-    scheme: Schema.optionalKey(Schema.NullOr(MandateScheme)),
-    payer_ip_address: Text,
-    metadata: Schema.optionalKey(Metadata)
-  }))
-})
-type Body = typeof PayerAuthorisationBody.Type
+export { PayerAuthorisationBody }
 
 const EMPTY_CUSTOMER: PayerAuthorisationCustomer = {
   email: null, given_name: null, family_name: null, company_name: null, address_line1: null, address_line2: null,
@@ -125,7 +76,7 @@ const withEnding = (b: PayerAuthorisationBankAccount): PayerAuthorisationBankAcc
 }
 
 /** Only the fields present in the body change (PUT semantics of the real API). */
-const merged = (pa: Pick<PayerAuthorisation, "customer" | "bank_account" | "mandate">, body: Body) => {
+const merged = (pa: Pick<PayerAuthorisation, "customer" | "bank_account" | "mandate">, body: PayerAuthorisationBody) => {
   const next = {
     customer: { ...pa.customer, ...body.customer },
     bank_account: withEnding({ ...pa.bank_account, ...body.bank_account }),
@@ -137,9 +88,9 @@ const merged = (pa: Pick<PayerAuthorisation, "customer" | "bank_account" | "mand
 type Errors = ValidationFailed | InvalidState | NotFound
 
 export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
-  readonly create: (organisation: string, input: unknown) => Effect.Effect<PayerAuthorisation, ValidationFailed>
+  readonly create: (organisation: string, command: PayerAuthorisationBody) => Effect.Effect<PayerAuthorisation>
   readonly get: (organisation: string, id: string) => Effect.Effect<PayerAuthorisation, NotFound>
-  readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<PayerAuthorisation, Errors>
+  readonly update: (organisation: string, id: string, command: PayerAuthorisationBody) => Effect.Effect<PayerAuthorisation, Errors>
   readonly submit: (organisation: string, id: string) => Effect.Effect<PayerAuthorisation, Errors>
   /**
    * Confirms and, in the same call, creates the customer, bank account and mandate: the real
@@ -159,7 +110,6 @@ export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
       const customers = yield* Customers
       const mandates = yield* Mandates
       const run = yield* captureUnitOfWork
-      const decode = decodeInputEffect(PayerAuthorisationBody, ROOT)
 
       const move = (organisation: string, current: Versioned<PayerAuthorisation>, event: PayerAuthorisationEvent, cause: Cause, patch?: (p: PayerAuthorisation) => PayerAuthorisation) =>
         applyTransition(repository, {
@@ -177,9 +127,8 @@ export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
           ...(patch === undefined ? {} : { patch })
         })
 
-      const create = (organisation: string, input: unknown) =>
+      const create = (organisation: string, body: PayerAuthorisationBody) =>
         Effect.gen(function*() {
-          const body = yield* decode(input)
           const fields: Omit<PayerAuthorisation, "status"> = {
             id: yield* newId("payer_authorisation"),
             created_at: yield* now,
@@ -198,9 +147,8 @@ export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
           return created.resource
         })
 
-      const update = (organisation: string, id: string, input: unknown) =>
+      const update = (organisation: string, id: string, body: PayerAuthorisationBody) =>
         Effect.gen(function*() {
-          const body = yield* decode(input)
           const current = yield* repository.get(organisation, id)
           return yield* move(organisation, current, "update", { origin: "api", cause: "payer_authorisation_updated" }, (p) => ({ ...p, ...merged(p, body) }))
         })
