@@ -12,19 +12,19 @@ import {
   OutboundPaymentWithdrawalFields,
   PayerThemeCreate
 } from "@paykit/validation"
-import { BankAuthorisationCreateRequest } from "./payer-flows/bank-authorisations.ts"
+import { BankAuthorisationCreateRequest } from "./payer-flows/domain/bank-authorisation-commands.ts"
 import {
   ChooseCurrencyRequest,
   CollectCustomerDetailsRequest,
   ConfirmPayerDetailsRequest,
   NotifyRequest,
   SelectInstitutionRequest
-} from "./payer-flows/billing-requests.ts"
+} from "./payer-flows/domain/billing-request-commands.ts"
 import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./creditors/creditors.ts"
 import { CustomerBankAccountCreateRequest, CustomerCreateRequest, CustomerUpdateRequest } from "./collections/customers.ts"
 import { MandateCreateRequest } from "./collections/mandates.ts"
 import { MetadataUpdateRequest, OutboundPaymentCancelRequest, PayoutUpdateRequest } from "./kernel/metadata-requests.ts"
-import { PayerAuthorisationBody } from "./payer-flows/payer-authorisations.ts"
+import { PayerAuthorisationBody } from "./payer-flows/domain/payer-authorisation-commands.ts"
 import { PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest, RefundCreateRequest } from "./collections/payments.ts"
 import { SubscriptionUpdateRequest } from "./collections/subscriptions.ts"
 

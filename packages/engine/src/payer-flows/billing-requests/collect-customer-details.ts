@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { fieldError, isCountryCode, validationFailed } from "@paykit/core"
 import { type BillingRequestAction, incompleteFields } from "@paykit/machines"
 import type { Customer } from "../../collections/domain/customers.ts"
-import type { CustomerUpdateRequest } from "../../collections/customers.ts"
+import type { REQUEST_BODIES } from "../../request-schemas.ts"
 import { type EngineContext, save } from "../../kernel/support.ts"
 import type { CustomerBillingDetail } from "../domain/billing-details.ts"
 import type { BillingRequest } from "../domain/billing-requests.ts"
@@ -16,7 +16,7 @@ export const withIncompleteFields = (actions: ReadonlyArray<BillingRequestAction
   actions.map((a) => (a.type === "collect_customer_details" ? { ...a, collect_customer_details: { incomplete_fields: incomplete } } : a))
 
 /** The customer as collection leaves it: its own fields, and the address the billing detail gives. */
-const customerUpdate = (c: Customer, d: CustomerBillingDetail): typeof CustomerUpdateRequest.Type => {
+const customerUpdate = (c: Customer, d: CustomerBillingDetail): typeof REQUEST_BODIES.customers.update.Type => {
   const { id: _id, created_at: _createdAt, ...own } = embedCustomer(c)
   return {
     ...own,

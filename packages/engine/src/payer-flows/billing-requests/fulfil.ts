@@ -1,8 +1,6 @@
 import { Effect } from "effect"
 import { InvalidState, unsafeAmount } from "@paykit/core"
-import type { MandateCreateRequest } from "../../collections/mandates.ts"
-import type { PaymentCreateRequest } from "../../collections/payments.ts"
-import type { SubscriptionCreateRequest } from "@paykit/schedule"
+import type { REQUEST_BODIES } from "../../request-schemas.ts"
 import { API_CAUSE, type EngineContext } from "../../kernel/support.ts"
 import type { BillingRequest, StoredMandateRequest, StoredPaymentRequest, StoredSubscriptionRequest } from "../domain/billing-requests.ts"
 import type { MetadataCommand } from "../domain/billing-request-commands.ts"
@@ -10,7 +8,7 @@ import { stepBillingRequest } from "../billing-request-steps.ts"
 import type { BillingRequestDeps, Errors } from "./deps.ts"
 import { present } from "./read.ts"
 
-const mandateCommand = (m: StoredMandateRequest, accountId: string, creditor: string, ipAddress: string | null): typeof MandateCreateRequest.Type => ({
+const mandateCommand = (m: StoredMandateRequest, accountId: string, creditor: string, ipAddress: string | null): typeof REQUEST_BODIES.mandates.create.Type => ({
   ...(m.scheme === null ? {} : { scheme: m.scheme }),
   ...(m.reference === null ? {} : { reference: m.reference }),
   metadata: m.metadata,
@@ -19,7 +17,7 @@ const mandateCommand = (m: StoredMandateRequest, accountId: string, creditor: st
   links: { customer_bank_account: accountId, creditor }
 })
 
-const paymentCommand = (p: StoredPaymentRequest, mandate: string): PaymentCreateRequest => ({
+const paymentCommand = (p: StoredPaymentRequest, mandate: string): typeof REQUEST_BODIES.payments.create.Type => ({
   amount: unsafeAmount(p.amount),
   currency: p.currency,
   ...(p.description === null ? {} : { description: p.description }),
@@ -29,7 +27,7 @@ const paymentCommand = (p: StoredPaymentRequest, mandate: string): PaymentCreate
   links: { mandate }
 })
 
-const subscriptionCommand = (s: StoredSubscriptionRequest, mandate: string): SubscriptionCreateRequest => ({
+const subscriptionCommand = (s: StoredSubscriptionRequest, mandate: string): typeof REQUEST_BODIES.subscriptions.create.Type => ({
   amount: unsafeAmount(s.amount),
   currency: s.currency,
   interval: s.interval,

@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { resolveBankDetails } from "@paykit/validation"
-import { CustomerBankAccountCreateRequest, CustomerCreateRequest, type Customers } from "../../collections/customers.ts"
-import { MandateCreateRequest, type Mandates } from "../../collections/mandates.ts"
+import type { Customers } from "../../collections/customers.ts"
+import type { Mandates } from "../../collections/mandates.ts"
+import { REQUEST_BODIES } from "../../request-schemas.ts"
 import { decodeCommand } from "../../kernel/commands.ts"
 import type { PayerAuthorisation } from "../domain/payer-authorisations.ts"
 
@@ -11,9 +12,9 @@ import type { PayerAuthorisation } from "../domain/payer-authorisations.ts"
  * so each is decoded here with its resource's own Schema under its own key, as the API would,
  * and a refusal fails the authorisation with the same field errors.
  */
-const decodeCustomer = decodeCommand(CustomerCreateRequest, "customers")
-const decodeBankAccount = decodeCommand(CustomerBankAccountCreateRequest, "customer_bank_accounts")
-const decodeMandate = decodeCommand(MandateCreateRequest, "mandates")
+const decodeCustomer = decodeCommand(REQUEST_BODIES.customers.create, "customers")
+const decodeBankAccount = decodeCommand(REQUEST_BODIES.customer_bank_accounts.create, "customer_bank_accounts")
+const decodeMandate = decodeCommand(REQUEST_BODIES.mandates.create, "mandates")
 
 const bankAccountOf = (b: PayerAuthorisation["bank_account"], customer: string) => {
   const resolution = resolveBankDetails(b, { rejectSekIban: true, checkCurrencyAndAccountType: true })
