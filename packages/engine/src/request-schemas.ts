@@ -7,21 +7,21 @@ import {
   OutboundPaymentWithdrawalFields
 } from "@paykit/validation"
 import { PayerThemeCreateRequest } from "./creditors/domain/payer-themes.ts"
-import { BankAuthorisationCreateRequest } from "./payer-flows/bank-authorisations.ts"
+import { BankAuthorisationCreateRequest } from "./payer-flows/domain/bank-authorisation-commands.ts"
 import {
   ChooseCurrencyRequest,
   CollectCustomerDetailsRequest,
   ConfirmPayerDetailsRequest,
   NotifyRequest,
   SelectInstitutionRequest
-} from "./payer-flows/billing-requests.ts"
+} from "./payer-flows/domain/billing-request-commands.ts"
 import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./creditors/domain/requests.ts"
 import { CustomerCreateRequest, CustomerUpdateRequest } from "./collections/domain/customers.ts"
 import { CustomerBankAccountCreateRequest, CustomerBankAccountUpdateRequest } from "./collections/domain/customer-bank-accounts.ts"
 import { MandateCreateRequest, MandateMetadataRequest } from "./collections/domain/mandates.ts"
 import { MetadataUpdateRequest, OutboundPaymentCancelRequest } from "./kernel/metadata-requests.ts"
 import { PayoutUpdateRequest } from "./payouts/domain/requests.ts"
-import { PayerAuthorisationBody } from "./payer-flows/payer-authorisations.ts"
+import { PayerAuthorisationBody } from "./payer-flows/domain/payer-authorisation-commands.ts"
 import { PaymentCancelRequest, PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest } from "./collections/domain/payments.ts"
 import { RefundCreateRequest } from "./collections/domain/refunds.ts"
 import {

@@ -1,8 +1,8 @@
 import { unsafeLocalDate } from "@paykit/core"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { BankAuthorisations, BillingRequests, Creditors, Events, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
-import { ADA, ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
+import { Creditors, Events, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
+import { ADA, bankAuthorisationsAtEdge, billingRequestsAtEdge, ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
 import { edge } from "./fixtures.ts"
 
 const US_PAYER = {
@@ -20,7 +20,7 @@ describe("billing request subscription_request", () => {
       yield* setUpCreditor
       // ACH collects under a US creditor's scheme identifier.
       const usCreditor = yield* (yield* Creditors).create(ORG, { name: "Acme Gym US", country_code: "US", creditor_type: "company" })
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const created = yield* brs.create(ORG, {
         links: { creditor: usCreditor.id },
         mandate_request: { currency: "USD", scheme: "ach" },
@@ -47,7 +47,7 @@ describe("billing request subscription_request", () => {
   it("is refused with a Bacs mandate request, and with an amount of 0", async () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const bacs = yield* Effect.flip(brs.create(ORG, {
         mandate_request: { currency: "GBP", scheme: "bacs" },
         subscription_request: { amount: 2500, currency: "GBP", interval_unit: "monthly" }
@@ -83,8 +83,8 @@ const verifiedCreditor = Effect.gen(function*() {
 /** A payment-only billing request taken through institution choice and bank authorisation to fulfilment. */
 const payByBank = (paymentRequest: Record<string, unknown>, country: "GB" | "DE") =>
   Effect.gen(function*() {
-    const brs = yield* BillingRequests
-    const bas = yield* BankAuthorisations
+    const brs = yield* billingRequestsAtEdge
+    const bas = yield* bankAuthorisationsAtEdge
     const created = yield* brs.create(ORG, { payment_request: paymentRequest })
     yield* brs.collectCustomerDetails(ORG, created.id, ADA).pipe(Effect.catchTag("InvalidState", () => Effect.void))
     const choice = yield* brs.institutions(ORG, created.id, { country_code: country })

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { BankAuthorisations, BillingRequests, Events } from "@paykit/engine"
+import { Events } from "@paykit/engine"
 import type { BillingRequest } from "@paykit/engine"
-import { ADA, ORG, UK_ACCOUNT, runBilling, setUpCreditor } from "./billing-fixtures.ts"
+import { ADA, bankAuthorisationsAtEdge, billingRequestsAtEdge, ORG, runBilling, setUpCreditor, UK_ACCOUNT } from "./billing-fixtures.ts"
 
 /**
  * Model-based properties over random sequences of billing request actions: whatever the payer
@@ -37,8 +37,8 @@ interface Observation {
 const play = (shape: (typeof SHAPES)[number], steps: ReadonlyArray<Step>) =>
   Effect.gen(function*() {
     yield* setUpCreditor
-    const brs = yield* BillingRequests
-    const bas = yield* BankAuthorisations
+    const brs = yield* billingRequestsAtEdge
+    const bas = yield* bankAuthorisationsAtEdge
     const events = yield* Events
     const created = yield* brs.create(ORG, shape)
     const eventCount = Effect.map(events.list(ORG, { billing_request: created.id, resource_type: "billing_requests", limit: 500 }), (p) => p.items.map((e) => e.action))

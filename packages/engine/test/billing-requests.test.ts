@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
-import { BankAuthorisations, BillingRequests, Events, Mandates, NAME_MISMATCH_MESSAGE, Payments } from "@paykit/engine"
-import { ADA, ORG, UK_ACCOUNT, runBilling, setUpCreditor } from "./billing-fixtures.ts"
+import { Events, Mandates, NAME_MISMATCH_MESSAGE, Payments } from "@paykit/engine"
+import { ADA, bankAuthorisationsAtEdge, billingRequestsAtEdge, ORG, runBilling, setUpCreditor, UK_ACCOUNT } from "./billing-fixtures.ts"
 
 const statusOf = (actions: ReadonlyArray<{ readonly type: string; readonly status: string }>, type: string) =>
   actions.find((a) => a.type === type)?.status
@@ -13,7 +13,7 @@ describe("billing requests: a direct debit mandate", () => {
   it("goes through every action to a mandate, with the real API's links and events", async () => {
     const result = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const created = yield* brs.create(ORG, { mandate_request: { currency: "GBP", scheme: "bacs" }, metadata: { order: "42" } })
       const afterDetails = yield* brs.collectCustomerDetails(ORG, created.id, ADA)
       const afterAccount = yield* brs.collectBankAccount(ORG, created.id, UK_ACCOUNT)
@@ -50,7 +50,7 @@ describe("billing requests: a direct debit mandate", () => {
   it("refuses fulfil while required actions are pending and changes nothing", async () => {
     const [error, after] = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const created = yield* brs.create(ORG, { mandate_request: { currency: "GBP" } })
       yield* brs.collectCustomerDetails(ORG, created.id, ADA)
       const error = yield* failureOf(brs.fulfil(ORG, created.id, {}))
@@ -63,7 +63,7 @@ describe("billing requests: a direct debit mandate", () => {
   it("lists requests newest first, filtered by status and customer", async () => {
     const { all, ready, byCustomer, first } = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const first = yield* brs.create(ORG, { mandate_request: { currency: "GBP" } })
       yield* TestClock.adjust("1 second")
       const second = yield* brs.create(ORG, { mandate_request: { currency: "GBP" } })
@@ -86,7 +86,7 @@ describe("billing requests: a direct debit mandate", () => {
   it("gives 422 on account_holder_name when confirmation of payee finds no match", async () => {
     const error = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const created = yield* brs.create(ORG, { mandate_request: { currency: "GBP" } })
       yield* brs.collectCustomerDetails(ORG, created.id, ADA)
       return yield* failureOf(brs.collectBankAccount(ORG, created.id, { ...UK_ACCOUNT, account_holder_name: "No Match Ltd" }))
@@ -99,7 +99,7 @@ describe("billing requests: a direct debit mandate", () => {
   it("collects customer details only when every field the scheme needs is there", async () => {
     const error = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const created = yield* brs.create(ORG, { mandate_request: { currency: "GBP" } })
       return yield* failureOf(brs.collectCustomerDetails(ORG, created.id, { customer: ADA.customer }))
     }))
@@ -113,7 +113,7 @@ describe("billing requests: a direct debit mandate", () => {
   it("cancels a pending request and refuses actions afterwards", async () => {
     const [cancelled, error] = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const created = yield* brs.create(ORG, { mandate_request: { currency: "GBP" } })
       const cancelled = yield* brs.cancel(ORG, created.id, {})
       return [cancelled, yield* failureOf(brs.collectCustomerDetails(ORG, created.id, ADA))] as const
@@ -125,7 +125,7 @@ describe("billing requests: a direct debit mandate", () => {
   it("changes the currency of a mandate-only request and keeps a scheme only when the currency has it", async () => {
     const chosen = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const created = yield* brs.create(ORG, { mandate_request: { currency: "GBP", scheme: "bacs" } })
       return yield* brs.chooseCurrency(ORG, created.id, { currency: "EUR" })
     }))
@@ -144,8 +144,8 @@ describe("billing requests: a payment request with a bank authorisation", () => 
   it("goes through institution choice and bank authorisation to a mandate and a payment", async () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
-      const bas = yield* BankAuthorisations
+      const brs = yield* billingRequestsAtEdge
+      const bas = yield* bankAuthorisationsAtEdge
       const created = yield* brs.create(ORG, DUAL)
       const choice = yield* brs.institutions(ORG, created.id, { country_code: "GB", search: "monzo" })
       yield* brs.collectCustomerDetails(ORG, created.id, ADA)
@@ -192,7 +192,7 @@ describe("billing requests: a payment request with a bank authorisation", () => 
   it("refuses choose_currency when a payment request exists", async () => {
     const error = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const created = yield* brs.create(ORG, DUAL)
       return yield* failureOf(brs.chooseCurrency(ORG, created.id, { currency: "EUR" }))
     }))
@@ -204,7 +204,7 @@ describe("billing requests: a payment request with a bank authorisation", () => 
   it("falls back to direct debit only when fallback is enabled", async () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const disabled = yield* brs.create(ORG, DUAL)
       const refused = yield* failureOf(brs.fallback(ORG, disabled.id))
       const enabled = yield* brs.create(ORG, { ...DUAL, fallback_enabled: true })
@@ -224,7 +224,7 @@ describe("billing requests: a payment request with a bank authorisation", () => 
   it("records a notification (no email is sent) and refuses it for direct-debit-only requests", async () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const dual = yield* brs.create(ORG, DUAL)
       yield* brs.collectCustomerDetails(ORG, dual.id, ADA)
       yield* brs.notify(ORG, dual.id, { notification_type: "email", redirect_uri: "https://example.com/back" })
@@ -241,8 +241,8 @@ describe("billing requests: a payment request with a bank authorisation", () => 
   it("expires a bank authorisation 15 minutes after creation, and not before", async () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
-      const bas = yield* BankAuthorisations
+      const brs = yield* billingRequestsAtEdge
+      const bas = yield* bankAuthorisationsAtEdge
       const created = yield* brs.create(ORG, DUAL)
       yield* brs.selectInstitution(ORG, created.id, { institution: "MONZO_MONZGB2L", country_code: "GB" })
       const authorisation = yield* bas.create(ORG, { links: { billing_request: created.id } })

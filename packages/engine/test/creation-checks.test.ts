@@ -1,7 +1,6 @@
 import { Effect, Exit, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import {
-  BillingRequests,
   Creditors,
   Customers,
   FailureInjection,
@@ -18,6 +17,7 @@ import {
 } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import { ORG, START, edge } from "./fixtures.ts"
+import { billingRequestsAtEdge } from "./billing-fixtures.ts"
 
 /**
  * Finding 4 and 10 of issue 14: what a later daily run would refuse is refused at creation, and a
@@ -75,7 +75,7 @@ describe("creation checks: accept only what the daily run can process", () => {
       const account = yield* customers.createBankAccount(ORG, { ...DE_ACCOUNT, links: { customer: customer.id } })
       const mandates = yield* Mandates
       const onGb = yield* Effect.exit(mandates.create(ORG, { scheme: "sepa_core", links: { customer_bank_account: account.id, creditor: creditor.id } }))
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const requestOnGb = yield* Effect.exit(brs.create(ORG, { mandate_request: { currency: "EUR", scheme: "sepa_core" }, links: { creditor: creditor.id } }))
       const de = yield* (yield* Creditors).create(ORG, { name: "Acme Gym DE", country_code: "DE", creditor_type: "company" })
       const onDe = yield* Effect.exit(mandates.create(ORG, { scheme: "sepa_core", links: { customer_bank_account: account.id, creditor: de.id } }))

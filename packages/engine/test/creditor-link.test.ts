@@ -1,8 +1,9 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { BillingRequests, Creditors, Mandates, OutboundPayments } from "@paykit/engine"
+import { Creditors, Mandates, OutboundPayments } from "@paykit/engine"
 import { ORG, runEngine, setUpPayer } from "./fixtures.ts"
 import { ORG as OUTBOUND_ORG, runOutbound, setUpCreditor } from "./outbound-fixtures.ts"
+import { billingRequestsAtEdge } from "./billing-fixtures.ts"
 
 /** The `links.creditor` error items of a failure, as [field, message]. */
 const creditorErrors = (e: unknown) =>
@@ -18,7 +19,7 @@ describe("a request that leaves out links.creditor (one resolveCreditor for ever
     const r = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
       const mandates = yield* Mandates
-      const billing = yield* BillingRequests
+      const billing = yield* billingRequestsAtEdge
       const account = { links: { customer_bank_account: mandate.links.customer_bank_account } }
       const single = yield* mandates.create(ORG, account)
       yield* (yield* Creditors).create(ORG, { name: "Acme Two", country_code: "GB", creditor_type: "company" })

@@ -3,8 +3,9 @@ import { describe, expect, it } from "vitest"
 import { type LocalDate, addMonths, unsafeLocalDate } from "@paykit/core"
 import { DEFAULT_FEE_SCHEDULE, collectionCharges } from "@paykit/money"
 import { calendarFor } from "@paykit/schedule"
-import { BillingRequests, Creditors, Events, Mandates, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
+import { Creditors, Events, Mandates, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
 import { ORG, START, runEngine, edge } from "./fixtures.ts"
+import { billingRequestsAtEdge } from "./billing-fixtures.ts"
 
 const DAY = 86_400_000
 
@@ -22,7 +23,7 @@ const scenario = Effect.gen(function*() {
     directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: unsafeLocalDate("1970-01-01"), street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
     links: { creditor: creditor.id }
   })
-  const brs = yield* BillingRequests
+  const brs = yield* billingRequestsAtEdge
   const request = yield* brs.create(ORG, { mandate_request: { currency: "GBP", scheme: "bacs" } })
   yield* brs.collectCustomerDetails(ORG, request.id, {
     customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },

@@ -2,15 +2,13 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
-  BillingRequests,
   INSTITUTIONS,
-  Institutions,
   filterInstitutions,
   institutionOfSortCode,
   type InstitutionRecord,
   searchInstitutions
 } from "@paykit/engine"
-import { ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
+import { billingRequestsAtEdge, institutionsAtEdge, ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
 
 const names = (xs: ReadonlyArray<{ readonly name: string }>) => xs.map((x) => x.name)
 
@@ -38,7 +36,7 @@ describe("institutions dataset", () => {
 describe("GET /institutions", () => {
   it("defaults to GB and filters by country, scheme, feature and branch code", async () => {
     const r = await runBilling(Effect.gen(function*() {
-      const i = yield* Institutions
+      const i = yield* institutionsAtEdge
       return {
         gb: yield* i.list({}),
         de: yield* i.list({ country_code: "DE" }),
@@ -79,7 +77,7 @@ describe("GET /billing_requests/{id}/institutions", () => {
   it("searches by name, by ids, and shows temporarily disabled banks only when asked", async () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const br = yield* brs.create(ORG, {
         mandate_request: { currency: "GBP", scheme: "bacs" },
         payment_request: { amount: 1000, currency: "GBP" }

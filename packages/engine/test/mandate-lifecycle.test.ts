@@ -3,9 +3,9 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addDays, addMonths, MANDATE_SCHEMES, unsafeLocalDate } from "@paykit/core"
 import {
-  BACS_DORMANCY_MONTHS, BillingRequests, Creditors, Customers, Events, Mandates, Payments, Simulator, dormancyExpiryDate, isDormant
+  BACS_DORMANCY_MONTHS, Creditors, Customers, Events, Mandates, Payments, Simulator, dormancyExpiryDate, isDormant
 } from "@paykit/engine"
-import { ADA, ORG as BR_ORG, UK_ACCOUNT, runBilling, setUpCreditor } from "./billing-fixtures.ts"
+import { ADA, billingRequestsAtEdge, ORG as BR_ORG, runBilling, setUpCreditor, UK_ACCOUNT } from "./billing-fixtures.ts"
 import { ORG, runEngine, setUpPayer, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000
@@ -14,7 +14,7 @@ describe("mandates awaiting the customer's approval", () => {
   it("a dual-signature billing request gives a pending_customer_approval mandate, approved by the next run, then submitted and active", async () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const brs = yield* BillingRequests
+      const brs = yield* billingRequestsAtEdge
       const created = yield* brs.create(BR_ORG, { mandate_request: { currency: "GBP", scheme: "bacs" } })
       yield* brs.collectCustomerDetails(BR_ORG, created.id, ADA)
       yield* brs.collectBankAccount(BR_ORG, created.id, UK_ACCOUNT)

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { Customers, Events, Mandates, PayerAuthorisations, payerAuthorisationIncompleteFields } from "@paykit/engine"
-import { ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
+import { Customers, Events, Mandates, payerAuthorisationIncompleteFields } from "@paykit/engine"
+import { ORG, payerAuthorisationsAtEdge, runBilling, setUpCreditor } from "./billing-fixtures.ts"
 
 const CUSTOMER = {
   email: "ada@example.com", given_name: "Ada", family_name: "Lovelace",
@@ -13,7 +13,7 @@ describe("payer authorisations (deprecated flow)", () => {
   it("is created incomplete, updated field by field, submitted, confirmed and completed with its resources", async () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const pas = yield* PayerAuthorisations
+      const pas = yield* payerAuthorisationsAtEdge
       const created = yield* pas.create(ORG, { customer: { email: "ada@example.com" } })
       const refused = yield* Effect.flip(pas.submit(ORG, created.id))
       const partly = yield* pas.update(ORG, created.id, { customer: { given_name: "Ada", family_name: "Lovelace" } })
@@ -45,7 +45,7 @@ describe("payer authorisations (deprecated flow)", () => {
   it("fails, with a failed event, when the resources cannot be created", async () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
-      const pas = yield* PayerAuthorisations
+      const pas = yield* payerAuthorisationsAtEdge
       // A GBP account cannot carry a SEPA mandate: the mandate is refused at confirmation.
       const pa = yield* pas.create(ORG, { customer: CUSTOMER, bank_account: ACCOUNT, mandate: { scheme: "sepa_core" } })
       yield* pas.submit(ORG, pa.id)

@@ -2,7 +2,6 @@ import { Effect, Result, type Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { decodeInput } from "@paykit/core"
 import {
-  BillingRequests,
   Creditors,
   Customers,
   OutboundPaymentImports,
@@ -10,7 +9,8 @@ import {
   OutboundPayments,
   REQUEST_BODIES
 } from "@paykit/engine"
-import { edge, ORG, runEngine } from "./fixtures.ts"
+import { ORG, runEngine, edge } from "./fixtures.ts"
+import { billingRequestsAtEdge } from "./billing-fixtures.ts"
 
 /** The fields a Schema refuses in `body`, as `decodeInput` names them under `root`. */
 const refusedBySchema = (schema: Schema.Decoder<unknown>, root: string, body: unknown) => {
@@ -30,7 +30,7 @@ describe("REQUEST_BODIES: the Schemas the services decode with", () => {
     const cases = await runEngine(Effect.gen(function*() {
       const outbound = yield* OutboundPayments
       const imports = yield* OutboundPaymentImports
-      const billing = yield* BillingRequests
+      const billing = yield* billingRequestsAtEdge
       const creditors = yield* Creditors
       const customers = yield* Customers
       const bodies = {

@@ -1,7 +1,7 @@
 import { Effect, Layer, Semaphore } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { Forbidden, type PaykitError, pathIdOf, timestampFromMillis } from "@paykit/core"
-import { BankAuthorisations, nextDailyRunAfter, OutboundPaymentImports, PaymentAccounts, Simulator } from "@paykit/engine"
+import { decodeInputEffect, Forbidden, type PaykitError, pathIdOf, timestampFromMillis } from "@paykit/core"
+import { BankAuthorisationOutcomeRequest, BankAuthorisations, nextDailyRunAfter, OutboundPaymentImports, PaymentAccounts, Simulator } from "@paykit/engine"
 import { AccessTokens, authenticate, bodyTooLarge, type CallerShape, PROTOCOL_REASONS, respond, usage } from "@paykit/http"
 import { advanceTarget, formatIsoDuration } from "./advance.ts"
 import { SandboxClock } from "./sandbox-clock.ts"
@@ -38,6 +38,8 @@ const readBody = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<u
 /** Accepts an action's body under `data` (as the official client sends actions) or bare. */
 const actionData = (body: unknown): unknown =>
   typeof body === "object" && body !== null && "data" in body ? body.data : body
+
+const decodeOutcome = decodeInputEffect(BankAuthorisationOutcomeRequest, "bank_authorisations")
 
 type Handler = (caller: CallerShape, body: unknown, params: Readonly<Record<string, string | undefined>>) => Effect.Effect<unknown, PaykitError>
 
@@ -86,7 +88,9 @@ export const sandboxRoutes = Layer.unwrap(Effect.gen(function*() {
   const authorisationAction = (action: "visit" | "authorise" | "deny" | "fail") =>
     route(tokens, "POST", `/sandbox/bank_authorisations/:id/actions/${action}`, (caller, body, params) =>
       Effect.flatMap(pathIdOf("bank_authorisations", param(params, "id")), (id) => {
-        const done = action === "authorise" ? authorisations.authorise(caller.organisation, id, actionData(body)) : authorisations[action](caller.organisation, id)
+        const done = action === "authorise"
+          ? Effect.flatMap(decodeOutcome(actionData(body) ?? {}), (outcome) => authorisations.authorise(caller.organisation, id, outcome))
+          : authorisations[action](caller.organisation, id)
         return Effect.map(done, (resource) => ({ bank_authorisations: resource }))
       }))
   /** The dashboard's actions on an import: authorising it, or cancelling it before (the API has neither). */

@@ -2,13 +2,13 @@ import { Schema } from "effect"
 import { CountryCode, Currency, decodeInput, Metadata } from "@paykit/core"
 import { ACCOUNT_TYPES, resolveBankDetails } from "./bank-details/bank-account.ts"
 import { BILLING_REQUESTS } from "./billing-request.ts"
-import { NonBlankString } from "./fields.ts"
+import { Name, NonBlankString } from "./fields.ts"
 import { type RuleIssue, issue, withRules } from "./rules.ts"
 
 /** POST /billing_requests/{id}/actions/collect_bank_account: the body under `billing_requests`. */
 
 export const CollectBankAccountFields = Schema.Struct({
-  account_holder_name: Schema.optionalKey(NonBlankString),
+  account_holder_name: Schema.optionalKey(Name),
   account_number: Schema.optionalKey(Schema.String),
   account_number_suffix: Schema.optionalKey(Schema.String),
   account_type: Schema.optionalKey(Schema.Literals(ACCOUNT_TYPES)),

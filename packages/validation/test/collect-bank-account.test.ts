@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { CURRENCIES } from "@paykit/core"
+import { CURRENCIES, NAME_MAX_LENGTH } from "@paykit/core"
 import { validateCollectBankAccount } from "../src/index.ts"
 import { expectSuccess, pointersOf } from "./helpers.ts"
 
@@ -24,5 +24,11 @@ describe("collect_bank_account", () => {
         expect(pointersOf(r)).toEqual(currency === "EUR" ? [] : [P("currency")])
       })
     )
+  })
+
+  it("an account holder name is refused past NAME_MAX_LENGTH, as a customer bank account's is", () => {
+    const account = { country_code: "GB", branch_code: "200000", account_number: "55779911" }
+    expectSuccess(validateCollectBankAccount({ ...account, account_holder_name: "J".repeat(NAME_MAX_LENGTH) }))
+    expect(pointersOf(validateCollectBankAccount({ ...account, account_holder_name: "J".repeat(NAME_MAX_LENGTH + 1) }))).toEqual([P("account_holder_name")])
   })
 })

@@ -1,15 +1,13 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer } from "effect"
 import {
   type IdGenerator,
   InvalidState,
   type NotFound,
   type ValidationFailed,
-  decodeInputEffect,
   invalidField,
   newId,
   now,
-  timestampToMillis,
-  IdOf
+  timestampToMillis
 } from "@paykit/core"
 import {
   type BankAuthorisationEvent,
@@ -25,25 +23,16 @@ import { oneOf } from "../kernel/ports/list-query.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { BankAuthorisationRepository, BillingRequestRepository } from "./repositories.ts"
 import type { BankAuthorisation } from "./domain/bank-authorisations.ts"
+import { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest } from "./domain/bank-authorisation-commands.ts"
 import { checkBillingRequestEvent, stepBillingRequest } from "./billing-request-steps.ts"
 import { BillingRequests } from "./billing-requests.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
-import { API_CAUSE, applyCreation, applyTransition, save, captureUnitOfWork } from "../kernel/support.ts"
-import { captureDailyItems, idOfVersioned } from "../kernel/daily-items.ts"
+import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork, save } from "../kernel/support.ts"
+import { captureDailyItems, type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
 
 const ROOT = "bank_authorisations"
 
-export const BankAuthorisationCreateRequest = Schema.Struct({
-  redirect_uri: Schema.optionalKey(Schema.String),
-  links: Schema.Struct({ billing_request: IdOf("billing_request") })
-})
-
-/**
- * What the payer's bank reports with an authorisation: the account the payer authorised from.
- * Needed when the billing request's mandate still lacks a bank account (the bank's report
- * completes `collect_bank_account`); given to `collect_bank_account` as it stands.
- */
-export const BankAuthorisationOutcomeRequest = Schema.Struct({ bank_account: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown)) })
+export { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest }
 
 /** The hosted page a payer visits to authorise: `<base>/bank_authorisations/<id>/authorise`. */
 export const authorisationUrl = (base: string, id: string): string => `${base}/bank_authorisations/${id}/authorise`
@@ -54,12 +43,146 @@ type Errors = ValidationFailed | InvalidState | NotFound
 
 const BANK_CAUSE = (cause: string, description: string): Cause => ({ origin: "bank", cause, description })
 
+
+interface Deps {
+  readonly authorisations: BankAuthorisationRepository["Service"]
+  readonly requests: BillingRequestRepository["Service"]
+  readonly billingRequests: BillingRequests["Service"]
+}
+
+const createAuthorisation = (deps: Omit<Deps, "billingRequests">, organisation: string, req: BankAuthorisationCreateRequest) =>
+  Effect.gen(function*() {
+    const current = yield* deps.requests.get(organisation, req.links.billing_request).pipe(
+      Effect.mapError(() => invalidField(ROOT, ["links", "billing_request"], "must be a billing request of this organisation"))
+    )
+    const br = current.resource
+    const action = findAction(br.actions, "bank_authorisation")
+    if (action === undefined || action.status !== "pending" || (br.status !== "pending" && br.status !== "ready_to_fulfil")) {
+      return yield* new InvalidState({ reason: "bank_authorisation_not_available", message: "The billing request has no pending bank authorisation action" })
+    }
+    const missing = pendingRequirements(br.actions, "bank_authorisation")
+    if (missing.length > 0) {
+      return yield* new InvalidState({ reason: "billing_request_action_requires_actions", message: `The bank authorisation requires ${missing.join(", ")} to be completed first` })
+    }
+    const base = yield* HostedPagesBaseUrl
+    const id = yield* newId("bank_authorisation")
+    const at = yield* now
+    const fields: Omit<BankAuthorisation, "status"> = {
+      id,
+      created_at: at,
+      authorisation_type: action.bank_authorisation?.authorisation_type ?? (br.payment_request === null ? "mandate" : "payment"),
+      url: authorisationUrl(base, id),
+      qr_code_url: null,
+      redirect_uri: req.redirect_uri ?? defaultRedirectUri(base, id),
+      expires_at: bankAuthorisationExpiresAt(at),
+      last_visited_at: null,
+      authorised_at: null,
+      links: { billing_request: br.id, ...(br.links.institution === undefined ? {} : { institution: br.links.institution }) }
+    }
+    const { resource: authorisation } = yield* applyCreation(deps.authorisations, {
+      organisation,
+      machine: bankAuthorisationMachine,
+      state: "created",
+      resource: fields,
+      cause: API_CAUSE("bank_authorisation_created"),
+      links: { bank_authorisation: id, billing_request: br.id }
+    })
+    yield* save(deps.requests, organisation, current, { ...br, links: { ...br.links, bank_authorisation: id } })
+    return authorisation
+  })
+
+const move = (
+  deps: Pick<Deps, "authorisations">,
+  organisation: string,
+  current: Versioned<BankAuthorisation>,
+  event: BankAuthorisationEvent,
+  cause: Cause,
+  patch?: (a: BankAuthorisation, at: BankAuthorisation["created_at"]) => BankAuthorisation
+) =>
+  applyTransition(deps.authorisations, {
+    organisation,
+    machine: bankAuthorisationMachine,
+    current,
+    event,
+    context: { created_at: current.resource.created_at },
+    cause,
+    links: { bank_authorisation: current.resource.id, billing_request: current.resource.links.billing_request },
+    ...(patch === undefined ? {} : { patch })
+  })
+
+/** Tells the billing request; `required` outcomes must be accepted, notices are skipped when refused. */
+const tell = (deps: Pick<Deps, "requests">, organisation: string, authorisation: BankAuthorisation, event: BillingRequestEvent, cause: Cause, required: boolean) =>
+  Effect.gen(function*() {
+    const current = yield* Effect.orDie(deps.requests.get(organisation, authorisation.links.billing_request))
+    if (!required) {
+      const accepted = yield* Effect.match(checkBillingRequestEvent(current.resource, event), { onFailure: () => false, onSuccess: () => true })
+      if (!accepted) return
+    }
+    yield* stepBillingRequest(deps.requests, organisation, current, event, cause)
+  })
+
+const visit = (deps: Omit<Deps, "billingRequests">, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const current = yield* deps.authorisations.get(organisation, id)
+    const cause = { origin: "payer" as const, cause: "bank_authorisation_visited", description: "The payer visited the bank authorisation link." }
+    const next = yield* move(deps, organisation, current, "visit", cause, (a, at) => ({ ...a, last_visited_at: at }))
+    yield* tell(deps, organisation, next, "bank_authorisation_visited", cause, true)
+    return next
+  })
+
+const authorise = (deps: Deps, organisation: string, id: string, req: BankAuthorisationOutcomeRequest) =>
+  Effect.gen(function*() {
+    const current = yield* deps.authorisations.get(organisation, id)
+    const br = yield* Effect.orDie(deps.requests.get(organisation, current.resource.links.billing_request))
+    yield* checkBillingRequestEvent(br.resource, "bank_authorisation_authorised")
+    const cause = BANK_CAUSE("bank_authorisation_authorised", "The payer authorised at their bank.")
+    const next = yield* move(deps, organisation, current, "authorise", cause, (a, at) => ({ ...a, authorised_at: at }))
+    // A mandate needs an account: the one the bank reports, unless the payer already gave one.
+    const needsAccount = br.resource.mandate_request !== null && br.resource.links.customer_bank_account === undefined
+    if (needsAccount) {
+      if (req.bank_account === undefined) {
+        return yield* invalidField(ROOT, ["bank_account"], "is required: the bank must report the payer's account for the mandate")
+      }
+      yield* deps.billingRequests.collectBankAccount(organisation, br.resource.id, req.bank_account)
+    }
+    yield* tell(deps, organisation, next, "bank_authorisation_authorised", cause, true)
+    return next
+  })
+
+const finish = (deps: Omit<Deps, "billingRequests">, organisation: string, id: string, event: "deny" | "fail") =>
+  Effect.gen(function*() {
+    const current = yield* deps.authorisations.get(organisation, id)
+    const cause = event === "deny"
+      ? { origin: "payer" as const, cause: "bank_authorisation_denied", description: "The payer denied the authorisation at their bank." }
+      : BANK_CAUSE("bank_authorisation_failed", "The bank could not complete the authorisation.")
+    const next = yield* move(deps, organisation, current, event, cause)
+    yield* tell(deps, organisation, next, event === "deny" ? "bank_authorisation_denied" : "bank_authorisation_failed", cause, false)
+    return next
+  })
+
+/** Due work: unfinished authorisations past `expires_at` expire, and their billing requests are told. */
+const expireDue = (deps: Omit<Deps, "billingRequests">, eachItem: DailyItems, organisation: string) =>
+  Effect.gen(function*() {
+    const at = yield* now
+    const expired: Array<BankAuthorisation> = []
+    const late = (yield* deps.authorisations.scan(organisation, { status: oneOf(["created", "visited"]) })).filter((current) =>
+      timestampToMillis(current.resource.expires_at) <= timestampToMillis(at))
+    const cause = { origin: "gocardless" as const, cause: "bank_authorisation_expired", description: "The bank authorisation link expired before the payer finished." }
+    yield* eachItem("bank authorisation expiry", organisation, late, idOfVersioned, (current: Versioned<BankAuthorisation>) =>
+      Effect.gen(function*() {
+        const next = yield* move(deps, organisation, current, "expire", cause)
+        yield* tell(deps, organisation, next, "bank_authorisation_expired", cause, false)
+        expired.push(next)
+      }))
+    return expired
+  })
+
 export class BankAuthorisations extends Context.Service<BankAuthorisations, {
-  readonly create: (organisation: string, input: unknown) => Effect.Effect<BankAuthorisation, Errors>
+  readonly create: (organisation: string, command: BankAuthorisationCreateRequest) => Effect.Effect<BankAuthorisation, Errors>
   readonly get: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, NotFound>
   /** Engine operations for the hosted page and the sandbox: the payer and their bank acting. */
   readonly visit: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, Errors>
-  readonly authorise: (organisation: string, id: string, input?: unknown) => Effect.Effect<BankAuthorisation, Errors>
+  readonly authorise: (organisation: string, id: string, command?: BankAuthorisationOutcomeRequest) => Effect.Effect<BankAuthorisation, Errors>
   readonly deny: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, Errors>
   readonly fail: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, Errors>
   /**
@@ -75,143 +198,21 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
   > = Layer.effect(
     BankAuthorisations,
     Effect.gen(function*() {
-      const authorisations = yield* BankAuthorisationRepository
-      const requests = yield* BillingRequestRepository
-      const billingRequests = yield* BillingRequests
+      const deps: Deps = {
+        authorisations: yield* BankAuthorisationRepository,
+        requests: yield* BillingRequestRepository,
+        billingRequests: yield* BillingRequests
+      }
       const run = yield* captureUnitOfWork
       const eachItem = yield* captureDailyItems
-      const decodeCreate = decodeInputEffect(BankAuthorisationCreateRequest, ROOT)
-      const decodeOutcome = decodeInputEffect(BankAuthorisationOutcomeRequest, ROOT)
-
-      const create = (organisation: string, input: unknown) =>
-        Effect.gen(function*() {
-          const req = yield* decodeCreate(input)
-          const current = yield* requests.get(organisation, req.links.billing_request).pipe(
-            Effect.mapError(() => invalidField(ROOT, ["links", "billing_request"], "must be a billing request of this organisation"))
-          )
-          const br = current.resource
-          const action = findAction(br.actions, "bank_authorisation")
-          if (action === undefined || action.status !== "pending" || (br.status !== "pending" && br.status !== "ready_to_fulfil")) {
-            return yield* new InvalidState({ reason: "bank_authorisation_not_available", message: "The billing request has no pending bank authorisation action" })
-          }
-          const missing = pendingRequirements(br.actions, "bank_authorisation")
-          if (missing.length > 0) {
-            return yield* new InvalidState({ reason: "billing_request_action_requires_actions", message: `The bank authorisation requires ${missing.join(", ")} to be completed first` })
-          }
-          const base = yield* HostedPagesBaseUrl
-          const id = yield* newId("bank_authorisation")
-          const at = yield* now
-          const fields: Omit<BankAuthorisation, "status"> = {
-            id,
-            created_at: at,
-            authorisation_type: action.bank_authorisation?.authorisation_type ?? (br.payment_request === null ? "mandate" : "payment"),
-            url: authorisationUrl(base, id),
-            qr_code_url: null,
-            redirect_uri: req.redirect_uri ?? defaultRedirectUri(base, id),
-            expires_at: bankAuthorisationExpiresAt(at),
-            last_visited_at: null,
-            authorised_at: null,
-            links: { billing_request: br.id, ...(br.links.institution === undefined ? {} : { institution: br.links.institution }) }
-          }
-          const { resource: authorisation } = yield* applyCreation(authorisations, {
-            organisation,
-            machine: bankAuthorisationMachine,
-            state: "created",
-            resource: fields,
-            cause: API_CAUSE("bank_authorisation_created"),
-            links: { bank_authorisation: id, billing_request: br.id }
-          })
-          yield* save(requests, organisation, current, { ...br, links: { ...br.links, bank_authorisation: id } })
-          return authorisation
-        })
-
-      const move = (organisation: string, current: Versioned<BankAuthorisation>, event: BankAuthorisationEvent, cause: Cause, patch?: (a: BankAuthorisation, at: BankAuthorisation["created_at"]) => BankAuthorisation) =>
-        applyTransition(authorisations, {
-          organisation,
-          machine: bankAuthorisationMachine,
-          current,
-          event,
-          context: { created_at: current.resource.created_at },
-          cause,
-          links: { bank_authorisation: current.resource.id, billing_request: current.resource.links.billing_request },
-          ...(patch === undefined ? {} : { patch })
-        })
-
-      /** Tells the billing request; `required` outcomes must be accepted, notices are skipped when refused. */
-      const tell = (organisation: string, authorisation: BankAuthorisation, event: BillingRequestEvent, cause: Cause, required: boolean) =>
-        Effect.gen(function*() {
-          const current = yield* Effect.orDie(requests.get(organisation, authorisation.links.billing_request))
-          if (!required) {
-            const accepted = yield* Effect.match(checkBillingRequestEvent(current.resource, event), { onFailure: () => false, onSuccess: () => true })
-            if (!accepted) return
-          }
-          yield* stepBillingRequest(requests, organisation, current, event, cause)
-        })
-
-      const visit = (organisation: string, id: string) =>
-        Effect.gen(function*() {
-          const current = yield* authorisations.get(organisation, id)
-          const cause = { origin: "payer" as const, cause: "bank_authorisation_visited", description: "The payer visited the bank authorisation link." }
-          const next = yield* move(organisation, current, "visit", cause, (a, at) => ({ ...a, last_visited_at: at }))
-          yield* tell(organisation, next, "bank_authorisation_visited", cause, true)
-          return next
-        })
-
-      const authorise = (organisation: string, id: string, input: unknown) =>
-        Effect.gen(function*() {
-          const req = yield* decodeOutcome(input ?? {})
-          const current = yield* authorisations.get(organisation, id)
-          const br = yield* Effect.orDie(requests.get(organisation, current.resource.links.billing_request))
-          yield* checkBillingRequestEvent(br.resource, "bank_authorisation_authorised")
-          const cause = BANK_CAUSE("bank_authorisation_authorised", "The payer authorised at their bank.")
-          const next = yield* move(organisation, current, "authorise", cause, (a, at) => ({ ...a, authorised_at: at }))
-          // A mandate needs an account: the one the bank reports, unless the payer already gave one.
-          const needsAccount = br.resource.mandate_request !== null && br.resource.links.customer_bank_account === undefined
-          if (needsAccount) {
-            if (req.bank_account === undefined) {
-              return yield* invalidField(ROOT, ["bank_account"], "is required: the bank must report the payer's account for the mandate")
-            }
-            yield* billingRequests.collectBankAccount(organisation, br.resource.id, req.bank_account)
-          }
-          yield* tell(organisation, next, "bank_authorisation_authorised", cause, true)
-          return next
-        })
-
-      const finish = (organisation: string, id: string, event: "deny" | "fail") =>
-        Effect.gen(function*() {
-          const current = yield* authorisations.get(organisation, id)
-          const cause = event === "deny"
-            ? { origin: "payer" as const, cause: "bank_authorisation_denied", description: "The payer denied the authorisation at their bank." }
-            : BANK_CAUSE("bank_authorisation_failed", "The bank could not complete the authorisation.")
-          const next = yield* move(organisation, current, event, cause)
-          yield* tell(organisation, next, event === "deny" ? "bank_authorisation_denied" : "bank_authorisation_failed", cause, false)
-          return next
-        })
-
-      const expireDue = (organisation: string) =>
-        Effect.gen(function*() {
-          const at = yield* now
-          const expired: Array<BankAuthorisation> = []
-          const late = (yield* authorisations.scan(organisation, { status: oneOf(["created", "visited"]) })).filter((current) =>
-            timestampToMillis(current.resource.expires_at) <= timestampToMillis(at))
-          const cause = { origin: "gocardless" as const, cause: "bank_authorisation_expired", description: "The bank authorisation link expired before the payer finished." }
-          yield* eachItem("bank authorisation expiry", organisation, late, idOfVersioned, (current) =>
-            Effect.gen(function*() {
-              const next = yield* move(organisation, current, "expire", cause)
-              yield* tell(organisation, next, "bank_authorisation_expired", cause, false)
-              expired.push(next)
-            }))
-          return expired
-        })
-
       return BankAuthorisations.of({
-        create: (o, i) => run(create(o, i)),
-        get: (o, id) => Effect.map(authorisations.get(o, id), (v) => v.resource),
-        visit: (o, id) => run(visit(o, id)),
-        authorise: (o, id, i) => run(authorise(o, id, i)),
-        deny: (o, id) => run(finish(o, id, "deny")),
-        fail: (o, id) => run(finish(o, id, "fail")),
-        expireDue
+        create: (o, c) => run(createAuthorisation(deps, o, c)),
+        get: (o, id) => Effect.map(deps.authorisations.get(o, id), (v) => v.resource),
+        visit: (o, id) => run(visit(deps, o, id)),
+        authorise: (o, id, c = {}) => run(authorise(deps, o, id, c)),
+        deny: (o, id) => run(finish(deps, o, id, "deny")),
+        fail: (o, id) => run(finish(deps, o, id, "fail")),
+        expireDue: (o) => expireDue(deps, eachItem, o)
       })
     })
   )

@@ -1,13 +1,10 @@
-import { Context, Effect, Layer, Schema, SchemaGetter } from "effect"
-import { CountryCode, NotFound, type ValidationFailed, decodeInputEffect } from "@paykit/core"
-import {
-  INSTITUTION_ROLES,
-  INSTITUTION_SCHEMES,
-  INSTITUTIONS,
-  type InstitutionRecord,
-  type InstitutionScheme
-} from "./data/institutions.ts"
+import { Context, Effect, Layer } from "effect"
+import { NotFound } from "@paykit/core"
+import { INSTITUTIONS, type InstitutionRecord, type InstitutionScheme } from "./data/institutions.ts"
 import type { Institution } from "./domain/institutions.ts"
+import { BillingRequestInstitutionParams, InstitutionListParams } from "./domain/institution-params.ts"
+
+export { BillingRequestInstitutionParams, InstitutionListParams }
 
 const ROOT = "institutions"
 
@@ -18,41 +15,6 @@ const ROOT = "institutions"
  */
 export const HostedPagesBaseUrl = Context.Reference<string>("@paykit/engine/HostedPagesBaseUrl", { defaultValue: () => "" })
 
-const SortCodeQuery = Schema.String.check(
-  Schema.makeFilter((s: string) => /^\d{6}$/.test(s.replace(/[-\s]/g, "")), { message: "must be a 6-digit sort code" })
-)
-
-export const InstitutionListParams = Schema.Struct({
-  country_code: Schema.optionalKey(CountryCode),
-  scheme: Schema.optionalKey(Schema.Literals(INSTITUTION_SCHEMES)),
-  feature: Schema.optionalKey(Schema.Literals(INSTITUTION_ROLES)),
-  branch_code: Schema.optionalKey(SortCodeQuery)
-})
-export type InstitutionListParams = typeof InstitutionListParams.Type
-
-/** `ids` as a list: one id, a comma-separated string, or an array of either. */
-const IdList = Schema.Union([Schema.String, Schema.Array(Schema.String)]).pipe(
-  Schema.decodeTo(Schema.Array(Schema.String), {
-    decode: SchemaGetter.transform((u: string | ReadonlyArray<string>) =>
-      (typeof u === "string" ? [u] : u).flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== "")),
-    encode: SchemaGetter.transform((ids: ReadonlyArray<string>) => ids)
-  })
-)
-
-const BooleanQuery = Schema.Union([Schema.Boolean, Schema.Literals(["true", "false"])]).pipe(
-  Schema.decodeTo(Schema.Boolean, {
-    decode: SchemaGetter.transform((u: boolean | "true" | "false") => u === true || u === "true"),
-    encode: SchemaGetter.transform((b: boolean) => b)
-  })
-)
-
-export const BillingRequestInstitutionParams = Schema.Struct({
-  country_code: CountryCode,
-  search: Schema.optionalKey(Schema.String),
-  ids: Schema.optionalKey(IdList),
-  include_disabled: Schema.optionalKey(BooleanQuery)
-})
-export type BillingRequestInstitutionParams = typeof BillingRequestInstitutionParams.Type
 
 /** The API shape of an institution record, its images served by this server. */
 export const toInstitution = (r: InstitutionRecord, baseUrl: string): Institution => ({
@@ -118,17 +80,15 @@ export const searchInstitutions = (
 }
 
 export class Institutions extends Context.Service<Institutions, {
-  readonly list: (params: unknown) => Effect.Effect<ReadonlyArray<Institution>, ValidationFailed>
+  readonly list: (params: InstitutionListParams) => Effect.Effect<ReadonlyArray<Institution>>
   readonly get: (id: string) => Effect.Effect<Institution, NotFound>
   /** The record behind an id, for the engine's own checks (scheme, status). */
   readonly record: (id: string) => Effect.Effect<InstitutionRecord, NotFound>
-  readonly search: (params: unknown, scheme: InstitutionScheme) => Effect.Effect<ReadonlyArray<Institution>, ValidationFailed>
+  readonly search: (params: BillingRequestInstitutionParams, scheme: InstitutionScheme) => Effect.Effect<ReadonlyArray<Institution>>
 }>()("@paykit/engine/Institutions") {
   /** Institutions over a given dataset (tests use one with disabled banks). */
   static readonly layerWith = (records: ReadonlyArray<InstitutionRecord>): Layer.Layer<Institutions> =>
     Layer.succeed(Institutions, (() => {
-      const decodeList = decodeInputEffect(InstitutionListParams, ROOT)
-      const decodeSearch = decodeInputEffect(BillingRequestInstitutionParams, ROOT)
       const present = (rs: ReadonlyArray<InstitutionRecord>) =>
         Effect.map(HostedPagesBaseUrl, (base: string) => rs.map((r) => toInstitution(r, base)))
       const record = (id: string) => {
@@ -136,10 +96,10 @@ export class Institutions extends Context.Service<Institutions, {
         return found === undefined ? Effect.fail(new NotFound({ resource: ROOT, id })) : Effect.succeed(found)
       }
       return Institutions.of({
-        list: (p) => Effect.flatMap(decodeList(p), (params) => present(filterInstitutions(records, params))),
+        list: (params) => present(filterInstitutions(records, params)),
         get: (id) => Effect.flatMap(record(id), (r) => Effect.map(present([r]), (xs) => xs[0] ?? toInstitution(r, ""))),
         record,
-        search: (p, scheme) => Effect.flatMap(decodeSearch(p), (params) => present(searchInstitutions(records, params, scheme)))
+        search: (params, scheme) => present(searchInstitutions(records, params, scheme))
       })
     })())
 

@@ -1,17 +1,5 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import {
-  CountryCode,
-  type IdGenerator,
-  type InvalidState,
-  MandateScheme,
-  Metadata,
-  type NotFound,
-  type ValidationFailed,
-  decodeInputEffect,
-  newId,
-  now,
-  requestPointer
-} from "@paykit/core"
+import { Context, Effect, Layer } from "effect"
+import { type IdGenerator, type InvalidState, type NotFound, type ValidationFailed, newId, now, requestPointer } from "@paykit/core"
 import { type Cause, type PayerAuthorisationEvent, payerAuthorisationMachine } from "@paykit/machines"
 import { resolveBankDetails } from "@paykit/validation"
 import { EventLog } from "../kernel/ports/event-log.ts"
@@ -24,55 +12,15 @@ import type {
   PayerAuthorisationCustomer,
   PayerAuthorisationMandate
 } from "./domain/payer-authorisations.ts"
+import { PayerAuthorisationBody } from "./domain/payer-authorisation-commands.ts"
 import { Customers } from "../collections/customers.ts"
 import { Mandates } from "../collections/mandates.ts"
-import { decodeCommand } from "../kernel/commands.ts"
-import { CustomerCreateRequest } from "../collections/domain/customers.ts"
-import { CustomerBankAccountCreateRequest } from "../collections/domain/customer-bank-accounts.ts"
-import { MandateCreateRequest } from "../collections/domain/mandates.ts"
+import { createPayerResources } from "./payer-authorisations/resources.ts"
 import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork } from "../kernel/support.ts"
 
 const ROOT = "payer_authorisations"
-const Text = Schema.optionalKey(Schema.NullOr(Schema.String))
 
-export const PayerAuthorisationBody = Schema.Struct({
-  customer: Schema.optionalKey(Schema.Struct({
-    email: Text,
-    given_name: Text,
-    family_name: Text,
-    company_name: Text,
-    address_line1: Text,
-    address_line2: Text,
-    address_line3: Text,
-    city: Text,
-    region: Text,
-    postal_code: Text,
-    country_code: Schema.optionalKey(Schema.NullOr(CountryCode)),
-    locale: Text,
-    swedish_identity_number: Text,
-    danish_identity_number: Text,
-    metadata: Schema.optionalKey(Metadata)
-  })),
-  bank_account: Schema.optionalKey(Schema.Struct({
-    account_holder_name: Text,
-    account_number: Text,
-    account_number_suffix: Text,
-    account_type: Schema.optionalKey(Schema.NullOr(Schema.Literals(["savings", "checking"]))),
-    bank_code: Text,
-    branch_code: Text,
-    country_code: Schema.optionalKey(Schema.NullOr(CountryCode)),
-    currency: Text,
-    iban: Text,
-    metadata: Schema.optionalKey(Metadata)
-  })),
-  mandate: Schema.optionalKey(Schema.Struct({
-    reference: Text,
-    scheme: Schema.optionalKey(Schema.NullOr(MandateScheme)),
-    payer_ip_address: Text,
-    metadata: Schema.optionalKey(Metadata)
-  }))
-})
-type Body = typeof PayerAuthorisationBody.Type
+export { PayerAuthorisationBody }
 
 const EMPTY_CUSTOMER: PayerAuthorisationCustomer = {
   email: null, given_name: null, family_name: null, company_name: null, address_line1: null, address_line2: null,
@@ -129,7 +77,7 @@ const withEnding = (b: PayerAuthorisationBankAccount): PayerAuthorisationBankAcc
 }
 
 /** Only the fields present in the body change (PUT semantics of the real API). */
-const merged = (pa: Pick<PayerAuthorisation, "customer" | "bank_account" | "mandate">, body: Body) => {
+const merged = (pa: Pick<PayerAuthorisation, "customer" | "bank_account" | "mandate">, body: PayerAuthorisationBody) => {
   const next = {
     customer: { ...pa.customer, ...body.customer },
     bank_account: withEnding({ ...pa.bank_account, ...body.bank_account }),
@@ -140,10 +88,91 @@ const merged = (pa: Pick<PayerAuthorisation, "customer" | "bank_account" | "mand
 
 type Errors = ValidationFailed | InvalidState | NotFound
 
+interface Deps {
+  readonly repository: PayerAuthorisationRepository["Service"]
+  readonly customers: Customers["Service"]
+  readonly mandates: Mandates["Service"]
+}
+
+const move = (
+  deps: Pick<Deps, "repository">,
+  organisation: string,
+  current: Versioned<PayerAuthorisation>,
+  event: PayerAuthorisationEvent,
+  cause: Cause,
+  patch?: (p: PayerAuthorisation) => PayerAuthorisation
+) =>
+  applyTransition(deps.repository, {
+    organisation,
+    machine: payerAuthorisationMachine,
+    current,
+    event,
+    context: { incomplete_field_count: current.resource.incomplete_fields.length },
+    cause,
+    links: {
+      payer_authorisation: current.resource.id,
+      ...(current.resource.links.customer === undefined ? {} : { customer: current.resource.links.customer }),
+      ...(current.resource.links.mandate === undefined ? {} : { mandate: current.resource.links.mandate })
+    },
+    ...(patch === undefined ? {} : { patch })
+  })
+
+const create = (deps: Pick<Deps, "repository">, organisation: string, body: PayerAuthorisationBody) =>
+  Effect.gen(function*() {
+    const fields: Omit<PayerAuthorisation, "status"> = {
+      id: yield* newId("payer_authorisation"),
+      created_at: yield* now,
+      ...merged({ customer: EMPTY_CUSTOMER, bank_account: EMPTY_BANK_ACCOUNT, mandate: EMPTY_MANDATE }, body),
+      links: {}
+    }
+    // "created" is the machine's initial state: a refusal would be a defect of the table.
+    const created = yield* Effect.orDie(applyCreation(deps.repository, {
+      organisation,
+      machine: payerAuthorisationMachine,
+      state: "created",
+      resource: fields,
+      cause: API_CAUSE("payer_authorisation_created"),
+      links: { payer_authorisation: fields.id }
+    }))
+    return created.resource
+  })
+
+const update = (deps: Pick<Deps, "repository">, organisation: string, id: string, body: PayerAuthorisationBody) =>
+  Effect.gen(function*() {
+    const current = yield* deps.repository.get(organisation, id)
+    return yield* move(deps, organisation, current, "update", { origin: "api", cause: "payer_authorisation_updated" }, (p) => ({ ...p, ...merged(p, body) }))
+  })
+
+const submit = (deps: Pick<Deps, "repository">, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const current = yield* deps.repository.get(organisation, id)
+    return yield* move(deps, organisation, current, "submit", { origin: "payer", cause: "payer_authorisation_submitted" })
+  })
+
+/** Confirmation and resource creation, one unit of work: all of it, or none. */
+const confirmAndCreate = (deps: Deps, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const current = yield* deps.repository.get(organisation, id)
+    const confirmed = yield* move(deps, organisation, current, "confirm", { origin: "payer", cause: "payer_authorisation_confirmed" })
+    const links = yield* createPayerResources(deps, organisation, confirmed)
+    const stored = yield* deps.repository.get(organisation, id)
+    return yield* move(deps, organisation, stored, "resources_created",
+      { origin: "gocardless", cause: "payer_authorisation_completed", description: "The customer, bank account and mandate have been created." },
+      (p) => ({ ...p, links }))
+  })
+
+const failAfterConfirm = (deps: Pick<Deps, "repository">, organisation: string, id: string, why: string) =>
+  Effect.gen(function*() {
+    const current = yield* deps.repository.get(organisation, id)
+    yield* move(deps, organisation, current, "confirm", { origin: "payer", cause: "payer_authorisation_confirmed" })
+    const stored = yield* deps.repository.get(organisation, id)
+    return yield* move(deps, organisation, stored, "fail", { origin: "gocardless", cause: "payer_authorisation_failed", description: `The resources could not be created: ${why}` })
+  })
+
 export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
-  readonly create: (organisation: string, input: unknown) => Effect.Effect<PayerAuthorisation, ValidationFailed>
+  readonly create: (organisation: string, command: PayerAuthorisationBody) => Effect.Effect<PayerAuthorisation>
   readonly get: (organisation: string, id: string) => Effect.Effect<PayerAuthorisation, NotFound>
-  readonly update: (organisation: string, id: string, input: unknown) => Effect.Effect<PayerAuthorisation, Errors>
+  readonly update: (organisation: string, id: string, command: PayerAuthorisationBody) => Effect.Effect<PayerAuthorisation, Errors>
   readonly submit: (organisation: string, id: string) => Effect.Effect<PayerAuthorisation, Errors>
   /**
    * Confirms and, in the same call, creates the customer, bank account and mandate: the real
@@ -159,123 +188,18 @@ export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
   > = Layer.effect(
     PayerAuthorisations,
     Effect.gen(function*() {
-      const repository = yield* PayerAuthorisationRepository
-      const customers = yield* Customers
-      const mandates = yield* Mandates
+      const deps: Deps = { repository: yield* PayerAuthorisationRepository, customers: yield* Customers, mandates: yield* Mandates }
       const run = yield* captureUnitOfWork
-      const decode = decodeInputEffect(PayerAuthorisationBody, ROOT)
-
-      const move = (organisation: string, current: Versioned<PayerAuthorisation>, event: PayerAuthorisationEvent, cause: Cause, patch?: (p: PayerAuthorisation) => PayerAuthorisation) =>
-        applyTransition(repository, {
-          organisation,
-          machine: payerAuthorisationMachine,
-          current,
-          event,
-          context: { incomplete_field_count: current.resource.incomplete_fields.length },
-          cause,
-          links: {
-            payer_authorisation: current.resource.id,
-            ...(current.resource.links.customer === undefined ? {} : { customer: current.resource.links.customer }),
-            ...(current.resource.links.mandate === undefined ? {} : { mandate: current.resource.links.mandate })
-          },
-          ...(patch === undefined ? {} : { patch })
-        })
-
-      const create = (organisation: string, input: unknown) =>
-        Effect.gen(function*() {
-          const body = yield* decode(input)
-          const fields: Omit<PayerAuthorisation, "status"> = {
-            id: yield* newId("payer_authorisation"),
-            created_at: yield* now,
-            ...merged({ customer: EMPTY_CUSTOMER, bank_account: EMPTY_BANK_ACCOUNT, mandate: EMPTY_MANDATE }, body),
-            links: {}
-          }
-          // "created" is the machine's initial state: a refusal would be a defect of the table.
-          const created = yield* Effect.orDie(applyCreation(repository, {
-            organisation,
-            machine: payerAuthorisationMachine,
-            state: "created",
-            resource: fields,
-            cause: API_CAUSE("payer_authorisation_created"),
-            links: { payer_authorisation: fields.id }
-          }))
-          return created.resource
-        })
-
-      const update = (organisation: string, id: string, input: unknown) =>
-        Effect.gen(function*() {
-          const body = yield* decode(input)
-          const current = yield* repository.get(organisation, id)
-          return yield* move(organisation, current, "update", { origin: "api", cause: "payer_authorisation_updated" }, (p) => ({ ...p, ...merged(p, body) }))
-        })
-
-      const submit = (organisation: string, id: string) =>
-        Effect.flatMap(repository.get(organisation, id), (current) =>
-          move(organisation, current, "submit", { origin: "payer", cause: "payer_authorisation_submitted" }))
-
-      /** Confirmation and resource creation, one unit of work: all of it, or none. */
-      const confirmAndCreate = (organisation: string, id: string) =>
-        Effect.gen(function*() {
-          const current = yield* repository.get(organisation, id)
-          const confirmed = yield* move(organisation, current, "confirm", { origin: "payer", cause: "payer_authorisation_confirmed" })
-          const { customer: c, bank_account: b, mandate: m } = confirmed
-          const customer = yield* customers.create(organisation, yield* decodeCommand(CustomerCreateRequest, "customers")({
-            email: c.email, given_name: c.given_name, family_name: c.family_name, company_name: c.company_name,
-            address_line1: c.address_line1, address_line2: c.address_line2, address_line3: c.address_line3, city: c.city,
-            region: c.region, postal_code: c.postal_code, country_code: c.country_code, language: c.locale,
-            swedish_identity_number: c.swedish_identity_number, danish_identity_number: c.danish_identity_number, metadata: c.metadata
-          }))
-          const resolution = resolveBankDetails(b, { rejectSekIban: true, checkCurrencyAndAccountType: true })
-          const local = resolution.valid && resolution.account.iban !== null
-            ? { iban: resolution.account.iban }
-            : {
-              ...(b.account_number === null ? {} : { account_number: b.account_number }),
-              ...(b.branch_code === null ? {} : { branch_code: b.branch_code }),
-              ...(b.bank_code === null ? {} : { bank_code: b.bank_code }),
-              ...(b.account_number_suffix === null ? {} : { account_number_suffix: b.account_number_suffix }),
-              ...(b.country_code === null ? {} : { country_code: b.country_code })
-            }
-          const account = yield* customers.createBankAccount(organisation, yield* decodeCommand(CustomerBankAccountCreateRequest, "customer_bank_accounts")({
-            account_holder_name: b.account_holder_name ?? "",
-            ...local,
-            ...(b.currency === null ? {} : { currency: b.currency }),
-            ...(b.account_type === null ? {} : { account_type: b.account_type }),
-            metadata: b.metadata,
-            links: { customer: customer.id }
-          }))
-          const mandate = yield* mandates.create(organisation, yield* decodeCommand(MandateCreateRequest, "mandates")({
-            ...(m.scheme === null ? {} : { scheme: m.scheme }),
-            ...(m.reference === null ? {} : { reference: m.reference }),
-            ...(m.payer_ip_address === null ? {} : { payer_ip_address: m.payer_ip_address }),
-            metadata: m.metadata,
-            links: { customer_bank_account: account.id }
-          }))
-          const stored = yield* repository.get(organisation, id)
-          return yield* move(organisation, stored, "resources_created",
-            { origin: "gocardless", cause: "payer_authorisation_completed", description: "The customer, bank account and mandate have been created." },
-            (p) => ({ ...p, links: { customer: customer.id, bank_account: account.id, mandate: mandate.id } }))
-        })
-
-      /** When the resources cannot be created, the authorisation fails (and says why). */
-      const confirm = (organisation: string, id: string) =>
-        run(confirmAndCreate(organisation, id)).pipe(
-          Effect.catchTag("ValidationFailed", (e) => run(failAfterConfirm(organisation, id, e.errors.map((x) => `${x.field} ${x.message}`).join("; "))))
-        )
-
-      const failAfterConfirm = (organisation: string, id: string, why: string) =>
-        Effect.gen(function*() {
-          const current = yield* repository.get(organisation, id)
-          yield* move(organisation, current, "confirm", { origin: "payer", cause: "payer_authorisation_confirmed" })
-          const stored = yield* repository.get(organisation, id)
-          return yield* move(organisation, stored, "fail", { origin: "gocardless", cause: "payer_authorisation_failed", description: `The resources could not be created: ${why}` })
-        })
-
       return PayerAuthorisations.of({
-        create: (o, i) => run(create(o, i)),
-        get: (o, id) => Effect.map(repository.get(o, id), (v) => v.resource),
-        update: (o, id, i) => run(update(o, id, i)),
-        submit: (o, id) => run(submit(o, id)),
-        confirm
+        create: (o, c) => run(create(deps, o, c)),
+        get: (o, id) => Effect.map(deps.repository.get(o, id), (v) => v.resource),
+        update: (o, id, c) => run(update(deps, o, id, c)),
+        submit: (o, id) => run(submit(deps, o, id)),
+        // When the resources cannot be created, the authorisation fails (and says why).
+        confirm: (o, id) =>
+          run(confirmAndCreate(deps, o, id)).pipe(
+            Effect.catchTag("ValidationFailed", (e) => run(failAfterConfirm(deps, o, id, e.errors.map((x) => `${x.field} ${x.message}`).join("; "))))
+          )
       })
     })
   )
