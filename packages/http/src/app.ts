@@ -1,19 +1,18 @@
 import { ByteSize, Cause, Clock, Context, Duration, Effect, Layer, Option, Scope, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { type HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
+import { OpenApi } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
 import { randomUUID } from "node:crypto"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { DashboardBaseUrl, HostedPagesBaseUrl } from "@paykit/engine"
 import { AccessTokens } from "./access-tokens.ts"
-import { PaykitApi } from "./api.ts"
+import { engineServices, PAYKIT_ROUTES, PaykitApi } from "./api.ts"
 import { toHttpServerResponse } from "./api-response.ts"
 import { ApiDispatcher, makeDispatcher } from "./dispatcher.ts"
 import { renderDocsPage } from "./docs-page.ts"
 import { errorResponse, internalErrorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import { pathnameOf } from "./api-request.ts"
 import { makeGateway } from "./gateway.ts"
-import { makeApiHandlers } from "./handlers.ts"
 import { IdempotencyStore } from "./idempotency.ts"
 import { RateLimiter } from "./rate-limit.ts"
 import { DefectLog, RequestLog, silentRequestLog } from "./request-log.ts"
@@ -30,23 +29,20 @@ import {
   writeRefusal
 } from "./request-bounds.ts"
 import { CurrentRequestId, REQUEST_ID_HEADER } from "./request-context.ts"
-import { makeRouter, type RouteTable, routesOf } from "./routes.ts"
+import { bindRoutes, makeRouter, type Route } from "./routes.ts"
 
 /**
- * A dispatcher for the routes of `api` with the handlers `makeTable` builds (for `PaykitApi`, over the engine),
- * behind the gateway over this package's three ports (`AccessTokens`, `IdempotencyStore`,
- * `RateLimiter`).
+ * A dispatcher for the routes of one or more route tables, each bound to its services
+ * (`bindRoutes`; for the API, `paykitRoutes` over the engine), behind the gateway over this
+ * package's three ports (`AccessTokens`, `IdempotencyStore`, `RateLimiter`).
  */
-export const apiDispatcher = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
-  api: HttpApi.HttpApi<Id, Groups>,
-  makeTable: Effect.Effect<RouteTable<Groups>, E, R>
-) => Layer.effect(
+export const apiDispatcher = <E, R>(...tables: ReadonlyArray<Effect.Effect<ReadonlyArray<Route>, E, R>>) => Layer.effect(
   ApiDispatcher,
   Effect.gen(function*() {
-    const table = yield* makeTable
+    const routes = (yield* Effect.all(tables)).flat()
     const gateway = makeGateway({ tokens: yield* AccessTokens, idempotency: yield* IdempotencyStore, limiter: yield* RateLimiter })
     return makeDispatcher({
-      router: makeRouter(routesOf(api, table)),
+      router: makeRouter(routes),
       gateway,
       // Handlers took their services when built, so requests run without them, as the router's
       // do: a request's context holds what is read per call (the clock, the engine's References).
@@ -57,7 +53,10 @@ export const apiDispatcher = <Id extends string, Groups extends HttpApiGroup.Con
   })
 )
 
-export const ApiDispatcherLive = apiDispatcher(PaykitApi, makeApiHandlers)
+/** The API's route table bound to the engine's services. */
+export const paykitRoutes = bindRoutes(PAYKIT_ROUTES, engineServices)
+
+export const ApiDispatcherLive = apiDispatcher(paykitRoutes)
 
 /**
  * The HTTP application: every route of the API (the dispatcher), `/openapi.json` and the `/docs`
