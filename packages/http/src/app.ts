@@ -36,22 +36,29 @@ import { bindRoutes, makeRouter, type Route } from "./routes.ts"
  * (`bindRoutes`; for the API, `paykitRoutes` over the engine), behind the gateway over this
  * package's three ports (`AccessTokens`, `IdempotencyStore`, `RateLimiter`).
  */
-export const apiDispatcher = <E, R>(...tables: ReadonlyArray<Effect.Effect<ReadonlyArray<Route>, E, R>>) => Layer.effect(
-  ApiDispatcher,
-  Effect.gen(function*() {
-    const routes = (yield* Effect.all(tables)).flat()
-    const gateway = makeGateway({ tokens: yield* AccessTokens, idempotency: yield* IdempotencyStore, limiter: yield* RateLimiter })
-    return makeDispatcher({
-      router: makeRouter(routes),
-      gateway,
-      // Handlers took their services when built, so requests run without them, as the router's
-      // do: a request's context holds what is read per call (the clock, the engine's References).
-      context: trimmed(yield* Effect.context<never>()),
-      log: yield* RequestLog,
-      reportDefect: yield* DefectLog
+export const apiDispatcher = <const Tables extends ReadonlyArray<Effect.Effect<ReadonlyArray<Route>, unknown, unknown>>>(...tables: Tables) => {
+  // `all` of a generic tuple does not resolve its type here; its elements' errors and services are these.
+  const sets = Effect.all(tables) as Effect.Effect<ReadonlyArray<ReadonlyArray<Route>>, Effect.Error<Tables[number]>, Effect.Services<Tables[number]>>
+  return dispatcherOver(Effect.map(sets, (all) => all.flat()))
+}
+
+const dispatcherOver = <E, R>(routes: Effect.Effect<ReadonlyArray<Route>, E, R>) =>
+  Layer.effect(
+    ApiDispatcher,
+    Effect.gen(function*() {
+      const router = makeRouter(yield* routes)
+      const gateway = makeGateway({ tokens: yield* AccessTokens, idempotency: yield* IdempotencyStore, limiter: yield* RateLimiter })
+      return makeDispatcher({
+        router,
+        gateway,
+        // Handlers took their services when built, so requests run without them, as the router's
+        // do: a request's context holds what is read per call (the clock, the engine's References).
+        context: trimmed(yield* Effect.context<never>()),
+        log: yield* RequestLog,
+        reportDefect: yield* DefectLog
+      })
     })
-  })
-)
+  )
 
 /** The API's route table bound to the engine's services. */
 export const paykitRoutes = bindRoutes(PAYKIT_ROUTES, engineServices)
