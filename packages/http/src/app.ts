@@ -10,12 +10,12 @@ import { engineServices, PAYKIT_ROUTES, PaykitApi } from "./api.ts"
 import { toHttpServerResponse } from "./api-response.ts"
 import { ApiDispatcher, makeDispatcher } from "./dispatcher.ts"
 import { renderDocsPage } from "./docs-page.ts"
-import { errorResponse, internalErrorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
+import { errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import { pathnameOf } from "./api-request.ts"
 import { makeGateway } from "./gateway.ts"
 import { IdempotencyStore } from "./idempotency.ts"
 import { RateLimiter } from "./rate-limit.ts"
-import { DefectLog, RequestLog, silentRequestLog } from "./request-log.ts"
+import { DefectLog, defectAnswer, logAnswer, RequestLog } from "./request-log.ts"
 import {
   bodyTooLarge,
   boundBody,
@@ -101,34 +101,19 @@ export const outerMiddleware = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    const requestId = randomUUID()
-    const started = performance.now()
+    const exchange = { requestId: randomUUID(), started: performance.now(), method: request.method, path: pathnameOf(request.url) }
+    const requestId = exchange.requestId
     return app.pipe(
       Effect.provideService(CurrentRequestId, requestId),
       Effect.catchCause((cause) =>
         isRouteNotFound(cause)
           ? Effect.map(Clock.currentTimeMillis, (now) =>
-            toHttpServerResponse(errorResponse(usage(404, PROTOCOL_REASONS.pathNotFound, `No route for ${request.method} ${pathnameOf(request.url)}`), requestId, now)))
-          : Effect.map(DefectLog, (report) => {
-            // An interruption alone is no bug: the client went away (mid-body, or cut by the body
-            // timeout) or the server is stopping, and nobody reads the answer.
-            if (!Cause.hasInterruptsOnly(cause)) report(requestId, cause)
-            return toHttpServerResponse(internalErrorResponse(requestId))
-          })
+            toHttpServerResponse(errorResponse(usage(404, PROTOCOL_REASONS.pathNotFound, `No route for ${exchange.method} ${exchange.path}`), requestId, now)))
+          : Effect.map(DefectLog, (report) => toHttpServerResponse(defectAnswer(report, requestId, cause)))
       ),
       Effect.flatMap((response) =>
         Effect.map(RequestLog, (log) => {
-          // The entry is built only for a log that writes it (the silent one, in tests and benchmarks, does not).
-          if (log !== silentRequestLog) {
-            log({
-              time: new Date().toISOString(),
-              request_id: requestId,
-              method: request.method,
-              path: pathnameOf(request.url),
-              status: response.status,
-              duration_ms: Math.round((performance.now() - started) * 1000) / 1000
-            })
-          }
+          logAnswer(log, exchange, response.status)
           return HttpServerResponse.setHeader(response, REQUEST_ID_HEADER, requestId)
         })
       )
