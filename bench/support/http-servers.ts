@@ -99,19 +99,18 @@ const unlimitedRateLimiter = Layer.sync(http.RateLimiter, () => {
  * again on every request): the whole HTTP path without the engine's creation.
  */
 const withConstantCreate = (constant: { current: OutboundPayment | undefined }) =>
-  Effect.map(http.makeApiHandlers, (table) => ({
-    ...table,
-    outbound_payments: {
-      ...table.outbound_payments,
-      create: http.createHandler("outbound_payments", engine.REQUEST_BODIES.outbound_payments.create, () =>
-        constant.current === undefined ? Effect.die(new Error("the constant payment is made before the server takes requests")) : Effect.succeed(constant.current))
-    }
-  }))
+  Effect.map(http.paykitRoutes, (routes) =>
+    routes.map((route) =>
+      route.group !== "outbound_payments" || route.endpoint !== "create" ? route : {
+        ...route,
+        handler: http.createHandler("outbound_payments", engine.REQUEST_BODIES.outbound_payments.create, () =>
+          constant.current === undefined ? Effect.die(new Error("the constant payment is made before the server takes requests")) : Effect.succeed(constant.current))
+      }))
 
 const paykitMemory = async (options: { readonly constantCreate: boolean }): Promise<BenchServer> => {
   const constant: { current: OutboundPayment | undefined } = { current: undefined }
   const app = options.constantCreate
-    ? http.makeHttpAppWith(http.apiDispatcher(http.PaykitApi, withConstantCreate(constant)))
+    ? http.makeHttpAppWith(http.apiDispatcher(withConstantCreate(constant)))
     : http.makeHttpApp()
   const layer = http.serveHttpApp(app, { port: 0, host: "127.0.0.1" }).pipe(
     Layer.provideMerge(Layer.mergeAll(http.AccessTokens.layerMemory, http.IdempotencyStore.layerMemory, unlimitedRateLimiter)),

@@ -1,22 +1,21 @@
 import { ByteSize, Cause, Clock, Context, Duration, Effect, Layer, Option, Scope, type Types } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { type HttpApi, type HttpApiGroup, OpenApi } from "effect/http-api"
+import { OpenApi } from "effect/http-api"
 import { NodeHttpServer } from "@effect/platform-node"
 import { randomUUID } from "node:crypto"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { DashboardBaseUrl, HostedPagesBaseUrl } from "@paykit/engine"
 import { AccessTokens } from "./access-tokens.ts"
-import { PaykitApi } from "./api.ts"
+import { engineServices, PAYKIT_ROUTES, PaykitApi } from "./api.ts"
 import { toHttpServerResponse } from "./api-response.ts"
 import { ApiDispatcher, makeDispatcher } from "./dispatcher.ts"
 import { renderDocsPage } from "./docs-page.ts"
-import { errorResponse, internalErrorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
+import { errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import { pathnameOf } from "./api-request.ts"
 import { makeGateway } from "./gateway.ts"
-import { makeApiHandlers } from "./handlers.ts"
 import { IdempotencyStore } from "./idempotency.ts"
 import { RateLimiter } from "./rate-limit.ts"
-import { DefectLog, RequestLog, silentRequestLog } from "./request-log.ts"
+import { DefectLog, defectAnswer, logAnswer, RequestLog } from "./request-log.ts"
 import {
   bodyTooLarge,
   boundBody,
@@ -30,34 +29,41 @@ import {
   writeRefusal
 } from "./request-bounds.ts"
 import { CurrentRequestId, REQUEST_ID_HEADER } from "./request-context.ts"
-import { makeRouter, type RouteTable, routesOf } from "./routes.ts"
+import { bindRoutes, makeRouter, type Route } from "./routes.ts"
 
 /**
- * A dispatcher for the routes of `api` with the handlers `makeTable` builds (for `PaykitApi`, over the engine),
- * behind the gateway over this package's three ports (`AccessTokens`, `IdempotencyStore`,
- * `RateLimiter`).
+ * A dispatcher for the routes of one or more route tables, each bound to its services
+ * (`bindRoutes`; for the API, `paykitRoutes` over the engine), behind the gateway over this
+ * package's three ports (`AccessTokens`, `IdempotencyStore`, `RateLimiter`).
  */
-export const apiDispatcher = <Id extends string, Groups extends HttpApiGroup.Constraint, E, R>(
-  api: HttpApi.HttpApi<Id, Groups>,
-  makeTable: Effect.Effect<RouteTable<Groups>, E, R>
-) => Layer.effect(
-  ApiDispatcher,
-  Effect.gen(function*() {
-    const table = yield* makeTable
-    const gateway = makeGateway({ tokens: yield* AccessTokens, idempotency: yield* IdempotencyStore, limiter: yield* RateLimiter })
-    return makeDispatcher({
-      router: makeRouter(routesOf(api, table)),
-      gateway,
-      // Handlers took their services when built, so requests run without them, as the router's
-      // do: a request's context holds what is read per call (the clock, the engine's References).
-      context: trimmed(yield* Effect.context<never>()),
-      log: yield* RequestLog,
-      reportDefect: yield* DefectLog
-    })
-  })
-)
+export const apiDispatcher = <const Tables extends ReadonlyArray<Effect.Effect<ReadonlyArray<Route>, unknown, unknown>>>(...tables: Tables) => {
+  // `all` of a generic tuple does not resolve its type here; its elements' errors and services are these.
+  const sets = Effect.all(tables) as Effect.Effect<ReadonlyArray<ReadonlyArray<Route>>, Effect.Error<Tables[number]>, Effect.Services<Tables[number]>>
+  return dispatcherOver(Effect.map(sets, (all) => all.flat()))
+}
 
-export const ApiDispatcherLive = apiDispatcher(PaykitApi, makeApiHandlers)
+const dispatcherOver = <E, R>(routes: Effect.Effect<ReadonlyArray<Route>, E, R>) =>
+  Layer.effect(
+    ApiDispatcher,
+    Effect.gen(function*() {
+      const router = makeRouter(yield* routes)
+      const gateway = makeGateway({ tokens: yield* AccessTokens, idempotency: yield* IdempotencyStore, limiter: yield* RateLimiter })
+      return makeDispatcher({
+        router,
+        gateway,
+        // Handlers took their services when built, so requests run without them, as the router's
+        // do: a request's context holds what is read per call (the clock, the engine's References).
+        context: trimmed(yield* Effect.context<never>()),
+        log: yield* RequestLog,
+        reportDefect: yield* DefectLog
+      })
+    })
+  )
+
+/** The API's route table bound to the engine's services. */
+export const paykitRoutes = bindRoutes(PAYKIT_ROUTES, engineServices)
+
+export const ApiDispatcherLive = apiDispatcher(paykitRoutes)
 
 /**
  * The HTTP application: every route of the API (the dispatcher), `/openapi.json` and the `/docs`
@@ -95,34 +101,19 @@ export const outerMiddleware = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, never, R | HttpServerRequest.HttpServerRequest> =>
   Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
-    const requestId = randomUUID()
-    const started = performance.now()
+    const exchange = { requestId: randomUUID(), started: performance.now(), method: request.method, path: pathnameOf(request.url) }
+    const requestId = exchange.requestId
     return app.pipe(
       Effect.provideService(CurrentRequestId, requestId),
       Effect.catchCause((cause) =>
         isRouteNotFound(cause)
           ? Effect.map(Clock.currentTimeMillis, (now) =>
-            toHttpServerResponse(errorResponse(usage(404, PROTOCOL_REASONS.pathNotFound, `No route for ${request.method} ${pathnameOf(request.url)}`), requestId, now)))
-          : Effect.map(DefectLog, (report) => {
-            // An interruption alone is no bug: the client went away (mid-body, or cut by the body
-            // timeout) or the server is stopping, and nobody reads the answer.
-            if (!Cause.hasInterruptsOnly(cause)) report(requestId, cause)
-            return toHttpServerResponse(internalErrorResponse(requestId))
-          })
+            toHttpServerResponse(errorResponse(usage(404, PROTOCOL_REASONS.pathNotFound, `No route for ${exchange.method} ${exchange.path}`), requestId, now)))
+          : Effect.map(DefectLog, (report) => toHttpServerResponse(defectAnswer(report, requestId, cause)))
       ),
       Effect.flatMap((response) =>
         Effect.map(RequestLog, (log) => {
-          // The entry is built only for a log that writes it (the silent one, in tests and benchmarks, does not).
-          if (log !== silentRequestLog) {
-            log({
-              time: new Date().toISOString(),
-              request_id: requestId,
-              method: request.method,
-              path: pathnameOf(request.url),
-              status: response.status,
-              duration_ms: Math.round((performance.now() - started) * 1000) / 1000
-            })
-          }
+          logAnswer(log, exchange, response.status)
           return HttpServerResponse.setHeader(response, REQUEST_ID_HEADER, requestId)
         })
       )

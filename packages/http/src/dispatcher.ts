@@ -3,12 +3,12 @@ import { randomUUID } from "node:crypto"
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http"
 import { type ApiRequest, parseJsonBody } from "./api-request.ts"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
-import { errorResponse, internalErrorResponse } from "./error-response.ts"
+import { errorResponse } from "./error-response.ts"
 import type { GatewayRun } from "./gateway.ts"
 import type { QueryValues } from "./query-params.ts"
 import { bodyTooLarge, declaresTooLarge, REQUEST_BODY_MAX_BYTES } from "./request-bounds.ts"
 import { REQUEST_ID_HEADER } from "./request-context.ts"
-import { type RequestLogEntry, silentRequestLog } from "./request-log.ts"
+import { defectAnswer, logAnswer, type RequestLogEntry } from "./request-log.ts"
 import type { RouteMatch, Router } from "./routes.ts"
 
 /**
@@ -159,8 +159,7 @@ export const makeDispatcher = ({ router, gateway, context, log, reportDefect }: 
     }
 
     failed(cause: Cause.Cause<unknown>): void {
-      reportDefect(this.requestId, cause)
-      this.write(internalErrorResponse(this.requestId))
+      this.write(defectAnswer(reportDefect, this.requestId, cause))
       this.settle()
     }
 
@@ -174,17 +173,7 @@ export const makeDispatcher = ({ router, gateway, context, log, reportDefect }: 
       if (closing) headers["connection"] = "close"
       this.res.writeHead(response.status, headers)
       this.res.end(response.body)
-      // The entry is built only for a log that writes it (the silent one, in tests and benchmarks, does not).
-      if (log !== silentRequestLog) {
-        log({
-          time: new Date().toISOString(),
-          request_id: this.requestId,
-          method: this.method,
-          path: this.path,
-          status: response.status,
-          duration_ms: Math.round((performance.now() - this.started) * 1000) / 1000
-        })
-      }
+      logAnswer(log, this, response.status)
     }
 
     settle(): void {

@@ -1,50 +1,147 @@
-import { Schema } from "effect"
+import { Context, Schema } from "effect"
 import type { HttpRouter } from "effect/http"
 import { HttpApiEndpoint, HttpApiSchema } from "effect/http-api"
+import type { ApiHandler } from "./api-request.ts"
+import { type ListParamsSchema, type Getter, getHandler, type Lister, listHandler } from "./read-handlers.ts"
+import type { RateLimitGroup } from "./rate-limit.ts"
 import { type ParamsSchema, queryDeclaration, queryShapeOf } from "./query-params.ts"
 import { page, single } from "./wire.ts"
+import {
+  actionHandler,
+  type BodyOptions,
+  bodilessActionHandler,
+  type Change,
+  type Create,
+  createHandler,
+  updateHandler
+} from "./write-handlers.ts"
 
 /**
- * Endpoint declarations in the shapes the official client uses: `GET /<key>` with the engine's
- * list parameters, `GET /<key>/:id`, a creating `POST /<key>` (identifier `create`, which the
- * gateway makes idempotent), `PUT /<key>/:id`, and actions `POST /<key>/:id/actions/<name>` whose
- * body is `{"data": {...}}`. Bodies are declared with the engine's request Schemas for the OpenAPI
- * document; the handlers read them raw and the engine decodes them.
+ * The route table's vocabulary: one declaration per endpoint holds its `HttpApiEndpoint` (method,
+ * path, request and response Schemas, so routing, the OpenAPI document and the answer checks of
+ * the tests all read it) and the binding of its handler to the services `S` the table is built
+ * over. What the gateway does for an endpoint beyond authentication is said by annotations on the
+ * endpoint, read once when the routes are built: `Idempotent` (a creation whose `Idempotency-Key`
+ * is kept), `RateLimit` (its group of the spec's limits), `ApiProtocol` (whether it speaks the
+ * API's protocol: the `GoCardless-Version` header and JSON bodies; the sandbox's own routes do not).
  */
+
+/** A creating POST: an `Idempotency-Key` it carries is kept with what it created. */
+export const Idempotent = Context.Reference<boolean>("@paykit/http/Idempotent", { defaultValue: () => false })
+
+/** The rate-limit group the endpoint counts against; none by default (the spec limits outbound payments only). */
+export const RateLimit = Context.Reference<RateLimitGroup | undefined>("@paykit/http/RateLimit", { defaultValue: () => undefined })
+
+/** The endpoint requires the `GoCardless-Version` header and a JSON content type. */
+export const ApiProtocol = Context.Reference<boolean>("@paykit/http/ApiProtocol", { defaultValue: () => true })
+
+/** The widest endpoint a declaration holds: routing reads its method, path and annotations, tests its success Schemas. */
+export type AnyEndpoint = HttpApiEndpoint.Constraint & {
+  readonly method: string
+  readonly path: string
+  readonly success: ReadonlySet<Schema.Top>
+  readonly annotations: Context.Context<never>
+  readonly annotate: <I, V>(key: Context.Key<I, V>, value: V) => AnyEndpoint
+}
+
+/** One endpoint of the table: its group (the resource key), its declaration, and its handler over the services `S`. */
+export interface EndpointDeclaration<S> {
+  readonly group: string
+  readonly endpoint: AnyEndpoint
+  readonly bind: (services: S) => ApiHandler
+}
+
+export const declare = <S>(group: string, endpoint: AnyEndpoint, bind: (services: S) => ApiHandler): EndpointDeclaration<S> => ({
+  group,
+  endpoint,
+  bind
+})
+
+/** The declarations with an annotation on each endpoint, its value chosen by the endpoint (`RateLimit` by method). */
+export const annotateEach = <S, I, V>(
+  declarations: ReadonlyArray<EndpointDeclaration<S>>,
+  key: Context.Key<I, V>,
+  value: (endpoint: AnyEndpoint) => V
+): ReadonlyArray<EndpointDeclaration<S>> =>
+  declarations.map((declaration) => ({ ...declaration, endpoint: declaration.endpoint.annotate(key, value(declaration.endpoint)) }))
 
 export const IdParams = { id: Schema.String }
 
-export const listEndpoint = <const K extends string, S extends Schema.Top>(key: K, resource: S, params: ParamsSchema, path: HttpRouter.PathInput = `/${key}`) =>
-  HttpApiEndpoint.get("list", path, { query: queryDeclaration(queryShapeOf(params)), success: page(key, resource) })
-
-export const getEndpoint = <const K extends string, S extends Schema.Top>(key: K, resource: S) =>
-  HttpApiEndpoint.get("get", `/${key}/:id`, { params: IdParams, success: single(key, resource) })
-
-export const createEndpoint = <const K extends string, S extends Schema.Top, P extends Schema.Top>(key: K, resource: S, request: P, path: HttpRouter.PathInput = `/${key}`) =>
-  HttpApiEndpoint.post("create", path, { payload: single(key, request), success: single(key, resource).pipe(HttpApiSchema.status(201)) })
-
-export const updateEndpoint = <const K extends string, S extends Schema.Top, P extends Schema.Top>(key: K, resource: S, request: P) =>
-  HttpApiEndpoint.put("update", `/${key}/:id`, { params: IdParams, payload: single(key, request), success: single(key, resource) })
+/** Actions that take no parameters declare this body. */
+export const NoParameters = Schema.Struct({})
 
 /** `{"data": {...}}`, optional: actions without parameters are sent with no body. */
 const actionBody = <P extends Schema.Top>(request: P) => Schema.Struct({ data: Schema.optionalKey(request) })
 
-export const actionEndpoint = <const N extends string, const K extends string, S extends Schema.Top, P extends Schema.Top>(
-  name: N,
-  key: K,
-  resource: S,
-  request: P
-) => HttpApiEndpoint.post(name, `/${key}/:id/actions/${name}`, { params: IdParams, payload: actionBody(request), success: single(key, resource) })
+/** `GET /<key>` with the engine's list parameters: a page of resources. */
+export const listEndpoint = <S, P extends ListParamsSchema, A>(
+  key: string,
+  resource: Schema.Top,
+  params: P,
+  bind: (services: S) => Lister<P["Type"], A>,
+  path: HttpRouter.PathInput = `/${key}`
+): EndpointDeclaration<S> =>
+  declare(
+    key,
+    HttpApiEndpoint.get("list", path, { query: queryDeclaration(queryShapeOf(params as ParamsSchema)), success: page(key, resource) }),
+    (services) => listHandler(key, params, bind(services))
+  )
 
-/** A POST that is not a creation of the resource at its own path (`/outbound_payments/withdrawal`). */
-export const postEndpoint = <const N extends string, const K extends string, S extends Schema.Top, P extends Schema.Top>(
-  name: N,
-  path: HttpRouter.PathInput,
-  key: K,
-  resource: S,
+/** `GET /<key>/:id`. */
+export const getEndpoint = <S, A>(key: string, resource: Schema.Top, bind: (services: S) => Getter<A>): EndpointDeclaration<S> =>
+  declare(key, HttpApiEndpoint.get("get", `/${key}/:id`, { params: IdParams, success: single(key, resource) }), (services) => getHandler(key, bind(services)))
+
+/** A write: its handler made from the request Schema and the bound operation by `handler` (`createHandler`, `updateHandler`...). */
+const writeEndpoint = <S, P extends Written, O>(
+  key: string,
+  endpoint: AnyEndpoint,
   request: P,
-  options: { readonly status?: number } = {}
-) => HttpApiEndpoint.post(name, path, { payload: actionBody(request), success: single(key, resource).pipe(HttpApiSchema.status(options.status ?? 200)) })
+  bind: (services: S) => O,
+  handler: (key: string, request: P, operation: O, options: BodyOptions) => ApiHandler,
+  options: BodyOptions
+): EndpointDeclaration<S> => declare(key, endpoint, (services) => handler(key, request, bind(services), options))
 
-/** Actions that take no parameters declare this body. */
-export const NoParameters = Schema.Struct({})
+type Written = Schema.Top & Schema.Decoder<unknown>
+
+/** What a write declares: its resource key and Schema, its request Schema, its operation over the services, its body options. */
+type WriteArgs<S, P extends Written, O> = readonly [key: string, resource: Schema.Top, request: P, bind: (services: S) => O, options?: BodyOptions]
+
+/** A creating `POST /<key>`: idempotent, 201 with `Location`. */
+export const createEndpoint = <S, P extends Written, A extends { readonly id: string }>(
+  ...[key, resource, request, bind, options = {}]: WriteArgs<S, P, Create<P["Type"], A>>
+): EndpointDeclaration<S> => {
+  const success = single(key, resource).pipe(HttpApiSchema.status(201))
+  const endpoint = HttpApiEndpoint.post("create", `/${key}`, { payload: single(key, request), success }).annotate(Idempotent, true)
+  return writeEndpoint(key, endpoint, request, bind, createHandler, options)
+}
+
+/** `PUT /<key>/:id`. */
+export const updateEndpoint = <S, P extends Written, A>(
+  ...[key, resource, request, bind, options = {}]: WriteArgs<S, P, Change<P["Type"], A>>
+): EndpointDeclaration<S> => {
+  const endpoint = HttpApiEndpoint.put("update", `/${key}/:id`, { params: IdParams, payload: single(key, request), success: single(key, resource) })
+  return writeEndpoint(key, endpoint, request, bind, updateHandler, options)
+}
+
+/** `POST /<key>/:id/actions/<name>` with a body (under `key` or `data`, or none). */
+export const actionEndpoint = <S, P extends Written, A>(
+  name: string,
+  ...[key, resource, request, bind, options = {}]: WriteArgs<S, P, Change<P["Type"], A>>
+): EndpointDeclaration<S> => {
+  const path = `/${key}/:id/actions/${name}` as const
+  const endpoint = HttpApiEndpoint.post(name, path, { params: IdParams, payload: actionBody(request), success: single(key, resource) })
+  return writeEndpoint(key, endpoint, request, bind, actionHandler, options)
+}
+
+/** `POST /<key>/:id/actions/<name>` that takes no attributes. */
+export const bodilessActionEndpoint = <S, A>(
+  name: string,
+  key: string,
+  resource: Schema.Top,
+  bind: (services: S) => (organisation: string, id: string) => ReturnType<Change<unknown, A>>
+): EndpointDeclaration<S> =>
+  declare(
+    key,
+    HttpApiEndpoint.post(name, `/${key}/:id/actions/${name}`, { params: IdParams, payload: actionBody(NoParameters), success: single(key, resource) }),
+    (services) => bodilessActionHandler(key, bind(services))
+  )

@@ -8,15 +8,16 @@ import { type ApiRequest, headerOf } from "./api-request.ts"
 import { type ApiResponse, withHeaders } from "./api-response.ts"
 import { PROTOCOL_REASONS, rateLimitHeaders, usage } from "./error-response.ts"
 import { IDEMPOTENCY_KEY_MAX_LENGTH, type IdempotencyStore, type KeyedCreation } from "./idempotency.ts"
-import { type RateLimiter, rateLimitGroupOf } from "./rate-limit.ts"
+import type { RateLimiter } from "./rate-limit.ts"
 import type { CallerShape } from "./request-context.ts"
 import type { Route } from "./routes.ts"
 import { ERROR_RESPONSES } from "./wire.ts"
 
 /**
- * The gateway every API endpoint passes through, in this order: `GoCardless-Version`, the bearer
- * token, the token's scope, the rate limit of the endpoint group, the body's content type and
- * JSON syntax, idempotency of creations; then the handler.
+ * The gateway every route passes through, in this order: `GoCardless-Version`, the bearer
+ * token, the token's scope, the rate limit of the endpoint's group, the body's content type and
+ * JSON syntax, idempotency of creations; then the handler. What applies to a route is read from
+ * its declaration's annotations (`Idempotent`, `RateLimit`, `ApiProtocol` in endpoints.ts).
  */
 
 /**
@@ -27,12 +28,6 @@ export class Gateway extends HttpApiMiddleware.Service<Gateway>()("@paykit/http/
   security: { bearer: HttpApiSecurity.bearer },
   error: ERROR_RESPONSES
 }) {}
-
-/** The endpoint identifier that marks a creating POST (idempotent, answered 201 with `Location`). */
-export const CREATE_ENDPOINT = "create"
-
-/** Every creating POST: `create`, and the withdrawal, which creates an outbound payment. */
-export const CREATING_ENDPOINTS: ReadonlySet<string> = new Set([CREATE_ENDPOINT, "withdrawal"])
 
 const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]*\+)?json\s*(?:;.*)?$/i
 
@@ -46,9 +41,10 @@ const versionProblemOf = (version: string | undefined): PaykitError | undefined 
   return undefined
 }
 
-const bodyProblemOf = (request: ApiRequest): PaykitError | undefined => {
+/** The body's syntax, and its content type on the routes that speak the API's protocol. */
+const bodyProblemOf = (route: Route, request: ApiRequest): PaykitError | undefined => {
   const contentType = headerOf(request, "content-type")
-  if (contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
+  if (route.apiProtocol && contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
     return usage(400, PROTOCOL_REASONS.invalidContentType, `Content-Type must be application/json, got ${contentType}`)
   }
   return request.json._tag === "Invalid" ? usage(400, PROTOCOL_REASONS.invalidJson, "The request body is not valid JSON") : undefined
@@ -84,7 +80,7 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
     // The engine attributes payments and subscriptions created in this request to the app.
     const run = caller.app === null ? handled : Effect.provideService(handled, CallingApp, caller.app)
     const key = headerOf(request, "idempotency-key")
-    if (request.method !== "POST" || !CREATING_ENDPOINTS.has(route.endpoint) || key === undefined || key === "") return run
+    if (!route.idempotent || key === undefined || key === "") return run
     if (key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
       return Effect.fail(usage(400, PROTOCOL_REASONS.idempotencyKeyTooLong, `Idempotency-Key must be at most ${IDEMPOTENCY_KEY_MAX_LENGTH} characters`))
     }
@@ -97,8 +93,8 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
     if (caller.scope === "read_only" && method !== "GET") {
       return Effect.fail(new Forbidden({ reason: PROTOCOL_REASONS.readOnlyToken, message: "This access token is read-only" }))
     }
-    const bodyProblem = method === "POST" || method === "PUT" ? bodyProblemOf(request) : undefined
-    const limitGroup = rateLimitGroupOf(method, request.path)
+    const bodyProblem = method === "POST" || method === "PUT" ? bodyProblemOf(route, request) : undefined
+    const limitGroup = route.rateLimit
     if (limitGroup === undefined) return bodyProblem === undefined ? handle(route, request, caller) : Effect.fail(bodyProblem)
     // The clock is read in the step that starts the limit's check, not in one of its own.
     return Effect.withFiber((fiber) => {
@@ -115,7 +111,7 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
   // Plain functions and as few Effect steps as the path needs: a read takes the version check, the
   // token lookup and the handler, and allocates no generator.
   return (route, request) => {
-    const versionProblem = versionProblemOf(headerOf(request, "gocardless-version"))
+    const versionProblem = route.apiProtocol ? versionProblemOf(headerOf(request, "gocardless-version")) : undefined
     if (versionProblem !== undefined) return Effect.fail(versionProblem)
     return Effect.flatMap(authenticateWith(tokens, headerOf(request, "authorization")), (caller) => authorised(route, request, caller))
   }

@@ -4,7 +4,8 @@ import { OUTBOUND_PAYMENT_OTHER_RATE_LIMIT_PER_MINUTE, OUTBOUND_PAYMENT_WRITE_RA
 /**
  * Rate limits: fixed one-minute windows per organisation and endpoint group. The spec names two
  * groups (outbound payment POSTs, other outbound payment endpoints); other endpoints have no
- * limit in the spec and get none here.
+ * limit in the spec and get none here. An endpoint's group is an annotation on its declaration
+ * (`RateLimit`, endpoints.ts), set on the outbound payment routes of the table (api.ts).
  */
 
 export const RATE_LIMIT_WINDOW_MS = 60_000
@@ -21,14 +22,6 @@ export const OUTBOUND_PAYMENT_WRITES: RateLimitGroup = {
 export const OUTBOUND_PAYMENT_OTHER: RateLimitGroup = {
   name: "outbound_payment_other",
   limitPerMinute: OUTBOUND_PAYMENT_OTHER_RATE_LIMIT_PER_MINUTE
-}
-
-/** The group of a request, from its method and path; `undefined` when no limit applies. */
-export const rateLimitGroupOf = (method: string, path: string): RateLimitGroup | undefined => {
-  if (!path.startsWith("/outbound_payments")) return undefined
-  const rest = path.slice("/outbound_payments".length)
-  if (rest !== "" && !rest.startsWith("/")) return undefined
-  return method === "POST" ? OUTBOUND_PAYMENT_WRITES : OUTBOUND_PAYMENT_OTHER
 }
 
 export interface Window {

@@ -1,4 +1,6 @@
 import { Cause, Context } from "effect"
+import type { ApiResponse } from "./api-response.ts"
+import { internalErrorResponse } from "./error-response.ts"
 
 /** One structured line per request. */
 export interface RequestLogEntry {
@@ -25,3 +27,35 @@ export const DefectLog = Context.Reference<(requestId: string, cause: Cause.Caus
   defaultValue: () => (requestId, cause) =>
     void process.stderr.write(`${JSON.stringify({ level: "error", msg: "defect", request_id: requestId, cause: Cause.pretty(cause) })}\n`)
 })
+
+/**
+ * The steps every request takes on either path (the dispatcher's and Effect's router's behind it),
+ * written once: its log line when answered, and the 500 of a defect.
+ */
+
+/** Writes the request's line; the entry is built only for a log that writes it (the silent one, in tests and benchmarks, does not). */
+export const logAnswer = (
+  log: (entry: RequestLogEntry) => void,
+  request: { readonly requestId: string; readonly method: string; readonly path: string; readonly started: number },
+  status: number
+): void => {
+  if (log === silentRequestLog) return
+  log({
+    time: new Date().toISOString(),
+    request_id: request.requestId,
+    method: request.method,
+    path: request.path,
+    status,
+    duration_ms: Math.round((performance.now() - request.started) * 1000) / 1000
+  })
+}
+
+/**
+ * The answer to a request that died: the 500 body that reveals nothing. The cause is reported
+ * unless it is an interruption alone, which is no bug: the client went away (mid-body, or cut by
+ * the body timeout) or the server is stopping, and nobody reads the answer.
+ */
+export const defectAnswer = (report: (requestId: string, cause: Cause.Cause<unknown>) => void, requestId: string, cause: Cause.Cause<unknown>): ApiResponse => {
+  if (!Cause.hasInterruptsOnly(cause)) report(requestId, cause)
+  return internalErrorResponse(requestId)
+}

@@ -1,20 +1,16 @@
-import { HttpApi, type HttpApiEndpoint, type HttpApiGroup } from "effect/http-api"
+import { Context, Effect, type Schema } from "effect"
 import type { ApiHandler } from "./api-request.ts"
+import { ApiProtocol, type EndpointDeclaration, Idempotent, RateLimit } from "./endpoints.ts"
+import type { RateLimitGroup } from "./rate-limit.ts"
 
 /**
- * The API's routing, derived from its `HttpApi` definition: every endpoint's method and path come
- * from the declaration (as the OpenAPI document does), and its handler from a table with one entry
- * per group and endpoint, which the type below makes complete. Paths are matched segment by
- * segment: a fixed segment wins over a parameter at the same place, so `/outbound_payments/withdrawal`
- * is never read as an id.
+ * The routes the dispatcher serves, bound from route tables (`EndpointDeclaration`s): every
+ * endpoint's method and path come from its declaration (as the OpenAPI document does), its handler
+ * from the declaration's binding over the table's services, and what the gateway does for it from
+ * its annotations, all read once here. Paths are matched segment by segment: a fixed segment wins
+ * over a parameter at the same place, so `/outbound_payments/withdrawal` is never read as an id;
+ * a final `*` matches the rest of a path (the live server's `/sandbox/*`), and the method `*` any method.
  */
-
-/** One handler per endpoint of every group of the API, keyed as the definition names them. */
-export type RouteTable<Groups extends HttpApiGroup.Constraint> = {
-  readonly [G in Groups as HttpApiGroup.Identifier<G>]: {
-    readonly [E in HttpApiGroup.Endpoints<G> as HttpApiEndpoint.Identifier<E>]: ApiHandler
-  }
-}
 
 export interface Route {
   readonly group: string
@@ -22,9 +18,40 @@ export interface Route {
   readonly method: string
   readonly path: string
   readonly handler: ApiHandler
+  /** A creation whose `Idempotency-Key` is kept (`Idempotent`). */
+  readonly idempotent: boolean
+  /** Its rate-limit group (`RateLimit`), if any. */
+  readonly rateLimit: RateLimitGroup | undefined
+  /** Whether it requires the `GoCardless-Version` header and JSON bodies (`ApiProtocol`). */
+  readonly apiProtocol: boolean
+  /** The Schemas of its successful answers, for the tests that check every answer. */
+  readonly success: ReadonlyArray<Schema.Top>
 }
 
-type Segment = { readonly _tag: "Fixed"; readonly text: string } | { readonly _tag: "Param"; readonly name: string }
+/** The route a declaration makes with `handler`: its method, path and annotations read once. */
+export const routeOf = <S>({ group, endpoint }: EndpointDeclaration<S>, handler: ApiHandler): Route => ({
+  group,
+  endpoint: endpoint.identifier,
+  method: endpoint.method,
+  path: endpoint.path,
+  handler,
+  idempotent: Context.get(endpoint.annotations, Idempotent),
+  rateLimit: Context.get(endpoint.annotations, RateLimit),
+  apiProtocol: Context.get(endpoint.annotations, ApiProtocol),
+  success: [...endpoint.success]
+})
+
+/** The routes of a table, each handler bound to `services`. */
+export const bindRoutes = <S, E, R>(
+  declarations: ReadonlyArray<EndpointDeclaration<S>>,
+  services: Effect.Effect<S, E, R>
+): Effect.Effect<ReadonlyArray<Route>, E, R> =>
+  Effect.map(services, (built) => declarations.map((declaration) => routeOf(declaration, declaration.bind(built))))
+
+type Segment =
+  | { readonly _tag: "Fixed"; readonly text: string }
+  | { readonly _tag: "Param"; readonly name: string }
+  | { readonly _tag: "Rest" }
 
 interface CompiledRoute {
   readonly route: Route
@@ -43,7 +70,9 @@ export interface Router {
 }
 
 const segmentsOf = (path: string): ReadonlyArray<Segment> =>
-  path.split("/").slice(1).map((part): Segment => part.startsWith(":") ? { _tag: "Param", name: part.slice(1) } : { _tag: "Fixed", text: part })
+  path.split("/").slice(1).map((part): Segment =>
+    part === "*" ? { _tag: "Rest" } : part.startsWith(":") ? { _tag: "Param", name: part.slice(1) } : { _tag: "Fixed", text: part }
+  )
 
 /** Fixed segments sort before parameters, position by position: the more specific route is tried first. */
 const bySpecificity = (a: CompiledRoute, b: CompiledRoute): number => {
@@ -65,11 +94,37 @@ const decodeSegment = (raw: string): string => {
   }
 }
 
+/** The parameters of `parts` (a path split on "/") under `segments`, or `undefined` when they do not match. */
+const matchOf = (segments: ReadonlyArray<Segment>, parts: ReadonlyArray<string>): Record<string, string> | undefined => {
+  let params: Record<string, string> | undefined
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]
+    const part = parts[i + 1] ?? ""
+    if (segment === undefined || segment._tag === "Rest") break
+    if (segment._tag === "Fixed") {
+      if (segment.text !== part) return undefined
+    } else {
+      if (part === "") return undefined
+      params ??= {}
+      params[segment.name] = decodeSegment(part)
+    }
+  }
+  return params ?? NO_PARAMS
+}
+
+const NO_PARAMS: Record<string, string> = {}
+
 export const makeRouter = (routes: ReadonlyArray<Route>): Router => {
   // Candidates by method and number of segments: a lookup compares a handful of routes at most.
   const table = new Map<string, Array<CompiledRoute>>()
+  // Routes ending in `*`, tried only when no exact-length route matched (few: the live sandbox's).
+  const prefixed: Array<CompiledRoute> = []
   for (const route of routes) {
     const segments = segmentsOf(route.path)
+    if (segments.at(-1)?._tag === "Rest") {
+      prefixed.push({ route, segments })
+      continue
+    }
     const key = `${route.method} ${segments.length}`
     const list = table.get(key) ?? []
     list.push({ route, segments })
@@ -83,50 +138,19 @@ export const makeRouter = (routes: ReadonlyArray<Route>): Router => {
       // A path starts with "/": the first part is empty.
       if (parts[0] !== "") return undefined
       const candidates = table.get(`${method} ${parts.length - 1}`)
-      if (candidates === undefined) return undefined
-      for (const candidate of candidates) {
-        let params: Record<string, string> | undefined
-        let matched = true
-        for (let i = 0; i < candidate.segments.length; i++) {
-          const segment = candidate.segments[i]
-          const part = parts[i + 1] ?? ""
-          if (segment === undefined) break
-          if (segment._tag === "Fixed") {
-            if (segment.text !== part) {
-              matched = false
-              break
-            }
-          } else {
-            if (part === "") {
-              matched = false
-              break
-            }
-            params ??= {}
-            params[segment.name] = decodeSegment(part)
-          }
+      if (candidates !== undefined) {
+        for (const candidate of candidates) {
+          const params = matchOf(candidate.segments, parts)
+          if (params !== undefined) return { route: candidate.route, params }
         }
-        if (matched) return { route: candidate.route, params: params ?? {} }
+      }
+      for (const candidate of prefixed) {
+        if (candidate.route.method !== "*" && candidate.route.method !== method) continue
+        if (parts.length - 1 < candidate.segments.length) continue
+        const params = matchOf(candidate.segments, parts)
+        if (params !== undefined) return { route: candidate.route, params }
       }
       return undefined
     }
   }
-}
-
-/** Every endpoint of `api` with its handler from `table`. */
-export const routesOf = <Id extends string, Groups extends HttpApiGroup.Constraint>(
-  api: HttpApi.HttpApi<Id, Groups>,
-  table: RouteTable<Groups>
-): ReadonlyArray<Route> => {
-  const routes: Array<Route> = []
-  // The mapped type is complete by construction; read as plain records to look entries up by name.
-  const handlers = table as unknown as Readonly<Record<string, Readonly<Record<string, ApiHandler> | undefined>>>
-  HttpApi.reflect(api, {
-    onGroup: () => {},
-    onEndpoint: ({ group, endpoint }) => {
-      const handler = handlers[group.identifier]?.[endpoint.identifier]
-      if (handler === undefined) throw new Error(`No handler for ${group.identifier}.${endpoint.identifier}`)
-      routes.push({ group: group.identifier, endpoint: endpoint.identifier, method: endpoint.method, path: endpoint.path, handler })
-    }
-  })
-  return routes
 }

@@ -1,19 +1,21 @@
 import { Effect, Layer, ManagedRuntime, Schema } from "effect"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApiEndpoint } from "effect/http-api"
 import { request } from "node:http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   AccessTokens,
   apiDispatcher,
+  bindRoutes,
+  declare,
   DefectLog,
   IdempotencyStore,
   inMemoryApiEngine,
   issueAccessToken,
-  makeApiHandlers,
+  Idempotent,
   makeHttpApp,
   makeHttpAppWith,
   ok,
-  PaykitApi,
+  paykitRoutes,
   RateLimiter,
   REQUEST_BODY_MAX_BYTES,
   RequestLog,
@@ -28,29 +30,21 @@ import {
  * request whose client goes away, and a shutdown with a request in flight.
  */
 
-const Things = HttpApiGroup.make("things").add(
-  HttpApiEndpoint.post("create", "/things", { payload: Schema.Unknown, success: Schema.Unknown }),
-  HttpApiEndpoint.get("slow", "/things/slow", { success: Schema.Unknown }),
-  HttpApiEndpoint.get("dies", "/things/dies", { success: Schema.Unknown }),
-  HttpApiEndpoint.get("throws", "/things/throws", { success: Schema.Unknown })
-)
-class TestApi extends HttpApi.make("test").add(Things) {}
-
 let created = 0
-const table = Effect.succeed({
-  things: {
-    create: () => Effect.sleep("150 millis").pipe(Effect.andThen(Effect.sync(() => ok({ things: { n: ++created } })))),
-    slow: () => Effect.as(Effect.sleep("400 millis"), ok({ things: "slow" })),
-    dies: () => Effect.die(new Error("a bug with a secret in its message")),
-    throws: (): never => {
-      throw new Error("thrown before any Effect runs")
-    }
-  }
-})
+const things = [
+  declare("things", HttpApiEndpoint.post("create", "/things", { payload: Schema.Unknown, success: Schema.Unknown }).annotate(Idempotent, true), () => () =>
+    Effect.sleep("150 millis").pipe(Effect.andThen(Effect.sync(() => ok({ things: { n: ++created } }))))),
+  declare("things", HttpApiEndpoint.get("slow", "/things/slow", { success: Schema.Unknown }), () => () => Effect.as(Effect.sleep("400 millis"), ok({ things: "slow" }))),
+  declare("things", HttpApiEndpoint.get("dies", "/things/dies", { success: Schema.Unknown }), () => () => Effect.die(new Error("a bug with a secret in its message"))),
+  declare("things", HttpApiEndpoint.get("throws", "/things/throws", { success: Schema.Unknown }), () => (): never => {
+    throw new Error("thrown before any Effect runs")
+  })
+]
+const table = bindRoutes(things, Effect.void)
 
 const start = async () => {
   const defects: Array<string> = []
-  const layer = serveHttpApp(apiDispatcher(TestApi, table), { port: 0, host: "127.0.0.1" }).pipe(
+  const layer = serveHttpApp(apiDispatcher(table), { port: 0, host: "127.0.0.1" }).pipe(
     Layer.provideMerge(Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)),
     Layer.provide(Layer.succeed(RequestLog, silentRequestLog)),
     Layer.provide(Layer.succeed(DefectLog, (requestId: string) => void defects.push(requestId)))
@@ -155,11 +149,9 @@ describe("the request log", () => {
 describe("makeHttpAppWith", () => {
   it("serves the API with a dispatcher of one's own beside the docs and the OpenAPI document", async () => {
     // The API's own handlers, with one replaced: the creditors list answers what the test says.
-    const table = Effect.map(makeApiHandlers, (handlers) => ({
-      ...handlers,
-      creditors: { ...handlers.creditors, list: () => Effect.succeed(ok({ creditors: "replaced" })) }
-    }))
-    const layer = serveHttpApp(makeHttpAppWith(apiDispatcher(PaykitApi, table)), { port: 0, host: "127.0.0.1" }).pipe(
+    const table = Effect.map(paykitRoutes, (routes) =>
+      routes.map((route) => route.group === "creditors" && route.endpoint === "list" ? { ...route, handler: () => Effect.succeed(ok({ creditors: "replaced" })) } : route))
+    const layer = serveHttpApp(makeHttpAppWith(apiDispatcher(table)), { port: 0, host: "127.0.0.1" }).pipe(
       Layer.provideMerge(Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)),
       Layer.provideMerge(inMemoryApiEngine()),
       Layer.provide(Layer.succeed(RequestLog, silentRequestLog))

@@ -1,20 +1,23 @@
 import { Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { HttpServer } from "effect/http"
-import { HttpApi, HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import { HttpApiEndpoint } from "effect/http-api"
 import { NotFound } from "@paykit/core"
 import { GoCardlessClient, PermissionsError, RateLimitError, IdempotentCreationConflictError } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
   AccessTokens,
   apiDispatcher,
+  bindRoutes,
+  declare,
   type ApiRequest,
   createHandler,
-  Gateway,
+  Idempotent,
   IdempotencyStore,
   issueAccessToken,
   ok,
   OUTBOUND_PAYMENT_WRITES,
   paramOf,
+  RateLimit,
   RateLimiter,
   RequestLog,
   serveHttpApp,
@@ -29,14 +32,11 @@ import {
  */
 
 const Thing = Schema.Struct({ id: Schema.String, created_at: Schema.String, name: Schema.String })
-const Things = HttpApiGroup.make("creditors").add(
-  HttpApiEndpoint.post("create", "/creditors", { payload: Schema.Struct({ creditors: Schema.Unknown }), success: Thing }),
-  HttpApiEndpoint.get("get", "/creditors/:id", { params: { id: Schema.String }, success: Thing })
-)
-const Payments = HttpApiGroup.make("outbound_payments").add(
-  HttpApiEndpoint.post("create", "/outbound_payments", { payload: Schema.Unknown, success: Thing })
-)
-class TestApi extends HttpApi.make("test").add(Things).add(Payments).middleware(Gateway) {}
+const creates = HttpApiEndpoint.post("create", "/creditors", { payload: Schema.Struct({ creditors: Schema.Unknown }), success: Thing }).annotate(Idempotent, true)
+const gets = HttpApiEndpoint.get("get", "/creditors/:id", { params: { id: Schema.String }, success: Thing })
+const pays = HttpApiEndpoint.post("create", "/outbound_payments", { payload: Schema.Unknown, success: Thing })
+  .annotate(Idempotent, true)
+  .annotate(RateLimit, OUTBOUND_PAYMENT_WRITES)
 
 let counter = 0
 const stored = new Map<string, { id: string; created_at: string; name: string }>()
@@ -48,16 +48,15 @@ const make = (_organisation: string, input: unknown) =>
     return thing
   })
 
-const table = Effect.succeed({
-  creditors: {
-    create: createHandler("creditors", Schema.Unknown, make),
-    get: (request: ApiRequest) => {
-      const thing = stored.get(paramOf(request, "id"))
-      return thing === undefined ? Effect.fail(new NotFound({ resource: "creditors", id: paramOf(request, "id") })) : Effect.succeed(ok({ creditors: thing }))
-    }
-  },
-  outbound_payments: { create: createHandler("outbound_payments", Schema.Unknown, make) }
-})
+const getThing = (request: ApiRequest) => {
+  const thing = stored.get(paramOf(request, "id"))
+  return thing === undefined ? Effect.fail(new NotFound({ resource: "creditors", id: paramOf(request, "id") })) : Effect.succeed(ok({ creditors: thing }))
+}
+const table = bindRoutes([
+  declare("creditors", creates, () => createHandler("creditors", Schema.Unknown, make)),
+  declare("creditors", gets, () => getThing),
+  declare("outbound_payments", pays, () => createHandler("outbound_payments", Schema.Unknown, make))
+], Effect.void)
 
 let runtime: ManagedRuntime.ManagedRuntime<HttpServer.HttpServer | AccessTokens, unknown>
 let url: string
@@ -68,7 +67,7 @@ const client = (token: string) => {
 }
 
 beforeAll(async () => {
-  const layer = serveHttpApp(apiDispatcher(TestApi, table), { port: 0, host: "127.0.0.1" }).pipe(
+  const layer = serveHttpApp(apiDispatcher(table), { port: 0, host: "127.0.0.1" }).pipe(
     Layer.provideMerge(Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)),
     Layer.provide(Layer.succeed(RequestLog, silentRequestLog))
   )

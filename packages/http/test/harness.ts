@@ -2,12 +2,15 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { GoCardlessClient } from "gocardless-nodejs"
 import { HttpServer } from "effect/http"
 import { HostedPagesBaseUrl } from "@paykit/engine"
+import { checkingAnswers, makeAnswerLog } from "./answers.ts"
 import {
   AccessTokens,
+  apiDispatcher,
   IdempotencyStore,
   inMemoryApiEngine,
   issueAccessToken,
-  makeHttpApp,
+  makeHttpAppWith,
+  paykitRoutes,
   RateLimiter,
   RequestLog,
   serveHttpApp,
@@ -18,11 +21,16 @@ import {
 /** Where the hosted pages (bank authorisation links) are served in tests. */
 export const HOSTED_PAGES = "https://pay.paykit.example"
 
-/** The whole stack in-process on a random port, over the in-memory store. */
+/**
+ * The whole stack in-process on a random port, over the in-memory store. Every answer of the API
+ * is decoded with its route's declared Schema (answers.ts); `close` fails when one did not decode.
+ */
 export const startServer = async () => {
   const ports = Layer.mergeAll(AccessTokens.layerMemory, IdempotencyStore.layerMemory, RateLimiter.layerMemory)
   const engine = inMemoryApiEngine()
-  const layer = serveHttpApp(makeHttpApp(), { port: 0, host: "127.0.0.1" }).pipe(
+  const answers = makeAnswerLog()
+  const app = makeHttpAppWith(apiDispatcher(checkingAnswers(paykitRoutes, answers)))
+  const layer = serveHttpApp(app, { port: 0, host: "127.0.0.1" }).pipe(
     Layer.provideMerge(ports),
     Layer.provideMerge(engine),
     Layer.provide(Layer.succeed(RequestLog, silentRequestLog)),
@@ -33,7 +41,11 @@ export const startServer = async () => {
   const url = await runtime.runPromise(Effect.flatMap(HttpServer.HttpServer, () => serverUrl))
   const token = (organisation: string, scope: "read_write" | "read_only" = "read_write", id = `AT_${organisation}_${scope}`) =>
     runtime.runPromise(issueAccessToken({ id, organisation, scope }))
-  return { runtime, url, token, close: () => runtime.dispose() }
+  const close = async () => {
+    await runtime.dispose()
+    if (answers.problems.length > 0) throw new Error(`answers that do not decode with their declared Schema:\n${answers.problems.join("\n")}`)
+  }
+  return { runtime, url, token, answers, close }
 }
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>

@@ -1,9 +1,9 @@
 import fc from "fast-check"
-import { Result, Schema } from "effect"
+import { Effect, Result, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { fieldError, PAGE_SIZE_MAX, validationFailed } from "@paykit/core"
 import { PaymentListParams } from "@paykit/engine"
-import { APP_FEE_PATHS, appFeesIn, asQueryErrors, consume, queryShapeOf, RATE_LIMIT_WINDOW_MS, rateLimitGroupOf, toParams, valuesOf, type Window } from "../src/index.ts"
+import { APP_FEE_PATHS, appFeesIn, asQueryErrors, consume, queryShapeOf, OUTBOUND_PAYMENT_OTHER, OUTBOUND_PAYMENT_WRITES, PAYKIT_ROUTES, RATE_LIMIT_WINDOW_MS, routeOf, toParams, valuesOf, type Window } from "../src/index.ts"
 import { hashToken } from "../src/access-tokens.ts"
 
 describe("rate limit windows", () => {
@@ -32,11 +32,16 @@ describe("rate limit windows", () => {
   })
 
   it("groups: POSTs under /outbound_payments share the write group, other methods the other group", () => {
-    expect(rateLimitGroupOf("POST", "/outbound_payments")?.limitPerMinute).toBe(300)
-    expect(rateLimitGroupOf("POST", "/outbound_payments/OUT1/actions/approve")?.limitPerMinute).toBe(300)
-    expect(rateLimitGroupOf("GET", "/outbound_payments/OUT1")?.limitPerMinute).toBe(500)
-    expect(rateLimitGroupOf("GET", "/outbound_payments_x")).toBeUndefined()
-    expect(rateLimitGroupOf("POST", "/creditors")).toBeUndefined()
+    const routes = PAYKIT_ROUTES.map((declaration) => routeOf(declaration, () => Effect.die("not called")))
+    const groupOf = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)?.rateLimit
+    expect(groupOf("POST", "/outbound_payments")?.limitPerMinute).toBe(300)
+    expect(groupOf("POST", "/outbound_payments/:id/actions/approve")?.limitPerMinute).toBe(300)
+    expect(groupOf("GET", "/outbound_payments/:id")?.limitPerMinute).toBe(500)
+    expect(groupOf("POST", "/creditors")).toBeUndefined()
+    for (const route of routes) {
+      const outbound = route.path === "/outbound_payments" || route.path.startsWith("/outbound_payments/")
+      expect(route.rateLimit).toBe(outbound ? route.method === "POST" ? OUTBOUND_PAYMENT_WRITES : OUTBOUND_PAYMENT_OTHER : undefined)
+    }
   })
 })
 

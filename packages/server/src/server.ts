@@ -5,7 +5,7 @@ import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
 import { SandboxBank, Simulator } from "@paykit/engine"
-import { type AccessTokens, apiEngineOn, type IdempotencyStore, makeHttpApp, RateLimiter, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, RateLimiter, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, SqlStorage } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
@@ -85,7 +85,7 @@ export const makeSandboxServer = (config: ServerConfig, options: ServerOptions =
     Layer.provideMerge(foundation),
     Layer.provideMerge(externals)
   )
-  const routes = Layer.mergeAll(makeHttpApp(), rootRoute("sandbox"), sandboxRoutes)
+  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, sandboxRoutes)), rootRoute("sandbox"))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
 }
 
@@ -94,7 +94,7 @@ export const makeLiveServer = (config: ServerConfig, options: ServerOptions = {}
   const { database, ports, externals, boot, listen } = pieces({ ...config, mode: "live" }, options)
   const foundation = ports.pipe(Layer.provideMerge(database))
   const services = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
-  const routes = Layer.mergeAll(makeHttpApp(), rootRoute("live"), liveSandboxRoutes)
+  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, liveSandboxRoutes)), rootRoute("live"))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
 }
 

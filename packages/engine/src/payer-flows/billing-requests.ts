@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { IdGenerator, NotFound } from "@paykit/core"
+import type { IdGenerator, InvalidState, NotFound, ValidationFailed } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import type { Page } from "../kernel/ports/list-query.ts"
 import { NameVerifier } from "../kernel/ports/name-verifier.ts"
@@ -27,7 +27,7 @@ import {
   NotifyRequest,
   SelectInstitutionRequest
 } from "./domain/billing-request-commands.ts"
-import { billingRequestDeps, type Errors } from "./billing-requests/deps.ts"
+import { billingRequestDeps } from "./billing-requests/deps.ts"
 import { createBillingRequest } from "./billing-requests/create.ts"
 import { collectCustomerDetails } from "./billing-requests/collect-customer-details.ts"
 import { collectBankAccount } from "./billing-requests/collect-bank-account.ts"
@@ -48,25 +48,28 @@ export {
 export { NAME_MISMATCH_MESSAGE } from "./billing-requests/collect-bank-account.ts"
 export { bankAuthorisationScheme } from "./billing-requests/read.ts"
 
+/** What a billing request action can fail with. */
+export type BillingRequestErrors = ValidationFailed | InvalidState | NotFound
+
 /**
  * The billing request API: typed commands in (decoded at the edge with the Schemas of
  * `REQUEST_BODIES.billing_requests`), one use case per action under `billing-requests/`, each
  * run as one unit of work.
  */
 export class BillingRequests extends Context.Service<BillingRequests, {
-  readonly create: (organisation: string, command: BillingRequestCreateCommand) => Effect.Effect<BillingRequest, Errors>
+  readonly create: (organisation: string, command: BillingRequestCreateCommand) => Effect.Effect<BillingRequest, BillingRequestErrors>
   readonly get: (organisation: string, id: string) => Effect.Effect<BillingRequest, NotFound>
   readonly list: (organisation: string, params: BillingRequestListParams) => Effect.Effect<Page<BillingRequest>>
-  readonly collectCustomerDetails: (organisation: string, id: string, command: CollectCustomerDetailsRequest) => Effect.Effect<BillingRequest, Errors>
-  readonly collectBankAccount: (organisation: string, id: string, command: CollectBankAccountCommand) => Effect.Effect<BillingRequest, Errors>
-  readonly confirmPayerDetails: (organisation: string, id: string, command?: ConfirmPayerDetailsRequest) => Effect.Effect<BillingRequest, Errors>
-  readonly fulfil: (organisation: string, id: string, command?: MetadataCommand) => Effect.Effect<BillingRequest, Errors>
-  readonly cancel: (organisation: string, id: string, command?: MetadataCommand) => Effect.Effect<BillingRequest, Errors>
+  readonly collectCustomerDetails: (organisation: string, id: string, command: CollectCustomerDetailsRequest) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly collectBankAccount: (organisation: string, id: string, command: CollectBankAccountCommand) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly confirmPayerDetails: (organisation: string, id: string, command?: ConfirmPayerDetailsRequest) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly fulfil: (organisation: string, id: string, command?: MetadataCommand) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly cancel: (organisation: string, id: string, command?: MetadataCommand) => Effect.Effect<BillingRequest, BillingRequestErrors>
   /** Records the request to notify the payer. No email is sent: see docs/engine.md. */
-  readonly notify: (organisation: string, id: string, command: NotifyRequest) => Effect.Effect<BillingRequest, Errors>
-  readonly fallback: (organisation: string, id: string) => Effect.Effect<BillingRequest, Errors>
-  readonly chooseCurrency: (organisation: string, id: string, command: ChooseCurrencyRequest) => Effect.Effect<BillingRequest, Errors>
-  readonly selectInstitution: (organisation: string, id: string, command: SelectInstitutionRequest) => Effect.Effect<BillingRequest, Errors>
+  readonly notify: (organisation: string, id: string, command: NotifyRequest) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly fallback: (organisation: string, id: string) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly chooseCurrency: (organisation: string, id: string, command: ChooseCurrencyRequest) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly selectInstitution: (organisation: string, id: string, command: SelectInstitutionRequest) => Effect.Effect<BillingRequest, BillingRequestErrors>
   /** `GET /billing_requests/{id}/institutions`. */
   readonly institutions: (organisation: string, id: string, params: BillingRequestInstitutionParams) => Effect.Effect<ReadonlyArray<Institution>, NotFound>
 }>()("@paykit/engine/BillingRequests") {

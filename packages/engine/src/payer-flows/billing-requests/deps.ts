@@ -1,5 +1,4 @@
 import { Effect } from "effect"
-import type { InvalidState, NotFound, ValidationFailed } from "@paykit/core"
 import { NameVerifier } from "../../kernel/ports/name-verifier.ts"
 import { BillingRequestRepository, CustomerBillingDetailRepository } from "../repositories.ts"
 import { CreditorRepository } from "../../creditors/repositories.ts"
@@ -13,7 +12,7 @@ import { Institutions } from "../institutions.ts"
 /** The API resource key billing request field errors are reported under. */
 export { BILLING_REQUESTS as ROOT } from "@paykit/validation"
 
-export type Errors = ValidationFailed | InvalidState | NotFound
+export type { BillingRequestErrors as Errors } from "../billing-requests.ts"
 
 /**
  * Everything the billing request use cases reach: storage of their own and neighbouring
