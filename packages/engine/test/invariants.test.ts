@@ -168,7 +168,13 @@ const isPath = <S extends string, E extends string, C>(machine: Machine<S, E, C>
  * creation in an initial state, each entry leaves the state the one before reached by a rule of
  * the table, and the last reaches the resource's status.
  */
-const replaysTo = <S extends string, E extends string, C>(machine: Machine<S, E, C>, history: ReadonlyArray<Transition>, status: string): boolean => {
+interface Table {
+  readonly name: string
+  readonly initial: ReadonlyArray<string>
+  readonly transitions: ReadonlyArray<{ readonly from: ReadonlyArray<string>; readonly event: string; readonly to: string }>
+}
+
+const replaysTo = (machine: Table, history: ReadonlyArray<Transition>, status: string): boolean => {
   const [created, ...moves] = history
   if (created === undefined || created.from !== null || !machine.initial.some((s) => s === created.to)) return false
   let state: string = created.to
@@ -208,7 +214,7 @@ describe("invariants under random operations and clock advances", () => {
 
         // The stored history of every resource replays through its machine to its status, and
         // every event of the resource is the one an entry of it names.
-        const machines = [[paymentMachine, r.payments], [mandateMachine, r.mandates], [subscriptionMachine, r.subscriptions], [payoutMachine, r.payouts], [refundMachine, r.refunds]] as const
+        const machines: ReadonlyArray<readonly [Table, ReadonlyArray<{ readonly id: string; readonly status: string }>]> = [[paymentMachine, r.payments], [mandateMachine, r.mandates], [subscriptionMachine, r.subscriptions], [payoutMachine, r.payouts], [refundMachine, r.refunds]]
         for (const [machine, resources] of machines) {
           for (const resource of resources) {
             const history = r.histories.get(resource.id) ?? []
