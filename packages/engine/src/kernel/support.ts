@@ -267,6 +267,21 @@ export const applyTransition = <A extends MachineResource<S>, K extends string, 
     commitMove(request.organisation, transitionOf(request.current.resource, request, nowIn(fiber)), request.current.version + 1, (next) =>
       Effect.as(save(repository, request.organisation, request.current, next), next)))
 
+/**
+ * Saves a move that a machine's own function computed (the billing request's moves its actions
+ * with its status): `next` carries the entry's status; it is saved at the version it was read,
+ * and the entry is recorded with the event derived from it, as `applyTransition` does.
+ */
+export const saveMove = <A extends MachineResource<S>, K extends string, S extends string>(
+  repository: Repository<A, K>,
+  organisation: string,
+  current: Versioned<A>,
+  move: { readonly next: A; readonly entry: HistoryEntry<S, string> },
+  request: { readonly cause: Cause; readonly links: Readonly<Record<string, string>>; readonly extra?: EventDraft["extra"] }
+): Effect.Effect<A, InvalidState, EngineContext> =>
+  commitMove(organisation, Result.succeed({ ...move, event: draftOf(move.entry, move.next, request) }), current.version + 1, (next) =>
+    Effect.as(save(repository, organisation, current, next), next))
+
 export interface CreationRequest<A extends { readonly status: S }, S extends string, E extends string, C> {
   readonly organisation: string
   readonly machine: Machine<S, E, C>
