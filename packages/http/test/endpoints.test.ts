@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiError, InvalidApiUsageError, InvalidStateError, ValidationFailedError } from "gocardless-nodejs"
-import { Creditors, Customers, NegativeBalanceLimits, PayerThemes, PaymentAccounts, Payments } from "@paykit/engine"
+import { Creditors, Customers, decodeCommand, NegativeBalanceLimits, PayerThemes, PaymentAccounts, PaymentCreateRequest, Payments } from "@paykit/engine"
 import { seedPayouts } from "./fixtures.ts"
 import { failure, HOSTED_PAGES, localClient, startServer, type TestServer } from "./harness.ts"
 
@@ -142,7 +142,8 @@ describe("billing requests, their actions, customers, bank accounts, mandates, s
   })
 
   it("payments and refunds: get and list", async () => {
-    const payment = await run(Effect.flatMap(Payments, (p) => p.create(org, { amount: 1500, currency: "GBP", links: { mandate: mandateId } })))
+    const command = decodeCommand(PaymentCreateRequest, "payments")({ amount: 1500, currency: "GBP", links: { mandate: mandateId } })
+    const payment = await run(Effect.flatMap(command, (c) => Payments.use((p) => p.create(org, c))))
     expect((await client.payments.find(payment.id)).amount).toBe(1500)
     const listed = await client.payments.list({ mandate: mandateId, status: "pending_submission" } as never)
     expect(listed.payments.map((p) => p.id)).toContain(payment.id)
