@@ -1,4 +1,4 @@
-import { Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { IdGenerator } from "@paykit/core"
 import { InMemoryStorage } from "./kernel/adapters/in-memory.ts"
 import { SandboxBank } from "./kernel/adapters/sandbox-bank.ts"
@@ -22,7 +22,13 @@ import { OutboundServices } from "./outbound/outbound-services.ts"
 import { PayerAuthorisations } from "./payer-flows/payer-authorisations.ts"
 import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
-import { ClockControl, Simulator } from "./simulator.ts"
+import { ClockControl, Simulator } from "./kernel/simulator.ts"
+import { JobRegistry } from "./kernel/jobs.ts"
+import { creditorDueWork } from "./creditors/jobs.ts"
+import { collectionDueWork } from "./collections/jobs.ts"
+import { payoutDueWork } from "./payouts/jobs.ts"
+import { outboundDueWork } from "./outbound/jobs.ts"
+import { payerFlowDueWork } from "./payer-flows/jobs.ts"
 
 /** The services the others build on: customers, mandates, payments, subscriptions (and the reference data). */
 const FoundationServices = Subscriptions.layer.pipe(
@@ -48,6 +54,20 @@ export const ApiServices = Layer.mergeAll(
   BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer))
 ).pipe(Layer.provideMerge(FoundationServices))
 
+/**
+ * The daily run: every feature's due work in one registry, which the kernel's simulator runs in
+ * the order the declarations give (docs/engine.md, "The simulator").
+ */
+export const EngineJobs = JobRegistry.layer(Effect.gen(function*() {
+  return [
+    ...(yield* creditorDueWork),
+    ...(yield* collectionDueWork),
+    ...(yield* payoutDueWork),
+    ...(yield* outboundDueWork),
+    ...(yield* payerFlowDueWork)
+  ]
+}))
+
 /** The services `ApiServices` provides. */
 export type ApiService = Layer.Success<typeof ApiServices>
 
@@ -62,7 +82,8 @@ export type EngineStorage = RepositoryBackend | Transactor | EventLog
  * and an `IdGenerator`; it needs no `ClockControl` and has no simulator.
  */
 export const engineServicesOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
-  ApiServices.pipe(
+  EngineJobs.pipe(
+    Layer.provideMerge(ApiServices),
     Layer.provideMerge(RepositoriesFromBackend),
     Layer.provideMerge(storage)
   )

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { unsafeLocalDate } from "@paykit/core"
 import { type Machine, mandateMachine, paymentMachine, payoutMachine, refundMachine, subscriptionMachine } from "@paykit/machines"
 import { DEFAULT_FEE_SCHEDULE, collectionCharges, surchargeCharge } from "@paykit/money"
-import { Creditors, Customers, type Event, Events, Mandates, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
+import { Creditors, Customers, type Event, EventLog, Events, Mandates, Payments, Payouts, Simulator, Subscriptions, type Transition } from "@paykit/engine"
 import { ORG, runEngine, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000
@@ -105,13 +105,22 @@ const program = (ops: ReadonlyArray<Op>) =>
     }
     // Let everything in flight settle: collections, late failures, chargebacks and payouts.
     yield* simulator.advanceTo((yield* Clock.currentTimeMillis) + 40 * DAY)
-    return {
-      creditor: creditor.id,
+    const all = {
       payments: (yield* payments.list(ORG, { limit: 500 })).items,
       refunds: (yield* payments.listRefunds(ORG, { limit: 500 })).items,
       mandates: (yield* mandatesService.list(ORG, { limit: 500 })).items,
       subscriptions: (yield* subscriptions.list(ORG, { limit: 500 })).items,
-      payouts: (yield* (yield* Payouts).list(ORG, { limit: 500 })).items,
+      payouts: (yield* (yield* Payouts).list(ORG, { limit: 500 })).items
+    }
+    const log = yield* EventLog
+    const histories = new Map<string, ReadonlyArray<Transition>>()
+    for (const [type, resources] of Object.entries(all)) {
+      for (const resource of resources) histories.set(resource.id, yield* log.history(ORG, type, resource.id))
+    }
+    return {
+      creditor: creditor.id,
+      ...all,
+      histories,
       events: [...(yield* (yield* Events).list(ORG, { limit: 500 })).items].reverse(),
       balance: yield* payments.balance(ORG, creditor.id, "GBP")
     }
@@ -154,6 +163,29 @@ const isPath = <S extends string, E extends string, C>(machine: Machine<S, E, C>
   return states.has(status)
 }
 
+/**
+ * Whether a resource's stored history replays through `machine` to `status`: it starts with a
+ * creation in an initial state, each entry leaves the state the one before reached by a rule of
+ * the table, and the last reaches the resource's status.
+ */
+interface Table {
+  readonly name: string
+  readonly initial: ReadonlyArray<string>
+  readonly transitions: ReadonlyArray<{ readonly from: ReadonlyArray<string>; readonly event: string; readonly to: string }>
+}
+
+const replaysTo = (machine: Table, history: ReadonlyArray<Transition>, status: string): boolean => {
+  const [created, ...moves] = history
+  if (created === undefined || created.from !== null || !machine.initial.some((s) => s === created.to)) return false
+  let state: string = created.to
+  for (const move of moves) {
+    const ruled = machine.transitions.some((t) => t.event === move.event && t.to === move.to && t.from.some((f) => f === state))
+    if (move.from !== state || !ruled) return false
+    state = move.to
+  }
+  return state === status
+}
+
 const feeWithTax = (scheme: string | null, amountMinor: number, date: string): number => {
   const r = collectionCharges({ schedule: DEFAULT_FEE_SCHEDULE, scheme: scheme === "faster_payments" ? "faster_payments" : "bacs", currency: "GBP", amount: amountMinor, app_fee: 0, tax_jurisdiction: "GB", date: unsafeLocalDate(date), root: "payments" })
   if (Result.isFailure(r)) throw new Error("no fee rule")
@@ -179,6 +211,19 @@ describe("invariants under random operations and clock advances", () => {
         for (const s of r.subscriptions) expect(isPath(subscriptionMachine, actionsOf("subscriptions", "subscription", s.id), s.status)).toBe(true)
         for (const p of r.payouts) expect(isPath(payoutMachine, actionsOf("payouts", "payout", p.id), p.status)).toBe(true)
         for (const f of r.refunds) expect(isPath(refundMachine, actionsOf("refunds", "refund", f.id), f.status)).toBe(true)
+
+        // The stored history of every resource replays through its machine to its status, and
+        // every event of the resource is the one an entry of it names.
+        const machines: ReadonlyArray<readonly [Table, ReadonlyArray<{ readonly id: string; readonly status: string }>]> = [[paymentMachine, r.payments], [mandateMachine, r.mandates], [subscriptionMachine, r.subscriptions], [payoutMachine, r.payouts], [refundMachine, r.refunds]]
+        for (const [machine, resources] of machines) {
+          for (const resource of resources) {
+            const history = r.histories.get(resource.id) ?? []
+            expect(replaysTo(machine, history, resource.status), `${resource.id}: ${JSON.stringify(history)}`).toBe(true)
+            const derived = history.flatMap((h) => (h.event_id === null ? [] : [h.event_id]))
+            const events = r.events.filter((e) => e.resource_type === machine.name && Object.values(e.links).includes(resource.id) && derived.includes(e.id))
+            expect(events.map((e) => e.action)).toEqual(history.flatMap((h) => (h.emits === null ? [] : [h.emits])))
+          }
+        }
 
         // Money: what the creditor was paid plus what it is still owed is what its payers paid,
         // less @paykit/money's fees, refunds, and the reversals of late failures and chargebacks.

@@ -1,15 +1,20 @@
-import { readdirSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { dirname, join, relative, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { MACHINES, stateFieldOf } from "@paykit/machines"
+import { MACHINES } from "@paykit/machines"
 import ts from "typescript"
 import { describe, expect, it } from "vitest"
 
 /**
  * Machines are the only writer of status. The type checker reads every source file of the
- * engine and the server and finds each object literal that sets `status` and is a resource of a
- * machine (its type is assignable to the resource's); only the machine functions may build one.
- * A resource made or moved by hand (`{ ...payment, status: "paid" }`) fails here, wherever it is.
+ * engine and the server and finds every way code could set the status of a resource of a machine
+ * (a type assignable to the resource's) outside the machine functions:
+ *  - an object literal that sets `status` (`{ ...payment, status: "confirmed" }`), or spreads, after
+ *    its first property, an object with a `status` (`{ ...payment, ...changes }`);
+ *  - an assignment to a resource's `status` (`payment.status = "confirmed"`, `Object.assign(p, {status})`);
+ *  - a direct `emit`/`emitAll` of a status event: an API event a machine's table emits for its
+ *    resource type (`payments` `confirmed`), which only the history entry of a move may give.
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
@@ -30,6 +35,10 @@ const RESOURCE_OF_MACHINE: Readonly<Record<string, readonly [file: string, type:
   creditors: ["creditors/domain/creditors.ts", "Creditor"]
 }
 
+/** The fields machines keep their state in: `status`, and a creditor's `verification_status` (its machine's `field`). */
+const STATE_FIELDS: ReadonlySet<string> = new Set(["status", "verification_status"])
+const hasStateField = (type: ts.Type): boolean => [...STATE_FIELDS].some((f) => type.getProperty(f) !== undefined)
+
 /**
  * The machine functions, the only places a status is written: `file:function`. The billing
  * request's step applies its machine's own `applyBillingRequestEvent`, which moves its actions
@@ -40,6 +49,13 @@ const MACHINE_FUNCTIONS = new Set([
   "packages/engine/src/kernel/support.ts:creationOf",
   "packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest"
 ])
+
+/**
+ * Functions that emit an event a machine's table also emits, for a change that is not a move: the
+ * real API sends `creditors.updated` for any change of a creditor's details as well as when its
+ * verification review ends (the verification machine's `approve` and `require_action`).
+ */
+const SHARED_EVENT_EMITTERS = new Set(["packages/engine/src/creditors/update-creditor.ts:updateCreditor"])
 
 /** Every source file of a package; `testing` folders build stored rows on purpose, to test stores. */
 const sourcesOf = (pkg: string): Array<string> =>
@@ -71,44 +87,132 @@ const enclosingFunction = (node: ts.Node): string => {
   return "(module)"
 }
 
-const setsField = (literal: ts.ObjectLiteralExpression, field: string): boolean =>
-  literal.properties.some((p) =>
-    (ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === field)
+const isStatusName = (name: ts.Node): boolean => (ts.isIdentifier(name) || ts.isStringLiteral(name)) && STATE_FIELDS.has(name.text)
 
-/** A machine's stored resource and the field its state is kept in (`status`, or the machine's `field`). */
-interface MachineResourceType {
-  readonly type: ts.Type
-  readonly field: string
+/** Whether a literal writes `status`: by a property, or by a spread (not its first property) of an object that has one. */
+const setsStatus = (checker: ts.TypeChecker, literal: ts.ObjectLiteralExpression): boolean =>
+  literal.properties.some((p, i) =>
+    ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && isStatusName(p.name)) ||
+    (ts.isSpreadAssignment(p) && i > 0 && hasStateField(checker.getTypeAtLocation(p.expression))))
+
+/** The `status` of a resource written by assignment: `x.status = ...`, `x["status"] = ...`. */
+const assignedStatusOwner = (node: ts.Node): ts.Expression | undefined => {
+  if (!ts.isBinaryExpression(node) || node.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return undefined
+  const target = node.left
+  if (ts.isPropertyAccessExpression(target) && STATE_FIELDS.has(target.name.text)) return target.expression
+  if (ts.isElementAccessExpression(target) && isStatusName(target.argumentExpression)) return target.expression
+  return undefined
 }
 
-/** `file:line function` of every object literal setting the state field of a resource of a machine. */
-const statusWrites = (program: ts.Program, files: ReadonlyArray<string>, resources: ReadonlyArray<MachineResourceType>): Array<string> => {
-  const checker = program.getTypeChecker()
-  const found: Array<string> = []
+/** `Object.assign(target, ...sources)` where a source sets `status`: its target. */
+const objectAssignTarget = (checker: ts.TypeChecker, node: ts.Node): ts.Expression | undefined => {
+  if (!ts.isCallExpression(node) || node.expression.getText() !== "Object.assign") return undefined
+  const [target, ...sources] = node.arguments
+  return sources.some((s) => hasStateField(checker.getTypeAtLocation(s))) ? target : undefined
+}
+
+const where = (file: string, source: ts.SourceFile, node: ts.Node): string =>
+  `${relative(ROOT, file)}:${enclosingFunction(node)} (line ${source.getLineAndCharacterOfPosition(node.getStart()).line + 1})`
+
+/** Visits every node of every file. */
+const eachNode = (program: ts.Program, files: ReadonlyArray<string>, visitor: (node: ts.Node, file: string, source: ts.SourceFile) => void): void => {
   for (const file of files) {
     const source = program.getSourceFile(file)
     if (source === undefined) throw new Error(`${file} is not in the program`)
     const visit = (node: ts.Node): void => {
-      if (ts.isObjectLiteralExpression(node)) {
-        const type = checker.getTypeAtLocation(node)
-        if (resources.some((r) => setsField(node, r.field) && checker.isTypeAssignableTo(type, r.type))) {
-          const line = source.getLineAndCharacterOfPosition(node.getStart()).line + 1
-          found.push(`${relative(ROOT, file)}:${enclosingFunction(node)} (line ${line})`)
-        }
-      }
+      visitor(node, file, source)
       ts.forEachChild(node, visit)
     }
     visit(source)
   }
+}
+
+/** `file:function (line n)` of every write of `status` on a resource of a machine. */
+const statusWrites = (program: ts.Program, files: ReadonlyArray<string>, resources: ReadonlyArray<ts.Type>): Array<string> => {
+  const checker = program.getTypeChecker()
+  const isResource = (node: ts.Node): boolean => {
+    const type = checker.getTypeAtLocation(node)
+    return resources.some((r) => checker.isTypeAssignableTo(type, r))
+  }
+  const found: Array<string> = []
+  eachNode(program, files, (node, file, source) => {
+    const owner = assignedStatusOwner(node) ?? objectAssignTarget(checker, node)
+    const literal = ts.isObjectLiteralExpression(node) && setsStatus(checker, node)
+    if ((literal && isResource(node)) || (owner !== undefined && isResource(owner))) found.push(where(file, source, node))
+  })
   return found
 }
 
-const resourceTypes = (program: ts.Program): Array<MachineResourceType> => {
+/** The string values a type allows; undefined when it allows any string. */
+const typeValues = (type: ts.Type | undefined): ReadonlyArray<string> | undefined => {
+  if (type === undefined) return undefined
+  const members = type.isUnion() ? type.types : [type]
+  return members.every((m) => m.isStringLiteral()) ? members.map((m) => (m as ts.StringLiteralType).value) : undefined
+}
+
+/** The string values an expression can have (literals, and both branches of a conditional); undefined when any string. */
+const expressionValues = (checker: ts.TypeChecker, node: ts.Expression): ReadonlyArray<string> | undefined => {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text]
+  if (ts.isParenthesizedExpression(node)) return expressionValues(checker, node.expression)
+  if (ts.isConditionalExpression(node)) {
+    const whenTrue = expressionValues(checker, node.whenTrue)
+    const whenFalse = expressionValues(checker, node.whenFalse)
+    return whenTrue === undefined || whenFalse === undefined ? undefined : [...whenTrue, ...whenFalse]
+  }
+  return typeValues(checker.getTypeAtLocation(node))
+}
+
+/** The API events each machine's table emits, by resource type. */
+const STATUS_EVENTS: ReadonlyMap<string, ReadonlySet<string>> = new Map(MACHINES.map((m) => [
+  m.name,
+  new Set([...(m.created === null ? [] : [m.created]), ...m.transitions.flatMap((t) => (t.emits === null ? [] : [t.emits]))])
+]))
+
+/**
+ * A draft's values of `name`: read from the literal's initializer when the draft is written out,
+ * else from its type; undefined when any string.
+ */
+const draftValues = (checker: ts.TypeChecker, draft: ts.Expression, name: string): ReadonlyArray<string> | undefined => {
+  if (ts.isObjectLiteralExpression(draft)) {
+    const property = draft.properties.find((p) => ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === name)
+    if (property !== undefined && ts.isPropertyAssignment(property)) return expressionValues(checker, property.initializer)
+  }
+  const symbol = checker.getTypeAtLocation(draft).getProperty(name)
+  return symbol === undefined ? undefined : typeValues(checker.getTypeOfSymbolAtLocation(symbol, draft))
+}
+
+/** Whether a draft may be a status event: a machine's resource type with an action its table emits (or any action). */
+const mayBeStatusEvent = (checker: ts.TypeChecker, draft: ts.Expression): boolean => {
+  const types = draftValues(checker, draft, "resource_type") ?? [...STATUS_EVENTS.keys()]
+  const actions = draftValues(checker, draft, "action")
+  return types.some((type) => {
+    const emitted = STATUS_EVENTS.get(type)
+    return emitted !== undefined && (actions === undefined || actions.some((a) => emitted.has(a)))
+  })
+}
+
+/** The drafts an `emit`/`emitAll` call appends: the draft, the array literal's elements, or the array (its element type). */
+const draftsOf = (call: ts.CallExpression): ReadonlyArray<ts.Expression> => {
+  const argument = call.arguments[1]
+  if (argument === undefined) return []
+  if (call.expression.getText() === "emitAll" && ts.isArrayLiteralExpression(argument)) return argument.elements
+  return [argument]
+}
+
+/** `file:function (line n)` of every direct `emit`/`emitAll` of a status event. */
+const statusEmits = (program: ts.Program, files: ReadonlyArray<string>): Array<string> => {
   const checker = program.getTypeChecker()
-  return MACHINES.map((machine) => {
-    const known = RESOURCE_OF_MACHINE[machine.name]
-    if (known === undefined) throw new Error(`no resource named for machine ${machine.name}`)
-    const [file, name] = known
+  const found: Array<string> = []
+  eachNode(program, files, (node, file, source) => {
+    if (!ts.isCallExpression(node) || !["emit", "emitAll"].includes(node.expression.getText())) return
+    if (draftsOf(node).some((draft) => mayBeStatusEvent(checker, draft))) found.push(where(file, source, node))
+  })
+  return found
+}
+
+const resourceTypes = (program: ts.Program): Array<ts.Type> => {
+  const checker = program.getTypeChecker()
+  return Object.values(RESOURCE_OF_MACHINE).map(([file, name]) => {
     const source = program.getSourceFile(join(ENGINE_SRC, file))
     const module = source === undefined ? undefined : checker.getSymbolAtLocation(source)
     const symbol = module === undefined ? undefined : checker.getExportsOfModule(module).find((s) => s.name === name)
@@ -116,22 +220,65 @@ const resourceTypes = (program: ts.Program): Array<MachineResourceType> => {
     const type = checker.getDeclaredTypeOfSymbol(symbol)
     // An unresolved type would be assignable from anything and hide every write.
     if ((type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) !== 0) throw new Error(`${name} did not resolve`)
-    return { type, field: stateFieldOf(machine) }
+    return type
   })
 }
+
+/**
+ * Writes and emits the scan must find, and one it must not: the scan is checked against them, so
+ * a scan that found nothing could not pass.
+ */
+const FIXTURE = (engineSrc: string) => `
+import type { Payment } from "${engineSrc}/collections/domain/payments.ts"
+import { emit, emitAll } from "${engineSrc}/kernel/support.ts"
+declare const payment: Payment
+declare const changes: { readonly status: "confirmed" }
+export const spreadWrite = (): Payment => ({ ...payment, ...changes })
+export const assignedWrite = (p: { -readonly [K in keyof Payment]: Payment[K] }) => { p.status = "confirmed" }
+export const objectAssignWrite = (p: Payment) => Object.assign(p, { status: "confirmed" })
+export const statusEmit = () => emit("OR1", { resource_type: "payments", action: "confirmed", links: {}, cause: { origin: "api", cause: "x" } })
+export const statusEmitAll = () => emitAll("OR1", [{ resource_type: "mandates", action: "cancelled", links: {}, cause: { origin: "api", cause: "x" } }])
+export const otherEmit = () => emit("OR1", { resource_type: "customers", action: "created", links: {}, cause: { origin: "api", cause: "x" } })
+`
+
+/** The engine's and the server's sources and the fixture, in one program: the type checker's work is done once. */
+const scanned = (() => {
+  let built: { readonly program: ts.Program; readonly files: ReadonlyArray<string>; readonly fixture: string } | undefined
+  return () => {
+    if (built !== undefined) return built
+    const dir = mkdtempSync(join(tmpdir(), "machine-authority-"))
+    const fixture = join(dir, "fixture.ts")
+    writeFileSync(fixture, FIXTURE(ENGINE_SRC))
+    const files = [...sourcesOf("engine"), ...sourcesOf("server")]
+    // The program holds the fixture's text once made; its folder is not needed after.
+    const program = programOf([...files, fixture])
+    program.getSourceFile(fixture)
+    rmSync(dir, { recursive: true, force: true })
+    built = { program, files, fixture }
+    return built
+  }
+})()
 
 describe("machines are the only writer of status", () => {
   it("names the stored resource of every machine", () => {
     expect(Object.keys(RESOURCE_OF_MACHINE).sort()).toEqual(MACHINES.map((m) => m.name).sort())
   })
 
-  it("no engine or server code builds a resource of a machine with a status outside the machine functions", () => {
-    const files = [...sourcesOf("engine"), ...sourcesOf("server")]
-    const program = programOf(files)
+  it("finds status written by spread, assignment and Object.assign, and status events emitted directly", () => {
+    const { program, fixture } = scanned()
+    const names = (found: ReadonlyArray<string>) => found.map((w) => w.slice(w.indexOf(":") + 1, w.indexOf(" (line")))
+    expect(names(statusWrites(program, [fixture], resourceTypes(program)))).toEqual(["spreadWrite", "assignedWrite", "objectAssignWrite"])
+    expect(names(statusEmits(program, [fixture]))).toEqual(["statusEmit", "statusEmitAll"])
+  }, 240_000)
+
+  it("no engine or server code writes the status of a resource of a machine, or emits a status event, outside the machine functions", () => {
+    const { program, files } = scanned()
     const writes = statusWrites(program, files, resourceTypes(program))
     const byHand = writes.filter((w) => !MACHINE_FUNCTIONS.has(w.slice(0, w.indexOf(" (line"))))
     expect(byHand).toEqual([])
     // The scan sees a write it is meant to see: the billing request step's own.
     expect(writes.some((w) => w.startsWith("packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest"))).toBe(true)
+    const emitsByHand = statusEmits(program, files).filter((w) => !SHARED_EVENT_EMITTERS.has(w.slice(0, w.indexOf(" (line"))))
+    expect(emitsByHand).toEqual([])
   }, 240_000)
 })

@@ -1,9 +1,10 @@
+import { readFileSync } from "node:fs"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { isoWeekday, unsafeLocalDate } from "@paykit/core"
 import { calendarFor } from "@paykit/schedule"
-import { DAILY_RUN_OFFSET_MS, Events, nextDailyRunAfter, Payments, Payouts, setUpPayer as setUpPayerWith, Simulator, Subscriptions } from "@paykit/engine"
+import { DAILY_RUN_OFFSET_MS, Events, JobRegistry, nextDailyRunAfter, Payments, Payouts, setUpPayer as setUpPayerWith, Simulator, Subscriptions } from "@paykit/engine"
 import { ORG, START, runEngine, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000
@@ -95,5 +96,35 @@ describe("the next daily run", () => {
       expect(next - now).toBeLessThanOrEqual(DAY)
       expect(new Date(next).toISOString().slice(11)).toBe(new Date(DAILY_RUN_OFFSET_MS).toISOString().slice(11))
     }))
+  })
+})
+
+describe("the job registry", () => {
+  it("gives the simulator every feature's due work in the documented order, deadlines last", async () => {
+    const jobs = await runEngine(Effect.map(Simulator, (simulator) => simulator.jobs.map((job) => job.name)))
+    // docs/engine.md, "The simulator": the order of one daily run.
+    expect(jobs).toEqual([
+      "creditor reviews", "mandates", "subscriptions", "payments", "payouts", "partner payouts",
+      "import validation", "outbound execution", "import expiry", "outbound approval expiry", "bank authorisation expiry"
+    ])
+    const deadlines = await runEngine(Effect.map(JobRegistry, (registry) => registry.deadlines.map((job) => job.name)))
+    expect(deadlines).toEqual(["import expiry", "outbound approval expiry", "bank authorisation expiry"])
+  })
+
+  it("refuses two jobs with one name or one place, and sorts by place whatever the declaration order", async () => {
+    const job = (name: string, order: number) => ({ name, order, deadline: false, run: () => Effect.void })
+    const build = (jobs: ReadonlyArray<ReturnType<typeof job>>) =>
+      Effect.runPromise(Effect.provide(Effect.map(JobRegistry, (r) => r.jobs.map((j) => j.name)), JobRegistry.layer(Effect.succeed(jobs))))
+    expect(await build([job("b", 2), job("a", 1)])).toEqual(["a", "b"])
+    await expect(build([job("a", 1), job("a", 2)])).rejects.toThrow(/one name/)
+    await expect(build([job("a", 1), job("b", 1)])).rejects.toThrow(/one place/)
+  })
+
+  it("lives in the kernel, which imports no feature", () => {
+    for (const file of ["simulator.ts", "jobs.ts"]) {
+      const source = readFileSync(new URL(`../src/kernel/${file}`, import.meta.url), "utf8")
+      const imports = [...source.matchAll(/from "([^"]+)"/g)].map((m) => m[1] ?? "")
+      expect(imports.filter((path) => path.startsWith("..")), file).toEqual([])
+    }
   })
 })

@@ -7,7 +7,8 @@ import {
   type Repository,
   RepositoryBackend,
   type ResourceDefinition,
-  Transactor
+  Transactor,
+  transitions
 } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import type { MigrationError } from "effect/sql/Migrator"
@@ -48,8 +49,9 @@ export const makeTransactor = (sql: SqlClient.SqlClient): Transactor["Service"] 
           ))
   })
 
-/** The event log has its own append-only table; every other resource lives in `resources`. */
-const locationOf = (name: string): Location => name === events.name ? { table: "events", typed: false } : { table: "resources", typed: true }
+/** The event log and the history have append-only tables of their own; every other resource lives in `resources`. */
+const OWN_TABLES: ReadonlySet<string> = new Set([events.name, transitions.name])
+const locationOf = (name: string): Location => OWN_TABLES.has(name) ? { table: name, typed: false } : { table: "resources", typed: true }
 
 const makeBackend = (sql: SqlClient.SqlClient): RepositoryBackend["Service"] => {
   const cache = new Map<string, { readonly definition: unknown; readonly repository: unknown }>()
@@ -80,7 +82,7 @@ export const SqlStorage: Layer.Layer<SqlStorageServices, SqlError | MigrationErr
     const sql = yield* SqlClient.SqlClient
     yield* migrate()
     // Fail at start-up, not at the first request, on a definition that cannot be stored.
-    for (const definition of [...RESOURCE_DEFINITIONS, events]) checkDefinition(definition)
+    for (const definition of [...RESOURCE_DEFINITIONS, events, transitions]) checkDefinition(definition)
     const backend = makeBackend(sql)
     return Context.make(RepositoryBackend, backend).pipe(
       Context.add(Transactor, makeTransactor(sql)),

@@ -10,7 +10,8 @@ import type { IdPrefix } from "@paykit/core"
 export interface ResourceDefinition<A extends { readonly id: string; readonly created_at: string }, K extends string = string> {
   /** The API's key for the resource, e.g. `subscriptions`; also the table name. */
   readonly name: string
-  readonly idPrefix: IdPrefix
+  /** Null for the engine's own records (history rows), whose ids are not the API's. */
+  readonly idPrefix: IdPrefix | null
   readonly schema: Schema.Codec<A, unknown>
   /**
    * Filter key -> the value of the resource that the filter compares. `null` means the resource

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import { type NotFound, type ValidationFailed, decodeInputEffect } from "@paykit/core"
+import type { NotFound } from "@paykit/core"
 import { EventLog } from "./ports/event-log.ts"
 import { eq, type Filter, type Page } from "./ports/list-query.ts"
 import { EVENT_LINK_KEYS, EVENT_RESOURCE_TYPES, type Event } from "./domain/events.ts"
@@ -15,32 +15,32 @@ export const EventListParams = Schema.Struct({
   action: Schema.optionalKey(Schema.String),
   ...linkFields
 })
+export type EventListParams = typeof EventListParams.Type
 
-/** The events API: append-only, read by id or listed with filters, newest first. */
+/**
+ * The events API: append-only, read by id or listed with filters, newest first. The list takes
+ * decoded `EventListParams` (the edge decodes a query with that Schema, under the root `events`).
+ */
 export class Events extends Context.Service<Events, {
   readonly get: (organisation: string, id: string) => Effect.Effect<Event, NotFound>
-  readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<Event>, ValidationFailed>
+  readonly list: (organisation: string, params: EventListParams) => Effect.Effect<Page<Event>>
 }>()("@paykit/engine/Events") {
   static readonly layer: Layer.Layer<Events, never, EventLog> = Layer.effect(
     Events,
-    Effect.gen(function*() {
-      const log = yield* EventLog
-      const decode = decodeInputEffect(EventListParams, "events")
-      return Events.of({
+    Effect.map(EventLog, (log: EventLog["Service"]) =>
+      Events.of({
         get: log.get,
-        list: (organisation, raw) =>
-          Effect.flatMap(decode(raw), (params) => {
-            const filters: Record<string, Filter | undefined> = {
-              resource_type: params.resource_type === undefined ? undefined : eq(params.resource_type),
-              action: params.action === undefined ? undefined : eq(params.action)
-            }
-            for (const key of EVENT_LINK_KEYS) {
-              const value = params[key]
-              if (value !== undefined) filters[key] = eq(value)
-            }
-            return log.list(organisation, toListQuery(params, filters))
-          })
-      })
-    })
+        list: (organisation, params) => {
+          const filters: Record<string, Filter | undefined> = {
+            resource_type: params.resource_type === undefined ? undefined : eq(params.resource_type),
+            action: params.action === undefined ? undefined : eq(params.action)
+          }
+          for (const key of EVENT_LINK_KEYS) {
+            const value = params[key]
+            if (value !== undefined) filters[key] = eq(value)
+          }
+          return log.list(organisation, toListQuery(params, filters))
+        }
+      }))
   )
 }

@@ -4,6 +4,7 @@ import { type Cause, creation, type HistoryEntry, type Machine, stateFieldOf, tr
 import { EventLog } from "./ports/event-log.ts"
 import { type Repository, Transactor, type VersionConflict, type Versioned } from "./ports/repository.ts"
 import type { Event, EventResourceType } from "./domain/events.ts"
+import { sortKeyOf, type Transition, transitionIdOf } from "./domain/transitions.ts"
 
 /** The services every engine operation needs besides its repositories. */
 export type EngineContext = IdGenerator | EventLog
@@ -137,9 +138,13 @@ export interface TransitionRequest<A, S extends string, E extends string, C> {
   readonly extra?: EventDraft["extra"]
 }
 
-/** A status change the machine's table accepted: the resource after it, and the event it emits. */
+/**
+ * A creation or status change the machine's table accepted: the resource after it, the history
+ * entry the table made, and the API event drafted from that entry (none where it emits none).
+ */
 export interface Transitioned<A> {
   readonly next: A
+  readonly entry: HistoryEntry<string, string>
   readonly event: EventDraft | undefined
 }
 
@@ -167,7 +172,7 @@ export const transitionOf = <
   const entry = outcome.success
   const patched = request.patch === undefined ? resource : request.patch(resource, at)
   const next = { ...patched, [field]: entry.to }
-  return Result.succeed({ next, event: draftOf(entry, next, request) })
+  return Result.succeed({ next, entry, event: draftOf(entry, next, request) })
 }
 
 /**
@@ -186,20 +191,76 @@ export type MachineResource<S extends string> = Stateful<S> & {
   readonly metadata?: Metadata
 }
 
+/** The stored row of the history entry of step `step` of the write that gave the resource `version`. */
+const historyRow = (resourceId: string, version: number, step: number, entry: HistoryEntry<string, string>, eventId: string | null): Transition => {
+  const sortKey = sortKeyOf(version, step)
+  return {
+    id: transitionIdOf(entry.at, resourceId, sortKey),
+    created_at: entry.at,
+    resource_id: resourceId,
+    sort_key: sortKey,
+    resource_type: entry.resource_type,
+    from: entry.from,
+    to: entry.to,
+    event: entry.event,
+    emits: entry.emits,
+    at: entry.at,
+    cause: entry.cause,
+    event_id: eventId
+  }
+}
+
+const NO_EVENTS: ReadonlyArray<Event> = []
+
 /**
- * Stores a move the table accepted with `store`, then appends the event it names, and answers
- * what `store` did; a refusal stores nothing.
+ * Records the moves of one write of a resource (the write gave it `version`): the history row of
+ * each, and the API event derived from each entry that names one, appended together after it.
+ * Event ids are drawn only for the entries that emit, so a move without an event takes no id.
  */
-const commitMove = <A, B>(
+const recordMoves = (
+  organisation: string,
+  resourceId: string,
+  version: number,
+  moves: ReadonlyArray<Transitioned<unknown>>
+): Effect.Effect<void, never, EngineContext> => {
+  let emitting = 0
+  for (const move of moves) if (move.event !== undefined) emitting++
+  if (emitting === 0) {
+    return Effect.withFiber((fiber) =>
+      Context.getUnsafe(fiber.context, EventLog).record(
+        organisation,
+        moves.map((move, step) => historyRow(resourceId, version, step, move.entry, null)),
+        NO_EVENTS
+      ))
+  }
+  return withNewIds("event", emitting, (ids, created_at, fiber) => {
+    const rows: Array<Transition> = []
+    const events: Array<Event> = []
+    moves.forEach((move, step) => {
+      const draft = move.event
+      const event = draft === undefined ? undefined : eventOf(ids[events.length] as string, created_at, draft)
+      if (event !== undefined) events.push(event)
+      rows.push(historyRow(resourceId, version, step, move.entry, event === undefined ? null : event.id))
+    })
+    // The signature requires the log, so it is in the fiber's context.
+    return Context.getUnsafe(fiber.context, EventLog).record(organisation, rows, events)
+  })
+}
+
+/**
+ * Stores a move the table accepted with `store` (a write that gives the resource `version`), then
+ * records its history entry and the event derived from it, and answers what `store` did; a
+ * refusal stores nothing.
+ */
+const commitMove = <A extends { readonly id: string }, B>(
   organisation: string,
   outcome: Result.Result<Transitioned<A>, InvalidState>,
+  version: number,
   store: (next: A) => Effect.Effect<B, InvalidState>
 ): Effect.Effect<B, InvalidState, EngineContext> => {
   if (Result.isFailure(outcome)) return Effect.fail(outcome.failure)
-  const { next, event } = outcome.success
-  const stored = store(next)
-  if (event === undefined) return stored
-  return Effect.flatMap(stored, (b) => Effect.as(emit(organisation, event), b))
+  const move = outcome.success
+  return Effect.flatMap(store(move.next), (b) => Effect.as(recordMoves(organisation, move.next.id, version, [move]), b))
 }
 
 /**
@@ -214,8 +275,23 @@ export const applyTransition = <A extends MachineResource<S>, K extends string, 
   // A chain of steps, not Effect.gen: every status change of every resource runs it (see `emit`);
   // the clock is read in the first step rather than in one of its own.
   Effect.withFiber((fiber) =>
-    commitMove(request.organisation, transitionOf(request.current.resource, request, nowIn(fiber)), (next) =>
+    commitMove(request.organisation, transitionOf(request.current.resource, request, nowIn(fiber)), request.current.version + 1, (next) =>
       Effect.as(save(repository, request.organisation, request.current, next), next)))
+
+/**
+ * Saves a move that a machine's own function computed (the billing request's moves its actions
+ * with its status): `next` carries the entry's status; it is saved at the version it was read,
+ * and the entry is recorded with the event derived from it, as `applyTransition` does.
+ */
+export const saveMove = <A extends MachineResource<S>, K extends string, S extends string>(
+  repository: Repository<A, K>,
+  organisation: string,
+  current: Versioned<A>,
+  move: { readonly next: A; readonly entry: HistoryEntry<S, string> },
+  request: { readonly cause: Cause; readonly links: Readonly<Record<string, string>>; readonly extra?: EventDraft["extra"] }
+): Effect.Effect<A, InvalidState, EngineContext> =>
+  commitMove(organisation, Result.succeed({ ...move, event: draftOf(move.entry, move.next, request) }), current.version + 1, (next) =>
+    Effect.as(save(repository, organisation, current, next), next))
 
 export interface CreationRequest<A extends Stateful<S>, S extends string, E extends string, C> {
   readonly organisation: string
@@ -284,7 +360,7 @@ export const creationOf = <A extends Stateful<S> & { readonly metadata?: Metadat
   Result.map(creation(request.machine, request.state, { at, cause: request.cause }), (entry) => {
     // `Omit<A, StateField>` with the entry's state is an `A`; TypeScript cannot see it for a generic A.
     const next = withStatus(request.resource, stateFieldOf(request.machine), entry.to, schema) as unknown as A
-    return { next, event: draftOf(entry, next, request) }
+    return { next, entry, event: draftOf(entry, next, request) }
   })
 
 /**
@@ -297,8 +373,23 @@ export const applyCreation = <A extends MachineResource<S>, K extends string, S 
   request: CreationRequest<A, S, E, C>
 ): Effect.Effect<Versioned<A>, InvalidState, EngineContext> =>
   Effect.withFiber((fiber) =>
-    commitMove(request.organisation, creationOf(request, nowIn(fiber), repository.definition.schema), (next) =>
+    commitMove(request.organisation, creationOf(request, nowIn(fiber), repository.definition.schema), 1, (next) =>
       insertNew(repository, request.organisation, next)))
+
+/**
+ * A resource created and moved on in the same unit of work (`creationOf`, then `transitionOf` on
+ * its result), stored in one write: the state after the last step is inserted, and the history
+ * entry of every step is recorded in order, with the events derived from them.
+ */
+export const insertMoved = <A extends MachineResource<S>, K extends string, S extends string>(
+  repository: Repository<A, K>,
+  organisation: string,
+  steps: readonly [Transitioned<A>, ...ReadonlyArray<Transitioned<A>>]
+): Effect.Effect<Versioned<A>, never, EngineContext> => {
+  const last = steps[steps.length - 1] ?? steps[0]
+  return Effect.flatMap(insertNew(repository, organisation, last.next), (stored) =>
+    Effect.as(recordMoves(organisation, last.next.id, stored.version, steps), stored))
+}
 
 /** Whether the machine accepts `event` in `state` (used to skip work that is not due). */
 export const accepts = <S extends string, E extends string, C>(

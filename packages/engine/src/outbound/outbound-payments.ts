@@ -34,7 +34,7 @@ import type { OutboundPayment, RecipientVerification } from "./domain/outbound-p
 import { pageFields, QueryTimestamp, rangeFilter, toListQuery } from "../kernel/list-params.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
-import { API_CAUSE, applyTransition, captureUnitOfWork, creationOf, emitAll, type EventDraft, insertNew, save, transitionOf } from "../kernel/support.ts"
+import { API_CAUSE, applyTransition, captureUnitOfWork, creationOf, insertMoved, save, transitionOf } from "../kernel/support.ts"
 import { OutboundPaymentCancelRequest } from "../kernel/metadata-requests.ts"
 import { captureDailyItems, idOfVersioned } from "../kernel/daily-items.ts"
 
@@ -214,14 +214,11 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
             : "The recipient's account holder name was checked and the payment is awaiting approval."
         }, day, {}), payment.created_at)
         if (Result.isFailure(verified)) return Effect.fail(verified.failure)
-        const { next, event } = verified.success
-        const created = made.success.event
-        const drafts = [created, event].filter((draft): draft is EventDraft => draft !== undefined)
+        const next = verified.success.next
         // Nested `flatMap`s, not `tap`s: a tap is a step more.
-        return Effect.flatMap(insertNew(payments, organisation, next), () =>
-          Effect.flatMap(emitAll(organisation, drafts), () =>
-            // The account that will fund it exists from the creditor's first outbound payment on.
-            Effect.as(openAccount(accounts, organisation, creditor), next)))
+        return Effect.flatMap(insertMoved(payments, organisation, [made.success, verified.success]), () =>
+          // The account that will fund it exists from the creditor's first outbound payment on.
+          Effect.as(openAccount(accounts, organisation, creditor), next))
       }
 
       /**

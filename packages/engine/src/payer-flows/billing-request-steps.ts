@@ -10,7 +10,7 @@ import type { Repository, Versioned } from "../kernel/ports/repository.ts"
 import type { BillingRequest, EmbeddedBillingDetail, EmbeddedCustomer } from "./domain/billing-requests.ts"
 import type { CustomerBillingDetail } from "./domain/billing-details.ts"
 import type { Customer } from "../collections/domain/customers.ts"
-import { type EngineContext, emit, save } from "../kernel/support.ts"
+import { type EngineContext, saveMove } from "../kernel/support.ts"
 
 /**
  * The one way a billing request changes status or actions: @paykit/machines'
@@ -108,15 +108,5 @@ export const stepBillingRequest = <K extends string>(
     const outcome = yield* Effect.fromResult(outcomeOf(prepared, event, at, cause))
     const moved: BillingRequest = { ...prepared, status: outcome.status, actions: outcome.actions }
     const next = options.patch === undefined ? moved : options.patch(moved, at)
-    yield* save(repository, organisation, current, next)
-    if (outcome.history.emits !== null) {
-      yield* emit(organisation, {
-        resource_type: "billing_requests",
-        action: outcome.history.emits,
-        links: billingRequestEventLinks(next),
-        cause,
-        resource_metadata: next.metadata
-      })
-    }
-    return next
+    return yield* saveMove(repository, organisation, current, { next, entry: outcome.history }, { cause, links: billingRequestEventLinks(next) })
   })

@@ -35,3 +35,18 @@ export const createResourceTable = (table: string, options: { readonly typed: bo
     // Range filters compare the extracted text, like the engine's reference semantics.
     yield* sql.unsafe(`CREATE INDEX ${table}_created_at ON ${table} (${scope}, ((filters->>'created_at') COLLATE "C"))`)
   })
+
+/**
+ * Makes `table` append-only: the database itself refuses to change or delete a row. Like
+ * `createResourceTable`, what it creates is part of every migration that called it.
+ */
+export const makeAppendOnly = (table: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql.unsafe(`CREATE FUNCTION ${table}_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION '${table} are append-only: % refused', TG_OP USING ERRCODE = 'restrict_violation';
+END
+$$`)
+    yield* sql.unsafe(`CREATE TRIGGER ${table}_append_only BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION ${table}_append_only()`)
+  })

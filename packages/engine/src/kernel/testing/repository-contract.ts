@@ -1,10 +1,13 @@
 import { Effect, Exit, type Layer, Schema } from "effect"
-import { ID_PREFIXES, lowestIdAt, timestampFromMillis } from "@paykit/core"
+import { ID_PREFIXES, IdGenerator, lowestIdAt, timestampFromMillis } from "@paykit/core"
+import { refundMachine, RefundStatus } from "@paykit/machines"
 import { EventLog } from "../ports/event-log.ts"
 import { eq, type Filter, oneOf, pageOf } from "../ports/list-query.ts"
 import { RepositoryBackend, Transactor } from "../ports/repository.ts"
 import { type Customer, customers } from "../../collections/domain/customers.ts"
 import type { Event } from "../domain/events.ts"
+import { defineResource } from "../definition.ts"
+import { applyCreation, applyTransition } from "../support.ts"
 
 /**
  * The contract every storage adapter must honour, as plain Effects so any test runner can run
@@ -79,7 +82,7 @@ const repo = Effect.map(RepositoryBackend, (b: RepositoryBackend["Service"]) => 
 const ORG = "OR000000000001"
 const OTHER = "OR000000000002"
 
-const cases: ReadonlyArray<ContractCase> = [
+const storageCases: ReadonlyArray<ContractCase> = [
   {
     name: "insert stores version 1 and get returns it; an unknown id is NotFound",
     run: Effect.gen(function*() {
@@ -287,6 +290,105 @@ const cases: ReadonlyArray<ContractCase> = [
     })
   }
 ]
+
+/**
+ * A resource of the refund machine's table, standing for any machine resource: the history rows
+ * and events its moves make are the real machine's (`refunds`), its own rows a table of its own.
+ */
+const HistorySample = Schema.Struct({
+  id: Schema.String,
+  created_at: Schema.String,
+  status: RefundStatus,
+  metadata: Schema.Record(Schema.String, Schema.String)
+})
+type HistorySample = typeof HistorySample.Type
+const historySamples = defineResource({
+  name: "history_samples",
+  idPrefix: ID_PREFIXES.refund,
+  schema: HistorySample,
+  filters: { created_at: (r: HistorySample) => r.created_at }
+})
+
+const sampleFields = (n: number): Omit<HistorySample, "status"> => ({
+  id: lowestIdAt(ID_PREFIXES.refund, BASE_MS + n * 1000),
+  created_at: timestampFromMillis(BASE_MS + n * 1000),
+  metadata: { n: String(n) }
+})
+
+const CAUSE = { origin: "api", cause: "contract" } as const
+
+/** Creates a sample and moves it by `events` through the refund table, each move a unit of work. */
+const movedSample = (organisation: string, n: number, events: ReadonlyArray<(typeof refundMachine.events)[number]>) =>
+  Effect.gen(function*() {
+    const backend = yield* RepositoryBackend
+    const tx = yield* Transactor
+    const r = backend.repository(historySamples)
+    const fields = sampleFields(n)
+    const links = { refund: fields.id }
+    let current = yield* tx.transaction(applyCreation(r, { organisation, machine: refundMachine, state: "created", resource: fields, cause: CAUSE, links }))
+    for (const event of events) {
+      const read = current
+      yield* tx.transaction(applyTransition(r, { organisation, machine: refundMachine, current: read, event, context: {}, cause: CAUSE, links }))
+      current = yield* r.get(organisation, fields.id)
+    }
+    return current
+  }).pipe(Effect.provide(IdGenerator.layerSeeded(n)))
+
+const historyCases: ReadonlyArray<ContractCase> = [
+  {
+    name: "history: every creation and move stores one entry, in order, and the events are the entries' own",
+    run: Effect.gen(function*() {
+      const log = yield* EventLog
+      const stored = yield* movedSample(ORG, 1, ["queue", "submit", "pay", "settle"])
+      yield* movedSample(ORG, 2, ["cancel"])
+      const history = yield* log.history(ORG, "refunds", stored.resource.id)
+      yield* check(JSON.stringify(history.map((h) => [h.from, h.to, h.event])) === JSON.stringify([
+        [null, "created", "create"],
+        ["created", "pending_submission", "queue"],
+        ["pending_submission", "submitted", "submit"],
+        ["submitted", "paid", "pay"],
+        ["paid", "paid", "settle"]
+      ]), `the entries chain from creation to the status: ${JSON.stringify(history)}`)
+      yield* check(history.every((h, i) => i === 0 || h.sort_key > (history[i - 1]?.sort_key ?? Infinity)), "sort keys ascend")
+      yield* check(history.every((h) => h.resource_id === stored.resource.id && h.resource_type === "refunds"), "only this resource's entries")
+      const events = yield* log.scan(ORG, { refund: eq(stored.resource.id) })
+      yield* check(
+        JSON.stringify(events.map((e) => [e.id, e.resource_type, e.action, e.details.cause])) ===
+          JSON.stringify(history.filter((h) => h.emits !== null).map((h) => [h.event_id, h.resource_type, h.emits, h.cause.cause])),
+        "each event is the one its entry names, with its cause"
+      )
+      yield* check(history.every((h) => (h.emits === null) === (h.event_id === null)), "an entry that emits nothing has no event")
+      const elsewhere = yield* log.history(OTHER, "refunds", stored.resource.id)
+      yield* check(elsewhere.length === 0, "another organisation sees no history")
+      const otherType = yield* log.history(ORG, "payments", stored.resource.id)
+      yield* check(otherType.length === 0, "the history is per resource type")
+    })
+  },
+  {
+    name: "history: an entry commits with its move and rolls back with it; a refused move leaves none",
+    run: Effect.gen(function*() {
+      const log = yield* EventLog
+      const tx = yield* Transactor
+      const r = (yield* RepositoryBackend).repository(historySamples)
+      const stored = yield* movedSample(ORG, 3, [])
+      const id = stored.resource.id
+      const request = { organisation: ORG, machine: refundMachine, current: stored, context: {}, cause: CAUSE, links: { refund: id } }
+      const failed = yield* Effect.exit(tx.transaction(Effect.gen(function*() {
+        yield* applyTransition(r, { ...request, event: "cancel" })
+        return yield* new ContractViolation({ message: "abort" })
+      })).pipe(Effect.provide(IdGenerator.layerSeeded(3))))
+      yield* check(Exit.isFailure(failed), "the unit of work failed")
+      const refused = yield* Effect.exit(tx.transaction(applyTransition(r, { ...request, event: "pay" })).pipe(Effect.provide(IdGenerator.layerSeeded(4))))
+      yield* check(Exit.isFailure(refused), "the table refuses pay from created")
+      const history = yield* log.history(ORG, "refunds", id)
+      yield* check(history.length === 1 && history[0]?.to === "created", `only the creation is recorded: ${JSON.stringify(history)}`)
+      const events = yield* log.scan(ORG, { refund: eq(id) })
+      yield* check(events.length === 1 && events[0]?.action === "created", "only the creation's event is stored")
+    })
+  }
+]
+
+const cases: ReadonlyArray<ContractCase> = [...storageCases, ...historyCases]
 
 export const RepositoryContract = {
   cases,

@@ -1,15 +1,7 @@
 import { Cause, Clock, Context, Effect, Layer, Schema } from "effect"
-import { now, today } from "@paykit/core"
 import { TestClock } from "effect/testing"
-import { RepositoryBackend } from "./kernel/ports/repository.ts"
-import { BankAuthorisations } from "./payer-flows/bank-authorisations.ts"
-import { Creditors } from "./creditors/creditors.ts"
-import { Mandates } from "./collections/mandates.ts"
-import { OutboundPaymentImports } from "./outbound/outbound-payment-imports.ts"
-import { OutboundPayments } from "./outbound/outbound-payments.ts"
-import { Payments } from "./collections/payments.ts"
-import { Payouts } from "./payouts/payouts.ts"
-import { Subscriptions } from "./collections/subscriptions.ts"
+import { type DailyJob, JobRegistry } from "./jobs.ts"
+import { RepositoryBackend } from "./ports/repository.ts"
 
 /** The port that lets the simulator move time. Tests move Effect's `TestClock`. */
 export class ClockControl extends Context.Service<ClockControl, {
@@ -65,28 +57,12 @@ const atInstant = <A, E, R>(instant: number, effect: Effect.Effect<A, E, R>): Ef
     return Effect.map(Effect.provideService(effect, Clock.Clock, shifted), (value) => ({ value, endedAt: shifted.currentTimeMillisUnsafe() }))
   })
 
-/** A job of the daily run, for one organisation. */
-export interface DailyJob {
-  readonly name: string
-  readonly run: (organisation: string) => Effect.Effect<void>
-}
-
 /**
  * Time travel. `advanceTo` moves the clock to each daily run between now and the target, runs
  * everything that falls due there for every organisation (sorted, so runs are reproducible), and
- * leaves the clock at the target. The order of one daily run is fixed:
- *  1. creditor and bank account reviews complete;
- *  2. mandates: submitted ones are answered by the bank, pending ones are submitted;
- *  3. subscriptions create the payments whose advance notice starts today;
- *  4. payments: due collections are confirmed or fail, the next day's are submitted, late failures,
- *     chargebacks and refunds move;
- *  5. payouts: pending ones are sent, then new ones are assembled; then partner payouts are
- *     assembled from the app fees credited to partner apps on earlier days;
- *  6. outbound payment imports finish validating;
- *  7. outbound payments due today are executed;
- *  8. imports left unauthorised too long expire, then outbound payments not approved in time;
- *  9. bank authorisations past their `expires_at` expire.
- * Steps 8 and 9 run again at the target instant, since their deadlines fall at any time of day.
+ * leaves the clock at the target. What a daily run does, and in which order, is the
+ * `JobRegistry`'s: every feature declares its due work there (docs/engine.md lists the order), and
+ * the deadlines among it run again at the target instant, since they fall at any time of day.
  *
  * Each item of a job is its own unit of work (`captureDailyItems`): one that fails is rolled back,
  * logged with its id and tried again by the next run. Each job runs for each organisation on its
@@ -100,37 +76,16 @@ export class Simulator extends Context.Service<Simulator, {
   readonly runDue: Effect.Effect<void>
   readonly jobs: ReadonlyArray<DailyJob>
 }>()("@paykit/engine/Simulator") {
-  static readonly layerWith = (extraJobs: ReadonlyArray<DailyJob>) =>
+  static readonly layerWith = (extraJobs: ReadonlyArray<DailyJob>): Layer.Layer<Simulator, never, RepositoryBackend | ClockControl | JobRegistry> =>
     Layer.effect(
       Simulator,
       Effect.gen(function*() {
         const backend = yield* RepositoryBackend
         const control = yield* ClockControl
-        const creditors = yield* Creditors
-        const mandates = yield* Mandates
-        const subscriptions = yield* Subscriptions
-        const payments = yield* Payments
-        const payouts = yield* Payouts
-        const outbound = yield* OutboundPayments
-        const imports = yield* OutboundPaymentImports
-        const authorisations = yield* BankAuthorisations
-        const deadlines: ReadonlyArray<DailyJob> = [
-          { name: "import expiry", run: (o) => Effect.asVoid(Effect.flatMap(now, (at) => imports.expireUnauthorised(o, at))) },
-          { name: "outbound approval expiry", run: (o) => Effect.asVoid(Effect.flatMap(now, (at) => outbound.expireUnapproved(o, at))) },
-          { name: "bank authorisation expiry", run: (o) => Effect.asVoid(authorisations.expireDue(o)) }
-        ]
-        const jobs: ReadonlyArray<DailyJob> = [
-          { name: "creditor reviews", run: (o) => Effect.asVoid(creditors.completeReviews(o)) },
-          { name: "mandates", run: mandates.processDay },
-          { name: "subscriptions", run: subscriptions.processDay },
-          { name: "payments", run: payments.processDay },
-          { name: "payouts", run: payouts.processDay },
-          { name: "partner payouts", run: payouts.processPartnerDay },
-          { name: "import validation", run: (o) => Effect.asVoid(imports.validatePending(o)) },
-          { name: "outbound execution", run: (o) => Effect.asVoid(Effect.flatMap(today(), (day) => outbound.executeDue(o, day))) },
-          ...deadlines,
-          ...extraJobs
-        ]
+        const registry = yield* JobRegistry
+        const deadlines: ReadonlyArray<DailyJob> = registry.deadlines
+        // Extra jobs (tests, embedders) run after every feature's.
+        const jobs: ReadonlyArray<DailyJob> = [...registry.jobs, ...extraJobs]
         /**
          * Runs the jobs at `instant` for every organisation, each job of each organisation on its
          * own (the services isolate each item inside a job): one that fails is logged and the

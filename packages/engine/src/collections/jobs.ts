@@ -1,0 +1,21 @@
+import { Effect } from "effect"
+import type { DueWorkDeclaration } from "../kernel/jobs.ts"
+import { Mandates } from "./mandates.ts"
+import { Payments } from "./payments.ts"
+import { Subscriptions } from "./subscriptions.ts"
+
+/**
+ * The collections' due work, in this order: mandates are answered by the bank or submitted;
+ * subscriptions create the payments whose advance notice starts today; payments are confirmed or
+ * fail, the next day's are submitted, late failures, chargebacks and refunds move.
+ */
+export const collectionDueWork: DueWorkDeclaration<Mandates | Subscriptions | Payments> = Effect.gen(function*() {
+  const mandates = yield* Mandates
+  const subscriptions = yield* Subscriptions
+  const payments = yield* Payments
+  return [
+    { name: "mandates", order: 20, deadline: false, run: mandates.processDay },
+    { name: "subscriptions", order: 30, deadline: false, run: subscriptions.processDay },
+    { name: "payments", order: 40, deadline: false, run: payments.processDay }
+  ]
+})
