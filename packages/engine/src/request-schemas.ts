@@ -3,15 +3,7 @@ import {
   SubscriptionPauseRequest as ScheduleSubscriptionPauseRequest,
   SubscriptionResumeRequest as ScheduleSubscriptionResumeRequest
 } from "@paykit/schedule"
-import {
-  BillingRequestCreate,
-  CollectBankAccount,
-  OutboundPaymentCreateFields,
-  OutboundPaymentImportCreate,
-  OutboundPaymentUpdate,
-  OutboundPaymentWithdrawalFields,
-  PayerThemeCreate
-} from "@paykit/validation"
+import { BillingRequestCreate, CollectBankAccount, PayerThemeCreate } from "@paykit/validation"
 import { BankAuthorisationCreateRequest } from "./payer-flows/bank-authorisations.ts"
 import {
   ChooseCurrencyRequest,
@@ -23,7 +15,14 @@ import {
 import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./creditors/creditors.ts"
 import { CustomerBankAccountCreateRequest, CustomerCreateRequest, CustomerUpdateRequest } from "./collections/customers.ts"
 import { MandateCreateRequest } from "./collections/mandates.ts"
-import { MetadataUpdateRequest, OutboundPaymentCancelRequest, PayoutUpdateRequest } from "./kernel/metadata-requests.ts"
+import { MetadataUpdateRequest, PayoutUpdateRequest } from "./kernel/metadata-requests.ts"
+import {
+  OutboundPaymentCancelRequest,
+  OutboundPaymentCreateRequest,
+  OutboundPaymentUpdateRequest,
+  OutboundPaymentWithdrawalRequest
+} from "./outbound/domain/outbound-payments.ts"
+import { OutboundPaymentImportCreateRequest } from "./outbound/domain/outbound-payment-imports.ts"
 import { PayerAuthorisationBody } from "./payer-flows/payer-authorisations.ts"
 import { PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest, RefundCreateRequest } from "./collections/payments.ts"
 import { SubscriptionUpdateRequest } from "./collections/subscriptions.ts"
@@ -34,15 +33,11 @@ import { SubscriptionUpdateRequest } from "./collections/subscriptions.ts"
  * the body below the resource key (`{"outbound_payments": <this>}`).
  *
  * Some checks are not part of a Schema's shape because they depend on the moment or on stored
- * data: an outbound payment's `execution_date` must not be before today in London (the service
- * adds that rule when it decodes), and references to other resources are checked against storage.
+ * data: an outbound payment's `execution_date` must not be before today in London (the use case
+ * applies that rule to the decoded command), and references to other resources are checked against storage.
  * The cross-field rules of billing requests, collected bank accounts and subscriptions are part of
  * their Schemas (`withRules` checks, or `@paykit/schedule`'s planning).
  */
-export const OutboundPaymentCreateRequest = OutboundPaymentCreateFields
-export const OutboundPaymentWithdrawalRequest = OutboundPaymentWithdrawalFields
-export const OutboundPaymentUpdateRequest = OutboundPaymentUpdate
-export const OutboundPaymentImportCreateRequest = OutboundPaymentImportCreate
 export const BillingRequestCreateRequest = BillingRequestCreate
 export const CollectBankAccountRequest = CollectBankAccount
 export const SubscriptionCreateRequest = ScheduleSubscriptionCreateRequest

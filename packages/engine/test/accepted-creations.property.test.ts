@@ -9,12 +9,13 @@ import {
   Customers,
   inMemoryEngine,
   Mandates,
-  OutboundPaymentImports,
+  type OutboundPaymentImports,
   Payments,
   setUpPayer,
   Simulator,
   Subscriptions
 } from "@paykit/engine"
+import { createImport } from "./outbound-fixtures.ts"
 
 /**
  * The rule of "accept only what the daily run can process", stated as a property: whatever
@@ -68,7 +69,7 @@ const scenario = (creations: ReadonlyArray<Creation>) =>
     const mandates = [gb.mandate.id]
     let accepted = 0
     for (const c of creations) {
-      const attempt: Effect.Effect<unknown, unknown> = c.kind === "mandate"
+      const attempt: Effect.Effect<unknown, unknown, OutboundPaymentImports> = c.kind === "mandate"
         ? Effect.map((yield* Mandates).create(ORG, {
           ...(c.scheme === undefined ? {} : { scheme: c.scheme }),
           payer_ip_address: "127.0.0.1",
@@ -82,7 +83,7 @@ const scenario = (creations: ReadonlyArray<Creation>) =>
         })
         : c.kind === "payment"
         ? (yield* Payments).create(ORG, { amount: c.amount, currency: c.currency, links: { mandate: pick(mandates, c.mandate) ?? "" } })
-        : (yield* OutboundPaymentImports).create(ORG, {
+        : createImport(ORG, {
           links: { creditor: gb.creditor.id },
           entry_items: c.recipients.map((r) => ({ scheme: "faster_payments", amount: 100, recipient_bank_account_id: r === undefined ? "BA0000000000ZZ" : pick(accounts, r)?.id ?? "" }))
         })

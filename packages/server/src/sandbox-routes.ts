@@ -1,7 +1,16 @@
 import { Effect, Layer, Semaphore } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { Forbidden, type PaykitError, pathIdOf, timestampFromMillis } from "@paykit/core"
-import { BankAuthorisations, nextDailyRunAfter, OutboundPaymentImports, PaymentAccounts, Simulator } from "@paykit/engine"
+import {
+  BankAuthorisations,
+  decodeCommand,
+  nextDailyRunAfter,
+  OutboundPaymentImports,
+  PAYMENT_ACCOUNTS,
+  PaymentAccountFundRequest,
+  PaymentAccounts,
+  Simulator
+} from "@paykit/engine"
 import { AccessTokens, authenticate, bodyTooLarge, type CallerShape, PROTOCOL_REASONS, respond, usage } from "@paykit/http"
 import { advanceTarget, formatIsoDuration } from "./advance.ts"
 import { SandboxClock } from "./sandbox-clock.ts"
@@ -81,6 +90,7 @@ export const sandboxRoutes = Layer.unwrap(Effect.gen(function*() {
   const authorisations = yield* BankAuthorisations
   const imports = yield* OutboundPaymentImports
   const accounts = yield* PaymentAccounts
+  const decodeFund = decodeCommand(PaymentAccountFundRequest, PAYMENT_ACCOUNTS)
   // One advance at a time: two interleaved advances would run one day's jobs twice.
   const advancing = yield* Semaphore.make(1)
   const authorisationAction = (action: "visit" | "authorise" | "deny" | "fail") =>
@@ -118,7 +128,8 @@ export const sandboxRoutes = Layer.unwrap(Effect.gen(function*() {
     importAction("authorise"),
     importAction("cancel"),
     route(tokens, "POST", "/sandbox/payment_accounts/fund", (caller, body) =>
-      Effect.map(accounts.fund(caller.organisation, actionData(body)), (resource) => ({ payment_accounts: resource })))
+      Effect.flatMap(decodeFund(actionData(body)), (command) =>
+        Effect.map(accounts.fund(caller.organisation, command), (resource) => ({ payment_accounts: resource }))))
   )
 }))
 

@@ -1,6 +1,5 @@
 import { Schema } from "effect"
 import { Metadata } from "@paykit/core"
-import { optionalNullable } from "@paykit/validation"
 
 /**
  * The bodies that carry only metadata, shared by the actions that take one (mandate and customer
@@ -12,6 +11,3 @@ export const MetadataUpdateRequest = Schema.Struct({ metadata: Schema.optionalKe
 
 /** `PUT /payouts/:id`: metadata is the one field and it is required. */
 export const PayoutUpdateRequest = Schema.Struct({ metadata: Metadata })
-
-/** `POST /outbound_payments/:id/actions/cancel`: metadata may be null (which clears it). */
-export const OutboundPaymentCancelRequest = Schema.Struct({ metadata: optionalNullable(Metadata) })
