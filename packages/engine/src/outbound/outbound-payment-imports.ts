@@ -66,114 +66,115 @@ const entryErrorsOf = (error: Errors): EntryValidationErrors => {
 }
 
 /** Stores the import (created, then validating at once) and its entries. */
-const create = (deps: ImportDeps, organisation: string, command: OutboundPaymentImportCreateRequest) =>
-  Effect.gen(function*() {
-    const creditor = yield* resolveCreditor(deps.creditors, organisation, OUTBOUND_PAYMENT_IMPORTS, command.links?.creditor)
-    const id = yield* newId("outbound_payment_import")
-    const created_at = yield* now
-    const batch: Omit<OutboundPaymentImport, "status"> = {
-      id,
-      created_at,
-      amount_sum: command.entry_items.reduce((sum, item) => sum + item.amount, 0),
-      authorisation_url: authorisationUrlOf(yield* DashboardBaseUrl, id),
-      currency: "GBP",
-      entry_counts: zeroCounts(command.entry_items.length),
-      links: { creditor: creditor.resource.id }
-    }
-    const stored = yield* applyCreation(deps.imports, {
-      organisation,
-      machine: outboundPaymentImportMachine,
-      state: "created",
-      resource: batch,
-      cause: { origin: "api", cause: "outbound_payment_import_created", description: "Outbound payment import created via the API." },
-      links: importLinksOf(batch)
-    })
-    for (const item of command.entry_items) {
-      yield* insertNew(deps.entries, organisation, {
-        id: yield* newId("outbound_payment_import_entry"),
-        created_at,
-        amount: item.amount,
-        reference: item.reference ?? null,
-        scheme: item.scheme,
-        metadata: item.metadata ?? {},
-        processed_at: null,
-        validation_errors: null,
-        verification_result: null,
-        links: { outbound_payment_import: id, recipient_bank_account: item.recipient_bank_account_id, outbound_payment: null }
-      })
-    }
-    return yield* moveImport(deps.imports, organisation, stored, "start_validation", {
-      origin: "gocardless",
-      cause: "outbound_payment_import_validating",
-      description: "Validation of the import's entries has begun."
-    })
+const create = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, command: OutboundPaymentImportCreateRequest) {
+  const creditor = yield* resolveCreditor(deps.creditors, organisation, OUTBOUND_PAYMENT_IMPORTS, command.links?.creditor)
+  const id = yield* newId("outbound_payment_import")
+  const created_at = yield* now
+  const batch: Omit<OutboundPaymentImport, "status"> = {
+    id,
+    created_at,
+    amount_sum: command.entry_items.reduce((sum, item) => sum + item.amount, 0),
+    authorisation_url: authorisationUrlOf(yield* DashboardBaseUrl, id),
+    currency: "GBP",
+    entry_counts: zeroCounts(command.entry_items.length),
+    links: { creditor: creditor.resource.id }
+  }
+  const stored = yield* applyCreation(deps.imports, {
+    organisation,
+    machine: outboundPaymentImportMachine,
+    state: "created",
+    resource: batch,
+    cause: { origin: "api", cause: "outbound_payment_import_created", description: "Outbound payment import created via the API." },
+    links: importLinksOf(batch)
   })
+  for (const item of command.entry_items) {
+    yield* insertNew(deps.entries, organisation, {
+      id: yield* newId("outbound_payment_import_entry"),
+      created_at,
+      amount: item.amount,
+      reference: item.reference ?? null,
+      scheme: item.scheme,
+      metadata: item.metadata ?? {},
+      processed_at: null,
+      validation_errors: null,
+      verification_result: null,
+      links: { outbound_payment_import: id, recipient_bank_account: item.recipient_bank_account_id, outbound_payment: null }
+    })
+  }
+  return yield* moveImport(deps.imports, organisation, stored, "start_validation", {
+    origin: "gocardless",
+    cause: "outbound_payment_import_validating",
+    description: "Validation of the import's entries has begun."
+  })
+})
 
 /**
  * One valid entry of an import being processed becomes an outbound payment, approved when the
  * payment account covers it; answers whether it was made. A refused entry keeps the refusal.
  */
-const processEntry = (deps: ImportDeps, organisation: string, batch: OutboundPaymentImport, entry: Versioned<OutboundPaymentImportEntry>) =>
-  Effect.gen(function*() {
-    const at = yield* now
-    const created = yield* Effect.result(deps.outbound.create(organisation, {
-      amount: entry.resource.amount,
-      scheme: entry.resource.scheme,
-      ...(entry.resource.reference === null ? {} : { reference: entry.resource.reference }),
-      metadata: entry.resource.metadata,
-      links: { creditor: batch.links.creditor, recipient_bank_account: entry.resource.links.recipient_bank_account, outbound_payment_import: batch.id }
-    }))
-    if (created._tag === "Failure") {
-      yield* save(deps.entries, organisation, entry, { ...entry.resource, processed_at: at, validation_errors: entryErrorsOf(created.failure) })
-      return false
-    }
-    // Authorising the import approves its payments; one the balance cannot cover stays
-    // pending approval for the creditor to approve once the account is funded.
-    yield* deps.outbound.approve(organisation, created.success.id).pipe(
-      Effect.catchIf((e) => e._tag === "InvalidState" && e.reason === "insufficient_balance", () => Effect.void)
-    )
-    yield* save(deps.entries, organisation, entry, {
-      ...entry.resource,
-      processed_at: at,
-      links: { ...entry.resource.links, outbound_payment: created.success.id }
-    })
-    return true
+const processEntry = Effect.fnUntraced(function*(
+  deps: ImportDeps,
+  organisation: string,
+  batch: OutboundPaymentImport,
+  entry: Versioned<OutboundPaymentImportEntry>
+) {
+  const at = yield* now
+  const created = yield* Effect.result(deps.outbound.create(organisation, {
+    amount: entry.resource.amount,
+    scheme: entry.resource.scheme,
+    ...(entry.resource.reference === null ? {} : { reference: entry.resource.reference }),
+    metadata: entry.resource.metadata,
+    links: { creditor: batch.links.creditor, recipient_bank_account: entry.resource.links.recipient_bank_account, outbound_payment_import: batch.id }
+  }))
+  if (created._tag === "Failure") {
+    yield* save(deps.entries, organisation, entry, { ...entry.resource, processed_at: at, validation_errors: entryErrorsOf(created.failure) })
+    return false
+  }
+  // Authorising the import approves its payments; one the balance cannot cover stays
+  // pending approval for the creditor to approve once the account is funded.
+  yield* deps.outbound.approve(organisation, created.success.id).pipe(
+    Effect.catchIf((e) => e._tag === "InvalidState" && e.reason === "insufficient_balance", () => Effect.void)
+  )
+  yield* save(deps.entries, organisation, entry, {
+    ...entry.resource,
+    processed_at: at,
+    links: { ...entry.resource.links, outbound_payment: created.success.id }
   })
+  return true
+})
 
 const decodeUser = decodeInputEffect(AuthorisingUser, "user")
 
-const authorise = (deps: ImportDeps, organisation: string, id: string, user: string) =>
-  Effect.gen(function*() {
-    const by = yield* decodeUser(user)
-    const current = yield* deps.imports.get(organisation, id)
-    const processing = yield* moveImport(deps.imports, organisation, current, "authorise", {
-      origin: "api",
-      cause: "outbound_payment_import_authorised",
-      description: `The import was authorised in the dashboard by ${by}.`
-    })
-    const counts = { ...processing.entry_counts }
-    for (const entry of yield* entriesOf(deps.entries, organisation, id)) {
-      if (entry.resource.validation_errors !== null) continue
-      if (yield* processEntry(deps, organisation, processing, entry)) counts.processed++
-      else counts.failed_to_process++
-    }
-    const latest = yield* deps.imports.get(organisation, id)
-    return yield* moveImport(deps.imports, organisation, latest, "processing_finished", {
-      origin: "gocardless",
-      cause: "outbound_payment_import_processed",
-      description: `${counts.processed} outbound payments were created from the import.`
-    }, counts)
+const authorise = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, id: string, user: string) {
+  const by = yield* decodeUser(user)
+  const current = yield* deps.imports.get(organisation, id)
+  const processing = yield* moveImport(deps.imports, organisation, current, "authorise", {
+    origin: "api",
+    cause: "outbound_payment_import_authorised",
+    description: `The import was authorised in the dashboard by ${by}.`
   })
+  const counts = { ...processing.entry_counts }
+  for (const entry of yield* entriesOf(deps.entries, organisation, id)) {
+    if (entry.resource.validation_errors !== null) continue
+    if (yield* processEntry(deps, organisation, processing, entry)) counts.processed++
+    else counts.failed_to_process++
+  }
+  const latest = yield* deps.imports.get(organisation, id)
+  return yield* moveImport(deps.imports, organisation, latest, "processing_finished", {
+    origin: "gocardless",
+    cause: "outbound_payment_import_processed",
+    description: `${counts.processed} outbound payments were created from the import.`
+  }, counts)
+})
 
-const cancel = (deps: ImportDeps, organisation: string, id: string) =>
-  Effect.gen(function*() {
-    const current = yield* deps.imports.get(organisation, id)
-    return yield* moveImport(deps.imports, organisation, current, "cancel", {
-      origin: "api",
-      cause: "outbound_payment_import_cancelled",
-      description: "The import was cancelled at your request."
-    })
+const cancel = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, id: string) {
+  const current = yield* deps.imports.get(organisation, id)
+  return yield* moveImport(deps.imports, organisation, current, "cancel", {
+    origin: "api",
+    cause: "outbound_payment_import_cancelled",
+    description: "The import was cancelled at your request."
   })
+})
 
 export class OutboundPaymentImports extends Context.Service<OutboundPaymentImports, {
   /** Stores the import and its entries and starts validation: answers `validating`. */

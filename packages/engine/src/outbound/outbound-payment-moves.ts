@@ -34,25 +34,24 @@ export interface MoveOptions {
 }
 
 /** `current` takes `event` through the outbound payment machine, in the caller's unit of work. */
-export const movePayment = (
+export const movePayment = Effect.fnUntraced(function*(
   payments: OutboundPaymentStore,
   organisation: string,
   current: Versioned<OutboundPayment>,
   event: OutboundPaymentEvent,
   cause: Cause,
   options: MoveOptions = {}
-) =>
-  Effect.gen(function*() {
-    const day = options.today ?? (yield* today(OUTBOUND_PAYMENT_TIME_ZONE))
-    return yield* applyTransition(payments, {
-      organisation,
-      machine: outboundPaymentMachine,
-      current,
-      event,
-      context: { execution_date: current.resource.execution_date, today: day },
-      cause,
-      links: outboundLinksOf(current.resource),
-      ...(options.patch === undefined ? {} : { patch: options.patch }),
-      extra: { scheme: OUTBOUND_SCHEME, ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }) }
-    })
+) {
+  const day = options.today ?? (yield* today(OUTBOUND_PAYMENT_TIME_ZONE))
+  return yield* applyTransition(payments, {
+    organisation,
+    machine: outboundPaymentMachine,
+    current,
+    event,
+    context: { execution_date: current.resource.execution_date, today: day },
+    cause,
+    links: outboundLinksOf(current.resource),
+    ...(options.patch === undefined ? {} : { patch: options.patch }),
+    extra: { scheme: OUTBOUND_SCHEME, ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }) }
   })
+})

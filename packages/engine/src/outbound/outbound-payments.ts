@@ -49,39 +49,36 @@ export interface OutboundPaymentDeps extends OutboundDueWork {
 }
 
 /** Today in London, once `command`'s execution date is found not to be before it. */
-const executionDay = (command: { readonly execution_date?: LocalDate | undefined }) =>
-  Effect.gen(function*() {
-    const day = yield* today(OUTBOUND_PAYMENT_TIME_ZONE)
-    const issues = executionDateRule(day)(command)
-    if (issues.length > 0) return yield* validationFailed(toFieldErrors(OUTBOUND_PAYMENTS, issues))
-    return day
-  })
+const executionDay = Effect.fnUntraced(function*(command: { readonly execution_date?: LocalDate | undefined }) {
+  const day = yield* today(OUTBOUND_PAYMENT_TIME_ZONE)
+  const issues = executionDateRule(day)(command)
+  if (issues.length > 0) return yield* validationFailed(toFieldErrors(OUTBOUND_PAYMENTS, issues))
+  return day
+})
 
 const RECIPIENT = ["links", "recipient_bank_account"]
 
 /** The recipient a creation names, if it can be paid: an enabled GBP customer bank account of the organisation. */
-const payableRecipient = (deps: OutboundPaymentDeps, organisation: string, id: string) =>
-  Effect.gen(function*() {
-    const recipient = yield* Effect.mapError(deps.customerAccounts.get(organisation, id), () =>
-      invalidField(OUTBOUND_PAYMENTS, RECIPIENT, "must be a customer bank account of this organisation"))
-    if (!recipient.resource.enabled) return yield* invalidField(OUTBOUND_PAYMENTS, RECIPIENT, "must be an enabled bank account")
-    if (recipient.resource.currency !== "GBP") {
-      return yield* invalidField(OUTBOUND_PAYMENTS, RECIPIENT, "must be a GBP bank account (outbound payments are GBP only)")
-    }
-    return recipient.resource
-  })
+const payableRecipient = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, id: string) {
+  const recipient = yield* Effect.mapError(deps.customerAccounts.get(organisation, id), () =>
+    invalidField(OUTBOUND_PAYMENTS, RECIPIENT, "must be a customer bank account of this organisation"))
+  if (!recipient.resource.enabled) return yield* invalidField(OUTBOUND_PAYMENTS, RECIPIENT, "must be an enabled bank account")
+  if (recipient.resource.currency !== "GBP") {
+    return yield* invalidField(OUTBOUND_PAYMENTS, RECIPIENT, "must be a GBP bank account (outbound payments are GBP only)")
+  }
+  return recipient.resource
+})
 
 const IMPORT = ["links", "outbound_payment_import"]
 
 /** Refuses an import link unless it names an authorised import of the same creditor (spec: import workflow). */
-const checkImport = (deps: OutboundPaymentDeps, organisation: string, importId: string, creditor: string) =>
-  Effect.gen(function*() {
-    const batch = yield* Effect.mapError(deps.imports.get(organisation, importId), () =>
-      invalidField(OUTBOUND_PAYMENTS, IMPORT, "must be an outbound payment import of this organisation"))
-    if (batch.resource.status !== "processing" || batch.resource.links.creditor !== creditor) {
-      return yield* invalidField(OUTBOUND_PAYMENTS, IMPORT, "must be an authorised import of the same creditor that is being processed")
-    }
-  })
+const checkImport = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, id: string, creditor: string) {
+  const batch = yield* Effect.mapError(deps.imports.get(organisation, id), () =>
+    invalidField(OUTBOUND_PAYMENTS, IMPORT, "must be an outbound payment import of this organisation"))
+  if (batch.resource.status !== "processing" || batch.resource.links.creditor !== creditor) {
+    return yield* invalidField(OUTBOUND_PAYMENTS, IMPORT, "must be an authorised import of the same creditor that is being processed")
+  }
+})
 
 const verificationOf = (check: NameVerification): RecipientVerification => ({
   type: "confirmation_of_payee",
@@ -103,136 +100,137 @@ type PaymentCommand = OutboundPaymentCreateRequest | OutboundPaymentWithdrawalRe
  * recipient was checked before), leaving it pending approval, judged on `day`. The account that
  * will fund it exists from the creditor's first outbound payment on.
  */
-const open = (deps: OutboundPaymentDeps, organisation: string, creditor: Creditor, day: LocalDate, command: PaymentCommand, opening: Opening) =>
-  Effect.gen(function*() {
-    const fields = yield* withNewId("outbound_payment", (id, created_at) =>
-      Effect.succeed<Omit<OutboundPayment, "status">>({
-        id,
-        created_at,
-        amount: command.amount,
-        currency: "GBP",
-        description: command.description ?? null,
-        execution_date: command.execution_date ?? null,
-        is_withdrawal: opening.is_withdrawal,
-        reference: command.reference ?? null,
-        scheme: OUTBOUND_SCHEME,
-        verifications: { recipient_bank_account_holder_verification: opening.verification },
-        metadata: command.metadata ?? {},
-        links: opening.links
-      }))
-    const created = yield* applyCreation(deps.payments, {
-      organisation,
-      machine: outboundPaymentMachine,
-      state: "verifying",
-      resource: fields,
-      cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
-      links: outboundLinksOf(fields)
-    })
-    const verified = yield* movePayment(deps.payments, organisation, created, "verification_completed", {
-      origin: "gocardless",
-      cause: "outbound_payment_verified",
-      description: opening.is_withdrawal
-        ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
-        : "The recipient's account holder name was checked and the payment is awaiting approval."
-    }, { today: day })
-    yield* openAccount(deps.accounts, organisation, creditor)
-    return verified
+const open = Effect.fnUntraced(function*(
+  deps: OutboundPaymentDeps,
+  organisation: string,
+  creditor: Creditor,
+  day: LocalDate,
+  command: PaymentCommand,
+  opening: Opening
+) {
+  const fields = yield* withNewId("outbound_payment", (id, created_at) =>
+    Effect.succeed<Omit<OutboundPayment, "status">>({
+      id,
+      created_at,
+      amount: command.amount,
+      currency: "GBP",
+      description: command.description ?? null,
+      execution_date: command.execution_date ?? null,
+      is_withdrawal: opening.is_withdrawal,
+      reference: command.reference ?? null,
+      scheme: OUTBOUND_SCHEME,
+      verifications: { recipient_bank_account_holder_verification: opening.verification },
+      metadata: command.metadata ?? {},
+      links: opening.links
+    }))
+  const created = yield* applyCreation(deps.payments, {
+    organisation,
+    machine: outboundPaymentMachine,
+    state: "verifying",
+    resource: fields,
+    cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
+    links: outboundLinksOf(fields)
   })
+  const verified = yield* movePayment(deps.payments, organisation, created, "verification_completed", {
+    origin: "gocardless",
+    cause: "outbound_payment_verified",
+    description: opening.is_withdrawal
+      ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
+      : "The recipient's account holder name was checked and the payment is awaiting approval."
+  }, { today: day })
+  yield* openAccount(deps.accounts, organisation, creditor)
+  return verified
+})
 
-const create = (deps: OutboundPaymentDeps, organisation: string, command: OutboundPaymentCreateRequest) =>
-  Effect.gen(function*() {
-    const day = yield* executionDay(command)
-    const creditor = yield* resolveCreditor(deps.creditors, organisation, OUTBOUND_PAYMENTS, command.links.creditor)
-    const recipient = yield* payableRecipient(deps, organisation, command.links.recipient_bank_account)
-    const importId = command.links.outbound_payment_import
-    if (importId !== undefined) yield* checkImport(deps, organisation, importId, creditor.resource.id)
-    const check = yield* deps.verifier.verify({
-      account_holder_name: recipient.account_holder_name,
-      account_number_ending: recipient.account_number_ending,
-      country_code: recipient.country_code
-    })
-    return yield* open(deps, organisation, creditor.resource, day, command, {
-      is_withdrawal: false,
-      verification: verificationOf(check),
-      links: {
-        creditor: creditor.resource.id,
-        recipient_bank_account: recipient.id,
-        customer: recipient.links.customer,
-        ...(importId === undefined ? {} : { outbound_payment_import: importId })
-      }
-    })
+const create = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, command: OutboundPaymentCreateRequest) {
+  const day = yield* executionDay(command)
+  const creditor = yield* resolveCreditor(deps.creditors, organisation, OUTBOUND_PAYMENTS, command.links.creditor)
+  const recipient = yield* payableRecipient(deps, organisation, command.links.recipient_bank_account)
+  const importId = command.links.outbound_payment_import
+  if (importId !== undefined) yield* checkImport(deps, organisation, importId, creditor.resource.id)
+  const check = yield* deps.verifier.verify({
+    account_holder_name: recipient.account_holder_name,
+    account_number_ending: recipient.account_number_ending,
+    country_code: recipient.country_code
   })
+  return yield* open(deps, organisation, creditor.resource, day, command, {
+    is_withdrawal: false,
+    verification: verificationOf(check),
+    links: {
+      creditor: creditor.resource.id,
+      recipient_bank_account: recipient.id,
+      customer: recipient.links.customer,
+      ...(importId === undefined ? {} : { outbound_payment_import: importId })
+    }
+  })
+})
 
 /** The creditor's verified, enabled GBP payout account, which a withdrawal pays. */
-const withdrawalAccount = (deps: OutboundPaymentDeps, organisation: string, creditor: Creditor) =>
-  Effect.gen(function*() {
-    if (creditor.verification_status !== "successful") {
-      return yield* new InvalidState({
-        reason: "creditor_not_verified",
-        message: `The creditor's verification is ${creditor.verification_status}; withdrawals need a verified creditor`,
-        links: { creditor: creditor.id }
-      })
-    }
-    const accountId = creditor.links.default_gbp_payout_account
-    const account = accountId === null ? undefined : yield* Effect.orDie(deps.creditorAccounts.get(organisation, accountId))
-    if (account === undefined || !account.resource.enabled || account.resource.verification_status !== "successful") {
-      return yield* new InvalidState({
-        reason: "no_verified_business_bank_account",
-        message: "The creditor has no verified, enabled GBP payout account to withdraw to",
-        links: { creditor: creditor.id }
-      })
-    }
-    return account.resource
-  })
-
-const withdraw = (deps: OutboundPaymentDeps, organisation: string, command: OutboundPaymentWithdrawalRequest) =>
-  Effect.gen(function*() {
-    const day = yield* executionDay(command)
-    const creditor = yield* resolveCreditor(deps.creditors, organisation, OUTBOUND_PAYMENTS, command.links?.creditor)
-    const account = yield* withdrawalAccount(deps, organisation, creditor.resource)
-    return yield* open(deps, organisation, creditor.resource, day, command, {
-      is_withdrawal: true,
-      // The creditor's own account was checked by the creditor's verification, not by
-      // confirmation of payee, so no recipient verification is shown.
-      verification: null,
-      links: { creditor: creditor.resource.id, recipient_bank_account: account.id }
+const withdrawalAccount = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, creditor: Creditor) {
+  if (creditor.verification_status !== "successful") {
+    return yield* new InvalidState({
+      reason: "creditor_not_verified",
+      message: `The creditor's verification is ${creditor.verification_status}; withdrawals need a verified creditor`,
+      links: { creditor: creditor.id }
     })
-  })
-
-const update = (deps: OutboundPaymentDeps, organisation: string, id: string, command: OutboundPaymentUpdateRequest) =>
-  Effect.gen(function*() {
-    const current = yield* deps.payments.get(organisation, id)
-    if (command.metadata === undefined) return current.resource
-    const next: OutboundPayment = { ...current.resource, metadata: command.metadata ?? {} }
-    yield* save(deps.payments, organisation, current, next)
-    return next
-  })
-
-const approve = (deps: OutboundPaymentDeps, organisation: string, id: string) =>
-  Effect.gen(function*() {
-    const current = yield* deps.payments.get(organisation, id)
-    // Both refusals come before any write, so an approval refused inside a larger unit of
-    // work (an import being processed) leaves nothing behind.
-    const account = yield* findAccount(deps.accounts, organisation, current.resource.links.creditor)
-    if (current.resource.status === "pending_approval" && (account?.resource.account_balance ?? 0) < current.resource.amount) {
-      return yield* insufficientBalance(current.resource.links.creditor, account?.resource, current.resource.amount)
-    }
-    const next = yield* movePayment(deps.payments, organisation, current, "approve", API_CAUSE("outbound_payment_approved", "The outbound payment was approved."))
-    yield* moveBalance(deps.accounts, organisation, next.links.creditor, -next.amount)
-    return next
-  })
-
-const cancel = (deps: OutboundPaymentDeps, organisation: string, id: string, command: OutboundPaymentCancelRequest) =>
-  Effect.gen(function*() {
-    const current = yield* deps.payments.get(organisation, id)
-    const wasReserved = RESERVED_OUTBOUND_STATUSES.includes(current.resource.status)
-    const cause = API_CAUSE("outbound_payment_cancelled", "The outbound payment was cancelled at your request.")
-    const next = yield* movePayment(deps.payments, organisation, current, "cancel", cause, {
-      patch: (p) => (command.metadata === undefined ? p : { ...p, metadata: command.metadata ?? {} })
+  }
+  const accountId = creditor.links.default_gbp_payout_account
+  const account = accountId === null ? undefined : yield* Effect.orDie(deps.creditorAccounts.get(organisation, accountId))
+  if (account === undefined || !account.resource.enabled || account.resource.verification_status !== "successful") {
+    return yield* new InvalidState({
+      reason: "no_verified_business_bank_account",
+      message: "The creditor has no verified, enabled GBP payout account to withdraw to",
+      links: { creditor: creditor.id }
     })
-    if (wasReserved) yield* moveBalance(deps.accounts, organisation, next.links.creditor, next.amount)
-    return next
+  }
+  return account.resource
+})
+
+const withdraw = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, command: OutboundPaymentWithdrawalRequest) {
+  const day = yield* executionDay(command)
+  const creditor = yield* resolveCreditor(deps.creditors, organisation, OUTBOUND_PAYMENTS, command.links?.creditor)
+  const account = yield* withdrawalAccount(deps, organisation, creditor.resource)
+  return yield* open(deps, organisation, creditor.resource, day, command, {
+    is_withdrawal: true,
+    // The creditor's own account was checked by the creditor's verification, not by
+    // confirmation of payee, so no recipient verification is shown.
+    verification: null,
+    links: { creditor: creditor.resource.id, recipient_bank_account: account.id }
   })
+})
+
+const update = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, id: string, command: OutboundPaymentUpdateRequest) {
+  const current = yield* deps.payments.get(organisation, id)
+  if (command.metadata === undefined) return current.resource
+  const next: OutboundPayment = { ...current.resource, metadata: command.metadata ?? {} }
+  yield* save(deps.payments, organisation, current, next)
+  return next
+})
+
+const approve = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, id: string) {
+  const current = yield* deps.payments.get(organisation, id)
+  // Both refusals come before any write, so an approval refused inside a larger unit of
+  // work (an import being processed) leaves nothing behind.
+  const account = yield* findAccount(deps.accounts, organisation, current.resource.links.creditor)
+  if (current.resource.status === "pending_approval" && (account?.resource.account_balance ?? 0) < current.resource.amount) {
+    return yield* insufficientBalance(current.resource.links.creditor, account?.resource, current.resource.amount)
+  }
+  const cause = API_CAUSE("outbound_payment_approved", "The outbound payment was approved.")
+  const next = yield* movePayment(deps.payments, organisation, current, "approve", cause)
+  yield* moveBalance(deps.accounts, organisation, next.links.creditor, -next.amount)
+  return next
+})
+
+const cancel = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, id: string, command: OutboundPaymentCancelRequest) {
+  const current = yield* deps.payments.get(organisation, id)
+  const wasReserved = RESERVED_OUTBOUND_STATUSES.includes(current.resource.status)
+  const cause = API_CAUSE("outbound_payment_cancelled", "The outbound payment was cancelled at your request.")
+  const next = yield* movePayment(deps.payments, organisation, current, "cancel", cause, {
+    patch: (p) => (command.metadata === undefined ? p : { ...p, metadata: command.metadata ?? {} })
+  })
+  if (wasReserved) yield* moveBalance(deps.accounts, organisation, next.links.creditor, next.amount)
+  return next
+})
 
 const list = (deps: OutboundPaymentDeps, organisation: string, params: OutboundPaymentListParams) => {
   const created: Filter | undefined = params.created_from === undefined && params.created_to === undefined

@@ -68,15 +68,14 @@ export const findAccount = (
 const accountFilters = (creditor: string) => ({ creditor: eq(creditor), currency: eq(PAYMENT_ACCOUNT_CURRENCY) })
 
 /** The creditor's payment account, opened (with a zero balance) the first time it is needed. */
-export const openAccount = (
+export const openAccount = Effect.fnUntraced(function*(
   accounts: Accounts,
   organisation: string,
   creditor: Creditor
-): Effect.Effect<Versioned<PaymentAccount>, never, IdGenerator> =>
-  Effect.gen(function*() {
-    const existing = yield* findAccount(accounts, organisation, creditor.id)
-    return existing ?? (yield* openNewAccount(accounts, organisation, creditor))
-  })
+): Effect.fn.Return<Versioned<PaymentAccount>, never, IdGenerator> {
+  const existing = yield* findAccount(accounts, organisation, creditor.id)
+  return existing ?? (yield* openNewAccount(accounts, organisation, creditor))
+})
 
 const openNewAccount = (accounts: Accounts, organisation: string, creditor: Creditor) =>
   withNewId("payment_account", (id, created_at) =>
@@ -103,20 +102,19 @@ export const insufficientBalance = (creditor: string, account: PaymentAccount | 
  * Moves the creditor's available balance by `delta` (negative: a reservation). A reservation the
  * balance cannot cover is refused, so the balance never goes below zero.
  */
-export const moveBalance = (
+export const moveBalance = Effect.fnUntraced(function*(
   accounts: Accounts,
   organisation: string,
   creditor: string,
   delta: number
-): Effect.Effect<PaymentAccount, InvalidState> =>
-  Effect.gen(function*() {
-    const current = yield* findAccount(accounts, organisation, creditor)
-    const balance = current?.resource.account_balance ?? 0
-    if (current === undefined || balance + delta < 0) return yield* insufficientBalance(creditor, current?.resource, -delta)
-    const next: PaymentAccount = { ...current.resource, account_balance: balance + delta }
-    yield* save(accounts, organisation, current, next)
-    return next
-  })
+): Effect.fn.Return<PaymentAccount, InvalidState> {
+  const current = yield* findAccount(accounts, organisation, creditor)
+  const balance = current?.resource.account_balance ?? 0
+  if (current === undefined || balance + delta < 0) return yield* insufficientBalance(creditor, current?.resource, -delta)
+  const next: PaymentAccount = { ...current.resource, account_balance: balance + delta }
+  yield* save(accounts, organisation, current, next)
+  return next
+})
 
 export class PaymentAccounts extends Context.Service<PaymentAccounts, {
   readonly get: (organisation: string, id: string) => Effect.Effect<PaymentAccount, NotFound>
