@@ -103,7 +103,7 @@ const withConstantCreate = (constant: { current: OutboundPayment | undefined }) 
     ...table,
     outbound_payments: {
       ...table.outbound_payments,
-      create: http.createHandler("outbound_payments", () =>
+      create: http.createHandler("outbound_payments", engine.REQUEST_BODIES.outbound_payments.create, () =>
         constant.current === undefined ? Effect.die(new Error("the constant payment is made before the server takes requests")) : Effect.succeed(constant.current))
     }
   }))

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
-import { fieldError, type PaykitError, validationFailed } from "@paykit/core"
-import type { CallerShape } from "./request-context.ts"
+import { fieldError, validationFailed } from "@paykit/core"
+import type { BodyGuard } from "./write-handlers.ts"
 
 /**
  * `app_fee` is the partner app's cut (spec, "App fees": passed when creating a payment or
@@ -35,25 +35,8 @@ export const APP_FEE_PATHS = {
   billingRequest: [["payment_request", "app_fee"], ["subscription_request", "app_fee"]]
 } as const satisfies Record<string, ReadonlyArray<Path>>
 
-const refusal = (root: string, paths: ReadonlyArray<Path>, input: unknown, caller: CallerShape): Effect.Effect<void, PaykitError> => {
+/** A body guard refusing, with 422, an `app_fee` at one of `paths` from a caller that is not an app. */
+export const appFeeOnlyForApps = (root: string, paths: ReadonlyArray<Path>): BodyGuard => (input, caller) => {
   const fees = caller.app === null ? appFeesIn(input, paths) : []
   return fees.length === 0 ? Effect.void : Effect.fail(validationFailed(fees.map((path) => fieldError(root, path, APP_FEE_FROM_NON_APP))))
 }
-
-/** A creation, refused with 422 when the caller is not an app and the body names an `app_fee` at one of `paths`. */
-export const createAppFeeOnlyForApps = <A>(
-  root: string,
-  paths: ReadonlyArray<Path>,
-  create: (organisation: string, input: unknown) => Effect.Effect<A, PaykitError>
-) =>
-(organisation: string, input: unknown, caller: CallerShape): Effect.Effect<A, PaykitError> =>
-  Effect.andThen(refusal(root, paths, input, caller), create(organisation, input))
-
-/** An update of `id`, refused as `createAppFeeOnlyForApps` refuses a creation. */
-export const updateAppFeeOnlyForApps = <A>(
-  root: string,
-  paths: ReadonlyArray<Path>,
-  update: (organisation: string, id: string, input: unknown) => Effect.Effect<A, PaykitError>
-) =>
-(organisation: string, id: string, input: unknown, caller: CallerShape): Effect.Effect<A, PaykitError> =>
-  Effect.andThen(refusal(root, paths, input, caller), update(organisation, id, input))

@@ -1,18 +1,22 @@
-import { Effect } from "effect"
-import { type NotFound, PAGE_SIZE_DEFAULT, type ValidationFailed } from "@paykit/core"
+import { Effect, type Schema } from "effect"
+import { decodeInputEffect, type NotFound, PAGE_SIZE_DEFAULT, type ValidationFailed } from "@paykit/core"
 import type { Page } from "@paykit/engine"
 import { type ApiHandler, idParamOf } from "./api-request.ts"
 import { ok } from "./api-response.ts"
-import { asQueryErrors, type QueryShape, singleOf, toParams } from "./query-params.ts"
+import { asQueryErrors, type ParamsSchema, type QueryValues, queryShapeOf, toParams } from "./query-params.ts"
 
 /**
- * `get` and `list` of a resource over its engine service: the service holds tenancy and every
- * rule of its list parameters; these handlers only map the query string onto the parameters and
- * wrap the answer in its envelope.
+ * `get` and `list` of a resource over its engine service. The query string is mapped onto the
+ * engine's list-parameter Schema and decoded here, at the edge, under the resource key; its field
+ * errors are renamed to the query's parameters. The service gets typed parameters and holds
+ * tenancy and the rules that need storage; these handlers wrap its answer in the envelope.
  */
 
 export type Getter<A> = (organisation: string, id: string) => Effect.Effect<A, NotFound>
-export type Lister<A> = (organisation: string, params: unknown) => Effect.Effect<Page<A>, ValidationFailed>
+export type Lister<P, A> = (organisation: string, params: P) => Effect.Effect<Page<A>, ValidationFailed>
+
+/** A list-parameter Schema: a Struct (its fields say the wire form) that decodes. */
+export type ListParamsSchema = ParamsSchema & Schema.Decoder<unknown>
 
 /** The `meta` of every list response. */
 export const listMeta = (page: { readonly before: string | null; readonly after: string | null }, limit: number) => ({
@@ -23,26 +27,42 @@ export const listMeta = (page: { readonly before: string | null; readonly after:
 export const getHandler = <A>(key: string, get: Getter<A>): ApiHandler => (request, caller) =>
   Effect.flatMap(idParamOf(request), (id) => Effect.map(get(caller.organisation, id), (resource) => ok({ [key]: resource })))
 
-export const listHandler = <A>(key: string, shape: QueryShape, list: Lister<A>): ApiHandler => ({ query }, caller) =>
-  list(caller.organisation, toParams(shape, query)).pipe(
-    Effect.mapError(asQueryErrors),
-    Effect.map((page) => {
-      // The engine accepted the parameters, so a given limit is a valid one.
-      const limit = singleOf(query, "limit")
-      return ok({ [key]: page.items, meta: listMeta(page, limit === undefined ? PAGE_SIZE_DEFAULT : Number(limit)) })
-    })
-  )
+/** The typed parameters of a query string, its errors named as the query names them. */
+const paramsOf = <S extends ListParamsSchema>(key: string, schema: S) => {
+  const shape = queryShapeOf(schema)
+  const decode = decodeInputEffect(schema, key)
+  return (query: QueryValues): Effect.Effect<S["Type"], ValidationFailed> => Effect.mapError(decode(toParams(shape, query)), asQueryErrors)
+}
+
+/** The page size a list answered with: the decoded `limit`, or the default. */
+const limitOf = (params: unknown): number => {
+  const limit = typeof params === "object" && params !== null ? (params as { readonly limit?: unknown }).limit : undefined
+  return typeof limit === "number" ? limit : PAGE_SIZE_DEFAULT
+}
+
+export const listHandler = <S extends ListParamsSchema, A>(key: string, schema: S, list: Lister<S["Type"], A>): ApiHandler => {
+  const params = paramsOf(key, schema)
+  return ({ query }, caller) =>
+    Effect.flatMap(params(query), (p) =>
+      list(caller.organisation, p).pipe(
+        Effect.mapError(asQueryErrors),
+        Effect.map((page) => ok({ [key]: page.items, meta: listMeta(page, limitOf(p)) }))
+      ))
+}
 
 /** A list with no pages (institutions): the items under the key, the parameters still the engine's. */
-export const plainListHandler = <A>(
+export const plainListHandler = <S extends ListParamsSchema, A>(
   key: string,
-  shape: QueryShape,
-  list: (organisation: string, params: unknown, request: { readonly id: string }) => Effect.Effect<ReadonlyArray<A>, ValidationFailed | NotFound>
-): ApiHandler =>
-(request, caller) =>
-  // `/institutions` has no path id; `/billing_requests/:id/institutions` has one, checked first.
-  Effect.flatMap(request.params["id"] === undefined ? Effect.succeed("") : idParamOf(request), (id) =>
-    list(caller.organisation, toParams(shape, request.query), { id }).pipe(
-      Effect.mapError(asQueryErrors),
-      Effect.map((items) => ok({ [key]: items }))
-    ))
+  schema: S,
+  list: (organisation: string, params: S["Type"], request: { readonly id: string }) => Effect.Effect<ReadonlyArray<A>, ValidationFailed | NotFound>
+): ApiHandler => {
+  const params = paramsOf(key, schema)
+  return (request, caller) =>
+    // `/institutions` has no path id; `/billing_requests/:id/institutions` has one, checked first.
+    Effect.flatMap(request.params["id"] === undefined ? Effect.succeed("") : idParamOf(request), (id) =>
+      Effect.flatMap(params(request.query), (p) =>
+        list(caller.organisation, p, { id }).pipe(
+          Effect.mapError(asQueryErrors),
+          Effect.map((items) => ok({ [key]: items }))
+        )))
+}

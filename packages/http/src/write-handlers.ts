@@ -1,13 +1,14 @@
-import { Effect } from "effect"
-import { invalidField, type PaykitError } from "@paykit/core"
+import { Effect, type Schema } from "effect"
+import { decodeInputEffect, invalidField, type PaykitError } from "@paykit/core"
 import { type ApiHandler, type ApiRequest, idParamOf } from "./api-request.ts"
-import { created, jsonResponse, ok } from "./api-response.ts"
+import { type ApiResponse, created, jsonResponse, ok } from "./api-response.ts"
 import type { CallerShape } from "./request-context.ts"
 
 /**
  * Creating, updating and action endpoints. The body is read raw (the gateway has already checked
- * its content type and JSON syntax) and unwrapped from its envelope; the engine service decodes
- * the inner object with its own Schema, so field errors carry the engine's messages and pointers.
+ * its content type and JSON syntax), unwrapped from its envelope and decoded here, at the edge,
+ * with the request Schema the engine declares for it (`REQUEST_BODIES`) under the envelope's key,
+ * so field errors carry the engine's messages and pointers and the operation gets a typed command.
  * Each operation is also given the caller, for the rules only the HTTP layer can apply (app fees).
  */
 
@@ -27,34 +28,92 @@ export const unwrap = (request: ApiRequest, key: string, options: { readonly all
   return Effect.fail(invalidField(key, [], `must be an object under the key \`${key}\``))
 }
 
-export type Create<A> = (organisation: string, input: unknown, caller: CallerShape) => Effect.Effect<A, PaykitError>
-export type Change<A> = (organisation: string, id: string, input: unknown, caller: CallerShape) => Effect.Effect<A, PaykitError>
+/** A check of the raw body that only the HTTP layer can make (app fees), run before it is decoded. */
+export type BodyGuard = (input: unknown, caller: CallerShape) => Effect.Effect<void, PaykitError>
+
+export interface BodyOptions {
+  /** Refusals that come before decoding, so they answer first as they always have. */
+  readonly guard?: BodyGuard
+  /** A `null` body stands for an empty one (the actions whose attributes are all optional). */
+  readonly nullIsEmpty?: boolean
+  /** The attributes may also come under `data`, or not at all (actions, `/outbound_payments/withdrawal`). */
+  readonly allowData?: boolean
+}
+
+export type Create<C, A> = (organisation: string, command: C, caller: CallerShape) => Effect.Effect<A, PaykitError>
+export type Change<C, A> = (organisation: string, id: string, command: C, caller: CallerShape) => Effect.Effect<A, PaykitError>
+
+/** The typed command of a request: the unwrapped body, guarded, then decoded with `schema` under `key`. */
+const commandOf = <S extends Schema.Decoder<unknown>>(key: string, schema: S, options: BodyOptions) => {
+  const decode = decodeInputEffect(schema, key)
+  const guard = options.guard
+  return (request: ApiRequest, caller: CallerShape): Effect.Effect<S["Type"], PaykitError> =>
+    Effect.flatMap(unwrap(request, key, options), (raw) => {
+      const input = options.nullIsEmpty === true && raw === null ? {} : raw
+      return guard === undefined ? decode(input) : Effect.andThen(guard(input, caller), decode(input))
+    })
+}
+
+/** A POST without a path id: the command is run and `answer` makes the response of its result. */
+const postingHandler = <S extends Schema.Decoder<unknown>, A>(
+  key: string,
+  schema: S,
+  run: Create<S["Type"], A>,
+  answer: (key: string, result: A) => ApiResponse,
+  options: BodyOptions
+): ApiHandler => {
+  const command = commandOf(key, schema, options)
+  return (request, caller) =>
+    Effect.flatMap(command(request, caller), (input) => Effect.map(run(caller.organisation, input, caller), (result) => answer(key, result)))
+}
 
 /** `POST /<key>`: 201 with `Location`. */
-export const createHandler = <A extends { readonly id: string }>(key: string, create: Create<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request, key), (input) => Effect.map(create(caller.organisation, input, caller), (resource) => created(key, resource)))
+export const createHandler = <S extends Schema.Decoder<unknown>, A extends { readonly id: string }>(
+  key: string,
+  schema: S,
+  create: Create<S["Type"], A>,
+  options: BodyOptions = {}
+): ApiHandler => postingHandler(key, schema, create, created, options)
 
 /** A creation of something with no resource path of its own (payer themes): 201 without `Location`. */
-export const createdWithoutLocation = <A>(key: string, create: Create<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request, key), (input) =>
-    Effect.map(create(caller.organisation, input, caller), (resource) => jsonResponse(201, { [key]: resource })))
+export const createdWithoutLocation = <S extends Schema.Decoder<unknown>, A>(key: string, schema: S, create: Create<S["Type"], A>): ApiHandler =>
+  postingHandler(key, schema, create, (k, resource) => jsonResponse(201, { [k]: resource }), {})
 
 /** A creating POST at a path of its own, body under `data` (`/outbound_payments/withdrawal`): 201 with `Location`. */
-export const createFromDataHandler = <A extends { readonly id: string }>(key: string, create: Create<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request, key, { allowData: true }), (input) =>
-    Effect.map(create(caller.organisation, input, caller), (resource) => created(key, resource)))
+export const createFromDataHandler = <S extends Schema.Decoder<unknown>, A extends { readonly id: string }>(
+  key: string,
+  schema: S,
+  create: Create<S["Type"], A>
+): ApiHandler => createHandler(key, schema, create, { allowData: true })
 
 /** A POST that computes an answer and stores nothing (`/bank_details_lookups`): 200. */
-export const postHandler = <A>(key: string, run: Create<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(unwrap(request, key), (input) => Effect.map(run(caller.organisation, input, caller), (answer) => ok({ [key]: answer })))
+export const postHandler = <S extends Schema.Decoder<unknown>, A>(key: string, schema: S, run: Create<S["Type"], A>): ApiHandler =>
+  postingHandler(key, schema, run, (k, answer) => ok({ [k]: answer }), {})
 
 /** A malformed path id is a 404 before the body is looked at, as an unknown one would be. */
-export const updateHandler = <A>(key: string, update: Change<A>): ApiHandler => (request, caller) =>
-  Effect.flatMap(idParamOf(request), (id) =>
-    Effect.flatMap(unwrap(request, key), (input) =>
-      Effect.map(update(caller.organisation, id, input, caller), (resource) => ok({ [key]: resource }))))
+export const updateHandler = <S extends Schema.Decoder<unknown>, A>(
+  key: string,
+  schema: S,
+  update: Change<S["Type"], A>,
+  options: BodyOptions = {}
+): ApiHandler => {
+  const command = commandOf(key, schema, options)
+  return (request, caller) =>
+    Effect.flatMap(idParamOf(request), (id) =>
+      Effect.flatMap(command(request, caller), (input) =>
+        Effect.map(update(caller.organisation, id, input, caller), (resource) => ok({ [key]: resource }))))
+}
 
-export const actionHandler = <A>(key: string, act: Change<A>): ApiHandler => (request, caller) =>
+/** `POST /<key>/:id/actions/<name>` with a body (under `key` or `data`, or none). */
+export const actionHandler = <S extends Schema.Decoder<unknown>, A>(
+  key: string,
+  schema: S,
+  act: Change<S["Type"], A>,
+  options: BodyOptions = {}
+): ApiHandler => updateHandler(key, schema, act, { ...options, allowData: true })
+
+/** `POST /<key>/:id/actions/<name>` that takes no attributes: the envelope is still checked, its content ignored. */
+export const bodilessActionHandler = <A>(key: string, act: (organisation: string, id: string) => Effect.Effect<A, PaykitError>): ApiHandler =>
+(request, caller) =>
   Effect.flatMap(idParamOf(request), (id) =>
-    Effect.flatMap(unwrap(request, key, { allowData: true }), (input) =>
-      Effect.map(act(caller.organisation, id, input, caller), (resource) => ok({ [key]: resource }))))
+    Effect.flatMap(unwrap(request, key, { allowData: true }), () => Effect.map(act(caller.organisation, id), (resource) => ok({ [key]: resource }))))

@@ -50,13 +50,13 @@ const make = (_organisation: string, input: unknown) =>
 
 const table = Effect.succeed({
   creditors: {
-    create: createHandler("creditors", make),
+    create: createHandler("creditors", Schema.Unknown, make),
     get: (request: ApiRequest) => {
       const thing = stored.get(paramOf(request, "id"))
       return thing === undefined ? Effect.fail(new NotFound({ resource: "creditors", id: paramOf(request, "id") })) : Effect.succeed(ok({ creditors: thing }))
     }
   },
-  outbound_payments: { create: createHandler("outbound_payments", make) }
+  outbound_payments: { create: createHandler("outbound_payments", Schema.Unknown, make) }
 })
 
 let runtime: ManagedRuntime.ManagedRuntime<HttpServer.HttpServer | AccessTokens, unknown>
