@@ -116,6 +116,20 @@ export const moveBalance = Effect.fnUntraced(function*(
   return next
 })
 
+/** Money arrives in the creditor's account, opened on first use. */
+const fund = Effect.fnUntraced(function*(
+  accounts: Accounts,
+  creditors: CreditorRepository["Service"],
+  organisation: string,
+  command: PaymentAccountFundRequest
+) {
+  const creditor = yield* linkedCreditor(creditors, organisation, PAYMENT_ACCOUNTS, command.links.creditor)
+  const account = yield* openAccount(accounts, organisation, creditor.resource)
+  const next: PaymentAccount = { ...account.resource, account_balance: account.resource.account_balance + command.amount }
+  yield* save(accounts, organisation, account, next)
+  return next
+})
+
 export class PaymentAccounts extends Context.Service<PaymentAccounts, {
   readonly get: (organisation: string, id: string) => Effect.Effect<PaymentAccount, NotFound>
   readonly list: (organisation: string, params: PaymentAccountListParams) => Effect.Effect<Page<PaymentAccount>>
@@ -138,19 +152,10 @@ export class PaymentAccounts extends Context.Service<PaymentAccounts, {
       const transactor = yield* Transactor
       const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => transactor.transaction(provideIds(effect))
 
-      const fund = (organisation: string, req: PaymentAccountFundRequest) =>
-        Effect.gen(function*() {
-          const creditor = yield* linkedCreditor(creditors, organisation, PAYMENT_ACCOUNTS, req.links.creditor)
-          const account = yield* openAccount(accounts, organisation, creditor.resource)
-          const next: PaymentAccount = { ...account.resource, account_balance: account.resource.account_balance + req.amount }
-          yield* save(accounts, organisation, account, next)
-          return next
-        })
-
       return PaymentAccounts.of({
         get: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
         list: (o, params) => accounts.list(o, toListQuery(params, { creditor: params.creditor === undefined ? undefined : eq(params.creditor) })),
-        fund: (o, i) => run(fund(o, i))
+        fund: (o, command) => run(fund(accounts, creditors, o, command))
       })
     })
   )
