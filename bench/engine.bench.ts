@@ -21,7 +21,7 @@ import { ensureSourceCondition } from "./support/source-condition.ts"
 ensureSourceCondition()
 
 const { Effect, Layer } = await import("effect")
-const { IdGenerator } = await import("@paykit/core")
+const { IdGenerator, unsafeAmount } = await import("@paykit/core")
 const engine = await import("@paykit/engine")
 
 /** This process only measures allocation (started by the main run with a large young generation). */
@@ -73,7 +73,7 @@ const program = Effect.gen(function*() {
   yield* timed("outbound payments", TOTAL, WINDOW, createOutbound)
   const payments = yield* engine.Payments
   yield* timed("payments", TOTAL / 5, WINDOW / 5, (i) =>
-    payments.create(ORG, { amount: 1000 + (i % 50), currency: "GBP", links: { mandate: mandate.id } }))
+    payments.create(ORG, { amount: unsafeAmount(1000 + (i % 50)), currency: "GBP", links: { mandate: mandate.id } }))
 })
 
 /**

@@ -70,6 +70,17 @@ export * from "./collections/account-schemes.ts"
 export * from "./payouts/domain/app-fees.ts"
 export * from "./payouts/app-fees.ts"
 export * from "./collections/mandate-dormancy.ts"
+export { minimumAdvanceNotice, withNextPossibleChargeDate } from "./collections/mandate-rules.ts"
+export {
+  CHARGEBACK_AFTER_BUSINESS_DAYS,
+  type InstantPaymentInput,
+  LATE_FAILURE_AFTER_BUSINESS_DAYS,
+  ledgerMandateOf,
+  mandateCurrencyRefusal,
+  type PaymentOrigin,
+  unsettledBalance
+} from "./collections/payment-rules.ts"
+export type { SubscriptionOrigin } from "./collections/subscription-create.ts"
 export * from "./kernel/metadata-requests.ts"
 export * from "./request-schemas.ts"
 export * from "./creditors/domain/payer-themes.ts"

@@ -1,8 +1,3 @@
-import {
-  SubscriptionCreateRequest as ScheduleSubscriptionCreateRequest,
-  SubscriptionPauseRequest as ScheduleSubscriptionPauseRequest,
-  SubscriptionResumeRequest as ScheduleSubscriptionResumeRequest
-} from "@paykit/schedule"
 import { BillingRequestCreate, CollectBankAccount, PayerThemeCreate } from "@paykit/validation"
 import { BankAuthorisationCreateRequest } from "./payer-flows/bank-authorisations.ts"
 import {
@@ -13,8 +8,9 @@ import {
   SelectInstitutionRequest
 } from "./payer-flows/billing-requests.ts"
 import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./creditors/creditors.ts"
-import { CustomerBankAccountCreateRequest, CustomerCreateRequest, CustomerUpdateRequest } from "./collections/customers.ts"
-import { MandateCreateRequest } from "./collections/mandates.ts"
+import { CustomerCreateRequest, CustomerUpdateRequest } from "./collections/domain/customers.ts"
+import { CustomerBankAccountCreateRequest, CustomerBankAccountUpdateRequest } from "./collections/domain/customer-bank-accounts.ts"
+import { MandateCreateRequest, MandateMetadataRequest } from "./collections/domain/mandates.ts"
 import { MetadataUpdateRequest, PayoutUpdateRequest } from "./kernel/metadata-requests.ts"
 import {
   OutboundPaymentCancelRequest,
@@ -24,8 +20,15 @@ import {
 } from "./outbound/domain/outbound-payments.ts"
 import { OutboundPaymentImportCreateRequest } from "./outbound/domain/outbound-payment-imports.ts"
 import { PayerAuthorisationBody } from "./payer-flows/payer-authorisations.ts"
-import { PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest, RefundCreateRequest } from "./collections/payments.ts"
-import { SubscriptionUpdateRequest } from "./collections/subscriptions.ts"
+import { PaymentCancelRequest, PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest } from "./collections/domain/payments.ts"
+import { RefundCreateRequest } from "./collections/domain/refunds.ts"
+import {
+  SubscriptionCancelRequest,
+  SubscriptionCreateRequest,
+  SubscriptionPauseRequest,
+  SubscriptionResumeRequest,
+  SubscriptionUpdateRequest
+} from "./collections/domain/subscriptions.ts"
 
 /**
  * The body Schemas of the API requests the engine's services decode, under the engine's names, so
@@ -40,9 +43,6 @@ import { SubscriptionUpdateRequest } from "./collections/subscriptions.ts"
  */
 export const BillingRequestCreateRequest = BillingRequestCreate
 export const CollectBankAccountRequest = CollectBankAccount
-export const SubscriptionCreateRequest = ScheduleSubscriptionCreateRequest
-export const SubscriptionPauseRequest = ScheduleSubscriptionPauseRequest
-export const SubscriptionResumeRequest = ScheduleSubscriptionResumeRequest
 export const PayerThemeCreateRequest = PayerThemeCreate
 
 /**
@@ -54,16 +54,16 @@ export const REQUEST_BODIES = {
   creditor_bank_accounts: { create: CreditorBankAccountCreateRequest },
   verification_details: { create: VerificationDetailCreateRequest },
   customers: { create: CustomerCreateRequest, update: CustomerUpdateRequest },
-  customer_bank_accounts: { create: CustomerBankAccountCreateRequest, update: MetadataUpdateRequest },
-  mandates: { create: MandateCreateRequest, update: MetadataUpdateRequest, cancel: MetadataUpdateRequest, reinstate: MetadataUpdateRequest },
-  payments: { create: PaymentCreateRequest, update: PaymentUpdateRequest, cancel: MetadataUpdateRequest, retry: PaymentRetryRequest },
+  customer_bank_accounts: { create: CustomerBankAccountCreateRequest, update: CustomerBankAccountUpdateRequest },
+  mandates: { create: MandateCreateRequest, update: MandateMetadataRequest, cancel: MandateMetadataRequest, reinstate: MandateMetadataRequest },
+  payments: { create: PaymentCreateRequest, update: PaymentUpdateRequest, cancel: PaymentCancelRequest, retry: PaymentRetryRequest },
   refunds: { create: RefundCreateRequest },
   subscriptions: {
     create: SubscriptionCreateRequest,
     update: SubscriptionUpdateRequest,
     pause: SubscriptionPauseRequest,
     resume: SubscriptionResumeRequest,
-    cancel: MetadataUpdateRequest
+    cancel: SubscriptionCancelRequest
   },
   payouts: { update: PayoutUpdateRequest },
   outbound_payments: {

@@ -2,7 +2,7 @@ import { Effect, Exit, Layer, Logger } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { ORG, START } from "./fixtures.ts"
+import { ORG, START, edge } from "./fixtures.ts"
 import { MANDATE_SCHEMES } from "@paykit/core"
 import {
   Creditors,
@@ -68,6 +68,8 @@ const scenario = (creations: ReadonlyArray<Creation>) =>
     ]
     const mandates = [gb.mandate.id]
     let accepted = 0
+    const subscriptionService = yield* Subscriptions
+    const paymentService = yield* Payments
     for (const c of creations) {
       const attempt: Effect.Effect<unknown, unknown, OutboundPaymentImports> = c.kind === "mandate"
         ? Effect.map((yield* Mandates).create(ORG, {
@@ -76,13 +78,13 @@ const scenario = (creations: ReadonlyArray<Creation>) =>
           links: { customer_bank_account: pick(accounts, c.account)?.id ?? "", creditor: pick(creditors, c.creditor)?.id ?? "" }
         }), (m) => void mandates.push(m.id))
         : c.kind === "subscription"
-        ? (yield* Subscriptions).create(ORG, {
+        ? Effect.flatMap(edge.subscription({
           amount: c.amount, currency: c.currency, interval_unit: c.interval_unit,
           ...(c.app_fee === undefined ? {} : { app_fee: c.app_fee }),
           links: { mandate: pick(mandates, c.mandate) ?? "" }
-        })
+        }), (command) => subscriptionService.create(ORG, command))
         : c.kind === "payment"
-        ? (yield* Payments).create(ORG, { amount: c.amount, currency: c.currency, links: { mandate: pick(mandates, c.mandate) ?? "" } })
+        ? Effect.flatMap(edge.payment({ amount: c.amount, currency: c.currency, links: { mandate: pick(mandates, c.mandate) ?? "" } }), (command) => paymentService.create(ORG, command))
         : createImport(ORG, {
           links: { creditor: gb.creditor.id },
           entry_items: c.recipients.map((r) => ({ scheme: "faster_payments", amount: 100, recipient_bank_account_id: r === undefined ? "BA0000000000ZZ" : pick(accounts, r)?.id ?? "" }))

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { Payments, Subscriptions } from "@paykit/engine"
-import { ORG, runEngine, setUpPayer } from "./fixtures.ts"
+import { ORG, runEngine, setUpPayer, edge } from "./fixtures.ts"
 import { ORG as OUTBOUND_ORG, createOutbound, runOutbound, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
 
 const amountErrors = (e: unknown) =>
@@ -14,11 +14,11 @@ describe("an amount of 0 is refused on `amount`", () => {
   it("for payments, subscriptions (create and update) and outbound payments", async () => {
     const r = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
-      const payment = yield* Effect.flip((yield* Payments).create(ORG, { amount: 0, currency: "GBP", links: { mandate: mandate.id } }))
+      const payment = yield* Effect.flip(Effect.flatMap(edge.payment({ amount: 0, currency: "GBP", links: { mandate: mandate.id } }), (c) => Payments.use((service) => service.create(ORG, c))))
       const subscriptions = yield* Subscriptions
-      const subscription = yield* Effect.flip(subscriptions.create(ORG, { amount: 0, currency: "GBP", interval_unit: "monthly", links: { mandate: mandate.id } }))
-      const live = yield* subscriptions.create(ORG, { amount: 100, currency: "GBP", interval_unit: "monthly", links: { mandate: mandate.id } })
-      const update = yield* Effect.flip(subscriptions.update(ORG, live.id, { amount: 0 }))
+      const subscription = yield* Effect.flip(Effect.flatMap(edge.subscription({ amount: 0, currency: "GBP", interval_unit: "monthly", links: { mandate: mandate.id } }), (c) => subscriptions.create(ORG, c)))
+      const live = yield* Effect.flatMap(edge.subscription({ amount: 100, currency: "GBP", interval_unit: "monthly", links: { mandate: mandate.id } }), (c) => subscriptions.create(ORG, c))
+      const update = yield* Effect.flip(Effect.flatMap(edge.subscriptionUpdate({ amount: 0 }), (c) => subscriptions.update(ORG, live.id, c)))
       return { payment: amountErrors(payment), subscription: amountErrors(subscription), update: amountErrors(update) }
     }))
     expect(r).toEqual({
@@ -40,7 +40,7 @@ describe("an amount of 0 is refused on `amount`", () => {
     await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: 10 }), async (amount) => {
       const outcome = await runEngine(Effect.gen(function*() {
         const { mandate } = yield* setUpPayer(ORG)
-        return yield* Effect.result((yield* Payments).create(ORG, { amount, currency: "GBP", links: { mandate: mandate.id } }))
+        return yield* Effect.result(Effect.flatMap(edge.payment({ amount, currency: "GBP", links: { mandate: mandate.id } }), (c) => Payments.use((service) => service.create(ORG, c))))
       }))
       expect(outcome._tag === "Success").toBe(amount > 0)
     }), { numRuns: 11, seed: 4 })

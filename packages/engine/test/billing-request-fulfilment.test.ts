@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { BankAuthorisations, BillingRequests, Creditors, Events, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
 import { ADA, ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
+import { edge } from "./fixtures.ts"
 
 const US_PAYER = {
   customer: { email: "grace@example.com", given_name: "Grace", family_name: "Hopper" },
@@ -129,7 +130,7 @@ describe("billing request instant payments (Pay by Bank)", () => {
       return {
         instant: instant.payment, refused: refused.payment,
         instantLater: yield* payments.get(ORG, instant.payment.id), refusedLater: yield* payments.get(ORG, refused.payment.id),
-        refund: yield* Effect.flip(payments.createRefund(ORG, { amount: 100, total_amount_confirmation: 100, links: { payment: instant.payment.id } }))
+        refund: yield* Effect.flip(Effect.flatMap(edge.refund({ amount: 100, total_amount_confirmation: 100, links: { payment: instant.payment.id } }), (c) => payments.createRefund(ORG, c)))
       }
     }))
     expect([r.instant.status, r.instant.scheme, r.instant.currency]).toEqual(["confirmed", "sepa_instant_credit_transfer", "EUR"])

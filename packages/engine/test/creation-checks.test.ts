@@ -16,7 +16,7 @@ import {
   withFailureInjection
 } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
-import { ORG, START } from "./fixtures.ts"
+import { ORG, START, edge } from "./fixtures.ts"
 import { createImport, fundAccount } from "./outbound-fixtures.ts"
 
 /**
@@ -57,8 +57,8 @@ describe("creation checks: accept only what the daily run can process", () => {
     const r = await run(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
       const subscriptions = yield* Subscriptions
-      const healthy = yield* subscriptions.create(ORG, { amount: 1500, currency: "GBP", interval_unit: "weekly", links: { mandate: mandate.id } })
-      const eur = yield* Effect.exit(subscriptions.create(ORG, { amount: 1000, currency: "EUR", interval_unit: "monthly", links: { mandate: mandate.id } }))
+      const healthy = yield* Effect.flatMap(edge.subscription({ amount: 1500, currency: "GBP", interval_unit: "weekly", links: { mandate: mandate.id } }), (c) => subscriptions.create(ORG, c))
+      const eur = yield* Effect.exit(Effect.flatMap(edge.subscription({ amount: 1000, currency: "EUR", interval_unit: "monthly", links: { mandate: mandate.id } }), (c) => subscriptions.create(ORG, c)))
       return { eur: refusalOf(eur), message: JSON.stringify(eur), ...(yield* advanceAndCount(healthy.id)) }
     }))
     expect(r.eur).toBe("currency")
@@ -89,7 +89,7 @@ describe("creation checks: accept only what the daily run can process", () => {
   it("an import whose recipient cannot be read stops no advance, can be cancelled, and others still charge; an unknown recipient makes it invalid", async () => {
     const r = await run(Effect.gen(function*() {
       const { mandate, creditor } = yield* setUpPayer(ORG)
-      const healthy = yield* (yield* Subscriptions).create(ORG, { amount: 1500, currency: "GBP", interval_unit: "weekly", links: { mandate: mandate.id } })
+      const healthy = yield* Effect.flatMap(edge.subscription({ amount: 1500, currency: "GBP", interval_unit: "weekly", links: { mandate: mandate.id } }), (c) => Subscriptions.use((service) => service.create(ORG, c)))
       yield* fundAccount(ORG, { amount: 100_000, links: { creditor: creditor.id } })
       const customers = yield* Customers
       const recipient = yield* customers.create(ORG, { given_name: "Bob", family_name: "Payee", country_code: "GB" })

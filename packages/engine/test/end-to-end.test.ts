@@ -4,7 +4,7 @@ import { type LocalDate, addMonths, unsafeLocalDate } from "@paykit/core"
 import { DEFAULT_FEE_SCHEDULE, collectionCharges } from "@paykit/money"
 import { calendarFor } from "@paykit/schedule"
 import { BillingRequests, Creditors, Events, Mandates, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
-import { ORG, START, runEngine } from "./fixtures.ts"
+import { ORG, START, runEngine, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000
 
@@ -32,9 +32,9 @@ const scenario = Effect.gen(function*() {
   yield* brs.confirmPayerDetails(ORG, request.id, {})
   const fulfilled = yield* brs.fulfil(ORG, request.id, {})
   const mandateId = fulfilled.mandate_request?.links.mandate ?? ""
-  const subscription = yield* (yield* Subscriptions).create(ORG, {
+  const subscription = yield* Effect.flatMap(edge.subscription({
     amount: 1500, currency: "GBP", interval_unit: "monthly", day_of_month: 1, name: "Membership", links: { mandate: mandateId }
-  })
+  }), (c) => Subscriptions.use((service) => service.create(ORG, c)))
   yield* (yield* Simulator).advanceTo(START + 365 * DAY)
   const payments = (yield* (yield* Payments).list(ORG, { subscription: subscription.id, limit: 500 })).items
   const payouts = (yield* (yield* Payouts).list(ORG, { limit: 500 })).items

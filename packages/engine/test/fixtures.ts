@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { inMemoryEngine, setUpPayer as setUpPayerWith } from "@paykit/engine"
+import { decodeCommand, inMemoryEngine, REQUEST_BODIES, setUpPayer as setUpPayerWith, SubscriptionListParams } from "@paykit/engine"
 
 export const ORG = "OR0000000000AA"
 export const OTHER_ORG = "OR0000000000BB"
@@ -20,3 +20,18 @@ export const runEngine = <A, E>(program: Effect.Effect<A, E, TestServices>, seed
 
 /** A creditor, a customer with a UK account and a Bacs mandate (the engine's `setUpPayer`). */
 export const setUpPayer = (organisation: string, accountHolderName = "Ada Lovelace") => setUpPayerWith(organisation, { accountHolderName })
+
+/**
+ * Raw request bodies (and list queries) decoded at the edge, as the HTTP layer decodes them, into
+ * the typed commands the collections' operations take (`decodeCommand` with the `REQUEST_BODIES`
+ * or list-params Schema and the resource's root).
+ */
+export const edge = {
+  customer: decodeCommand(REQUEST_BODIES.customers.create, "customers"),
+  payment: decodeCommand(REQUEST_BODIES.payments.create, "payments"),
+  paymentRetry: decodeCommand(REQUEST_BODIES.payments.retry, "payments"),
+  refund: decodeCommand(REQUEST_BODIES.refunds.create, "refunds"),
+  subscription: decodeCommand(REQUEST_BODIES.subscriptions.create, "subscriptions"),
+  subscriptionUpdate: decodeCommand(REQUEST_BODIES.subscriptions.update, "subscriptions"),
+  subscriptionList: decodeCommand(SubscriptionListParams, "subscriptions")
+}

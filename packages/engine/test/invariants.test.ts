@@ -5,7 +5,7 @@ import { unsafeLocalDate } from "@paykit/core"
 import { type Machine, mandateMachine, paymentMachine, payoutMachine, refundMachine, subscriptionMachine } from "@paykit/machines"
 import { DEFAULT_FEE_SCHEDULE, collectionCharges, surchargeCharge } from "@paykit/money"
 import { Creditors, Customers, type Event, Events, Mandates, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
-import { ORG, runEngine } from "./fixtures.ts"
+import { ORG, runEngine, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000
 
@@ -58,7 +58,7 @@ const program = (ops: ReadonlyArray<Op>) =>
     })
     const mandates: Array<string> = []
     for (const name of PAYERS) {
-      const customer = yield* customers.create(ORG, { given_name: name.split(" ")[0], family_name: "Payer" })
+      const customer = yield* Effect.flatMap(edge.customer({ given_name: name.split(" ")[0], family_name: "Payer" }), (c) => customers.create(ORG, c))
       const account = yield* customers.createBankAccount(ORG, { account_holder_name: name, account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
       mandates.push((yield* mandatesService.create(ORG, { links: { customer_bank_account: account.id } })).id)
     }
@@ -67,7 +67,7 @@ const program = (ops: ReadonlyArray<Op>) =>
       const allPayments = (yield* payments.list(ORG, { limit: 500 })).items
       switch (o.kind) {
         case "payment":
-          yield* tolerate(payments.create(ORG, { amount: o.amount, currency: "GBP", links: { mandate: mandates[o.payer] ?? "" } }))
+          yield* tolerate(Effect.flatMap(edge.payment({ amount: o.amount, currency: "GBP", links: { mandate: mandates[o.payer] ?? "" } }), (c) => payments.create(ORG, c)))
           break
         case "instant":
           // A Pay by Bank payment (no mandate) as billing request fulfilment makes it.
@@ -77,7 +77,7 @@ const program = (ops: ReadonlyArray<Op>) =>
           }))
           break
         case "subscription":
-          yield* tolerate(subscriptions.create(ORG, { amount: o.amount, currency: "GBP", interval_unit: o.unit, count: 4, links: { mandate: mandates[o.payer] ?? "" } }))
+          yield* tolerate(Effect.flatMap(edge.subscription({ amount: o.amount, currency: "GBP", interval_unit: o.unit, count: 4, links: { mandate: mandates[o.payer] ?? "" } }), (c) => subscriptions.create(ORG, c)))
           break
         case "cancel_payment": {
           const p = pickOf(allPayments, o.pick)
@@ -96,7 +96,7 @@ const program = (ops: ReadonlyArray<Op>) =>
           const p = pickOf(allPayments, o.pick)
           if (p === undefined) break
           const refund = Math.max(1, Math.floor((p.amount - p.amount_refunded) * o.share))
-          yield* tolerate(payments.createRefund(ORG, { amount: refund, total_amount_confirmation: p.amount_refunded + refund, links: { payment: p.id } }))
+          yield* tolerate(Effect.flatMap(edge.refund({ amount: refund, total_amount_confirmation: p.amount_refunded + refund, links: { payment: p.id } }), (c) => payments.createRefund(ORG, c)))
           break
         }
         case "advance":

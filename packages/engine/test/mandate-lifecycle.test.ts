@@ -6,7 +6,7 @@ import {
   BACS_DORMANCY_MONTHS, BillingRequests, Creditors, Customers, Events, Mandates, Payments, Simulator, dormancyExpiryDate, isDormant
 } from "@paykit/engine"
 import { ADA, ORG as BR_ORG, UK_ACCOUNT, runBilling, setUpCreditor } from "./billing-fixtures.ts"
-import { ORG, runEngine, setUpPayer } from "./fixtures.ts"
+import { ORG, runEngine, setUpPayer, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000
 
@@ -81,7 +81,7 @@ describe("dormant Bacs mandates expire", () => {
   it("counts 13 months from the last payment's charge date", async () => {
     const r = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
-      const payment = yield* (yield* Payments).create(ORG, { amount: 1000, currency: "GBP", charge_date: "2027-03-01", links: { mandate: mandate.id } })
+      const payment = yield* Effect.flatMap(edge.payment({ amount: 1000, currency: "GBP", charge_date: "2027-03-01", links: { mandate: mandate.id } }), (c) => Payments.use((service) => service.create(ORG, c)))
       const simulator = yield* Simulator
       const mandates = yield* Mandates
       yield* simulator.advanceTo(Date.parse("2028-03-31T07:00:00Z"))

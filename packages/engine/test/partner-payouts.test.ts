@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import {
   AppFeeLedgerRepository, CallingApp, Creditors, eq, type PartnerApp, Payments, Payouts, Simulator, Subscriptions
 } from "@paykit/engine"
-import { ORG, runEngine, setUpPayer } from "./fixtures.ts"
+import { ORG, runEngine, setUpPayer, edge } from "./fixtures.ts"
 
 const PARTNER = "OR0000000000PP"
 const DAY = 86_400_000
@@ -35,9 +35,9 @@ describe("partner payouts", () => {
       const app = yield* setUpPartner
       const { mandate } = yield* setUpPayer(ORG)
       const payments = yield* Payments
-      const payment = yield* Effect.provideService(payments.create(ORG, { amount: 10000, currency: "GBP", app_fee: 500, links: { mandate: mandate.id } }), CallingApp, app)
+      const payment = yield* Effect.provideService(Effect.flatMap(edge.payment({ amount: 10000, currency: "GBP", app_fee: 500, links: { mandate: mandate.id } }), (c) => payments.create(ORG, c)), CallingApp, app)
       // No calling app: the fee is deducted from the merchant but credited to no partner.
-      yield* payments.create(ORG, { amount: 10000, currency: "GBP", app_fee: 700, links: { mandate: mandate.id } })
+      yield* Effect.flatMap(edge.payment({ amount: 10000, currency: "GBP", app_fee: 700, links: { mandate: mandate.id } }), (c) => payments.create(ORG, c))
       yield* (yield* Simulator).advanceBy(20 * DAY)
       const page = yield* partnerPayouts
       return { payment: yield* payments.get(ORG, payment.id), payouts: page.items, app }
@@ -53,7 +53,7 @@ describe("partner payouts", () => {
     const r = await runEngine(Effect.gen(function*() {
       const app = yield* setUpPartner
       const { mandate } = yield* setUpPayer(ORG)
-      yield* (yield* Subscriptions).create(ORG, { amount: 2000, currency: "GBP", interval_unit: "monthly", day_of_month: 1, app_fee: 150, links: { mandate: mandate.id } }, { app })
+      yield* Effect.flatMap(edge.subscription({ amount: 2000, currency: "GBP", interval_unit: "monthly", day_of_month: 1, app_fee: 150, links: { mandate: mandate.id } }), (c) => Subscriptions.use((service) => service.create(ORG, c, { app })))
       yield* (yield* Simulator).advanceBy(75 * DAY)
       return (yield* partnerPayouts).items.map((p) => p.amount)
     }))
@@ -63,7 +63,7 @@ describe("partner payouts", () => {
   it("refuses a calling app whose partner creditor does not exist", async () => {
     const error = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
-      return yield* Effect.flip(Effect.provideService((yield* Payments).create(ORG, { amount: 1000, currency: "GBP", app_fee: 10, links: { mandate: mandate.id } }), CallingApp, { organisation: PARTNER, creditor: "CR000MISSING" }))
+      return yield* Effect.flip(Effect.provideService(Effect.flatMap(edge.payment({ amount: 1000, currency: "GBP", app_fee: 10, links: { mandate: mandate.id } }), (c) => Payments.use((service) => service.create(ORG, c))), CallingApp, { organisation: PARTNER, creditor: "CR000MISSING" }))
     }))
     expect(error._tag === "InvalidState" && error.reason).toBe("partner_creditor_not_found")
   })
@@ -88,7 +88,7 @@ describe("partner payouts", () => {
           yield* simulator.advanceBy(s.day * 3_600_000)
           const fee = Math.floor((s.amount * s.feePercent) / 100)
           const p = yield* Effect.provideService(
-            payments.create(ORG, { amount: s.amount, currency: "GBP", ...(fee > 0 ? { app_fee: fee } : {}), links: { mandate: mandate.id } }),
+            Effect.flatMap(edge.payment({ amount: s.amount, currency: "GBP", ...(fee > 0 ? { app_fee: fee } : {}), links: { mandate: mandate.id } }), (c) => payments.create(ORG, c)),
             CallingApp, s.byApp ? app : null
           )
           created.push({ id: p.id, fee, byApp: s.byApp })

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { Creditors, Customers, Events, Mandates, Payments, Payouts, Simulator } from "@paykit/engine"
-import { ORG, START, runEngine } from "./fixtures.ts"
+import { ORG, START, runEngine, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000
 
@@ -23,7 +23,7 @@ const collect = (creditorName: string, fxPayoutCurrency?: "EUR") =>
     const customer = yield* customers.create(ORG, { given_name: "Ada", family_name: "Lovelace" })
     const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
     const mandate = yield* (yield* Mandates).create(ORG, { links: { customer_bank_account: account.id } })
-    yield* (yield* Payments).create(ORG, { amount: 10_000, currency: "GBP", links: { mandate: mandate.id } })
+    yield* Effect.flatMap(edge.payment({ amount: 10_000, currency: "GBP", links: { mandate: mandate.id } }), (c) => Payments.use((service) => service.create(ORG, c)))
     return creditor
   })
 
@@ -83,7 +83,7 @@ describe("payouts", () => {
       const customer = yield* customers.create(ORG, { company_name: "Payer Ltd" })
       const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Payer Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
       const mandate = yield* (yield* Mandates).create(ORG, { links: { customer_bank_account: account.id } })
-      yield* (yield* Payments).create(ORG, { amount: 10_000, currency: "GBP", links: { mandate: mandate.id } })
+      yield* Effect.flatMap(edge.payment({ amount: 10_000, currency: "GBP", links: { mandate: mandate.id } }), (c) => Payments.use((service) => service.create(ORG, c)))
       yield* (yield* Simulator).advanceTo(START + 10 * DAY)
       return { payouts: (yield* (yield* Payouts).list(ORG, {})).items, balance: yield* (yield* Payments).balance(ORG, creditor.id, "GBP") }
     }))
@@ -98,7 +98,7 @@ describe("payouts", () => {
       const customer = yield* customers.create(ORG, { company_name: "Payer Ltd" })
       const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Mandate Fail Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
       const mandate = yield* (yield* Mandates).create(ORG, { links: { customer_bank_account: account.id, creditor: creditor.id } })
-      const payment = yield* (yield* Payments).create(ORG, { amount: 1000, currency: "GBP", links: { mandate: mandate.id } })
+      const payment = yield* Effect.flatMap(edge.payment({ amount: 1000, currency: "GBP", links: { mandate: mandate.id } }), (c) => Payments.use((service) => service.create(ORG, c)))
       yield* (yield* Simulator).advanceTo(START + 5 * DAY)
       return { mandate: yield* (yield* Mandates).get(ORG, mandate.id), payment: yield* (yield* Payments).get(ORG, payment.id) }
     }))

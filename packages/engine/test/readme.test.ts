@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { expect, it } from "vitest"
-import { Creditors, Customers, Mandates, Payments, Payouts, Simulator, Subscriptions, inMemoryEngine } from "@paykit/engine"
+import { Creditors, Customers, decodeCommand, Mandates, Payments, Payouts, Simulator, SubscriptionCreateRequest, Subscriptions, inMemoryEngine } from "@paykit/engine"
 
 // The README's example, verbatim, so the README cannot drift from the engine.
 const org = "OR0000000000AA"
@@ -27,9 +27,11 @@ const program = Effect.gen(function*() {
     country_code: "GB", links: { customer: customer.id }
   })
   const mandate = yield* (yield* Mandates).create(org, { links: { customer_bank_account: account.id } })
-  const subscription = yield* (yield* Subscriptions).create(org, {
+  // Data from outside (a form, a file) is decoded into the typed command first, as the HTTP layer does.
+  const monthly = yield* decodeCommand(SubscriptionCreateRequest, "subscriptions")({
     amount: 1500, currency: "GBP", interval_unit: "monthly", day_of_month: 1, links: { mandate: mandate.id }
   })
+  const subscription = yield* (yield* Subscriptions).create(org, monthly)
   yield* (yield* Simulator).advanceBy(90 * 86_400_000)
   const payments = yield* (yield* Payments).list(org, { subscription: subscription.id })
   const payouts = yield* (yield* Payouts).list(org, {})

@@ -10,7 +10,7 @@ import {
   OutboundPaymentWithdrawalRequest,
   REQUEST_BODIES
 } from "@paykit/engine"
-import { ORG, runEngine } from "./fixtures.ts"
+import { edge, ORG, runEngine } from "./fixtures.ts"
 import {
   ORG as OUTBOUND_ORG,
   createImport,
@@ -55,7 +55,7 @@ describe("REQUEST_BODIES: the Schemas the services decode with", () => {
         [refusedBySchema(REQUEST_BODIES.outbound_payment_imports.create, "outbound_payment_imports", bodies.imports), yield* refusedByService(createImport(ORG, bodies.imports))],
         [refusedBySchema(REQUEST_BODIES.billing_requests.create, "billing_requests", bodies.billing), yield* refusedByService(billing.create(ORG, bodies.billing))],
         [refusedBySchema(REQUEST_BODIES.creditors.create, "creditors", bodies.creditor), yield* refusedByService(creditors.create(ORG, bodies.creditor))],
-        [refusedBySchema(REQUEST_BODIES.customers.create, "customers", bodies.customer), yield* refusedByService(customers.create(ORG, bodies.customer))]
+        [refusedBySchema(REQUEST_BODIES.customers.create, "customers", bodies.customer), yield* refusedByService(Effect.flatMap(edge.customer(bodies.customer), (c) => customers.create(ORG, c)))]
       ]
     }))
     for (const [schema, service] of cases) {

@@ -1,7 +1,7 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import { Creditors, Customers, Events, Mandates, Payments } from "@paykit/engine"
-import { ORG, OTHER_ORG, runEngine, setUpPayer } from "./fixtures.ts"
+import { ORG, OTHER_ORG, runEngine, setUpPayer, edge } from "./fixtures.ts"
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>): unknown => (Exit.isFailure(exit) ? JSON.parse(JSON.stringify(exit.cause)) : undefined)
 
@@ -62,8 +62,8 @@ describe("payments and refunds", () => {
     const { payment, early } = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
       const payments = yield* Payments
-      const payment = yield* payments.create(ORG, { amount: 1500, currency: "GBP", links: { mandate: mandate.id } })
-      const early = yield* Effect.exit(payments.create(ORG, { amount: 1500, currency: "GBP", charge_date: "2026-11-25", links: { mandate: mandate.id } }))
+      const payment = yield* Effect.flatMap(edge.payment({ amount: 1500, currency: "GBP", links: { mandate: mandate.id } }), (c) => payments.create(ORG, c))
+      const early = yield* Effect.exit(Effect.flatMap(edge.payment({ amount: 1500, currency: "GBP", charge_date: "2026-11-25", links: { mandate: mandate.id } }), (c) => payments.create(ORG, c)))
       return { payment, early }
     }))
     expect(payment.charge_date).toBe("2026-11-26")
@@ -76,8 +76,8 @@ describe("payments and refunds", () => {
       const { mandate } = yield* setUpPayer(ORG)
       const payments = yield* Payments
       return [
-        yield* Effect.exit(payments.create(ORG, { amount: 1500, currency: "EUR", links: { mandate: mandate.id } })),
-        yield* Effect.exit(payments.create(ORG, { amount: 1500, currency: "GBP", app_fee: 751, links: { mandate: mandate.id } }))
+        yield* Effect.exit(Effect.flatMap(edge.payment({ amount: 1500, currency: "EUR", links: { mandate: mandate.id } }), (c) => payments.create(ORG, c))),
+        yield* Effect.exit(Effect.flatMap(edge.payment({ amount: 1500, currency: "GBP", app_fee: 751, links: { mandate: mandate.id } }), (c) => payments.create(ORG, c)))
       ] as const
     }))
     expect(JSON.stringify(failureOf(currency))).toContain("currency")
@@ -88,8 +88,8 @@ describe("payments and refunds", () => {
     const exit = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
       const payments = yield* Payments
-      const payment = yield* payments.create(ORG, { amount: 1500, currency: "GBP", links: { mandate: mandate.id } })
-      return yield* Effect.exit(payments.createRefund(ORG, { amount: 100, total_amount_confirmation: 100, links: { payment: payment.id } }))
+      const payment = yield* Effect.flatMap(edge.payment({ amount: 1500, currency: "GBP", links: { mandate: mandate.id } }), (c) => payments.create(ORG, c))
+      return yield* Effect.exit(Effect.flatMap(edge.refund({ amount: 100, total_amount_confirmation: 100, links: { payment: payment.id } }), (c) => payments.createRefund(ORG, c)))
     }))
     expect(JSON.stringify(failureOf(exit))).toContain("refund_payment_invalid_state")
   })
@@ -98,7 +98,7 @@ describe("payments and refunds", () => {
     const events = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
       const payments = yield* Payments
-      const payment = yield* payments.create(ORG, { amount: 1500, currency: "GBP", links: { mandate: mandate.id } })
+      const payment = yield* Effect.flatMap(edge.payment({ amount: 1500, currency: "GBP", links: { mandate: mandate.id } }), (c) => payments.create(ORG, c))
       yield* payments.cancel(ORG, payment.id)
       return yield* (yield* Events).list(ORG, { payment: payment.id })
     }))

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { isoWeekday, unsafeLocalDate } from "@paykit/core"
 import { calendarFor } from "@paykit/schedule"
 import { DAILY_RUN_OFFSET_MS, Events, nextDailyRunAfter, Payments, Payouts, setUpPayer as setUpPayerWith, Simulator, Subscriptions } from "@paykit/engine"
-import { ORG, START, runEngine } from "./fixtures.ts"
+import { ORG, START, runEngine, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000
 
@@ -17,7 +17,7 @@ describe("the simulator", () => {
     const result = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* verifiedPayer()
       const payments = yield* Payments
-      const payment = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: mandate.id } })
+      const payment = yield* Effect.flatMap(edge.payment({ amount: 2500, currency: "GBP", links: { mandate: mandate.id } }), (c) => payments.create(ORG, c))
       yield* (yield* Simulator).advanceTo(START + 10 * DAY)
       const after = yield* payments.get(ORG, payment.id)
       const payouts = yield* (yield* Payouts).list(ORG, {})
@@ -39,8 +39,8 @@ describe("the simulator", () => {
       const failing = yield* verifiedPayer("Fail Payer")
       const disputing = yield* verifiedPayer("Chargeback Payer")
       const payments = yield* Payments
-      const p1 = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: failing.mandate.id } })
-      const p2 = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: disputing.mandate.id } })
+      const p1 = yield* Effect.flatMap(edge.payment({ amount: 2500, currency: "GBP", links: { mandate: failing.mandate.id } }), (c) => payments.create(ORG, c))
+      const p2 = yield* Effect.flatMap(edge.payment({ amount: 2500, currency: "GBP", links: { mandate: disputing.mandate.id } }), (c) => payments.create(ORG, c))
       yield* (yield* Simulator).advanceTo(START + 20 * DAY)
       const events = yield* (yield* Events).list(ORG, { payment: p2.id, limit: 50 })
       const payouts = yield* (yield* Payouts).list(ORG, { creditor: disputing.creditor.id })
@@ -62,9 +62,9 @@ describe("the simulator", () => {
   it("charges a monthly subscription 12 times in a year, on business days, each paid out", async () => {
     const result = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* verifiedPayer()
-      const subscription = yield* (yield* Subscriptions).create(ORG, {
+      const subscription = yield* Effect.flatMap(edge.subscription({
         amount: 1500, currency: "GBP", interval_unit: "monthly", day_of_month: 1, name: "Membership", links: { mandate: mandate.id }
-      })
+      }), (c) => Subscriptions.use((service) => service.create(ORG, c)))
       yield* (yield* Simulator).advanceTo(START + 365 * DAY)
       const all = yield* (yield* Payments).list(ORG, { subscription: subscription.id, limit: 100 })
       const payouts = yield* (yield* Payouts).list(ORG, { limit: 100 })

@@ -1,7 +1,7 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import { Events, Payments, Simulator, Subscriptions } from "@paykit/engine"
-import { ORG, START, runEngine, setUpPayer } from "./fixtures.ts"
+import { ORG, START, runEngine, setUpPayer, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000
 const errorOf = <A, E>(exit: Exit.Exit<A, E>): string => (Exit.isFailure(exit) ? JSON.stringify(exit.cause) : "")
@@ -11,7 +11,7 @@ describe("subscriptions", () => {
     const r = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
       const subs = yield* Subscriptions
-      const created = yield* subs.create(ORG, { amount: 1000, currency: "GBP", interval_unit: "weekly", count: 3, links: { mandate: mandate.id } })
+      const created = yield* Effect.flatMap(edge.subscription({ amount: 1000, currency: "GBP", interval_unit: "weekly", count: 3, links: { mandate: mandate.id } }), (c) => subs.create(ORG, c))
       yield* (yield* Simulator).advanceTo(START + 40 * DAY)
       const after = yield* subs.get(ORG, created.id)
       const payments = yield* (yield* Payments).list(ORG, { subscription: created.id })
@@ -31,7 +31,7 @@ describe("subscriptions", () => {
     const r = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
       const subs = yield* Subscriptions
-      const created = yield* subs.create(ORG, { amount: 1000, currency: "GBP", interval_unit: "weekly", links: { mandate: mandate.id } })
+      const created = yield* Effect.flatMap(edge.subscription({ amount: 1000, currency: "GBP", interval_unit: "weekly", links: { mandate: mandate.id } }), (c) => subs.create(ORG, c))
       const paused = yield* subs.pause(ORG, created.id, { pause_cycles: 2 })
       yield* (yield* Simulator).advanceTo(START + 30 * DAY)
       const after = yield* subs.get(ORG, created.id)
@@ -49,7 +49,7 @@ describe("subscriptions", () => {
     const r = await runEngine(Effect.gen(function*() {
       const { mandate } = yield* setUpPayer(ORG)
       const subs = yield* Subscriptions
-      const created = yield* subs.create(ORG, { amount: 1000, currency: "GBP", interval_unit: "monthly", links: { mandate: mandate.id } })
+      const created = yield* Effect.flatMap(edge.subscription({ amount: 1000, currency: "GBP", interval_unit: "monthly", links: { mandate: mandate.id } }), (c) => subs.create(ORG, c))
       const paused = yield* subs.pause(ORG, created.id)
       yield* (yield* Simulator).advanceTo(START + 20 * DAY)
       const none = yield* (yield* Payments).list(ORG, { subscription: created.id })
@@ -67,17 +67,20 @@ describe("subscriptions", () => {
     const r = await runEngine(Effect.gen(function*() {
       const { mandate, customer } = yield* setUpPayer(ORG)
       const subs = yield* Subscriptions
-      const a = yield* subs.create(ORG, { amount: 1000, currency: "GBP", interval_unit: "monthly", links: { mandate: mandate.id } })
-      const b = yield* subs.create(ORG, { amount: 2000, currency: "GBP", interval_unit: "yearly", links: { mandate: mandate.id } })
+      const a = yield* Effect.flatMap(edge.subscription({ amount: 1000, currency: "GBP", interval_unit: "monthly", links: { mandate: mandate.id } }), (c) => subs.create(ORG, c))
+      const b = yield* Effect.flatMap(edge.subscription({ amount: 2000, currency: "GBP", interval_unit: "yearly", links: { mandate: mandate.id } }), (c) => subs.create(ORG, c))
       yield* subs.cancel(ORG, b.id)
-      const updated = yield* subs.update(ORG, a.id, { name: "Gold", amount: 1200, metadata: { plan: "gold" } })
-      const badUpdate = yield* Effect.exit(subs.update(ORG, a.id, { interval_unit: "weekly", amount: 0 }))
+      const updated = yield* Effect.flatMap(edge.subscriptionUpdate({ name: "Gold", amount: 1200, metadata: { plan: "gold" } }), (c) => subs.update(ORG, a.id, c))
+      const badUpdate = yield* Effect.exit(Effect.flatMap(edge.subscriptionUpdate({ interval_unit: "weekly", amount: 0 }), (c) => subs.update(ORG, a.id, c)))
       return {
         active: (yield* subs.list(ORG, { status: ["active"] })).items.map((s) => s.id),
         cancelled: (yield* subs.list(ORG, { status: "cancelled" })).items.map((s) => s.id),
         ofCustomer: (yield* subs.list(ORG, { customer: customer.id })).items.length,
         ofNobody: (yield* subs.list(ORG, { customer: "CU000000000000" })).items.length,
-        tooMany: errorOf(yield* Effect.exit(subs.list(ORG, { status: ["active", "paused", "finished", "cancelled", "customer_approval_denied", "pending_customer_approval"] }))),
+        tooMany: errorOf(yield* Effect.exit(Effect.flatMap(
+          edge.subscriptionList({ status: ["active", "paused", "finished", "cancelled", "customer_approval_denied", "pending_customer_approval"] }),
+          (params) => subs.list(ORG, params)
+        ))),
         updated,
         badUpdate: errorOf(badUpdate),
         a: a.id,

@@ -10,6 +10,7 @@ import {
   PayerThemes,
   PaymentAccountFundRequest,
   PaymentAccounts,
+  PaymentCreateRequest,
   Payments
 } from "@paykit/engine"
 import { seedPayouts } from "./fixtures.ts"
@@ -152,7 +153,8 @@ describe("billing requests, their actions, customers, bank accounts, mandates, s
   })
 
   it("payments and refunds: get and list", async () => {
-    const payment = await run(Effect.flatMap(Payments, (p) => p.create(org, { amount: 1500, currency: "GBP", links: { mandate: mandateId } })))
+    const command = decodeCommand(PaymentCreateRequest, "payments")({ amount: 1500, currency: "GBP", links: { mandate: mandateId } })
+    const payment = await run(Effect.flatMap(command, (c) => Payments.use((p) => p.create(org, c))))
     expect((await client.payments.find(payment.id)).amount).toBe(1500)
     const listed = await client.payments.list({ mandate: mandateId, status: "pending_submission" } as never)
     expect(listed.payments.map((p) => p.id)).toContain(payment.id)

@@ -80,8 +80,16 @@ export const pauseSubscription = (
   context: PauseContext
 ): Result.Result<PausedSubscription, ValidationFailed | InvalidState> => {
   const decoded = decodePause(input)
-  if (Result.isFailure(decoded)) return Result.fail(decoded.failure)
-  const cycles = decoded.success.pause_cycles ?? null
+  return Result.isFailure(decoded) ? Result.fail(decoded.failure) : pauseSubscriptionRequest(sub, decoded.success, context)
+}
+
+/** `pauseSubscription` of a request already decoded (at the edge, by the engine's caller). */
+export const pauseSubscriptionRequest = (
+  sub: PausableSubscription,
+  request: SubscriptionPauseRequest,
+  context: PauseContext
+): Result.Result<PausedSubscription, InvalidState> => {
+  const cycles = request.pause_cycles ?? null
   const facts = pauseFacts(sub.schedule, cycles, context)
   const entry = subscriptions.transition(sub.status, "pause", {
     at: context.at,
@@ -102,7 +110,11 @@ export const resumeSubscription = (
   context: PauseContext
 ): Result.Result<PausableSubscription, ValidationFailed | InvalidState> => {
   const decoded = decodeResume(input)
-  if (Result.isFailure(decoded)) return Result.fail(decoded.failure)
+  return Result.isFailure(decoded) ? Result.fail(decoded.failure) : resumedSubscription(sub, context)
+}
+
+/** `resumeSubscription` once its request is decoded: the request carries nothing resuming reads. */
+export const resumedSubscription = (sub: PausableSubscription, context: PauseContext): Result.Result<PausableSubscription, InvalidState> => {
   const s = sub.schedule
   // The subscription machine decides: only a paused subscription resumes (`subscription_not_paused`).
   const entry = subscriptions.transition(sub.status, "resume", {

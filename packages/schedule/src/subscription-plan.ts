@@ -67,8 +67,11 @@ const compile = (r: SubscriptionCreateRequest, bound: number): Recurrence => {
  */
 export const planSubscription = (input: unknown, context: PlanContext): Result.Result<SubscriptionPlan, ValidationFailed> => {
   const decoded = decodeCreate(input)
-  if (Result.isFailure(decoded)) return Result.fail(decoded.failure)
-  const request = decoded.success
+  return Result.isFailure(decoded) ? Result.fail(decoded.failure) : planSubscriptionRequest(decoded.success, context)
+}
+
+/** `planSubscription` of a request already decoded (at the edge, by the engine's caller). */
+export const planSubscriptionRequest = (request: SubscriptionCreateRequest, context: PlanContext): Result.Result<SubscriptionPlan, ValidationFailed> => {
   const crossField = crossFieldErrors(request)
   if (crossField.length > 0) return Result.fail(validationFailed(crossField))
 

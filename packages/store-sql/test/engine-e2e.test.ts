@@ -1,9 +1,11 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import {
+  decodeCommand,
   Events,
   InMemoryStorage,
   Mandates,
+  PaymentCreateRequest,
   Payments,
   Payouts,
   sandboxEngineOn,
@@ -38,10 +40,11 @@ const scenario = Effect.gen(function*() {
   const payments = yield* Payments
   const good = yield* setUpPayer(ORG, { verifyCreditor: true, linkCreditor: false })
   const failing = yield* setUpPayer(OTHER_ORG, { accountHolderName: "Fail Payer", verifyCreditor: true, linkCreditor: false })
-  const paid = yield* payments.create(ORG, { amount: 2500, currency: "GBP", links: { mandate: good.mandate.id } })
-  const cancelled = yield* payments.create(ORG, { amount: 1000, currency: "GBP", links: { mandate: good.mandate.id } })
+  const paymentBody = decodeCommand(PaymentCreateRequest, "payments")
+  const paid = yield* payments.create(ORG, yield* paymentBody({ amount: 2500, currency: "GBP", links: { mandate: good.mandate.id } }))
+  const cancelled = yield* payments.create(ORG, yield* paymentBody({ amount: 1000, currency: "GBP", links: { mandate: good.mandate.id } }))
   yield* payments.cancel(ORG, cancelled.id)
-  const failed = yield* payments.create(OTHER_ORG, { amount: 2500, currency: "GBP", links: { mandate: failing.mandate.id } })
+  const failed = yield* payments.create(OTHER_ORG, yield* paymentBody({ amount: 2500, currency: "GBP", links: { mandate: failing.mandate.id } }))
   yield* (yield* Simulator).advanceTo(START + 21 * DAY)
   const events = yield* Events
   return {

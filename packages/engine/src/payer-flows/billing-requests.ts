@@ -53,6 +53,12 @@ import { isEurozone, schemeRefusal } from "../creditors/scheme-identifiers.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { API_CAUSE, applyCreation, emit, insertNew, save, captureUnitOfWork } from "../kernel/support.ts"
 import { MetadataUpdateRequest } from "../kernel/metadata-requests.ts"
+import { decodeCommand } from "../kernel/commands.ts"
+import { CustomerUpdateRequest } from "../collections/domain/customers.ts"
+import { CustomerBankAccountCreateRequest } from "../collections/domain/customer-bank-accounts.ts"
+import { MandateCreateRequest } from "../collections/domain/mandates.ts"
+import { PaymentCreateRequest } from "../collections/domain/payments.ts"
+import { SubscriptionCreateRequest } from "../collections/domain/subscriptions.ts"
 
 const ROOT = BILLING_REQUESTS
 
@@ -357,7 +363,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
           ]
           if (missing.length > 0) return yield* validationFailed(missing)
           // The customer is updated immediately, addresses included, through the customers service.
-          yield* customerService.update(organisation, customer.resource.id, {
+          yield* customerService.update(organisation, customer.resource.id, yield* decodeCommand(CustomerUpdateRequest, "customers")({
             email: mergedCustomer.email,
             given_name: mergedCustomer.given_name,
             family_name: mergedCustomer.family_name,
@@ -374,7 +380,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
             country_code: mergedDetail.country_code,
             ...(mergedDetail.swedish_identity_number === null ? {} : { swedish_identity_number: mergedDetail.swedish_identity_number }),
             ...(mergedDetail.danish_identity_number === null ? {} : { danish_identity_number: mergedDetail.danish_identity_number })
-          })
+          }))
           const schemes = br.mandate_request?.scheme === null || br.mandate_request === null ? [] : [br.mandate_request.scheme]
           yield* save(details, organisation, detail, { ...mergedDetail, schemes })
           const next = yield* stepBillingRequest(requests, organisation, current, "collect_customer_details",
@@ -416,14 +422,14 @@ export class BillingRequests extends Context.Service<BillingRequests, {
               ...(resolved.bank_code === null ? {} : { bank_code: resolved.bank_code }),
               ...(resolved.account_number_suffix === null ? {} : { account_number_suffix: resolved.account_number_suffix })
             }
-          const account = yield* customerService.createBankAccount(organisation, {
+          const account = yield* customerService.createBankAccount(organisation, yield* decodeCommand(CustomerBankAccountCreateRequest, "customer_bank_accounts")({
             account_holder_name: holder,
             ...details,
             ...(resolved.currency === null ? {} : { currency: resolved.currency }),
             ...(req.account_type === undefined ? {} : { account_type: req.account_type }),
             ...(req.metadata === undefined ? {} : { metadata: req.metadata }),
             links: { customer: br.links.customer }
-          })
+          }))
           const next = yield* stepBillingRequest(requests, organisation, current, "collect_bank_account",
             { origin: "payer", cause: "billing_request_collect_bank_account", description: "The payer's bank account was collected." },
             { patch: (b) => ({ ...b, links: { ...b.links, customer_bank_account: account.id } }) })
@@ -464,14 +470,14 @@ export class BillingRequests extends Context.Service<BillingRequests, {
               return yield* new InvalidState({ reason: "billing_request_bank_account_missing", message: "The billing request has no bank account to create the mandate on" })
             }
             const detail = yield* Effect.orDie(details.get(organisation, fulfilling.links.customer_billing_detail))
-            const mandate = yield* mandateService.create(organisation, {
+            const mandate = yield* mandateService.create(organisation, yield* decodeCommand(MandateCreateRequest, "mandates")({
               ...(m.scheme === null ? {} : { scheme: m.scheme }),
               ...(m.reference === null ? {} : { reference: m.reference }),
               metadata: m.metadata,
               ...(m.authorisation_source === undefined ? {} : { authorisation_source: m.authorisation_source }),
               ...(detail.resource.ip_address === null ? {} : { payer_ip_address: detail.resource.ip_address }),
               links: { customer_bank_account: accountId, creditor: fulfilling.links.creditor }
-            }, { customerApproval: m.payer_requested_dual_signature })
+            }), { customerApproval: m.payer_requested_dual_signature })
             mandateId = mandate.id
           }
           const p = fulfilling.payment_request
@@ -491,7 +497,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
             paymentId = payment.id
           }
           if (p !== null && mandateId !== undefined) {
-            const payment = yield* paymentService.create(organisation, {
+            const payment = yield* paymentService.create(organisation, yield* decodeCommand(PaymentCreateRequest, "payments")({
               amount: p.amount,
               currency: p.currency,
               ...(p.description === null ? {} : { description: p.description }),
@@ -499,14 +505,14 @@ export class BillingRequests extends Context.Service<BillingRequests, {
               metadata: p.metadata,
               retry_if_possible: p.retry_if_possible,
               links: { mandate: mandateId }
-            })
+            }))
             paymentId = payment.id
           }
           let subscriptionId: string | undefined
           const sr = fulfilling.subscription_request
           if (sr !== null && mandateId !== undefined) {
             // Planned by @paykit/schedule through the Subscriptions service, like POST /subscriptions.
-            const subscription = yield* subscriptionService.create(organisation, {
+            const subscription = yield* subscriptionService.create(organisation, yield* decodeCommand(SubscriptionCreateRequest, "subscriptions")({
               amount: sr.amount,
               currency: sr.currency,
               interval: sr.interval,
@@ -521,7 +527,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
               retry_if_possible: sr.retry_if_possible,
               metadata: sr.metadata,
               links: { mandate: mandateId }
-            })
+            }))
             subscriptionId = subscription.id
           }
           const stored = yield* load(organisation, id)

@@ -26,6 +26,10 @@ import type {
 } from "./domain/payer-authorisations.ts"
 import { Customers } from "../collections/customers.ts"
 import { Mandates } from "../collections/mandates.ts"
+import { decodeCommand } from "../kernel/commands.ts"
+import { CustomerCreateRequest } from "../collections/domain/customers.ts"
+import { CustomerBankAccountCreateRequest } from "../collections/domain/customer-bank-accounts.ts"
+import { MandateCreateRequest } from "../collections/domain/mandates.ts"
 import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork } from "../kernel/support.ts"
 
 const ROOT = "payer_authorisations"
@@ -215,12 +219,12 @@ export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
           const current = yield* repository.get(organisation, id)
           const confirmed = yield* move(organisation, current, "confirm", { origin: "payer", cause: "payer_authorisation_confirmed" })
           const { customer: c, bank_account: b, mandate: m } = confirmed
-          const customer = yield* customers.create(organisation, {
+          const customer = yield* customers.create(organisation, yield* decodeCommand(CustomerCreateRequest, "customers")({
             email: c.email, given_name: c.given_name, family_name: c.family_name, company_name: c.company_name,
             address_line1: c.address_line1, address_line2: c.address_line2, address_line3: c.address_line3, city: c.city,
             region: c.region, postal_code: c.postal_code, country_code: c.country_code, language: c.locale,
             swedish_identity_number: c.swedish_identity_number, danish_identity_number: c.danish_identity_number, metadata: c.metadata
-          })
+          }))
           const resolution = resolveBankDetails(b, { rejectSekIban: true, checkCurrencyAndAccountType: true })
           const local = resolution.valid && resolution.account.iban !== null
             ? { iban: resolution.account.iban }
@@ -231,21 +235,21 @@ export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
               ...(b.account_number_suffix === null ? {} : { account_number_suffix: b.account_number_suffix }),
               ...(b.country_code === null ? {} : { country_code: b.country_code })
             }
-          const account = yield* customers.createBankAccount(organisation, {
+          const account = yield* customers.createBankAccount(organisation, yield* decodeCommand(CustomerBankAccountCreateRequest, "customer_bank_accounts")({
             account_holder_name: b.account_holder_name ?? "",
             ...local,
             ...(b.currency === null ? {} : { currency: b.currency }),
             ...(b.account_type === null ? {} : { account_type: b.account_type }),
             metadata: b.metadata,
             links: { customer: customer.id }
-          })
-          const mandate = yield* mandates.create(organisation, {
+          }))
+          const mandate = yield* mandates.create(organisation, yield* decodeCommand(MandateCreateRequest, "mandates")({
             ...(m.scheme === null ? {} : { scheme: m.scheme }),
             ...(m.reference === null ? {} : { reference: m.reference }),
             ...(m.payer_ip_address === null ? {} : { payer_ip_address: m.payer_ip_address }),
             metadata: m.metadata,
             links: { customer_bank_account: account.id }
-          })
+          }))
           const stored = yield* repository.get(organisation, id)
           return yield* move(organisation, stored, "resources_created",
             { origin: "gocardless", cause: "payer_authorisation_completed", description: "The customer, bank account and mandate have been created." },

@@ -1,7 +1,10 @@
 import { Schema } from "effect"
-import { ID_PREFIXES } from "@paykit/core"
+import { CountryCode, Currency, fieldError, ID_PREFIXES, IdOf, invalidField, Metadata, validationFailed, type ValidationFailed } from "@paykit/core"
+import { Name, optionalNullable, resolveBankDetails, type ResolvedBankAccount } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, NullableString, StoredMetadata } from "../../kernel/fields.ts"
+import { idFilter, listFields } from "../../kernel/list-params.ts"
+import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
 
 export const PAYER_NAME_VERIFICATION_RESULTS = ["full", "close", "cannot_perform_verification"] as const
 
@@ -33,3 +36,59 @@ export const customerBankAccounts = defineResource({
     enabled: (r: CustomerBankAccount) => String(r.enabled)
   }
 })
+
+/** The API resource key of customer bank accounts: the root of their requests' field errors. */
+export const BANK_ACCOUNTS_ROOT = "customer_bank_accounts"
+
+export const BankDetailsFields = {
+  account_holder_name: Name,
+  account_number: Schema.optionalKey(Schema.String),
+  branch_code: Schema.optionalKey(Schema.String),
+  bank_code: Schema.optionalKey(Schema.String),
+  iban: Schema.optionalKey(Schema.String),
+  country_code: Schema.optionalKey(CountryCode),
+  currency: Schema.optionalKey(Currency),
+  account_type: optionalNullable(Schema.Literals(["savings", "checking"])),
+  account_number_suffix: Schema.optionalKey(Schema.String),
+  metadata: Schema.optionalKey(Metadata)
+} as const
+export const BankDetails = Schema.Struct(BankDetailsFields)
+export type BankDetails = typeof BankDetails.Type
+
+export const CustomerBankAccountCreateRequest = Schema.Struct({
+  ...BankDetailsFields,
+  links: Schema.Struct({ customer: IdOf("customer") })
+})
+export type CustomerBankAccountCreateRequest = typeof CustomerBankAccountCreateRequest.Type
+
+/** `PUT /customer_bank_accounts/:id`: only metadata changes. */
+export const CustomerBankAccountUpdateRequest = MetadataUpdateRequest
+export type CustomerBankAccountUpdateRequest = typeof CustomerBankAccountUpdateRequest.Type
+
+export const CustomerBankAccountListParams = Schema.Struct({
+  ...listFields("customer_bank_account"),
+  customer: idFilter("customer"),
+  enabled: Schema.optionalKey(Schema.Literals(["true", "false"]))
+})
+export type CustomerBankAccountListParams = typeof CustomerBankAccountListParams.Type
+
+export interface ResolvedCustomerBankAccount extends ResolvedBankAccount {
+  readonly currency: Currency
+}
+
+/**
+ * The one check of a customer's bank details, used by every path that creates an account (the
+ * API, billing requests' collect_bank_account, payer authorisations): @paykit/validation's bank
+ * details rules (IBAN and BIC through ibantools, UK sort code and Vocalink modulus checks, ABA,
+ * BSB, NZ, CA and the other local formats, `account_type` for USD only, no SEK IBAN since
+ * Autogiro needs local details) and the currency of the account's country. Resolves the
+ * country, currency, number ending (4 digits for NZD, else 2) and the debit schemes the account
+ * can be collected on.
+ */
+export const checkCustomerBankDetails = (root: string, d: BankDetails): ResolvedCustomerBankAccount | ValidationFailed => {
+  const resolution = resolveBankDetails(d, { rejectSekIban: true, checkCurrencyAndAccountType: true })
+  if (!resolution.valid) return validationFailed(resolution.issues.map((i) => fieldError(root, i.path, i.message)))
+  const { account } = resolution
+  if (account.currency === null) return invalidField(root, ["country_code"], `has no supported currency (${account.country_code})`)
+  return { ...account, currency: account.currency }
+}

@@ -1,7 +1,10 @@
 import { Schema } from "effect"
-import { ID_PREFIXES } from "@paykit/core"
+import { CountryCode, fieldError, ID_PREFIXES, Metadata } from "@paykit/core"
+import { Email, optionalNullable, OptionalName } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, NullableString, StoredAddress, StoredMetadata } from "../../kernel/fields.ts"
+import { AddressRequestFields } from "../../kernel/address-request.ts"
+import { listFields } from "../../kernel/list-params.ts"
 
 export const Customer = Schema.Struct({
   id: Id,
@@ -28,3 +31,37 @@ export const customers = defineResource({
     email: (r: Customer) => r.email
   }
 })
+
+/** The API resource key of customers: the root of their requests' field errors. */
+export const CUSTOMERS_ROOT = "customers"
+
+export const CustomerFields = {
+  email: optionalNullable(Email),
+  given_name: optionalNullable(OptionalName),
+  family_name: optionalNullable(OptionalName),
+  company_name: optionalNullable(OptionalName),
+  ...AddressRequestFields,
+  country_code: optionalNullable(CountryCode),
+  language: optionalNullable(Schema.String),
+  phone_number: optionalNullable(Schema.String),
+  swedish_identity_number: optionalNullable(Schema.String),
+  danish_identity_number: optionalNullable(Schema.String),
+  metadata: Schema.optionalKey(Metadata)
+} as const
+
+export const CustomerCreateRequest = Schema.Struct(CustomerFields)
+export type CustomerCreateRequest = typeof CustomerCreateRequest.Type
+export const CustomerUpdateRequest = Schema.Struct(CustomerFields)
+export type CustomerUpdateRequest = typeof CustomerUpdateRequest.Type
+
+export const CustomerListParams = Schema.Struct({ ...listFields("customer"), email: Schema.optionalKey(Schema.String) })
+export type CustomerListParams = typeof CustomerListParams.Type
+
+/** Cross-field rule of customers: a person's two names, or a company name. */
+export const customerNameErrors = (
+  root: string,
+  c: { readonly given_name?: string | null; readonly family_name?: string | null; readonly company_name?: string | null }
+) =>
+  (c.company_name ?? "") === "" && ((c.given_name ?? "") === "" || (c.family_name ?? "") === "")
+    ? [fieldError(root, ["given_name"], "is required unless company_name is given"), fieldError(root, ["family_name"], "is required unless company_name is given")]
+    : []

@@ -1,7 +1,9 @@
 import { Schema } from "effect"
 import { MANDATE_STATUSES } from "@paykit/machines"
-import { ID_PREFIXES, MANDATE_SCHEMES } from "@paykit/core"
+import { ID_PREFIXES, IdOf, MANDATE_SCHEMES, MandateScheme, Metadata } from "@paykit/core"
 import { defineResource } from "../../kernel/definition.ts"
+import { idFilter, listFields } from "../../kernel/list-params.ts"
+import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
 import { CreatedAt, Id, NullableDate, NullableString, NullableTimestamp, StoredMetadata } from "../../kernel/fields.ts"
 
 export const Mandate = Schema.Struct({
@@ -42,3 +44,37 @@ export const mandates = defineResource({
     reference: (r: Mandate) => r.reference
   }
 })
+
+/** The API resource key of mandates: the root of their requests' field errors. */
+export const MANDATES_ROOT = "mandates"
+
+export const MandateCreateRequest = Schema.Struct({
+  scheme: Schema.optionalKey(MandateScheme),
+  reference: Schema.optionalKey(Schema.String),
+  metadata: Schema.optionalKey(Metadata),
+  authorisation_source: Schema.optionalKey(Schema.Literals(["web", "telephone", "paper"])),
+  payer_ip_address: Schema.optionalKey(Schema.String),
+  links: Schema.Struct({ customer_bank_account: IdOf("customer_bank_account"), creditor: idFilter("creditor") })
+})
+export type MandateCreateRequest = typeof MandateCreateRequest.Type
+
+/** The body of a mandate's update, cancel and reinstate: metadata only. */
+export const MandateMetadataRequest = MetadataUpdateRequest
+export type MandateMetadataRequest = typeof MandateMetadataRequest.Type
+
+export const MandateListParams = Schema.Struct({
+  ...listFields("mandate"),
+  creditor: idFilter("creditor"),
+  customer: idFilter("customer"),
+  customer_bank_account: idFilter("customer_bank_account"),
+  reference: Schema.optionalKey(Schema.String),
+  scheme: Schema.optionalKey(Schema.Array(MandateScheme)),
+  status: Schema.optionalKey(Schema.Array(Schema.Literals(MANDATE_STATUSES)))
+})
+export type MandateListParams = typeof MandateListParams.Type
+
+/** Mandate statuses against which payments can still be created. */
+export const CHARGEABLE_MANDATE_STATUSES: ReadonlyArray<Mandate["status"]> = ["pending_customer_approval", "pending_submission", "submitted", "active"]
+
+/** Schemes whose mandates the payer approves in their bank before they can be submitted. */
+export const CUSTOMER_APPROVAL_SCHEMES: ReadonlyArray<MandateScheme> = ["pay_to"]

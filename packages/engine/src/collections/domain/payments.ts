@@ -1,7 +1,10 @@
 import { Schema } from "effect"
 import { PAYMENT_STATUSES } from "@paykit/machines"
-import { CURRENCIES, ID_PREFIXES } from "@paykit/core"
+import { Amount, CURRENCIES, Currency, ID_PREFIXES, IdOf, LocalDate, Metadata } from "@paykit/core"
+import { Description, PositiveAmount } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
+import { idFilter, listFields } from "../../kernel/list-params.ts"
+import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
 import { CreatedAt, Id, Minor, NullableDate, NullableString, StoredMetadata } from "../../kernel/fields.ts"
 
 export const Payment = Schema.Struct({
@@ -52,3 +55,45 @@ export const payments = defineResource({
     scheme: (r: Payment) => r.scheme
   }
 })
+
+/** The API resource key of payments: the root of their requests' field errors. */
+export const PAYMENTS_ROOT = "payments"
+
+export const PaymentCreateRequest = Schema.Struct({
+  amount: PositiveAmount,
+  currency: Currency,
+  charge_date: Schema.optionalKey(LocalDate),
+  description: Schema.optionalKey(Description),
+  reference: Schema.optionalKey(Schema.String),
+  metadata: Schema.optionalKey(Metadata),
+  app_fee: Schema.optionalKey(Amount),
+  retry_if_possible: Schema.optionalKey(Schema.Boolean),
+  links: Schema.Struct({ mandate: IdOf("mandate") })
+})
+export type PaymentCreateRequest = typeof PaymentCreateRequest.Type
+
+export const PaymentListParams = Schema.Struct({
+  ...listFields("payment"),
+  creditor: idFilter("creditor"),
+  mandate: idFilter("mandate"),
+  subscription: idFilter("subscription"),
+  currency: Schema.optionalKey(Currency),
+  status: Schema.optionalKey(Schema.Array(Schema.Literals(PAYMENT_STATUSES)))
+})
+export type PaymentListParams = typeof PaymentListParams.Type
+
+export const PaymentUpdateRequest = Schema.Struct({
+  metadata: Schema.optionalKey(Metadata),
+  retry_if_possible: Schema.optionalKey(Schema.Boolean)
+})
+export type PaymentUpdateRequest = typeof PaymentUpdateRequest.Type
+
+export const PaymentRetryRequest = Schema.Struct({
+  charge_date: Schema.optionalKey(LocalDate),
+  metadata: Schema.optionalKey(Metadata)
+})
+export type PaymentRetryRequest = typeof PaymentRetryRequest.Type
+
+/** The body of a payment's cancellation: metadata only. */
+export const PaymentCancelRequest = MetadataUpdateRequest
+export type PaymentCancelRequest = typeof PaymentCancelRequest.Type

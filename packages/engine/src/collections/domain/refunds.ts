@@ -1,7 +1,9 @@
 import { Schema } from "effect"
 import { REFUND_STATUSES } from "@paykit/machines"
-import { CURRENCIES, ID_PREFIXES } from "@paykit/core"
+import { Amount, CURRENCIES, ID_PREFIXES, IdOf, Metadata } from "@paykit/core"
+import { PositiveAmount } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
+import { idFilter, listFields } from "../../kernel/list-params.ts"
 import { CreatedAt, Id, Minor, NullableString, StoredMetadata } from "../../kernel/fields.ts"
 
 export const Refund = Schema.Struct({
@@ -34,3 +36,23 @@ export const refunds = defineResource({
     creditor: (r: Refund) => r.links.creditor
   }
 })
+
+/** The API resource key of refunds: the root of their requests' field errors. */
+export const REFUNDS_ROOT = "refunds"
+
+export const RefundCreateRequest = Schema.Struct({
+  amount: PositiveAmount,
+  total_amount_confirmation: Amount,
+  reference: Schema.optionalKey(Schema.String),
+  metadata: Schema.optionalKey(Metadata),
+  links: Schema.Struct({ payment: IdOf("payment") })
+})
+export type RefundCreateRequest = typeof RefundCreateRequest.Type
+
+export const RefundListParams = Schema.Struct({
+  ...listFields("refund"),
+  payment: idFilter("payment"),
+  mandate: idFilter("mandate"),
+  status: Schema.optionalKey(Schema.Array(Schema.Literals(REFUND_STATUSES)))
+})
+export type RefundListParams = typeof RefundListParams.Type

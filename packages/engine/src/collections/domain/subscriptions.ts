@@ -1,8 +1,11 @@
 import { Schema } from "effect"
 import { SUBSCRIPTION_STATUSES } from "@paykit/machines"
-import { CURRENCIES, ID_PREFIXES, LocalDate } from "@paykit/core"
+import { Amount, CURRENCIES, ID_PREFIXES, LocalDate, Metadata, SUBSCRIPTION_NAME_MAX_LENGTH, SUBSCRIPTION_STATUS_FILTER_MAX } from "@paykit/core"
 import { INTERVAL_UNITS } from "@paykit/schedule"
+import { PositiveAmount, stringUpTo } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
+import { idFilter, listFields } from "../../kernel/list-params.ts"
+import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
 import { CreatedAt, Id, Minor, NullableDate, NullableString, StoredMetadata } from "../../kernel/fields.ts"
 
 export const Subscription = Schema.Struct({
@@ -77,3 +80,43 @@ export const subscriptionSchedules = defineResource({
   schema: SubscriptionScheduleRecord,
   filters: { created_at: (r: SubscriptionScheduleRecord) => r.created_at }
 })
+
+/**
+ * The bodies of POST /subscriptions and of its pause and resume actions are @paykit/schedule's,
+ * which plans and moves the schedule they describe (its cross-field rules run in its planning).
+ */
+export {
+  SubscriptionCreateRequest,
+  SubscriptionPauseRequest,
+  SubscriptionResumeRequest,
+  SUBSCRIPTIONS_ROOT
+} from "@paykit/schedule"
+
+export const SubscriptionListParams = Schema.Struct({
+  ...listFields("subscription"),
+  mandate: idFilter("mandate"),
+  customer: idFilter("customer"),
+  status: Schema.optionalKey(
+    Schema.Union([Schema.Literals(SUBSCRIPTION_STATUSES), Schema.Array(Schema.Literals(SUBSCRIPTION_STATUSES))]).check(
+      Schema.makeFilter((s: string | ReadonlyArray<string>) => typeof s === "string" || s.length <= SUBSCRIPTION_STATUS_FILTER_MAX, {
+        message: `must name at most ${SUBSCRIPTION_STATUS_FILTER_MAX} statuses`
+      })
+    )
+  )
+})
+export type SubscriptionListParams = typeof SubscriptionListParams.Type
+
+/** The fields the real API lets a subscription's update change. */
+export const SubscriptionUpdateRequest = Schema.Struct({
+  name: Schema.optionalKey(stringUpTo(SUBSCRIPTION_NAME_MAX_LENGTH)),
+  amount: Schema.optionalKey(PositiveAmount),
+  payment_reference: Schema.optionalKey(Schema.String),
+  metadata: Schema.optionalKey(Metadata),
+  app_fee: Schema.optionalKey(Amount),
+  retry_if_possible: Schema.optionalKey(Schema.Boolean)
+})
+export type SubscriptionUpdateRequest = typeof SubscriptionUpdateRequest.Type
+
+/** The body of a subscription's cancellation: metadata only. */
+export const SubscriptionCancelRequest = MetadataUpdateRequest
+export type SubscriptionCancelRequest = typeof SubscriptionCancelRequest.Type

@@ -1,4 +1,5 @@
 import { Clock, Effect, Logger, References } from "effect"
+import { unsafeAmount } from "@paykit/core"
 import { DAILY_ITEM_FAILED } from "../daily-items.ts"
 import { TestClock } from "effect/testing"
 import { Payments } from "../../collections/payments.ts"
@@ -35,12 +36,13 @@ export const dailyIsolationScenario = Effect.gen(function*() {
   const simulator = yield* Simulator
   const a = yield* setUpPayer(ORG, { verifyCreditor: true })
   const b = yield* setUpPayer(OTHER_ORG, { verifyCreditor: true })
-  const monthly = (amount: number, mandate: string) => ({ amount, currency: "GBP", interval_unit: "monthly", links: { mandate } })
+  const monthly = (amount: number, mandate: string) =>
+    ({ amount: unsafeAmount(amount), currency: "GBP", interval_unit: "monthly", links: { mandate } }) as const
   const poisoned = yield* subscriptions.create(ORG, monthly(1000, a.mandate.id))
   const healthy = yield* subscriptions.create(ORG, monthly(2000, a.mandate.id))
   const elsewhere = yield* subscriptions.create(OTHER_ORG, monthly(3000, b.mandate.id))
-  const stuck = yield* payments.create(ORG, { amount: 500, currency: "GBP", links: { mandate: a.mandate.id } })
-  const moving = yield* payments.create(ORG, { amount: 600, currency: "GBP", links: { mandate: a.mandate.id } })
+  const stuck = yield* payments.create(ORG, { amount: unsafeAmount(500), currency: "GBP", links: { mandate: a.mandate.id } })
+  const moving = yield* payments.create(ORG, { amount: unsafeAmount(600), currency: "GBP", links: { mandate: a.mandate.id } })
 
   // Payments are listed, not read one by one: a read of a poisoned id would die.
   const observe = Effect.gen(function*() {

@@ -1,0 +1,50 @@
+import { Effect } from "effect"
+import { InvalidState, invalidField, today } from "@paykit/core"
+import { calendarFor } from "@paykit/schedule"
+import { API_CAUSE, save } from "../kernel/support.ts"
+import { CHARGEABLE_MANDATE_STATUSES } from "./domain/mandates.ts"
+import { type Payment, type PaymentCancelRequest, type PaymentRetryRequest, PAYMENTS_ROOT, type PaymentUpdateRequest } from "./domain/payments.ts"
+import { withNextPossibleChargeDate } from "./mandate-rules.ts"
+import { movePayment, type PaymentDeps } from "./payment-rules.ts"
+
+// What the API does to a payment after its creation: update, cancel, retry.
+
+export const updatePayment = (deps: PaymentDeps, organisation: string, id: string, req: PaymentUpdateRequest) =>
+  Effect.gen(function*() {
+    const current = yield* deps.payments.get(organisation, id)
+    const next: Payment = { ...current.resource, ...req }
+    yield* save(deps.payments, organisation, current, next)
+    return next
+  })
+
+export const cancelPayment = (deps: PaymentDeps, organisation: string, id: string, req: PaymentCancelRequest = {}) =>
+  Effect.gen(function*() {
+    const current = yield* deps.payments.get(organisation, id)
+    return yield* movePayment(deps.payments, organisation, current, "cancel", API_CAUSE("payment_cancelled", "The payment was cancelled at your request."), {
+      patch: (p) => ({ ...p, metadata: req.metadata ?? p.metadata })
+    })
+  })
+
+/** A failed collection tried again, on the date asked for or the mandate's next possible one. */
+export const retryPayment = (deps: PaymentDeps, organisation: string, id: string, req: PaymentRetryRequest = {}) =>
+  Effect.gen(function*() {
+    const current = yield* deps.payments.get(organisation, id)
+    const mandateId = current.resource.links.mandate
+    if (mandateId === undefined) {
+      return yield* new InvalidState({ reason: "instant_payment_cannot_be_retried", message: "An instant payment has no mandate to collect it again" })
+    }
+    const mandate = yield* Effect.orDie(deps.mandates.get(organisation, mandateId))
+    if (!CHARGEABLE_MANDATE_STATUSES.includes(mandate.resource.status)) {
+      return yield* new InvalidState({ reason: "mandate_is_inactive", message: "The payment's mandate cannot be charged" })
+    }
+    const creditor = yield* Effect.orDie(deps.creditors.get(organisation, mandate.resource.links.creditor))
+    const earliest = withNextPossibleChargeDate(mandate.resource, creditor.resource, yield* today()).next_possible_charge_date
+    const chargeDate = req.charge_date ?? earliest
+    if (chargeDate === null || (earliest !== null && chargeDate < earliest)) {
+      return yield* invalidField(PAYMENTS_ROOT, ["charge_date"], `must be on or after the mandate's next_possible_charge_date (${earliest})`)
+    }
+    return yield* movePayment(deps.payments, organisation, current, "retry", API_CAUSE("payment_retried", "The payment was retried at your request."), {
+      patch: (p) => ({ ...p, charge_date: calendarFor(mandate.resource.scheme).rollForward(chargeDate), metadata: req.metadata ?? p.metadata })
+    })
+  })
+

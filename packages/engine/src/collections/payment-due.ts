@@ -1,0 +1,129 @@
+import { Effect } from "effect"
+import { type LocalDate, today } from "@paykit/core"
+import { refundMachine } from "@paykit/machines"
+import type { PaymentScheme } from "@paykit/money"
+import { calendarFor } from "@paykit/schedule"
+import { eq, oneOf } from "../kernel/ports/list-query.ts"
+import type { Versioned } from "../kernel/ports/repository.ts"
+import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
+import { applyTransition } from "../kernel/support.ts"
+import type { Payment } from "./domain/payments.ts"
+import type { Refund } from "./domain/refunds.ts"
+import { recordCollection, recordReversal } from "./payment-ledger.ts"
+import { CHARGEBACK_AFTER_BUSINESS_DAYS, LATE_FAILURE_AFTER_BUSINESS_DAYS, movePayment, type PaymentDeps } from "./payment-rules.ts"
+import { refundLinks } from "./refunds.ts"
+
+/** Mandate statuses on which a pending payment can never be collected: it is cancelled. */
+const UNCHARGEABLE_MANDATE_STATUSES = ["failed", "cancelled", "expired", "blocked", "consumed"] as const
+
+/** What the daily work of payments and refunds reads and writes. */
+export interface PaymentDueDeps extends PaymentDeps {
+  readonly eachItem: DailyItems
+}
+
+const outcomeOf = (deps: PaymentDueDeps, organisation: string, payment: Payment, mandateId: string) =>
+  Effect.gen(function*() {
+    const mandate = yield* Effect.orDie(deps.mandates.get(organisation, mandateId))
+    const account = yield* Effect.orDie(deps.accounts.get(organisation, mandate.resource.links.customer_bank_account))
+    const retries = yield* deps.log.scan(organisation, { payment: eq(payment.id), action: eq("resubmission_requested") })
+    return yield* deps.bank.submitCollection({
+      paymentId: payment.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      scheme: mandate.resource.scheme,
+      accountHolderName: account.resource.account_holder_name,
+      attempt: retries.length
+    })
+  })
+
+/** A collection due today: confirmed (and recorded for payout) or failed. */
+const collect = (deps: PaymentDueDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
+  Effect.gen(function*() {
+    const mandateId = current.resource.links.mandate
+    // Instant payments are confirmed when authorised and never wait here.
+    if (mandateId === undefined) return
+    const outcome = yield* outcomeOf(deps, organisation, current.resource, mandateId)
+    if (outcome.outcome === "failed") {
+      yield* movePayment(deps.payments, organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
+      return
+    }
+    const creditor = yield* Effect.orDie(deps.creditors.get(organisation, current.resource.links.creditor))
+    yield* movePayment(deps.payments, organisation, current, "confirm", {
+      origin: "gocardless",
+      cause: "payment_confirmed",
+      description: "Enough time has passed since the payment was submitted for the banks to return an error, so this payment is now confirmed."
+    })
+    yield* recordCollection(deps, organisation, current.resource, creditor.resource, day)
+  })
+
+/** Submission, one working day before the charge date, once the mandate is with the bank. */
+const submitDue = (deps: PaymentDueDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
+  Effect.gen(function*() {
+    const p = current.resource
+    if (p.charge_date === null || p.links.mandate === undefined) return
+    const calendar = calendarFor(p.scheme as PaymentScheme)
+    const mandate = (yield* Effect.orDie(deps.mandates.get(organisation, p.links.mandate))).resource
+    if (UNCHARGEABLE_MANDATE_STATUSES.some((s) => s === mandate.status)) {
+      yield* movePayment(deps.payments, organisation, current, "cancel", { origin: "gocardless", cause: `mandate_${mandate.status}`, description: "The mandate for this payment can no longer be charged." })
+      return
+    }
+    if (calendar.previousBusinessDay(p.charge_date) > day) return
+    if (mandate.status !== "active" && mandate.status !== "submitted") return
+    // A charge date that has passed while waiting for the mandate moves to the next working day.
+    const chargeDate = p.charge_date <= day ? calendar.nextBusinessDay(day) : p.charge_date
+    yield* movePayment(deps.payments, organisation, current, "submit", { origin: "gocardless", cause: "payment_submitted", description: "Payment submitted to the banks. As a result, it can no longer be cancelled." }, {
+      patch: (x) => ({ ...x, charge_date: chargeDate })
+    })
+  })
+
+/** What the bank reports after pay-out: late failures and chargebacks. */
+const reverseIfReported = (deps: PaymentDueDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
+  Effect.gen(function*() {
+    const p = current.resource
+    // An instant payment is final: no late failure or chargeback (no direct debit indemnity).
+    if (p.charge_date === null || p.links.mandate === undefined) return
+    const calendar = calendarFor(p.scheme as PaymentScheme)
+    const outcome = yield* outcomeOf(deps, organisation, p, p.links.mandate)
+    if (outcome.outcome !== "late_failure" && outcome.outcome !== "charged_back") return
+    const lateFailure = outcome.outcome === "late_failure"
+    if (calendar.addBusinessDays(p.charge_date, lateFailure ? LATE_FAILURE_AFTER_BUSINESS_DAYS : CHARGEBACK_AFTER_BUSINESS_DAYS) > day) return
+    const creditor = yield* Effect.orDie(deps.creditors.get(organisation, p.links.creditor))
+    yield* movePayment(deps.payments, organisation, current, lateFailure ? "fail" : "charge_back", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
+    yield* recordReversal(deps, organisation, p, creditor.resource, lateFailure ? "late_failure_settled" : "chargeback_settled", day)
+  })
+
+/** Refunds: queued, submitted the next day, paid the day after. */
+const advanceRefund = (deps: PaymentDueDeps, organisation: string, current: Versioned<Refund>) => {
+  const r = current.resource
+  const event = r.status === "created" ? "queue" : r.status === "pending_submission" ? "submit" : "pay"
+  return applyTransition(deps.refunds, {
+    organisation,
+    machine: refundMachine,
+    current,
+    event,
+    context: {},
+    cause: { origin: "gocardless", cause: `refund_${event}`, description: `The refund moved on: ${event}.` },
+    links: refundLinks(r)
+  })
+}
+
+/**
+ * The bank's day for collections and refunds (the simulator's `payments` job), in this order:
+ * submitted payments due today are confirmed or fail; pending payments due on the next working
+ * day are submitted; payments the bank reports late-failed or charged back move; refunds advance
+ * one step. Each step scans after the previous one has run, and each payment or refund is its
+ * own unit of work.
+ */
+export const processPaymentsDay = (deps: PaymentDueDeps, organisation: string) =>
+  Effect.gen(function*() {
+    const day = yield* today()
+    yield* deps.eachItem("payments: collections", organisation, yield* deps.payments.scan(organisation, { status: eq("submitted"), charge_date: { op: "range", lte: day } }), idOfVersioned, (current) =>
+      collect(deps, organisation, current, day))
+    yield* deps.eachItem("payments: submission", organisation, yield* deps.payments.scan(organisation, { status: eq("pending_submission") }), idOfVersioned, (current) =>
+      submitDue(deps, organisation, current, day))
+    yield* deps.eachItem("payments: late failures and chargebacks", organisation, yield* deps.payments.scan(organisation, { status: oneOf(["paid_out", "confirmed"]) }), idOfVersioned, (current) =>
+      reverseIfReported(deps, organisation, current, day))
+    yield* deps.eachItem("refunds", organisation, yield* deps.refunds.scan(organisation, { status: oneOf(["created", "pending_submission", "submitted"]) }), idOfVersioned, (current) =>
+      advanceRefund(deps, organisation, current))
+  })
+
