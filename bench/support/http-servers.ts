@@ -138,7 +138,10 @@ const paykitMemory = async (options: { readonly constantCreate: boolean }): Prom
   const outboundBody = outboundBodyFor(recipient)
   if (options.constantCreate) {
     const input: unknown = (JSON.parse(outboundBody) as { outbound_payments: unknown }).outbound_payments
-    constant.current = await runtime.runPromise(Effect.flatMap(Effect.service(engine.OutboundPayments), (o) => o.create(ORGANISATION, input)).pipe(Effect.orDie))
+    const command = engine.decodeCommand(engine.OutboundPaymentCreateRequest, "outbound_payments")(input)
+    constant.current = await runtime.runPromise(
+      Effect.flatMap(Effect.zip(Effect.service(engine.OutboundPayments), command), ([o, c]) => o.create(ORGANISATION, c)).pipe(Effect.orDie)
+    )
   }
   return { url, headers: { authorization: `Bearer ${token}`, ...VERSION }, outboundBody, close: () => runtime.dispose() }
 }

@@ -1,11 +1,4 @@
-import {
-  BillingRequestCreate,
-  CollectBankAccount,
-  OutboundPaymentCreateFields,
-  OutboundPaymentImportCreate,
-  OutboundPaymentUpdate,
-  OutboundPaymentWithdrawalFields
-} from "@paykit/validation"
+import { BillingRequestCreate, CollectBankAccount } from "@paykit/validation"
 import { PayerThemeCreateRequest } from "./creditors/domain/payer-themes.ts"
 import { BankAuthorisationCreateRequest } from "./payer-flows/domain/bank-authorisation-commands.ts"
 import {
@@ -19,8 +12,15 @@ import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdate
 import { CustomerCreateRequest, CustomerUpdateRequest } from "./collections/domain/customers.ts"
 import { CustomerBankAccountCreateRequest, CustomerBankAccountUpdateRequest } from "./collections/domain/customer-bank-accounts.ts"
 import { MandateCreateRequest, MandateMetadataRequest } from "./collections/domain/mandates.ts"
-import { MetadataUpdateRequest, OutboundPaymentCancelRequest } from "./kernel/metadata-requests.ts"
+import { MetadataUpdateRequest } from "./kernel/metadata-requests.ts"
 import { PayoutUpdateRequest } from "./payouts/domain/requests.ts"
+import {
+  OutboundPaymentCancelRequest,
+  OutboundPaymentCreateRequest,
+  OutboundPaymentUpdateRequest,
+  OutboundPaymentWithdrawalRequest
+} from "./outbound/domain/outbound-payments.ts"
+import { OutboundPaymentImportCreateRequest } from "./outbound/domain/outbound-payment-imports.ts"
 import { PayerAuthorisationBody } from "./payer-flows/domain/payer-authorisation-commands.ts"
 import { PaymentCancelRequest, PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest } from "./collections/domain/payments.ts"
 import { RefundCreateRequest } from "./collections/domain/refunds.ts"
@@ -38,15 +38,11 @@ import {
  * the body below the resource key (`{"outbound_payments": <this>}`).
  *
  * Some checks are not part of a Schema's shape because they depend on the moment or on stored
- * data: an outbound payment's `execution_date` must not be before today in London (the service
- * adds that rule when it decodes), and references to other resources are checked against storage.
+ * data: an outbound payment's `execution_date` must not be before today in London (the use case
+ * applies that rule to the decoded command), and references to other resources are checked against storage.
  * The cross-field rules of billing requests, collected bank accounts and subscriptions are part of
  * their Schemas (`withRules` checks, or `@paykit/schedule`'s planning).
  */
-export const OutboundPaymentCreateRequest = OutboundPaymentCreateFields
-export const OutboundPaymentWithdrawalRequest = OutboundPaymentWithdrawalFields
-export const OutboundPaymentUpdateRequest = OutboundPaymentUpdate
-export const OutboundPaymentImportCreateRequest = OutboundPaymentImportCreate
 export const BillingRequestCreateRequest = BillingRequestCreate
 export const CollectBankAccountRequest = CollectBankAccount
 

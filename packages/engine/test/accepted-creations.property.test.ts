@@ -9,12 +9,13 @@ import {
   Customers,
   inMemoryEngine,
   Mandates,
-  OutboundPaymentImports,
+  type OutboundPaymentImports,
   Payments,
   setUpPayer,
   Simulator,
   Subscriptions
 } from "@paykit/engine"
+import { createImport } from "./outbound-fixtures.ts"
 
 /**
  * The rule of "accept only what the daily run can process", stated as a property: whatever
@@ -70,7 +71,7 @@ const scenario = (creations: ReadonlyArray<Creation>) =>
     const subscriptionService = yield* Subscriptions
     const paymentService = yield* Payments
     for (const c of creations) {
-      const attempt: Effect.Effect<unknown, unknown> = c.kind === "mandate"
+      const attempt: Effect.Effect<unknown, unknown, OutboundPaymentImports> = c.kind === "mandate"
         ? Effect.map((yield* Mandates).create(ORG, {
           ...(c.scheme === undefined ? {} : { scheme: c.scheme }),
           payer_ip_address: "127.0.0.1",
@@ -84,7 +85,7 @@ const scenario = (creations: ReadonlyArray<Creation>) =>
         }), (command) => subscriptionService.create(ORG, command))
         : c.kind === "payment"
         ? Effect.flatMap(edge.payment({ amount: c.amount, currency: c.currency, links: { mandate: pick(mandates, c.mandate) ?? "" } }), (command) => paymentService.create(ORG, command))
-        : (yield* OutboundPaymentImports).create(ORG, {
+        : createImport(ORG, {
           links: { creditor: gb.creditor.id },
           entry_items: c.recipients.map((r) => ({ scheme: "faster_payments", amount: 100, recipient_bank_account_id: r === undefined ? "BA0000000000ZZ" : pick(accounts, r)?.id ?? "" }))
         })

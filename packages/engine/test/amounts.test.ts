@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { OutboundPayments, Payments, Subscriptions } from "@paykit/engine"
+import { Payments, Subscriptions } from "@paykit/engine"
 import { ORG, runEngine, setUpPayer, edge } from "./fixtures.ts"
-import { ORG as OUTBOUND_ORG, runOutbound, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
+import { ORG as OUTBOUND_ORG, createOutbound, runOutbound, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
 
 const amountErrors = (e: unknown) =>
   typeof e === "object" && e !== null && "errors" in e && Array.isArray(e.errors)
@@ -29,7 +29,7 @@ describe("an amount of 0 is refused on `amount`", () => {
     const outbound = await runOutbound(Effect.gen(function*() {
       const creditor = yield* setUpCreditor(OUTBOUND_ORG, { verified: true })
       const recipient = yield* setUpRecipient(OUTBOUND_ORG)
-      return amountErrors(yield* Effect.flip((yield* OutboundPayments).create(OUTBOUND_ORG, {
+      return amountErrors(yield* Effect.flip(createOutbound(OUTBOUND_ORG, {
         amount: 0, scheme: "faster_payments", links: { creditor: creditor.id, recipient_bank_account: recipient.id }
       })))
     }))

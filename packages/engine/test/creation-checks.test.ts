@@ -7,7 +7,6 @@ import {
   InMemoryStorage,
   Mandates,
   OutboundPaymentImports,
-  PaymentAccounts,
   Payments,
   sandboxEngineOn,
   setUpPayer,
@@ -18,6 +17,7 @@ import {
 import { describe, expect, it } from "vitest"
 import { ORG, START, edge } from "./fixtures.ts"
 import { billingRequestsAtEdge } from "./billing-fixtures.ts"
+import { createImport, fundAccount } from "./outbound-fixtures.ts"
 
 /**
  * Finding 4 and 10 of issue 14: what a later daily run would refuse is refused at creation, and a
@@ -90,14 +90,14 @@ describe("creation checks: accept only what the daily run can process", () => {
     const r = await run(Effect.gen(function*() {
       const { mandate, creditor } = yield* setUpPayer(ORG)
       const healthy = yield* Effect.flatMap(edge.subscription({ amount: 1500, currency: "GBP", interval_unit: "weekly", links: { mandate: mandate.id } }), (c) => Subscriptions.use((service) => service.create(ORG, c)))
-      yield* (yield* PaymentAccounts).fund(ORG, { amount: 100_000, links: { creditor: creditor.id } })
+      yield* fundAccount(ORG, { amount: 100_000, links: { creditor: creditor.id } })
       const customers = yield* Customers
       const recipient = yield* customers.create(ORG, { given_name: "Bob", family_name: "Payee", country_code: "GB" })
       const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Bob Payee", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: recipient.id } })
       const imports = yield* OutboundPaymentImports
       const entry = (id: string) => ({ scheme: "faster_payments", amount: 100, recipient_bank_account_id: id })
-      const poisoned = yield* imports.create(ORG, { entry_items: [entry(account.id)] })
-      const unknown = yield* imports.create(ORG, { entry_items: [entry("BA0000000000ZZ")] })
+      const poisoned = yield* createImport(ORG, { entry_items: [entry(account.id)] })
+      const unknown = yield* createImport(ORG, { entry_items: [entry("BA0000000000ZZ")] })
       // Reading the recipient's account dies, as the NUL id of the finding did on PostgreSQL.
       yield* (yield* FailureInjection).failFor([account.id])
       // Three days: the import's authorisation window (seven days) has not ended.

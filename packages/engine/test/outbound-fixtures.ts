@@ -1,7 +1,23 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { type LocalDate, addDays, unsafeLocalDate } from "@paykit/core"
-import { Creditors, Customers, EventLog, eq, inMemoryEngine } from "@paykit/engine"
+import {
+  Creditors,
+  Customers,
+  decodeCommand,
+  EventLog,
+  eq,
+  inMemoryEngine,
+  OutboundPaymentCreateRequest,
+  OutboundPaymentImportCreateRequest,
+  OutboundPaymentImports,
+  OutboundPaymentListParams,
+  OutboundPayments,
+  OutboundPaymentWithdrawalRequest,
+  PAYMENT_ACCOUNTS,
+  PaymentAccountFundRequest,
+  PaymentAccounts
+} from "@paykit/engine"
 
 export const ORG = "OR0000000000OB"
 
@@ -79,3 +95,31 @@ export const actionsOf = (organisation: string, link: "outbound_payment" | "outb
         .filter((e) => e.resource_type === (link === "outbound_payment" ? "outbound_payments" : "outbound_payment_imports"))
         .map((e) => e.action)
   )
+
+// The HTTP edge's work for the tests that hold raw bodies (invalid ones, or literals whose fields
+// are branded): the body is decoded with its operation's Schema, then the typed use case runs.
+const decodeCreate = decodeCommand(OutboundPaymentCreateRequest, "outbound_payments")
+const decodeWithdrawal = decodeCommand(OutboundPaymentWithdrawalRequest, "outbound_payments")
+const decodeList = decodeCommand(OutboundPaymentListParams, "outbound_payments")
+const decodeImport = decodeCommand(OutboundPaymentImportCreateRequest, "outbound_payment_imports")
+const decodeFund = decodeCommand(PaymentAccountFundRequest, PAYMENT_ACCOUNTS)
+
+/** `POST /outbound_payments` with `body`. */
+export const createOutbound = (organisation: string, body: unknown) =>
+  Effect.flatMap(decodeCreate(body), (command) => Effect.flatMap(OutboundPayments, (o) => o.create(organisation, command)))
+
+/** `POST /outbound_payments/withdrawal` with `body`. */
+export const withdrawOutbound = (organisation: string, body: unknown) =>
+  Effect.flatMap(decodeWithdrawal(body), (command) => Effect.flatMap(OutboundPayments, (o) => o.withdraw(organisation, command)))
+
+/** `GET /outbound_payments` with `query`. */
+export const listOutbound = (organisation: string, query: unknown) =>
+  Effect.flatMap(decodeList(query), (params) => Effect.flatMap(OutboundPayments, (o) => o.list(organisation, params)))
+
+/** `POST /outbound_payment_imports` with `body`. */
+export const createImport = (organisation: string, body: unknown) =>
+  Effect.flatMap(decodeImport(body), (command) => Effect.flatMap(OutboundPaymentImports, (i) => i.create(organisation, command)))
+
+/** `POST /sandbox/payment_accounts/fund` with `body`. */
+export const fundAccount = (organisation: string, body: unknown) =>
+  Effect.flatMap(decodeFund(body), (command) => Effect.flatMap(PaymentAccounts, (a) => a.fund(organisation, command)))

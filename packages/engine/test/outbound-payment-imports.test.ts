@@ -10,7 +10,17 @@ import {
   PaymentAccounts,
   authorisationUrlOf
 } from "@paykit/engine"
-import { ORG, START, START_DAY, actionsOf, runOutbound, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
+import {
+  ORG,
+  START,
+  START_DAY,
+  actionsOf,
+  createImport,
+  fundAccount,
+  runOutbound,
+  setUpCreditor,
+  setUpRecipient
+} from "./outbound-fixtures.ts"
 
 const failureJson = <A, E>(exit: Exit.Exit<A, E>): string => (Exit.isFailure(exit) ? JSON.stringify(exit.cause) : "")
 
@@ -30,7 +40,7 @@ describe("outbound payment imports", () => {
       const creditor = yield* setUpCreditor(ORG, { verified: false })
       const good = yield* setUpRecipient(ORG, "Ada Lovelace")
       const partial = yield* setUpRecipient(ORG, "Partial Bob Smith")
-      const created = yield* imports.create(ORG, {
+      const created = yield* createImport(ORG, {
         entry_items: [entry(good.id, 1_000, { reference: "JAN PAY" }), entry("BA0000000000ZZ", 200), entry(partial.id, 300)]
       })
       const [validated] = yield* imports.validatePending(ORG)
@@ -68,7 +78,7 @@ describe("outbound payment imports", () => {
     const url = await runOutbound(Effect.gen(function*() {
       yield* setUpCreditor(ORG, { verified: false })
       const a = yield* setUpRecipient(ORG)
-      const created = yield* (yield* OutboundPaymentImports).create(ORG, { entry_items: [entry(a.id, 100)] })
+      const created = yield* createImport(ORG, { entry_items: [entry(a.id, 100)] })
       return created.authorisation_url.replace(created.id, "<id>")
     }).pipe(Effect.provideService(DashboardBaseUrl, "https://manage.acme.example/")))
     expect(url).toBe("https://manage.acme.example/outbound_payment_imports/<id>/authorise")
@@ -78,7 +88,7 @@ describe("outbound payment imports", () => {
     const exit = await runOutbound(Effect.gen(function*() {
       yield* setUpCreditor(ORG, { verified: false })
       const good = yield* setUpRecipient(ORG)
-      return yield* Effect.exit((yield* OutboundPaymentImports).create(ORG, {
+      return yield* Effect.exit(createImport(ORG, {
         entry_items: [entry(good.id, 100), entry(good.id, 0, { reference: "no ~ tildes" }), { amount: 5 }]
       }))
     }))
@@ -89,7 +99,7 @@ describe("outbound payment imports", () => {
     expect(json).toContain("/outbound_payment_imports/entry_items/2/recipient_bank_account_id")
     const empty = await runOutbound(Effect.gen(function*() {
       yield* setUpCreditor(ORG, { verified: false })
-      return yield* Effect.exit((yield* OutboundPaymentImports).create(ORG, { entry_items: [] }))
+      return yield* Effect.exit(createImport(ORG, { entry_items: [] }))
     }))
     expect(failureJson(empty)).toContain("/outbound_payment_imports/entry_items")
   })
@@ -101,8 +111,8 @@ describe("outbound payment imports", () => {
       const creditor = yield* setUpCreditor(ORG, { verified: false })
       const a = yield* setUpRecipient(ORG, "Ada Lovelace")
       const b = yield* setUpRecipient(ORG, "Alan Turing")
-      const funded = yield* (yield* PaymentAccounts).fund(ORG, { amount: 1_000, links: { creditor: creditor.id } })
-      const created = yield* imports.create(ORG, {
+      const funded = yield* fundAccount(ORG, { amount: 1_000, links: { creditor: creditor.id } })
+      const created = yield* createImport(ORG, {
         entry_items: [entry(a.id, 400, { reference: "SALARY", metadata: { employee: "ada" } }), entry(b.id, 500)],
         links: { creditor: creditor.id }
       })
@@ -137,8 +147,8 @@ describe("outbound payment imports", () => {
       const imports = yield* OutboundPaymentImports
       const creditor = yield* setUpCreditor(ORG, { verified: false })
       const a = yield* setUpRecipient(ORG)
-      yield* (yield* PaymentAccounts).fund(ORG, { amount: 600, links: { creditor: creditor.id } })
-      const created = yield* imports.create(ORG, { entry_items: [entry(a.id, 400), entry(a.id, 400)] })
+      yield* fundAccount(ORG, { amount: 600, links: { creditor: creditor.id } })
+      const created = yield* createImport(ORG, { entry_items: [entry(a.id, 400), entry(a.id, 400)] })
       yield* imports.validatePending(ORG)
       const processed = yield* imports.authorise(ORG, created.id, "grace")
       const statuses = (yield* (yield* OutboundPayments).list(ORG, {})).items.map((p) => p.status).sort()
@@ -154,7 +164,7 @@ describe("outbound payment imports", () => {
       const imports = yield* OutboundPaymentImports
       yield* setUpCreditor(ORG, { verified: false })
       const a = yield* setUpRecipient(ORG)
-      const created = yield* imports.create(ORG, { entry_items: [entry(a.id, 100)] })
+      const created = yield* createImport(ORG, { entry_items: [entry(a.id, 100)] })
       yield* imports.validatePending(ORG)
       const window = OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS * DAY
       const early = yield* imports.expireUnauthorised(ORG, timestampFromMillis(START + window - 1))
@@ -174,8 +184,8 @@ describe("outbound payment imports", () => {
       const imports = yield* OutboundPaymentImports
       yield* setUpCreditor(ORG, { verified: false })
       const a = yield* setUpRecipient(ORG)
-      const first = yield* imports.create(ORG, { entry_items: [entry(a.id, 100)] })
-      const second = yield* imports.create(ORG, { entry_items: [entry(a.id, 200)] })
+      const first = yield* createImport(ORG, { entry_items: [entry(a.id, 100)] })
+      const second = yield* createImport(ORG, { entry_items: [entry(a.id, 200)] })
       const cancelled = yield* imports.cancel(ORG, first.id)
       const again = yield* Effect.exit(imports.cancel(ORG, first.id))
       return {

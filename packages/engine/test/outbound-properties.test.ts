@@ -12,7 +12,7 @@ import {
   RESERVED_OUTBOUND_STATUSES,
   oneOf
 } from "@paykit/engine"
-import { ORG, START, dayAfter, runOutbound, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
+import { ORG, START, dayAfter, fundAccount, runOutbound, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
 
 /** What a user, the bank's daily run or the dashboard can do, chosen by fast-check. */
 type Command =
@@ -100,7 +100,7 @@ const runCommands = (commands: ReadonlyArray<Command>) =>
     for (const c of commands) {
       switch (c.kind) {
         case "fund":
-          yield* accounts.fund(ORG, { amount: c.amount, links: { creditor: creditor.id } })
+          yield* fundAccount(ORG, { amount: c.amount, links: { creditor: creditor.id } })
           funded += c.amount
           break
         case "create": {

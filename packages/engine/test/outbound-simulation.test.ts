@@ -5,11 +5,10 @@ import {
   OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS,
   OutboundPaymentImports,
   OutboundPayments,
-  PaymentAccounts,
   Simulator,
   inMemoryEngine
 } from "@paykit/engine"
-import { ORG, START, dayAfter, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
+import { ORG, START, dayAfter, fundAccount, setUpCreditor, setUpRecipient } from "./outbound-fixtures.ts"
 
 const DAY = 86_400_000
 
@@ -25,7 +24,7 @@ describe("outbound payments and imports in the simulator's daily run", () => {
       const imports = yield* OutboundPaymentImports
       const creditor = yield* setUpCreditor(ORG, { verified: false })
       const recipient = yield* setUpRecipient(ORG)
-      yield* (yield* PaymentAccounts).fund(ORG, { amount: 1_000, links: { creditor: creditor.id } })
+      yield* fundAccount(ORG, { amount: 1_000, links: { creditor: creditor.id } })
       const p = yield* outbound.create(ORG, { amount: 700, scheme: "faster_payments", execution_date: dayAfter(2), links: { recipient_bank_account: recipient.id } })
       yield* outbound.approve(ORG, p.id)
       const batch = yield* imports.create(ORG, { entry_items: [{ scheme: "faster_payments", amount: 50, recipient_bank_account_id: recipient.id }] })

@@ -7,7 +7,7 @@ import {
   accountNumberEndingOf,
   paymentAccountHolderName
 } from "@paykit/engine"
-import { ORG, runOutbound, setUpCreditor } from "./outbound-fixtures.ts"
+import { ORG, fundAccount, runOutbound, setUpCreditor } from "./outbound-fixtures.ts"
 
 const FASTER_PAYMENTS_CHARS = /^[A-Z0-9 &\-./]*$/
 
@@ -56,10 +56,10 @@ describe("payment accounts", () => {
     const r = await runOutbound(Effect.gen(function*() {
       const accounts = yield* PaymentAccounts
       const creditor = yield* setUpCreditor(ORG, { verified: false, name: "Société Générale Paiements" })
-      const first = yield* accounts.fund(ORG, { amount: 1_000, links: { creditor: creditor.id } })
-      const second = yield* accounts.fund(ORG, { amount: "250", links: { creditor: creditor.id } })
-      const zero = yield* Effect.exit(accounts.fund(ORG, { amount: 0, links: { creditor: creditor.id } }))
-      const stranger = yield* Effect.exit(accounts.fund(ORG, { amount: 10, links: { creditor: "CR000000000000" } }))
+      const first = yield* fundAccount(ORG, { amount: 1_000, links: { creditor: creditor.id } })
+      const second = yield* fundAccount(ORG, { amount: "250", links: { creditor: creditor.id } })
+      const zero = yield* Effect.exit(fundAccount(ORG, { amount: 0, links: { creditor: creditor.id } }))
+      const stranger = yield* Effect.exit(fundAccount(ORG, { amount: 10, links: { creditor: "CR000000000000" } }))
       return { creditor, first, second, zero, stranger, list: yield* accounts.list(ORG, {}), got: yield* accounts.get(ORG, first.id) }
     }))
     expect(r.first.id).toMatch(/^BA/)

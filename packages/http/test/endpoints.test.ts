@@ -2,7 +2,18 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiError, InvalidApiUsageError, InvalidStateError, ValidationFailedError } from "gocardless-nodejs"
 import { unsafeAmount } from "@paykit/core"
-import { Creditors, Customers, decodeCommand, NegativeBalanceLimits, PayerThemes, PaymentAccounts, PaymentCreateRequest, Payments } from "@paykit/engine"
+import {
+  Creditors,
+  Customers,
+  decodeCommand,
+  NegativeBalanceLimits,
+  PAYMENT_ACCOUNTS,
+  PayerThemes,
+  PaymentAccountFundRequest,
+  PaymentAccounts,
+  PaymentCreateRequest,
+  Payments
+} from "@paykit/engine"
 import { seedPayouts } from "./fixtures.ts"
 import { failure, HOSTED_PAGES, localClient, startServer, type TestServer } from "./harness.ts"
 
@@ -221,7 +232,8 @@ describe("outbound payments, imports, payment accounts, verification details, li
   })
 
   it("outbound payments: create, get, list, update, approve, cancel, withdrawal; errors parsed", async () => {
-    await run(Effect.flatMap(PaymentAccounts, (a) => a.fund(org, { amount: 10_000, links: { creditor: creditorId } })))
+    const funding = decodeCommand(PaymentAccountFundRequest, PAYMENT_ACCOUNTS)({ amount: 10_000, links: { creditor: creditorId } })
+    await run(Effect.flatMap(Effect.zip(PaymentAccounts, funding), ([a, command]) => a.fund(org, command)))
     const created = await client.outboundPayments.create({
       amount: 2500, scheme: "faster_payments", reference: "INV 42", links: { recipient_bank_account: recipientId }
     } as never)

@@ -7,6 +7,8 @@ import {
   bankAuthorisations,
   nextDailyRunAfter,
   OutboundPaymentImports,
+  PAYMENT_ACCOUNTS,
+  PaymentAccountFundRequest,
   outboundPaymentImports,
   PaymentAccounts,
   paymentAccounts,
@@ -105,6 +107,8 @@ const advance = ({ clock, simulator, advancing }: SandboxServices, request: ApiR
 const BA = "bank_authorisations"
 /** The bank's outcome a sandbox `authorise` carries, decoded here at the edge like every API body. */
 const decodeOutcome = decodeInputEffect(BankAuthorisationOutcomeRequest, BA)
+/** The sandbox's funding of a payment account, decoded at the edge. */
+const decodeFund = decodeInputEffect(PaymentAccountFundRequest, PAYMENT_ACCOUNTS)
 const authorisationAction = (action: "visit" | "authorise" | "deny" | "fail") =>
   sandboxEndpoint(
     HttpApiEndpoint.post(`bank_authorisation_${action}`, `/sandbox/bank_authorisations/:id/actions/${action}`, { params: IdParams, success: single(BA, bankAuthorisations.schema) }),
@@ -143,7 +147,9 @@ export const SANDBOX_ROUTES: ReadonlyArray<EndpointDeclaration<SandboxServices>>
   importAction("cancel"),
   sandboxEndpoint(
     HttpApiEndpoint.post("fund", "/sandbox/payment_accounts/fund", { success: single("payment_accounts", paymentAccounts.schema) }),
-    ({ accounts }, request, caller) => Effect.map(accounts.fund(caller.organisation, actionData(bodyOf(request))), (resource) => ({ payment_accounts: resource }))
+    ({ accounts }, request, caller) =>
+      Effect.flatMap(decodeFund(actionData(bodyOf(request))), (command) =>
+        Effect.map(accounts.fund(caller.organisation, command), (resource) => ({ payment_accounts: resource })))
   )
 ]
 

@@ -1,6 +1,5 @@
 import { Schema } from "effect"
 import { Metadata } from "@paykit/core"
-import { optionalNullable } from "@paykit/validation"
 
 /**
  * The bodies that carry only metadata, shared by the actions that take one (mandate and customer
@@ -10,5 +9,3 @@ import { optionalNullable } from "@paykit/validation"
  */
 export const MetadataUpdateRequest = Schema.Struct({ metadata: Schema.optionalKey(Metadata) })
 
-/** `POST /outbound_payments/:id/actions/cancel`: metadata may be null (which clears it). */
-export const OutboundPaymentCancelRequest = Schema.Struct({ metadata: optionalNullable(Metadata) })

@@ -376,21 +376,6 @@ export const applyCreation = <A extends MachineResource<S>, K extends string, S 
     commitMove(request.organisation, creationOf(request, nowIn(fiber), repository.definition.schema), 1, (next) =>
       insertNew(repository, request.organisation, next)))
 
-/**
- * A resource created and moved on in the same unit of work (`creationOf`, then `transitionOf` on
- * its result), stored in one write: the state after the last step is inserted, and the history
- * entry of every step is recorded in order, with the events derived from them.
- */
-export const insertMoved = <A extends MachineResource<S>, K extends string, S extends string>(
-  repository: Repository<A, K>,
-  organisation: string,
-  steps: readonly [Transitioned<A>, ...ReadonlyArray<Transitioned<A>>]
-): Effect.Effect<Versioned<A>, never, EngineContext> => {
-  const last = steps[steps.length - 1] ?? steps[0]
-  return Effect.flatMap(insertNew(repository, organisation, last.next), (stored) =>
-    Effect.as(recordMoves(organisation, last.next.id, stored.version, steps), stored))
-}
-
 /** Whether the machine accepts `event` in `state` (used to skip work that is not due). */
 export const accepts = <S extends string, E extends string, C>(
   machine: Machine<S, E, C>,

@@ -1,18 +1,21 @@
-import { Context, Effect, Layer, Schema } from "effect"
-import { IdOf, type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, decodeInputEffect, withNewId } from "@paykit/core"
-import { PositiveAmount } from "@paykit/validation"
+import { Context, Effect, Layer } from "effect"
+import { type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, withNewId } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { PaymentAccountRepository } from "./repositories.ts"
 import { type RepositoryOf } from "../kernel/repository-service.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
-import { type PaymentAccount, paymentAccounts } from "./domain/payment-accounts.ts"
-import { idFilter, listFields, toListQuery } from "../kernel/list-params.ts"
+import {
+  PAYMENT_ACCOUNTS,
+  type PaymentAccount,
+  type PaymentAccountFundRequest,
+  type PaymentAccountListParams,
+  paymentAccounts
+} from "./domain/payment-accounts.ts"
+import { toListQuery } from "../kernel/list-params.ts"
 import { insertNew, save, captureIdGenerator } from "../kernel/support.ts"
 import { linkedCreditor } from "../creditors/creditor-link.ts"
-
-const ROOT = "payment_accounts"
 
 /** Outbound payments are GBP only, so every payment account holds GBP. */
 export const PAYMENT_ACCOUNT_CURRENCY = "GBP"
@@ -51,13 +54,6 @@ export const accountNumberEndingOf = (id: string): string => {
   return String(h % 100).padStart(2, "0")
 }
 
-export const PaymentAccountFundRequest = Schema.Struct({
-  amount: PositiveAmount,
-  links: Schema.Struct({ creditor: IdOf("creditor") })
-})
-
-export const PaymentAccountListParams = Schema.Struct({ ...listFields("payment_account"), creditor: idFilter("creditor") })
-
 type Accounts = RepositoryOf<typeof paymentAccounts>
 
 /** The creditor's GBP payment account, if it has one. */
@@ -72,17 +68,14 @@ export const findAccount = (
 const accountFilters = (creditor: string) => ({ creditor: eq(creditor), currency: eq(PAYMENT_ACCOUNT_CURRENCY) })
 
 /** The creditor's payment account, opened (with a zero balance) the first time it is needed. */
-export const openAccount = (
+export const openAccount = Effect.fnUntraced(function*(
   accounts: Accounts,
   organisation: string,
   creditor: Creditor
-): Effect.Effect<Versioned<PaymentAccount>, never, IdGenerator> =>
-  // Every payment and outbound payment asks, and the account nearly always exists: the common
-  // path is one lookup, with no generator.
-  Effect.flatMap(accounts.scan(organisation, accountFilters(creditor.id)), (rows) => {
-    const existing = rows[0]
-    return existing !== undefined ? Effect.succeed(existing) : openNewAccount(accounts, organisation, creditor)
-  })
+): Effect.fn.Return<Versioned<PaymentAccount>, never, IdGenerator> {
+  const existing = yield* findAccount(accounts, organisation, creditor.id)
+  return existing ?? (yield* openNewAccount(accounts, organisation, creditor))
+})
 
 const openNewAccount = (accounts: Accounts, organisation: string, creditor: Creditor) =>
   withNewId("payment_account", (id, created_at) =>
@@ -109,29 +102,42 @@ export const insufficientBalance = (creditor: string, account: PaymentAccount | 
  * Moves the creditor's available balance by `delta` (negative: a reservation). A reservation the
  * balance cannot cover is refused, so the balance never goes below zero.
  */
-export const moveBalance = (
+export const moveBalance = Effect.fnUntraced(function*(
   accounts: Accounts,
   organisation: string,
   creditor: string,
   delta: number
-): Effect.Effect<PaymentAccount, InvalidState> =>
-  Effect.gen(function*() {
-    const current = yield* findAccount(accounts, organisation, creditor)
-    const balance = current?.resource.account_balance ?? 0
-    if (current === undefined || balance + delta < 0) return yield* insufficientBalance(creditor, current?.resource, -delta)
-    const next: PaymentAccount = { ...current.resource, account_balance: balance + delta }
-    yield* save(accounts, organisation, current, next)
-    return next
-  })
+): Effect.fn.Return<PaymentAccount, InvalidState> {
+  const current = yield* findAccount(accounts, organisation, creditor)
+  const balance = current?.resource.account_balance ?? 0
+  if (current === undefined || balance + delta < 0) return yield* insufficientBalance(creditor, current?.resource, -delta)
+  const next: PaymentAccount = { ...current.resource, account_balance: balance + delta }
+  yield* save(accounts, organisation, current, next)
+  return next
+})
+
+/** Money arrives in the creditor's account, opened on first use. */
+const fund = Effect.fnUntraced(function*(
+  accounts: Accounts,
+  creditors: CreditorRepository["Service"],
+  organisation: string,
+  command: PaymentAccountFundRequest
+) {
+  const creditor = yield* linkedCreditor(creditors, organisation, PAYMENT_ACCOUNTS, command.links.creditor)
+  const account = yield* openAccount(accounts, organisation, creditor.resource)
+  const next: PaymentAccount = { ...account.resource, account_balance: account.resource.account_balance + command.amount }
+  yield* save(accounts, organisation, account, next)
+  return next
+})
 
 export class PaymentAccounts extends Context.Service<PaymentAccounts, {
   readonly get: (organisation: string, id: string) => Effect.Effect<PaymentAccount, NotFound>
-  readonly list: (organisation: string, params: unknown) => Effect.Effect<Page<PaymentAccount>, ValidationFailed>
+  readonly list: (organisation: string, params: PaymentAccountListParams) => Effect.Effect<Page<PaymentAccount>>
   /**
    * Sandbox only: money arrives in the creditor's payment account (`{amount, links: {creditor}}`),
    * opening the account on first use. The live platform funds it by bank transfer.
    */
-  readonly fund: (organisation: string, input: unknown) => Effect.Effect<PaymentAccount, ValidationFailed | InvalidState>
+  readonly fund: (organisation: string, command: PaymentAccountFundRequest) => Effect.Effect<PaymentAccount, ValidationFailed | InvalidState>
 }>()("@paykit/engine/PaymentAccounts") {
   static readonly layer: Layer.Layer<
     PaymentAccounts,
@@ -145,25 +151,11 @@ export class PaymentAccounts extends Context.Service<PaymentAccounts, {
       const provideIds = yield* captureIdGenerator
       const transactor = yield* Transactor
       const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => transactor.transaction(provideIds(effect))
-      const decodeFund = decodeInputEffect(PaymentAccountFundRequest, ROOT)
-      const decodeList = decodeInputEffect(PaymentAccountListParams, ROOT)
-
-      const fund = (organisation: string, input: unknown) =>
-        Effect.gen(function*() {
-          const req = yield* decodeFund(input)
-          const creditor = yield* linkedCreditor(creditors, organisation, ROOT, req.links.creditor)
-          const account = yield* openAccount(accounts, organisation, creditor.resource)
-          const next: PaymentAccount = { ...account.resource, account_balance: account.resource.account_balance + req.amount }
-          yield* save(accounts, organisation, account, next)
-          return next
-        })
 
       return PaymentAccounts.of({
         get: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
-        list: (o, p) =>
-          Effect.flatMap(decodeList(p), (params) =>
-            accounts.list(o, toListQuery(params, { creditor: params.creditor === undefined ? undefined : eq(params.creditor) }))),
-        fund: (o, i) => run(fund(o, i))
+        list: (o, params) => accounts.list(o, toListQuery(params, { creditor: params.creditor === undefined ? undefined : eq(params.creditor) })),
+        fund: (o, command) => run(fund(accounts, creditors, o, command))
       })
     })
   )

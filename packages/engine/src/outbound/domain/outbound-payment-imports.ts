@@ -1,8 +1,10 @@
 import { Schema } from "effect"
-import { ID_PREFIXES } from "@paykit/core"
+import { ID_PREFIXES, IdOf } from "@paykit/core"
 import { OUTBOUND_PAYMENT_IMPORT_STATUSES } from "@paykit/machines"
+import { NonBlankString, OutboundPaymentImportCreate } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, Minor, NullableString, NullableTimestamp, StoredMetadata } from "../../kernel/fields.ts"
+import { listFields, pageFields } from "../../kernel/list-params.ts"
 import { CONFIRMATION_OF_PAYEE_RESULTS } from "./outbound-payments.ts"
 
 export const EntryCounts = Schema.Struct({
@@ -82,3 +84,22 @@ export const outboundPaymentImportEntries = defineResource({
     outbound_payment_import: (r: OutboundPaymentImportEntry) => r.links.outbound_payment_import
   }
 })
+
+/** `POST /outbound_payment_imports`: at least one entry, each a payment to a customer bank account. */
+export const OutboundPaymentImportCreateRequest = OutboundPaymentImportCreate
+export type OutboundPaymentImportCreateRequest = typeof OutboundPaymentImportCreateRequest.Type
+
+export const OutboundPaymentImportListParams = Schema.Struct({
+  ...listFields("outbound_payment_import"),
+  status: Schema.optionalKey(Schema.Literals(OUTBOUND_PAYMENT_IMPORT_STATUSES))
+})
+export type OutboundPaymentImportListParams = typeof OutboundPaymentImportListParams.Type
+
+export const OutboundPaymentImportEntryListParams = Schema.Struct({
+  ...pageFields("outbound_payment_import_entry"),
+  outbound_payment_import: IdOf("outbound_payment_import")
+})
+export type OutboundPaymentImportEntryListParams = typeof OutboundPaymentImportEntryListParams.Type
+
+/** The dashboard user who authorises an import, named in the event's description. */
+export const AuthorisingUser = NonBlankString

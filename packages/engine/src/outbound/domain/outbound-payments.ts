@@ -1,10 +1,14 @@
 import { Schema } from "effect"
-import { ID_PREFIXES, LocalDate } from "@paykit/core"
+import { ID_PREFIXES, LocalDate, Metadata } from "@paykit/core"
 import { OUTBOUND_PAYMENT_STATUSES } from "@paykit/machines"
+import { OutboundPaymentCreateFields, OutboundPaymentUpdate, OutboundPaymentWithdrawalFields, optionalNullable } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
+import { NAME_VERIFICATION_RESULTS } from "../../kernel/ports/name-verifier.ts"
 import { CreatedAt, Id, Minor, NullableString, StoredMetadata } from "../../kernel/fields.ts"
+import { pageFields, QueryTimestamp } from "../../kernel/list-params.ts"
 
-export const CONFIRMATION_OF_PAYEE_RESULTS = ["full_match", "partial_match", "no_match", "unable_to_match"] as const
+/** The answers of confirmation of payee, as the name-verification port gives them. */
+export const CONFIRMATION_OF_PAYEE_RESULTS = NAME_VERIFICATION_RESULTS
 
 /** The spec's `verifications.recipient_bank_account_holder_verification`. */
 export const RecipientVerification = Schema.Struct({
@@ -52,3 +56,29 @@ export const outboundPayments = defineResource({
     outbound_payment_import: (r: OutboundPayment) => r.links.outbound_payment_import ?? null
   }
 })
+
+/**
+ * `POST /outbound_payments`. Its `execution_date` must also not be before today in London: that
+ * rule needs the clock, so the use case applies it to the decoded command.
+ */
+export const OutboundPaymentCreateRequest = OutboundPaymentCreateFields
+export type OutboundPaymentCreateRequest = typeof OutboundPaymentCreateRequest.Type
+
+/** `POST /outbound_payments/withdrawal`, with the same `execution_date` rule as a creation. */
+export const OutboundPaymentWithdrawalRequest = OutboundPaymentWithdrawalFields
+export type OutboundPaymentWithdrawalRequest = typeof OutboundPaymentWithdrawalRequest.Type
+
+export const OutboundPaymentUpdateRequest = OutboundPaymentUpdate
+export type OutboundPaymentUpdateRequest = typeof OutboundPaymentUpdateRequest.Type
+
+/** `POST /outbound_payments/:id/actions/cancel`: metadata may be null (which clears it). */
+export const OutboundPaymentCancelRequest = Schema.Struct({ metadata: optionalNullable(Metadata) })
+export type OutboundPaymentCancelRequest = typeof OutboundPaymentCancelRequest.Type
+
+export const OutboundPaymentListParams = Schema.Struct({
+  ...pageFields("outbound_payment"),
+  created_from: Schema.optionalKey(QueryTimestamp),
+  created_to: Schema.optionalKey(QueryTimestamp),
+  status: Schema.optionalKey(Schema.Literals(OUTBOUND_PAYMENT_STATUSES))
+})
+export type OutboundPaymentListParams = typeof OutboundPaymentListParams.Type

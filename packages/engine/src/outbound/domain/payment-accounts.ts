@@ -1,7 +1,9 @@
 import { Schema } from "effect"
-import { ID_PREFIXES } from "@paykit/core"
+import { ID_PREFIXES, IdOf } from "@paykit/core"
+import { PositiveAmount } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, Minor, NullableString } from "../../kernel/fields.ts"
+import { idFilter, listFields } from "../../kernel/list-params.ts"
 
 /**
  * A payment account: the creditor's account held by the platform that funds its outbound
@@ -21,8 +23,11 @@ export const PaymentAccount = Schema.Struct({
 })
 export type PaymentAccount = typeof PaymentAccount.Type
 
+/** The API's key of payment accounts: their path, and the root of their requests' field errors. */
+export const PAYMENT_ACCOUNTS = "payment_accounts"
+
 export const paymentAccounts = defineResource({
-  name: "payment_accounts",
+  name: PAYMENT_ACCOUNTS,
   idPrefix: ID_PREFIXES.payment_account,
   schema: PaymentAccount,
   filters: {
@@ -31,3 +36,13 @@ export const paymentAccounts = defineResource({
     currency: (r: PaymentAccount) => r.currency
   }
 })
+
+/** Sandbox only: money arriving in the creditor's payment account. */
+export const PaymentAccountFundRequest = Schema.Struct({
+  amount: PositiveAmount,
+  links: Schema.Struct({ creditor: IdOf("creditor") })
+})
+export type PaymentAccountFundRequest = typeof PaymentAccountFundRequest.Type
+
+export const PaymentAccountListParams = Schema.Struct({ ...listFields("payment_account"), creditor: idFilter("creditor") })
+export type PaymentAccountListParams = typeof PaymentAccountListParams.Type
