@@ -33,7 +33,7 @@ import {
 } from "./collections/domain/subscriptions.ts"
 
 /**
- * The body Schemas of the API requests the engine's services decode, under the engine's names, so
+ * The body Schemas of the API requests, whose Types are the engine operations' commands, under the engine's names, so
  * an HTTP layer can describe real bodies (OpenAPI) with the very Schemas that check them. Each is
  * the body below the resource key (`{"outbound_payments": <this>}`).
  *
