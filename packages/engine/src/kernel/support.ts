@@ -303,7 +303,16 @@ export interface CreationRequest<A extends Stateful<S>, S extends string, E exte
   readonly cause: Cause
   readonly links: Readonly<Record<string, string>>
   readonly extra?: EventDraft["extra"]
+  /**
+   * Moves the new resource makes at once (an outbound payment verified as it is made): each goes
+   * through the table like `applyTransition`, and only the state after the last is stored, in the
+   * same one insert, with the history entry and event of every step.
+   */
+  readonly then?: ReadonlyArray<FollowingMove<A, S, E, C>>
 }
+
+/** A move made in the same write as a creation: a transition request without `current`. */
+export type FollowingMove<A, S extends string, E extends string, C> = Omit<TransitionRequest<A, S, E, C>, "organisation" | "machine" | "current">
 
 /** The API event a history entry names, drafted for `resource`; none where the table emits none. */
 const draftOf = <S extends string, E extends string>(
@@ -372,9 +381,24 @@ export const applyCreation = <A extends MachineResource<S>, K extends string, S 
   repository: Repository<A, K>,
   request: CreationRequest<A, S, E, C>
 ): Effect.Effect<Versioned<A>, InvalidState, EngineContext> =>
-  Effect.withFiber((fiber) =>
-    commitMove(request.organisation, creationOf(request, nowIn(fiber), repository.definition.schema), 1, (next) =>
-      insertNew(repository, request.organisation, next)))
+  Effect.withFiber((fiber) => {
+    const at = nowIn(fiber)
+    const created = creationOf(request, at, repository.definition.schema)
+    if (request.then === undefined || request.then.length === 0) {
+      return commitMove(request.organisation, created, 1, (next) => insertNew(repository, request.organisation, next))
+    }
+    if (Result.isFailure(created)) return Effect.fail(created.failure)
+    const steps: Array<Transitioned<A>> = [created.success]
+    for (const move of request.then) {
+      const last = steps[steps.length - 1] as Transitioned<A>
+      const outcome = transitionOf(last.next, { ...move, machine: request.machine }, at)
+      if (Result.isFailure(outcome)) return Effect.fail(outcome.failure)
+      steps.push(outcome.success)
+    }
+    const final = (steps[steps.length - 1] as Transitioned<A>).next
+    return Effect.flatMap(insertNew(repository, request.organisation, final), (stored) =>
+      Effect.as(recordMoves(request.organisation, final.id, stored.version, steps), stored))
+  })
 
 /** Whether the machine accepts `event` in `state` (used to skip work that is not due). */
 export const accepts = <S extends string, E extends string, C>(

@@ -123,23 +123,30 @@ const open = Effect.fnUntraced(function*(
       metadata: command.metadata ?? {},
       links: opening.links
     }))
-  const created = yield* applyCreation(deps.payments, {
+  const links = outboundLinksOf(fields)
+  const stored = yield* applyCreation(deps.payments, {
     organisation,
     machine: outboundPaymentMachine,
     state: "verifying",
     resource: fields,
     cause: API_CAUSE("outbound_payment_created", "Outbound payment created via the API."),
-    links: outboundLinksOf(fields)
+    links,
+    then: [{
+      event: "verification_completed",
+      context: { execution_date: fields.execution_date, today: day },
+      cause: {
+        origin: "gocardless",
+        cause: "outbound_payment_verified",
+        description: opening.is_withdrawal
+          ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
+          : "The recipient's account holder name was checked and the payment is awaiting approval."
+      },
+      links,
+      extra: { scheme: OUTBOUND_SCHEME }
+    }]
   })
-  const verified = yield* movePayment(deps.payments, organisation, created, "verification_completed", {
-    origin: "gocardless",
-    cause: "outbound_payment_verified",
-    description: opening.is_withdrawal
-      ? "The withdrawal goes to the creditor's verified account and is awaiting approval."
-      : "The recipient's account holder name was checked and the payment is awaiting approval."
-  }, { today: day })
   yield* openAccount(deps.accounts, organisation, creditor)
-  return verified
+  return stored.resource
 })
 
 const create = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, command: OutboundPaymentCreateRequest) {
