@@ -199,7 +199,10 @@ export const parseTimestamp = (s: string): Timestamp | undefined => {
 }
 
 /** The calendar date in UTC of an instant given in epoch milliseconds. */
-export const localDateOfMillis = (ms: number): LocalDate => fromDayNumber(Math.floor(ms / 86_400_000))
+/** The milliseconds of a UTC day (calendar dates ignore leap seconds, as JavaScript's clock does). */
+export const MILLIS_PER_DAY = 86_400_000
+
+export const localDateOfMillis = (ms: number): LocalDate => fromDayNumber(Math.floor(ms / MILLIS_PER_DAY))
 
 /**
  * The calendar date of an instant in an IANA time zone (banks run on local days: a payment

@@ -72,6 +72,9 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
 
 export type PaykitError = ValidationFailed | InvalidState | NotFound | InvalidApiUsage | Forbidden | RateLimited
 
+/** What an engine operation on stored resources can fail with: a bad command, a refused move, a missing resource. */
+export type OperationError = ValidationFailed | InvalidState | NotFound
+
 export const isPaykitError = (u: unknown): u is PaykitError =>
   u instanceof ValidationFailed || u instanceof InvalidState || u instanceof NotFound ||
   u instanceof InvalidApiUsage || u instanceof Forbidden || u instanceof RateLimited

@@ -79,13 +79,6 @@ export const createHandler = <S extends Schema.Decoder<unknown>, A extends { rea
 export const createdWithoutLocation = <S extends Schema.Decoder<unknown>, A>(key: string, schema: S, create: Create<S["Type"], A>): ApiHandler =>
   postingHandler(key, schema, create, (k, resource) => jsonResponse(201, { [k]: resource }), {})
 
-/** A creating POST at a path of its own, body under `data` (`/outbound_payments/withdrawal`): 201 with `Location`. */
-export const createFromDataHandler = <S extends Schema.Decoder<unknown>, A extends { readonly id: string }>(
-  key: string,
-  schema: S,
-  create: Create<S["Type"], A>
-): ApiHandler => createHandler(key, schema, create, { allowData: true })
-
 /** A POST that computes an answer and stores nothing (`/bank_details_lookups`): 200. */
 export const postHandler = <S extends Schema.Decoder<unknown>, A>(key: string, schema: S, run: Create<S["Type"], A>): ApiHandler =>
   postingHandler(key, schema, run, (k, answer) => ok({ [k]: answer }), {})

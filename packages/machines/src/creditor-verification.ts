@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { bindMachine, defineMachine } from "./machine.ts"
+import { defineMachine } from "./machine.ts"
 
 /** A creditor's verification statuses, as the real API (`CreditorVerificationStatus`). */
 export const CREDITOR_VERIFICATION_STATUSES = ["successful", "in_review", "action_required"] as const
@@ -37,4 +37,3 @@ export const creditorVerificationMachine = defineMachine<Record<never, never>>()
   ]
 })
 
-export const creditorVerification = bindMachine(creditorVerificationMachine)

@@ -146,10 +146,10 @@ export const SANDBOX_ROUTES: ReadonlyArray<EndpointDeclaration<SandboxServices>>
   importAction("authorise"),
   importAction("cancel"),
   sandboxEndpoint(
-    HttpApiEndpoint.post("fund", "/sandbox/payment_accounts/fund", { success: single("payment_accounts", paymentAccounts.schema) }),
+    HttpApiEndpoint.post("fund", "/sandbox/payment_accounts/fund", { success: single(PAYMENT_ACCOUNTS, paymentAccounts.schema) }),
     ({ accounts }, request, caller) =>
       Effect.flatMap(decodeFund(actionData(bodyOf(request))), (command) =>
-        Effect.map(accounts.fund(caller.organisation, command), (resource) => ({ payment_accounts: resource })))
+        Effect.map(accounts.fund(caller.organisation, command), (resource) => ({ [PAYMENT_ACCOUNTS]: resource })))
   )
 ]
 

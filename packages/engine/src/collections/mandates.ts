@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, InvalidState, invalidField, newId, type NotFound, now, today, type ValidationFailed } from "@paykit/core"
+import { type IdGenerator, InvalidState, invalidField, newId, type NotFound, now, today, type OperationError } from "@paykit/core"
 import { mandateMachine } from "@paykit/machines"
 import { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { EventLog } from "../kernel/ports/event-log.ts"
@@ -24,7 +24,7 @@ import { captureDailyItems } from "../kernel/daily-items.ts"
 import { CUSTOMER_APPROVAL, mandateLinks, moveMandate, withNextPossibleChargeDate } from "./mandate-rules.ts"
 import { type MandateDueDeps, processMandatesDay } from "./mandate-due.ts"
 
-type Errors = ValidationFailed | InvalidState | NotFound
+type Errors = OperationError
 
 export interface MandateCreateOptions {
   readonly customerApproval?: boolean

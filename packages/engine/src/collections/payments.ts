@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { Currency, IdGenerator, InvalidState, NotFound, ValidationFailed } from "@paykit/core"
+import type { Currency, IdGenerator, NotFound, OperationError } from "@paykit/core"
 import { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
@@ -19,7 +19,7 @@ import { createRefund } from "./refunds.ts"
 import { balance } from "./payment-ledger.ts"
 import { type PaymentDueDeps, processPaymentsDay } from "./payment-due.ts"
 
-type Errors = ValidationFailed | InvalidState | NotFound
+type Errors = OperationError
 
 export class Payments extends Context.Service<Payments, {
   /** `origin`: the subscription whose schedule makes the payment, and the partner app it is made for. */

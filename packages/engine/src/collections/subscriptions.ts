@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { IdGenerator, InvalidState, NotFound, ValidationFailed } from "@paykit/core"
+import type { IdGenerator, NotFound, OperationError } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
@@ -24,7 +24,7 @@ import { cancelSubscription, pauseOrResume, updateSubscription } from "./subscri
 import { processSubscriptionsDay, type SubscriptionDueDeps } from "./subscription-due.ts"
 import { present, type SubscriptionDeps } from "./subscription-rules.ts"
 
-type Errors = ValidationFailed | InvalidState | NotFound
+type Errors = OperationError
 
 export class Subscriptions extends Context.Service<Subscriptions, {
   readonly create: (organisation: string, command: SubscriptionCreateRequest, origin?: SubscriptionOrigin) => Effect.Effect<Subscription, Errors>

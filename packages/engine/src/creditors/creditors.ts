@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { IdGenerator, InvalidState, NotFound, ValidationFailed } from "@paykit/core"
+import type { IdGenerator, InvalidState, NotFound, OperationError } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
@@ -25,7 +25,7 @@ import { createBankAccount, disableBankAccount } from "./bank-accounts.ts"
 import { createVerificationDetail } from "./verification-details.ts"
 import { completeReviews } from "./reviews.ts"
 
-type Errors = ValidationFailed | InvalidState | NotFound
+type Errors = OperationError
 
 /** The creditors feature: creditors, their bank accounts and their verification. */
 export class Creditors extends Context.Service<Creditors, {

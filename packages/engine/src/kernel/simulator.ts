@@ -1,3 +1,4 @@
+import { MILLIS_PER_DAY } from "@paykit/core"
 import { Cause, Clock, Context, Effect, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import { type DailyJob, JobRegistry } from "./jobs.ts"
@@ -11,7 +12,7 @@ export class ClockControl extends Context.Service<ClockControl, {
   static readonly testClock: Layer.Layer<ClockControl> = Layer.succeed(ClockControl, ClockControl.of({ setTime: TestClock.setTime }))
 }
 
-const DAY_MS = 86_400_000
+const DAY_MS = MILLIS_PER_DAY
 /** The bank's daily run starts at 06:00 UTC: everything that falls due on a day happens then. */
 export const DAILY_RUN_OFFSET_MS = 6 * 3_600_000
 

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type LocalDate, localDateOfMillisIn, type Timestamp, timestampToMillis } from "@paykit/core"
+import { type LocalDate, localDateOfMillisIn, type Timestamp, timestampToMillis, MILLIS_PER_DAY } from "@paykit/core"
 import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { CreditorBankAccountRepository } from "../creditors/repositories.ts"
@@ -16,7 +16,7 @@ import { movePayment, OUTBOUND_PAYMENT_TIME_ZONE, type OutboundPaymentStore } fr
  * seven days is this engine's choice.
  */
 export const OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS = 7
-const APPROVAL_WINDOW_MILLIS = OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS * 86_400_000
+const APPROVAL_WINDOW_MILLIS = OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS * MILLIS_PER_DAY
 
 /** What the daily work on outbound payments reads and moves. */
 export interface OutboundDueWork {

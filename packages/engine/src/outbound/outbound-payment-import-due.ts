@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type Timestamp, timestampToMillis } from "@paykit/core"
+import { type Timestamp, timestampToMillis, MILLIS_PER_DAY } from "@paykit/core"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
 import type { NameVerifier } from "../kernel/ports/name-verifier.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
@@ -16,7 +16,7 @@ import { entriesOf, type EntryStore, type ImportStore, moveImport, zeroCounts } 
  * engine's choice.
  */
 export const OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS = 7
-const WINDOW_MILLIS = OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS * 24 * 60 * 60 * 1000
+const WINDOW_MILLIS = OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS * MILLIS_PER_DAY
 
 /** The statuses from which an import can still expire (before authorisation). */
 const UNAUTHORISED: ReadonlyArray<OutboundPaymentImport["status"]> = ["created", "validating", "valid"]

@@ -1,14 +1,13 @@
 import { Context, Effect, Layer } from "effect"
 import {
   type IdGenerator,
-  type InvalidState,
+  
   type NotFound,
   type Timestamp,
-  type ValidationFailed,
+  
   decodeInputEffect,
   newId,
-  now
-} from "@paykit/core"
+  now, type OperationError } from "@paykit/core"
 import { outboundPaymentImportMachine } from "@paykit/machines"
 import { OUTBOUND_PAYMENT_IMPORTS } from "@paykit/validation"
 import { EventLog } from "../kernel/ports/event-log.ts"
@@ -46,7 +45,7 @@ export const DashboardBaseUrl = Context.Reference<string>("@paykit/engine/Dashbo
 export const authorisationUrlOf = (base: string, id: string): string =>
   `${base.replace(/\/+$/, "")}/outbound_payment_imports/${id}/authorise`
 
-type Errors = ValidationFailed | InvalidState | NotFound
+type Errors = OperationError
 
 /** The storage, ports and services the import use cases work with, taken once when the service is built. */
 interface ImportDeps extends ImportDueWork {

@@ -5,12 +5,11 @@ import {
   type LocalDate,
   type NotFound,
   type Timestamp,
-  type ValidationFailed,
+  
   invalidField,
   today,
   validationFailed,
-  withNewId
-} from "@paykit/core"
+  withNewId, type OperationError } from "@paykit/core"
 import { outboundPaymentMachine } from "@paykit/machines"
 import { executionDateRule, OUTBOUND_PAYMENTS, toFieldErrors } from "@paykit/validation"
 import { BankGateway } from "../kernel/ports/bank-gateway.ts"
@@ -39,7 +38,7 @@ import { captureDailyItems } from "../kernel/daily-items.ts"
 import { movePayment, OUTBOUND_PAYMENT_TIME_ZONE, OUTBOUND_SCHEME, outboundLinksOf, RESERVED_OUTBOUND_STATUSES } from "./outbound-payment-moves.ts"
 import { executeDue, expireUnapproved, type OutboundDueWork } from "./outbound-payment-due.ts"
 
-type Errors = ValidationFailed | InvalidState | NotFound
+type Errors = OperationError
 
 /** The storage and ports the outbound payment use cases work with, taken once when the service is built. */
 export interface OutboundPaymentDeps extends OutboundDueWork {

@@ -3,12 +3,11 @@ import {
   type IdGenerator,
   InvalidState,
   type NotFound,
-  type ValidationFailed,
+  
   invalidField,
   newId,
   now,
-  timestampToMillis
-} from "@paykit/core"
+  timestampToMillis, type OperationError } from "@paykit/core"
 import {
   type BankAuthorisationEvent,
   bankAuthorisationExpiresAt,
@@ -39,7 +38,7 @@ export const authorisationUrl = (base: string, id: string): string => `${base}/b
 /** Where the payer lands afterwards when no `redirect_uri` is given: the hosted thank-you page. */
 export const defaultRedirectUri = (base: string, id: string): string => `${base}/bank_authorisations/${id}/complete`
 
-type Errors = ValidationFailed | InvalidState | NotFound
+type Errors = OperationError
 
 const BANK_CAUSE = (cause: string, description: string): Cause => ({ origin: "bank", cause, description })
 

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { IdGenerator, InvalidState, NotFound, ValidationFailed } from "@paykit/core"
+import type { IdGenerator, NotFound, OperationError } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import type { Page } from "../kernel/ports/list-query.ts"
 import { NameVerifier } from "../kernel/ports/name-verifier.ts"
@@ -49,7 +49,7 @@ export { NAME_MISMATCH_MESSAGE } from "./billing-requests/collect-bank-account.t
 export { bankAuthorisationScheme } from "./billing-requests/read.ts"
 
 /** What a billing request action can fail with. */
-export type BillingRequestErrors = ValidationFailed | InvalidState | NotFound
+export type BillingRequestErrors = OperationError
 
 /**
  * The billing request API: typed commands in (decoded at the edge with the Schemas of

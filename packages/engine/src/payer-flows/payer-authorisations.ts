@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, type InvalidState, type NotFound, type ValidationFailed, newId, now, requestPointer } from "@paykit/core"
+import { type IdGenerator, type NotFound, newId, now, requestPointer, type OperationError } from "@paykit/core"
 import { type Cause, type PayerAuthorisationEvent, payerAuthorisationMachine } from "@paykit/machines"
 import { resolveBankDetails } from "@paykit/validation"
 import { EventLog } from "../kernel/ports/event-log.ts"
@@ -86,7 +86,7 @@ const merged = (pa: Pick<PayerAuthorisation, "customer" | "bank_account" | "mand
   return { ...next, incomplete_fields: payerAuthorisationIncompleteFields(next) }
 }
 
-type Errors = ValidationFailed | InvalidState | NotFound
+type Errors = OperationError
 
 interface Deps {
   readonly repository: PayerAuthorisationRepository["Service"]

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { IdGenerator, InvalidState, NotFound, ValidationFailed } from "@paykit/core"
+import type { IdGenerator, NotFound, OperationError } from "@paykit/core"
 import { payoutMachine } from "@paykit/machines"
 import { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { EventLog } from "../kernel/ports/event-log.ts"
@@ -16,7 +16,7 @@ import type { PayoutListParams, PayoutUpdateCommand } from "./domain/requests.ts
 import { payoutLinks } from "./payout-sending.ts"
 import { processPartnerPayoutDay, processPayoutDay } from "./daily-payouts.ts"
 
-type Errors = ValidationFailed | InvalidState | NotFound
+type Errors = OperationError
 
 /** `PUT /payouts/:id`: the metadata given replaces the stored metadata. */
 const updatePayout = (stores: PayoutStores, organisation: string, id: string, command: PayoutUpdateCommand) =>

@@ -1,5 +1,5 @@
 import { Clock, Effect, Logger, References } from "effect"
-import { unsafeAmount } from "@paykit/core"
+import { unsafeAmount, MILLIS_PER_DAY } from "@paykit/core"
 import { DAILY_ITEM_FAILED } from "../kernel/daily-items.ts"
 import { TestClock } from "effect/testing"
 import { Payments } from "../collections/payments.ts"
@@ -21,7 +21,7 @@ const ORG = "OR0000000000AA"
 const OTHER_ORG = "OR0000000000BB"
 /** Monday 23 November 2026, 09:00 UTC. */
 export const ISOLATION_START = Date.UTC(2026, 10, 23, 9, 0, 0)
-const DAY = 86_400_000
+const DAY = MILLIS_PER_DAY
 
 export interface LoggedFailure {
   readonly message: string

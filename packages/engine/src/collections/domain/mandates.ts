@@ -1,3 +1,4 @@
+import { AUTHORISATION_SOURCES, FUNDS_SETTLEMENTS } from "@paykit/validation"
 import { Schema } from "effect"
 import { MANDATE_STATUSES } from "@paykit/machines"
 import { ID_PREFIXES, IdOf, MANDATE_SCHEMES, MandateScheme, Metadata } from "@paykit/core"
@@ -15,9 +16,9 @@ export const Mandate = Schema.Struct({
   next_possible_charge_date: NullableDate,
   next_possible_standard_ach_charge_date: NullableDate,
   payments_require_approval: Schema.Boolean,
-  authorisation_source: Schema.NullOr(Schema.Literals(["web", "telephone", "paper"])),
+  authorisation_source: Schema.NullOr(Schema.Literals(AUTHORISATION_SOURCES)),
   consent_type: NullableString,
-  funds_settlement: Schema.Literals(["managed", "direct"]),
+  funds_settlement: Schema.Literals(FUNDS_SETTLEMENTS),
   mandate_type: NullableString,
   verified_at: NullableTimestamp,
   metadata: StoredMetadata,
@@ -52,7 +53,7 @@ export const MandateCreateRequest = Schema.Struct({
   scheme: Schema.optionalKey(MandateScheme),
   reference: Schema.optionalKey(Schema.String),
   metadata: Schema.optionalKey(Metadata),
-  authorisation_source: Schema.optionalKey(Schema.Literals(["web", "telephone", "paper"])),
+  authorisation_source: Schema.optionalKey(Schema.Literals(AUTHORISATION_SOURCES)),
   payer_ip_address: Schema.optionalKey(Schema.String),
   links: Schema.Struct({ customer_bank_account: IdOf("customer_bank_account"), creditor: idFilter("creditor") })
 })

@@ -7,8 +7,7 @@ import {
   FUNDS_SETTLEMENTS,
   MandateConstraints,
   PAYMENT_REQUEST_SCHEMES,
-  VERIFY_LEVELS
-} from "@paykit/validation"
+  VERIFY_LEVELS, PAYMENT_REQUEST_CURRENCIES } from "@paykit/validation"
 import { CustomerBankAccount } from "../../collections/domain/customer-bank-accounts.ts"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, Minor, NullableString, StoredAddress, StoredMetadata } from "../../kernel/fields.ts"
@@ -59,7 +58,7 @@ export type StoredMandateRequest = typeof StoredMandateRequest.Type
 
 export const StoredPaymentRequest = Schema.Struct({
   amount: Minor,
-  currency: Schema.Literals(["GBP", "EUR"]),
+  currency: Schema.Literals(PAYMENT_REQUEST_CURRENCIES),
   description: NullableString,
   scheme: Schema.Literals(PAYMENT_REQUEST_SCHEMES),
   funds_settlement: Schema.Literals(FUNDS_SETTLEMENTS),

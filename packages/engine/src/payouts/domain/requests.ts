@@ -3,8 +3,6 @@ import { Amount, Currency, IdOf, Metadata } from "@paykit/core"
 import { PAYOUT_STATUSES } from "@paykit/machines"
 import { idFilter, listFields, PageFields } from "../../kernel/list-params.ts"
 
-/** The API resource keys of the payouts feature's requests: the roots of their field errors. */
-export const PAYOUTS_ROOT = "payouts"
 export const NEGATIVE_BALANCE_LIMITS_ROOT = "negative_balance_limits"
 export const TAX_RATES_ROOT = "tax_rates"
 
