@@ -232,6 +232,16 @@ export const completeAction = (
 }
 
 /**
+ * The actions with those of `types` pending again: choosing a currency once more reopens the
+ * choice, and the customer details when the new scheme asks for more than was collected.
+ */
+export const reopenActions = (
+  actions: ReadonlyArray<BillingRequestAction>,
+  types: ReadonlyArray<BillingRequestActionType>
+): ReadonlyArray<BillingRequestAction> =>
+  actions.map((a): BillingRequestAction => (types.includes(a.type) ? { ...a, status: "pending" } : a))
+
+/**
  * Falls back from open banking to direct debit: the bank authorisation (and choosing its
  * institution) is no longer required, and the bank account must be collected instead.
  */

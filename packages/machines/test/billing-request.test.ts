@@ -8,8 +8,11 @@ import {
   type BillingRequestFacts,
   type BillingRequestSnapshot,
   buildActions,
+  BILLING_REQUEST_ACTION_TYPES,
+  type BillingRequestAction,
   completeAction,
-  pendingRequirements
+  pendingRequirements,
+  reopenActions
 } from "../src/index.ts"
 import { BASE_MS, factsArb } from "./arbitraries.ts"
 
@@ -180,5 +183,28 @@ describe("billing request flows", () => {
   it("cannot be cancelled once fulfilled", () => {
     const br = { ...snapshot({ mandate_request: null, payment_request: null, ...noCustomer }), status: "fulfilled" as const }
     expect(run(br, ["cancel"]).refused).toBe("cancellation_failed")
+  })
+})
+
+describe("reopenActions", () => {
+  const actionArb = fc.record({
+    type: fc.constantFrom(...BILLING_REQUEST_ACTION_TYPES),
+    required: fc.boolean(),
+    completes_actions: fc.constant([]),
+    requires_actions: fc.constant([]),
+    status: fc.constantFrom("pending" as const, "completed" as const)
+  })
+
+  it("makes exactly the actions of the listed types pending, and leaves every other action as it was", () => {
+    fc.assert(
+      fc.property(fc.array(actionArb, { maxLength: 8 }), fc.subarray([...BILLING_REQUEST_ACTION_TYPES]), (actions: Array<BillingRequestAction>, types) => {
+        const after = reopenActions(actions, types)
+        expect(after.length).toBe(actions.length)
+        after.forEach((a, i) => {
+          const before = actions[i] as BillingRequestAction
+          expect(a).toEqual(types.includes(before.type) ? { ...before, status: "pending" } : before)
+        })
+      })
+    )
   })
 })

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { InvalidState, isCurrency } from "@paykit/core"
-import { incompleteFields } from "@paykit/machines"
+import { incompleteFields, reopenActions } from "@paykit/machines"
 import { isMandateSchemeOfCurrency } from "@paykit/validation"
 import type { EngineContext } from "../../kernel/support.ts"
 import type { BillingRequest } from "../domain/billing-requests.ts"
@@ -36,8 +36,7 @@ export const chooseCurrency = (
     // Choosing again reopens the choice; customer details reopen when the new scheme needs more.
     const reopen = (b: BillingRequest): BillingRequest => ({
       ...b,
-      actions: withIncompleteFields(b.actions, incomplete).map((a) =>
-        a.type === "choose_currency" || (a.type === "collect_customer_details" && !detailsDone) ? { ...a, status: "pending" as const } : a)
+      actions: reopenActions(withIncompleteFields(b.actions, incomplete), detailsDone ? ["choose_currency"] : ["choose_currency", "collect_customer_details"])
     })
     const next = yield* stepBillingRequest(deps.requests, organisation, current, "choose_currency",
       { origin: "payer", cause: "billing_request_choose_currency", description: `The currency ${req.currency} was chosen.` },
