@@ -6,7 +6,7 @@ import { pathnameOf } from "./api-request.ts"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
 import { errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import { REQUEST_ID_HEADER } from "./request-context.ts"
-import type { RequestLogEntry } from "./request-log.ts"
+import { logAnswer, type RequestLogEntry } from "./request-log.ts"
 
 /**
  * How much a request may hold of the server, on every route (the API's, `/sandbox/`, the docs):
@@ -62,14 +62,7 @@ const refusal = (
 ): { readonly requestId: string; readonly response: ApiResponse } => {
   const requestId = randomUUID()
   const response = errorResponse(error, requestId, Date.now())
-  log({
-    time: new Date().toISOString(),
-    request_id: requestId,
-    method: request.method,
-    path: request.path,
-    status: response.status,
-    duration_ms: Math.round((performance.now() - request.started) * 1000) / 1000
-  })
+  logAnswer(log, { requestId, ...request }, response.status)
   return { requestId, response }
 }
 
