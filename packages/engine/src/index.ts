@@ -5,6 +5,7 @@
  */
 export * from "./kernel/adapters/in-memory.ts"
 export * from "./kernel/ports/event-log.ts"
+export * from "./kernel/ports/due-work.ts"
 export * from "./kernel/ports/list-query.ts"
 export * from "./kernel/ports/repository.ts"
 export * from "./repositories.ts"
