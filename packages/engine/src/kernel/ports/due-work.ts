@@ -55,3 +55,20 @@ export interface DueRequest {
 export class DueWorkSchedule extends Context.Service<DueWorkSchedule, {
   readonly schedule: (request: DueRequest) => Effect.Effect<void>
 }>()("@paykit/engine/DueWorkSchedule") {}
+
+/**
+ * Work that turns what was committed into due rows, run by the worker before each claim and by a
+ * sandbox advance before each item (for `organisation` only; `undefined` means every one): the
+ * webhooks feature's pump turns the outbox's events into deliveries. A pump reads only what is
+ * waiting for it (the outbox holds only events not yet turned into deliveries).
+ */
+export interface DuePump {
+  readonly name: string
+  readonly run: (organisation: string | undefined) => Effect.Effect<void>
+}
+
+/** What a feature declares to the worker: its kinds of due work and its pumps. */
+export interface DueWorkDeclarations {
+  readonly kinds: ReadonlyArray<DueKind>
+  readonly pumps: ReadonlyArray<DuePump>
+}
