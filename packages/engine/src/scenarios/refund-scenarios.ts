@@ -1,0 +1,53 @@
+import { Effect } from "effect"
+import { type Cause, type RefundEvent, refundMachine, type RefundStatus } from "@paykit/machines"
+import { applyTransition } from "../kernel/support.ts"
+import { advanceRefund } from "../collections/payment-due.ts"
+import { refundLinks } from "../collections/refunds.ts"
+import type { ScenarioDeps } from "./deps.ts"
+import { type Paths, resourceOf, type Scenario, scenariosOf, stepsFrom } from "./domain.ts"
+
+/** The moves no daily run makes: the bank's answers after a refund is paid, and its settlement. */
+const CAUSES: Partial<Record<RefundEvent, Cause>> = {
+  settle: { origin: "gocardless", cause: "refund_settled", description: "The refund has been deducted from a payout." },
+  bounce: { origin: "bank", cause: "refund_failed", description: "The payer's bank returned the refund." },
+  return_funds: { origin: "bank", cause: "refund_funds_returned", description: "The payer's bank returned the refunded funds to you." }
+}
+
+/** The daily run's own steps: queued, submitted, paid, one a day (`advanceRefund`). */
+const ADVANCES: ReadonlyArray<RefundEvent> = ["queue", "submit", "pay"]
+
+/** The steps from each status on the way to paid, then `events`. */
+const toPaidThen = (...events: ReadonlyArray<RefundEvent>): Paths<RefundStatus, RefundEvent> => ({
+  created: ["queue", "submit", "pay", ...events],
+  pending_submission: ["submit", "pay", ...events],
+  submitted: ["pay", ...events]
+})
+
+/** GoCardless's refund scenarios; a bounce happens from submitted, or after payment. */
+export const REFUND_PATHS = {
+  refund_paid: toPaidThen(),
+  refund_settled: toPaidThen("settle"),
+  refund_bounced: { created: ["queue", "submit", "bounce"], pending_submission: ["submit", "bounce"], submitted: ["bounce"], paid: ["bounce"] },
+  refund_returned: { ...toPaidThen("return_funds"), paid: ["return_funds"] }
+} as const satisfies Record<string, Paths<RefundStatus, RefundEvent>>
+
+const move = (deps: ScenarioDeps, organisation: string, id: string, event: RefundEvent) =>
+  Effect.gen(function*() {
+    const current = yield* Effect.orDie(deps.payment.refunds.get(organisation, id))
+    const cause = CAUSES[event]
+    if (ADVANCES.includes(event) || cause === undefined) return yield* advanceRefund(deps.payment, organisation, current)
+    return yield* applyTransition(deps.payment.refunds, {
+      organisation, machine: refundMachine, current, event, context: {}, cause, links: refundLinks(current.resource)
+    })
+  })
+
+const refundScenario = (paths: Paths<RefundStatus, RefundEvent>): Scenario<ScenarioDeps> => ({
+  resource: "refund",
+  run: (deps, organisation, id, scenario) =>
+    Effect.flatMap(resourceOf(deps.payment.refunds.get(organisation, id), "refund"), (current) =>
+      deps.unitOfWork(Effect.gen(function*() {
+        for (const event of yield* stepsFrom(scenario, "refund", current.resource, paths)) yield* move(deps, organisation, id, event)
+      })))
+})
+
+export const REFUND_SCENARIOS = scenariosOf(REFUND_PATHS, refundScenario)
