@@ -50,19 +50,33 @@ export const localClient = (token: string, url: string): GoCardlessClient => {
   return client
 }
 
-/**
- * A payer's flow through the official client: a Bacs billing request, the payer's details and bank
- * account, confirmed and fulfilled. Returns the request's status after it and the mandate it made.
- */
-export const fulfilledMandateRequest = async (client: GoCardlessClient): Promise<{ readonly status: string; readonly mandate: string }> => {
-  const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } })
-  const id = request.id ?? ""
+/** The payer gives their name, email and address to a billing request, through the official client. */
+export const collectPayerDetails = async (client: GoCardlessClient, id: string): Promise<void> => {
   await client.billingRequests.collectCustomerDetails(id, {
     customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
     customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
   })
+}
+
+/** The payer's UK bank account, given to a billing request. */
+export const collectPayerAccount = async (client: GoCardlessClient, id: string): Promise<void> => {
   await client.billingRequests.collectBankAccount(id, { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" })
-  await client.billingRequests.confirmPayerDetails(id, {})
+}
+
+/**
+ * A payer's flow through the official client: a Bacs billing request, the payer's details and bank
+ * account, confirmed (with a dual signature when asked: the mandate then awaits the payer's
+ * approval) and fulfilled. Returns the request's status after it and the mandate it made.
+ */
+export const fulfilledMandateRequest = async (
+  client: GoCardlessClient,
+  options: { readonly dualSignature?: boolean } = {}
+): Promise<{ readonly status: string; readonly mandate: string }> => {
+  const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } })
+  const id = request.id ?? ""
+  await collectPayerDetails(client, id)
+  await collectPayerAccount(client, id)
+  await client.billingRequests.confirmPayerDetails(id, options.dualSignature === true ? { payer_requested_dual_signature: true } : {})
   const fulfilled = await client.billingRequests.fulfil(id, {})
   return { status: String(fulfilled.status), mandate: fulfilled.mandate_request?.links?.mandate ?? "" }
 }

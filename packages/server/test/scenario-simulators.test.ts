@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { issueAccessToken } from "@paykit/http"
 import { Creditors, Payments, REQUEST_BODIES } from "@paykit/engine"
 import { Organisations } from "../src/index.ts"
-import { api, json, localClient, run, startServer, type TestServer } from "./harness.ts"
+import { api, collectPayerAccount, collectPayerDetails, fulfilledMandateRequest, json, localClient, run, startServer, type TestServer } from "./harness.ts"
 
 /**
  * The scenario simulators through the official client over HTTP on a sandbox server: each moves
@@ -43,18 +43,8 @@ describe("scenario simulators", () => {
   }
 
   /** A Bacs mandate from a billing request the payer completed: pending submission (or awaiting their approval). */
-  const newMandate = async (options: { readonly dualSignature?: boolean } = {}): Promise<string> => {
-    const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } })
-    const id = request.id ?? ""
-    await client.billingRequests.collectCustomerDetails(id, {
-      customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
-      customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
-    })
-    await client.billingRequests.collectBankAccount(id, { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" })
-    await client.billingRequests.confirmPayerDetails(id, options.dualSignature === true ? { payer_requested_dual_signature: true } : {})
-    const fulfilled = await client.billingRequests.fulfil(id, {})
-    return fulfilled.mandate_request?.links?.mandate ?? ""
-  }
+  const newMandate = async (options: { readonly dualSignature?: boolean } = {}): Promise<string> =>
+    (await fulfilledMandateRequest(client, options)).mandate
 
   const activeMandate = async (): Promise<string> => {
     const mandate = await newMandate()
@@ -347,10 +337,7 @@ describe("scenario simulators", () => {
     const instantRequest = async (): Promise<string> => {
       const request = await client.billingRequests.create({ payment_request: { amount: "1500", currency: "GBP", description: "Scenario" } } as never)
       const id = request.id ?? ""
-      await client.billingRequests.collectCustomerDetails(id, {
-        customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
-        customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
-      })
+      await collectPayerDetails(client, id)
       await selectInstitution(id)
       return id
     }
@@ -383,11 +370,8 @@ describe("scenario simulators", () => {
         mandate_request: { currency: "GBP", scheme: "bacs" }, payment_request: { amount: "2000", currency: "GBP", description: "First" }
       } as never)
       const id = request.id ?? ""
-      await client.billingRequests.collectCustomerDetails(id, {
-        customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
-        customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
-      })
-      await client.billingRequests.collectBankAccount(id, { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" })
+      await collectPayerDetails(client, id)
+      await collectPayerAccount(client, id)
       await client.billingRequests.confirmPayerDetails(id, {})
       await selectInstitution(id)
       await scenario("billing_request_fulfilled_and_payment_paid_out", id)
