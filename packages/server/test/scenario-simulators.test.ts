@@ -284,15 +284,22 @@ describe("scenario simulators", () => {
       expect(await actions("refund", settled)).toEqual(["created", "paid", "refund_settled"])
     })
 
-    it("refund_bounced and refund_returned", async () => {
+    it("refund_bounced and refund_returned: the refunded amount comes back to the creditor's balance", async () => {
+      const balance = () => engine(Effect.gen(function*() {
+        return yield* (yield* Payments).balance(organisation, creditor, "GBP")
+      }))
       const bounced = await newRefund()
+      const before = await balance()
       await scenario("refund_bounced", bounced)
       expect((await refundOf(bounced)).status).toBe("bounced")
       expect(await actions("refund", bounced)).toEqual(["created", "failed"])
+      expect(await balance()).toBe(before + 500)
       const returned = await newRefund()
+      const beforeReturn = await balance()
       await scenario("refund_returned", returned)
       expect((await refundOf(returned)).status).toBe("funds_returned")
       expect(await actions("refund", returned)).toEqual(["created", "paid", "funds_returned"])
+      expect(await balance()).toBe(beforeReturn + 500)
     })
 
     it("422 for a refund past where the scenario starts", async () => {

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { type Cause, type RefundEvent, refundMachine, type RefundStatus } from "@paykit/machines"
 import { applyTransition } from "../kernel/support.ts"
 import { advanceRefund } from "../collections/payment-due.ts"
+import { recordRefundReturned } from "../collections/payment-ledger.ts"
 import { refundLinks } from "../collections/refunds.ts"
 import type { ScenarioDeps } from "./deps.ts"
 import { type Paths, resourceOf, type Scenario, scenariosOf, stepsFrom } from "./domain.ts"
@@ -36,9 +37,11 @@ const move = (deps: ScenarioDeps, organisation: string, id: string, event: Refun
     const current = yield* Effect.orDie(deps.payment.refunds.get(organisation, id))
     const cause = CAUSES[event]
     if (ADVANCES.includes(event) || cause === undefined) return yield* advanceRefund(deps.payment, organisation, current)
-    return yield* applyTransition(deps.payment.refunds, {
+    yield* applyTransition(deps.payment.refunds, {
       organisation, machine: refundMachine, current, event, context: {}, cause, links: refundLinks(current.resource)
     })
+    // The refund's money was taken from the creditor's balance when it was made; it comes back.
+    if (event === "bounce" || event === "return_funds") yield* recordRefundReturned(deps.payment, organisation, current.resource)
   })
 
 const refundScenario = (paths: Paths<RefundStatus, RefundEvent>): Scenario<ScenarioDeps> => ({
