@@ -1,4 +1,7 @@
+import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomUUID } from "node:crypto"
 import { GoCardlessClient } from "gocardless-nodejs"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -37,6 +40,34 @@ export const startServer = async (options: StartOptions = {}) => {
 }
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>
+
+/**
+ * The composed server in-process on PostgreSQL at `databaseUrl`, in a fresh schema of its own
+ * (dropped on close), so parallel tests on one database do not meet.
+ */
+export const startPostgresServer = async (databaseUrl: string): Promise<TestServer> => {
+  const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`
+  const admin = (statement: string) =>
+    Effect.runPromise(Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)), PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 })))
+  await admin(`CREATE SCHEMA ${schema}`)
+  const scoped = `${databaseUrl}${databaseUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+  const lines: Array<ServerLogLine> = []
+  const config = { ...testConfig({}), database: { _tag: "Postgres" as const, url: Redacted.make(scoped) } }
+  const runtime = ManagedRuntime.make(makeServer(config).pipe(Layer.provide(testLogs(lines))))
+  const url = await runtime.runPromise(serverUrl)
+  const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
+  const close = async () => {
+    await runtime.dispose()
+    await admin(`DROP SCHEMA ${schema} CASCADE`)
+  }
+  return { runtime, url, boot, lines, close }
+}
+
+/** The databases a server test runs on: PGlite, and PostgreSQL when `DATABASE_URL` names one. */
+export const SERVER_DATABASES: ReadonlyArray<readonly [string, () => Promise<TestServer>]> = [
+  ["PGlite", () => startServer()],
+  ...(process.env["DATABASE_URL"] === undefined ? [] : [["PostgreSQL", () => startPostgresServer(process.env["DATABASE_URL"] ?? "")] as const])
+]
 
 export const tempDataDir = () => {
   const dir = mkdtempSync(join(tmpdir(), "paykit-server-"))

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { issueAccessToken } from "@paykit/http"
 import { Creditors, Payments, REQUEST_BODIES } from "@paykit/engine"
 import { Organisations } from "../src/index.ts"
-import { api, collectPayerAccount, collectPayerDetails, fulfilledMandateRequest, json, localClient, run, startServer, type TestServer } from "./harness.ts"
+import { api, collectPayerAccount, collectPayerDetails, fulfilledMandateRequest, json, localClient, run, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
 
 /**
  * The scenario simulators through the official client over HTTP on a sandbox server: each moves
@@ -28,7 +28,7 @@ const refusal = async (call: Promise<unknown>): Promise<ApiFailure> => {
   return { statusCode: e.response?.statusCode ?? 0, reason: e.errors?.[0]?.reason ?? "", message: e.message ?? "" }
 }
 
-describe("scenario simulators", () => {
+describe.each(SERVER_DATABASES)("scenario simulators on %s", (_database, start) => {
   let server: TestServer
   let client: GoCardlessClient
   let organisation: string
@@ -70,7 +70,7 @@ describe("scenario simulators", () => {
     server.runtime.runPromise(effect as unknown as Effect.Effect<A>)
 
   beforeAll(async () => {
-    server = await startServer()
+    server = await start()
     client = localClient(server.boot.accessToken ?? "", server.url)
     organisation = server.boot.organisation.id
     creditor = server.boot.creditor ?? ""
@@ -82,7 +82,7 @@ describe("scenario simulators", () => {
     await engine(Effect.gen(function*() {
       yield* (yield* Creditors).completeReviews(organisation)
     }))
-  })
+  }, 60_000)
   afterAll(async () => {
     await server.close()
   })
