@@ -10,8 +10,14 @@ import { type Paths, resourceOf, type Scenario, SCENARIO_SCHEME_NOT_SUPPORTED, s
 
 const CASS = "The customer's bank account was moved to a new bank through the Current Account Switching Service."
 
+/** The mandate machine's moves the scenarios make. */
+type MandateStep = Extract<
+  MandateEvent,
+  "submit" | "activate" | "expire" | "customer_approval_granted" | "skip_customer_approval" | "fail" | "transfer" | "request_resubmission" | "suspend_by_payer"
+>
+
 /** The cause of each move a mandate scenario makes: the daily run's where it makes the move, else the bank's or the payer's. */
-const CAUSES: Readonly<Record<MandateEvent, Cause | undefined>> = {
+const CAUSES: Readonly<Record<MandateStep, Cause>> = {
   submit: MANDATE_SUBMITTED,
   activate: MANDATE_ACTIVATED,
   expire: MANDATE_EXPIRED,
@@ -20,22 +26,17 @@ const CAUSES: Readonly<Record<MandateEvent, Cause | undefined>> = {
   fail: { origin: "bank", cause: SANDBOX_BANK_FAILURES.mandateFailure.cause, description: SANDBOX_BANK_FAILURES.mandateFailure.description },
   transfer: { origin: "bank", cause: "bank_account_transferred", description: CASS },
   request_resubmission: { origin: "bank", cause: "bank_account_transferred", description: `${CASS} The mandate must be submitted again.` },
-  suspend_by_payer: { origin: "payer", cause: "mandate_suspended_by_payer", description: "The payer suspended this mandate at their bank." },
-  cancel: undefined,
-  reinstate: undefined,
-  consume: undefined,
-  block: undefined,
-  resume_by_payer: undefined
+  suspend_by_payer: { origin: "payer", cause: "mandate_suspended_by_payer", description: "The payer suspended this mandate at their bank." }
 }
 
 interface MandateScenario {
-  readonly paths: Paths<MandateStatus, MandateEvent>
+  readonly paths: Paths<MandateStatus, MandateStep>
   /** The schemes the scenario exists for; all when absent. */
   readonly schemes?: ReadonlyArray<MandateScheme>
 }
 
-const SUBMITTED: Paths<MandateStatus, MandateEvent> = { pending_submission: ["submit", "activate"], submitted: ["activate"] }
-const then = (...events: ReadonlyArray<MandateEvent>): Paths<MandateStatus, MandateEvent> => ({
+const SUBMITTED: Paths<MandateStatus, MandateStep> = { pending_submission: ["submit", "activate"], submitted: ["activate"] }
+const then = (...events: ReadonlyArray<MandateStep>): Paths<MandateStatus, MandateStep> => ({
   pending_submission: ["submit", "activate", ...events],
   submitted: ["activate", ...events]
 })
@@ -52,13 +53,11 @@ export const MANDATE_PATHS = {
   mandate_suspended_by_payer: { paths: { active: ["suspend_by_payer"] }, schemes: ["pay_to"] }
 } as const satisfies Record<string, MandateScenario>
 
-const move = (deps: ScenarioDeps, organisation: string, id: string, event: MandateEvent) =>
+const move = (deps: ScenarioDeps, organisation: string, id: string, event: MandateStep) =>
   Effect.gen(function*() {
     const current = yield* Effect.orDie(deps.payment.mandates.get(organisation, id))
     const reason = event === "fail" ? { reason_code: SANDBOX_BANK_FAILURES.mandateFailure.reason_code } : undefined
-    // Every event a path names has its cause in CAUSES; one without would be a defect of the table.
-    const cause = CAUSES[event] ?? (yield* Effect.die(new Error(`no cause for the mandate move ${event}`)))
-    yield* moveMandate(deps.payment.mandates, organisation, current, event, cause, reason)
+    yield* moveMandate(deps.payment.mandates, organisation, current, event, CAUSES[event], reason)
   })
 
 const checkScheme = (scenario: string, m: Mandate, schemes: ReadonlyArray<MandateScheme> | undefined) =>
