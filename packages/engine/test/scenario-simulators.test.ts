@@ -95,3 +95,31 @@ describe("mandate_suspended_by_payer", () => {
     expect(r.actions).toEqual(["created", "customer_approval_granted", "submitted", "active", "suspended_by_payer"])
   })
 })
+
+describe("payment scenarios on a mandate that goes with its first payment", () => {
+  it("a SEPA payment on a pending mandate: the mandate is submitted and activated with it; a Bacs one is refused", async () => {
+    const r = await runEngine(Effect.gen(function*() {
+      const simulators = yield* ScenarioSimulators
+      const { mandate: bacs } = yield* setUpPayer(ORG)
+      const creditor = yield* (yield* Creditors).create(ORG, { name: "Acme DE", country_code: "DE", creditor_type: "company" })
+      const customers = yield* Customers
+      const erika = yield* customers.create(ORG, { given_name: "Erika", family_name: "Mustermann", country_code: "DE" })
+      const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Erika Mustermann", iban: "DE89370400440532013000", links: { customer: erika.id } })
+      const sepa = yield* (yield* Mandates).create(ORG, { links: { customer_bank_account: account.id, creditor: creditor.id } })
+      const payments = yield* Payments
+      const payment = yield* payments.create(ORG, yield* edge.payment({ amount: 1000, currency: "EUR", links: { mandate: sepa.id } }))
+      yield* simulators.run(ORG, "payment_confirmed", { links: { resource: payment.id } })
+      const onBacs = yield* payments.create(ORG, yield* edge.payment({ amount: 1000, currency: "GBP", links: { mandate: bacs.id } }))
+      const refused = yield* Effect.flip(simulators.run(ORG, "payment_confirmed", { links: { resource: onBacs.id } }))
+      const events = yield* (yield* Events).list(ORG, { mandate: sepa.id, resource_type: "mandates", limit: 50 })
+      return {
+        scheme: sepa.scheme,
+        payment: (yield* payments.get(ORG, payment.id)).status,
+        mandate: (yield* (yield* Mandates).get(ORG, sepa.id)).status,
+        actions: events.items.map((e) => e.action).reverse(),
+        refused: refused._tag === "InvalidState" ? refused.reason : refused._tag
+      }
+    }))
+    expect(r).toEqual({ scheme: "sepa_core", payment: "confirmed", mandate: "active", actions: ["created", "submitted", "active"], refused: "mandate_not_active" })
+  })
+})

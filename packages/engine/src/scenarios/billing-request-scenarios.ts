@@ -3,10 +3,8 @@ import type { OperationError } from "@paykit/core"
 import { findAction, type PaymentStatus, pendingRequirements } from "@paykit/machines"
 import { BankAuthorisationCreateRequest } from "../payer-flows/domain/bank-authorisation-commands.ts"
 import type { BillingRequest } from "../payer-flows/domain/billing-requests.ts"
-import { SUBMITTABLE_MANDATE_STATUSES } from "../collections/payment-due.ts"
 import type { ScenarioDeps } from "./deps.ts"
 import { type Paths, preconditionFailed, resourceOf, type Scenario, scenariosOf } from "./domain.ts"
-import { activateMandate } from "./mandate-scenarios.ts"
 import { movePaymentThrough, type PaymentStep } from "./payment-scenarios.ts"
 
 /**
@@ -49,16 +47,11 @@ const authoriseAndFulfil = (deps: ScenarioDeps, organisation: string, scenario: 
     return fulfilled
   })
 
-/** The created payment's moves, in one unit of work; its mandate is first set up with the bank if it is not yet. */
+/** The created payment's moves, in one unit of work; its new mandate goes to the bank with it. */
 const movePayment = (deps: ScenarioDeps, organisation: string, scenario: string, paymentId: string, paths: Paths<PaymentStatus, PaymentStep>) =>
   deps.unitOfWork(Effect.gen(function*() {
     const payment = (yield* Effect.orDie(deps.payment.payments.get(organisation, paymentId))).resource
-    const mandateId = payment.links.mandate
-    if (mandateId !== undefined && paths[payment.status]?.includes("submit") === true) {
-      const mandate = (yield* Effect.orDie(deps.payment.mandates.get(organisation, mandateId))).resource
-      if (!SUBMITTABLE_MANDATE_STATUSES.some((s) => s === mandate.status)) yield* activateMandate(deps, organisation, mandate)
-    }
-    yield* movePaymentThrough(deps, organisation, scenario, payment, paths)
+    yield* movePaymentThrough(deps, organisation, scenario, payment, paths, true)
   }))
 
 const billingRequestScenario = (paths: Paths<PaymentStatus, PaymentStep> | undefined): Scenario<ScenarioDeps> => ({

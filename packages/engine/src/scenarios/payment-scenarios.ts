@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { InvalidState, type LocalDate, today } from "@paykit/core"
+import { InvalidState, type LocalDate, type MandateScheme, today } from "@paykit/core"
 import type { PaymentStatus } from "@paykit/machines"
 import { SANDBOX_BANK_FAILURES } from "../kernel/adapters/sandbox-bank.ts"
 import { eq } from "../kernel/ports/list-query.ts"
@@ -8,6 +8,7 @@ import type { Payment } from "../collections/domain/payments.ts"
 import { confirmCollection, failCollection, reverseCollection, SUBMITTABLE_MANDATE_STATUSES, submitPayment } from "../collections/payment-due.ts"
 import type { ScenarioDeps } from "./deps.ts"
 import { type Paths, payoutNotPossible, resourceOf, type Scenario, scenariosOf, stepsFrom } from "./domain.ts"
+import { activateMandate } from "./mandate-scenarios.ts"
 import { assembleFrom } from "./payout-scenarios.ts"
 
 /**
@@ -55,23 +56,43 @@ const runStep = (deps: ScenarioDeps, organisation: string, scenario: string, id:
     }
   })
 
-/** A payment is submitted only on a mandate the bank has: the real run waits for it, a scenario refuses. */
-const checkMandate = (deps: ScenarioDeps, organisation: string, scenario: string, p: Payment) =>
+/** Schemes whose mandate goes to the bank with its first payment (GoCardless's exception to "activate it first"). */
+const SUBMITTED_WITH_FIRST_PAYMENT: ReadonlyArray<MandateScheme> = ["ach", "becs", "becs_nz", "sepa_core"]
+
+/**
+ * A payment is submitted only on a mandate the bank has: the daily run waits for it. A scenario
+ * sets a pending mandate up first (as `mandate_activated` does) where the mandate goes with its
+ * first payment (those schemes, or a billing request's new mandate), and refuses otherwise.
+ */
+const readyMandate = (deps: ScenarioDeps, organisation: string, scenario: string, p: Payment, withFirstPayment: boolean) =>
   Effect.gen(function*() {
     if (p.links.mandate === undefined) return
     const mandate = (yield* Effect.orDie(deps.payment.mandates.get(organisation, p.links.mandate))).resource
     if (SUBMITTABLE_MANDATE_STATUSES.some((s) => s === mandate.status)) return
+    if (mandate.status === "pending_submission" && (withFirstPayment || SUBMITTED_WITH_FIRST_PAYMENT.includes(mandate.scheme))) {
+      return yield* activateMandate(deps, organisation, mandate)
+    }
     return yield* new InvalidState({
       reason: "mandate_not_active",
       message: `${scenario}: the payment's mandate ${mandate.id} must be ${SUBMITTABLE_MANDATE_STATUSES.join(" or ")} to submit the payment; it is ${mandate.status} (run mandate_activated on it first)`
     })
   })
 
-/** The payment's steps from where it is, all in the caller's unit of work. */
-export const movePaymentThrough = (deps: ScenarioDeps, organisation: string, scenario: string, p: Payment, paths: Paths<PaymentStatus, PaymentStep>): Effect.Effect<void, InvalidState, EngineContext> =>
+/**
+ * The payment's steps from where it is, all in the caller's unit of work. `withFirstPayment`: the
+ * payment is its mandate's first, made with it (a billing request's), so the mandate goes too.
+ */
+export const movePaymentThrough = (
+  deps: ScenarioDeps,
+  organisation: string,
+  scenario: string,
+  p: Payment,
+  paths: Paths<PaymentStatus, PaymentStep>,
+  withFirstPayment = false
+): Effect.Effect<void, InvalidState, EngineContext> =>
   Effect.gen(function*() {
     const steps = yield* stepsFrom(scenario, "payment", p, paths)
-    if (steps.includes("submit")) yield* checkMandate(deps, organisation, scenario, p)
+    if (steps.includes("submit")) yield* readyMandate(deps, organisation, scenario, p, withFirstPayment)
     const day = yield* today()
     for (const step of steps) yield* runStep(deps, organisation, scenario, p.id, step, day)
   })
