@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Creditors, Customers, Events, Mandates, Payments, ScenarioSimulators, setUpPayer } from "@paykit/engine"
+import { Creditors, Customers, Events, Mandates, Payments, SCENARIO_NAMES, ScenarioSimulators, setUpPayer } from "@paykit/engine"
 import { edge, ORG, runEngine } from "./fixtures.ts"
 
 /**
@@ -121,5 +121,21 @@ describe("payment scenarios on a mandate that goes with its first payment", () =
       }
     }))
     expect(r).toEqual({ scheme: "sepa_core", payment: "confirmed", mandate: "active", actions: ["created", "submitted", "active"], refused: "mandate_not_active" })
+  })
+})
+
+describe("the scenario names", () => {
+  it("are GoCardless's, every one of them", () => {
+    expect([...SCENARIO_NAMES].sort()).toEqual([
+      "creditor_verification_status_action_required", "creditor_verification_status_in_review", "creditor_verification_status_successful",
+      "payment_confirmed", "payment_paid_out", "payment_failed", "payment_charged_back", "payment_chargeback_settled", "payment_late_failure",
+      "payment_late_failure_settled", "payment_submitted",
+      "mandate_activated", "mandate_customer_approval_granted", "mandate_customer_approval_skipped", "mandate_failed", "mandate_expired",
+      "mandate_transferred", "mandate_transferred_with_resubmission", "mandate_suspended_by_payer",
+      "refund_paid", "refund_settled", "refund_bounced", "refund_returned",
+      "payout_bounced", "payout_create",
+      "billing_request_fulfilled", "billing_request_fulfilled_and_payment_failed", "billing_request_fulfilled_and_payment_confirmed_to_failed",
+      "billing_request_fulfilled_and_payment_paid_out"
+    ].sort())
   })
 })
