@@ -114,5 +114,8 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   fee_schedule_has_no_rule: state("No fee rule applies to this payment."),
   fx_amount_out_of_range: state("The exchanged amount is out of the supported range."),
   fx_rate_already_confirmed: state("The exchange rate of the payout is already confirmed."),
-  payout_amount_out_of_range: state("The payout's amount is out of the supported range.")
+  payout_amount_out_of_range: state("The payout's amount is out of the supported range."),
+  scenario_precondition_failed: state("The resource is not where the scenario simulator starts (its status, or what it still lacks); the message names what the scenario needs."),
+  scenario_payout_not_possible: state("The scenario needs a payout and none could be made: the creditor and its payout account must be verified and its unsettled balance above zero."),
+  scenario_scheme_not_supported: state("The scenario simulator exists only for other schemes than the mandate's.")
 }

@@ -22,6 +22,7 @@ import { OutboundServices } from "./outbound/outbound-services.ts"
 import { PayerAuthorisations } from "./payer-flows/payer-authorisations.ts"
 import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
+import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
 import { ClockControl, Simulator } from "./kernel/simulator.ts"
 import { JobRegistry } from "./kernel/jobs.ts"
 import { creditorDueWork } from "./creditors/jobs.ts"
@@ -39,11 +40,12 @@ const FoundationServices = Subscriptions.layer.pipe(
  * Every API-facing engine service: creditors (with bank accounts and verification details),
  * customers (with bank accounts), mandates, payments and refunds, subscriptions, payouts, events,
  * outbound payments, imports and payment accounts, billing requests, bank and payer
- * authorisations, institutions, tax rates, negative balance limits and payer themes. It needs storage
+ * authorisations, institutions, tax rates, negative balance limits, payer themes, and the sandbox's
+ * scenario simulators (served on a sandbox server only). It needs storage
  * (`EngineStorage` and the repositories), a `BankGateway`, a `NameVerifier` and an `IdGenerator`,
  * and never `ClockControl`: only the simulator moves time, and it is not part of this layer.
  */
-export const ApiServices = Layer.mergeAll(
+export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Layer.mergeAll(
   Creditors.layer,
   Payouts.layer,
   Events.layer,
@@ -52,7 +54,7 @@ export const ApiServices = Layer.mergeAll(
   PayerAuthorisations.layer,
   PayerThemes.layer,
   BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer))
-).pipe(Layer.provideMerge(FoundationServices))
+).pipe(Layer.provideMerge(FoundationServices))))
 
 /**
  * The daily run: every feature's due work in one registry, which the kernel's simulator runs in

@@ -11,7 +11,7 @@ export type MandateStatus = typeof MandateStatus.Type
 
 export const MANDATE_EVENTS = [
   "customer_approval_granted", "submit", "activate", "fail", "cancel", "expire", "reinstate", "consume", "block",
-  "suspend_by_payer", "resume_by_payer", "transfer"
+  "suspend_by_payer", "resume_by_payer", "transfer", "skip_customer_approval", "request_resubmission"
 ] as const
 export type MandateEvent = (typeof MANDATE_EVENTS)[number]
 
@@ -38,7 +38,10 @@ const isFirstActivation = guard<MandateContext>(
  * rejects it; cancelled or expired (dormant), both of which can be reinstated (back to
  * pending_submission with `resubmission_requested`, then `reinstated` once active again);
  * consumed once a single-use mandate is used; blocked; suspended and resumed by the payer
- * (PayTo). `suspended_by_payer`/`resumed_by_payer` emitted names are this engine's own.
+ * (PayTo). `suspended_by_payer`/`resumed_by_payer` emitted names are this engine's own. The
+ * payer may skip the approval a dual signature asks for (`customer_approval_skipped`), and a mandate
+ * the payer's bank moved under the UK's Current Account Switching Service may need submitting
+ * again (`resubmission_requested` from active), as the scenario simulators show.
  */
 export const mandateMachine = defineMachine<MandateContext>()({
   name: "mandates",
@@ -86,7 +89,16 @@ export const mandateMachine = defineMachine<MandateContext>()({
       from: ["suspended_by_payer"], event: "resume_by_payer", to: "active",
       emits: "resumed_by_payer", reason: "mandate_not_suspended"
     },
-    { from: ["active"], event: "transfer", to: "active", emits: "transferred", reason: "mandate_not_active" }
+    { from: ["active"], event: "transfer", to: "active", emits: "transferred", reason: "mandate_not_active" },
+    {
+      from: ["pending_customer_approval"], event: "skip_customer_approval", to: "pending_submission",
+      emits: "customer_approval_skipped", reason: "mandate_not_pending_customer_approval"
+    },
+    // A switched account the new bank does not take over as it is: submitted again, then active.
+    {
+      from: ["active"], event: "request_resubmission", to: "pending_submission",
+      emits: "resubmission_requested", reason: "mandate_not_active"
+    }
   ]
 })
 

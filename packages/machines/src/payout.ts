@@ -32,7 +32,8 @@ const confirmableRate = allOf<PayoutContext>("exchanged_and_unconfirmed", [
 
 /**
  * pending -> paid (an exchanged payout only once its rate is confirmed), or bounced when sending
- * fails; a bounced payout can be retried, which makes it pending again. Emits the real API's
+ * fails or when the creditor's bank returns a paid payout (so `paid` is not final); a bounced
+ * payout can be retried, which makes it pending again. Emits the real API's
  * `fx_rate_confirmed`, `paid` and `bounced`; the spec names no event for a retry, `retried` is
  * this engine's own; the real API emits nothing on creation.
  */
@@ -42,7 +43,7 @@ export const payoutMachine = defineMachine<PayoutContext>()({
   states: PAYOUT_STATUSES,
   events: PAYOUT_EVENTS,
   initial: ["pending"],
-  terminal: ["paid"],
+  terminal: [],
   created: null,
   transitions: [
     {
@@ -53,7 +54,7 @@ export const payoutMachine = defineMachine<PayoutContext>()({
       from: ["pending"], event: "pay", to: "paid", guard: fxRateConfirmedIfExchanged,
       emits: "paid", reason: "payout_not_pending"
     },
-    { from: ["pending"], event: "bounce", to: "bounced", emits: "bounced", reason: "payout_not_pending" },
+    { from: ["pending", "paid"], event: "bounce", to: "bounced", emits: "bounced", reason: "payout_not_pending" },
     { from: ["bounced"], event: "retry", to: "pending", emits: "retried", reason: "payout_not_bounced" }
   ]
 })

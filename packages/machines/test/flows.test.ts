@@ -89,6 +89,37 @@ describe("payout", () => {
       { event: "pay", input: { at: at(2), cause: api, context: plain } }
     ]).history.map((h) => h.emits)).toEqual(["bounced", "retried", "paid"])
   })
+
+  it("bounces a paid payout the creditor's bank returns (payout_bounced), and nothing else after paid", () => {
+    const plain = { exchanged: false, fx_rate_confirmed: false }
+    expect(Result.getOrThrow(payouts.transition("paid", "bounce", { at: at(0), cause: { origin: "bank", cause: "payout_bounced" }, context: plain })).emits)
+      .toBe("bounced")
+    expect(reasonOf(payouts.transition("paid", "pay", { at: at(0), cause: api, context: plain }))).toBe("payout_not_pending")
+    expect(reasonOf(payouts.transition("paid", "retry", { at: at(0), cause: api, context: plain }))).toBe("payout_not_bounced")
+  })
+})
+
+describe("mandate: scenario moves", () => {
+  const context = { reinstating: false }
+  it("skips the payer's approval (customer_approval_skipped) only while it is awaited", () => {
+    const skipped = mandates.transition("pending_customer_approval", "skip_customer_approval", { at: at(0), cause: api, context })
+    expect(Result.getOrThrow(skipped).to).toBe("pending_submission")
+    expect(Result.getOrThrow(skipped).emits).toBe("customer_approval_skipped")
+    expect(reasonOf(mandates.transition("pending_submission", "skip_customer_approval", { at: at(0), cause: api, context })))
+      .toBe("mandate_not_pending_customer_approval")
+  })
+
+  it("asks an active mandate moved by account switching to be submitted again, then activates it again", () => {
+    const run = mandates.replay("active", [
+      { event: "transfer", input: { at: at(0), cause: { origin: "bank", cause: "bank_account_transferred" }, context } },
+      { event: "request_resubmission", input: { at: at(1), cause: { origin: "bank", cause: "bank_account_transferred" }, context } },
+      { event: "submit", input: { at: at(2), cause: api, context } },
+      { event: "activate", input: { at: at(3), cause: api, context } }
+    ])
+    expect(run.refused).toBeUndefined()
+    expect(run.history.map((h) => h.emits)).toEqual(["transferred", "resubmission_requested", "submitted", "active"])
+    expect(reasonOf(mandates.transition("submitted", "request_resubmission", { at: at(0), cause: api, context }))).toBe("mandate_not_active")
+  })
 })
 
 describe("bank authorisation", () => {

@@ -15,6 +15,7 @@ import { Organisations } from "./organisations.ts"
 import { rootRoute } from "./root-page.ts"
 import { SandboxTime } from "./sandbox-clock.ts"
 import { liveSandboxRoutes, sandboxRoutes } from "./sandbox-routes.ts"
+import { liveScenarioRoutes, scenarioRoutes } from "./scenario-routes.ts"
 import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { SqlIdempotencyStore } from "./sql-idempotency.ts"
@@ -85,7 +86,7 @@ export const makeSandboxServer = (config: ServerConfig, options: ServerOptions =
     Layer.provideMerge(foundation),
     Layer.provideMerge(externals)
   )
-  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, sandboxRoutes)), rootRoute("sandbox"))
+  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, sandboxRoutes, scenarioRoutes)), rootRoute("sandbox"))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
 }
 
@@ -94,7 +95,7 @@ export const makeLiveServer = (config: ServerConfig, options: ServerOptions = {}
   const { database, ports, externals, boot, listen } = pieces({ ...config, mode: "live" }, options)
   const foundation = ports.pipe(Layer.provideMerge(database))
   const services = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
-  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, liveSandboxRoutes)), rootRoute("live"))
+  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, liveSandboxRoutes, liveScenarioRoutes)), rootRoute("live"))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
 }
 

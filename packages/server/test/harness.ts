@@ -1,4 +1,7 @@
+import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomUUID } from "node:crypto"
 import { GoCardlessClient } from "gocardless-nodejs"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -38,6 +41,34 @@ export const startServer = async (options: StartOptions = {}) => {
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>
 
+/**
+ * The composed server in-process on PostgreSQL at `databaseUrl`, in a fresh schema of its own
+ * (dropped on close), so parallel tests on one database do not meet.
+ */
+export const startPostgresServer = async (databaseUrl: string): Promise<TestServer> => {
+  const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`
+  const admin = (statement: string) =>
+    Effect.runPromise(Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)), PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 })))
+  await admin(`CREATE SCHEMA ${schema}`)
+  const scoped = `${databaseUrl}${databaseUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+  const lines: Array<ServerLogLine> = []
+  const config = { ...testConfig({}), database: { _tag: "Postgres" as const, url: Redacted.make(scoped) } }
+  const runtime = ManagedRuntime.make(makeServer(config).pipe(Layer.provide(testLogs(lines))))
+  const url = await runtime.runPromise(serverUrl)
+  const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
+  const close = async () => {
+    await runtime.dispose()
+    await admin(`DROP SCHEMA ${schema} CASCADE`)
+  }
+  return { runtime, url, boot, lines, close }
+}
+
+/** The databases a server test runs on: PGlite, and PostgreSQL when `DATABASE_URL` names one. */
+export const SERVER_DATABASES: ReadonlyArray<readonly [string, () => Promise<TestServer>]> = [
+  ["PGlite", () => startServer()],
+  ...(process.env["DATABASE_URL"] === undefined ? [] : [["PostgreSQL", () => startPostgresServer(process.env["DATABASE_URL"] ?? "")] as const])
+]
+
 export const tempDataDir = () => {
   const dir = mkdtempSync(join(tmpdir(), "paykit-server-"))
   return { dir: join(dir, "data"), remove: () => rmSync(dir, { recursive: true, force: true }) }
@@ -50,19 +81,33 @@ export const localClient = (token: string, url: string): GoCardlessClient => {
   return client
 }
 
-/**
- * A payer's flow through the official client: a Bacs billing request, the payer's details and bank
- * account, confirmed and fulfilled. Returns the request's status after it and the mandate it made.
- */
-export const fulfilledMandateRequest = async (client: GoCardlessClient): Promise<{ readonly status: string; readonly mandate: string }> => {
-  const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } })
-  const id = request.id ?? ""
+/** The payer gives their name, email and address to a billing request, through the official client. */
+export const collectPayerDetails = async (client: GoCardlessClient, id: string): Promise<void> => {
   await client.billingRequests.collectCustomerDetails(id, {
     customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
     customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
   })
+}
+
+/** The payer's UK bank account, given to a billing request. */
+export const collectPayerAccount = async (client: GoCardlessClient, id: string): Promise<void> => {
   await client.billingRequests.collectBankAccount(id, { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" })
-  await client.billingRequests.confirmPayerDetails(id, {})
+}
+
+/**
+ * A payer's flow through the official client: a Bacs billing request, the payer's details and bank
+ * account, confirmed (with a dual signature when asked: the mandate then awaits the payer's
+ * approval) and fulfilled. Returns the request's status after it and the mandate it made.
+ */
+export const fulfilledMandateRequest = async (
+  client: GoCardlessClient,
+  options: { readonly dualSignature?: boolean } = {}
+): Promise<{ readonly status: string; readonly mandate: string }> => {
+  const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } })
+  const id = request.id ?? ""
+  await collectPayerDetails(client, id)
+  await collectPayerAccount(client, id)
+  await client.billingRequests.confirmPayerDetails(id, options.dualSignature === true ? { payer_requested_dual_signature: true } : {})
   const fulfilled = await client.billingRequests.fulfil(id, {})
   return { status: String(fulfilled.status), mandate: fulfilled.mandate_request?.links?.mandate ?? "" }
 }

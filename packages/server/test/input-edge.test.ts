@@ -1,13 +1,9 @@
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { OpenApi } from "effect/http-api"
-import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { connect } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { PaykitApi, serverUrl } from "@paykit/http"
-import { Bootstrap, makeServer } from "../src/index.ts"
-import { api, json, startServer, testConfig, testLogs } from "./harness.ts"
+import { PaykitApi } from "@paykit/http"
+import { api, json, startPostgresServer, startServer } from "./harness.ts"
 
 /**
  * Input the store cannot hold, as users send it, against the real server on PGlite and (with
@@ -28,23 +24,8 @@ const onPglite = async (): Promise<Served> => {
 }
 
 const onPostgres = async (url: string): Promise<Served> => {
-  const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`
-  const admin = (statement: string) =>
-    Effect.runPromise(Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)), PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
-  await admin(`CREATE SCHEMA ${schema}`)
-  const scoped = `${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
-  const config = { ...testConfig({}), database: { _tag: "Postgres" as const, url: Redacted.make(scoped) } }
-  const runtime = ManagedRuntime.make(makeServer(config).pipe(Layer.provide(testLogs([]))))
-  const served = await runtime.runPromise(serverUrl)
-  const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
-  return {
-    url: served,
-    token: boot.accessToken ?? "",
-    close: async () => {
-      await runtime.dispose()
-      await admin(`DROP SCHEMA ${schema} CASCADE`)
-    }
-  }
+  const server = await startPostgresServer(url)
+  return { url: server.url, token: server.boot.accessToken ?? "", close: () => server.close() }
 }
 
 /** Every `/{resource}/{id}...` route of the API, with its method. */

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { Cause } from "@paykit/machines"
 import { type LocalDate, today, unsafeLocalDate } from "@paykit/core"
 import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
@@ -25,6 +26,15 @@ const lastUseOf = (deps: MandateDueDeps, organisation: string, mandate: Mandate)
       unsafeLocalDate(mandate.created_at.slice(0, 10))
     ))
 
+/** The causes of the bank's moves of a mandate, on the daily run and in the scenario simulators. */
+export const MANDATE_SUBMITTED: Cause = { origin: "gocardless", cause: "mandate_submitted", description: "The mandate has been submitted to the banks." }
+export const MANDATE_ACTIVATED: Cause = { origin: "bank", cause: "mandate_activated", description: "The mandate has been successfully set up." }
+export const MANDATE_EXPIRED: Cause = {
+  origin: "bank",
+  cause: "mandate_expired",
+  description: `The mandate expired because no payment was collected on it for ${BACS_DORMANCY_MONTHS} months.`
+}
+
 const answerBank = (deps: MandateDueDeps, organisation: string, current: Versioned<Mandate>) =>
   Effect.gen(function*() {
     const account = yield* Effect.orDie(deps.accounts.get(organisation, current.resource.links.customer_bank_account))
@@ -34,7 +44,7 @@ const answerBank = (deps: MandateDueDeps, organisation: string, current: Version
       accountHolderName: account.resource.account_holder_name
     })
     if (outcome.outcome === "activated") {
-      return yield* moveMandate(deps.mandates, organisation, current, "activate", { origin: "bank", cause: "mandate_activated", description: "The mandate has been successfully set up." })
+      return yield* moveMandate(deps.mandates, organisation, current, "activate", MANDATE_ACTIVATED)
     }
     return yield* moveMandate(deps.mandates, organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
   })
@@ -42,11 +52,7 @@ const answerBank = (deps: MandateDueDeps, organisation: string, current: Version
 const expireIfDormant = (deps: MandateDueDeps, organisation: string, current: Versioned<Mandate>, day: LocalDate) =>
   Effect.gen(function*() {
     if (!isDormant(current.resource.scheme, yield* lastUseOf(deps, organisation, current.resource), day)) return
-    yield* moveMandate(deps.mandates, organisation, current, "expire", {
-      origin: "bank",
-      cause: "mandate_expired",
-      description: `The mandate expired because no payment was collected on it for ${BACS_DORMANCY_MONTHS} months.`
-    })
+    yield* moveMandate(deps.mandates, organisation, current, "expire", MANDATE_EXPIRED)
   })
 
 /**
@@ -65,7 +71,7 @@ export const processMandatesDay = (deps: MandateDueDeps, organisation: string) =
     yield* deps.eachItem("mandates: bank answers", organisation, yield* deps.mandates.scan(organisation, { status: eq("submitted") }), idOfVersioned, (current) =>
       answerBank(deps, organisation, current))
     yield* deps.eachItem("mandates: submission", organisation, yield* deps.mandates.scan(organisation, { status: eq("pending_submission") }), idOfVersioned, (current) =>
-      moveMandate(deps.mandates, organisation, current, "submit", { origin: "gocardless", cause: "mandate_submitted", description: "The mandate has been submitted to the banks." }))
+      moveMandate(deps.mandates, organisation, current, "submit", MANDATE_SUBMITTED))
     yield* deps.eachItem("mandates: dormancy", organisation, yield* deps.mandates.scan(organisation, { status: eq("active"), scheme: oneOf(DORMANCY_SCHEMES) }), idOfVersioned, (current) =>
       expireIfDormant(deps, organisation, current, day))
   })

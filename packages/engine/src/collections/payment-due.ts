@@ -4,6 +4,7 @@ import { refundMachine } from "@paykit/machines"
 import type { PaymentScheme } from "@paykit/money"
 import { calendarFor } from "@paykit/schedule"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
+import type { BankFailure } from "../kernel/ports/bank-gateway.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
 import { applyTransition } from "../kernel/support.ts"
@@ -36,17 +37,9 @@ const outcomeOf = (deps: PaymentDueDeps, organisation: string, payment: Payment,
     })
   })
 
-/** A collection due today: confirmed (and recorded for payout) or failed. */
-const collect = (deps: PaymentDueDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
+/** The bank accepted a collection: the payment is confirmed and recorded in the ledger for payout. */
+export const confirmCollection = (deps: PaymentDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
   Effect.gen(function*() {
-    const mandateId = current.resource.links.mandate
-    // Instant payments are confirmed when authorised and never wait here.
-    if (mandateId === undefined) return
-    const outcome = yield* outcomeOf(deps, organisation, current.resource, mandateId)
-    if (outcome.outcome === "failed") {
-      yield* movePayment(deps.payments, organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
-      return
-    }
     const creditor = yield* Effect.orDie(deps.creditors.get(organisation, current.resource.links.creditor))
     yield* movePayment(deps.payments, organisation, current, "confirm", {
       origin: "gocardless",
@@ -55,6 +48,40 @@ const collect = (deps: PaymentDueDeps, organisation: string, current: Versioned<
     })
     yield* recordCollection(deps, organisation, current.resource, creditor.resource, day)
   })
+
+/** The bank refused a submitted collection: the payment fails with the bank's answer. */
+export const failCollection = (deps: PaymentDeps, organisation: string, current: Versioned<Payment>, failure: BankFailure) =>
+  movePayment(deps.payments, organisation, current, "fail", { origin: "bank", cause: failure.cause, description: failure.description }, { reason_code: failure.reason_code })
+
+/** A collection due today: confirmed (and recorded for payout) or failed. */
+const collect = (deps: PaymentDueDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
+  Effect.gen(function*() {
+    const mandateId = current.resource.links.mandate
+    // Instant payments are confirmed when authorised and never wait here.
+    if (mandateId === undefined) return
+    const outcome = yield* outcomeOf(deps, organisation, current.resource, mandateId)
+    if (outcome.outcome === "failed") {
+      yield* failCollection(deps, organisation, current, outcome)
+      return
+    }
+    yield* confirmCollection(deps, organisation, current, day)
+  })
+
+/** Mandate statuses a payment can be submitted on: the mandate is with the bank. */
+export const SUBMITTABLE_MANDATE_STATUSES = ["active", "submitted"] as const
+
+/**
+ * The payment is submitted to the banks; a charge date that has passed (while waiting for the
+ * mandate) moves to the next working day.
+ */
+export const submitPayment = (deps: PaymentDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) => {
+  const p = current.resource
+  const calendar = calendarFor(p.scheme as PaymentScheme)
+  const chargeDate = p.charge_date === null || p.charge_date <= day ? calendar.nextBusinessDay(day) : p.charge_date
+  return movePayment(deps.payments, organisation, current, "submit", { origin: "gocardless", cause: "payment_submitted", description: "Payment submitted to the banks. As a result, it can no longer be cancelled." }, {
+    patch: (x) => ({ ...x, charge_date: chargeDate })
+  })
+}
 
 /** Submission, one working day before the charge date, once the mandate is with the bank. */
 const submitDue = (deps: PaymentDueDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
@@ -68,12 +95,27 @@ const submitDue = (deps: PaymentDueDeps, organisation: string, current: Versione
       return
     }
     if (calendar.previousBusinessDay(p.charge_date) > day) return
-    if (mandate.status !== "active" && mandate.status !== "submitted") return
-    // A charge date that has passed while waiting for the mandate moves to the next working day.
-    const chargeDate = p.charge_date <= day ? calendar.nextBusinessDay(day) : p.charge_date
-    yield* movePayment(deps.payments, organisation, current, "submit", { origin: "gocardless", cause: "payment_submitted", description: "Payment submitted to the banks. As a result, it can no longer be cancelled." }, {
-      patch: (x) => ({ ...x, charge_date: chargeDate })
-    })
+    if (!SUBMITTABLE_MANDATE_STATUSES.some((s) => s === mandate.status)) return
+    yield* submitPayment(deps, organisation, current, day)
+  })
+
+/**
+ * A collected payment taken back by the payer's bank: failed late or charged back, with the
+ * bank's answer, and the reversal recorded in the ledger for the next payout to settle.
+ */
+export const reverseCollection = (
+  deps: PaymentDeps,
+  organisation: string,
+  current: Versioned<Payment>,
+  reversal: { readonly outcome: "late_failure" | "charged_back" } & BankFailure,
+  day: LocalDate
+) =>
+  Effect.gen(function*() {
+    const p = current.resource
+    const lateFailure = reversal.outcome === "late_failure"
+    const creditor = yield* Effect.orDie(deps.creditors.get(organisation, p.links.creditor))
+    yield* movePayment(deps.payments, organisation, current, lateFailure ? "fail" : "charge_back", { origin: "bank", cause: reversal.cause, description: reversal.description }, { reason_code: reversal.reason_code })
+    yield* recordReversal(deps, organisation, p, creditor.resource, lateFailure ? "late_failure_settled" : "chargeback_settled", day)
   })
 
 /** What the bank reports after pay-out: late failures and chargebacks. */
@@ -85,15 +127,12 @@ const reverseIfReported = (deps: PaymentDueDeps, organisation: string, current: 
     const calendar = calendarFor(p.scheme as PaymentScheme)
     const outcome = yield* outcomeOf(deps, organisation, p, p.links.mandate)
     if (outcome.outcome !== "late_failure" && outcome.outcome !== "charged_back") return
-    const lateFailure = outcome.outcome === "late_failure"
-    if (calendar.addBusinessDays(p.charge_date, lateFailure ? LATE_FAILURE_AFTER_BUSINESS_DAYS : CHARGEBACK_AFTER_BUSINESS_DAYS) > day) return
-    const creditor = yield* Effect.orDie(deps.creditors.get(organisation, p.links.creditor))
-    yield* movePayment(deps.payments, organisation, current, lateFailure ? "fail" : "charge_back", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
-    yield* recordReversal(deps, organisation, p, creditor.resource, lateFailure ? "late_failure_settled" : "chargeback_settled", day)
+    if (calendar.addBusinessDays(p.charge_date, outcome.outcome === "late_failure" ? LATE_FAILURE_AFTER_BUSINESS_DAYS : CHARGEBACK_AFTER_BUSINESS_DAYS) > day) return
+    yield* reverseCollection(deps, organisation, current, outcome, day)
   })
 
-/** Refunds: queued, submitted the next day, paid the day after. */
-const advanceRefund = (deps: PaymentDueDeps, organisation: string, current: Versioned<Refund>) => {
+/** Refunds: queued, submitted the next day, paid the day after (one step per call). */
+export const advanceRefund = (deps: Pick<PaymentDeps, "refunds">, organisation: string, current: Versioned<Refund>) => {
   const r = current.resource
   const event = r.status === "created" ? "queue" : r.status === "pending_submission" ? "submit" : "pay"
   return applyTransition(deps.refunds, {

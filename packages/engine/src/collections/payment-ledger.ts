@@ -92,3 +92,16 @@ export const recordRefund = (deps: PaymentDeps, organisation: string, refund: Re
     gocardless_fee: { fee: unsafeAmount(0), tax: null }
   }, refund.created_at)
 
+
+/**
+ * A refund the payer's bank sent back (bounced, or its funds returned after payment): the amount
+ * comes back to the creditor in the next payout (@paykit/money's `refund_funds_returned`).
+ */
+export const recordRefundReturned = (deps: PaymentDeps, organisation: string, refund: Refund) =>
+  append(deps, organisation, refund.links.creditor, {
+    kind: "refund_funds_returned",
+    currency: refund.currency,
+    refund: refund.id,
+    mandate: refund.links.mandate,
+    amount: unsafeAmount(refund.amount)
+  })

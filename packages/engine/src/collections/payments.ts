@@ -21,6 +21,24 @@ import { type PaymentDueDeps, processPaymentsDay } from "./payment-due.ts"
 
 type Errors = OperationError
 
+/** What the payment and refund use cases and their due work read and write, taken from the context once. */
+export const paymentDeps = Effect.gen(function*() {
+  const deps: PaymentDeps = {
+    payments: yield* PaymentRepository,
+    refunds: yield* RefundRepository,
+    mandates: yield* MandateRepository,
+    creditors: yield* CreditorRepository,
+    accounts: yield* CustomerBankAccountRepository,
+    ledger: yield* LedgerRepository,
+    attributions: yield* AppAttributionRepository,
+    appFees: yield* AppFeeLedgerRepository,
+    limits: yield* NegativeBalanceLimitRepository,
+    bank: yield* BankGateway,
+    log: yield* EventLog
+  }
+  return deps
+})
+
 export class Payments extends Context.Service<Payments, {
   /** `origin`: the subscription whose schedule makes the payment, and the partner app it is made for. */
   readonly create: (organisation: string, command: PaymentCreateRequest, origin?: PaymentOrigin) => Effect.Effect<Payment, Errors>
@@ -63,19 +81,7 @@ export class Payments extends Context.Service<Payments, {
   > = Layer.effect(
     Payments,
     Effect.gen(function*() {
-      const deps: PaymentDeps = {
-        payments: yield* PaymentRepository,
-        refunds: yield* RefundRepository,
-        mandates: yield* MandateRepository,
-        creditors: yield* CreditorRepository,
-        accounts: yield* CustomerBankAccountRepository,
-        ledger: yield* LedgerRepository,
-        attributions: yield* AppAttributionRepository,
-        appFees: yield* AppFeeLedgerRepository,
-        limits: yield* NegativeBalanceLimitRepository,
-        bank: yield* BankGateway,
-        log: yield* EventLog
-      }
+      const deps = yield* paymentDeps
       const run = yield* captureUnitOfWork
       const due: PaymentDueDeps = { ...deps, eachItem: yield* captureDailyItems }
       return Payments.of({

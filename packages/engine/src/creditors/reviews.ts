@@ -7,7 +7,8 @@ import type { CreditorBankAccount } from "./domain/creditor-bank-accounts.ts"
 import type { Creditor } from "./domain/creditors.ts"
 import type { CreditorStores } from "./repositories.ts"
 
-const VERIFIED = { origin: "gocardless", cause: "creditor_verification_successful", description: "The creditor has been verified." } as const
+/** The review's approval of a creditor, on the daily run and in the scenario simulators. */
+export const CREDITOR_VERIFIED = { origin: "gocardless", cause: "creditor_verification_successful", description: "The creditor has been verified." } as const
 
 /**
  * The creditors feature's due work on the daily run: the review of submitted verification details
@@ -29,7 +30,7 @@ export const completeReviews = (stores: CreditorStores, eachItem: DailyItems, or
           current,
           event: "approve",
           context: {},
-          cause: VERIFIED,
+          cause: CREDITOR_VERIFIED,
           links: { creditor: current.resource.id }
         }),
         (approved) => done.push(approved)

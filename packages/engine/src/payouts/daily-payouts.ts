@@ -10,7 +10,7 @@ import { sendPayout, type SendingPorts } from "./payout-sending.ts"
 import type { PayoutStores } from "./repositories.ts"
 
 /** Groups unsettled rows by creditor and currency: one payout each, the group's key its id. */
-const groupRows = <R extends { readonly creditor: string; readonly currency: Currency }>(rows: ReadonlyArray<Versioned<R>>) => {
+export const groupRows = <R extends { readonly creditor: string; readonly currency: Currency }>(rows: ReadonlyArray<Versioned<R>>) => {
   const groups = new Map<string, Array<Versioned<R>>>()
   for (const row of rows) {
     const key = `${row.resource.creditor} ${row.resource.currency}`

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { today } from "@paykit/core"
 import { payoutMachine } from "@paykit/machines"
 import { type PayoutFx, renderExchangeRate, renderPayoutFx } from "@paykit/money"
-import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
+import type { BankFailure, BankGateway } from "../kernel/ports/bank-gateway.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
@@ -39,6 +39,16 @@ const confirmRate = (stores: PayoutStores, organisation: string, current: Versio
     return yield* Effect.orDie(stores.payouts.get(organisation, p.id))
   })
 
+/** The creditor's bank returns a payout (pending when sent, or paid before): `bounced`. */
+export const bouncePayout = (stores: PayoutStores, organisation: string, current: Versioned<Payout>, failure: BankFailure, rateConfirmed: boolean) =>
+  applyTransition(stores.payouts, {
+    organisation, machine: payoutMachine, current, event: "bounce",
+    context: { exchanged: current.resource.fx.fx_currency !== null, fx_rate_confirmed: rateConfirmed },
+    cause: { origin: "bank", cause: failure.cause, description: failure.description },
+    links: payoutLinks(current.resource),
+    extra: { reason_code: failure.reason_code }
+  })
+
 /**
  * A pending payout is sent: the bank bounces it, or it is paid today (an exchanged payout has its
  * rate confirmed first, once).
@@ -52,15 +62,7 @@ export const sendPayout = (stores: PayoutStores, ports: SendingPorts, organisati
     const creditor = yield* Effect.orDie(stores.creditors.get(organisation, p.links.creditor))
     const attempts = yield* ports.log.scan(organisation, { payout: eq(p.id), action: eq("retried") })
     const outcome = yield* ports.bank.sendPayout({ payoutId: p.id, amount: p.amount, currency: p.currency, creditorName: creditor.resource.name, attempt: attempts.length })
-    if (outcome.outcome === "bounced") {
-      return yield* applyTransition(stores.payouts, {
-        organisation, machine: payoutMachine, current, event: "bounce",
-        context: { exchanged, fx_rate_confirmed: confirmed },
-        cause: { origin: "bank", cause: outcome.cause, description: outcome.description },
-        links: payoutLinks(p),
-        extra: { reason_code: outcome.reason_code }
-      })
-    }
+    if (outcome.outcome === "bounced") return yield* bouncePayout(stores, organisation, current, outcome, confirmed)
     if (p.fx.fx_currency !== null && !confirmed) {
       current = yield* confirmRate(stores, organisation, current, p.fx.fx_currency)
       confirmed = true

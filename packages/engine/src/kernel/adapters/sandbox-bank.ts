@@ -69,6 +69,15 @@ const OUTBOUND_FAILURE: BankFailure = {
   description: "The recipient's bank rejected the payment."
 }
 
+/** The sandbox bank's answers, also given by the scenario simulators that play the bank. */
+export const SANDBOX_BANK_FAILURES = {
+  insufficientFunds: INSUFFICIENT_FUNDS,
+  lateFailure: LATE_FAILURE,
+  chargeback: CHARGEBACK,
+  mandateFailure: MANDATE_FAILURE,
+  payoutBounce: PAYOUT_BOUNCE
+} as const
+
 const collectionOutcome = (name: string, amount: number): CollectionOutcome => {
   const ending = amount % 100
   if (has(name, SANDBOX_NAMES.lateFailure) || ending === SANDBOX_AMOUNT_ENDINGS.lateFailure) {

@@ -1,0 +1,31 @@
+import { Effect } from "effect"
+import { captureUnitOfWork, type EngineContext } from "../kernel/support.ts"
+import type { PaymentDeps } from "../collections/payment-rules.ts"
+import { paymentDeps } from "../collections/payments.ts"
+import { type PayoutStores, payoutStores } from "../payouts/repositories.ts"
+import { BankAuthorisations } from "../payer-flows/bank-authorisations.ts"
+import { BillingRequests } from "../payer-flows/billing-requests.ts"
+
+/**
+ * What the scenarios reach: the stores the due work of payments, mandates, refunds and payouts
+ * moves resources in (their own use cases take these), the payer-flow services a billing request
+ * is authorised and fulfilled through, and a unit of work to run a scenario's moves in.
+ */
+export interface ScenarioDeps {
+  readonly payment: PaymentDeps
+  readonly payouts: PayoutStores
+  readonly billingRequests: BillingRequests["Service"]
+  readonly bankAuthorisations: BankAuthorisations["Service"]
+  readonly unitOfWork: <A, E>(effect: Effect.Effect<A, E, EngineContext>) => Effect.Effect<A, E>
+}
+
+export const scenarioDeps = Effect.gen(function*() {
+  const deps: ScenarioDeps = {
+    payment: yield* paymentDeps,
+    payouts: yield* payoutStores,
+    billingRequests: yield* BillingRequests,
+    bankAuthorisations: yield* BankAuthorisations,
+    unitOfWork: yield* captureUnitOfWork
+  }
+  return deps
+})

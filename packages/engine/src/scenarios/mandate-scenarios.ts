@@ -1,0 +1,83 @@
+import { Effect } from "effect"
+import { InvalidState, type MandateScheme } from "@paykit/core"
+import type { Cause, MandateEvent, MandateStatus } from "@paykit/machines"
+import { SANDBOX_BANK_FAILURES } from "../kernel/adapters/sandbox-bank.ts"
+import { MANDATE_ACTIVATED, MANDATE_EXPIRED, MANDATE_SUBMITTED } from "../collections/mandate-due.ts"
+import { CUSTOMER_APPROVAL, moveMandate } from "../collections/mandate-rules.ts"
+import type { Mandate } from "../collections/domain/mandates.ts"
+import type { ScenarioDeps } from "./deps.ts"
+import { type Paths, resourceOf, type Scenario, SCENARIO_SCHEME_NOT_SUPPORTED, scenariosOf, stepsFrom } from "./domain.ts"
+
+const CASS = "The customer's bank account was moved to a new bank through the Current Account Switching Service."
+
+/** The mandate machine's moves the scenarios make. */
+type MandateStep = Extract<
+  MandateEvent,
+  "submit" | "activate" | "expire" | "customer_approval_granted" | "skip_customer_approval" | "fail" | "transfer" | "request_resubmission" | "suspend_by_payer"
+>
+
+/** The cause of each move a mandate scenario makes: the daily run's where it makes the move, else the bank's or the payer's. */
+const CAUSES: Readonly<Record<MandateStep, Cause>> = {
+  submit: MANDATE_SUBMITTED,
+  activate: MANDATE_ACTIVATED,
+  expire: MANDATE_EXPIRED,
+  customer_approval_granted: CUSTOMER_APPROVAL,
+  skip_customer_approval: { origin: "customer", cause: "customer_approval_skipped", description: "The customer skipped the approval of this mandate." },
+  fail: { origin: "bank", cause: SANDBOX_BANK_FAILURES.mandateFailure.cause, description: SANDBOX_BANK_FAILURES.mandateFailure.description },
+  transfer: { origin: "bank", cause: "bank_account_transferred", description: CASS },
+  request_resubmission: { origin: "bank", cause: "bank_account_transferred", description: `${CASS} The mandate must be submitted again.` },
+  suspend_by_payer: { origin: "payer", cause: "mandate_suspended_by_payer", description: "The payer suspended this mandate at their bank." }
+}
+
+interface MandateScenario {
+  readonly paths: Paths<MandateStatus, MandateStep>
+  /** The schemes the scenario exists for; all when absent. */
+  readonly schemes?: ReadonlyArray<MandateScheme>
+}
+
+const SUBMITTED: Paths<MandateStatus, MandateStep> = { pending_submission: ["submit", "activate"], submitted: ["activate"] }
+const then = (...events: ReadonlyArray<MandateStep>): Paths<MandateStatus, MandateStep> => ({
+  pending_submission: ["submit", "activate", ...events],
+  submitted: ["activate", ...events]
+})
+
+/** GoCardless's mandate scenarios, from where each may start (a submitted mandate skips its submission). */
+export const MANDATE_PATHS = {
+  mandate_activated: { paths: SUBMITTED },
+  mandate_customer_approval_granted: { paths: { pending_customer_approval: ["customer_approval_granted"] }, schemes: ["bacs", "sepa_core"] },
+  mandate_customer_approval_skipped: { paths: { pending_customer_approval: ["skip_customer_approval"] }, schemes: ["bacs", "sepa_core"] },
+  mandate_failed: { paths: { pending_submission: ["submit", "fail"], submitted: ["fail"] } },
+  mandate_expired: { paths: then("expire"), schemes: ["ach", "bacs", "becs", "betalingsservice", "sepa_core"] },
+  mandate_transferred: { paths: then("transfer"), schemes: ["bacs"] },
+  mandate_transferred_with_resubmission: { paths: then("transfer", "request_resubmission", "submit", "activate"), schemes: ["bacs"] },
+  mandate_suspended_by_payer: { paths: { active: ["suspend_by_payer"] }, schemes: ["pay_to"] }
+} as const satisfies Record<string, MandateScenario>
+
+const move = (deps: ScenarioDeps, organisation: string, id: string, event: MandateStep) =>
+  Effect.gen(function*() {
+    const current = yield* Effect.orDie(deps.payment.mandates.get(organisation, id))
+    const reason = event === "fail" ? { reason_code: SANDBOX_BANK_FAILURES.mandateFailure.reason_code } : undefined
+    yield* moveMandate(deps.payment.mandates, organisation, current, event, CAUSES[event], reason)
+  })
+
+const checkScheme = (scenario: string, m: Mandate, schemes: ReadonlyArray<MandateScheme> | undefined) =>
+  schemes === undefined || schemes.includes(m.scheme)
+    ? Effect.void
+    : Effect.fail(new InvalidState({ reason: SCENARIO_SCHEME_NOT_SUPPORTED, message: `${scenario}: only for ${schemes.join(", ")} mandates; ${m.id} is ${m.scheme}` }))
+
+const mandateScenario = (spec: MandateScenario): Scenario<ScenarioDeps> => ({
+  resource: "mandate",
+  run: (deps, organisation, id, scenario) =>
+    Effect.flatMap(resourceOf(deps.payment.mandates.get(organisation, id), "mandate"), (current) =>
+      deps.unitOfWork(Effect.gen(function*() {
+        const steps = yield* stepsFrom(scenario, "mandate", current.resource, spec.paths)
+        yield* checkScheme(scenario, current.resource, spec.schemes)
+        for (const event of steps) yield* move(deps, organisation, id, event)
+      })))
+})
+
+export const MANDATE_SCENARIOS = scenariosOf(MANDATE_PATHS, mandateScenario)
+
+/** A mandate the bank does not have yet is submitted and activated, as `mandate_activated` does. */
+export const activateMandate = (deps: ScenarioDeps, organisation: string, mandate: Mandate) =>
+  Effect.forEach(SUBMITTED[mandate.status] ?? [], (event) => move(deps, organisation, mandate.id, event), { discard: true })
