@@ -85,7 +85,7 @@ export const makeSandboxServer = (config: ServerConfig, options: ServerOptions =
     Layer.provideMerge(foundation),
     Layer.provideMerge(externals)
   )
-  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, sandboxRoutes)), rootRoute("sandbox"))
+  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandboxRoutes, rootRoute("sandbox")))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
 }
 
@@ -94,7 +94,7 @@ export const makeLiveServer = (config: ServerConfig, options: ServerOptions = {}
   const { database, ports, externals, boot, listen } = pieces({ ...config, mode: "live" }, options)
   const foundation = ports.pipe(Layer.provideMerge(database))
   const services = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
-  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, liveSandboxRoutes)), rootRoute("live"))
+  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, liveSandboxRoutes, rootRoute("live")))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
 }
 
