@@ -1,5 +1,4 @@
 import { Context, Schema } from "effect"
-import type { HttpRouter } from "effect/http"
 import { HttpApiEndpoint, HttpApiSchema } from "effect/http-api"
 import type { ApiHandler } from "./api-request.ts"
 import { type ListParamsSchema, type Getter, getHandler, type Lister, listHandler } from "./read-handlers.ts"
@@ -79,7 +78,7 @@ export const listEndpoint = <S, P extends ListParamsSchema, A>(
   resource: Schema.Top,
   params: P,
   bind: (services: S) => Lister<P["Type"], A>,
-  path: HttpRouter.PathInput = `/${key}`
+  path: `/${string}` = `/${key}`
 ): EndpointDeclaration<S> =>
   declare(
     key,
