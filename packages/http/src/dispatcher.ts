@@ -109,121 +109,133 @@ export interface DispatcherOptions {
 const notFound = (method: string, path: string): InvalidApiUsage =>
   usage(404, PROTOCOL_REASONS.pathNotFound, `No route for ${method} ${path}`)
 
-export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
-  const { router, gateway, context, log, reportDefect } = options
-  const run = Effect.runCallbackWith(context)
-  let inFlight = 0
-  let closing = false
-  let drained: (() => void) | undefined
+/**
+ * What the exchanges of one dispatcher share: how a request runs and is logged, and the count of
+ * requests in flight that a shutdown waits for.
+ */
+class Shared {
+  inFlight = 0
+  closing = false
+  drained: (() => void) | undefined = undefined
+  readonly run: ReturnType<typeof Effect.runCallbackWith<never>>
+  constructor(readonly options: DispatcherOptions) {
+    this.run = Effect.runCallbackWith(options.context)
+  }
 
-  /**
-   * One request and its answer. A class rather than closures: the request's steps are methods
-   * shared by every request, so serving one allocates this object and little else.
-   */
-  class Exchange {
-    readonly requestId = randomUUID()
-    readonly started = performance.now()
-    /** Written once: a late handler after a 408 (or the reverse) writes nothing more. */
-    answered = false
-    constructor(
-      readonly req: IncomingMessage,
-      readonly res: ServerResponse,
-      readonly match: RouteMatch | undefined,
-      readonly method: string,
-      readonly url: string,
-      readonly q: number,
-      readonly path: string
-    ) {}
+  settle(): void {
+    this.inFlight--
+    if (this.inFlight === 0 && this.drained !== undefined) this.drained()
+  }
+}
 
-    answer(body: string): void {
-      try {
-        this.start(body)
-      } catch (defect) {
-        // A bug before the Effect runs (it never throws for bad input) must not take the process down.
-        this.failed(Cause.die(defect))
-      }
-    }
+/**
+ * One request and its answer. A class rather than closures: the request's steps are methods
+ * shared by every request, so serving one allocates this object and little else.
+ */
+class Exchange {
+  readonly requestId = randomUUID()
+  readonly started = performance.now()
+  /** Written once: a late handler after a 408 (or the reverse) writes nothing more. */
+  answered = false
+  constructor(
+    readonly shared: Shared,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly match: RouteMatch | undefined,
+    readonly method: string,
+    readonly url: string,
+    readonly q: number,
+    readonly path: string
+  ) {}
 
-    start(body: string): void {
-      const match = this.match
-      if (match === undefined) return this.refuse(notFound(this.method, this.path))
-      const request: ApiRequest = {
-        method: this.method,
-        path: this.path,
-        headers: this.req.headers,
-        params: match.params,
-        query: this.q === -1 ? EMPTY_QUERY : parseQuery(this.url.slice(this.q + 1)),
-        body,
-        json: parseJsonBody(body)
-      }
-      const requestId = this.requestId
-      const route = match.route
-      const handled = isPage(route) ? route.page(request) : gateway(route, request)
-      const program = Effect.catch(handled, (error) => Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now)))
-      run(program, {
-        onExit: (exit) => {
-          if (Exit.isFailure(exit)) return this.failed(exit.cause)
-          this.write(exit.value)
-          this.settle()
-        }
-      })
-    }
-
-    /** A protocol refusal before any handler (404, 413): answered at once. */
-    refuse(error: InvalidApiUsage): void {
-      this.write(errorResponse(error, this.requestId, Date.now()))
-      this.settle()
-    }
-
-    tooLarge(): void {
-      // The rest of the body is read and dropped, up to the body timeout: closing the connection
-      // on a client still sending would reset it before it reads this answer.
-      this.refuse(bodyTooLarge())
-    }
-
-    /** The body did not arrive in time: 408, then the connection is closed. The request settles when its reading gives up. */
-    timedOut(): void {
-      this.write(errorResponse(requestTimeout(), this.requestId, Date.now()), true)
-      this.res.once("finish", () => this.req.socket.destroy())
-    }
-
-    abandoned(): void {
-      this.settle()
-    }
-
-    failed(cause: Cause.Cause<unknown>): void {
-      this.write(defectAnswer(reportDefect, this.requestId, cause))
-      this.settle()
-    }
-
-    write(response: ApiResponse, close = false): void {
-      if (this.answered) return
-      this.answered = true
-      const headers: OutgoingHttpHeaders = {
-        "content-type": JSON_CONTENT_TYPE,
-        "content-length": Buffer.byteLength(response.body),
-        [REQUEST_ID_HEADER]: this.requestId
-      }
-      for (const name in response.headers) headers[name] = response.headers[name]
-      if (closing || close) headers["connection"] = "close"
-      this.res.writeHead(response.status, headers)
-      this.res.end(response.body)
-      logAnswer(log, this, response.status)
-    }
-
-    settle(): void {
-      inFlight--
-      if (inFlight === 0 && drained !== undefined) drained()
+  answer(body: string): void {
+    try {
+      this.start(body)
+    } catch (defect) {
+      // A bug before the Effect runs (it never throws for bad input) must not take the process down.
+      this.failed(Cause.die(defect))
     }
   }
+
+  start(body: string): void {
+    const match = this.match
+    if (match === undefined) return this.refuse(notFound(this.method, this.path))
+    const request: ApiRequest = {
+      method: this.method,
+      path: this.path,
+      headers: this.req.headers,
+      params: match.params,
+      query: this.q === -1 ? EMPTY_QUERY : parseQuery(this.url.slice(this.q + 1)),
+      body,
+      json: parseJsonBody(body)
+    }
+    const requestId = this.requestId
+    const route = match.route
+    const handled = isPage(route) ? route.page(request) : this.shared.options.gateway(route, request)
+    const program = Effect.catch(handled, (error) => Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now)))
+    this.shared.run(program, {
+      onExit: (exit) => {
+        if (Exit.isFailure(exit)) return this.failed(exit.cause)
+        this.write(exit.value)
+        this.shared.settle()
+      }
+    })
+  }
+
+  /** A protocol refusal before any handler (404, 413): answered at once. */
+  refuse(error: InvalidApiUsage): void {
+    this.write(errorResponse(error, this.requestId, Date.now()))
+    this.shared.settle()
+  }
+
+  tooLarge(): void {
+    // The rest of the body is read and dropped, up to the body timeout: closing the connection
+    // on a client still sending would reset it before it reads this answer.
+    this.refuse(bodyTooLarge())
+  }
+
+  /** The body did not arrive in time: 408, then the connection is closed. The request settles when its reading gives up. */
+  timedOut(): void {
+    this.write(errorResponse(requestTimeout(), this.requestId, Date.now()), true)
+    this.res.once("finish", () => this.req.socket.destroy())
+  }
+
+  abandoned(): void {
+    this.shared.settle()
+  }
+
+  failed(cause: Cause.Cause<unknown>): void {
+    this.write(defectAnswer(this.shared.options.reportDefect, this.requestId, cause))
+    this.shared.settle()
+  }
+
+  write(response: ApiResponse, close = false): void {
+    if (this.answered) return
+    this.answered = true
+    const headers: OutgoingHttpHeaders = {
+      "content-type": JSON_CONTENT_TYPE,
+      "content-length": Buffer.byteLength(response.body),
+      [REQUEST_ID_HEADER]: this.requestId
+    }
+    for (const name in response.headers) headers[name] = response.headers[name]
+    if (this.shared.closing || close) headers["connection"] = "close"
+    this.res.writeHead(response.status, headers)
+    this.res.end(response.body)
+    logAnswer(this.shared.options.log, this, response.status)
+  }
+}
+
+export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
+  const shared = new Shared(options)
+  const router = options.router
 
   const handle = (req: IncomingMessage, res: ServerResponse, bodyMs: number): void => {
     const url = req.url ?? "/"
     const q = url.indexOf("?")
     const path = q === -1 ? url : url.slice(0, q)
     const method = req.method ?? "GET"
-    inFlight++
-    const exchange = new Exchange(req, res, router.find(method, path), method, url, q, path)
+    shared.inFlight++
+    const exchange = new Exchange(shared, req, res, router.find(method, path), method, url, q, path)
     boundBody(req, res, bodyMs, exchange)
     if (declaresTooLarge(req.headers)) exchange.tooLarge()
     else if (exchange.match === undefined || !hasBody(method)) exchange.answer("")
@@ -234,7 +246,7 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
   const refuseUnread = (error: InvalidApiUsage, request: UnreadRequest): Refusal => {
     const requestId = randomUUID()
     const response = errorResponse(error, requestId, Date.now())
-    logAnswer(log, { requestId, ...request }, response.status)
+    logAnswer(options.log, { requestId, ...request }, response.status)
     return { requestId, response }
   }
 
@@ -249,9 +261,9 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
       }
     },
     drain: () => {
-      closing = true
-      return inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => {
-        drained = resolve
+      shared.closing = true
+      return shared.inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => {
+        shared.drained = resolve
       })
     },
     withRoutes: (routes) => makeDispatcher({ ...options, router: makeRouter([...router.routes, ...routes]) })
