@@ -47,6 +47,14 @@ const statusRefusals = Object.fromEntries(Object.entries(STATUS_REFUSALS).flatMa
   statuses.map((s) => [`${resource}_not_${s}`, state(`The ${words(resource)} is not ${words(s)}, which this action needs.`)])
 ))
 
+/** The real API's `invalid_state` reasons of a subscription's pause action, which the subscription machine's guards answer. */
+export const SUBSCRIPTION_PAUSE_REASONS = {
+  notActive: "subscription_not_active",
+  cannotBePaused: "subscription_cannot_be_paused",
+  cannotUpdateCycles: "subscription_paused_cannot_update_cycles",
+  cyclesTooFew: "pause_cycles_must_be_greater_than_or_equal_to"
+} as const
+
 export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   validation_failed: { type: "validation_failed", meaning: "A field is missing, of the wrong type, too long, not one of the accepted values, holds NUL or unpaired surrogates, or breaks a rule between fields." },
   missing_version_header: usage("The GoCardless-Version header is missing."),
@@ -104,6 +112,9 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   outbound_payment_import_entries_pending: state("Some entries of the import have not become outbound payments yet."),
   payer_authorisation_already_finished: state("The payer authorisation is finished."),
   payer_authorisation_incomplete: state("The payer authorisation has fields that are not filled in yet."),
+  [SUBSCRIPTION_PAUSE_REASONS.cannotBePaused]: state("The subscription cannot be paused: it has an end date, is already paused until resumed, or has no payment left to pause."),
+  [SUBSCRIPTION_PAUSE_REASONS.cannotUpdateCycles]: state("The subscription is paused for a number of cycles, which cannot be changed."),
+  [SUBSCRIPTION_PAUSE_REASONS.cyclesTooFew]: state("pause_cycles is below the number of cycles that reaches the earliest charge date after the pause."),
   subscription_schedule_finished: state("Every payment of the subscription's schedule has been created."),
   subscription_schedule_not_finished: state("The subscription's schedule still has payments to create."),
   payer_authorisation_already_submitted: state("The payer authorisation is already submitted."),

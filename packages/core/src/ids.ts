@@ -230,7 +230,10 @@ export const withNewIds = <A, E, R>(
   Effect.withFiber((fiber) => {
     const ms = millisIn(fiber)
     const generator = generatorIn(fiber)
-    const ids = Array.from({ length: count }, () => generator.makeAt(ID_PREFIXES[resource], ms))
+    const prefix = ID_PREFIXES[resource]
+    // A loop, not `Array.from({ length })`: every history write draws ids, and that made an iterator and a closure each time.
+    const ids: Array<string> = []
+    for (let i = 0; i < count; i++) ids.push(generator.makeAt(prefix, ms))
     return f(ids, timestampFromMillis(ms), fiber)
   })
 

@@ -62,4 +62,10 @@ export const paramOf = (request: ApiRequest, name: string): string => request.pa
  * before any storage sees it. Every handler reads its path id through here.
  */
 export const idParamOf = (request: ApiRequest): Effect.Effect<string, NotFound> =>
-  pathIdOf(request.path.split("/")[1] ?? "", paramOf(request, "id"))
+  pathIdOf(collectionOf(request.path), paramOf(request, "id"))
+
+/** The first segment of a path (`/billing_requests/BR1/actions/fulfil` -> `billing_requests`), cut out rather than split: every request with an id reads it. */
+const collectionOf = (path: string): string => {
+  const end = path.indexOf("/", 1)
+  return end === -1 ? path.slice(1) : path.slice(1, end)
+}

@@ -1,5 +1,3 @@
-import { HttpServerResponse } from "effect/http"
-
 /**
  * What an API endpoint answers: a status, the JSON body already serialised, and the headers of its
  * own (`Location`, rate-limit fields). The dispatcher adds `Content-Type`, `Content-Length` and
@@ -39,6 +37,3 @@ export const withHeaders = (response: ApiResponse, headers: Readonly<Record<stri
 
 export const JSON_CONTENT_TYPE = "application/json"
 
-/** The same answer for a route served by Effect's router (the docs, the server's own routes). */
-export const toHttpServerResponse = (response: ApiResponse): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.text(response.body, { status: response.status, contentType: JSON_CONTENT_TYPE, headers: response.headers })

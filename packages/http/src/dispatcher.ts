@@ -1,31 +1,45 @@
 import { Cause, Clock, Context, Effect, Exit } from "effect"
 import { randomUUID } from "node:crypto"
-import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http"
+import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http"
+import type { InvalidApiUsage } from "@paykit/core"
 import { type ApiRequest, parseJsonBody } from "./api-request.ts"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
-import { errorResponse } from "./error-response.ts"
+import { errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import type { GatewayRun } from "./gateway.ts"
 import type { QueryValues } from "./query-params.ts"
-import { bodyTooLarge, declaresTooLarge, REQUEST_BODY_MAX_BYTES } from "./request-bounds.ts"
+import {
+  bodyTooLarge,
+  boundBody,
+  declaresTooLarge,
+  REQUEST_BODY_MAX_BYTES,
+  refuseClientErrors,
+  type Refusal,
+  requestTimeout,
+  type UnreadRequest
+} from "./request-bounds.ts"
 import { REQUEST_ID_HEADER } from "./request-context.ts"
 import { defectAnswer, logAnswer, type RequestLogEntry } from "./request-log.ts"
-import type { RouteMatch, Router } from "./routes.ts"
+import { type AnyRoute, isPage, makeRouter, type RouteMatch, type Router } from "./routes.ts"
 
 /**
- * Serves the API's routes straight from Node's `request` event: route, read the body, run the
- * gateway and the handler as one Effect in the context captured when the server was built, write
- * the answer. Effect's HTTP router still serves everything else (the OpenAPI document, the docs
- * page, the server's own routes) behind it; docs/architecture.md says why the API's routes skip it.
+ * The server's one request stack, straight from Node's `request` event: every request (the API's
+ * routes, the sandbox's, the pages, an unknown path, a body too large or too slow) gets its
+ * request id, its answer and its one log line (`logAnswer`) here, and a defect anywhere its 500
+ * here. Per request: route, read the body, run the gateway and the handler (a page: the handler
+ * alone) as one Effect in the context captured when the server was built, write the answer.
+ * docs/architecture.md says why this is not Effect's HTTP router.
  *
  * A request runs to its end even when its client goes away: a creation is never left half done,
  * and the client's retry with the same `Idempotency-Key` is answered from what it made.
  */
 
 export interface Dispatcher {
-  /** Serves the request when its method and path are an API route; `false` leaves it to the next handler. */
-  readonly handle: (req: IncomingMessage, res: ServerResponse) => boolean
+  /** Serves every request of `server`, bodies bounded by `bodyMs`; the returned function stops it. */
+  readonly attach: (server: Server, bodyMs: number) => () => void
   /** Answers from now on with `Connection: close`, and resolves once no request is in flight. */
   readonly drain: () => Promise<void>
+  /** A dispatcher over these routes as well, with the same gateway, context and logs (how `makeHttpAppWith` adds the pages). */
+  readonly withRoutes: (routes: ReadonlyArray<AnyRoute>) => Dispatcher
 }
 
 export class ApiDispatcher extends Context.Service<ApiDispatcher, Dispatcher>()("@paykit/http/ApiDispatcher") {}
@@ -56,7 +70,6 @@ interface BodyReader {
 }
 
 const readBody = (req: IncomingMessage, res: ServerResponse, reader: BodyReader): void => {
-  if (declaresTooLarge(req.headers)) return reader.tooLarge()
   const chunks: Array<Buffer> = []
   let size = 0
   // Refused as too large, or given up: what else arrives is not kept and not answered.
@@ -75,7 +88,7 @@ const readBody = (req: IncomingMessage, res: ServerResponse, reader: BodyReader)
   })
   req.on("error", () => {})
   // The answer closed before the body came: its client went away mid-body, or the body timeout
-  // answered 408 (`boundBody`). The request never ran, and a shutdown does not wait for it.
+  // answered 408 (`timedOut`). The request never ran, and a shutdown does not wait for it.
   res.once("close", () => {
     if (done || req.complete) return
     done = true
@@ -93,114 +106,166 @@ export interface DispatcherOptions {
   readonly reportDefect: (requestId: string, cause: Cause.Cause<unknown>) => void
 }
 
-export const makeDispatcher = ({ router, gateway, context, log, reportDefect }: DispatcherOptions): Dispatcher => {
-  const run = Effect.runCallbackWith(context)
-  let inFlight = 0
-  let closing = false
-  let drained: (() => void) | undefined
+const notFound = (method: string, path: string): InvalidApiUsage =>
+  usage(404, PROTOCOL_REASONS.pathNotFound, `No route for ${method} ${path}`)
 
-  /**
-   * One request and its answer. A class rather than closures: the request's steps are methods
-   * shared by every request, so serving one allocates this object and little else.
-   */
-  class Exchange {
-    readonly requestId = randomUUID()
-    readonly started = performance.now()
-    constructor(
-      readonly req: IncomingMessage,
-      readonly res: ServerResponse,
-      readonly match: RouteMatch,
-      readonly method: string,
-      readonly url: string,
-      readonly q: number,
-      readonly path: string
-    ) {}
+/**
+ * What the exchanges of one dispatcher share: how a request runs and is logged, and the count of
+ * requests in flight that a shutdown waits for.
+ */
+class Shared {
+  inFlight = 0
+  closing = false
+  drained: (() => void) | undefined = undefined
+  readonly run: ReturnType<typeof Effect.runCallbackWith<never>>
+  constructor(readonly options: DispatcherOptions) {
+    this.run = Effect.runCallbackWith(options.context)
+  }
 
-    answer(body: string): void {
-      try {
-        this.start(body)
-      } catch (defect) {
-        // A bug before the Effect runs (it never throws for bad input) must not take the process down.
-        this.failed(Cause.die(defect))
-      }
-    }
+  settle(): void {
+    this.inFlight--
+    if (this.inFlight === 0 && this.drained !== undefined) this.drained()
+  }
+}
 
-    start(body: string): void {
-      const request: ApiRequest = {
-        method: this.method,
-        path: this.path,
-        headers: this.req.headers,
-        params: this.match.params,
-        query: this.q === -1 ? EMPTY_QUERY : parseQuery(this.url.slice(this.q + 1)),
-        body,
-        json: parseJsonBody(body)
-      }
-      const requestId = this.requestId
-      const program = Effect.catch(gateway(this.match.route, request), (error) =>
-        Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now)))
-      run(program, {
-        onExit: (exit) => {
-          if (Exit.isFailure(exit)) return this.failed(exit.cause)
-          this.write(exit.value)
-          this.settle()
-        }
-      })
-    }
+/**
+ * One request and its answer. A class rather than closures: the request's steps are methods
+ * shared by every request, so serving one allocates this object and little else.
+ */
+class Exchange {
+  readonly requestId = randomUUID()
+  readonly started = performance.now()
+  /** Written once: a late handler after a 408 (or the reverse) writes nothing more. */
+  answered = false
+  constructor(
+    readonly shared: Shared,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly match: RouteMatch | undefined,
+    readonly method: string,
+    readonly url: string,
+    readonly q: number,
+    readonly path: string
+  ) {}
 
-    tooLarge(): void {
-      // The rest of the body is read and dropped, up to the body timeout: closing the connection
-      // on a client still sending would reset it before it reads this answer.
-      this.write(errorResponse(bodyTooLarge(), this.requestId, Date.now()))
-      this.settle()
-    }
-
-    abandoned(): void {
-      this.settle()
-    }
-
-    failed(cause: Cause.Cause<unknown>): void {
-      this.write(defectAnswer(reportDefect, this.requestId, cause))
-      this.settle()
-    }
-
-    write(response: ApiResponse): void {
-      const headers: OutgoingHttpHeaders = {
-        "content-type": JSON_CONTENT_TYPE,
-        "content-length": Buffer.byteLength(response.body),
-        [REQUEST_ID_HEADER]: this.requestId
-      }
-      for (const name in response.headers) headers[name] = response.headers[name]
-      if (closing) headers["connection"] = "close"
-      this.res.writeHead(response.status, headers)
-      this.res.end(response.body)
-      logAnswer(log, this, response.status)
-    }
-
-    settle(): void {
-      inFlight--
-      if (inFlight === 0 && drained !== undefined) drained()
+  answer(body: string): void {
+    try {
+      this.start(body)
+    } catch (defect) {
+      // A bug before the Effect runs (it never throws for bad input) must not take the process down.
+      this.failed(Cause.die(defect))
     }
   }
 
+  start(body: string): void {
+    const match = this.match
+    if (match === undefined) return this.refuse(notFound(this.method, this.path))
+    const request: ApiRequest = {
+      method: this.method,
+      path: this.path,
+      headers: this.req.headers,
+      params: match.params,
+      query: this.q === -1 ? EMPTY_QUERY : parseQuery(this.url.slice(this.q + 1)),
+      body,
+      json: parseJsonBody(body)
+    }
+    const requestId = this.requestId
+    const route = match.route
+    const handled = isPage(route) ? route.page(request) : this.shared.options.gateway(route, request)
+    const program = Effect.catch(handled, (error) => Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now)))
+    this.shared.run(program, {
+      onExit: (exit) => {
+        if (Exit.isFailure(exit)) return this.failed(exit.cause)
+        this.write(exit.value)
+        this.shared.settle()
+      }
+    })
+  }
+
+  /** A protocol refusal before any handler (404, 413): answered at once. */
+  refuse(error: InvalidApiUsage): void {
+    this.write(errorResponse(error, this.requestId, Date.now()))
+    this.shared.settle()
+  }
+
+  tooLarge(): void {
+    // The rest of the body is read and dropped, up to the body timeout: closing the connection
+    // on a client still sending would reset it before it reads this answer.
+    this.refuse(bodyTooLarge())
+  }
+
+  /** The body did not arrive in time: 408, then the connection is closed. The request settles when its reading gives up. */
+  timedOut(): void {
+    this.write(errorResponse(requestTimeout(), this.requestId, Date.now()), true)
+    this.res.once("finish", () => this.req.socket.destroy())
+  }
+
+  abandoned(): void {
+    this.shared.settle()
+  }
+
+  failed(cause: Cause.Cause<unknown>): void {
+    this.write(defectAnswer(this.shared.options.reportDefect, this.requestId, cause))
+    this.shared.settle()
+  }
+
+  write(response: ApiResponse, close = false): void {
+    if (this.answered) return
+    this.answered = true
+    const headers: OutgoingHttpHeaders = {
+      "content-type": JSON_CONTENT_TYPE,
+      "content-length": Buffer.byteLength(response.body),
+      [REQUEST_ID_HEADER]: this.requestId
+    }
+    for (const name in response.headers) headers[name] = response.headers[name]
+    if (this.shared.closing || close) headers["connection"] = "close"
+    this.res.writeHead(response.status, headers)
+    this.res.end(response.body)
+    logAnswer(this.shared.options.log, this, response.status)
+  }
+}
+
+export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
+  const shared = new Shared(options)
+  const router = options.router
+
+  const handle = (req: IncomingMessage, res: ServerResponse, bodyMs: number): void => {
+    const url = req.url ?? "/"
+    const q = url.indexOf("?")
+    const path = q === -1 ? url : url.slice(0, q)
+    const method = req.method ?? "GET"
+    shared.inFlight++
+    const exchange = new Exchange(shared, req, res, router.find(method, path), method, url, q, path)
+    boundBody(req, res, bodyMs, exchange)
+    if (declaresTooLarge(req.headers)) exchange.tooLarge()
+    else if (exchange.match === undefined || !hasBody(method)) exchange.answer("")
+    else readBody(req, res, exchange)
+  }
+
+  /** A request Node could not read (no `ServerResponse` exists): its id and its answer, logged as any other. */
+  const refuseUnread = (error: InvalidApiUsage, request: UnreadRequest): Refusal => {
+    const requestId = randomUUID()
+    const response = errorResponse(error, requestId, Date.now())
+    logAnswer(options.log, { requestId, ...request }, response.status)
+    return { requestId, response }
+  }
+
   return {
-    handle: (req, res) => {
-      const url = req.url ?? "/"
-      const q = url.indexOf("?")
-      const path = q === -1 ? url : url.slice(0, q)
-      const method = req.method ?? "GET"
-      const match = router.find(method, path)
-      if (match === undefined) return false
-      inFlight++
-      const exchange = new Exchange(req, res, match, method, url, q, path)
-      if (!hasBody(method)) exchange.answer("")
-      else readBody(req, res, exchange)
-      return true
+    attach: (server, bodyMs) => {
+      const listener = (req: IncomingMessage, res: ServerResponse) => handle(req, res, bodyMs)
+      const onClientError = refuseClientErrors(server, refuseUnread)
+      server.on("request", listener)
+      return () => {
+        server.off("request", listener)
+        server.off("clientError", onClientError)
+      }
     },
     drain: () => {
-      closing = true
-      return inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => {
-        drained = resolve
+      shared.closing = true
+      return shared.inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => {
+        shared.drained = resolve
       })
-    }
+    },
+    withRoutes: (routes) => makeDispatcher({ ...options, router: makeRouter([...router.routes, ...routes]) })
   }
 }

@@ -1,5 +1,4 @@
 import { Context, Schema } from "effect"
-import type { HttpRouter } from "effect/http"
 import { HttpApiEndpoint, HttpApiSchema } from "effect/http-api"
 import type { ApiHandler } from "./api-request.ts"
 import { type ListParamsSchema, type Getter, getHandler, type Lister, listHandler } from "./read-handlers.ts"
@@ -79,7 +78,7 @@ export const listEndpoint = <S, P extends ListParamsSchema, A>(
   resource: Schema.Top,
   params: P,
   bind: (services: S) => Lister<P["Type"], A>,
-  path: HttpRouter.PathInput = `/${key}`
+  path: `/${string}` = `/${key}`
 ): EndpointDeclaration<S> =>
   declare(
     key,
@@ -123,15 +122,15 @@ export const updateEndpoint = <S, P extends Written, A>(
   return writeEndpoint(key, endpoint, request, bind, updateHandler, options)
 }
 
+/** `POST /<key>/:id/actions/<name>`, its body declared as `request` under `data`, answered by the handler `bind` makes. */
+const actionDeclaration = <S>(name: string, key: string, resource: Schema.Top, request: Schema.Top, bind: (services: S) => ApiHandler): EndpointDeclaration<S> =>
+  declare(key, HttpApiEndpoint.post(name, `/${key}/:id/actions/${name}`, { params: IdParams, payload: actionBody(request), success: single(key, resource) }), bind)
+
 /** `POST /<key>/:id/actions/<name>` with a body (under `key` or `data`, or none). */
 export const actionEndpoint = <S, P extends Written, A>(
   name: string,
   ...[key, resource, request, bind, options = {}]: WriteArgs<S, P, Change<P["Type"], A>>
-): EndpointDeclaration<S> => {
-  const path = `/${key}/:id/actions/${name}` as const
-  const endpoint = HttpApiEndpoint.post(name, path, { params: IdParams, payload: actionBody(request), success: single(key, resource) })
-  return writeEndpoint(key, endpoint, request, bind, actionHandler, options)
-}
+): EndpointDeclaration<S> => actionDeclaration(name, key, resource, request, (services) => actionHandler(key, request, bind(services), options))
 
 /** `POST /<key>/:id/actions/<name>` that takes no attributes. */
 export const bodilessActionEndpoint = <S, A>(
@@ -139,9 +138,4 @@ export const bodilessActionEndpoint = <S, A>(
   key: string,
   resource: Schema.Top,
   bind: (services: S) => (organisation: string, id: string) => ReturnType<Change<unknown, A>>
-): EndpointDeclaration<S> =>
-  declare(
-    key,
-    HttpApiEndpoint.post(name, `/${key}/:id/actions/${name}`, { params: IdParams, payload: actionBody(NoParameters), success: single(key, resource) }),
-    (services) => bodilessActionHandler(key, bind(services))
-  )
+): EndpointDeclaration<S> => actionDeclaration(name, key, resource, NoParameters, (services) => bodilessActionHandler(key, bind(services)))

@@ -1,12 +1,9 @@
-import { randomUUID } from "node:crypto"
 import { createServer, STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { Duplex } from "node:stream"
 import type { InvalidApiUsage } from "@paykit/core"
-import { pathnameOf } from "./api-request.ts"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
-import { errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
+import { PROTOCOL_REASONS, usage } from "./error-response.ts"
 import { REQUEST_ID_HEADER } from "./request-context.ts"
-import { logAnswer, type RequestLogEntry } from "./request-log.ts"
 
 /**
  * How much a request may hold of the server, on every route (the API's, `/sandbox/`, the docs):
@@ -48,29 +45,18 @@ export interface RequestTimeouts {
   readonly bodyMs: number
 }
 
-/** Where each refusal is logged: the request log, one line per request as for any other answer. */
-export type RefusalLog = (entry: RequestLogEntry) => void
-
-/**
- * The error body of a request refused before a handler saw it, with its own request id (as every
- * answer has), logged as the request's line.
- */
-const refusal = (
-  log: RefusalLog,
-  request: { readonly method: string; readonly path: string; readonly started: number },
-  error: InvalidApiUsage
-): { readonly requestId: string; readonly response: ApiResponse } => {
-  const requestId = randomUUID()
-  const response = errorResponse(error, requestId, Date.now())
-  logAnswer(log, { requestId, ...request }, response.status)
-  return { requestId, response }
+/** What a log line says of a request Node could not read. */
+export interface UnreadRequest {
+  readonly method: string
+  readonly path: string
+  readonly started: number
 }
 
-/** What a log line says of a request Node could not read. */
-const UNREAD = { method: "-", path: "-" } as const
-
-const requestTimeout = (): InvalidApiUsage =>
-  usage(408, PROTOCOL_REASONS.requestTimeout, "The request was not received in time")
+/** A refused request's id and answer. */
+export interface Refusal {
+  readonly requestId: string
+  readonly response: ApiResponse
+}
 
 /** What Node reports on a connection it could not read a request from, as the spec's error. */
 const clientErrorOf = (code: string | undefined): InvalidApiUsage => {
@@ -79,8 +65,11 @@ const clientErrorOf = (code: string | undefined): InvalidApiUsage => {
   return usage(400, PROTOCOL_REASONS.malformedRequest, "The request is not valid HTTP")
 }
 
+export const requestTimeout = (): InvalidApiUsage =>
+  usage(408, PROTOCOL_REASONS.requestTimeout, "The request was not received in time")
+
 /** A response written straight to the socket: Node has no `ServerResponse` for a request it could not parse. */
-const rawResponse = (requestId: string, response: ApiResponse): string =>
+const rawResponse = ({ requestId, response }: Refusal): string =>
   `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ""}\r\n` +
   `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(response.body)}\r\n` +
   `${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${response.body}`
@@ -101,58 +90,35 @@ export const createBoundedServer = (timeouts: RequestTimeouts): Server =>
 
 /**
  * Answers every error Node meets reading a request (the headers timeout, headers too large, bytes
- * that are not HTTP) with the spec's error body rather than Node's bare status line.
+ * that are not HTTP) with the spec's error body rather than Node's bare status line; `refuse`
+ * (the dispatcher's) gives it its request id and its log line. Returns the listener it added.
  */
-export const refuseClientErrors = (server: Server, log: RefusalLog): void => {
-  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+export const refuseClientErrors = (server: Server, refuse: (error: InvalidApiUsage, request: UnreadRequest) => Refusal) => {
+  const listener = (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (socket.writable && !responseStarted(socket)) {
-      const { requestId, response } = refusal(log, { ...UNREAD, started: performance.now() }, clientErrorOf(error.code))
-      socket.end(rawResponse(requestId, response))
+      socket.end(rawResponse(refuse(clientErrorOf(error.code), { method: "-", path: "-", started: performance.now() })))
     }
     socket.destroy()
-  })
+  }
+  server.on("clientError", listener)
+  return listener
 }
 
 /**
- * Gives a request with a body `bodyMs` to deliver it. Past that, an unanswered request is answered
- * 408 with the error body, and its connection closed; whoever was reading the body sees it end
- * unfinished (the dispatcher then forgets the request, Effect's router interrupts its handler).
- * An answered one (413 sent while the rest of the body was being dropped) has its connection closed.
+ * Gives a request with a body `bodyMs` to deliver it. Past that, an unanswered request is
+ * `timedOut` (the dispatcher answers 408 and closes the connection); whoever was reading the body
+ * sees it end unfinished. An answered one (413 or 404 sent while the rest of the body was being
+ * dropped) has its connection closed.
  */
-export const boundBody = (req: IncomingMessage, res: ServerResponse, bodyMs: number, log: RefusalLog): void => {
+export const boundBody = (req: IncomingMessage, res: ServerResponse, bodyMs: number, exchange: { timedOut(): void }): void => {
   if (!hasBodyFraming(req.headers)) return
-  const started = performance.now()
   const timer = setTimeout(() => {
     if (req.complete) return
     if (res.headersSent) return void req.socket.destroy()
-    writeRefusal(req, res, requestTimeout(), log, { started, close: true })
-    res.once("finish", () => req.socket.destroy())
+    exchange.timedOut()
   }, bodyMs)
   // Not cleared when the answer is sent: a body still arriving after an early answer (413, 401) is
   // read and dropped, and that too is bounded.
   timer.unref()
   req.once("end", () => clearTimeout(timer))
-}
-
-/**
- * Answers `res` with the error. The connection stays open unless `close`: a client still sending a
- * body would be reset by a close before it reads the answer, so what it sends is read and dropped
- * (until the body timeout).
- */
-export const writeRefusal = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  error: InvalidApiUsage,
-  log: RefusalLog,
-  options: { readonly started?: number; readonly close?: boolean } = {}
-): void => {
-  const request = { method: req.method ?? "-", path: pathnameOf(req.url ?? "/"), started: options.started ?? performance.now() }
-  const { requestId, response } = refusal(log, request, error)
-  res.writeHead(response.status, {
-    "content-type": JSON_CONTENT_TYPE,
-    "content-length": Buffer.byteLength(response.body),
-    [REQUEST_ID_HEADER]: requestId,
-    ...(options.close === true ? { connection: "close" } : {})
-  })
-  res.end(response.body)
 }

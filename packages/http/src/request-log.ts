@@ -29,8 +29,8 @@ export const DefectLog = Context.Reference<(requestId: string, cause: Cause.Caus
 })
 
 /**
- * The steps every request takes on either path (the dispatcher's and Effect's router's behind it),
- * written once: its log line when answered, and the 500 of a defect.
+ * The steps every request takes, written once for the dispatcher: its log line when answered, and
+ * the 500 of a defect.
  */
 
 /** Writes the request's line; the entry is built only for a log that writes it (the silent one, in tests and benchmarks, does not). */

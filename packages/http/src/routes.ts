@@ -1,5 +1,7 @@
 import { Context, Effect, type Schema } from "effect"
-import type { ApiHandler } from "./api-request.ts"
+import type { PaykitError } from "@paykit/core"
+import type { ApiHandler, ApiRequest } from "./api-request.ts"
+import type { ApiResponse } from "./api-response.ts"
 import { ApiProtocol, type EndpointDeclaration, Idempotent, RateLimit } from "./endpoints.ts"
 import type { RateLimitGroup } from "./rate-limit.ts"
 
@@ -10,6 +12,10 @@ import type { RateLimitGroup } from "./rate-limit.ts"
  * its annotations, all read once here. Paths are matched segment by segment: a fixed segment wins
  * over a parameter at the same place, so `/outbound_payments/withdrawal` is never read as an id;
  * a final `*` matches the rest of a path (the live server's `/sandbox/*`), and the method `*` any method.
+ *
+ * Pages (`PageRoute`: the OpenAPI document, the docs page, a server's root page) are routes of the
+ * same router, served by the same dispatcher, but answered without the gateway: no token, no
+ * version header, no caller.
  */
 
 export interface Route {
@@ -27,6 +33,24 @@ export interface Route {
   /** The Schemas of its successful answers, for the tests that check every answer. */
   readonly success: ReadonlyArray<Schema.Top>
 }
+
+/** A page's answer to a request: a page has no caller. */
+export type PageHandler = (request: ApiRequest) => Effect.Effect<ApiResponse, PaykitError>
+
+/** A route served without authentication (`page`): what anyone may read, such as the API's own documentation. */
+export interface PageRoute {
+  readonly method: string
+  readonly path: string
+  readonly page: PageHandler
+}
+
+/** A route of the dispatcher: an endpoint behind the gateway, or a page. */
+export type AnyRoute = Route | PageRoute
+
+export const isPage = (route: AnyRoute): route is PageRoute => "page" in route
+
+/** A page of a route table: `GET path`, answered by `handler` without the gateway. */
+export const pageRoute = (path: string, handler: PageHandler): PageRoute => ({ method: "GET", path, page: handler })
 
 /** The route a declaration makes with `handler`: its method, path and annotations read once. */
 export const routeOf = <S>({ group, endpoint }: EndpointDeclaration<S>, handler: ApiHandler): Route => ({
@@ -53,20 +77,26 @@ type Segment =
   | { readonly _tag: "Param"; readonly name: string }
   | { readonly _tag: "Rest" }
 
-interface CompiledRoute {
-  readonly route: Route
+/** What the router reads of a route. */
+interface RoutePath {
+  readonly method: string
+  readonly path: string
+}
+
+interface CompiledRoute<T extends RoutePath> {
+  readonly route: T
   readonly segments: ReadonlyArray<Segment>
 }
 
-export interface RouteMatch {
-  readonly route: Route
+export interface RouteMatch<T extends RoutePath = AnyRoute> {
+  readonly route: T
   readonly params: Readonly<Record<string, string>>
 }
 
-export interface Router {
-  readonly routes: ReadonlyArray<Route>
+export interface Router<T extends RoutePath = AnyRoute> {
+  readonly routes: ReadonlyArray<T>
   /** The route for a method and a path (no query string), with its decoded parameters. */
-  readonly find: (method: string, path: string) => RouteMatch | undefined
+  readonly find: (method: string, path: string) => RouteMatch<T> | undefined
 }
 
 const segmentsOf = (path: string): ReadonlyArray<Segment> =>
@@ -75,7 +105,7 @@ const segmentsOf = (path: string): ReadonlyArray<Segment> =>
   )
 
 /** Fixed segments sort before parameters, position by position: the more specific route is tried first. */
-const bySpecificity = (a: CompiledRoute, b: CompiledRoute): number => {
+const bySpecificity = (a: CompiledRoute<RoutePath>, b: CompiledRoute<RoutePath>): number => {
   for (let i = 0; i < a.segments.length; i++) {
     const x = a.segments[i]?._tag === "Fixed" ? 0 : 1
     const y = b.segments[i]?._tag === "Fixed" ? 0 : 1
@@ -114,11 +144,11 @@ const matchOf = (segments: ReadonlyArray<Segment>, parts: ReadonlyArray<string>)
 
 const NO_PARAMS: Record<string, string> = {}
 
-export const makeRouter = (routes: ReadonlyArray<Route>): Router => {
+export const makeRouter = <T extends RoutePath>(routes: ReadonlyArray<T>): Router<T> => {
   // Candidates by method and number of segments: a lookup compares a handful of routes at most.
-  const table = new Map<string, Array<CompiledRoute>>()
+  const table = new Map<string, Array<CompiledRoute<T>>>()
   // Routes ending in `*`, tried only when no exact-length route matched (few: the live sandbox's).
-  const prefixed: Array<CompiledRoute> = []
+  const prefixed: Array<CompiledRoute<T>> = []
   for (const route of routes) {
     const segments = segmentsOf(route.path)
     if (segments.at(-1)?._tag === "Rest") {

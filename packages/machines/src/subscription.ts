@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { SUBSCRIPTION_PAUSE_REASONS } from "@paykit/core"
 import { allOf, bindMachine, defineMachine, type Guard, guard } from "./machine.ts"
 
 /** Subscription statuses, as the real API (`SubscriptionStatus`). */
@@ -36,13 +37,8 @@ export interface SubscriptionContext {
   readonly pause: SubscriptionPauseFacts | null
 }
 
-/** The real API's `invalid_state` reasons of the pause action. */
-export const SUBSCRIPTION_PAUSE_REASONS = {
-  notActive: "subscription_not_active",
-  cannotBePaused: "subscription_cannot_be_paused",
-  cannotUpdateCycles: "subscription_paused_cannot_update_cycles",
-  cyclesTooFew: "pause_cycles_must_be_greater_than_or_equal_to"
-} as const
+/** The real API's `invalid_state` reasons of the pause action: core's catalogue holds them, with their meaning for the docs page. */
+export { SUBSCRIPTION_PAUSE_REASONS }
 
 const pauseFact = (name: string, reason: string, message: string, holds: (facts: SubscriptionPauseFacts) => boolean) =>
   guard<SubscriptionContext>(name, reason, message, (c) => c.pause !== null && holds(c.pause))

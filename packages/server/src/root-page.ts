@@ -1,27 +1,30 @@
 import { Effect } from "effect"
-import { HttpRouter, HttpServerResponse } from "effect/http"
 import { API_VERSION } from "@paykit/core"
+import { jsonResponse, pageRoute, type PageRoute } from "@paykit/http"
 import type { ServerMode } from "./config.ts"
 
-/** `GET /`: what this server is and where to read more, for a developer who opens it in a browser. */
-export const rootRoute = (mode: ServerMode) =>
-  HttpRouter.add("GET", "/", Effect.sync(() =>
-    HttpServerResponse.jsonUnsafe({
-      name: "paykit",
-      description: "A GoCardless-compatible payments API (direct debit and open banking) served by the paykit engine.",
-      mode,
-      api_version: API_VERSION,
-      documentation: "/docs",
-      openapi: "/openapi.json",
-      authentication: "Authorization: Bearer <access token>; GoCardless-Version: " + API_VERSION,
-      sandbox_endpoints: mode === "sandbox"
-        ? [
-          "GET /sandbox/simulator/clock",
-          "POST /sandbox/simulator/advance {\"to\": <timestamp>} | {\"by\": \"P1D\" | <seconds>}",
-          "POST /sandbox/bank_authorisations/{id}/actions/{visit|authorise|deny|fail}",
-          "POST /sandbox/outbound_payment_imports/{id}/actions/{authorise|cancel}",
-          "POST /sandbox/payment_accounts/fund {\"amount\": <pence>, \"links\": {\"creditor\": <id>}}"
-        ]
-        : []
-    })
-  ))
+/** What `GET /` says: what this server is and where to read more, for a developer who opens it in a browser. */
+const rootPage = (mode: ServerMode) => ({
+  name: "paykit",
+  description: "A GoCardless-compatible payments API (direct debit and open banking) served by the paykit engine.",
+  mode,
+  api_version: API_VERSION,
+  documentation: "/docs",
+  openapi: "/openapi.json",
+  authentication: "Authorization: Bearer <access token>; GoCardless-Version: " + API_VERSION,
+  sandbox_endpoints: mode === "sandbox"
+    ? [
+      "GET /sandbox/simulator/clock",
+      "POST /sandbox/simulator/advance {\"to\": <timestamp>} | {\"by\": \"P1D\" | <seconds>}",
+      "POST /sandbox/bank_authorisations/{id}/actions/{visit|authorise|deny|fail}",
+      "POST /sandbox/outbound_payment_imports/{id}/actions/{authorise|cancel}",
+      "POST /sandbox/payment_accounts/fund {\"amount\": <pence>, \"links\": {\"creditor\": <id>}}"
+    ]
+    : []
+})
+
+/** `GET /`, a page of the server's dispatcher (no token needed): a route table of one route. */
+export const rootRoute = (mode: ServerMode): Effect.Effect<ReadonlyArray<PageRoute>> => {
+  const answer = jsonResponse(200, rootPage(mode))
+  return Effect.succeed([pageRoute("/", () => Effect.succeed(answer))])
+}

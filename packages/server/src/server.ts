@@ -86,7 +86,7 @@ export const makeSandboxServer = (config: ServerConfig, options: ServerOptions =
     Layer.provideMerge(foundation),
     Layer.provideMerge(externals)
   )
-  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, sandboxRoutes, scenarioRoutes)), rootRoute("sandbox"))
+  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandboxRoutes, scenarioRoutes, rootRoute("sandbox")))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
 }
 
@@ -95,7 +95,7 @@ export const makeLiveServer = (config: ServerConfig, options: ServerOptions = {}
   const { database, ports, externals, boot, listen } = pieces({ ...config, mode: "live" }, options)
   const foundation = ports.pipe(Layer.provideMerge(database))
   const services = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
-  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, liveSandboxRoutes, liveScenarioRoutes)), rootRoute("live"))
+  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, liveSandboxRoutes, liveScenarioRoutes, rootRoute("live")))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
 }
 

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ACCESS_TOKEN_REASONS, ERROR_REASONS, ERROR_TYPES, VALIDATION_FAILED_REASON } from "@paykit/core"
+import { ACCESS_TOKEN_REASONS, ERROR_REASONS, ERROR_TYPES, SUBSCRIPTION_PAUSE_REASONS, VALIDATION_FAILED_REASON } from "@paykit/core"
 import { PROTOCOL_REASONS } from "@paykit/http"
 import { AVAILABLE_REFUND_AMOUNT_INSUFFICIENT, FX_AMOUNT_OUT_OF_RANGE, NO_FEE_RULE, PAYOUT_AMOUNT_OUT_OF_RANGE } from "@paykit/money"
 import { SANDBOX_ONLY_REASON } from "../src/index.ts"
@@ -41,6 +41,8 @@ const reasonsInSource = (): ReadonlySet<string> => {
 const NAMED_REASONS = [
   ...Object.values(PROTOCOL_REASONS),
   ...ACCESS_TOKEN_REASONS,
+  // The subscription machine's pause guards name these (the fuzz test met one without a docs anchor).
+  ...Object.values(SUBSCRIPTION_PAUSE_REASONS),
   VALIDATION_FAILED_REASON,
   AVAILABLE_REFUND_AMOUNT_INSUFFICIENT,
   FX_AMOUNT_OUT_OF_RANGE,

@@ -136,6 +136,17 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   const encoded = (resource: A) =>
     Effect.map(Effect.catch(encode(resource), corrupt(`resource ${resource.id} does not encode`)), (value) => JSON.stringify(value))
 
+  /** A new row of the table: version 1, its filters extracted, its data encoded (`data`). */
+  const rowOf = (organisation: string, resource: A, data: string): Record<string, unknown> => ({
+    organisation_id: organisation,
+    ...(location.typed ? { resource_type: resourceType } : {}),
+    id: resource.id,
+    version: 1,
+    created_at: sql`${resource.created_at}::timestamptz`,
+    filters: sql`${extracted(resource)}::jsonb`,
+    data: sql`${data}::json`
+  })
+
   const currentVersion = (organisation: string, id: string) =>
     sql`SELECT version FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`.pipe(
       Effect.orDie,
@@ -194,19 +205,20 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
 
     insert: (organisation, resource) =>
       Effect.gen(function*() {
-        const data = yield* encoded(resource)
-        const row = {
-          organisation_id: organisation,
-          ...(location.typed ? { resource_type: resourceType } : {}),
-          id: resource.id,
-          version: 1,
-          created_at: sql`${resource.created_at}::timestamptz`,
-          filters: sql`${extracted(resource)}::jsonb`,
-          data: sql`${data}::json`
-        }
+        const row = rowOf(organisation, resource, yield* encoded(resource))
         const rows = yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING version`)
         if (rows.length === 0) return yield* new DuplicateId({ resource: definition.name, id: resource.id })
         return { resource, version: 1 }
+      }),
+
+    // One statement for the batch: a duplicate id fails it whole (a unique violation, a defect).
+    insertAll: (organisation, resources) =>
+      Effect.gen(function*() {
+        const rows: Array<Record<string, unknown>> = []
+        for (const resource of resources) rows.push(rowOf(organisation, resource, yield* encoded(resource)))
+        const [first, ...rest] = rows
+        if (first === undefined) return
+        yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert([first, ...rest])}`)
       }),
 
     update: (organisation, resource, expectedVersion) =>

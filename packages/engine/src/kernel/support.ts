@@ -19,14 +19,17 @@ export type EngineContext = IdGenerator | EventLog
 export const captureEngineContext = Effect.gen(function*() {
   const ids = yield* IdGenerator
   const log = yield* EventLog
+  // Made once, not per operation.
+  const withEngine = (context: Context.Context<unknown>): Context.Context<unknown> =>
+    // A caller running in the context the engine was built in (the HTTP server, most embedders)
+    // has both already: the context is kept as it is, which spares the step that would restore
+    // it and keeps its lookups as short.
+    Context.getOrUndefined(context, IdGenerator) === ids && Context.getOrUndefined(context, EventLog) === log
+      ? context
+      : Context.add(Context.add(context, IdGenerator, ids), EventLog, log)
   return <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, Exclude<Exclude<R, IdGenerator>, EventLog>> =>
-    Effect.updateContext(effect, (context: Context.Context<Exclude<Exclude<R, IdGenerator>, EventLog>>) =>
-      // A caller running in the context the engine was built in (the HTTP server, most embedders)
-      // has both already: the context is kept as it is, which spares the step that would restore
-      // it and keeps its lookups as short.
-      (Context.getOrUndefined(context, IdGenerator) === ids && Context.getOrUndefined(context, EventLog) === log
-        ? context
-        : Context.add(Context.add(context, IdGenerator, ids), EventLog, log)) as Context.Context<R>)
+    // The context gains the two services the result's type no longer asks for.
+    Effect.updateContext(effect, withEngine as unknown as (context: Context.Context<Exclude<Exclude<R, IdGenerator>, EventLog>>) => Context.Context<R>)
 })
 
 /**
@@ -226,22 +229,23 @@ const recordMoves = (
   let emitting = 0
   for (const move of moves) if (move.event !== undefined) emitting++
   if (emitting === 0) {
-    return Effect.withFiber((fiber) =>
-      Context.getUnsafe(fiber.context, EventLog).record(
-        organisation,
-        moves.map((move, step) => historyRow(resourceId, version, step, move.entry, null)),
-        NO_EVENTS
-      ))
+    return Effect.withFiber((fiber) => {
+      const rows: Array<Transition> = []
+      for (let step = 0; step < moves.length; step++) rows.push(historyRow(resourceId, version, step, (moves[step] as Transitioned<unknown>).entry, null))
+      return Context.getUnsafe(fiber.context, EventLog).record(organisation, rows, NO_EVENTS)
+    })
   }
   return withNewIds("event", emitting, (ids, created_at, fiber) => {
     const rows: Array<Transition> = []
     const events: Array<Event> = []
-    moves.forEach((move, step) => {
+    // Loops, not `forEach`/`map`: every creation and status change records here.
+    for (let step = 0; step < moves.length; step++) {
+      const move = moves[step] as Transitioned<unknown>
       const draft = move.event
       const event = draft === undefined ? undefined : eventOf(ids[events.length] as string, created_at, draft)
       if (event !== undefined) events.push(event)
       rows.push(historyRow(resourceId, version, step, move.entry, event === undefined ? null : event.id))
-    })
+    }
     // The signature requires the log, so it is in the fiber's context.
     return Context.getUnsafe(fiber.context, EventLog).record(organisation, rows, events)
   })

@@ -4,7 +4,7 @@ import type { FilterKeyOf } from "../definition.ts"
 import { type Event, events } from "../domain/events.ts"
 import { type Transition, transitions } from "../domain/transitions.ts"
 import { eq, type ListQuery, type Page } from "./list-query.ts"
-import { type DuplicateId, type Repository, RepositoryBackend } from "./repository.ts"
+import { RepositoryBackend } from "./repository.ts"
 
 export type EventFilterKey = FilterKeyOf<typeof events>
 
@@ -35,27 +35,14 @@ export class EventLog extends Context.Service<EventLog, {
       const backend = yield* RepositoryBackend
       const repository = backend.repository(events)
       const history = backend.repository(transitions)
-      // The batch's inserts in order, as a chain of steps: a change appends one event or two, and
-      // `Effect.forEach` builds a loop (an iterator and three closures) around so few.
-      const insertFrom = <A extends { readonly id: string; readonly created_at: string }>(
-        target: Repository<A>,
-        organisation: string,
-        batch: ReadonlyArray<A>,
-        index: number,
-        then: Effect.Effect<void, DuplicateId>
-      ): Effect.Effect<void, DuplicateId> => {
-        const row = batch[index]
-        if (row === undefined) return then
-        const inserted = target.insert(organisation, row)
-        if (index === batch.length - 1 && then === Effect.void) return Effect.asVoid(inserted)
-        return Effect.flatMap(inserted, () => insertFrom(target, organisation, batch, index + 1, then))
-      }
       return EventLog.of({
-        // An event id is fresh from the id generator; a duplicate is a defect, not a domain error.
-        append: (organisation, batch) => Effect.orDie(insertFrom(repository, organisation, batch, 0, Effect.void)),
-        // A history id is the resource's and its sort key's: a duplicate is a defect too.
+        // Event ids are fresh from the id generator, history ids the resource's and its sort key's:
+        // `insertAll` treats a duplicate as the defect it is.
+        append: repository.insertAll,
         record: (organisation, entries, batch) =>
-          Effect.orDie(insertFrom(history, organisation, entries, 0, insertFrom(repository, organisation, batch, 0, Effect.void))),
+          batch.length === 0
+            ? history.insertAll(organisation, entries)
+            : Effect.flatMap(history.insertAll(organisation, entries), () => repository.insertAll(organisation, batch)),
         history: (organisation, resourceType, id) =>
           Effect.map(
             history.scan(organisation, { resource_id: eq(id), resource_type: eq(resourceType) }),

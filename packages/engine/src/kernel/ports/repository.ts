@@ -38,6 +38,12 @@ export interface Repository<A extends { readonly id: string; readonly created_at
   /** Every matching resource, oldest first: for the engine's own scans (the simulator), not the API. */
   readonly scan: (organisation: string, filters: ListQuery<K>["filters"]) => Effect.Effect<ReadonlyArray<Versioned<A>>>
   readonly insert: (organisation: string, resource: A) => Effect.Effect<Versioned<A>, DuplicateId>
+  /**
+   * Inserts fresh records (history rows, events) in the order given, in one write: one statement
+   * on SQL. Their ids were just made for them, so one that exists is a defect: the write dies and
+   * inserts none of them.
+   */
+  readonly insertAll: (organisation: string, resources: ReadonlyArray<A>) => Effect.Effect<void>
   readonly update: (
     organisation: string,
     resource: A,

@@ -109,6 +109,29 @@ const storageCases: ReadonlyArray<ContractCase> = [
     })
   },
   {
+    name: "insertAll stores a batch in one write, in and out of a transaction; a batch with an existing id dies and stores none of it",
+    run: Effect.gen(function*() {
+      const r = yield* repo
+      const tx = yield* Transactor
+      yield* r.insertAll(ORG, [sampleCustomer(1), sampleCustomer(2)])
+      yield* r.insertAll(ORG, [])
+      yield* tx.transaction(Effect.gen(function*() {
+        yield* r.insertAll(ORG, [sampleCustomer(3), sampleCustomer(4)])
+        const inside = yield* r.get(ORG, sampleCustomer(4).id)
+        yield* check(inside.version === 1, "a transaction reads the batch it wrote")
+      }))
+      const all = yield* r.scan(ORG, undefined)
+      yield* sameIds(all.map((v) => v.resource), [1, 2, 3, 4].map((n) => sampleCustomer(n)), "every batch is stored")
+      yield* check(all.every((v) => v.version === 1), "inserted rows have version 1")
+      const clash = yield* Effect.exit(r.insertAll(ORG, [sampleCustomer(5), { ...sampleCustomer(2), email: "other@example.com" }]))
+      yield* check(Exit.isFailure(clash) && Exit.hasDies(clash), "a batch with an existing id dies")
+      const after = yield* r.scan(ORG, undefined)
+      yield* sameIds(after.map((v) => v.resource), [1, 2, 3, 4].map((n) => sampleCustomer(n)), "the failed batch stored nothing")
+      const original = yield* r.get(ORG, sampleCustomer(2).id)
+      yield* check(original.resource.email === sampleCustomer(2).email, "the original survives")
+    })
+  },
+  {
     name: "organisations never see each other's resources",
     run: Effect.gen(function*() {
       const r = yield* repo
