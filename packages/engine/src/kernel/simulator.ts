@@ -37,12 +37,31 @@ export class DailyRunIncomplete extends Schema.TaggedError<DailyRunIncomplete>()
 }
 
 /**
+ * Runs `jobs` for one organisation, each on its own: one that fails as a whole is logged and the
+ * others still run. Answers the failed ones as `job (organisation)`.
+ */
+export const runJobsOf = (jobs: ReadonlyArray<DailyJob>, organisation: string): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.gen(function*() {
+    const failed: Array<string> = []
+    for (const job of jobs) {
+      yield* Effect.catchCause(job.run(organisation), (cause) =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.interrupt
+          : Effect.logError(DAILY_JOB_FAILED, Cause.pretty(cause)).pipe(
+            Effect.annotateLogs({ job: job.name, organisation }),
+            Effect.andThen(Effect.sync(() => failed.push(`${job.name} (${organisation})`)))
+          ))
+    }
+    return failed
+  })
+
+/**
  * Runs `effect` under the clock of the moment given, moving as the clock outside moves (real time
  * in a server, not at all under a `TestClock`), without moving the clock outside: the run's work
  * sees its own time, and the clock the API reads moves only once the run completed. Answers the
  * value and the run's time when it ended.
  */
-const atInstant = <A, E, R>(instant: number, effect: Effect.Effect<A, E, R>): Effect.Effect<{ readonly value: A; readonly endedAt: number }, E, R> =>
+export const atInstant = <A, E, R>(instant: number, effect: Effect.Effect<A, E, R>): Effect.Effect<{ readonly value: A; readonly endedAt: number }, E, R> =>
   Effect.withFiber((fiber) => {
     const outer = fiber.getRef(Clock.Clock)
     const shift = instant - outer.currentTimeMillisUnsafe()
@@ -97,15 +116,7 @@ export class Simulator extends Context.Service<Simulator, {
             const organisations = yield* backend.organisations
             const failed: Array<string> = []
             for (const job of list) {
-              for (const organisation of organisations) {
-                yield* Effect.catchCause(job.run(organisation), (cause) =>
-                  Cause.hasInterruptsOnly(cause)
-                    ? Effect.interrupt
-                    : Effect.logError(DAILY_JOB_FAILED, Cause.pretty(cause)).pipe(
-                      Effect.annotateLogs({ job: job.name, organisation }),
-                      Effect.andThen(Effect.sync(() => failed.push(`${job.name} (${organisation})`)))
-                    ))
-              }
+              for (const organisation of organisations) failed.push(...yield* runJobsOf([job], organisation))
             }
             return failed
           }))
