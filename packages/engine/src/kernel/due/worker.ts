@@ -32,9 +32,10 @@ export class DueWorker extends Context.Service<DueWorker, {
    * Runs the organisation's rows due up to `target` (its clock) in due order, each at its instant,
    * rows created meanwhile included and rows leased elsewhere waited for, moving its clock to each
    * row's instant once it completed, then to `target`. A row that fails stops the advance with
-   * its failure, the clock before it.
+   * its failure, the clock before it. `from` is the organisation's time the target was computed
+   * from (the clock then moves by exactly `target - from`); by default its time now.
    */
-  readonly advance: (organisation: string, target: number) => Effect.Effect<void>
+  readonly advance: (organisation: string, target: number, from?: number) => Effect.Effect<void>
   /** The organisation's time now (real time plus its offset). */
   readonly nowOf: (organisation: string) => Effect.Effect<number>
 }>()("@paykit/engine/DueWorker") {
@@ -68,11 +69,15 @@ const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
   Effect.gen(function*() {
     const store = yield* DueWorkStore
     const transactor = yield* Transactor
+    // Real time, taken when the worker is built: an advance is called from a request that runs on
+    // its organisation's clock, and must not take that clock for the real one.
+    const real = yield* Clock.Clock
+    const realNow = real.currentTimeMillis
     const kinds = kindsOf(declarations)
     const pumps = declarations.flatMap((declaration) => declaration.pumps)
     const leaseMillis = options.leaseMillis ?? DUE_LEASE_MS
     const owner = options.owner
-    const lease: Effect.Effect<DueLease> = Effect.map(Clock.currentTimeMillis, (realNow) => ({ owner, realNow, until: realNow + leaseMillis }))
+    const lease: Effect.Effect<DueLease> = Effect.map(realNow, (realNow) => ({ owner, realNow, until: realNow + leaseMillis }))
     const runPumps = (organisation: string | undefined) => Effect.forEach(pumps, (pump) => pump.run(organisation), { discard: true })
 
     /** The item's handler and its completion: one unit of work, or the handler's own then the completion's. */
@@ -93,7 +98,7 @@ const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
         const [item] = yield* store.claimDue(current, 1)
         if (item === undefined) return ran
         const instant = Math.max(item.dueAt, current.realNow + item.offsetMillis)
-        const exit = yield* Effect.exit(atInstant(instant, handle(item)))
+        const exit = yield* Effect.exit(atInstant(instant, handle(item), real))
         if (Exit.isFailure(exit)) {
           if (Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
           yield* Effect.logError(DUE_ITEM_FAILED, Cause.pretty(exit.cause)).pipe(
@@ -105,11 +110,13 @@ const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
     })
 
     const nowOf = (organisation: string) =>
-      Effect.flatMap(store.offsetOf(organisation), (offset) => Effect.map(Clock.currentTimeMillis, (real) => real + offset))
+      Effect.flatMap(store.offsetOf(organisation), (offset) => Effect.map(realNow, (now) => now + offset))
 
-    const advance = (organisation: string, target: number) =>
+    const advance = (organisation: string, target: number, fromTime?: number) =>
       Effect.gen(function*() {
-        const start = yield* Clock.currentTimeMillis
+        const start = yield* realNow
+        const startOffset = yield* store.offsetOf(organisation)
+        const from = fromTime ?? start + startOffset
         while (true) {
           yield* runPumps(organisation)
           const current = yield* lease
@@ -121,17 +128,16 @@ const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
           }
           const item = next.item
           const instant = Math.max(item.dueAt, current.realNow + item.offsetMillis)
-          const exit = yield* Effect.exit(atInstant(instant, handle(item)))
+          const exit = yield* Effect.exit(atInstant(instant, handle(item), real))
           if (Exit.isFailure(exit)) {
             yield* store.release(item, owner)
             return yield* Effect.failCause(exit.cause)
           }
-          const realNow = yield* Clock.currentTimeMillis
           // A clock never runs behind real time (an item run at "now" ends a few milliseconds behind it).
-          yield* store.raiseOffset(organisation, Math.max(0, exit.value.endedAt - realNow))
+          yield* store.raiseOffset(organisation, Math.max(0, exit.value.endedAt - (yield* realNow)))
         }
         // "by P1D" moves the clock by exactly one day: the target, plus the real time the advance took.
-        yield* store.raiseOffset(organisation, Math.max(0, target - start))
+        yield* store.raiseOffset(organisation, Math.max(0, startOffset + (target - from)))
       })
 
     return DueWorker.of({ owner, runDue, advance, nowOf })
