@@ -5,7 +5,7 @@ import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
 import { type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, SandboxBank } from "@paykit/engine"
-import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, RateLimiter, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, SqlStorage } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
@@ -18,6 +18,7 @@ import { liveSandboxRoutes, sandboxRoutes } from "./sandbox-routes.ts"
 import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { SqlIdempotencyStore } from "./sql-idempotency.ts"
+import { SqlRateLimiter } from "./sql-rate-limit.ts"
 
 /** The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its data directory. */
 export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
@@ -66,8 +67,8 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
     SqlAccessTokens,
     SqlIdempotencyStore,
     Organisations.layerSql,
-    // Windows per process: the spec's limits are per minute, and one process serves a sandbox.
-    RateLimiter.layerMemory
+    // Windows in the database, on real time: shared by every process on it.
+    SqlRateLimiter
   )
   return {
     database,
