@@ -18,6 +18,7 @@ import { liveSandboxRoutes, sandboxRoutes } from "./sandbox-routes.ts"
 import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { SqlIdempotencyStore } from "./sql-idempotency.ts"
+import { webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
 
 /** The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its data directory. */
 export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
@@ -48,6 +49,8 @@ export interface ServerOptions {
    * `REQUEST_BODY_TIMEOUT_MS`, 20 seconds); tests shorten them to watch them act.
    */
   readonly serve?: Pick<ServeOptions, "headersTimeout" | "bodyTimeout" | "gracefulShutdownTimeout">
+  /** How long a webhook attempt waits for its answer, when not `WEBHOOK_TIMEOUT_MS`; tests shorten it. */
+  readonly webhookTimeoutMs?: number
 }
 
 const pieces = (config: ServerConfig, options: ServerOptions) => {
@@ -65,8 +68,13 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
   return {
     database,
     ports,
-    externals: Layer.mergeAll(SandboxBank, IdGenerator.layer),
-    boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken }),
+    externals: Layer.mergeAll(
+      SandboxBank,
+      IdGenerator.layer,
+      webhookSecretKeyLayer(config.database, config.webhooks),
+      webhookSenderLayer(config.mode, options.webhookTimeoutMs)
+    ),
+    boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken, webhooks: config.webhooks }),
     listen: { port: config.port, host: config.host, ...options.serve }
   }
 }
