@@ -71,7 +71,7 @@ export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Eff
   Effect.gen(function*() {
     const secret = openSecret(deps.box, request.organisation, request.endpoint)
     const timestamp = Math.floor(Date.now() / 1000)
-    const headers = secret === undefined ? { "Content-Type": "application/json" } : signedHeaders(secret, request.delivery, timestamp, request.body)
+    const headers = secret === undefined ? { "Content-Type": "application/json" } : signedHeaders(request.endpoint.signature_scheme, secret, request.delivery, timestamp, request.body)
     const result: SendResult = secret === undefined
       ? { _tag: "Failed", reason: "the endpoint's secret does not open with this server's key" }
       : yield* deps.sender.send({ url: request.endpoint.url, headers, body: request.body })

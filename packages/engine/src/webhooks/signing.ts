@@ -1,13 +1,17 @@
 import { createHmac, timingSafeEqual } from "node:crypto"
+import type { WebhookSignatureScheme } from "./domain/webhook-endpoints.ts"
 
 /**
- * The signatures a delivery carries, so that receivers of either convention can verify it:
+ * The signatures a delivery carries, in the endpoint's `signature_scheme`:
  *
- * - `Webhook-Signature`: GoCardless's, the lowercase hex HMAC-SHA256 of the raw body keyed with
- *   the endpoint secret (its UTF-8 bytes);
- * - Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64>`): the
- *   HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` with the same key bytes. A Standard
- *   Webhooks library takes its key as `whsec_<base64 of the key bytes>`: `standardWebhooksSecret`.
+ * - `gocardless`: `Webhook-Signature` is the lowercase hex HMAC-SHA256 of the raw body keyed with
+ *   the endpoint secret (its UTF-8 bytes), as the official clients' `parse` checks it;
+ * - `standard_webhooks`: `webhook-signature: v1,<base64>`, the HMAC-SHA256 of
+ *   `<webhook-id>.<webhook-timestamp>.<body>` with the same key bytes. A Standard Webhooks library
+ *   takes its key as `whsec_<base64 of the key bytes>`: `standardWebhooksSecret`.
+ *
+ * The two are one header (names are case-insensitive), hence the choice; every request carries
+ * `webhook-id` (the delivery's id, the same on each retry) and `webhook-timestamp`.
  */
 
 export const GOCARDLESS_SIGNATURE_HEADER = "Webhook-Signature"
@@ -27,13 +31,20 @@ export const standardSignature = (secret: string, id: string, timestampSeconds: 
 /** The endpoint secret as a Standard Webhooks library wants its key. */
 export const standardWebhooksSecret = (secret: string): string => `whsec_${Buffer.from(secret, "utf8").toString("base64")}`
 
-/** Both conventions' headers of one request, with its content type. */
-export const signedHeaders = (secret: string, webhookId: string, timestampSeconds: number, body: string): Record<string, string> => ({
+/** The headers of one request in `scheme`, with its content type. */
+export const signedHeaders = (
+  scheme: WebhookSignatureScheme,
+  secret: string,
+  webhookId: string,
+  timestampSeconds: number,
+  body: string
+): Record<string, string> => ({
   "Content-Type": "application/json",
-  [GOCARDLESS_SIGNATURE_HEADER]: gocardlessSignature(secret, body),
   [STANDARD_ID_HEADER]: webhookId,
   [STANDARD_TIMESTAMP_HEADER]: String(timestampSeconds),
-  [STANDARD_SIGNATURE_HEADER]: standardSignature(secret, webhookId, timestampSeconds, body)
+  ...(scheme === "gocardless"
+    ? { [GOCARDLESS_SIGNATURE_HEADER]: gocardlessSignature(secret, body) }
+    : { [STANDARD_SIGNATURE_HEADER]: standardSignature(secret, webhookId, timestampSeconds, body) })
 })
 
 /** Compares two strings in time that depends on their length only (the length of a signature is public). */

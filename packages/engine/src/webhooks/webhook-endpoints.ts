@@ -47,6 +47,7 @@ const create = Effect.fnUntraced(function*(
       id,
       created_at,
       url: command.url,
+      signature_scheme: command.signature_scheme ?? "gocardless",
       enabled,
       disabled_reason: enabled ? null : "disabled_by_user",
       failing_since: null,
@@ -75,7 +76,11 @@ const update = Effect.fnUntraced(function*(
 ): Effect.fn.Return<WebhookEndpoint, ValidationFailed | NotFound | InvalidState> {
   if (command.url !== undefined) yield* checkUrl(sender, command.url)
   const current = yield* endpoints.get(organisation, id)
-  const moved = command.url === undefined ? current.resource : { ...current.resource, url: command.url }
+  const moved = {
+    ...current.resource,
+    ...(command.url === undefined ? {} : { url: command.url }),
+    ...(command.signature_scheme === undefined ? {} : { signature_scheme: command.signature_scheme })
+  }
   const next = command.enabled === undefined ? moved : withEnabled(moved, command.enabled)
   return publicEndpoint((yield* save(endpoints, organisation, current, next)).resource)
 })

@@ -13,6 +13,16 @@ import { listFields } from "../../kernel/list-params.ts"
 export const WEBHOOK_ENDPOINT_DISABLED_REASONS = ["disabled_by_user", "failing"] as const
 export type WebhookEndpointDisabledReason = (typeof WEBHOOK_ENDPOINT_DISABLED_REASONS)[number]
 
+/**
+ * How an endpoint's requests are signed. GoCardless's `Webhook-Signature` and Standard Webhooks'
+ * `webhook-signature` are one header (names are case-insensitive), and GoCardless's libraries
+ * compare its whole value with the hex digest, so one request cannot carry both signatures:
+ * `gocardless` (the default) puts the hex HMAC of the body there, `standard_webhooks` the
+ * `v1,<base64>` signature of `id.timestamp.body`. Both send `webhook-id` and `webhook-timestamp`.
+ */
+export const WEBHOOK_SIGNATURE_SCHEMES = ["gocardless", "standard_webhooks"] as const
+export type WebhookSignatureScheme = (typeof WEBHOOK_SIGNATURE_SCHEMES)[number]
+
 /** The longest URL an endpoint takes. */
 export const WEBHOOK_URL_MAX_LENGTH = 2048
 /** Secrets an integrator chooses: long enough to be a key, short enough to be a header value. */
@@ -24,6 +34,7 @@ const publicFields = {
   id: Id,
   created_at: CreatedAt,
   url: Schema.String,
+  signature_scheme: Schema.Literals(WEBHOOK_SIGNATURE_SCHEMES),
   enabled: Schema.Boolean,
   /** Why `enabled` is false; null while enabled. */
   disabled_reason: Schema.NullOr(Schema.Literals(WEBHOOK_ENDPOINT_DISABLED_REASONS)),
@@ -85,6 +96,7 @@ export const WebhookSecret = Schema.String.check(
 export const WebhookEndpointCreateRequest = Schema.Struct({
   url: WebhookUrl,
   secret: Schema.optionalKey(WebhookSecret),
+  signature_scheme: Schema.optionalKey(Schema.Literals(WEBHOOK_SIGNATURE_SCHEMES)),
   enabled: Schema.optionalKey(Schema.Boolean)
 })
 export type WebhookEndpointCreateRequest = typeof WebhookEndpointCreateRequest.Type
@@ -92,6 +104,7 @@ export type WebhookEndpointCreateRequest = typeof WebhookEndpointCreateRequest.T
 /** `PUT /webhook_endpoints/{id}`: a new URL, or enabling (again) or disabling. */
 export const WebhookEndpointUpdateRequest = Schema.Struct({
   url: Schema.optionalKey(WebhookUrl),
+  signature_scheme: Schema.optionalKey(Schema.Literals(WEBHOOK_SIGNATURE_SCHEMES)),
   enabled: Schema.optionalKey(Schema.Boolean)
 })
 export type WebhookEndpointUpdateRequest = typeof WebhookEndpointUpdateRequest.Type
