@@ -2,7 +2,8 @@ import { Clock, Effect } from "effect"
 import { newId, timestampFromMillis } from "@paykit/core"
 import { TestClock } from "effect/testing"
 import {
-  type Event, EventLog, Events, setUpPayer, WEBHOOK_DELIVERY_KIND, WEBHOOK_RETRY_DELAYS_MS, WebhookDeliveryRepository, WebhookEndpoints, Webhooks
+  type Event, EventLog, Events, setUpPayer, WEBHOOK_DELIVERY_KIND, WEBHOOK_ENDPOINT_DISABLE_AFTER_MS, WEBHOOK_RETRY_DELAYS_MS,
+  WebhookDeliveries, WebhookDeliveryRepository, WebhookEndpoints, Webhooks
 } from "@paykit/engine"
 import { afterEach, describe, expect, it } from "vitest"
 import { DATABASES } from "../support/databases.ts"
@@ -123,4 +124,57 @@ describe.each(DATABASES)("webhook delivery on $name", (database) => {
       expect(theirs.received.every((r) => !r.body.includes(ORG))).toBe(true)
     }), webhookEngine(database.isolated(), schedule.layer)))
   })
+
+  it("an endpoint failing for WEBHOOK_ENDPOINT_DISABLE_AFTER_MS is disabled and says why; its delivery is given up after the backoff schedule", { timeout: 60_000 }, async () => {
+    const hooks = await receiver()
+    await hooks.down()
+    const schedule = recordingSchedule()
+    await Effect.runPromise(Effect.provide(Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      const endpoints = yield* WebhookEndpoints
+      const endpoint = yield* endpoints.create(ORG, { url: hooks.url, secret: SECRET })
+      yield* setUpPayer(ORG, {})
+      let attempts = yield* runDue(schedule.rows)
+      const failingSince = (yield* endpoints.get(ORG, endpoint.id)).failing_since
+      expect(failingSince).not.toBeNull()
+      for (let due = nextDue(schedule.rows); due !== undefined; due = nextDue(schedule.rows)) {
+        yield* TestClock.setTime(due)
+        attempts += yield* runDue(schedule.rows)
+      }
+      // One first attempt, then a retry per delay; the last falls after the endpoint has failed for the limit.
+      expect(attempts).toBe(WEBHOOK_RETRY_DELAYS_MS.length + 1)
+      const after = yield* endpoints.get(ORG, endpoint.id)
+      expect(after).toMatchObject({ enabled: false, disabled_reason: "failing", failing_since: failingSince })
+      expect((yield* Clock.currentTimeMillis) - Date.parse(failingSince ?? "")).toBeGreaterThanOrEqual(WEBHOOK_ENDPOINT_DISABLE_AFTER_MS)
+      const deliveries = (yield* (yield* WebhookDeliveryRepository).scan(ORG, {})).map((d) => d.resource)
+      expect(deliveries.map((d) => [d.status, d.attempts])).toEqual([["given_up", attempts]])
+      expect((yield* (yield* Webhooks).list(ORG, { successful: false, limit: 50 })).items).toHaveLength(attempts)
+
+      // Enabled again: the failing run is forgotten, and new events are delivered.
+      yield* Effect.promise(() => hooks.up())
+      expect(yield* endpoints.update(ORG, endpoint.id, { enabled: true })).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null })
+      yield* setUpPayer(ORG, {})
+      expect(yield* runDue(schedule.rows)).toBe(1)
+      expect(hooks.received.map((r) => r.answered)).toEqual([200])
+    }), webhookEngine(database.isolated(), schedule.layer)))
+  })
+
+  it("a delivery whose endpoint was disabled meanwhile is given up without an attempt", { timeout: 60_000 }, async () => {
+    const hooks = await receiver()
+    const schedule = recordingSchedule()
+    await Effect.runPromise(Effect.provide(Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      const endpoints = yield* WebhookEndpoints
+      const endpoint = yield* endpoints.create(ORG, { url: hooks.url, secret: SECRET })
+      yield* setUpPayer(ORG, {})
+      yield* (yield* WebhookDeliveries).pump(ORG)
+      expect(schedule.rows.size).toBe(1)
+      yield* endpoints.disable(ORG, endpoint.id)
+      expect(yield* runDue(schedule.rows)).toBe(1)
+      expect(schedule.rows.size).toBe(0)
+      expect(hooks.received).toHaveLength(0)
+      expect((yield* (yield* WebhookDeliveryRepository).scan(ORG, {})).map((d) => d.resource.status)).toEqual(["given_up"])
+    }), webhookEngine(database.isolated(), schedule.layer)))
+  })
 })
+
