@@ -1,10 +1,8 @@
 import { Effect } from "effect"
 import { type IdGenerator, withNewId } from "@paykit/core"
-import { insertNew } from "../kernel/support.ts"
 import type { StoredWebhookEndpoint } from "./domain/webhook-endpoints.ts"
 import type { HeaderMap, Webhook } from "./domain/webhooks.ts"
 import { WEBHOOK_RESPONSE_HEADER_MAX_LENGTH, WEBHOOK_RESPONSE_HEADERS_MAX_COUNT } from "./delivery-policy.ts"
-import type { WebhookRepository } from "./repositories.ts"
 import type { WebhookSecretKey } from "./secret-box.ts"
 import type { SendResult, WebhookSender } from "./sender.ts"
 import { signedHeaders } from "./signing.ts"
@@ -12,7 +10,6 @@ import { openSecret } from "./webhook-endpoints.ts"
 
 /** What an attempt needs. */
 export interface AttemptDeps {
-  readonly records: WebhookRepository["Service"]
   readonly box: WebhookSecretKey["Service"]
   readonly sender: WebhookSender["Service"]
 }
@@ -63,9 +60,10 @@ const answerFields = (result: SendResult) => {
 
 /**
  * One attempt: the body signed with the endpoint's secret now (`webhook-timestamp` is the real
- * time, which receivers compare with their own clocks), sent, and recorded as a webhook (stamped
- * on the organisation's clock) whatever came of it. A secret that no longer opens (the server key
- * was replaced) is a failed attempt that says so in the log; nothing unsigned is sent.
+ * time, which receivers compare with their own clocks), sent, and its record made (stamped on the
+ * organisation's clock) whatever came of it, for the caller to store with what follows from it. A
+ * secret that no longer opens (the server key was replaced) is a failed attempt that says so in
+ * the log; nothing unsigned is sent.
  */
 export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Effect.Effect<Webhook, never, IdGenerator> =>
   Effect.gen(function*() {
@@ -90,6 +88,5 @@ export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Eff
       is_test: false,
       links: { webhook_endpoint: request.endpoint.id, delivery: request.delivery }
     })
-    return yield* withNewId("webhook", (id, createdAt) =>
-      Effect.map(insertNew(deps.records, request.organisation, record(request.recordId ?? id, createdAt)), (v) => v.resource))
+    return yield* withNewId("webhook", (id, createdAt) => Effect.succeed(record(request.recordId ?? id, createdAt)))
   })

@@ -25,6 +25,7 @@ export const deliveryBody = (webhookId: string, events: ReadonlyArray<Event>): s
 const ENDPOINT_SAVE_TRIES = 5
 
 interface Deps extends AttemptDeps {
+  readonly records: WebhookRepository["Service"]
   readonly deliveries: WebhookDeliveryRepository["Service"]
   readonly endpoints: WebhookEndpointRepository["Service"]
   readonly transactor: Transactor["Service"]
@@ -66,8 +67,9 @@ const settle = (deps: Deps, organisation: string, current: Versioned<WebhookDeli
  * The `webhook_delivery` handler: one attempt of the delivery, recorded, then the delivery
  * delivered (2xx), given up (retries spent or endpoint disabled), or due again after its backoff
  * (`WEBHOOK_RETRY_DELAYS_MS`) on the organisation's clock. Nothing is held open across the request:
- * it is read, sent, then written; a process dying in between leaves the row to be claimed again
- * (the receiver may then see the body twice, under one `webhook-id`).
+ * it is read, sent, then the record and its consequences are written in one unit of work; a
+ * process dying in between leaves the row to be claimed again and nothing written (the receiver
+ * may then see the body twice, under one `webhook-id`).
  */
 const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, IdGenerator> =>
   Effect.gen(function*() {
@@ -86,6 +88,7 @@ const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, Id
     })
     const at = yield* Clock.currentTimeMillis
     return yield* deps.transactor.transaction(Effect.gen(function*() {
+      yield* insertNew(deps.records, item.organisation, record)
       const enabled = yield* noteOutcome(deps, item.organisation, endpoint.id, record.successful, at)
       const attempts = delivery.attempts + 1
       const delay = retryDelayAfter(attempts)

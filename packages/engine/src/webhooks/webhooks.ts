@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import type { IdGenerator, NotFound } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { toListQuery } from "../kernel/list-params.ts"
-import { captureIdGenerator } from "../kernel/support.ts"
+import { captureIdGenerator, insertNew } from "../kernel/support.ts"
 import type { Webhook, WebhookListParams } from "./domain/webhooks.ts"
 import { attemptDelivery } from "./attempt.ts"
 import { WebhookEndpointRepository, WebhookRepository } from "./repositories.ts"
@@ -29,7 +29,7 @@ export class Webhooks extends Context.Service<Webhooks, {
     Effect.gen(function*() {
       const records = yield* WebhookRepository
       const endpoints = yield* WebhookEndpointRepository
-      const deps = { records, box: yield* WebhookSecretKey, sender: yield* WebhookSender }
+      const deps = { box: yield* WebhookSecretKey, sender: yield* WebhookSender }
       const provideIds = yield* captureIdGenerator
       const flag = (value: boolean | undefined) => value === undefined ? undefined : eq(String(value))
       return Webhooks.of({
@@ -40,9 +40,10 @@ export class Webhooks extends Context.Service<Webhooks, {
           Effect.gen(function*() {
             const earlier = (yield* records.get(o, id)).resource
             const endpoint = yield* endpoints.get(o, earlier.links.webhook_endpoint)
-            return yield* provideIds(attemptDelivery(deps, {
+            const record = yield* provideIds(attemptDelivery(deps, {
               organisation: o, delivery: earlier.links.delivery, body: earlier.request_body, endpoint: endpoint.resource
             }))
+            return (yield* insertNew(records, o, record)).resource
           })
       })
     })
