@@ -23,6 +23,9 @@ import { PayerAuthorisations } from "./payer-flows/payer-authorisations.ts"
 import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
 import { ClockControl, Simulator } from "./kernel/simulator.ts"
+import type { DueWorkDeclarations } from "./kernel/ports/due-work.ts"
+import { payerFlowDeadlines } from "./payer-flows/due.ts"
+import { outboundDeadlines } from "./outbound/due.ts"
 import { JobRegistry } from "./kernel/jobs.ts"
 import { creditorDueWork } from "./creditors/jobs.ts"
 import { collectionDueWork } from "./collections/jobs.ts"
@@ -72,6 +75,16 @@ export const EngineJobs = JobRegistry.layer(Effect.gen(function*() {
     ...(yield* payerFlowDueWork)
   ]
 }))
+
+/**
+ * The engine's deadlines as due work (kinds only: the daily run is `dailyRunDeclarations`): what a
+ * server's `DueWorker` runs besides the daily run. The use cases schedule them through
+ * `DueWorkSchedule` when the composition provides one.
+ */
+export const EngineDeadlines = Effect.gen(function*() {
+  const declared: ReadonlyArray<DueWorkDeclarations> = [yield* payerFlowDeadlines, yield* outboundDeadlines]
+  return declared
+})
 
 /** The services `ApiServices` provides. */
 export type ApiService = Layer.Success<typeof ApiServices>

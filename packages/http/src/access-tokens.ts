@@ -26,6 +26,12 @@ export interface AccessTokenRecord {
    * `app_fee`.
    */
   readonly app?: PartnerApp
+  /**
+   * How far the organisation's sandbox clock runs ahead of real time, read with the token (one
+   * query): every request runs under its organisation's clock, and an advance made through another
+   * process is seen by the next request here. Absent or 0 on real time (live mode).
+   */
+  readonly clockOffsetMillis?: number
 }
 
 /** The port: look a token up by its hash (an index lookup in SQL), list nothing else. */
@@ -109,7 +115,13 @@ export const authenticateWith = (
       case "inactive":
         return Effect.fail(unauthorised("access_token_not_active", "Access token is not active"))
       case "active":
-        return Effect.succeed({ organisation: record.organisation, scope: record.scope, tokenId: record.id, app: record.app ?? null })
+        return Effect.succeed({
+          organisation: record.organisation,
+          scope: record.scope,
+          tokenId: record.id,
+          app: record.app ?? null,
+          ...(record.clockOffsetMillis === undefined ? {} : { clockOffsetMillis: record.clockOffsetMillis })
+        })
     }
   })
 }

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { API_VERSION, Forbidden, InvalidState, millisIn, type PaykitError, RateLimited } from "@paykit/core"
-import { CallingApp } from "@paykit/engine"
+import { CallingApp, withClockOffset } from "@paykit/engine"
 import type { AccessTokens } from "./access-tokens.ts"
 import { authenticateWith } from "./access-tokens.ts"
 import { type ApiRequest, headerOf } from "./api-request.ts"
@@ -75,7 +75,7 @@ export type GatewayRun = (route: Route, request: ApiRequest) => Effect.Effect<Ap
 
 export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): GatewayRun => {
   /** The handler, attributed to the caller's app, idempotent when the request is a creation with a key. */
-  const handle = (route: Route, request: ApiRequest, caller: CallerShape): Effect.Effect<ApiResponse, PaykitError> => {
+  const handleOnClock = (route: Route, request: ApiRequest, caller: CallerShape): Effect.Effect<ApiResponse, PaykitError> => {
     const handled = route.handler(request, caller)
     // The engine attributes payments and subscriptions created in this request to the app.
     const run = caller.app === null ? handled : Effect.provideService(handled, CallingApp, caller.app)
@@ -86,6 +86,13 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
     }
     return Effect.flatMap(idempotency.once(caller.organisation, key, run, createdResourceOf), answerOf)
   }
+
+  /**
+   * The handler and its idempotency key run on the organisation's clock (a sandbox's keys age with
+   * its time); the rate limit, checked before, stays on real time.
+   */
+  const handle = (route: Route, request: ApiRequest, caller: CallerShape): Effect.Effect<ApiResponse, PaykitError> =>
+    withClockOffset(caller.clockOffsetMillis ?? 0, handleOnClock(route, request, caller))
 
   /** After the token: scope, rate limit, body, then the handler. */
   const authorised = (route: Route, request: ApiRequest, caller: CallerShape): Effect.Effect<ApiResponse, PaykitError> => {

@@ -22,6 +22,8 @@ export interface CallerShape {
   readonly scope: AccessScope
   readonly tokenId: string
   readonly app: PartnerApp | null
+  /** The organisation's clock offset (`AccessTokenRecord.clockOffsetMillis`): the gateway runs the handler under it. */
+  readonly clockOffsetMillis?: number
 }
 
 export const ACCESS_SCOPES = ["read_write", "read_only"] as const

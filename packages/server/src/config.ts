@@ -24,6 +24,8 @@ export interface ServerConfig {
   readonly database: Database
   /** The sandbox organisation's token to create instead of a random one. */
   readonly sandboxToken: Option.Option<Redacted.Redacted<string>>
+  /** The due-work worker's poll interval and lease (`PAYKIT_WORKER_POLL_MS`, `PAYKIT_WORKER_LEASE_MS`), when set. */
+  readonly worker?: { readonly pollMillis?: number; readonly leaseMillis?: number }
   /** Webhooks: the sandbox organisation's endpoint and the key sealing secrets (`docs/webhooks.md`). */
   readonly webhooks?: WebhookConfig
 }
@@ -47,6 +49,9 @@ const SandboxToken = Schema.String.check(Schema.isPattern(SANDBOX_TOKEN_PATTERN,
   message: "PAYKIT_SANDBOX_TOKEN must be 16 to 256 visible ASCII characters without spaces"
 }))
 
+/** A worker's interval or lease: whole milliseconds, 10 ms to a day. */
+const WorkerMillis = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 10, maximum: 86_400_000 }))
+
 const nonEmpty = (name: string) =>
   Config.option(Config.String(name)).pipe(Config.map((value) => Option.filter(value, (v) => v.trim().length > 0)))
 
@@ -57,6 +62,8 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   databaseUrl: nonEmpty("DATABASE_URL"),
   dataDir: nonEmpty("PAYKIT_DATA_DIR"),
   sandboxToken: Config.option(Config.schema(SandboxToken, "PAYKIT_SANDBOX_TOKEN")),
+  pollMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_POLL_MS")),
+  leaseMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_LEASE_MS")),
   webhookUrl: nonEmpty("PAYKIT_WEBHOOK_URL"),
   webhookSecret: Config.option(Config.schema(WebhookSecret, "PAYKIT_WEBHOOK_SECRET")),
   webhookSecretKey: nonEmpty("PAYKIT_WEBHOOK_SECRET_KEY")
@@ -75,8 +82,12 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
         } satisfies WebhookConfig
       })
   ),
-  Config.map(({ databaseUrl, dataDir, sandboxToken, ...rest }): ServerConfig => ({
+  Config.map(({ databaseUrl, dataDir, sandboxToken, pollMillis, leaseMillis, ...rest }): ServerConfig => ({
     ...rest,
+    worker: {
+      ...(Option.isSome(pollMillis) ? { pollMillis: pollMillis.value } : {}),
+      ...(Option.isSome(leaseMillis) ? { leaseMillis: leaseMillis.value } : {})
+    },
     database: Option.isSome(databaseUrl)
       ? { _tag: "Postgres", url: Redacted.make(databaseUrl.value) }
       : { _tag: "Pglite", dataDir: Option.getOrElse(dataDir, () => DEFAULT_DATA_DIR) },

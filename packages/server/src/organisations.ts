@@ -1,4 +1,5 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Clock, Context, Effect, Layer, Schema } from "effect"
+import { type DueWorkSchedule, scheduleFirstDailyRun } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import { SERVER_MODES, type ServerMode } from "./config.ts"
 
@@ -16,15 +17,23 @@ const decodeRows = Schema.decodeUnknownEffect(Schema.Array(OrganisationRow))
 export class Organisations extends Context.Service<Organisations, {
   /** Every organisation, oldest first. */
   readonly all: Effect.Effect<ReadonlyArray<Organisation>>
+  /** Adds an organisation, with its first daily run (on real time: a new organisation's clock has no offset), in one transaction. */
   readonly insert: (organisation: Organisation) => Effect.Effect<void>
 }>()("@paykit/server/Organisations") {
-  static readonly layerSql: Layer.Layer<Organisations, never, SqlClient.SqlClient> = Layer.effect(
+  static readonly layerSql: Layer.Layer<Organisations, never, SqlClient.SqlClient | DueWorkSchedule> = Layer.effect(
     Organisations,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const context = yield* Effect.context<DueWorkSchedule>()
+      // Taken at build: an organisation made inside a request must not start on the caller's clock.
+      const real = yield* Clock.Clock
       return Organisations.of({
         all: sql`SELECT id, name, environment FROM organisations ORDER BY created_at, id`.pipe(Effect.flatMap(decodeRows), Effect.orDie),
-        insert: (o) => Effect.orDie(sql`INSERT INTO organisations (id, name, environment) VALUES (${o.id}, ${o.name}, ${o.environment})`)
+        insert: (o) =>
+          Effect.orDie(sql.withTransaction(Effect.gen(function*() {
+            yield* sql`INSERT INTO organisations (id, name, environment) VALUES (${o.id}, ${o.name}, ${o.environment})`
+            yield* Effect.provideContext(scheduleFirstDailyRun(o.id, real.currentTimeMillisUnsafe()), context)
+          })))
       })
     })
   )

@@ -1,81 +1,62 @@
-import { Clock, Context, Effect, Layer, Schema, Semaphore } from "effect"
-import { SqlClient } from "effect/sql"
-import { ClockControl } from "@paykit/engine"
-import { DbInteger } from "@paykit/store-sql"
+import { Effect, Layer } from "effect"
+import { hostname } from "node:os"
+import { randomUUID } from "node:crypto"
+import {
+  DAILY_RUN_KIND,
+  dailyRunDeclarations,
+  DueWorker,
+  EngineDeadlines,
+  type DueWorkDeclarations,
+  DueWorkSchedule,
+  DueWorkStore,
+  JobRegistry,
+  scheduleFirstDailyRun,
+  type Transactor
+} from "@paykit/engine"
+import { Organisations } from "./organisations.ts"
 
 /**
- * The sandbox's clock: real time plus an offset. The engine reads time only through Effect's
- * `Clock`, so the server provides this one; the engine's simulator moves it through
- * `ClockControl`, which only ever increases the offset. The simulator runs a day's jobs at that
- * day's time and moves this clock (writing `sandbox_clock`) only once they all completed, so after
- * a restart (or a crash in the middle of an advance) the clock is where the last completed run left
- * it, never past a run that did not complete: the next advance runs that day again.
- *
- * The offset is read once at start-up and kept in memory (`Clock` is read synchronously): several
- * server processes on one PostgreSQL database would each keep their own copy, so a sandbox should
- * run one process.
+ * Time in the server: every process runs a due-work worker on the real clock (both modes), and
+ * each sandbox organisation has a clock of its own, an offset ahead of real time in
+ * `organisation_clocks` that only a sandbox advance of that organisation moves. A request runs
+ * under its organisation's clock (the offset comes with the access token's lookup), and a due item
+ * under its organisation's. The offset is read from the database each time, never kept in a
+ * process, so an advance made through one process is seen by the next request to any other.
  */
-export class SandboxClock extends Context.Service<SandboxClock, {
-  /** The simulated time, epoch milliseconds. */
-  readonly now: Effect.Effect<number>
-  /** How far the simulated time runs ahead of the real one. */
-  readonly offsetMillis: Effect.Effect<number>
-  /** Moves the simulated time to `epochMillis`; a time at or before now leaves it where it is. */
-  readonly setTime: (epochMillis: number) => Effect.Effect<void>
-  /** Sets the offset; one at or below the current offset leaves it where it is. */
-  readonly raiseOffset: (offsetMillis: number) => Effect.Effect<void>
-  /** The clock to run the engine under. */
-  readonly clock: Clock.Clock
-}>()("@paykit/server/SandboxClock") {}
 
-const decodeOffsetRows = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ offset_ms: DbInteger })))
+/** How often an idle worker looks for due rows, and how long its claim holds a row (real time). */
+export interface WorkerTiming {
+  readonly pollMillis?: number
+  readonly leaseMillis?: number
+}
 
-/** A clock `offset()` milliseconds ahead of `real`; sleeping and elapsed time stay real. */
-export const offsetClock = (real: Clock.Clock, offset: () => number): Clock.Clock => ({
-  currentTimeMillisUnsafe: () => real.currentTimeMillisUnsafe() + offset(),
-  currentTimeMillis: Effect.sync(() => real.currentTimeMillisUnsafe() + offset()),
-  currentTimeNanosUnsafe: () => real.currentTimeNanosUnsafe() + BigInt(offset()) * 1_000_000n,
-  currentTimeNanos: Effect.sync(() => real.currentTimeNanosUnsafe() + BigInt(offset()) * 1_000_000n),
-  monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
-  monotonicTimeNanos: real.monotonicTimeNanos,
-  sleep: (duration) => real.sleep(duration)
+/** This process's name in the leases it takes: host, pid and a random part (a restarted pid is a new owner). */
+export const workerOwner = (): string => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`
+
+/** The worker over the daily run and the extra declarations (webhooks' deliveries, deadlines), polling until the server stops. */
+export const dueWorkerLayer = (
+  extra: ReadonlyArray<DueWorkDeclarations>,
+  timing: WorkerTiming
+): Layer.Layer<DueWorker, never, DueWorkStore | DueWorkSchedule | Transactor | JobRegistry | Effect.Services<typeof EngineDeadlines>> =>
+  Layer.unwrap(Effect.gen(function*() {
+    const declared = [yield* dailyRunDeclarations(), ...(yield* EngineDeadlines), ...extra]
+    return DueWorker.layer(declared, { owner: workerOwner(), ...(timing.leaseMillis === undefined ? {} : { leaseMillis: timing.leaseMillis }) })
+  }))
+
+/** Starts polling once the server's organisations have their daily runs. */
+export const pollDueWork = (timing: WorkerTiming) => DueWorker.poll(timing.pollMillis)
+
+/**
+ * Gives every organisation without a pending daily run its next one (a new organisation, or a
+ * database from before due work): keys are dates, so two processes doing this at once, or a run
+ * scheduling its successor meanwhile, make one row per date.
+ */
+export const ensureDailyRuns = Effect.gen(function*() {
+  const organisations = yield* Organisations
+  const store = yield* DueWorkStore
+  const worker = yield* DueWorker
+  for (const organisation of yield* organisations.all) {
+    if ((yield* store.pendingOf(organisation.id, DAILY_RUN_KIND)).length > 0) continue
+    yield* scheduleFirstDailyRun(organisation.id, yield* worker.nowOf(organisation.id))
+  }
 })
-
-/** The offset stored in SQL (the row is made, at 0, on the first start). */
-export const SandboxClockLive: Layer.Layer<SandboxClock, unknown, SqlClient.SqlClient> = Layer.effect(
-  SandboxClock,
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const real = yield* Clock.Clock
-    yield* sql`INSERT INTO sandbox_clock (singleton, offset_ms) VALUES (true, 0) ON CONFLICT (singleton) DO NOTHING`
-    const rows = yield* decodeOffsetRows(yield* sql`SELECT offset_ms FROM sandbox_clock`)
-    let offset = rows[0]?.offset_ms ?? 0
-    const clock = offsetClock(real, () => offset)
-    const lock = yield* Semaphore.make(1)
-    const raiseOffset = (next: number) =>
-      lock.withPermits(1)(Effect.gen(function*() {
-        if (next <= offset) return
-        yield* Effect.orDie(sql`UPDATE sandbox_clock SET offset_ms = ${next}, updated_at = now()`)
-        offset = next
-      }))
-    const setTime = (epochMillis: number) => Effect.suspend(() => raiseOffset(epochMillis - real.currentTimeMillisUnsafe()))
-    return SandboxClock.of({
-      now: clock.currentTimeMillis,
-      offsetMillis: Effect.sync(() => offset),
-      setTime,
-      raiseOffset,
-      clock
-    })
-  })
-)
-
-/** Runs everything under the sandbox clock and lets the simulator move it. */
-export const SandboxTime: Layer.Layer<SandboxClock | ClockControl, unknown, SqlClient.SqlClient> = Layer.effectContext(
-  Effect.gen(function*() {
-    const sandbox = yield* SandboxClock
-    return Context.make(SandboxClock, sandbox).pipe(
-      Context.add(ClockControl, ClockControl.of({ setTime: sandbox.setTime })),
-      Context.add(Clock.Clock, sandbox.clock)
-    )
-  })
-).pipe(Layer.provide(SandboxClockLive))

@@ -12,7 +12,8 @@ import {
   outboundPaymentImports,
   PaymentAccounts,
   paymentAccounts,
-  Simulator
+  DueWorker,
+  DueWorkStore
 } from "@paykit/engine"
 import {
   type ApiHandler,
@@ -30,7 +31,6 @@ import {
   single
 } from "@paykit/http"
 import { advanceTarget, formatIsoDuration } from "./advance.ts"
-import { SandboxClock } from "./sandbox-clock.ts"
 
 /**
  * The sandbox-only endpoints, under `/sandbox/`: what a developer does in place of waiting days or
@@ -48,12 +48,13 @@ const SANDBOX = "sandbox"
 /** The services the sandbox's handlers call, taken once when the routes are bound. */
 const sandboxServices = Effect.gen(function*() {
   return {
-    clock: yield* SandboxClock,
-    simulator: yield* Simulator,
+    worker: yield* DueWorker,
+    store: yield* DueWorkStore,
     authorisations: yield* BankAuthorisations,
     imports: yield* OutboundPaymentImports,
     accounts: yield* PaymentAccounts,
-    // One advance at a time: two interleaved advances would run one day's jobs twice.
+    // One advance at a time in this process (advances through several processes wait for each
+    // other's leases row by row).
     advancing: yield* Semaphore.make(1)
   }
 })
@@ -77,11 +78,11 @@ const SimulatorClock = Schema.Struct({
   simulator_clock: Schema.Struct({ now: Schema.String, offset_ms: Schema.Number, offset: Schema.String, next_daily_run_at: Schema.String })
 })
 
-/** The clock as the endpoints show it. */
-const clockView = (clock: SandboxClock["Service"]) =>
+/** The caller's organisation's clock as the endpoints show it. */
+const clockView = ({ worker, store }: SandboxServices, organisation: string) =>
   Effect.gen(function*() {
-    const now = yield* clock.now
-    const offset = yield* clock.offsetMillis
+    const now = yield* worker.nowOf(organisation)
+    const offset = yield* store.offsetOf(organisation)
     return {
       simulator_clock: {
         now: timestampFromMillis(now),
@@ -92,16 +93,16 @@ const clockView = (clock: SandboxClock["Service"]) =>
     }
   })
 
-const advance = ({ clock, simulator, advancing }: SandboxServices, request: ApiRequest) =>
-  advancing.withPermits(1)(Effect.gen(function*() {
-    const before = yield* clock.offsetMillis
-    const now = yield* clock.now
+/**
+ * Moves the caller's organisation's clock, and only it, to the target: its due rows up to there run
+ * first, each at its instant (`DueWorker.advance`); the answer comes once they have.
+ */
+const advance = (services: SandboxServices, request: ApiRequest, caller: CallerShape) =>
+  services.advancing.withPermits(1)(Effect.gen(function*() {
+    const now = yield* services.worker.nowOf(caller.organisation)
     const target = yield* Effect.fromResult(advanceTarget(bodyOf(request), now))
-    yield* simulator.advanceTo(target)
-    // The simulator leaves the clock at the target, which real time has since passed by the
-    // run's duration: "by P1D" then moves the offset by exactly one day, not a day less that.
-    yield* clock.raiseOffset(before + (target - now))
-    return yield* clockView(clock)
+    yield* services.worker.advance(caller.organisation, target, now)
+    return yield* clockView(services, caller.organisation)
   }))
 
 const BA = "bank_authorisations"
@@ -137,7 +138,7 @@ const importAction = (action: "authorise" | "cancel") =>
 
 /** The sandbox's route table. */
 export const SANDBOX_ROUTES: ReadonlyArray<EndpointDeclaration<SandboxServices>> = [
-  sandboxEndpoint(HttpApiEndpoint.get("clock", "/sandbox/simulator/clock", { success: SimulatorClock }), ({ clock }) => clockView(clock)),
+  sandboxEndpoint(HttpApiEndpoint.get("clock", "/sandbox/simulator/clock", { success: SimulatorClock }), (services, _request, caller) => clockView(services, caller.organisation)),
   sandboxEndpoint(HttpApiEndpoint.post("advance", "/sandbox/simulator/advance", { success: SimulatorClock }), advance),
   authorisationAction("visit"),
   authorisationAction("authorise"),

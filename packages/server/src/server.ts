@@ -4,7 +4,7 @@ import type { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
-import { SandboxBank, Simulator } from "@paykit/engine"
+import { type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, SandboxBank } from "@paykit/engine"
 import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, RateLimiter, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, SqlStorage } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
@@ -13,7 +13,7 @@ import { dataDirLock } from "./data-dir-lock.ts"
 import { migrateServer } from "./migrations/index.ts"
 import { Organisations } from "./organisations.ts"
 import { rootRoute } from "./root-page.ts"
-import { SandboxTime } from "./sandbox-clock.ts"
+import { dueWorkerLayer, ensureDailyRuns, pollDueWork, type WorkerTiming } from "./sandbox-clock.ts"
 import { liveSandboxRoutes, sandboxRoutes } from "./sandbox-routes.ts"
 import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
@@ -37,7 +37,7 @@ const describeDatabase = (database: Database): string =>
   database._tag === "Postgres" ? "postgresql (DATABASE_URL)" : database.dataDir === undefined ? "pglite (in memory)" : `pglite ${database.dataDir}`
 
 /** What a running server offers its embedder and its tests, in both modes. */
-export type ServerServices = Bootstrap | HttpServer.HttpServer | SqlClient.SqlClient | AccessTokens | IdempotencyStore | Organisations
+export type ServerServices = Bootstrap | HttpServer.HttpServer | SqlClient.SqlClient | AccessTokens | IdempotencyStore | Organisations | DueWorker | DueWorkStore | DueWorkSchedule
 
 export interface ServerOptions {
   /** Replaces the configured database (tests pass an in-memory PGlite or one on a temporary directory). */
@@ -51,6 +51,13 @@ export interface ServerOptions {
   readonly serve?: Pick<ServeOptions, "headersTimeout" | "bodyTimeout" | "gracefulShutdownTimeout">
   /** How long a webhook attempt waits for its answer, when not `WEBHOOK_TIMEOUT_MS`; tests shorten it. */
   readonly webhookTimeoutMs?: number
+  /**
+   * Due work the worker runs besides the daily run (the webhooks feature's deliveries and pump,
+   * the deadlines): each a `DueWorkDeclarations`, plugged in as `Simulator.layerWith` takes jobs.
+   */
+  readonly dueWork?: ReadonlyArray<DueWorkDeclarations>
+  /** The worker's poll interval and lease, when not `config.worker`'s (tests shorten the lease). */
+  readonly worker?: WorkerTiming
 }
 
 const pieces = (config: ServerConfig, options: ServerOptions) => {
@@ -75,36 +82,38 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
       webhookSenderLayer(config.mode, options.webhookTimeoutMs)
     ),
     boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken, webhooks: config.webhooks }),
+    timing: { ...config.worker, ...options.worker },
+    dueWork: options.dueWork ?? [],
     listen: { port: config.port, host: config.host, ...options.serve }
   }
 }
 
 /**
- * The sandbox server: as `makeServer`, with the sandbox clock provided under everything (so every
- * service and handler reads it), the engine's simulator, and the `/sandbox/` endpoints.
+ * The server in either mode: the engine on SQL, the due-work worker (the daily run and the extra
+ * declarations, each organisation on its own clock, which is real time in live mode), the API's
+ * routes and the mode's `/sandbox/` routes. The worker starts polling once the first start's
+ * organisation exists and every organisation has its daily run, and stops when the server does.
  */
-export const makeSandboxServer = (config: ServerConfig, options: ServerOptions = {}) => {
-  const { database, ports, externals, boot, listen } = pieces({ ...config, mode: "sandbox" }, options)
-  const foundation = Layer.mergeAll(SandboxTime, ports).pipe(Layer.provideMerge(database))
+const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
+  const { database, ports, externals, boot, listen, timing, dueWork } = pieces(config, options)
+  const foundation = ports.pipe(Layer.provideMerge(database))
   // apiEngineOn keeps only the storage ports of what it is given; the same (memoised) foundation
-  // is merged again for the server's ports and the clock.
-  const services = Simulator.layer.pipe(
-    Layer.provideMerge(apiEngineOn(foundation)),
-    Layer.provideMerge(foundation),
-    Layer.provideMerge(externals)
+  // is merged again for the server's ports.
+  const engine = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
+  const services = dueWorkerLayer(dueWork, timing).pipe(Layer.provideMerge(engine))
+  const started = Layer.mergeAll(pollDueWork(timing), Layer.effectDiscard(ensureDailyRuns)).pipe(
+    Layer.provideMerge(boot.pipe(Layer.provideMerge(services)))
   )
-  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, sandboxRoutes)), rootRoute("sandbox"))
-  return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
+  const sandbox = config.mode === "sandbox" ? sandboxRoutes : liveSandboxRoutes
+  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox)), rootRoute(config.mode))
+  return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(started))))
 }
 
-/** The live server: the real clock, no simulator, `/sandbox/` answers 403. */
-export const makeLiveServer = (config: ServerConfig, options: ServerOptions = {}) => {
-  const { database, ports, externals, boot, listen } = pieces({ ...config, mode: "live" }, options)
-  const foundation = ports.pipe(Layer.provideMerge(database))
-  const services = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
-  const routes = Layer.mergeAll(makeHttpAppWith(apiDispatcher(paykitRoutes, liveSandboxRoutes)), rootRoute("live"))
-  return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(boot.pipe(Layer.provideMerge(services))))))
-}
+/** The sandbox server: every organisation on its own clock, moved by `/sandbox/simulator/advance`. */
+export const makeSandboxServer = (config: ServerConfig, options: ServerOptions = {}) => makeModeServer({ ...config, mode: "sandbox" }, options)
+
+/** The live server: the real clock, `/sandbox/` answers 403. */
+export const makeLiveServer = (config: ServerConfig, options: ServerOptions = {}) => makeModeServer({ ...config, mode: "live" }, options)
 
 /**
  * The whole server as one Layer: the database (migrated: store-sql's tables, then the server's),

@@ -1,11 +1,13 @@
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ACCESS_SCOPES, ACCESS_TOKEN_STATUSES, AccessTokens } from "@paykit/http"
+import { DbInteger } from "@paykit/store-sql"
 
 /**
  * The http package's `AccessTokens` port on SQL (`access_tokens`, migrations 0002 and 0004): a
  * request's token is found by its SHA-256 through the unique index; the token itself is never
- * stored. A partner app's token also names the app (its organisation and creditor).
+ * stored. A partner app's token also names the app (its organisation and creditor), and every
+ * token brings its organisation's clock offset.
  */
 
 const TokenRow = Schema.Struct({
@@ -15,7 +17,8 @@ const TokenRow = Schema.Struct({
   token_hash: Schema.String,
   status: Schema.Literals(ACCESS_TOKEN_STATUSES),
   app_organisation_id: Schema.NullOr(Schema.String),
-  app_creditor_id: Schema.NullOr(Schema.String)
+  app_creditor_id: Schema.NullOr(Schema.String),
+  offset_ms: Schema.NullOr(DbInteger)
 })
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TokenRow))
 
@@ -26,13 +29,22 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
     // A database failure on the request path is a defect: the gateway answers it with a 500.
     return AccessTokens.of({
       findByHash: (tokenHash) =>
-        sql`SELECT id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id
-          FROM access_tokens WHERE token_hash = ${tokenHash}`.pipe(
+        // The organisation's clock comes with the token, in the same query (store-sql's organisation_clocks).
+        sql`SELECT t.id, t.organisation_id, t.scope, t.token_hash, t.status, t.app_organisation_id, t.app_creditor_id, c.offset_ms
+          FROM access_tokens t LEFT JOIN organisation_clocks c ON c.organisation_id = t.organisation_id
+          WHERE t.token_hash = ${tokenHash}`.pipe(
           Effect.flatMap(decodeRows),
           Effect.map((rows) => {
             const row = rows[0]
             if (row === undefined) return undefined
-            const record = { id: row.id, organisation: row.organisation_id, scope: row.scope, tokenHash: row.token_hash, status: row.status }
+            const record = {
+              id: row.id,
+              organisation: row.organisation_id,
+              scope: row.scope,
+              tokenHash: row.token_hash,
+              status: row.status,
+              clockOffsetMillis: row.offset_ms ?? 0
+            }
             return row.app_organisation_id === null || row.app_creditor_id === null
               ? record
               : { ...record, app: { organisation: row.app_organisation_id, creditor: row.app_creditor_id } }

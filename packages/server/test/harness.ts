@@ -13,6 +13,9 @@ export interface StartOptions {
   readonly sandboxToken?: string
   /** Shorter request timeouts or shutdown wait than the defaults. */
   readonly serve?: ServerOptions["serve"]
+  /** Due work besides the daily run and the engine's deadlines, and the worker's timing. */
+  readonly dueWork?: ServerOptions["dueWork"]
+  readonly worker?: ServerOptions["worker"]
 }
 
 export const testConfig = (options: StartOptions): ServerConfig => ({
@@ -30,7 +33,12 @@ export const testLogs = (lines: Array<ServerLogLine>) =>
 /** The composed server in-process on a random port. */
 export const startServer = async (options: StartOptions = {}) => {
   const lines: Array<ServerLogLine> = []
-  const runtime = ManagedRuntime.make(makeServer(testConfig(options), options.serve === undefined ? {} : { serve: options.serve }).pipe(Layer.provide(testLogs(lines))))
+  const serverOptions: ServerOptions = {
+    ...(options.serve === undefined ? {} : { serve: options.serve }),
+    ...(options.dueWork === undefined ? {} : { dueWork: options.dueWork }),
+    ...(options.worker === undefined ? {} : { worker: options.worker })
+  }
+  const runtime = ManagedRuntime.make(makeServer(testConfig(options), serverOptions).pipe(Layer.provide(testLogs(lines))))
   const url = await runtime.runPromise(serverUrl)
   const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
   return { runtime, url, boot, lines, close: () => runtime.dispose() }

@@ -24,7 +24,7 @@ const clockOf = async (response: Response): Promise<ClockView> => {
 
 const storedOffset = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql`SELECT offset_ms FROM sandbox_clock`
+  const rows = yield* sql`SELECT offset_ms FROM organisation_clocks`
   return yield* Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ offset_ms: DbInteger })))(rows)
 })
 

@@ -2,11 +2,14 @@ import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { AccessTokens, authenticate, issueAccessToken } from "@paykit/http"
-import { migrate, PgliteClient } from "@paykit/store-sql"
+import { makeSqlDueWorkStore, migrate, PgliteClient } from "@paykit/store-sql"
+import { DueWorkSchedule } from "@paykit/engine"
 import { migrateServer, Organisations, SqlAccessTokens } from "../src/index.ts"
 
 const database = Layer.effectDiscard(Effect.andThen(migrate(), migrateServer)).pipe(Layer.provideMerge(PgliteClient.layer({})))
-const runtime = ManagedRuntime.make(Layer.mergeAll(SqlAccessTokens, Organisations.layerSql).pipe(Layer.provideMerge(database)))
+// A new organisation gets its first daily run through the due-work schedule.
+const schedule = Layer.effect(DueWorkSchedule, Effect.map(makeSqlDueWorkStore, (store) => DueWorkSchedule.of({ schedule: store.schedule })))
+const runtime = ManagedRuntime.make(Layer.mergeAll(SqlAccessTokens, Organisations.layerSql).pipe(Layer.provide(schedule), Layer.provideMerge(database)))
 const run = <A, E>(effect: Effect.Effect<A, E, AccessTokens | Organisations | SqlClient.SqlClient>) => runtime.runPromise(effect)
 
 const ORG = "OR0000000000TEST"
@@ -27,7 +30,7 @@ describe("SqlAccessTokens", () => {
       return [active, inactive, yield* check, yield* Effect.match(authenticate("Bearer nope"), { onFailure: (e) => e.reason, onSuccess: () => "accepted" })]
     }))
     expect(results).toEqual([
-      { organisation: ORG, scope: "read_only", tokenId: "AT_sql_1", app: null },
+      { organisation: ORG, scope: "read_only", tokenId: "AT_sql_1", app: null, clockOffsetMillis: 0 },
       "access_token_not_active",
       "access_token_revoked",
       "access_token_not_found"

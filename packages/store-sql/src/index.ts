@@ -15,3 +15,4 @@ export {
   type SqlStorageServices,
   StorageFromEnvironment
 } from "./sql-storage.ts"
+export { makeSqlDueWorkStore } from "./due-work.ts"

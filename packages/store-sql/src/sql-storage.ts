@@ -1,6 +1,8 @@
 import { PgClient } from "@effect/sql-pg"
 import { Config, Context, Effect, Layer, Redacted } from "effect"
 import {
+  DueWorkSchedule,
+  DueWorkStore,
   EventLog,
   events,
   RESOURCE_DEFINITIONS,
@@ -13,13 +15,14 @@ import {
 import { SqlClient } from "effect/sql"
 import type { MigrationError } from "effect/sql/Migrator"
 import type { SqlError } from "effect/sql/SqlError"
+import { makeSqlDueWorkStore } from "./due-work.ts"
 import { migrate } from "./migrations/index.ts"
 import { makeOutbox, Outbox } from "./outbox.ts"
 import * as PgliteClient from "./pglite-client.ts"
 import { checkDefinition, type Location, makeSqlRepository } from "./sql-repository.ts"
 
-/** Everything the SQL storage provides: the engine's storage ports plus the outbox. */
-export type SqlStorageServices = RepositoryBackend | Transactor | EventLog | Outbox
+/** Everything the SQL storage provides: the engine's storage ports (due work included) plus the outbox. */
+export type SqlStorageServices = RepositoryBackend | Transactor | EventLog | Outbox | DueWorkStore | DueWorkSchedule
 
 /** Keeps the failure of the unit of work apart from the database's own inside `withTransaction`. */
 class WorkFailed<E> {
@@ -84,7 +87,10 @@ export const SqlStorage: Layer.Layer<SqlStorageServices, SqlError | MigrationErr
     // Fail at start-up, not at the first request, on a definition that cannot be stored.
     for (const definition of [...RESOURCE_DEFINITIONS, events, transitions]) checkDefinition(definition)
     const backend = makeBackend(sql)
+    const dueWork = yield* makeSqlDueWorkStore
     return Context.make(RepositoryBackend, backend).pipe(
+      Context.add(DueWorkStore, dueWork),
+      Context.add(DueWorkSchedule, DueWorkSchedule.of({ schedule: dueWork.schedule })),
       Context.add(Transactor, makeTransactor(sql)),
       Context.add(Outbox, yield* makeOutbox)
     )

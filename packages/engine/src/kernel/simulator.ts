@@ -37,26 +37,60 @@ export class DailyRunIncomplete extends Schema.TaggedError<DailyRunIncomplete>()
 }
 
 /**
+ * Runs `jobs` for one organisation, each on its own: one that fails as a whole is logged and the
+ * others still run. Answers the failed ones as `job (organisation)`.
+ */
+export const runJobsOf = (jobs: ReadonlyArray<DailyJob>, organisation: string): Effect.Effect<ReadonlyArray<string>> =>
+  Effect.gen(function*() {
+    const failed: Array<string> = []
+    for (const job of jobs) {
+      yield* Effect.catchCause(job.run(organisation), (cause) =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.interrupt
+          : Effect.logError(DAILY_JOB_FAILED, Cause.pretty(cause)).pipe(
+            Effect.annotateLogs({ job: job.name, organisation }),
+            Effect.andThen(Effect.sync(() => failed.push(`${job.name} (${organisation})`)))
+          ))
+    }
+    return failed
+  })
+
+/**
  * Runs `effect` under the clock of the moment given, moving as the clock outside moves (real time
  * in a server, not at all under a `TestClock`), without moving the clock outside: the run's work
  * sees its own time, and the clock the API reads moves only once the run completed. Answers the
  * value and the run's time when it ended.
  */
-const atInstant = <A, E, R>(instant: number, effect: Effect.Effect<A, E, R>): Effect.Effect<{ readonly value: A; readonly endedAt: number }, E, R> =>
+export const atInstant = <A, E, R>(
+  instant: number,
+  effect: Effect.Effect<A, E, R>,
+  /** The clock the run's moves follow; by default the one the caller runs under. */
+  base?: Clock.Clock
+): Effect.Effect<{ readonly value: A; readonly endedAt: number }, E, R> =>
   Effect.withFiber((fiber) => {
-    const outer = fiber.getRef(Clock.Clock)
+    const outer = base ?? fiber.getRef(Clock.Clock)
     const shift = instant - outer.currentTimeMillisUnsafe()
-    const shifted: Clock.Clock = {
-      currentTimeMillisUnsafe: () => outer.currentTimeMillisUnsafe() + shift,
-      currentTimeMillis: Effect.sync(() => outer.currentTimeMillisUnsafe() + shift),
-      currentTimeNanosUnsafe: () => outer.currentTimeNanosUnsafe() + BigInt(shift) * 1_000_000n,
-      currentTimeNanos: Effect.sync(() => outer.currentTimeNanosUnsafe() + BigInt(shift) * 1_000_000n),
-      monotonicTimeNanosUnsafe: () => outer.monotonicTimeNanosUnsafe(),
-      monotonicTimeNanos: outer.monotonicTimeNanos,
-      sleep: (duration) => outer.sleep(duration)
-    }
+    const shifted = offsetClock(outer, shift)
     return Effect.map(Effect.provideService(effect, Clock.Clock, shifted), (value) => ({ value, endedAt: shifted.currentTimeMillisUnsafe() }))
   })
+
+/**
+ * A clock `offsetMillis` ahead of `real` (an organisation's sandbox clock, or a run's own time);
+ * sleeping and elapsed time stay real.
+ */
+export const offsetClock = (real: Clock.Clock, offsetMillis: number): Clock.Clock => ({
+  currentTimeMillisUnsafe: () => real.currentTimeMillisUnsafe() + offsetMillis,
+  currentTimeMillis: Effect.sync(() => real.currentTimeMillisUnsafe() + offsetMillis),
+  currentTimeNanosUnsafe: () => real.currentTimeNanosUnsafe() + BigInt(offsetMillis) * 1_000_000n,
+  currentTimeNanos: Effect.sync(() => real.currentTimeNanosUnsafe() + BigInt(offsetMillis) * 1_000_000n),
+  monotonicTimeNanosUnsafe: () => real.monotonicTimeNanosUnsafe(),
+  monotonicTimeNanos: real.monotonicTimeNanos,
+  sleep: (duration) => real.sleep(duration)
+})
+
+/** Runs `effect` under a clock `offsetMillis` ahead of the one outside (none when 0). */
+export const withClockOffset = <A, E, R>(offsetMillis: number, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  offsetMillis === 0 ? effect : Effect.withFiber((fiber) => Effect.provideService(effect, Clock.Clock, offsetClock(fiber.getRef(Clock.Clock), offsetMillis)))
 
 /**
  * Time travel. `advanceTo` moves the clock to each daily run between now and the target, runs
@@ -97,15 +131,7 @@ export class Simulator extends Context.Service<Simulator, {
             const organisations = yield* backend.organisations
             const failed: Array<string> = []
             for (const job of list) {
-              for (const organisation of organisations) {
-                yield* Effect.catchCause(job.run(organisation), (cause) =>
-                  Cause.hasInterruptsOnly(cause)
-                    ? Effect.interrupt
-                    : Effect.logError(DAILY_JOB_FAILED, Cause.pretty(cause)).pipe(
-                      Effect.annotateLogs({ job: job.name, organisation }),
-                      Effect.andThen(Effect.sync(() => failed.push(`${job.name} (${organisation})`)))
-                    ))
-              }
+              for (const organisation of organisations) failed.push(...yield* runJobsOf([job], organisation))
             }
             return failed
           }))

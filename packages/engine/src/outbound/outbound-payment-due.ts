@@ -16,7 +16,7 @@ import { movePayment, OUTBOUND_PAYMENT_TIME_ZONE, type OutboundPaymentStore } fr
  * seven days is this engine's choice.
  */
 export const OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS = 7
-const APPROVAL_WINDOW_MILLIS = OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS * MILLIS_PER_DAY
+export const APPROVAL_WINDOW_MILLIS = OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS * MILLIS_PER_DAY
 
 /** What the daily work on outbound payments reads and moves. */
 export interface OutboundDueWork {

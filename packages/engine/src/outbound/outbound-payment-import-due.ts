@@ -16,7 +16,7 @@ import { entriesOf, type EntryStore, type ImportStore, moveImport, zeroCounts } 
  * engine's choice.
  */
 export const OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS = 7
-const WINDOW_MILLIS = OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS * MILLIS_PER_DAY
+export const IMPORT_AUTHORISATION_WINDOW_MILLIS = OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS * MILLIS_PER_DAY
 
 /** The statuses from which an import can still expire (before authorisation). */
 const UNAUTHORISED: ReadonlyArray<OutboundPaymentImport["status"]> = ["created", "validating", "valid"]
@@ -104,7 +104,7 @@ export const validatePending = Effect.fnUntraced(function*(deps: ImportDueWork, 
 
 /** Imports not authorised within the window are cancelled (`expired`). */
 export const expireUnauthorised = Effect.fnUntraced(function*(deps: ImportDueWork, organisation: string, at: Timestamp) {
-  const cutoff = timestampToMillis(at) - WINDOW_MILLIS
+  const cutoff = timestampToMillis(at) - IMPORT_AUTHORISATION_WINDOW_MILLIS
   const unauthorised = yield* deps.imports.scan(organisation, { status: oneOf(UNAUTHORISED) })
   const late = unauthorised.filter((v) => timestampToMillis(v.resource.created_at) <= cutoff)
   const expired: Array<OutboundPaymentImport> = []

@@ -7,7 +7,7 @@ import {
   
   decodeInputEffect,
   newId,
-  now, type OperationError } from "@paykit/core"
+  now, timestampToMillis, type OperationError } from "@paykit/core"
 import { outboundPaymentImportMachine } from "@paykit/machines"
 import { OUTBOUND_PAYMENT_IMPORTS } from "@paykit/validation"
 import { EventLog } from "../kernel/ports/event-log.ts"
@@ -32,7 +32,8 @@ import { OutboundPayments } from "./outbound-payments.ts"
 import { applyCreation, captureUnitOfWork, insertNew, save } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
 import { entriesOf, importLinksOf, moveImport, zeroCounts } from "./outbound-payment-import-moves.ts"
-import { expireUnauthorised, type ImportDueWork, validatePending } from "./outbound-payment-import-due.ts"
+import { expireUnauthorised, IMPORT_AUTHORISATION_WINDOW_MILLIS, type ImportDueWork, validatePending } from "./outbound-payment-import-due.ts"
+import { optionalSchedule } from "../kernel/due/deadlines.ts"
 
 /**
  * The dashboard where a user reviews and authorises imports. `authorisation_url` is
@@ -63,6 +64,12 @@ const entryErrorsOf = (error: Errors): EntryValidationErrors => {
   }
   return { outbound_payment: byField }
 }
+
+/** The due-work kinds of an import: its validation, and its authorisation deadline (`outbound/due.ts` runs them). */
+export const IMPORT_VALIDATION = "import_validation"
+export const IMPORT_EXPIRY = "import_expiry"
+/** How long after its creation an import is validated: seconds, not the next morning. */
+export const IMPORT_VALIDATION_DELAY_MS = 5_000
 
 /** Stores the import (created, then validating at once) and its entries. */
 const create = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, command: OutboundPaymentImportCreateRequest) {
@@ -223,8 +230,18 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
         eachItem: yield* captureDailyItems
       }
       const run = yield* captureUnitOfWork
+      const schedule = yield* optionalSchedule
       return OutboundPaymentImports.of({
-        create: (o, command) => run(create(deps, o, command)),
+        // Validation seconds after creation and the authorisation window's end are due work,
+        // committed with the import.
+        create: (o, command) =>
+          run(Effect.tap(create(deps, o, command), (i) => {
+            const created = timestampToMillis(i.created_at)
+            return Effect.andThen(
+              schedule({ organisation: o, kind: IMPORT_VALIDATION, key: i.id, dueAt: created + IMPORT_VALIDATION_DELAY_MS }),
+              schedule({ organisation: o, kind: IMPORT_EXPIRY, key: i.id, dueAt: created + IMPORT_AUTHORISATION_WINDOW_MILLIS })
+            )
+          })),
         get: (o, id) => Effect.map(deps.imports.get(o, id), (v) => v.resource),
         list: (o, params) => deps.imports.list(o, toListQuery(params, { status: params.status === undefined ? undefined : eq(params.status) })),
         listEntries: (o, params) => deps.entries.list(o, toListQuery(params, { outbound_payment_import: eq(params.outbound_payment_import) })),

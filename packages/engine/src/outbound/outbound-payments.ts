@@ -9,7 +9,7 @@ import {
   invalidField,
   today,
   validationFailed,
-  withNewId, type OperationError } from "@paykit/core"
+  withNewId, timestampToMillis, type OperationError } from "@paykit/core"
 import { outboundPaymentMachine } from "@paykit/machines"
 import { executionDateRule, OUTBOUND_PAYMENTS, toFieldErrors } from "@paykit/validation"
 import { BankGateway } from "../kernel/ports/bank-gateway.ts"
@@ -36,7 +36,9 @@ import { findAccount, insufficientBalance, moveBalance, openAccount } from "./pa
 import { API_CAUSE, applyCreation, captureUnitOfWork, save } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
 import { movePayment, OUTBOUND_PAYMENT_TIME_ZONE, OUTBOUND_SCHEME, outboundLinksOf, RESERVED_OUTBOUND_STATUSES } from "./outbound-payment-moves.ts"
-import { executeDue, expireUnapproved, type OutboundDueWork } from "./outbound-payment-due.ts"
+import { APPROVAL_WINDOW_MILLIS, executeDue, expireUnapproved, type OutboundDueWork } from "./outbound-payment-due.ts"
+import { optionalSchedule } from "../kernel/due/deadlines.ts"
+import type { EngineContext } from "../kernel/support.ts"
 
 type Errors = OperationError
 
@@ -147,6 +149,9 @@ const open = Effect.fnUntraced(function*(
   yield* openAccount(deps.accounts, organisation, creditor)
   return stored.resource
 })
+
+/** The due-work kind of an outbound payment's approval deadline (`outbound/due.ts` runs it). */
+export const OUTBOUND_APPROVAL_EXPIRY = "outbound_approval_expiry"
 
 const create = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, command: OutboundPaymentCreateRequest) {
   const day = yield* executionDay(command)
@@ -305,9 +310,15 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         eachItem: yield* captureDailyItems
       }
       const run = yield* captureUnitOfWork
+      const schedule = yield* optionalSchedule
+      // The approval window's end is due work, committed with the payment (the sweep moves only
+      // payments still awaiting approval then).
+      const withDeadline = (o: string, made: Effect.Effect<OutboundPayment, Errors, EngineContext>) =>
+        run(Effect.tap(made, (p) =>
+          schedule({ organisation: o, kind: OUTBOUND_APPROVAL_EXPIRY, key: p.id, dueAt: timestampToMillis(p.created_at) + APPROVAL_WINDOW_MILLIS })))
       return OutboundPayments.of({
-        create: (o, command) => run(create(deps, o, command)),
-        withdraw: (o, command) => run(withdraw(deps, o, command)),
+        create: (o, command) => withDeadline(o, create(deps, o, command)),
+        withdraw: (o, command) => withDeadline(o, withdraw(deps, o, command)),
         get: (o, id) => Effect.map(deps.payments.get(o, id), (v) => v.resource),
         list: (o, params) => list(deps, o, params),
         update: (o, id, command) => run(update(deps, o, id, command)),

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { optionalSchedule } from "../kernel/due/deadlines.ts"
 import {
   type IdGenerator,
   InvalidState,
@@ -42,6 +43,9 @@ type Errors = OperationError
 
 const BANK_CAUSE = (cause: string, description: string): Cause => ({ origin: "bank", cause, description })
 
+
+/** The due-work kind of a bank authorisation's expiry (`payer-flows/due.ts` runs it). */
+export const BANK_AUTHORISATION_EXPIRY = "bank_authorisation_expiry"
 
 interface Deps {
   readonly authorisations: BankAuthorisationRepository["Service"]
@@ -204,8 +208,12 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
       }
       const run = yield* captureUnitOfWork
       const eachItem = yield* captureDailyItems
+      const schedule = yield* optionalSchedule
       return BankAuthorisations.of({
-        create: (o, c) => run(createAuthorisation(deps, o, c)),
+        // Its expiry is due work at `expires_at`, committed with it.
+        create: (o, c) =>
+          run(Effect.tap(createAuthorisation(deps, o, c), (a) =>
+            schedule({ organisation: o, kind: BANK_AUTHORISATION_EXPIRY, key: a.id, dueAt: timestampToMillis(a.expires_at) }))),
         get: (o, id) => Effect.map(deps.authorisations.get(o, id), (v) => v.resource),
         visit: (o, id) => run(visit(deps, o, id)),
         authorise: (o, id, c = {}) => run(authorise(deps, o, id, c)),

@@ -6,6 +6,7 @@ import accessTokens from "./0002_access_tokens.ts"
 import sandboxClock from "./0003_sandbox_clock.ts"
 import accessTokenApps from "./0004_access_token_apps.ts"
 import idempotencyResource from "./0005_idempotency_resource.ts"
+import organisationClocks from "./0006_organisation_clocks.ts"
 
 /**
  * The server's own tables, numbered on their own: they are recorded in a separate migrations
@@ -16,7 +17,8 @@ export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unkn
   "0002_access_tokens": accessTokens,
   "0003_sandbox_clock": sandboxClock,
   "0004_access_token_apps": accessTokenApps,
-  "0005_idempotency_resource": idempotencyResource
+  "0005_idempotency_resource": idempotencyResource,
+  "0006_organisation_clocks": organisationClocks
 }
 
 export const SERVER_MIGRATIONS_TABLE = "paykit_server_migrations"

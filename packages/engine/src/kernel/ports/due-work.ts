@@ -34,7 +34,7 @@ export const dueRetryAt = (at: number): DueOutcome => ({ _tag: "RetryAt", at })
  * the item's due instant (or later), inside one unit of work with the row's completion: a handler
  * that fails or dies leaves the row to be claimed again once its lease runs out.
  */
-export interface DueKind {
+export interface DueKind extends DueKindOptions {
   readonly kind: string
   readonly run: (item: DueItem) => Effect.Effect<DueOutcome>
 }
@@ -72,3 +72,64 @@ export interface DueWorkDeclarations {
   readonly kinds: ReadonlyArray<DueKind>
   readonly pumps: ReadonlyArray<DuePump>
 }
+
+/**
+ * Added for the worker (issue 16, part A). A kind whose handler opens its own units of work (the
+ * daily run isolates each item of each job in one, `captureDailyItems`) says so: the worker then
+ * runs it outside a transaction and completes its row in a unit of work of its own afterwards.
+ * Such a handler must be idempotent (it may run again if the process dies before the completion).
+ */
+export interface DueKindOptions {
+  readonly ownUnitsOfWork?: boolean
+}
+
+/** A row claimed by a worker: the item, and its organisation's clock offset when it was claimed. */
+export interface ClaimedDueItem extends DueItem {
+  /** How far the organisation's clock runs ahead of real time, milliseconds (0 in live mode). */
+  readonly offsetMillis: number
+}
+
+/** The lease a claim takes: who holds it, the real time now and until when (real time, epoch ms). */
+export interface DueLease {
+  readonly owner: string
+  readonly realNow: number
+  readonly until: number
+}
+
+/**
+ * What an organisation's next row up to an instant is, for a sandbox advance: claimed for the
+ * caller, held by another worker's lease (wait for it), or none.
+ */
+export type NextDue =
+  | { readonly _tag: "Claimed"; readonly item: ClaimedDueItem }
+  | { readonly _tag: "Leased" }
+  | { readonly _tag: "None" }
+
+/**
+ * The storage of due rows and of each organisation's clock offset (sandbox clocks; none in live
+ * mode, which reads 0). `schedule` and `complete` join the caller's unit of work; the claims are
+ * their own (a lease must be visible to other workers at once).
+ */
+export class DueWorkStore extends Context.Service<DueWorkStore, {
+  readonly schedule: (request: DueRequest) => Effect.Effect<void>
+  /**
+   * Claims up to `limit` rows due on their organisations' clocks (real time + offset) whose lease
+   * is free or ran out, earliest first, leasing them; rows held by a live lease are skipped.
+   */
+  readonly claimDue: (lease: DueLease, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDueItem>>
+  /** The organisation's earliest row due at or before `upTo` (its clock), claimed if its lease is free. */
+  readonly claimNextOf: (organisation: string, upTo: number, lease: DueLease) => Effect.Effect<NextDue>
+  /**
+   * Completes a claimed row: removes it (`Done`), or reschedules it at `at` with attempt + 1 and
+   * its lease freed. A row no longer leased to `owner` is left as it is.
+   */
+  readonly complete: (item: DueItem, owner: string, outcome: DueOutcome) => Effect.Effect<void>
+  /** Ends `owner`'s lease on the row now, so the row can be claimed again at once. */
+  readonly release: (item: DueItem, owner: string) => Effect.Effect<void>
+  /** The organisation's clock offset, milliseconds ahead of real time (0 when it has none). */
+  readonly offsetOf: (organisation: string) => Effect.Effect<number>
+  /** Sets the organisation's offset to `offsetMillis` if that is greater: a clock only moves forward. */
+  readonly raiseOffset: (organisation: string, offsetMillis: number) => Effect.Effect<void>
+  /** The organisation's pending rows of `kind` (for start-up checks and tests). */
+  readonly pendingOf: (organisation: string, kind: string) => Effect.Effect<ReadonlyArray<DueItem>>
+}>()("@paykit/engine/DueWorkStore") {}

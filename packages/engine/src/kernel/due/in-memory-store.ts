@@ -1,0 +1,134 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { defineResource } from "../definition.ts"
+import { type ClaimedDueItem, type DueItem, type DueLease, DueWorkSchedule, DueWorkStore, type NextDue } from "../ports/due-work.ts"
+import { type Repository, RepositoryBackend, type Versioned } from "../ports/repository.ts"
+
+/**
+ * The in-memory `DueWorkStore`, for the library face and the engine's tests. Its rows are a
+ * resource of the in-memory backend (`due_work`, never listed by the API), so `schedule` and
+ * `complete` join the caller's unit of work and roll back with it, as the SQL store's do. A done
+ * row is kept as a tombstone (the repository port has no delete). A claim scans every
+ * organisation's rows: this adapter holds a test's or an embedder's few rows, not a service's.
+ */
+
+const DueRow = Schema.Struct({
+  /** `kind` and `key` joined: unique per organisation, as the SQL table's key. */
+  id: Schema.String,
+  created_at: Schema.String,
+  kind: Schema.String,
+  key: Schema.String,
+  due_at: Schema.Number,
+  attempt: Schema.Number,
+  lease_owner: Schema.NullOr(Schema.String),
+  lease_until: Schema.NullOr(Schema.Number),
+  done: Schema.Boolean
+})
+type DueRow = typeof DueRow.Type
+
+const dueRows = defineResource({ name: "due_work", idPrefix: null, schema: DueRow, filters: {} })
+
+const rowId = (kind: string, key: string) => `${kind}\u0000${key}`
+const byDueOrder = (a: Versioned<DueRow>, b: Versioned<DueRow>) =>
+  a.resource.due_at - b.resource.due_at || a.resource.id.localeCompare(b.resource.id)
+const leaseFree = (row: DueRow, lease: DueLease) =>
+  row.lease_until === null || row.lease_until < lease.realNow || row.lease_owner === lease.owner
+
+export const makeInMemoryDueWorkStore = Effect.gen(function*() {
+  const backend = yield* RepositoryBackend
+  const rows: Repository<DueRow> = backend.repository(dueRows)
+  const offsets = new Map<string, number>()
+  const offsetOf = (organisation: string) => offsets.get(organisation) ?? 0
+  const pending = (organisation: string) =>
+    Effect.map(rows.scan(organisation, {}), (all) => all.filter((row) => !row.resource.done).sort(byDueOrder))
+  const find = (item: Pick<DueItem, "organisation" | "kind" | "key">) => Effect.option(rows.get(item.organisation, rowId(item.kind, item.key)))
+  /** Writes `change` of the row if `owner` holds its lease; the repository's version check keeps two writers apart. */
+  const ifOwned = (item: DueItem, owner: string, change: (row: DueRow) => DueRow) =>
+    Effect.flatMap(find(item), (found) =>
+      found._tag === "Some" && found.value.resource.lease_owner === owner && !found.value.resource.done
+        ? Effect.asVoid(Effect.orDie(rows.update(item.organisation, change(found.value.resource), found.value.version)))
+        : Effect.void)
+  const claim = (organisation: string, found: Versioned<DueRow>, lease: DueLease) =>
+    Effect.map(
+      Effect.orDie(rows.update(organisation, { ...found.resource, lease_owner: lease.owner, lease_until: lease.until }, found.version)),
+      ({ resource }): ClaimedDueItem => ({
+        organisation,
+        kind: resource.kind,
+        key: resource.key,
+        dueAt: resource.due_at,
+        attempt: resource.attempt,
+        offsetMillis: offsetOf(organisation)
+      })
+    )
+  const store = DueWorkStore.of({
+    schedule: (request) =>
+      Effect.flatMap(find(request), (found) => {
+        const id = rowId(request.kind, request.key)
+        if (found._tag === "None") {
+          const row: DueRow = {
+            id,
+            created_at: new Date(request.dueAt).toISOString(),
+            kind: request.kind,
+            key: request.key,
+            due_at: request.dueAt,
+            attempt: 0,
+            lease_owner: null,
+            lease_until: null,
+            done: false
+          }
+          return Effect.asVoid(Effect.orDie(rows.insert(request.organisation, row)))
+        }
+        const current = found.value.resource
+        const next: DueRow = current.done
+          ? { ...current, due_at: request.dueAt, attempt: 0, lease_owner: null, lease_until: null, done: false }
+          : { ...current, due_at: Math.min(current.due_at, request.dueAt) }
+        return Effect.asVoid(Effect.orDie(rows.update(request.organisation, next, found.value.version)))
+      }),
+    claimDue: (lease, limit) =>
+      Effect.gen(function*() {
+        const due: Array<{ readonly organisation: string; readonly row: Versioned<DueRow> }> = []
+        for (const organisation of yield* backend.organisations) {
+          for (const row of yield* pending(organisation)) {
+            if (row.resource.due_at <= lease.realNow + offsetOf(organisation) && leaseFree(row.resource, { ...lease, owner: "" })) {
+              due.push({ organisation, row })
+            }
+          }
+        }
+        due.sort((a, b) => byDueOrder(a.row, b.row) || a.organisation.localeCompare(b.organisation))
+        return yield* Effect.forEach(due.slice(0, limit), ({ organisation, row }) => claim(organisation, row, lease))
+      }),
+    claimNextOf: (organisation, upTo, lease) =>
+      Effect.flatMap(pending(organisation), (all): Effect.Effect<NextDue> => {
+        const next = all[0]
+        if (next === undefined || next.resource.due_at > upTo) return Effect.succeed({ _tag: "None" })
+        if (!leaseFree(next.resource, lease)) return Effect.succeed({ _tag: "Leased" })
+        return Effect.map(claim(organisation, next, lease), (item) => ({ _tag: "Claimed", item }))
+      }),
+    complete: (item, owner, outcome) =>
+      ifOwned(item, owner, (row) =>
+        outcome._tag === "Done"
+          ? { ...row, done: true, lease_owner: null, lease_until: null }
+          : { ...row, due_at: outcome.at, attempt: row.attempt + 1, lease_owner: null, lease_until: null }),
+    release: (item, owner) => ifOwned(item, owner, (row) => ({ ...row, lease_owner: null, lease_until: null })),
+    offsetOf: (organisation) => Effect.sync(() => offsetOf(organisation)),
+    raiseOffset: (organisation, offsetMillis) =>
+      Effect.sync(() => {
+        if (offsetMillis > offsetOf(organisation)) offsets.set(organisation, offsetMillis)
+      }),
+    pendingOf: (organisation, kind) =>
+      Effect.map(pending(organisation), (all) =>
+        all.filter((row) => row.resource.kind === kind).map(({ resource }) => ({
+          organisation,
+          kind,
+          key: resource.key,
+          dueAt: resource.due_at,
+          attempt: resource.attempt
+        })))
+  })
+  return store
+})
+
+/** The in-memory due-work store and the schedule port over it, on the in-memory backend. */
+export const InMemoryDueWork: Layer.Layer<DueWorkStore | DueWorkSchedule, never, RepositoryBackend> = Layer.effectContext(
+  Effect.map(makeInMemoryDueWorkStore, (store) =>
+    Context.make(DueWorkStore, store).pipe(Context.add(DueWorkSchedule, DueWorkSchedule.of({ schedule: store.schedule }))))
+)

@@ -1,0 +1,144 @@
+import { Cause, Clock, Context, Effect, Exit, Layer } from "effect"
+import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, type DueWorkDeclarations, DueWorkStore } from "../ports/due-work.ts"
+import { Transactor } from "../ports/repository.ts"
+import { atInstant } from "../simulator.ts"
+
+/**
+ * The due-work worker: claims due rows with a lease and runs each at its instant, under its
+ * organisation's clock, in its own unit of work with its completion. One runs in every server
+ * process (`poll`); a sandbox advance drives one organisation's rows up to a target through
+ * `advance`. docs/architecture.md, "Due work", says why the claim loop is paykit's own.
+ */
+
+/** How often an idle worker looks for due rows (real time). */
+export const DUE_POLL_INTERVAL_MS = 250
+/** How long a claim holds a row: a worker that dies holding it leaves it to another after this (real time). */
+export const DUE_LEASE_MS = 5 * 60_000
+
+/** The message a failed item is logged with; its row waits for its lease to run out. */
+export const DUE_ITEM_FAILED = "due work: item failed; its row is claimed again after its lease"
+
+export interface DueWorkerOptions {
+  /** This worker's name in the leases it takes (one per process). */
+  readonly owner: string
+  readonly leaseMillis?: number
+}
+
+export class DueWorker extends Context.Service<DueWorker, {
+  readonly owner: string
+  /** Claims and runs rows due now, one at a time, until none is due; answers how many ran. */
+  readonly runDue: Effect.Effect<number>
+  /**
+   * Runs the organisation's rows due up to `target` (its clock) in due order, each at its instant,
+   * rows created meanwhile included and rows leased elsewhere waited for, moving its clock to each
+   * row's instant once it completed, then to `target`. A row that fails stops the advance with
+   * its failure, the clock before it. `from` is the organisation's time the target was computed
+   * from (the clock then moves by exactly `target - from`); by default its time now.
+   */
+  readonly advance: (organisation: string, target: number, from?: number) => Effect.Effect<void>
+  /** The organisation's time now (real time plus its offset). */
+  readonly nowOf: (organisation: string) => Effect.Effect<number>
+}>()("@paykit/engine/DueWorker") {
+  static readonly layer = (
+    declarations: ReadonlyArray<DueWorkDeclarations>,
+    options: DueWorkerOptions
+  ): Layer.Layer<DueWorker, never, DueWorkStore | Transactor> => Layer.effect(DueWorker, makeWorker(declarations, options))
+
+  /** Polls for due rows every `intervalMillis` for as long as its scope lives; interrupting it stops it between statements. */
+  static readonly poll = (intervalMillis: number = DUE_POLL_INTERVAL_MS): Layer.Layer<never, never, DueWorker> =>
+    Layer.effectDiscard(Effect.gen(function*() {
+      const worker = yield* DueWorker
+      const pass = Effect.catchCause(worker.runDue, (cause) =>
+        Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError("due work: a pass failed", Cause.pretty(cause)))
+      yield* Effect.forkScoped(Effect.forever(Effect.andThen(pass, Effect.sleep(intervalMillis))))
+    }))
+}
+
+const kindsOf = (declarations: ReadonlyArray<DueWorkDeclarations>): ReadonlyMap<string, DueKind> => {
+  const kinds = new Map<string, DueKind>()
+  for (const declaration of declarations) {
+    for (const kind of declaration.kinds) {
+      if (kinds.has(kind.kind)) throw new Error(`due work: two declarations of the kind ${kind.kind}`)
+      kinds.set(kind.kind, kind)
+    }
+  }
+  return kinds
+}
+
+const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: DueWorkerOptions) =>
+  Effect.gen(function*() {
+    const store = yield* DueWorkStore
+    const transactor = yield* Transactor
+    // Real time, taken when the worker is built: an advance is called from a request that runs on
+    // its organisation's clock, and must not take that clock for the real one.
+    const real = yield* Clock.Clock
+    const realNow = real.currentTimeMillis
+    const kinds = kindsOf(declarations)
+    const pumps = declarations.flatMap((declaration) => declaration.pumps)
+    const leaseMillis = options.leaseMillis ?? DUE_LEASE_MS
+    const owner = options.owner
+    const lease: Effect.Effect<DueLease> = Effect.map(realNow, (realNow) => ({ owner, realNow, until: realNow + leaseMillis }))
+    const runPumps = (organisation: string | undefined) => Effect.forEach(pumps, (pump) => pump.run(organisation), { discard: true })
+
+    /** The item's handler and its completion: one unit of work, or the handler's own then the completion's. */
+    const handle = (item: ClaimedDueItem): Effect.Effect<DueOutcome> => {
+      const kind = kinds.get(item.kind)
+      if (kind === undefined) return Effect.die(new Error(`due work: no handler for the kind ${item.kind}`))
+      const complete = (outcome: DueOutcome) => Effect.as(store.complete(item, owner, outcome), outcome)
+      return kind.ownUnitsOfWork === true
+        ? Effect.flatMap(kind.run(item), (outcome) => transactor.transaction(complete(outcome)))
+        : transactor.transaction(Effect.flatMap(kind.run(item), complete))
+    }
+
+    const runDue = Effect.gen(function*() {
+      let ran = 0
+      while (true) {
+        yield* runPumps(undefined)
+        const current = yield* lease
+        const [item] = yield* store.claimDue(current, 1)
+        if (item === undefined) return ran
+        const instant = Math.max(item.dueAt, current.realNow + item.offsetMillis)
+        const exit = yield* Effect.exit(atInstant(instant, handle(item), real))
+        if (Exit.isFailure(exit)) {
+          if (Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
+          yield* Effect.logError(DUE_ITEM_FAILED, Cause.pretty(exit.cause)).pipe(
+            Effect.annotateLogs({ organisation: item.organisation, kind: item.kind, key: item.key, attempt: item.attempt })
+          )
+        }
+        ran++
+      }
+    })
+
+    const nowOf = (organisation: string) =>
+      Effect.flatMap(store.offsetOf(organisation), (offset) => Effect.map(realNow, (now) => now + offset))
+
+    const advance = (organisation: string, target: number, fromTime?: number) =>
+      Effect.gen(function*() {
+        const start = yield* realNow
+        const startOffset = yield* store.offsetOf(organisation)
+        const from = fromTime ?? start + startOffset
+        while (true) {
+          yield* runPumps(organisation)
+          const current = yield* lease
+          const next = yield* store.claimNextOf(organisation, target, current)
+          if (next._tag === "None") break
+          if (next._tag === "Leased") {
+            yield* Effect.sleep(DUE_POLL_INTERVAL_MS)
+            continue
+          }
+          const item = next.item
+          const instant = Math.max(item.dueAt, current.realNow + item.offsetMillis)
+          const exit = yield* Effect.exit(atInstant(instant, handle(item), real))
+          if (Exit.isFailure(exit)) {
+            yield* store.release(item, owner)
+            return yield* Effect.failCause(exit.cause)
+          }
+          // A clock never runs behind real time (an item run at "now" ends a few milliseconds behind it).
+          yield* store.raiseOffset(organisation, Math.max(0, exit.value.endedAt - (yield* realNow)))
+        }
+        // "by P1D" moves the clock by exactly one day: the target, plus the real time the advance took.
+        yield* store.raiseOffset(organisation, Math.max(0, startOffset + (target - from)))
+      })
+
+    return DueWorker.of({ owner, runDue, advance, nowOf })
+  })

@@ -1,0 +1,23 @@
+import { Effect } from "effect"
+import { now } from "@paykit/core"
+import { sweepKind } from "../kernel/due/deadlines.ts"
+import type { DueWorkDeclarations } from "../kernel/ports/due-work.ts"
+import { IMPORT_EXPIRY, IMPORT_VALIDATION, OutboundPaymentImports } from "./outbound-payment-imports.ts"
+import { OUTBOUND_APPROVAL_EXPIRY, OutboundPayments } from "./outbound-payments.ts"
+
+/**
+ * The outbound due work at its instant: an import is validated seconds after its creation and
+ * expires at the end of its authorisation window; a payment not approved in its window expires.
+ */
+export const outboundDeadlines: Effect.Effect<DueWorkDeclarations, never, OutboundPayments | OutboundPaymentImports> = Effect.gen(function*() {
+  const outbound = yield* OutboundPayments
+  const imports = yield* OutboundPaymentImports
+  return {
+    pumps: [],
+    kinds: [
+      sweepKind(IMPORT_VALIDATION, imports.validatePending),
+      sweepKind(IMPORT_EXPIRY, (o) => Effect.flatMap(now, (at) => imports.expireUnauthorised(o, at))),
+      sweepKind(OUTBOUND_APPROVAL_EXPIRY, (o) => Effect.flatMap(now, (at) => outbound.expireUnapproved(o, at)))
+    ]
+  }
+})

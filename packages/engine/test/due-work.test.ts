@@ -1,0 +1,96 @@
+import { Clock, Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
+import { describe, expect, it } from "vitest"
+import {
+  BankAuthorisations,
+  dailyRunDeclarations,
+  DAILY_RUN_KIND,
+  DueWorker,
+  DueWorkStore,
+  EngineDeadlines,
+  InMemoryDueWork,
+  InMemoryStorage,
+  sandboxEngineOn,
+  scheduleFirstDailyRun,
+  Transactor
+} from "@paykit/engine"
+import { billingRequestsAtEdge, ORG, setUpCreditor, START } from "./billing-fixtures.ts"
+
+/**
+ * Due work on the in-memory adapter: the daily run and the deadlines as rows a `DueWorker` runs,
+ * each at its instant, under the test's clock.
+ */
+
+const DUAL = {
+  mandate_request: { currency: "GBP", scheme: "bacs" },
+  payment_request: { amount: 2500, currency: "GBP", scheme: "faster_payments", description: "First month" }
+}
+const MINUTE = 60_000
+const DAY = 86_400_000
+
+const ran: Array<{ readonly organisation: string; readonly at: number }> = []
+const probeJob = { name: "probe", run: (organisation: string) => Effect.flatMap(Clock.currentTimeMillis, (at) => Effect.sync(() => void ran.push({ organisation, at }))) }
+
+// The engine built with a due-work store in its storage: its use cases schedule their deadlines there.
+const storage = InMemoryDueWork.pipe(Layer.provideMerge(InMemoryStorage))
+const engine = sandboxEngineOn(storage, { seed: 3 })
+const worker = Layer.unwrap(Effect.gen(function*() {
+  const declared = [yield* dailyRunDeclarations([probeJob]), ...(yield* EngineDeadlines)]
+  return DueWorker.layer(declared, { owner: "test" })
+}))
+// `storage` is one layer value, built once: the engine's and the worker's are the same store.
+const layer = worker.pipe(Layer.provideMerge(engine), Layer.provideMerge(storage), Layer.provideMerge(TestClock.layer()))
+
+const run = <A, E>(program: Effect.Effect<A, E, Layer.Success<typeof layer>>) =>
+  Effect.runPromise(Effect.provide(Effect.andThen(TestClock.setTime(START), program), layer))
+
+describe("due work in memory", () => {
+  it("a bank authorisation expires at its instant through its due row, not before", async () => {
+    const r = await run(Effect.gen(function*() {
+      yield* setUpCreditor
+      const brs = yield* billingRequestsAtEdge
+      const bas = yield* BankAuthorisations
+      const due = yield* DueWorker
+      const created = yield* brs.create(ORG, DUAL)
+      yield* brs.selectInstitution(ORG, created.id, { institution: "MONZO_MONZGB2L", country_code: "GB" })
+      const authorisation = yield* bas.create(ORG, { links: { billing_request: created.id } })
+      const pending = yield* (yield* DueWorkStore).pendingOf(ORG, "bank_authorisation_expiry")
+      yield* due.advance(ORG, START + 14 * MINUTE)
+      const early = (yield* bas.get(ORG, authorisation.id)).status
+      yield* due.advance(ORG, START + 16 * MINUTE)
+      return { pending, early, late: (yield* bas.get(ORG, authorisation.id)).status }
+    }))
+    expect(r.pending.map((item) => item.dueAt)).toEqual([START + 15 * MINUTE])
+    expect(r.early).not.toBe("expired")
+    expect(r.late).toBe("expired")
+  })
+
+  it("the daily run is a row a day, run at 06:00 of each day for its organisation", async () => {
+    ran.length = 0
+    const r = await run(Effect.gen(function*() {
+      yield* scheduleFirstDailyRun(ORG, START)
+      const due = yield* DueWorker
+      yield* due.advance(ORG, START + 3 * DAY)
+      return { pending: yield* (yield* DueWorkStore).pendingOf(ORG, DAILY_RUN_KIND), now: yield* due.nowOf(ORG) }
+    }))
+    const sixAm = Date.UTC(2026, 10, 24, 6)
+    expect(ran).toEqual([0, 1, 2].map((d) => ({ organisation: ORG, at: sixAm + d * DAY })))
+    expect(r.pending.map((item) => item.key)).toEqual(["2026-11-27"])
+    expect(r.now).toBeGreaterThanOrEqual(START + 3 * DAY)
+  })
+
+  it("a schedule inside a unit of work that fails is rolled back with it; scheduling again keeps the earlier instant", async () => {
+    const r = await run(Effect.gen(function*() {
+      const store = yield* DueWorkStore
+      const transactor = yield* Transactor
+      yield* Effect.exit(transactor.transaction(Effect.andThen(store.schedule({ organisation: ORG, kind: "k", key: "a", dueAt: 5 }), Effect.fail("no"))))
+      const afterRollback = yield* store.pendingOf(ORG, "k")
+      yield* store.schedule({ organisation: ORG, kind: "k", key: "b", dueAt: 20 })
+      yield* store.schedule({ organisation: ORG, kind: "k", key: "b", dueAt: 10 })
+      yield* store.schedule({ organisation: ORG, kind: "k", key: "b", dueAt: 30 })
+      return { afterRollback, after: yield* store.pendingOf(ORG, "k") }
+    }))
+    expect(r.afterRollback).toEqual([])
+    expect(r.after.map((item) => [item.key, item.dueAt])).toEqual([["b", 10]])
+  })
+})

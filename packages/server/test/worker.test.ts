@@ -1,0 +1,60 @@
+import { Clock, Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type DueItem, dueDone, DueWorkSchedule, DueWorkStore, dueRetryAt } from "@paykit/engine"
+import { startServer, type TestServer } from "./harness.ts"
+
+/**
+ * The worker every server process runs: on a live server (real time, no advance), an item due a
+ * second or two from now runs by itself at its instant, and an item that asks to run again does.
+ */
+
+const ran: Array<{ readonly key: string; readonly at: number; readonly attempt: number }> = []
+const probe = {
+  pumps: [],
+  kinds: [{
+    kind: "probe",
+    run: (item: DueItem) =>
+      Effect.flatMap(Clock.currentTimeMillis, (at) => {
+        ran.push({ key: item.key, at, attempt: item.attempt })
+        return Effect.succeed(item.key === "retry" && item.attempt === 0 ? dueRetryAt(at + 500) : dueDone)
+      })
+  }]
+}
+
+const until = async (condition: () => boolean, millis: number) => {
+  const end = Date.now() + millis
+  while (!condition() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50))
+}
+
+describe("a live server's worker", () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer({ mode: "live", dueWork: [probe], worker: { pollMillis: 50 } })
+  }, 60_000)
+  afterAll(() => server.close())
+
+  it("runs an item due 1.5 s from now without any advance, at its instant; a retry runs again", { timeout: 30_000 }, async () => {
+    const organisation = server.boot.organisation.id
+    const dueAt = Date.now() + 1_500
+    await server.runtime.runPromise(Effect.gen(function*() {
+      const schedule = yield* DueWorkSchedule
+      yield* schedule.schedule({ organisation, kind: "probe", key: "soon", dueAt })
+      yield* schedule.schedule({ organisation, kind: "probe", key: "retry", dueAt })
+    }))
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    expect(ran).toEqual([])
+    await until(() => ran.length >= 3, 10_000)
+    const soon = ran.filter((r) => r.key === "soon")
+    expect(soon).toHaveLength(1)
+    expect(soon[0]?.at).toBeGreaterThanOrEqual(dueAt)
+    expect(ran.filter((r) => r.key === "retry").map((r) => r.attempt)).toEqual([0, 1])
+    const left = await server.runtime.runPromise(Effect.flatMap(DueWorkStore, (store) => store.pendingOf(organisation, "probe")))
+    expect(left).toEqual([])
+  })
+
+  it("every organisation has its next daily run, due 06:00 UTC", async () => {
+    const pending = await server.runtime.runPromise(Effect.flatMap(DueWorkStore, (store) => store.pendingOf(server.boot.organisation.id, "daily_run")))
+    expect(pending).toHaveLength(1)
+    expect(new Date(pending[0]?.dueAt ?? 0).toISOString()).toMatch(/T06:00:00\.000Z$/)
+  })
+})

@@ -1,0 +1,114 @@
+import { Effect, Schema } from "effect"
+import { type ClaimedDueItem, type DueItem, type DueLease, DueWorkStore, type NextDue } from "@paykit/engine"
+import { SqlClient } from "effect/sql"
+import { DbInteger } from "./db-integer.ts"
+
+/**
+ * The engine's `DueWorkStore` on SQL (`due_work` and `organisation_clocks`, migration 0006), the
+ * same statements on PostgreSQL and PGlite. A claim is one `UPDATE … FROM (SELECT … FOR UPDATE
+ * SKIP LOCKED)`: several processes claiming at once each take rows the others are not taking, and
+ * a row whose lease ran out (its worker died) is claimed again. `schedule` and `complete` are plain
+ * statements, so inside a unit of work they run on its transaction and commit with it.
+ */
+
+const ItemRow = Schema.Struct({
+  organisation_id: Schema.String,
+  kind: Schema.String,
+  key: Schema.String,
+  due_at: DbInteger,
+  attempt: DbInteger,
+  offset_ms: DbInteger
+})
+const decodeItems = Schema.decodeUnknownEffect(Schema.Array(ItemRow))
+const PeekRow = Schema.Struct({
+  kind: Schema.String,
+  key: Schema.String,
+  lease_owner: Schema.NullOr(Schema.String),
+  lease_until: Schema.NullOr(DbInteger)
+})
+const decodePeek = Schema.decodeUnknownEffect(Schema.Array(PeekRow))
+const decodeOffset = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ offset_ms: DbInteger })))
+const decodePending = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ key: Schema.String, due_at: DbInteger, attempt: DbInteger })))
+
+const toItem = (row: typeof ItemRow.Type): ClaimedDueItem => ({
+  organisation: row.organisation_id,
+  kind: row.kind,
+  key: row.key,
+  dueAt: row.due_at,
+  attempt: row.attempt,
+  offsetMillis: row.offset_ms
+})
+
+/** A lease that is free, ran out, or is `owner`'s own. */
+const leaseFree = (row: { readonly lease_owner: string | null; readonly lease_until: number | null }, lease: DueLease) =>
+  row.lease_until === null || row.lease_until < lease.realNow || row.lease_owner === lease.owner
+
+export const makeSqlDueWorkStore = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const offsetOf = (organisation: string) =>
+    sql`SELECT offset_ms FROM organisation_clocks WHERE organisation_id = ${organisation}`.pipe(
+      Effect.flatMap(decodeOffset),
+      Effect.map((rows) => rows[0]?.offset_ms ?? 0),
+      Effect.orDie
+    )
+  const OFFSET = sql`COALESCE((SELECT c.offset_ms FROM organisation_clocks c WHERE c.organisation_id = d.organisation_id), 0) AS offset_ms`
+  return DueWorkStore.of({
+    schedule: (request) =>
+      Effect.orDie(sql`INSERT INTO due_work (organisation_id, kind, key, due_at)
+        VALUES (${request.organisation}, ${request.kind}, ${request.key}, ${request.dueAt})
+        ON CONFLICT (organisation_id, kind, key) DO UPDATE SET due_at = LEAST(due_work.due_at, EXCLUDED.due_at)`),
+    claimDue: (lease, limit) =>
+      sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
+        FROM (
+          SELECT w.organisation_id, w.kind, w.key FROM due_work w
+          LEFT JOIN organisation_clocks c ON c.organisation_id = w.organisation_id
+          WHERE w.due_at <= ${lease.realNow} + COALESCE(c.offset_ms, 0)
+            AND (w.lease_until IS NULL OR w.lease_until < ${lease.realNow})
+          ORDER BY w.due_at, w.organisation_id, w.kind, w.key
+          LIMIT ${limit}
+          FOR UPDATE OF w SKIP LOCKED
+        ) picked
+        WHERE d.organisation_id = picked.organisation_id AND d.kind = picked.kind AND d.key = picked.key
+        RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, ${OFFSET}`.pipe(
+        Effect.flatMap(decodeItems),
+        Effect.map((rows) => rows.map(toItem).sort((a, b) => a.dueAt - b.dueAt || a.organisation.localeCompare(b.organisation))),
+        Effect.orDie
+      ),
+    claimNextOf: (organisation, upTo, lease) =>
+      Effect.orDie(Effect.gen(function*() {
+        const [next] = yield* decodePeek(yield* sql`SELECT kind, key, lease_owner, lease_until FROM due_work
+          WHERE organisation_id = ${organisation} AND due_at <= ${upTo}
+          ORDER BY due_at, kind, key LIMIT 1`)
+        if (next === undefined) return { _tag: "None" } satisfies NextDue
+        if (!leaseFree(next, lease)) return { _tag: "Leased" } satisfies NextDue
+        const claimed = yield* decodeItems(yield* sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
+          WHERE d.organisation_id = ${organisation} AND d.kind = ${next.kind} AND d.key = ${next.key}
+            AND (d.lease_until IS NULL OR d.lease_until < ${lease.realNow} OR d.lease_owner = ${lease.owner})
+          RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, ${OFFSET}`)
+        const row = claimed[0]
+        // Another worker claimed it between the two statements: wait for it like any leased row.
+        return row === undefined ? { _tag: "Leased" } satisfies NextDue : { _tag: "Claimed", item: toItem(row) } satisfies NextDue
+      })),
+    complete: (item, owner, outcome) =>
+      Effect.orDie(
+        outcome._tag === "Done"
+          ? sql`DELETE FROM due_work WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key}
+              AND lease_owner = ${owner}`
+          : sql`UPDATE due_work SET due_at = ${outcome.at}, attempt = attempt + 1, lease_owner = NULL, lease_until = NULL
+              WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}`
+      ),
+    release: (item: DueItem, owner: string) =>
+      Effect.orDie(sql`UPDATE due_work SET lease_owner = NULL, lease_until = NULL
+        WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}`),
+    offsetOf,
+    raiseOffset: (organisation, offsetMillis) =>
+      Effect.orDie(sql`INSERT INTO organisation_clocks (organisation_id, offset_ms) VALUES (${organisation}, ${offsetMillis})
+        ON CONFLICT (organisation_id) DO UPDATE SET offset_ms = GREATEST(organisation_clocks.offset_ms, EXCLUDED.offset_ms), updated_at = now()`),
+    pendingOf: (organisation, kind) =>
+      sql`SELECT key, due_at, attempt FROM due_work WHERE organisation_id = ${organisation} AND kind = ${kind} ORDER BY due_at, key`.pipe(
+        Effect.flatMap(decodePending),
+        Effect.map((rows) => rows.map((row) => ({ organisation, kind, key: row.key, dueAt: row.due_at, attempt: row.attempt }))),
+        Effect.orDie
+      )
+  })
+})

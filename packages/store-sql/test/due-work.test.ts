@@ -1,0 +1,170 @@
+import { Clock, Context, Effect, Layer, type Scope } from "effect"
+import * as fc from "fast-check"
+import { type DueItem, dueDone, DueWorker, type DueWorkDeclarations, DueWorkStore, Transactor } from "@paykit/engine"
+import { describe, expect, it } from "vitest"
+import { SqlStorage } from "../src/sql-storage.ts"
+import { DATABASES } from "./support/databases.ts"
+
+/**
+ * The due-work claim on SQL: several workers claiming at once each run every due row exactly once;
+ * a sandbox advance runs one organisation's rows in due order and leaves the others' alone; a row
+ * leased by a worker that died is run by another once the lease ran out.
+ */
+
+const KIND = "probe"
+const ORGANISATIONS = ["OR_a", "OR_b", "OR_c"] as const
+
+interface Ran {
+  readonly organisation: string
+  readonly key: string
+  readonly dueAt: number
+  readonly owner: string
+  /** The handler's clock when it ran. */
+  readonly at: number
+}
+
+const recording = (ran: Array<Ran>, owner: string): DueWorkDeclarations => ({
+  pumps: [],
+  kinds: [{
+    kind: KIND,
+    run: (item: DueItem) =>
+      Effect.gen(function*() {
+        const at = yield* Clock.currentTimeMillis
+        ran.push({ organisation: item.organisation, key: item.key, dueAt: item.dueAt, owner, at })
+        // Gives the other workers a chance to claim in between.
+        yield* Effect.yieldNow
+        return dueDone
+      })
+  }]
+})
+
+/** `workers` workers on one fresh schema, built in the test's scope. */
+const workersOn = (storage: Context.Context<DueWorkStore | Transactor>, ran: Array<Ran>, count: number, leaseMillis?: number) =>
+  Effect.forEach(Array.from({ length: count }, (_, i) => `worker-${i}`), (owner) =>
+    Effect.map(
+      Layer.build(DueWorker.layer([recording(ran, owner)], { owner, ...(leaseMillis === undefined ? {} : { leaseMillis }) }).pipe(
+        Layer.provide(Layer.succeedContext(storage))
+      )),
+      (context) => Context.get(context, DueWorker)
+    ))
+
+const Rows = fc.uniqueArray(
+  fc.record({ organisation: fc.constantFrom(...ORGANISATIONS), key: fc.string({ minLength: 1, maxLength: 6 }), due: fc.integer({ min: 0, max: 5_000 }) }),
+  { minLength: 1, maxLength: 30, selector: (row) => `${row.organisation}/${row.key}` }
+)
+
+describe.each(DATABASES)("due work on $name", (database) => {
+  const withStorage = <A>(f: (storage: Context.Context<DueWorkStore | Transactor>) => Effect.Effect<A, unknown, Scope.Scope>) =>
+    Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const storage = yield* Layer.build(Layer.orDie(SqlStorage.pipe(Layer.provide(database.isolated()))))
+      return yield* f(storage)
+    })))
+
+  it("4 concurrent workers run each due row exactly once, and none not yet due", { timeout: 120_000 }, () =>
+    fc.assert(fc.asyncProperty(Rows, (rows) =>
+      withStorage((storage) =>
+        Effect.gen(function*() {
+          const store = Context.get(storage, DueWorkStore)
+          const now = yield* Clock.currentTimeMillis
+          for (const row of rows) yield* store.schedule({ organisation: row.organisation, kind: KIND, key: row.key, dueAt: now - row.due })
+          // Rows due an hour from now stay.
+          yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "later", dueAt: now + 3_600_000 })
+          const ran: Array<Ran> = []
+          const workers = yield* workersOn(storage, ran, 4)
+          yield* Effect.forEach(workers, (worker) => worker.runDue, { concurrency: "unbounded" })
+          const done = ran.map((r) => `${r.organisation}/${r.key}`).sort()
+          expect(done).toEqual(rows.map((row) => `${row.organisation}/${row.key}`).sort())
+          expect((yield* store.pendingOf("OR_a", KIND)).map((item) => item.key)).toEqual(["later"])
+          // Each ran at or after its instant.
+          for (const r of ran) expect(r.at).toBeGreaterThanOrEqual(r.dueAt)
+        })
+      )), { numRuns: 8 }))
+
+  it("one worker runs the rows in due order", { timeout: 60_000 }, () =>
+    fc.assert(fc.asyncProperty(Rows, (rows) =>
+      withStorage((storage) =>
+        Effect.gen(function*() {
+          const store = Context.get(storage, DueWorkStore)
+          const now = yield* Clock.currentTimeMillis
+          for (const row of rows) yield* store.schedule({ organisation: row.organisation, kind: KIND, key: row.key, dueAt: now - row.due })
+          const ran: Array<Ran> = []
+          const [worker] = yield* workersOn(storage, ran, 1)
+          if (worker === undefined) return
+          yield* worker.runDue
+          const dueAts = ran.map((r) => r.dueAt)
+          expect(dueAts).toEqual([...dueAts].sort((a, b) => a - b))
+          expect(ran).toHaveLength(rows.length)
+        })
+      )), { numRuns: 5 }))
+
+  it("an advance runs only its organisation's rows, in due order, each at its instant, then leaves its clock at the target", { timeout: 60_000 }, () =>
+    fc.assert(fc.asyncProperty(Rows, fc.integer({ min: 1, max: 10 }), (rows, days) =>
+      withStorage((storage) =>
+        Effect.gen(function*() {
+          const store = Context.get(storage, DueWorkStore)
+          const now = yield* Clock.currentTimeMillis
+          const DAY = 86_400_000
+          // Due in the future: only an advance reaches them.
+          for (const row of rows) {
+            yield* store.schedule({ organisation: row.organisation, kind: KIND, key: row.key, dueAt: now + (row.due + 1) * 60_000 })
+          }
+          const ran: Array<Ran> = []
+          const [worker] = yield* workersOn(storage, ran, 1)
+          if (worker === undefined) return
+          const target = now + days * DAY
+          yield* worker.advance("OR_a", target)
+          const expected = rows.filter((row) => row.organisation === "OR_a" && now + (row.due + 1) * 60_000 <= target)
+          expect(ran.map((r) => r.key).sort()).toEqual(expected.map((row) => row.key).sort())
+          expect(ran.every((r) => r.organisation === "OR_a")).toBe(true)
+          const dueAts = ran.map((r) => r.dueAt)
+          expect(dueAts).toEqual([...dueAts].sort((a, b) => a - b))
+          // Each ran at its own instant (the handler's clock), not at the target.
+          for (const r of ran) expect(r.at - r.dueAt).toBeLessThan(5_000)
+          expect(yield* worker.nowOf("OR_a")).toBeGreaterThanOrEqual(target)
+          expect(yield* store.offsetOf("OR_b")).toBe(0)
+          // The other organisations' rows are still there, and not yet due on their clocks.
+          expect(yield* worker.runDue).toBe(0)
+        })
+      )), { numRuns: 5 }))
+
+  it("a row leased by a worker that died is run by another once the lease ran out", { timeout: 60_000 }, () =>
+    withStorage((storage) =>
+      Effect.gen(function*() {
+        const store = Context.get(storage, DueWorkStore)
+        const now = yield* Clock.currentTimeMillis
+        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "k", dueAt: now - 1 })
+        // The dead worker: it claimed, then never completed.
+        const claimed = yield* store.claimDue({ owner: "dead", realNow: now, until: now + 300 }, 10)
+        expect(claimed.map((item) => item.key)).toEqual(["k"])
+        const ran: Array<Ran> = []
+        const [worker] = yield* workersOn(storage, ran, 1)
+        if (worker === undefined) return
+        expect(yield* worker.runDue).toBe(0)
+        yield* Effect.sleep(400)
+        expect(yield* worker.runDue).toBe(1)
+        expect(ran.map((r) => r.owner)).toEqual(["worker-0"])
+        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+      })
+    ))
+
+  it("scheduling a pending key again keeps one row, due at the earlier instant", { timeout: 60_000 }, () =>
+    withStorage((storage) =>
+      Effect.gen(function*() {
+        const store = Context.get(storage, DueWorkStore)
+        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "k", dueAt: 2_000 })
+        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "k", dueAt: 1_000 })
+        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "k", dueAt: 3_000 })
+        expect((yield* store.pendingOf("OR_a", KIND)).map((item) => item.dueAt)).toEqual([1_000])
+      })
+    ))
+
+  it("a schedule inside a unit of work that fails is rolled back with it", { timeout: 60_000 }, () =>
+    withStorage((storage) =>
+      Effect.gen(function*() {
+        const store = Context.get(storage, DueWorkStore)
+        const transactor = Context.get(storage, Transactor)
+        yield* Effect.exit(transactor.transaction(Effect.andThen(store.schedule({ organisation: "OR_a", kind: KIND, key: "k", dueAt: 1 }), Effect.fail("no"))))
+        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+      })
+    ))
+})
