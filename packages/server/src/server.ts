@@ -4,9 +4,11 @@ import type { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
-import { type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, SandboxBank } from "@paykit/engine"
+import {
+  type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, SandboxBank, WebhookDeliveries, webhookDueWork
+} from "@paykit/engine"
 import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, RateLimiter, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
-import { PgliteClient, SqlStorage } from "@paykit/store-sql"
+import { PgliteClient, SqlStorage, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
@@ -100,7 +102,11 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   // apiEngineOn keeps only the storage ports of what it is given; the same (memoised) foundation
   // is merged again for the server's ports.
   const engine = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
-  const services = dueWorkerLayer(dueWork, timing).pipe(Layer.provideMerge(engine))
+  // Webhook delivery: the outbox's pump and the `webhook_delivery` kind, beside the daily run.
+  const deliveries = WebhookDeliveries.layer.pipe(Layer.provideMerge(WebhookOutboxSql), Layer.provideMerge(engine))
+  const services = Layer.unwrap(Effect.map(webhookDueWork, (webhooks) => dueWorkerLayer([webhooks, ...dueWork], timing))).pipe(
+    Layer.provideMerge(deliveries)
+  )
   const started = Layer.mergeAll(pollDueWork(timing), Layer.effectDiscard(ensureDailyRuns)).pipe(
     Layer.provideMerge(boot.pipe(Layer.provideMerge(services)))
   )

@@ -1,11 +1,9 @@
 import { Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { afterEach, describe, expect, it } from "vitest"
 import { serverUrl } from "@paykit/http"
-import { WebhookDeliveries } from "@paykit/engine"
-import { WebhookOutboxSql } from "@paykit/store-sql"
-import { recordingSchedule, runDue } from "../../store-sql/test/webhooks/harness.ts"
 import { type Receiver, startReceiver } from "../../store-sql/test/webhooks/receiver.ts"
 import { Bootstrap, makeLiveServer, makeSandboxServer, type ServerConfig, type ServerLogLine } from "../src/index.ts"
+import { WEBHOOK_RETRY_DELAYS_MS } from "@paykit/engine"
 import { api, fulfilledMandateRequest, json, localClient, tempDataDir, testConfig, testLogs } from "./harness.ts"
 
 const SECRET = "paykit-sandbox-webhook-secret-01"
@@ -22,12 +20,23 @@ const start = async (config: ServerConfig) => {
   const runtime = ManagedRuntime.make(server.pipe(Layer.provide(testLogs(lines))))
   const url = await runtime.runPromise(serverUrl)
   const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
-  const schedule = recordingSchedule()
-  // The worker (issue 16, part A) is not on this branch: the test pumps the outbox and runs the due rows itself.
-  const deliver = () =>
-    runtime.runPromise(Effect.provide(runDue(schedule.rows), WebhookDeliveries.layer.pipe(Layer.provide(Layer.mergeAll(WebhookOutboxSql, schedule.layer)))))
-  return { runtime, url, boot, lines, deliver, close: () => runtime.dispose() }
+  return { runtime, url, boot, lines, close: () => runtime.dispose() }
 }
+
+/** Waits (real time, polling) until `done` holds: deliveries are the worker's, made without any advance. */
+const eventually = async (done: () => boolean, what: string, limitMs = 15_000) => {
+  const until = Date.now() + limitMs
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`not within ${limitMs} ms: ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+type Body = { readonly events: ReadonlyArray<{ readonly resource_type: string; readonly action: string; readonly links: Record<string, string> }> }
+const verifiedBodies = (receiver: Receiver): ReadonlyArray<Body> =>
+  receiver.received.flatMap((r) => Array.isArray(r.parsed) ? [JSON.parse(r.body) as Body] : [])
+const hasMandateCreated = (receiver: Receiver, mandate: string) =>
+  verifiedBodies(receiver).some((b) => b.events.some((e) => e.resource_type === "mandates" && e.action === "created" && e.links["mandate"] === mandate))
 
 const withWebhook = (config: ServerConfig, receiver: Receiver): ServerConfig => ({
   ...config,
@@ -39,7 +48,7 @@ const withWebhook = (config: ServerConfig, receiver: Receiver): ServerConfig => 
 })
 
 describe("webhooks through the server", () => {
-  it("PAYKIT_WEBHOOK_URL gets the sandbox's events, signed; the official client lists, finds and retries the records; a restart keeps one endpoint", { timeout: 120_000 }, async () => {
+  it("PAYKIT_WEBHOOK_URL gets a new mandate's created event, signed, within seconds and without an advance; the official client lists, finds and retries the records; a restart keeps one endpoint", { timeout: 120_000 }, async () => {
     const receiver = await startReceiver(SECRET)
     const data = tempDataDir()
     cleanups.push(() => data.remove(), () => receiver.close())
@@ -49,14 +58,14 @@ describe("webhooks through the server", () => {
     const first = await start(config)
     const client = localClient(token, first.url)
     const { mandate } = await fulfilledMandateRequest(client)
-    await first.deliver()
-    const created = receiver.received.flatMap((r) => Array.isArray(r.parsed) ? [r] : [])
-    expect(created.length).toBeGreaterThan(0)
-    const bodies = created.map((r) => JSON.parse(r.body) as { events: Array<{ resource_type: string; action: string; links: Record<string, string> }> })
-    expect(bodies.some((b) => b.events.some((e) => e.resource_type === "mandates" && e.action === "created" && e.links["mandate"] === mandate))).toBe(true)
+    // The worker pumps the outbox and delivers: the official client's parse verified the body.
+    await eventually(() => hasMandateCreated(receiver, mandate), "the mandate's created event")
+    expect(receiver.received.every((r) => Array.isArray(r.parsed))).toBe(true)
 
     const records = await client.webhooks.list({ successful: true })
-    expect(records.webhooks.length).toBe(receiver.received.length)
+    const bodies = new Set(receiver.received.map((r) => r.body))
+    expect(records.webhooks.length).toBeGreaterThan(0)
+    expect(records.webhooks.every((r) => bodies.has(r.request_body ?? ""))).toBe(true)
     const record = records.webhooks[0]
     const found = await client.webhooks.find(record?.id ?? "")
     expect(found.request_body).toBe(record?.request_body)
@@ -78,11 +87,9 @@ describe("webhooks through the server", () => {
     cleanups.push(() => second.close())
     const again = await json(await api(second.url, token, "/webhook_endpoints"))
     expect(again["webhook_endpoints"]).toEqual(endpoints["webhook_endpoints"])
-    const before = receiver.received.length
-    await fulfilledMandateRequest(localClient(token, second.url))
-    await second.deliver()
-    expect(receiver.received.length).toBeGreaterThan(before)
-    expect(receiver.received.slice(before).every((r) => Array.isArray(r.parsed))).toBe(true)
+    const next = await fulfilledMandateRequest(localClient(token, second.url))
+    await eventually(() => hasMandateCreated(receiver, next.mandate), "the second mandate's created event, signed with the secret kept across the restart")
+    expect(receiver.received.every((r) => Array.isArray(r.parsed))).toBe(true)
   })
 
   it("POST /webhook_endpoints shows the secret once; PUT and disable change it; a live server refuses plain http and private addresses", { timeout: 60_000 }, async () => {
@@ -114,4 +121,27 @@ describe("webhooks through the server", () => {
     const ok = await api(live.url, liveToken, "/webhook_endpoints", { method: "POST", body: { webhook_endpoints: { url: "https://example.com/hooks" } } })
     expect(ok.status).toBe(201)
   })
+
+  it("a failed delivery's retry falls due on the organisation's clock: an advance runs it before it answers", { timeout: 60_000 }, async () => {
+    const receiver = await startReceiver(SECRET)
+    cleanups.push(() => receiver.close())
+    const token = "paykit_webhook_test_token_0003"
+    // Every attempt the worker makes now fails; the retry is due WEBHOOK_RETRY_DELAYS_MS[0] later.
+    receiver.answer(...Array.from({ length: 50 }, () => ({ _tag: "status", status: 500 }) as const))
+    const server = await start(withWebhook(testConfig({ sandboxToken: token }), receiver))
+    cleanups.push(() => server.close())
+    const { mandate } = await fulfilledMandateRequest(localClient(token, server.url))
+    await eventually(() => hasMandateCreated(receiver, mandate), "the mandate's created event, answered 500")
+    // Healthy from here on; nothing is tried again before its retry falls due on the sandbox clock.
+    receiver.healthy()
+    const advanced = await api(server.url, token, "/sandbox/simulator/advance", { method: "POST", body: { by: `PT${(WEBHOOK_RETRY_DELAYS_MS[0] ?? 0) / 1000}S` } })
+    expect(advanced.status).toBe(200)
+    // The advance answered after the retries ran: every body that met a 500 has since met a 200.
+    const bodiesAnswered = (status: number) => new Set(receiver.received.filter((r) => r.answered === status).map((r) => r.body))
+    const failed = bodiesAnswered(500)
+    expect(failed.size).toBeGreaterThan(0)
+    expect([...failed].every((body) => bodiesAnswered(200).has(body))).toBe(true)
+    expect(receiver.received.every((r) => Array.isArray(r.parsed))).toBe(true)
+  })
 })
+

@@ -58,6 +58,8 @@ export const startReceiver = async (secret: string) => {
     received,
     /** Answers the next requests so, in order. */
     answer: (...behaviours: ReadonlyArray<Behaviour>) => void queue.push(...behaviours),
+    /** Drops what was queued: 200 from now on. */
+    healthy: () => void queue.splice(0),
     down: close,
     up: () => listen(port),
     close
