@@ -1,4 +1,6 @@
 import { Effect } from "effect"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
 import { addressCategory, guardedLookup, LIVE_SENDER_POLICY, makeNodeSender, SANDBOX_SENDER_POLICY } from "@paykit/engine"
 
@@ -41,6 +43,30 @@ describe("the sender's refusals", () => {
     expect(sandbox.refusal("http://[::1]:8080/h")).toBeUndefined()
     expect(sandbox.refusal("http://10.0.0.8/h")).toMatch(/private/)
     expect(sandbox.refusal("http://169.254.169.254/h")).toMatch(/metadata/)
+  })
+
+  it("live: a name that resolves to loopback passes the URL check and is refused when the request connects; nothing arrives", async () => {
+    let arrived = 0
+    const server = createServer((_request, response) => {
+      arrived++
+      response.end("ok")
+    })
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+    const port = (server.address() as AddressInfo).port
+    try {
+      const url = `https://localhost:${port}/hooks`
+      expect(live.refusal(url)).toBeUndefined()
+      const result = await Effect.runPromise(live.send({ url, headers: {}, body: "{}" }))
+      expect(result).toEqual({ _tag: "Failed", reason: expect.stringMatching(/loopback/) })
+      expect(arrived).toBe(0)
+      // The sandbox's sender reaches the same receiver by name.
+      const sandboxResult = await Effect.runPromise(sandbox.send({ url: `http://localhost:${port}/hooks`, headers: {}, body: "{}" }))
+      expect(sandboxResult).toMatchObject({ _tag: "Answered", status: 200, body: "ok" })
+      expect(arrived).toBe(1)
+    } finally {
+      server.closeAllConnections()
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+    }
   })
 
   it("a refused URL is a failed attempt, and nothing is sent", async () => {
