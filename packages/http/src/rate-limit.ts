@@ -37,15 +37,30 @@ export interface Decision {
   readonly window: Window
 }
 
+/** The start of the fixed window `now` (real time, epoch ms) falls in. */
+export const windowStartOf = (now: number): number => now - (now % RATE_LIMIT_WINDOW_MS)
+
+/** The decision for a request that brought its window's count to `count` (allowed), or found it at the limit. */
+export const decisionOf = (start: number, count: number, allowed: boolean, limit: number): Decision => ({
+  allowed,
+  limit,
+  remaining: limit - count,
+  resetAtMillis: start + RATE_LIMIT_WINDOW_MS,
+  window: { start, count }
+})
+
 /** The pure rule: one request at `now` against the current window. */
 export const consume = (window: Window | undefined, now: number, limit: number): Decision => {
-  const start = now - (now % RATE_LIMIT_WINDOW_MS)
+  const start = windowStartOf(now)
   const current = window !== undefined && window.start === start ? window : { start, count: 0 }
   const allowed = current.count < limit
-  const next = allowed ? { start, count: current.count + 1 } : current
-  return { allowed, limit, remaining: limit - next.count, resetAtMillis: start + RATE_LIMIT_WINDOW_MS, window: next }
+  return decisionOf(start, allowed ? current.count + 1 : current.count, allowed, limit)
 }
 
+/**
+ * The port. `nowMillis` is real time: windows must not move with a sandbox's clock (an advance
+ * would reset them). The server's is on SQL, shared by every process on one database.
+ */
 export class RateLimiter extends Context.Service<RateLimiter, {
   readonly hit: (organisation: string, group: RateLimitGroup, nowMillis: number) => Effect.Effect<Decision>
 }>()("@paykit/http/RateLimiter") {

@@ -7,7 +7,7 @@ import { IdGenerator } from "@paykit/core"
 import {
   type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
-import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, RateLimiter, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, SqlStorage, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
@@ -15,11 +15,12 @@ import { dataDirLock } from "./data-dir-lock.ts"
 import { migrateServer } from "./migrations/index.ts"
 import { Organisations } from "./organisations.ts"
 import { rootRoute } from "./root-page.ts"
-import { dueWorkerLayer, ensureDailyRuns, pollDueWork, type WorkerTiming } from "./sandbox-clock.ts"
+import { dueWorkerLayer, ensureDailyRuns, pollDueWork, type WorkerTiming } from "./due-work.ts"
 import { liveSandboxRoutes, sandboxRoutes } from "./sandbox-routes.ts"
 import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { SqlIdempotencyStore } from "./sql-idempotency.ts"
+import { SqlRateLimiter } from "./sql-rate-limit.ts"
 import { webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
 
 /** The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its data directory. */
@@ -71,8 +72,8 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
     SqlAccessTokens,
     SqlIdempotencyStore,
     Organisations.layerSql,
-    // Windows per process: the spec's limits are per minute, and one process serves a sandbox.
-    RateLimiter.layerMemory
+    // Windows in the database, on real time: shared by every process on it.
+    SqlRateLimiter
   )
   return {
     database,

@@ -65,7 +65,18 @@ const kindsOf = (declarations: ReadonlyArray<DueWorkDeclarations>): ReadonlyMap<
   return kinds
 }
 
-const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: DueWorkerOptions) =>
+/** What the worker's loops share: its store, its lease, the pumps and the run of one claimed item. */
+interface Runner {
+  readonly store: DueWorkStore["Service"]
+  readonly owner: string
+  /** Real time (the clock the worker was built under). */
+  readonly realNow: Effect.Effect<number>
+  readonly lease: Effect.Effect<DueLease>
+  readonly runPumps: (organisation: string | undefined) => Effect.Effect<void>
+  readonly runAt: (item: ClaimedDueItem, instant: number) => Effect.Effect<{ readonly value: DueOutcome; readonly endedAt: number }>
+}
+
+const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: DueWorkerOptions) =>
   Effect.gen(function*() {
     const store = yield* DueWorkStore
     const transactor = yield* Transactor
@@ -77,8 +88,6 @@ const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
     const pumps = declarations.flatMap((declaration) => declaration.pumps)
     const leaseMillis = options.leaseMillis ?? DUE_LEASE_MS
     const owner = options.owner
-    const lease: Effect.Effect<DueLease> = Effect.map(realNow, (realNow) => ({ owner, realNow, until: realNow + leaseMillis }))
-    const runPumps = (organisation: string | undefined) => Effect.forEach(pumps, (pump) => pump.run(organisation), { discard: true })
 
     /** The item's handler and its completion: one unit of work, or the handler's own then the completion's. */
     const handle = (item: ClaimedDueItem): Effect.Effect<DueOutcome> => {
@@ -90,55 +99,73 @@ const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
         : transactor.transaction(Effect.flatMap(kind.run(item), complete))
     }
 
-    const runDue = Effect.gen(function*() {
-      let ran = 0
-      while (true) {
-        yield* runPumps(undefined)
-        const current = yield* lease
-        const [item] = yield* store.claimDue(current, 1)
-        if (item === undefined) return ran
-        const instant = Math.max(item.dueAt, current.realNow + item.offsetMillis)
-        const exit = yield* Effect.exit(atInstant(instant, handle(item), real))
-        if (Exit.isFailure(exit)) {
-          if (Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
-          yield* Effect.logError(DUE_ITEM_FAILED, Cause.pretty(exit.cause)).pipe(
-            Effect.annotateLogs({ organisation: item.organisation, kind: item.kind, key: item.key, attempt: item.attempt })
-          )
-        }
-        ran++
-      }
-    })
-
-    const nowOf = (organisation: string) =>
-      Effect.flatMap(store.offsetOf(organisation), (offset) => Effect.map(realNow, (now) => now + offset))
-
-    const advance = (organisation: string, target: number, fromTime?: number) =>
-      Effect.gen(function*() {
-        const start = yield* realNow
-        const startOffset = yield* store.offsetOf(organisation)
-        const from = fromTime ?? start + startOffset
-        while (true) {
-          yield* runPumps(organisation)
-          const current = yield* lease
-          const next = yield* store.claimNextOf(organisation, target, current)
-          if (next._tag === "None") break
-          if (next._tag === "Leased") {
-            yield* Effect.sleep(DUE_POLL_INTERVAL_MS)
-            continue
-          }
-          const item = next.item
-          const instant = Math.max(item.dueAt, current.realNow + item.offsetMillis)
-          const exit = yield* Effect.exit(atInstant(instant, handle(item), real))
-          if (Exit.isFailure(exit)) {
-            yield* store.release(item, owner)
-            return yield* Effect.failCause(exit.cause)
-          }
-          // A clock never runs behind real time (an item run at "now" ends a few milliseconds behind it).
-          yield* store.raiseOffset(organisation, Math.max(0, exit.value.endedAt - (yield* realNow)))
-        }
-        // "by P1D" moves the clock by exactly one day: the target, plus the real time the advance took.
-        yield* store.raiseOffset(organisation, Math.max(0, startOffset + (target - from)))
-      })
-
-    return DueWorker.of({ owner, runDue, advance, nowOf })
+    const runner: Runner = {
+      store,
+      owner,
+      realNow,
+      lease: Effect.map(realNow, (now) => ({ owner, realNow: now, until: now + leaseMillis })),
+      runPumps: (organisation) => Effect.forEach(pumps, (pump) => pump.run(organisation), { discard: true }),
+      // A worker stopped in the middle (the server shutting down) rolls the item's unit of work
+      // back and frees its lease, so the next process need not wait for it.
+      runAt: (item, instant) => Effect.onInterrupt(atInstant(instant, handle(item), real), () => store.release(item, owner))
+    }
+    return runner
   })
+
+/** Claims and runs the rows due now, one at a time; a failed one is logged and waits for its lease. */
+const runDueWith = (r: Runner): Effect.Effect<number> =>
+  Effect.gen(function*() {
+    let ran = 0
+    while (true) {
+      yield* r.runPumps(undefined)
+      const current = yield* r.lease
+      const [item] = yield* r.store.claimDue(current, 1)
+      if (item === undefined) return ran
+      const instant = Math.max(item.dueAt, current.realNow + item.offsetMillis)
+      const exit = yield* Effect.exit(r.runAt(item, instant))
+      if (Exit.isFailure(exit)) {
+        if (Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
+        yield* Effect.logError(DUE_ITEM_FAILED, Cause.pretty(exit.cause)).pipe(
+          Effect.annotateLogs({ organisation: item.organisation, kind: item.kind, key: item.key, attempt: item.attempt })
+        )
+      }
+      ran++
+    }
+  })
+
+/** One organisation's rows up to `target`, in due order, each at its instant (`DueWorker.advance`). */
+const advanceWith = (r: Runner) => (organisation: string, target: number, fromTime?: number): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const start = yield* r.realNow
+    const startOffset = yield* r.store.offsetOf(organisation)
+    const from = fromTime ?? start + startOffset
+    while (true) {
+      yield* r.runPumps(organisation)
+      const current = yield* r.lease
+      const next = yield* r.store.claimNextOf(organisation, target, current)
+      if (next._tag === "None") break
+      if (next._tag === "Leased") {
+        yield* Effect.sleep(DUE_POLL_INTERVAL_MS)
+        continue
+      }
+      const item = next.item
+      const exit = yield* Effect.exit(r.runAt(item, Math.max(item.dueAt, current.realNow + item.offsetMillis)))
+      if (Exit.isFailure(exit)) {
+        yield* r.store.release(item, r.owner)
+        return yield* Effect.failCause(exit.cause)
+      }
+      // A clock never runs behind real time (an item run at "now" ends a few milliseconds behind it).
+      yield* r.store.raiseOffset(organisation, Math.max(0, exit.value.endedAt - (yield* r.realNow)))
+    }
+    // "by P1D" moves the clock by exactly one day: the target, plus the real time the advance took.
+    yield* r.store.raiseOffset(organisation, Math.max(0, startOffset + (target - from)))
+  })
+
+const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: DueWorkerOptions) =>
+  Effect.map(makeRunner(declarations, options), (r) =>
+    DueWorker.of({
+      owner: r.owner,
+      runDue: runDueWith(r),
+      advance: advanceWith(r),
+      nowOf: (organisation) => Effect.flatMap(r.store.offsetOf(organisation), (offset) => Effect.map(r.realNow, (now) => now + offset))
+    }))

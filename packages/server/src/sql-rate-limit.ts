@@ -1,0 +1,40 @@
+import { Effect, Layer, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { decisionOf, RATE_LIMIT_WINDOW_MS, RateLimiter, windowStartOf } from "@paykit/http"
+import { DbInteger } from "@paykit/store-sql"
+
+/**
+ * The http package's `RateLimiter` on the `rate_limit_windows` table (server migration 0007): one
+ * upsert per request counts it in its window unless the window is at the limit, atomically, so
+ * every process on one database shares the windows (two processes accept 300 outbound POSTs a
+ * minute together, not 300 each). Windows run on real time. A request that opens a new window also
+ * deletes the organisation's windows that ended before the previous one.
+ */
+
+const decodeCounts = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ count: DbInteger })))
+
+export const SqlRateLimiter: Layer.Layer<RateLimiter, never, SqlClient.SqlClient> = Layer.effect(
+  RateLimiter,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return RateLimiter.of({
+      hit: (organisation, group, nowMillis) =>
+        Effect.orDie(Effect.gen(function*() {
+          const start = windowStartOf(nowMillis)
+          const limit = group.limitPerMinute
+          const counted = yield* decodeCounts(yield* sql`INSERT INTO rate_limit_windows (organisation_id, group_name, window_start, count)
+            VALUES (${organisation}, ${group.name}, ${start}, 1)
+            ON CONFLICT (organisation_id, group_name, window_start)
+            DO UPDATE SET count = rate_limit_windows.count + 1 WHERE rate_limit_windows.count < ${limit}
+            RETURNING count`)
+          const count = counted[0]?.count
+          if (count === undefined) return decisionOf(start, limit, false, limit)
+          if (count === 1) {
+            yield* sql`DELETE FROM rate_limit_windows WHERE organisation_id = ${organisation} AND group_name = ${group.name}
+              AND window_start < ${start - RATE_LIMIT_WINDOW_MS}`
+          }
+          return decisionOf(start, count, true, limit)
+        }))
+    })
+  })
+)

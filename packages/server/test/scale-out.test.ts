@@ -1,0 +1,230 @@
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Redacted, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomUUID } from "node:crypto"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { OUTBOUND_PAYMENT_WRITE_RATE_LIMIT_PER_MINUTE } from "@paykit/core"
+import { DbInteger } from "@paykit/store-sql"
+import { CHILD_TOKEN, type ChildServer, freePort, startChild, stopChild } from "./child-server.ts"
+import { api, json } from "./harness.ts"
+
+/**
+ * N processes as one (issue 16): three server processes (`npm start` in child processes) on one
+ * PostgreSQL database. Subscriptions run through a month of daily runs, advanced through one
+ * process while the others' workers claim the rows that fall due on the organisation's clock; one
+ * process is killed with SIGKILL in the middle. Then: no payment was created twice, payouts
+ * reconcile with the payments they paid out, the outbound rate limit is one for all processes,
+ * and an idempotency key holds across them. A second case kills a process while it holds a lease:
+ * another runs the row once the lease ran out. Skipped without DATABASE_URL.
+ */
+
+const databaseUrl = process.env["DATABASE_URL"]
+/** Short, so a dead process's rows are taken over within the test. */
+const LEASE_MS = 3_000
+const WORKER_ENV = { PAYKIT_WORKER_LEASE_MS: String(LEASE_MS), PAYKIT_WORKER_POLL_MS: "100" }
+
+const field = (body: Record<string, unknown>, key: string): Record<string, unknown> => {
+  const value = body[key]
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`no ${key} in ${JSON.stringify(body)}`)
+  return value as Record<string, unknown>
+}
+
+/** A fresh schema on the test database, and the URL whose connections use it. */
+const freshDatabase = async (base: string) => {
+  const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`
+  const admin = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+    Effect.runPromise(Effect.provide(Effect.flatMap(SqlClient.SqlClient, f), PgClient.layer({ url: Redacted.make(base), maxConnections: 1 })))
+  await admin((sql) => sql.unsafe(`CREATE SCHEMA ${schema}`))
+  return {
+    url: `${base}${base.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`,
+    query: <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
+      admin((sql) => Effect.andThen(sql.unsafe(`SET search_path TO ${schema}`), f(sql))),
+    drop: () => admin((sql) => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`))
+  }
+}
+
+/** Starts a process on the database and waits until it listens. */
+const start = async (url: string): Promise<{ readonly child: ChildServer; readonly url: string }> => {
+  const child = startChild({ databaseUrl: url }, await freePort(), WORKER_ENV)
+  return { child, url: await child.listening }
+}
+
+/** Every item of a list endpoint, walking its `after` cursors. */
+const listAll = async (base: string, path: string, key: string): Promise<ReadonlyArray<Record<string, unknown>>> => {
+  const items: Array<Record<string, unknown>> = []
+  let after: string | null = null
+  do {
+    const separator = path.includes("?") ? "&" : "?"
+    const body = await json(await api(base, CHILD_TOKEN, `${path}${separator}limit=500${after === null ? "" : `&after=${after}`}`))
+    items.push(...(body[key] as ReadonlyArray<Record<string, unknown>>))
+    const cursors = field(field(body, "meta"), "cursors")
+    after = typeof cursors["after"] === "string" ? cursors["after"] : null
+  } while (after !== null)
+  return items
+}
+
+/** A verified creditor with a GBP payout account and `count` subscriptions on one Bacs mandate. */
+const subscriptionsThrough = async (base: string, count: number) => {
+  const post = async (path: string, key: string, body: unknown) => {
+    const response = await api(base, CHILD_TOKEN, path, { method: "POST", body: { [key]: body } })
+    const answer = await json(response)
+    if (response.status !== 201 && response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(answer)}`)
+    return field(answer, key)
+  }
+  const creditor = String((await post("/creditors", "creditors", { name: "Scale Ltd", country_code: "GB", creditor_type: "company" }))["id"])
+  await post("/verification_details", "verification_details", {
+    name: "Scale Ltd", company_number: "01234567", description: "Testing", address_line1: "1 High Street", city: "London", postal_code: "E1 6AN",
+    directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
+    links: { creditor }
+  })
+  await post("/creditor_bank_accounts", "creditor_bank_accounts", {
+    account_holder_name: "Scale Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP",
+    set_as_default_payout_account: true, links: { creditor }
+  })
+  const request = String((await post("/billing_requests", "billing_requests", { mandate_request: { currency: "GBP", scheme: "bacs" }, links: { creditor } }))["id"])
+  const action = (name: string, data: unknown) =>
+    api(base, CHILD_TOKEN, `/billing_requests/${request}/actions/${name}`, { method: "POST", body: { data } }).then(json).then((b) => field(b, "billing_requests"))
+  await action("collect_customer_details", {
+    customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
+    customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
+  })
+  await action("collect_bank_account", { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" })
+  await action("confirm_payer_details", {})
+  const mandate = String(field(await action("fulfil", {}), "links")["mandate_request_mandate"])
+  const subscriptions: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    const interval_unit = i % 2 === 0 ? "weekly" : "monthly"
+    subscriptions.push(String((await post("/subscriptions", "subscriptions", { amount: 1000 + i * 100, currency: "GBP", interval_unit, links: { mandate } }))["id"]))
+  }
+  return { creditor, subscriptions }
+}
+
+const advance = async (base: string, by: string) => {
+  const response = await api(base, CHILD_TOKEN, "/sandbox/simulator/advance", { method: "POST", body: { by } })
+  expect(response.status).toBe(200)
+}
+
+describe.skipIf(databaseUrl === undefined)("three server processes on one PostgreSQL database", () => {
+  let database: Awaited<ReturnType<typeof freshDatabase>>
+  const children: Array<ChildServer> = []
+  beforeAll(async () => {
+    database = await freshDatabase(databaseUrl ?? "")
+  }, 60_000)
+  afterAll(async () => {
+    for (const child of children) await stopChild(child, "SIGKILL")
+    await database.drop()
+  }, 60_000)
+
+  it("run a month of daily runs as one while one of them is killed", { timeout: 300_000 }, async () => {
+    // The first start makes the organisation; the others find it.
+    const a = await start(database.url)
+    const [b, c] = await Promise.all([start(database.url), start(database.url)])
+    children.push(a.child, b.child, c.child)
+    const { subscriptions } = await subscriptionsThrough(a.url, 6)
+
+    // A month, a day at a time through b; c is killed a third of the way, mid-advance.
+    for (let day = 1; day <= 31; day++) {
+      const advancing = advance(b.url, "P1D")
+      if (day === 10) c.child.child.kill("SIGKILL")
+      await advancing
+    }
+    await c.child.exited
+
+    // No payment created twice: one per subscription and charge date, across every process.
+    const payments = await listAll(a.url, "/payments", "payments")
+    const charges = payments.map((p) => `${String(field(p, "links")["subscription"])}/${String(p["charge_date"])}`)
+    expect(new Set(charges).size).toBe(charges.length)
+    // Every subscription charged through the month (weekly ones four times at least).
+    subscriptions.forEach((subscription, i) =>
+      expect(charges.filter((c) => c.startsWith(`${subscription}/`)).length).toBeGreaterThanOrEqual(i % 2 === 0 ? 4 : 1))
+    const count = await database.query((sql) =>
+      Effect.flatMap(sql`SELECT count(*) AS n FROM resources WHERE resource_type = 'payments'`, Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ n: DbInteger })))))
+    expect(count[0]?.n).toBe(payments.length)
+
+    // Payouts reconcile: every paid-out payment is in one payout, and each payout pays exactly its payments less its fees.
+    const payouts = await listAll(a.url, "/payouts", "payouts")
+    expect(payouts.length).toBeGreaterThan(0)
+    const paidOut = payments.filter((p) => p["status"] === "paid_out")
+    expect(paidOut.length).toBeGreaterThan(0)
+    for (const payout of payouts) {
+      const its = paidOut.filter((p) => field(p, "links")["payout"] === payout["id"])
+      const collected = its.reduce((sum, p) => sum + Number(p["amount"]), 0)
+      expect(Number(payout["amount"]) + Number(payout["deducted_fees"])).toBe(collected)
+    }
+    for (const p of paidOut) expect(payouts.some((payout) => payout["id"] === field(p, "links")["payout"])).toBe(true)
+
+    // Webhook deliveries (issue 16, webhooks part): the lead asserts here, after merging, that
+    // every event of this month reached the receiver at least once.
+
+    // One rate limit for every process: a and b together refuse past 300 outbound POSTs a minute.
+    const left = 60_000 - (Date.now() % 60_000)
+    if (left < 25_000) await new Promise((resolve) => setTimeout(resolve, left + 50))
+    const statuses: Array<number> = []
+    for (let i = 0; i < OUTBOUND_PAYMENT_WRITE_RATE_LIMIT_PER_MINUTE; i += 10) {
+      const batch = await Promise.all(Array.from({ length: 10 }, (_, j) =>
+        api((i + j) % 2 === 0 ? a.url : b.url, CHILD_TOKEN, "/outbound_payments", { method: "POST", body: {} })))
+      statuses.push(...batch.map((response) => response.status))
+    }
+    expect(statuses.filter((s) => s === 429)).toEqual([])
+    expect((await api(a.url, CHILD_TOKEN, "/outbound_payments", { method: "POST", body: {} })).status).toBe(429)
+    expect((await api(b.url, CHILD_TOKEN, "/outbound_payments", { method: "POST", body: {} })).status).toBe(429)
+
+    // Idempotency across processes: a key used through a is a conflict through b, naming a's resource.
+    const keyed = (base: string) =>
+      api(base, CHILD_TOKEN, "/creditors", { method: "POST", headers: { "idempotency-key": "scale-out-1" }, body: { creditors: { name: "Keyed Ltd", country_code: "GB", creditor_type: "company" } } })
+    const first = await keyed(a.url)
+    expect(first.status).toBe(201)
+    const id = field(await json(first), "creditors")["id"]
+    const second = await keyed(b.url)
+    expect(second.status).toBe(409)
+    expect(JSON.stringify(await json(second))).toContain(String(id))
+  })
+})
+
+const LeaseRow = Schema.Struct({ kind: Schema.String, key: Schema.String, due_at: DbInteger, lease_owner: Schema.NullOr(Schema.String), lease_until: Schema.NullOr(DbInteger) })
+
+describe.skipIf(databaseUrl === undefined)("a process killed while it holds a lease", () => {
+  let database: Awaited<ReturnType<typeof freshDatabase>>
+  const children: Array<ChildServer> = []
+  beforeAll(async () => {
+    database = await freshDatabase(databaseUrl ?? "")
+  }, 60_000)
+  afterAll(async () => {
+    for (const child of children) await stopChild(child, "SIGKILL")
+    await database.drop()
+  }, 60_000)
+
+  it("leaves its row to another process once the lease ran out", { timeout: 300_000 }, async () => {
+    const first = await start(database.url)
+    children.push(first.child)
+    await subscriptionsThrough(first.url, 4)
+    const leasedBy = (pid: number | undefined) =>
+      database.query((sql) =>
+        Effect.flatMap(sql`SELECT kind, key, due_at, lease_owner, lease_until FROM due_work WHERE lease_owner LIKE ${`%:${pid ?? -1}:%`}`, Schema.decodeUnknownEffect(Schema.Array(LeaseRow))))
+    // A long advance through the first process; it is killed the moment it is seen holding a lease.
+    const advancing = api(first.url, CHILD_TOKEN, "/sandbox/simulator/advance", { method: "POST", body: { by: "P200D" } }).catch(() => undefined)
+    let held: ReadonlyArray<typeof LeaseRow.Type> = []
+    while (held.length === 0) held = await leasedBy(first.child.child.pid)
+    first.child.child.kill("SIGKILL")
+    await first.child.exited
+    await advancing
+    // The row it held is still leased to it (the kill came before its completion).
+    held = await leasedBy(first.child.child.pid)
+    expect(held.length).toBe(1)
+    const row = held[0]
+    if (row === undefined) return
+    const killedAt = Date.now()
+
+    // Another process: its advance waits for the dead lease, then runs the row.
+    const second = await start(database.url)
+    children.push(second.child)
+    const clock = field(await json(await api(second.url, CHILD_TOKEN, "/sandbox/simulator/clock")), "simulator_clock")
+    const to = new Date(Math.max(row.due_at, Date.parse(String(clock["now"]))) + 1_000).toISOString()
+    const moved = await api(second.url, CHILD_TOKEN, "/sandbox/simulator/advance", { method: "POST", body: { to } })
+    expect(moved.status).toBe(200)
+    const after = await database.query((sql) =>
+      Effect.flatMap(sql`SELECT kind, key, due_at, lease_owner, lease_until FROM due_work WHERE kind = ${row.kind} AND key = ${row.key}`, Schema.decodeUnknownEffect(Schema.Array(LeaseRow))))
+    expect(after.filter((r) => r.lease_owner !== null && r.lease_owner.includes(`:${first.child.child.pid ?? -1}:`))).toEqual([])
+    expect(Date.now()).toBeGreaterThanOrEqual(row.lease_until ?? killedAt)
+  })
+})
