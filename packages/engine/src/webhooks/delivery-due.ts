@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Exit, Layer } from "effect"
 import { IdGenerator, InvalidState, newId, parseTimestamp, timestampFromMillis } from "@paykit/core"
 import type { Event } from "../kernel/domain/events.ts"
 import { eq } from "../kernel/ports/list-query.ts"
@@ -60,16 +60,28 @@ export const nextEndpoint = (endpoint: StoredWebhookEndpoint, successful: boolea
   return { ...endpoint, enabled: false, disabled_reason: "failing" }
 }
 
+/** Another run of the same delivery settled it first (the worker and an advance of one process may both hold its row). */
+class SettledElsewhere {
+  readonly _tag = "SettledElsewhere"
+}
+
+/** Saves the delivery's next state if nobody else did since `current` was read. */
 const settle = (deps: Deps, organisation: string, current: Versioned<WebhookDelivery>, next: WebhookDelivery) =>
-  Effect.orDie(save(deps.deliveries, organisation, current, next))
+  Effect.mapError(save(deps.deliveries, organisation, current, next), () => new SettledElsewhere())
+
+/** What the row should do given the delivery as stored: done unless pending, else due after its backoff. */
+const outcomeOf = (delivery: WebhookDelivery, at: number): DueOutcome =>
+  delivery.status === "pending" ? dueRetryAt(at + (retryDelayAfter(delivery.attempts) ?? 0)) : dueDone
 
 /**
  * The `webhook_delivery` handler: one attempt of the delivery, recorded, then the delivery
  * delivered (2xx), given up (retries spent or endpoint disabled), or due again after its backoff
  * (`WEBHOOK_RETRY_DELAYS_MS`) on the organisation's clock. Nothing is held open across the request:
- * it is read, sent, then the record and its consequences are written in one unit of work; a
- * process dying in between leaves the row to be claimed again and nothing written (the receiver
- * may then see the body twice, under one `webhook-id`).
+ * it is read, sent, then the delivery's next state, the record and the endpoint's failing run are
+ * written in one unit of work; a process dying in between leaves the row to be claimed again and
+ * nothing written (the receiver may then see the body twice, under one `webhook-id`). Two runs of
+ * one delivery at once both send; the one that saves second records its attempt under an id of
+ * its own and answers from the state the first left.
  */
 const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, IdGenerator> =>
   Effect.gen(function*() {
@@ -78,24 +90,36 @@ const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, Id
     const current = found.value
     const delivery = current.resource
     const endpoint = (yield* Effect.orDie(deps.endpoints.get(item.organisation, delivery.webhook_endpoint))).resource
-    if (!endpoint.enabled) {
-      yield* settle(deps, item.organisation, current, { ...delivery, status: "given_up" })
-      return dueDone
-    }
+    if (!endpoint.enabled) return yield* giveUp(deps, item, current)
     const record = yield* attemptDelivery(deps, {
       organisation: item.organisation, delivery: delivery.id, body: delivery.request_body, endpoint,
       ...(delivery.attempts === 0 ? { recordId: delivery.id } : {})
     })
     const at = yield* Clock.currentTimeMillis
     return yield* deps.transactor.transaction(Effect.gen(function*() {
-      yield* insertNew(deps.records, item.organisation, record)
       const enabled = yield* noteOutcome(deps, item.organisation, endpoint.id, record.successful, at)
       const attempts = delivery.attempts + 1
       const delay = retryDelayAfter(attempts)
       const status = record.successful ? "delivered" : !enabled || delay === undefined ? "given_up" : "pending"
       yield* settle(deps, item.organisation, current, { ...delivery, attempts, status })
+      yield* insertNew(deps.records, item.organisation, record)
       return status === "pending" && delay !== undefined ? dueRetryAt(at + delay) : dueDone
-    }))
+    })).pipe(
+      // Settled by the other run: this attempt is recorded all the same, under an id of its own.
+      Effect.catch(() =>
+        Effect.gen(function*() {
+          yield* insertNew(deps.records, item.organisation, { ...record, id: yield* newId("webhook") })
+          return outcomeOf((yield* Effect.orDie(deps.deliveries.get(item.organisation, item.key))).resource, at)
+        }))
+    )
+  })
+
+/** A delivery to a disabled endpoint: given up without an attempt. */
+const giveUp = (deps: Deps, item: DueItem, current: Versioned<WebhookDelivery>) =>
+  Effect.gen(function*() {
+    const saved = yield* Effect.exit(settle(deps, item.organisation, current, { ...current.resource, status: "given_up" }))
+    if (Exit.isSuccess(saved)) return dueDone
+    return outcomeOf((yield* Effect.orDie(deps.deliveries.get(item.organisation, item.key))).resource, yield* Clock.currentTimeMillis)
   })
 
 /**

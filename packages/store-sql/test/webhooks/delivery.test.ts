@@ -176,5 +176,27 @@ describe.each(DATABASES)("webhook delivery on $name", (database) => {
       expect((yield* (yield* WebhookDeliveryRepository).scan(ORG, {})).map((d) => d.resource.status)).toEqual(["given_up"])
     }), webhookEngine(database.isolated(), schedule.layer)))
   })
+
+  it("two runs of one delivery at once (a worker and an advance of one process) both send; both attempts are recorded and both answer Done", { timeout: 60_000 }, async () => {
+    const hooks = await receiver()
+    const schedule = recordingSchedule()
+    await Effect.runPromise(Effect.provide(Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      yield* (yield* WebhookEndpoints).create(ORG, { url: hooks.url, secret: SECRET })
+      yield* setUpPayer(ORG, {})
+      const deliveries = yield* WebhookDeliveries
+      yield* deliveries.pump(ORG)
+      const [row] = [...schedule.rows.values()]
+      if (row === undefined) return expect.unreachable("a delivery's row")
+      const outcomes = yield* Effect.all([deliveries.deliver({ ...row, attempt: 0 }), deliveries.deliver({ ...row, attempt: 0 })], { concurrency: 2 })
+      expect(outcomes).toEqual([{ _tag: "Done" }, { _tag: "Done" }])
+      expect(hooks.received).toHaveLength(2)
+      const records = (yield* (yield* Webhooks).list(ORG, {})).items
+      expect(records).toHaveLength(2)
+      expect(records.map((r) => r.id)).toContain(row.key)
+      const stored = (yield* (yield* WebhookDeliveryRepository).get(ORG, row.key)).resource
+      expect([stored.status, stored.attempts]).toEqual(["delivered", 1])
+    }), webhookEngine(database.isolated(), schedule.layer)))
+  })
 })
 
