@@ -26,7 +26,7 @@ const WORKER_ENV = { PAYKIT_WORKER_LEASE_MS: String(LEASE_MS), PAYKIT_WORKER_POL
 const WEBHOOK_SECRET = "scale-out-webhook-secret-0001"
 /** Every process gets the same key sealing webhook secrets, as processes sharing one PostgreSQL must. */
 const WEBHOOK_SECRET_KEY = randomBytes(32).toString("hex")
-const webhookEnv = (receiverUrl: string): Record<string, string> => process.env["NO_HOOKS"] === "1" ? {} : ({
+const webhookEnv = (receiverUrl: string): Record<string, string> => ({
   PAYKIT_WEBHOOK_URL: receiverUrl, PAYKIT_WEBHOOK_SECRET: WEBHOOK_SECRET, PAYKIT_WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY
 })
 
