@@ -1,11 +1,11 @@
 import { Clock, Context, Effect, Exit, Layer } from "effect"
-import { IdGenerator, InvalidState, newId, parseTimestamp, timestampFromMillis } from "@paykit/core"
+import { IdGenerator, InvalidState, newId, timestampFromMillis } from "@paykit/core"
 import type { Event } from "../kernel/domain/events.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { type DueItem, type DueOutcome, dueDone, dueRetryAt, DueWorkSchedule } from "../kernel/ports/due-work.ts"
 import { insertNew, save } from "../kernel/support.ts"
-import type { StoredWebhookEndpoint } from "./domain/webhook-endpoints.ts"
+import { DISABLED_FOR_FAILING, type StoredWebhookEndpoint } from "./domain/webhook-endpoints.ts"
 import type { WebhookDelivery } from "./domain/webhooks.ts"
 import { attemptDelivery, type AttemptDeps } from "./attempt.ts"
 import { retryDelayAfter, WEBHOOK_ENDPOINT_DISABLE_AFTER_MS, WEBHOOK_MAX_EVENTS } from "./delivery-policy.ts"
@@ -52,12 +52,12 @@ const noteOutcome = (deps: Deps, organisation: string, id: string, successful: b
     return next.enabled
   }).pipe(Effect.retry({ times: ENDPOINT_SAVE_TRIES, while: (e) => e instanceof InvalidState }), Effect.orDie)
 
+/** The rule of an endpoint's failing run, pure: the endpoint as an attempt at `atMillis` leaves it (the same object when unchanged). */
 export const nextEndpoint = (endpoint: StoredWebhookEndpoint, successful: boolean, atMillis: number): StoredWebhookEndpoint => {
   if (successful) return endpoint.failing_since === null ? endpoint : { ...endpoint, failing_since: null }
   if (endpoint.failing_since === null) return { ...endpoint, failing_since: timestampFromMillis(atMillis) }
-  const since = Date.parse(parseTimestamp(endpoint.failing_since) ?? endpoint.failing_since)
-  if (!endpoint.enabled || atMillis - since < WEBHOOK_ENDPOINT_DISABLE_AFTER_MS) return endpoint
-  return { ...endpoint, enabled: false, disabled_reason: "failing" }
+  if (!endpoint.enabled || atMillis - Date.parse(endpoint.failing_since) < WEBHOOK_ENDPOINT_DISABLE_AFTER_MS) return endpoint
+  return { ...endpoint, enabled: false, disabled_reason: DISABLED_FOR_FAILING }
 }
 
 /** Another run of the same delivery settled it first (the worker and an advance of one process may both hold its row). */

@@ -23,7 +23,7 @@ export const WEBHOOK_RETRY_DELAYS_MS: ReadonlyArray<number> = [
 
 /**
  * An endpoint whose attempts have all failed for this long (since its last success, on the
- * organisation's clock) is disabled (`disabled_reason: "failing"`), and its pending deliveries
+ * organisation's clock) is disabled (`disabled_reason` `DISABLED_FOR_FAILING`), and its pending deliveries
  * are given up: it is not retried for ever. Re-enabling it (`PUT`, `enabled: true`) resumes.
  */
 export const WEBHOOK_ENDPOINT_DISABLE_AFTER_MS = 3 * MILLIS_PER_DAY

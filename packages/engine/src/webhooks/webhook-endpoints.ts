@@ -7,6 +7,7 @@ import { toListQuery } from "../kernel/list-params.ts"
 import { captureIdGenerator, insertNew, save } from "../kernel/support.ts"
 import {
   type CreatedWebhookEndpoint,
+  DISABLED_BY_USER,
   publicEndpoint,
   type StoredWebhookEndpoint,
   WEBHOOK_ENDPOINTS,
@@ -49,7 +50,7 @@ const create = Effect.fnUntraced(function*(
       url: command.url,
       signature_scheme: command.signature_scheme ?? "gocardless",
       enabled,
-      disabled_reason: enabled ? null : "disabled_by_user",
+      disabled_reason: enabled ? null : DISABLED_BY_USER,
       failing_since: null,
       sealed_secret: box.seal(secret, secretContext(organisation, id))
     } satisfies StoredWebhookEndpoint))
@@ -60,7 +61,7 @@ const create = Effect.fnUntraced(function*(
 const withEnabled = (endpoint: StoredWebhookEndpoint, enabled: boolean): StoredWebhookEndpoint =>
   enabled
     ? { ...endpoint, enabled: true, disabled_reason: null, failing_since: null }
-    : { ...endpoint, enabled: false, disabled_reason: endpoint.enabled ? "disabled_by_user" : endpoint.disabled_reason }
+    : { ...endpoint, enabled: false, disabled_reason: endpoint.enabled ? DISABLED_BY_USER : endpoint.disabled_reason }
 
 const setEnabled = Effect.fnUntraced(function*(endpoints: Endpoints, organisation: string, id: string, enabled: boolean) {
   const current = yield* endpoints.get(organisation, id)

@@ -12,6 +12,8 @@ import { listFields } from "../../kernel/list-params.ts"
 /** Why an endpoint stopped receiving: its owner disabled it, or it kept failing (`WEBHOOK_ENDPOINT_DISABLE_AFTER_MS`). */
 export const WEBHOOK_ENDPOINT_DISABLED_REASONS = ["disabled_by_user", "failing"] as const
 export type WebhookEndpointDisabledReason = (typeof WEBHOOK_ENDPOINT_DISABLED_REASONS)[number]
+export const DISABLED_BY_USER: WebhookEndpointDisabledReason = "disabled_by_user"
+export const DISABLED_FOR_FAILING: WebhookEndpointDisabledReason = "failing"
 
 /**
  * How an endpoint's requests are signed. GoCardless's `Webhook-Signature` and Standard Webhooks'
