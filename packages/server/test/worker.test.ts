@@ -1,7 +1,7 @@
 import { Clock, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DueItem, dueDone, DueWorkSchedule, DueWorkStore, dueRetryAt } from "@paykit/engine"
-import { startServer, type TestServer } from "./harness.ts"
+import { api, json, startServer, type TestServer } from "./harness.ts"
 
 /**
  * The worker every server process runs: on a live server (real time, no advance), an item due a
@@ -50,6 +50,28 @@ describe("a live server's worker", () => {
     expect(ran.filter((r) => r.key === "retry").map((r) => r.attempt)).toEqual([0, 1])
     const left = await server.runtime.runPromise(Effect.flatMap(DueWorkStore, (store) => store.pendingOf(organisation, "probe")))
     expect(left).toEqual([])
+  })
+
+  it("validates an outbound payment import seconds after its creation, not the next morning", { timeout: 30_000 }, async () => {
+    const token = server.boot.accessToken ?? ""
+    const created = await api(server.url, token, "/outbound_payment_imports", {
+      method: "POST",
+      body: { outbound_payment_imports: { entry_items: [{ scheme: "faster_payments", amount: 100, recipient_bank_account_id: "BA0000000000ZZ" }], links: { creditor: server.boot.creditor } } }
+    })
+    expect(created.status).toBe(201)
+    const body = await json(created)
+    const id = String((body["outbound_payment_imports"] as { id: string }).id)
+    const statusOf = async () =>
+      String(((await json(await api(server.url, token, `/outbound_payment_imports/${id}`)))["outbound_payment_imports"] as { status: string }).status)
+    expect(await statusOf()).toBe("validating")
+    let status = "validating"
+    const end = Date.now() + 15_000
+    while (status === "validating" && Date.now() < end) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      status = await statusOf()
+    }
+    // Its one entry names no account: the import is judged invalid, by the worker, within seconds.
+    expect(status).toBe("invalid")
   })
 
   it("every organisation has its next daily run, due 06:00 UTC", async () => {

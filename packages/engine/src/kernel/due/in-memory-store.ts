@@ -30,8 +30,10 @@ const dueRows = defineResource({ name: "due_work", idPrefix: null, schema: DueRo
 const rowId = (kind: string, key: string) => `${kind}\u0000${key}`
 const byDueOrder = (a: Versioned<DueRow>, b: Versioned<DueRow>) =>
   a.resource.due_at - b.resource.due_at || a.resource.id.localeCompare(b.resource.id)
-const leaseFree = (row: DueRow, lease: DueLease) =>
-  row.lease_until === null || row.lease_until < lease.realNow || row.lease_owner === lease.owner
+/** No lease holds the row at `realNow`: never leased, freed, or run out. */
+const leaseOpen = (row: DueRow, realNow: number) => row.lease_until === null || row.lease_until < realNow
+/** Open, or held by `lease`'s own owner (an advance taking back the row it leased). */
+const leaseFree = (row: DueRow, lease: DueLease) => leaseOpen(row, lease.realNow) || row.lease_owner === lease.owner
 
 export const makeInMemoryDueWorkStore = Effect.gen(function*() {
   const backend = yield* RepositoryBackend
@@ -88,7 +90,7 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
         const due: Array<{ readonly organisation: string; readonly row: Versioned<DueRow> }> = []
         for (const organisation of yield* backend.organisations) {
           for (const row of yield* pending(organisation)) {
-            if (row.resource.due_at <= lease.realNow + offsetOf(organisation) && leaseFree(row.resource, { ...lease, owner: "" })) {
+            if (row.resource.due_at <= lease.realNow + offsetOf(organisation) && leaseOpen(row.resource, lease.realNow)) {
               due.push({ organisation, row })
             }
           }
