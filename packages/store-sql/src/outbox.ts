@@ -81,7 +81,8 @@ export const webhookOutboxOf = (outbox: Outbox["Service"], sql: SqlClient.SqlCli
   WebhookOutbox.of({
     take: (organisation, limit, handle) =>
       Effect.gen(function*() {
-        const target = organisation ?? (yield* oldestWaiting(sql))
+        // One statement, no transaction, when nothing waits: the pump runs before every due item.
+        const target = yield* oldestWaiting(sql, organisation)
         if (target === undefined) return 0
         return yield* outbox.drain(limit, (batch) => handle(batch.map(({ organisation, event }) => ({ organisation, event }))), target)
       })
@@ -90,9 +91,11 @@ export const webhookOutboxOf = (outbox: Outbox["Service"], sql: SqlClient.SqlCli
 const OrganisationRow = Schema.Struct({ organisation_id: Schema.String })
 const decodeOrganisationRows = Schema.decodeUnknownEffect(Schema.Array(OrganisationRow))
 
-/** The organisation whose queued event is oldest and not held by another taker. */
-const oldestWaiting = (sql: SqlClient.SqlClient): Effect.Effect<string | undefined> =>
-  sql`SELECT organisation_id FROM outbox ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`.pipe(
+/** The organisation (`organisation`, when given) whose queued event is oldest and not held by another taker. */
+const oldestWaiting = (sql: SqlClient.SqlClient, organisation: string | undefined): Effect.Effect<string | undefined> =>
+  (organisation === undefined
+    ? sql`SELECT organisation_id FROM outbox ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`
+    : sql`SELECT organisation_id FROM outbox WHERE organisation_id = ${organisation} ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`).pipe(
     Effect.flatMap(decodeOrganisationRows),
     Effect.map((rows) => rows[0]?.organisation_id),
     Effect.orDie
