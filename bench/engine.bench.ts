@@ -33,7 +33,7 @@ const WINDOW = Number(process.env["BENCH_WINDOW"] ?? 10_000)
 const ORG = "OR000000000001"
 
 const layer = engine.engineOn(engine.InMemoryStorage).pipe(
-  Layer.provideMerge(Layer.mergeAll(engine.SandboxBank, IdGenerator.layer, engine.ClockControl.testClock))
+  Layer.provideMerge(Layer.mergeAll(engine.SandboxBank, IdGenerator.layer, engine.ClockControl.testClock, engine.sandboxWebhooks))
 )
 
 const program = Effect.gen(function*() {

@@ -38,7 +38,8 @@ export const ID_PREFIXES = {
   scheme_identifier: "SU",
   subscription: "SB",
   verification_detail: "VD",
-  webhook: "WB"
+  webhook: "WB",
+  webhook_endpoint: "WE"
 } as const
 
 export type IdResource = keyof typeof ID_PREFIXES

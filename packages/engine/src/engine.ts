@@ -33,6 +33,9 @@ import { collectionDueWork } from "./collections/jobs.ts"
 import { payoutDueWork } from "./payouts/jobs.ts"
 import { outboundDueWork } from "./outbound/jobs.ts"
 import { payerFlowDueWork } from "./payer-flows/jobs.ts"
+import { WebhookServices } from "./webhooks/webhook-services.ts"
+import { WebhookSecretKey } from "./webhooks/secret-box.ts"
+import { SANDBOX_SENDER_POLICY, WebhookSender } from "./webhooks/sender.ts"
 
 /** The services the others build on: customers, mandates, payments, subscriptions (and the reference data). */
 const FoundationServices = Subscriptions.layer.pipe(
@@ -43,10 +46,11 @@ const FoundationServices = Subscriptions.layer.pipe(
  * Every API-facing engine service: creditors (with bank accounts and verification details),
  * customers (with bank accounts), mandates, payments and refunds, subscriptions, payouts, events,
  * outbound payments, imports and payment accounts, billing requests, bank and payer
- * authorisations, institutions, tax rates, negative balance limits, payer themes, and the sandbox's
- * scenario simulators (served on a sandbox server only). It needs storage
- * (`EngineStorage` and the repositories), a `BankGateway`, a `NameVerifier` and an `IdGenerator`,
- * and never `ClockControl`: only the simulator moves time, and it is not part of this layer.
+ * authorisations, institutions, tax rates, negative balance limits, payer themes, webhook
+ * endpoints and records, and the sandbox's scenario simulators (served on a sandbox server
+ * only). It needs storage (`EngineStorage` and the repositories), a `BankGateway`, a
+ * `NameVerifier`, an `IdGenerator`, and for webhooks a `WebhookSecretKey` and a `WebhookSender`;
+ * never `ClockControl`: only the simulator moves time, and it is not part of this layer.
  */
 export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Layer.mergeAll(
   Creditors.layer,
@@ -56,7 +60,8 @@ export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Laye
   OutboundServices,
   PayerAuthorisations.layer,
   PayerThemes.layer,
-  BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer))
+  BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer)),
+  WebhookServices
 ).pipe(Layer.provideMerge(FoundationServices))))
 
 /**
@@ -116,7 +121,13 @@ export const inMemoryEngine = (options: { readonly seed: number }) => sandboxEng
 /** `inMemoryEngine` on another storage adapter (SQL, or one wrapped to inject failures in tests). */
 export const sandboxEngineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>, options: { readonly seed: number }) =>
   engineOn(storage).pipe(
-    Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(options.seed), ClockControl.testClock))
+    Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(options.seed), ClockControl.testClock, sandboxWebhooks))
   )
 
-export type EngineExternal = BankGateway | NameVerifier | IdGenerator
+/**
+ * Webhooks as a sandbox in one process sends them: a secret key that lives as long as the process
+ * (the in-memory store does too), and the sandbox's sender (loopback receivers allowed).
+ */
+export const sandboxWebhooks = Layer.mergeAll(WebhookSecretKey.ephemeral, WebhookSender.node(SANDBOX_SENDER_POLICY))
+
+export type EngineExternal = BankGateway | NameVerifier | IdGenerator | WebhookSecretKey | WebhookSender

@@ -21,6 +21,9 @@ import { billingRequests } from "./payer-flows/domain/billing-requests.ts"
 import { payerAuthorisations } from "./payer-flows/domain/payer-authorisations.ts"
 import { appAttributions, appFeeEntries } from "./payouts/domain/app-fees.ts"
 import { payerThemes } from "./creditors/domain/payer-themes.ts"
+import { webhookEndpoints } from "./webhooks/domain/webhook-endpoints.ts"
+import { webhookDeliveries, webhooks } from "./webhooks/domain/webhooks.ts"
+import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./webhooks/repositories.ts"
 import {
   BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, PayerAuthorisationRepository
 } from "./payer-flows/repositories.ts"
@@ -47,6 +50,7 @@ export * from "./collections/repositories.ts"
 export * from "./payer-flows/repositories.ts"
 export * from "./outbound/repositories.ts"
 export * from "./payouts/repositories.ts"
+export * from "./webhooks/repositories.ts"
 
 /** Every resource definition the engine stores: a storage adapter creates one table per entry. */
 export const RESOURCE_DEFINITIONS = [
@@ -57,7 +61,8 @@ export const RESOURCE_DEFINITIONS = [
   billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations,
   subscriptions, subscriptionSchedules, payouts,
   appAttributions, appFeeEntries,
-  payerThemes
+  payerThemes,
+  webhookEndpoints, webhookDeliveries, webhooks
 ] as const
 
 /** Every aggregate's repository, built from whichever storage backend is provided. */
@@ -85,5 +90,8 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(PayoutRepository, payouts),
   fromBackend(AppAttributionRepository, appAttributions),
   fromBackend(AppFeeLedgerRepository, appFeeEntries),
-  fromBackend(PayerThemeRepository, payerThemes)
+  fromBackend(PayerThemeRepository, payerThemes),
+  fromBackend(WebhookEndpointRepository, webhookEndpoints),
+  fromBackend(WebhookDeliveryRepository, webhookDeliveries),
+  fromBackend(WebhookRepository, webhooks)
 )

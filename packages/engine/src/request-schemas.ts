@@ -31,6 +31,7 @@ import {
   SubscriptionResumeRequest,
   SubscriptionUpdateRequest
 } from "./collections/domain/subscriptions.ts"
+import { WebhookEndpointCreateRequest, WebhookEndpointUpdateRequest } from "./webhooks/domain/webhook-endpoints.ts"
 
 /**
  * The body Schemas of the API requests, whose Types are the engine operations' commands, under the engine's names, so
@@ -87,5 +88,6 @@ export const REQUEST_BODIES = {
   },
   bank_authorisations: { create: BankAuthorisationCreateRequest },
   payer_authorisations: { create: PayerAuthorisationBody, update: PayerAuthorisationBody },
-  payer_themes: { create: PayerThemeCreateRequest }
+  payer_themes: { create: PayerThemeCreateRequest },
+  webhook_endpoints: { create: WebhookEndpointCreateRequest, update: WebhookEndpointUpdateRequest }
 } as const

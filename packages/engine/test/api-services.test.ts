@@ -23,13 +23,14 @@ import {
   Simulator,
   Subscriptions,
   TaxRates,
-  engineServicesOn
+  engineServicesOn,
+  sandboxWebhooks
 } from "@paykit/engine"
 
 const ORG = "OR0000000000AP"
 
 // The real clock and id generator: nothing here may need ClockControl or a TestClock.
-const api = engineServicesOn(InMemoryStorage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layer)))
+const api = engineServicesOn(InMemoryStorage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layer, sandboxWebhooks)))
 // A type-level check as well: once storage and externals are given, nothing is left to provide.
 const closed: Layer.Layer<Layer.Success<typeof api>, never, never> = api
 

@@ -1,7 +1,7 @@
 import { Cause, Clock, Effect, Exit, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { IdGenerator, today } from "@paykit/core"
-import { ClockControl, DailyRunIncomplete, engineServicesOn, InMemoryStorage, Mandates, SandboxBank, Simulator } from "@paykit/engine"
+import { ClockControl, DailyRunIncomplete, engineServicesOn, InMemoryStorage, Mandates, SandboxBank, sandboxWebhooks, Simulator } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import { ORG, OTHER_ORG, START, setUpPayer } from "./fixtures.ts"
 
@@ -25,7 +25,7 @@ describe("a daily run with a failed job", () => {
     const engine = Layer.mergeAll(
       Simulator.layerWith([job]).pipe(
         Layer.provideMerge(engineServicesOn(InMemoryStorage)),
-        Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(5), ClockControl.testClock))
+        Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layerSeeded(5), ClockControl.testClock, sandboxWebhooks))
       ),
       TestClock.layer()
     )

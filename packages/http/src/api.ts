@@ -60,7 +60,15 @@ import {
   TaxRateListParams,
   TaxRates,
   VerificationDetailListParams,
-  verificationDetails
+  verificationDetails,
+  CreatedWebhookEndpoint,
+  WEBHOOK_ENDPOINTS,
+  WebhookEndpoint,
+  WebhookEndpointListParams,
+  WebhookEndpoints,
+  WebhookListParams,
+  Webhooks,
+  webhooks
 } from "@paykit/engine"
 import { TaxRate } from "@paykit/money"
 import { BANK_DETAILS_LOOKUPS, BankDetailsLookupCreate, BankDetailsLookupFields, lookupBankDetails, PAYER_THEMES } from "@paykit/validation"
@@ -114,7 +122,9 @@ export const engineServices = Effect.gen(function*() {
     negativeBalanceLimits: yield* NegativeBalanceLimits,
     paymentAccounts: yield* PaymentAccounts,
     taxRates: yield* TaxRates,
-    payerThemes: yield* PayerThemes
+    payerThemes: yield* PayerThemes,
+    webhookEndpoints: yield* WebhookEndpoints,
+    webhooks: yield* Webhooks
   }
 })
 export type EngineServices = Effect.Success<typeof engineServices>
@@ -274,6 +284,23 @@ const accountRoutes: ReadonlyArray<Declaration> = [
   )
 ]
 
+/** The real API's webhook records: every attempt of a delivery, and sending one again. */
+const webhookRoutes: ReadonlyArray<Declaration> = [
+  listEndpoint("webhooks", webhooks.schema, WebhookListParams, (s) => s.webhooks.list),
+  getEndpoint("webhooks", webhooks.schema, (s) => s.webhooks.get),
+  bodilessActionEndpoint("retry", "webhooks", webhooks.schema, (s) => s.webhooks.retry)
+]
+
+/** paykit's own extension (the real API manages endpoints in its dashboard), said so in the OpenAPI document. */
+const webhookEndpointRoutes: ReadonlyArray<Declaration> = annotateEach([
+  createEndpoint(WEBHOOK_ENDPOINTS, CreatedWebhookEndpoint, BODIES.webhook_endpoints.create, (s) => s.webhookEndpoints.create),
+  listEndpoint(WEBHOOK_ENDPOINTS, WebhookEndpoint, WebhookEndpointListParams, (s) => s.webhookEndpoints.list),
+  getEndpoint(WEBHOOK_ENDPOINTS, WebhookEndpoint, (s) => s.webhookEndpoints.get),
+  updateEndpoint(WEBHOOK_ENDPOINTS, WebhookEndpoint, BODIES.webhook_endpoints.update, (s) => s.webhookEndpoints.update),
+  bodilessActionEndpoint("disable", WEBHOOK_ENDPOINTS, WebhookEndpoint, (s) => s.webhookEndpoints.disable)
+], OpenApi.Description, () =>
+  "paykit's own API extension, not part of the GoCardless API: the organisation's webhook endpoints. The secret is shown once, in the answer to the creation. docs/webhooks.md")
+
 export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...creditorRoutes,
   ...collectionRoutes,
@@ -281,7 +308,9 @@ export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...importRoutes,
   ...subscriptionRoutes,
   ...billingRequestRoutes,
-  ...accountRoutes
+  ...accountRoutes,
+  ...webhookRoutes,
+  ...webhookEndpointRoutes
 ]
 
 /** The `HttpApi` of a table (its OpenAPI document): a group per resource key, in the order of first appearance. */

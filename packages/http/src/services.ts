@@ -1,6 +1,6 @@
 import { Layer } from "effect"
 import { IdGenerator } from "@paykit/core"
-import { type EngineStorage, engineServicesOn, InMemoryStorage, SandboxBank } from "@paykit/engine"
+import { type EngineStorage, engineServicesOn, InMemoryStorage, SandboxBank, sandboxWebhooks } from "@paykit/engine"
 
 /**
  * Every service the API needs, on the storage given (in memory, or SQL from @paykit/store-sql):
@@ -10,6 +10,6 @@ import { type EngineStorage, engineServicesOn, InMemoryStorage, SandboxBank } fr
 export const apiEngineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
   engineServicesOn(storage)
 
-/** The API's engine in memory with the sandbox bank and the real clock: the embedded server, tests and benchmarks. */
+/** The API's engine in memory with the sandbox bank, the sandbox's webhooks and the real clock: the embedded server, tests and benchmarks. */
 export const inMemoryApiEngine = () =>
-  apiEngineOn(InMemoryStorage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layer)))
+  apiEngineOn(InMemoryStorage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layer, sandboxWebhooks)))

@@ -3,7 +3,8 @@ import { SqlClient } from "effect/sql"
 import { newId } from "@paykit/core"
 import { Creditors } from "@paykit/engine"
 import { AccessTokens, hashToken, issueAccessToken } from "@paykit/http"
-import type { ServerMode } from "./config.ts"
+import type { ServerMode, WebhookConfig } from "./config.ts"
+import { ensureSandboxEndpoint } from "./webhook-setup.ts"
 import { type Organisation, Organisations } from "./organisations.ts"
 import { ServerLog } from "./server-log.ts"
 
@@ -47,6 +48,7 @@ const tokenRecord = (organisation: string, token: string) =>
 export const bootstrap = (options: {
   readonly mode: ServerMode
   readonly sandboxToken: Option.Option<Redacted.Redacted<string>>
+  readonly webhooks?: WebhookConfig | undefined
 }) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -85,5 +87,13 @@ export const bootstrap = (options: {
     }))
   })
 
-/** Runs the first-start check when the server starts, and offers its result (tests read the token). */
-export const BootstrapLive = (options: Parameters<typeof bootstrap>[0]) => Layer.effect(Bootstrap, Effect.map(bootstrap(options), Bootstrap.of))
+/**
+ * Runs the first-start check when the server starts, and offers its result (tests read the token);
+ * then, in sandbox mode, makes sure of the endpoint `PAYKIT_WEBHOOK_URL` names.
+ */
+export const BootstrapLive = (options: Parameters<typeof bootstrap>[0]) =>
+  Layer.effect(Bootstrap, Effect.gen(function*() {
+    const result = yield* bootstrap(options)
+    if (options.mode === "sandbox") yield* ensureSandboxEndpoint(result.organisation.id, options.webhooks)
+    return Bootstrap.of(result)
+  }))

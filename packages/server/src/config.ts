@@ -1,4 +1,5 @@
-import { Config, Option, Redacted, Schema } from "effect"
+import { Config, ConfigProvider, Effect, Option, Redacted, Schema } from "effect"
+import { WebhookSecret } from "@paykit/engine"
 
 /**
  * What the environment decides about a server. `PAYKIT_MODE` is this server's own setting (the
@@ -25,6 +26,17 @@ export interface ServerConfig {
   readonly sandboxToken: Option.Option<Redacted.Redacted<string>>
   /** The due-work worker's poll interval and lease (`PAYKIT_WORKER_POLL_MS`, `PAYKIT_WORKER_LEASE_MS`), when set. */
   readonly worker?: { readonly pollMillis?: number; readonly leaseMillis?: number }
+  /** Webhooks: the sandbox organisation's endpoint and the key sealing secrets (`docs/webhooks.md`). */
+  readonly webhooks?: WebhookConfig
+}
+
+export interface WebhookConfig {
+  /** `PAYKIT_WEBHOOK_URL` and `PAYKIT_WEBHOOK_SECRET`: the sandbox organisation's endpoint, made or updated at start. */
+  readonly endpoint: Option.Option<{ readonly url: string; readonly secret: Redacted.Redacted<string> }>
+  /** `PAYKIT_WEBHOOK_SECRET_KEY`: 32 bytes, hex or base64. Absent: the key file in `keyDir`, made on first start. */
+  readonly secretKey: Option.Option<Redacted.Redacted<string>>
+  /** Where the key file is kept when no key is given: the data directory (`PAYKIT_DATA_DIR`, or the default). */
+  readonly keyDir: string | undefined
 }
 
 /**
@@ -51,8 +63,25 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   dataDir: nonEmpty("PAYKIT_DATA_DIR"),
   sandboxToken: Config.option(Config.schema(SandboxToken, "PAYKIT_SANDBOX_TOKEN")),
   pollMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_POLL_MS")),
-  leaseMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_LEASE_MS"))
+  leaseMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_LEASE_MS")),
+  webhookUrl: nonEmpty("PAYKIT_WEBHOOK_URL"),
+  webhookSecret: Config.option(Config.schema(WebhookSecret, "PAYKIT_WEBHOOK_SECRET")),
+  webhookSecretKey: nonEmpty("PAYKIT_WEBHOOK_SECRET_KEY")
 }).pipe(
+  Config.mapEffect(({ webhookUrl, webhookSecret, webhookSecretKey, ...rest }) =>
+    Option.isSome(webhookUrl) && Option.isNone(webhookSecret)
+      ? Effect.fail(new Config.ConfigError(new ConfigProvider.SourceError({ message: "PAYKIT_WEBHOOK_SECRET is required with PAYKIT_WEBHOOK_URL" })))
+      : Effect.succeed({
+        ...rest,
+        webhooks: {
+          endpoint: Option.isSome(webhookUrl) && Option.isSome(webhookSecret)
+            ? Option.some({ url: webhookUrl.value, secret: Redacted.make(webhookSecret.value) })
+            : Option.none(),
+          secretKey: Option.map(webhookSecretKey, (key) => Redacted.make(key)),
+          keyDir: Option.getOrElse(rest.dataDir, () => DEFAULT_DATA_DIR)
+        } satisfies WebhookConfig
+      })
+  ),
   Config.map(({ databaseUrl, dataDir, sandboxToken, pollMillis, leaseMillis, ...rest }): ServerConfig => ({
     ...rest,
     worker: {

@@ -4,9 +4,11 @@ import type { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
-import { type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, SandboxBank } from "@paykit/engine"
+import {
+  type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, SandboxBank, WebhookDeliveries, webhookDueWork
+} from "@paykit/engine"
 import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
-import { PgliteClient, SqlStorage } from "@paykit/store-sql"
+import { PgliteClient, SqlStorage, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
@@ -20,6 +22,7 @@ import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { SqlIdempotencyStore } from "./sql-idempotency.ts"
 import { SqlRateLimiter } from "./sql-rate-limit.ts"
+import { webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
 
 /** The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its data directory. */
 export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
@@ -50,6 +53,8 @@ export interface ServerOptions {
    * `REQUEST_BODY_TIMEOUT_MS`, 20 seconds); tests shorten them to watch them act.
    */
   readonly serve?: Pick<ServeOptions, "headersTimeout" | "bodyTimeout" | "gracefulShutdownTimeout">
+  /** How long a webhook attempt waits for its answer, when not `WEBHOOK_TIMEOUT_MS`; tests shorten it. */
+  readonly webhookTimeoutMs?: number
   /**
    * Due work the worker runs besides the daily run (the webhooks feature's deliveries and pump,
    * the deadlines): each a `DueWorkDeclarations`, plugged in as `Simulator.layerWith` takes jobs.
@@ -74,8 +79,13 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
   return {
     database,
     ports,
-    externals: Layer.mergeAll(SandboxBank, IdGenerator.layer),
-    boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken }),
+    externals: Layer.mergeAll(
+      SandboxBank,
+      IdGenerator.layer,
+      webhookSecretKeyLayer(config.database, config.webhooks),
+      webhookSenderLayer(config.mode, options.webhookTimeoutMs)
+    ),
+    boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken, webhooks: config.webhooks }),
     timing: { ...config.worker, ...options.worker },
     dueWork: options.dueWork ?? [],
     listen: { port: config.port, host: config.host, ...options.serve }
@@ -94,7 +104,11 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   // apiEngineOn keeps only the storage ports of what it is given; the same (memoised) foundation
   // is merged again for the server's ports.
   const engine = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
-  const services = dueWorkerLayer(dueWork, timing).pipe(Layer.provideMerge(engine))
+  // Webhook delivery: the outbox's pump and the `webhook_delivery` kind, beside the daily run.
+  const deliveries = WebhookDeliveries.layer.pipe(Layer.provideMerge(WebhookOutboxSql), Layer.provideMerge(engine))
+  const services = Layer.unwrap(Effect.map(webhookDueWork, (webhooks) => dueWorkerLayer([webhooks, ...dueWork], timing))).pipe(
+    Layer.provideMerge(deliveries)
+  )
   const started = Layer.mergeAll(pollDueWork(timing), Layer.effectDiscard(ensureDailyRuns)).pipe(
     Layer.provideMerge(boot.pipe(Layer.provideMerge(services)))
   )

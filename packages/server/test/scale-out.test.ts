@@ -1,20 +1,21 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { randomUUID } from "node:crypto"
+import { randomBytes, randomUUID } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { OUTBOUND_PAYMENT_WRITE_RATE_LIMIT_PER_MINUTE } from "@paykit/core"
 import { DbInteger } from "@paykit/store-sql"
 import { CHILD_TOKEN, type ChildServer, freePort, startChild, stopChild } from "./child-server.ts"
 import { api, json } from "./harness.ts"
+import { startReceiver } from "../../store-sql/test/webhooks/receiver.ts"
 
 /**
  * N processes as one (issue 16): three server processes (`npm start` in child processes) on one
  * PostgreSQL database. Subscriptions run through a month of daily runs, advanced through one
  * process while the others' workers claim the rows that fall due on the organisation's clock; one
  * process is killed with SIGKILL in the middle. Then: no payment was created twice, payouts
- * reconcile with the payments they paid out, the outbound rate limit is one for all processes,
- * and an idempotency key holds across them. A second case kills a process while it holds a lease:
+ * reconcile with the payments they paid out, every event reached the webhook receiver at least
+ * once, the outbound rate limit is one for all processes, and an idempotency key holds across them. A second case kills a process while it holds a lease:
  * another runs the row once the lease ran out. Skipped without DATABASE_URL.
  */
 
@@ -22,6 +23,12 @@ const databaseUrl = process.env["DATABASE_URL"]
 /** Short, so a dead process's rows are taken over within the test. */
 const LEASE_MS = 3_000
 const WORKER_ENV = { PAYKIT_WORKER_LEASE_MS: String(LEASE_MS), PAYKIT_WORKER_POLL_MS: "100" }
+const WEBHOOK_SECRET = "scale-out-webhook-secret-0001"
+/** Every process gets the same key sealing webhook secrets, as processes sharing one PostgreSQL must. */
+const WEBHOOK_SECRET_KEY = randomBytes(32).toString("hex")
+const webhookEnv = (receiverUrl: string): Record<string, string> => ({
+  PAYKIT_WEBHOOK_URL: receiverUrl, PAYKIT_WEBHOOK_SECRET: WEBHOOK_SECRET, PAYKIT_WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY
+})
 
 const field = (body: Record<string, unknown>, key: string): Record<string, unknown> => {
   const value = body[key]
@@ -44,8 +51,8 @@ const freshDatabase = async (base: string) => {
 }
 
 /** Starts a process on the database and waits until it listens. */
-const start = async (url: string): Promise<{ readonly child: ChildServer; readonly url: string }> => {
-  const child = startChild({ databaseUrl: url }, await freePort(), WORKER_ENV)
+const start = async (url: string, env: Readonly<Record<string, string>> = {}): Promise<{ readonly child: ChildServer; readonly url: string }> => {
+  const child = startChild({ databaseUrl: url }, await freePort(), { ...WORKER_ENV, ...env })
   return { child, url: await child.listening }
 }
 
@@ -99,32 +106,38 @@ const subscriptionsThrough = async (base: string, count: number) => {
   return { creditor, subscriptions }
 }
 
-const advance = async (base: string, by: string) => {
+const advance = async (base: string, by: string, output?: () => string) => {
   const response = await api(base, CHILD_TOKEN, "/sandbox/simulator/advance", { method: "POST", body: { by } })
+  if (response.status !== 200 && output !== undefined) console.log(await response.text(), output().slice(-6000))
   expect(response.status).toBe(200)
 }
 
 describe.skipIf(databaseUrl === undefined)("three server processes on one PostgreSQL database", () => {
   let database: Awaited<ReturnType<typeof freshDatabase>>
   const children: Array<ChildServer> = []
+  const cleanups: Array<() => Promise<void>> = []
   beforeAll(async () => {
     database = await freshDatabase(databaseUrl ?? "")
   }, 60_000)
   afterAll(async () => {
     for (const child of children) await stopChild(child, "SIGKILL")
+    for (const cleanup of cleanups) await cleanup()
     await database.drop()
   }, 60_000)
 
   it("run a month of daily runs as one while one of them is killed", { timeout: 300_000 }, async () => {
-    // The first start makes the organisation; the others find it.
-    const a = await start(database.url)
-    const [b, c] = await Promise.all([start(database.url), start(database.url)])
+    // The first start makes the organisation; the others find it. Every one delivers webhooks to the receiver.
+    const receiver = await startReceiver(WEBHOOK_SECRET)
+    cleanups.push(() => receiver.close())
+    const env = webhookEnv(receiver.url)
+    const a = await start(database.url, env)
+    const [b, c] = await Promise.all([start(database.url, env), start(database.url, env)])
     children.push(a.child, b.child, c.child)
     const { subscriptions } = await subscriptionsThrough(a.url, 6)
 
     // A month, a day at a time through b; c is killed a third of the way, mid-advance.
     for (let day = 1; day <= 31; day++) {
-      const advancing = advance(b.url, "P1D")
+      const advancing = advance(b.url, "P1D", b.child.output)
       if (day === 10) c.child.child.kill("SIGKILL")
       await advancing
     }
@@ -153,8 +166,15 @@ describe.skipIf(databaseUrl === undefined)("three server processes on one Postgr
     }
     for (const p of paidOut) expect(payouts.some((payout) => payout["id"] === field(p, "links")["payout"])).toBe(true)
 
-    // Webhook deliveries (issue 16, webhooks part): the lead asserts here, after merging, that
-    // every event of this month reached the receiver at least once.
+    // Every event of the month reached the receiver at least once, signed (the official client's
+    // parse verified each body), though a process died holding whatever it was delivering.
+    const events = (await listAll(a.url, "/events", "events")).map((e) => String(e["id"]))
+    expect(events.length).toBeGreaterThan(0)
+    const arrived = () => new Set(receiver.received.flatMap((r) => Array.isArray(r.parsed) ? r.parsed : []))
+    const until = Date.now() + 2 * LEASE_MS + 60_000
+    while (events.some((id) => !arrived().has(id)) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(events.filter((id) => !arrived().has(id))).toEqual([])
+    expect(receiver.received.every((r) => Array.isArray(r.parsed))).toBe(true)
 
     // One rate limit for every process: a and b together refuse past 300 outbound POSTs a minute.
     const left = 60_000 - (Date.now() % 60_000)

@@ -4,7 +4,7 @@
  */
 export { DbInteger } from "./db-integer.ts"
 export { latestMigration, migrate, MIGRATIONS, MIGRATIONS_TABLE } from "./migrations/index.ts"
-export { Outbox, type OutboxEntry } from "./outbox.ts"
+export { Outbox, type OutboxEntry, WebhookOutboxSql, webhookOutboxOf } from "./outbox.ts"
 export * as PgliteClient from "./pglite-client.ts"
 export { makeSqlRepository } from "./sql-repository.ts"
 export {

@@ -1,5 +1,5 @@
-import { Context, Effect, Schema } from "effect"
-import { type Event, events } from "@paykit/engine"
+import { Context, Effect, Layer, Schema } from "effect"
+import { type Event, events, WebhookOutbox } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import { DbInteger } from "./db-integer.ts"
 
@@ -18,9 +18,11 @@ export interface OutboxEntry {
  * taking batches the others are not holding. Delivery is at least once.
  */
 export class Outbox extends Context.Service<Outbox, {
+  /** At most `limit` waiting entries, oldest first, of `organisation` when given (else of every organisation). */
   readonly drain: <E, R>(
     limit: number,
-    deliver: (batch: ReadonlyArray<OutboxEntry>) => Effect.Effect<void, E, R>
+    deliver: (batch: ReadonlyArray<OutboxEntry>) => Effect.Effect<void, E, R>,
+    organisation?: string
   ) => Effect.Effect<number, E, R>
   readonly pending: Effect.Effect<number>
 }>()("@paykit/store-sql/Outbox") {}
@@ -45,11 +47,12 @@ export const makeOutbox = Effect.gen(function*() {
       return { seq: decoded.seq, organisation: decoded.organisation_id, event } satisfies OutboxEntry
     }))
   return Outbox.of({
-    drain: <E, R>(limit: number, deliver: (batch: ReadonlyArray<OutboxEntry>) => Effect.Effect<void, E, R>) =>
+    drain: <E, R>(limit: number, deliver: (batch: ReadonlyArray<OutboxEntry>) => Effect.Effect<void, E, R>, organisation?: string) =>
       sql.withTransaction(Effect.gen(function*() {
+        const only = organisation === undefined ? sql`` : sql`WHERE o.organisation_id = ${organisation}`
         const rows = yield* Effect.orDie(sql`SELECT o.seq, o.organisation_id, e.data
           FROM outbox o JOIN events e ON e.organisation_id = o.organisation_id AND e.id = o.event_id
-          ORDER BY o.seq LIMIT ${limit} FOR UPDATE OF o SKIP LOCKED`)
+          ${only} ORDER BY o.seq LIMIT ${limit} FOR UPDATE OF o SKIP LOCKED`)
         const batch = yield* Effect.forEach(rows, toEntry)
         if (batch.length === 0) return 0
         yield* Effect.mapError(deliver(batch), (error) => new DeliveryFailed(error))
@@ -67,3 +70,41 @@ export const makeOutbox = Effect.gen(function*() {
     )
   })
 })
+
+/**
+ * The webhooks feature's outbox port on this outbox: one organisation's batch at a time (a
+ * delivery's body holds one organisation's events), of the organisation asked for or else of the
+ * one whose event has waited longest. Rows another process holds are skipped, so no event is
+ * taken twice; an event stays queued until its deliveries commit.
+ */
+export const webhookOutboxOf = (outbox: Outbox["Service"], sql: SqlClient.SqlClient): WebhookOutbox["Service"] =>
+  WebhookOutbox.of({
+    take: (organisation, limit, handle) =>
+      Effect.gen(function*() {
+        // One statement, no transaction, when nothing waits: the pump runs before every due item.
+        const target = yield* oldestWaiting(sql, organisation)
+        if (target === undefined) return 0
+        return yield* outbox.drain(limit, (batch) => handle(batch.map(({ organisation, event }) => ({ organisation, event }))), target)
+      })
+  })
+
+const OrganisationRow = Schema.Struct({ organisation_id: Schema.String })
+const decodeOrganisationRows = Schema.decodeUnknownEffect(Schema.Array(OrganisationRow))
+
+/** The organisation (`organisation`, when given) whose queued event is oldest and not held by another taker. */
+const oldestWaiting = (sql: SqlClient.SqlClient, organisation: string | undefined): Effect.Effect<string | undefined> =>
+  (organisation === undefined
+    ? sql`SELECT organisation_id FROM outbox ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`
+    : sql`SELECT organisation_id FROM outbox WHERE organisation_id = ${organisation} ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`).pipe(
+    Effect.flatMap(decodeOrganisationRows),
+    Effect.map((rows) => rows[0]?.organisation_id),
+    Effect.orDie
+  )
+
+/** `WebhookOutbox` on the SQL store's outbox. */
+export const WebhookOutboxSql: Layer.Layer<WebhookOutbox, never, Outbox | SqlClient.SqlClient> = Layer.effect(
+  WebhookOutbox,
+  Effect.gen(function*() {
+    return webhookOutboxOf(yield* Outbox, yield* SqlClient.SqlClient)
+  })
+)

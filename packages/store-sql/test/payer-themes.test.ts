@@ -1,7 +1,7 @@
 import { Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { IdGenerator, InvalidState } from "@paykit/core"
-import { Creditors, engineServicesOn, PayerThemeRepository, PayerThemes, SandboxBank } from "@paykit/engine"
+import { Creditors, engineServicesOn, PayerThemeRepository, PayerThemes, SandboxBank, sandboxWebhooks } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import { migrate } from "../src/migrations/index.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
@@ -37,7 +37,7 @@ describe.each(DATABASES)("payer themes on $name", (database) => {
         expect((yield* themes.forCreditor(ORG, creditor.id))?.id).toBe(stored[0]?.resource.id)
       }),
       engineServicesOn(Layer.orDie(SqlStorage.pipe(Layer.provide(database.isolated())))).pipe(
-        Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layer))
+        Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layer, sandboxWebhooks))
       )
     )))
 

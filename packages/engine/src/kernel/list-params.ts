@@ -50,6 +50,14 @@ export const listFields = (resource: IdResource) => ({ ...pageFields(resource), 
 /** An optional filter naming a resource by its id (`/mandates?customer=CU...`). */
 export const idFilter = (resource: IdResource) => Schema.optionalKey(IdOf(resource))
 
+/** A boolean query parameter: `true`/`false` as the query string carries them, or a boolean. */
+export const BooleanQuery = Schema.Union([Schema.Boolean, Schema.Literals(["true", "false"])]).pipe(
+  Schema.decodeTo(Schema.Boolean, {
+    decode: SchemaGetter.transform((u: boolean | "true" | "false") => u === true || u === "true"),
+    encode: SchemaGetter.transform((b: boolean) => b)
+  })
+)
+
 export const ListParams = Schema.Struct(listFields("creditor"))
 export type ListParams = typeof ListParams.Type
 

@@ -7,6 +7,7 @@ import idempotencyKeys from "./0003_idempotency_keys.ts"
 import onePayerThemePerCreditor from "./0004_one_payer_theme_per_creditor.ts"
 import transitions from "./0005_transitions.ts"
 import dueWork from "./0006_due_work.ts"
+import outboxByOrganisation from "./0007_outbox_by_organisation.ts"
 
 /** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
 export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
@@ -15,7 +16,8 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0003_idempotency_keys": idempotencyKeys,
   "0004_one_payer_theme_per_creditor": onePayerThemePerCreditor,
   "0005_transitions": transitions,
-  "0006_due_work": dueWork
+  "0006_due_work": dueWork,
+  "0007_outbox_by_organisation": outboxByOrganisation
 }
 
 export const MIGRATIONS_TABLE = "paykit_migrations"

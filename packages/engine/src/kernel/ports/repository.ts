@@ -25,7 +25,11 @@ export class VersionConflict extends Schema.TaggedError<VersionConflict>()("Vers
 export class DuplicateId extends Schema.TaggedError<DuplicateId>()("DuplicateId", {
   resource: Schema.String,
   id: Schema.String
-}) {}
+}) {
+  override get message(): string {
+    return `${this.resource} ${this.id} exists already`
+  }
+}
 
 /**
  * The repository port of one aggregate. Every call names the organisation: the organisation is

@@ -1,6 +1,7 @@
 import { Schema, SchemaGetter } from "effect"
 import { CountryCode } from "@paykit/core"
 import { INSTITUTION_ROLES, INSTITUTION_SCHEMES } from "../data/institutions.ts"
+import { BooleanQuery } from "../../kernel/list-params.ts"
 
 /** The query parameters of `GET /institutions` and `GET /billing_requests/{id}/institutions`. */
 
@@ -22,13 +23,6 @@ const IdList = Schema.Union([Schema.String, Schema.Array(Schema.String)]).pipe(
     decode: SchemaGetter.transform((u: string | ReadonlyArray<string>) =>
       (typeof u === "string" ? [u] : u).flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== "")),
     encode: SchemaGetter.transform((ids: ReadonlyArray<string>) => ids)
-  })
-)
-
-const BooleanQuery = Schema.Union([Schema.Boolean, Schema.Literals(["true", "false"])]).pipe(
-  Schema.decodeTo(Schema.Boolean, {
-    decode: SchemaGetter.transform((u: boolean | "true" | "false") => u === true || u === "true"),
-    encode: SchemaGetter.transform((b: boolean) => b)
   })
 )
 

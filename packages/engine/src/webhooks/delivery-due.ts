@@ -1,0 +1,186 @@
+import { Clock, Context, Effect, Exit, Layer } from "effect"
+import { IdGenerator, InvalidState, newId, timestampFromMillis } from "@paykit/core"
+import type { Event } from "../kernel/domain/events.ts"
+import { eq } from "../kernel/ports/list-query.ts"
+import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
+import { type DueItem, type DueOutcome, dueDone, dueRetryAt, DueWorkSchedule } from "../kernel/ports/due-work.ts"
+import { insertNew, save } from "../kernel/support.ts"
+import { DISABLED_FOR_FAILING, type StoredWebhookEndpoint } from "./domain/webhook-endpoints.ts"
+import type { WebhookDelivery } from "./domain/webhooks.ts"
+import { attemptDelivery, type AttemptDeps } from "./attempt.ts"
+import { retryDelayAfter, WEBHOOK_ENDPOINT_DISABLE_AFTER_MS, WEBHOOK_MAX_EVENTS } from "./delivery-policy.ts"
+import { type OutboxEvent, WebhookOutbox } from "./outbox.ts"
+import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./repositories.ts"
+import { WebhookSecretKey } from "./secret-box.ts"
+import { WebhookSender } from "./sender.ts"
+
+/** The kind of the due rows that deliver webhooks; each row's key is its delivery's id. */
+export const WEBHOOK_DELIVERY_KIND = "webhook_delivery"
+
+/** The request body of a delivery, as the real API sends it. */
+export const deliveryBody = (webhookId: string, events: ReadonlyArray<Event>): string =>
+  JSON.stringify({ events, meta: { webhook_id: webhookId } })
+
+/** How many times a lost race on an endpoint's failure record is tried again (other deliveries to it may finish at once). */
+const ENDPOINT_SAVE_TRIES = 5
+
+interface Deps extends AttemptDeps {
+  readonly records: WebhookRepository["Service"]
+  readonly deliveries: WebhookDeliveryRepository["Service"]
+  readonly endpoints: WebhookEndpointRepository["Service"]
+  readonly transactor: Transactor["Service"]
+  readonly schedule: DueWorkSchedule["Service"]
+  readonly outbox: WebhookOutbox["Service"]
+}
+
+/**
+ * The endpoint after an attempt: a success ends its failing run; a failure starts one, or, once the
+ * run has lasted `WEBHOOK_ENDPOINT_DISABLE_AFTER_MS`, disables it. Answers whether it is still enabled.
+ */
+const noteOutcome = (deps: Deps, organisation: string, id: string, successful: boolean, atMillis: number) =>
+  Effect.gen(function*() {
+    const current = yield* Effect.orDie(deps.endpoints.get(organisation, id))
+    const endpoint = current.resource
+    const next = nextEndpoint(endpoint, successful, atMillis)
+    if (next === endpoint) return endpoint.enabled
+    yield* save(deps.endpoints, organisation, current, next)
+    if (endpoint.enabled && !next.enabled) {
+      yield* Effect.logWarning("webhook endpoint disabled: its deliveries have failed for too long").pipe(
+        Effect.annotateLogs({ organisation, webhook_endpoint: id, failing_since: endpoint.failing_since })
+      )
+    }
+    return next.enabled
+  }).pipe(Effect.retry({ times: ENDPOINT_SAVE_TRIES, while: (e) => e instanceof InvalidState }), Effect.orDie)
+
+/** The rule of an endpoint's failing run, pure: the endpoint as an attempt at `atMillis` leaves it (the same object when unchanged). */
+export const nextEndpoint = (endpoint: StoredWebhookEndpoint, successful: boolean, atMillis: number): StoredWebhookEndpoint => {
+  if (successful) return endpoint.failing_since === null ? endpoint : { ...endpoint, failing_since: null }
+  if (endpoint.failing_since === null) return { ...endpoint, failing_since: timestampFromMillis(atMillis) }
+  if (!endpoint.enabled || atMillis - Date.parse(endpoint.failing_since) < WEBHOOK_ENDPOINT_DISABLE_AFTER_MS) return endpoint
+  return { ...endpoint, enabled: false, disabled_reason: DISABLED_FOR_FAILING }
+}
+
+/** Another run of the same delivery settled it first (the worker and an advance of one process may both hold its row). */
+class SettledElsewhere {
+  readonly _tag = "SettledElsewhere"
+}
+
+/** Saves the delivery's next state if nobody else did since `current` was read. */
+const settle = (deps: Deps, organisation: string, current: Versioned<WebhookDelivery>, next: WebhookDelivery) =>
+  Effect.mapError(save(deps.deliveries, organisation, current, next), () => new SettledElsewhere())
+
+/** What the row should do given the delivery as stored: done unless pending, else due after its backoff. */
+const outcomeOf = (delivery: WebhookDelivery, at: number): DueOutcome =>
+  delivery.status === "pending" ? dueRetryAt(at + (retryDelayAfter(delivery.attempts) ?? 0)) : dueDone
+
+/**
+ * The `webhook_delivery` handler: one attempt of the delivery, recorded, then the delivery
+ * delivered (2xx), given up (retries spent or endpoint disabled), or due again after its backoff
+ * (`WEBHOOK_RETRY_DELAYS_MS`) on the organisation's clock. Nothing is held open across the request:
+ * it is read, sent, then the delivery's next state, the record and the endpoint's failing run are
+ * written in one unit of work; a process dying in between leaves the row to be claimed again and
+ * nothing written (the receiver may then see the body twice, under one `webhook-id`). Two runs of
+ * one delivery at once both send; the one that saves second records its attempt under an id of
+ * its own and answers from the state the first left.
+ */
+const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, IdGenerator> =>
+  Effect.gen(function*() {
+    const found = yield* Effect.option(deps.deliveries.get(item.organisation, item.key))
+    if (found._tag === "None" || found.value.resource.status !== "pending") return dueDone
+    const current = found.value
+    const delivery = current.resource
+    const endpoint = (yield* Effect.orDie(deps.endpoints.get(item.organisation, delivery.webhook_endpoint))).resource
+    if (!endpoint.enabled) return yield* giveUp(deps, item, current)
+    const record = yield* attemptDelivery(deps, {
+      organisation: item.organisation, delivery: delivery.id, body: delivery.request_body, endpoint,
+      ...(delivery.attempts === 0 ? { recordId: delivery.id } : {})
+    })
+    const at = yield* Clock.currentTimeMillis
+    return yield* deps.transactor.transaction(Effect.gen(function*() {
+      const enabled = yield* noteOutcome(deps, item.organisation, endpoint.id, record.successful, at)
+      const attempts = delivery.attempts + 1
+      const delay = retryDelayAfter(attempts)
+      const status = record.successful ? "delivered" : !enabled || delay === undefined ? "given_up" : "pending"
+      yield* settle(deps, item.organisation, current, { ...delivery, attempts, status })
+      yield* insertNew(deps.records, item.organisation, record)
+      return status === "pending" && delay !== undefined ? dueRetryAt(at + delay) : dueDone
+    })).pipe(
+      // Settled by the other run: this attempt is recorded all the same, under an id of its own.
+      Effect.catch(() =>
+        Effect.gen(function*() {
+          yield* insertNew(deps.records, item.organisation, { ...record, id: yield* newId("webhook") })
+          return outcomeOf((yield* Effect.orDie(deps.deliveries.get(item.organisation, item.key))).resource, at)
+        }))
+    )
+  })
+
+/** A delivery to a disabled endpoint: given up without an attempt. */
+const giveUp = (deps: Deps, item: DueItem, current: Versioned<WebhookDelivery>) =>
+  Effect.gen(function*() {
+    const saved = yield* Effect.exit(settle(deps, item.organisation, current, { ...current.resource, status: "given_up" }))
+    if (Exit.isSuccess(saved)) return dueDone
+    return outcomeOf((yield* Effect.orDie(deps.deliveries.get(item.organisation, item.key))).resource, yield* Clock.currentTimeMillis)
+  })
+
+/**
+ * Turns one batch of an organisation's events into deliveries: one per enabled endpoint, each
+ * scheduled at once. Runs inside the outbox's transaction, so the events leave the outbox exactly
+ * when their deliveries are committed.
+ */
+const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>): Effect.Effect<void, never, IdGenerator> =>
+  Effect.gen(function*() {
+    const organisation = batch[0]?.organisation
+    if (organisation === undefined) return
+    const events = batch.map((entry) => entry.event)
+    const enabled = yield* deps.endpoints.scan(organisation, { enabled: eq("true") })
+    const at = yield* Clock.currentTimeMillis
+    yield* deps.transactor.transaction(Effect.forEach(enabled, (endpoint) =>
+      Effect.gen(function*() {
+        const id = yield* newId("webhook")
+        const delivery: WebhookDelivery = {
+          id, created_at: timestampFromMillis(at), webhook_endpoint: endpoint.resource.id,
+          request_body: deliveryBody(id, events), status: "pending", attempts: 0
+        }
+        yield* insertNew(deps.deliveries, organisation, delivery)
+        yield* deps.schedule.schedule({ organisation, kind: WEBHOOK_DELIVERY_KIND, key: id, dueAt: at })
+      }), { discard: true }))
+  })
+
+/** Takes the waiting events of `organisation` (every organisation's when undefined), a batch at a time, until none waits. */
+const pump = (deps: Deps, organisation: string | undefined): Effect.Effect<void, never, IdGenerator> =>
+  Effect.flatMap(
+    deps.outbox.take(organisation, WEBHOOK_MAX_EVENTS, (batch) => deliveriesOf(deps, batch)),
+    (taken) => taken > 0 ? pump(deps, organisation) : Effect.void
+  )
+
+/** The delivery side of webhooks, for the due-work worker: the `webhook_delivery` handler and the outbox pump. */
+export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
+  readonly deliver: (item: DueItem) => Effect.Effect<DueOutcome>
+  readonly pump: (organisation: string | undefined) => Effect.Effect<void>
+}>()("@paykit/engine/WebhookDeliveries") {
+  static readonly layer: Layer.Layer<
+    WebhookDeliveries,
+    never,
+    | WebhookDeliveryRepository | WebhookEndpointRepository | WebhookRepository | WebhookSecretKey | WebhookSender
+    | WebhookOutbox | DueWorkSchedule | Transactor | IdGenerator
+  > = Layer.effect(
+    WebhookDeliveries,
+    Effect.gen(function*() {
+      const deps: Deps = {
+        deliveries: yield* WebhookDeliveryRepository,
+        endpoints: yield* WebhookEndpointRepository,
+        records: yield* WebhookRepository,
+        box: yield* WebhookSecretKey,
+        sender: yield* WebhookSender,
+        outbox: yield* WebhookOutbox,
+        schedule: yield* DueWorkSchedule,
+        transactor: yield* Transactor
+      }
+      const ids = yield* IdGenerator
+      return WebhookDeliveries.of({
+        deliver: (item) => Effect.provideService(deliver(deps, item), IdGenerator, ids),
+        pump: (organisation) => Effect.provideService(pump(deps, organisation), IdGenerator, ids)
+      })
+    })
+  )
+}

@@ -1,0 +1,155 @@
+import { Context, Effect, Layer } from "effect"
+import { randomBytes } from "node:crypto"
+import { type IdGenerator, invalidField, type InvalidState, type NotFound, type ValidationFailed, withNewId } from "@paykit/core"
+import { eq, type Page } from "../kernel/ports/list-query.ts"
+import { Transactor } from "../kernel/ports/repository.ts"
+import { toListQuery } from "../kernel/list-params.ts"
+import { captureIdGenerator, insertNew, save } from "../kernel/support.ts"
+import {
+  type CreatedWebhookEndpoint,
+  DISABLED_BY_USER,
+  publicEndpoint,
+  type StoredWebhookEndpoint,
+  WEBHOOK_ENDPOINTS,
+  type WebhookEndpoint,
+  type WebhookEndpointCreateRequest,
+  type WebhookEndpointListParams,
+  type WebhookEndpointUpdateRequest
+} from "./domain/webhook-endpoints.ts"
+import { WebhookEndpointRepository } from "./repositories.ts"
+import { WebhookSecretKey } from "./secret-box.ts"
+import { WebhookSender } from "./sender.ts"
+
+/** Bytes of a secret paykit makes (base64url: 43 characters). */
+const GENERATED_SECRET_BYTES = 32
+
+/** What seals an endpoint's secret to that endpoint of that organisation. */
+export const secretContext = (organisation: string, endpoint: string): string => `${organisation}/${endpoint}`
+
+type Endpoints = WebhookEndpointRepository["Service"]
+
+const checkUrl = (sender: WebhookSender["Service"], url: string): Effect.Effect<void, ValidationFailed> => {
+  const refused = sender.refusal(url)
+  return refused === undefined ? Effect.void : Effect.fail(invalidField(WEBHOOK_ENDPOINTS, ["url"], refused))
+}
+
+const create = Effect.fnUntraced(function*(
+  endpoints: Endpoints,
+  box: WebhookSecretKey["Service"],
+  sender: WebhookSender["Service"],
+  organisation: string,
+  command: WebhookEndpointCreateRequest
+): Effect.fn.Return<CreatedWebhookEndpoint, ValidationFailed, IdGenerator> {
+  yield* checkUrl(sender, command.url)
+  const secret = command.secret ?? randomBytes(GENERATED_SECRET_BYTES).toString("base64url")
+  const enabled = command.enabled ?? true
+  const stored = yield* withNewId("webhook_endpoint", (id, created_at) =>
+    insertNew(endpoints, organisation, {
+      id,
+      created_at,
+      url: command.url,
+      signature_scheme: command.signature_scheme ?? "gocardless",
+      enabled,
+      disabled_reason: enabled ? null : DISABLED_BY_USER,
+      failing_since: null,
+      sealed_secret: box.seal(secret, secretContext(organisation, id))
+    } satisfies StoredWebhookEndpoint))
+  return { ...publicEndpoint(stored.resource), secret }
+})
+
+/** The endpoint with `enabled` set: enabling clears the reason and the failing run, disabling names the user as the reason. */
+const withEnabled = (endpoint: StoredWebhookEndpoint, enabled: boolean): StoredWebhookEndpoint =>
+  enabled
+    ? { ...endpoint, enabled: true, disabled_reason: null, failing_since: null }
+    : { ...endpoint, enabled: false, disabled_reason: endpoint.enabled ? DISABLED_BY_USER : endpoint.disabled_reason }
+
+const setEnabled = Effect.fnUntraced(function*(endpoints: Endpoints, organisation: string, id: string, enabled: boolean) {
+  const current = yield* endpoints.get(organisation, id)
+  return publicEndpoint((yield* save(endpoints, organisation, current, withEnabled(current.resource, enabled))).resource)
+})
+
+const update = Effect.fnUntraced(function*(
+  endpoints: Endpoints,
+  sender: WebhookSender["Service"],
+  organisation: string,
+  id: string,
+  command: WebhookEndpointUpdateRequest
+): Effect.fn.Return<WebhookEndpoint, ValidationFailed | NotFound | InvalidState> {
+  if (command.url !== undefined) yield* checkUrl(sender, command.url)
+  const current = yield* endpoints.get(organisation, id)
+  const moved = {
+    ...current.resource,
+    ...(command.url === undefined ? {} : { url: command.url }),
+    ...(command.signature_scheme === undefined ? {} : { signature_scheme: command.signature_scheme })
+  }
+  const next = command.enabled === undefined ? moved : withEnabled(moved, command.enabled)
+  return publicEndpoint((yield* save(endpoints, organisation, current, next)).resource)
+})
+
+/**
+ * The endpoint at `url` with `secret`, made if the organisation has none there, its secret
+ * replaced if it differs: what the server does at every start with `PAYKIT_WEBHOOK_URL` and
+ * `PAYKIT_WEBHOOK_SECRET`, so a restart makes no second endpoint.
+ */
+const ensure = Effect.fnUntraced(function*(
+  endpoints: Endpoints,
+  box: WebhookSecretKey["Service"],
+  sender: WebhookSender["Service"],
+  organisation: string,
+  command: { readonly url: string; readonly secret: string }
+): Effect.fn.Return<WebhookEndpoint, ValidationFailed | InvalidState, IdGenerator> {
+  const existing = (yield* endpoints.scan(organisation, { url: eq(command.url) }))[0]
+  if (existing === undefined) {
+    const { secret: _shown, ...made } = yield* create(endpoints, box, sender, organisation, command)
+    return made
+  }
+  const context = secretContext(organisation, existing.resource.id)
+  if (box.open(existing.resource.sealed_secret, context) === command.secret) return publicEndpoint(existing.resource)
+  const next = { ...existing.resource, sealed_secret: box.seal(command.secret, context) }
+  return publicEndpoint((yield* save(endpoints, organisation, existing, next)).resource)
+})
+
+export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
+  /** A new endpoint; the answer holds its secret, the only time the API shows it. */
+  readonly create: (organisation: string, command: WebhookEndpointCreateRequest) => Effect.Effect<CreatedWebhookEndpoint, ValidationFailed>
+  readonly get: (organisation: string, id: string) => Effect.Effect<WebhookEndpoint, NotFound>
+  readonly list: (organisation: string, params: WebhookEndpointListParams) => Effect.Effect<Page<WebhookEndpoint>>
+  readonly update: (organisation: string, id: string, command: WebhookEndpointUpdateRequest) => Effect.Effect<WebhookEndpoint, ValidationFailed | NotFound | InvalidState>
+  readonly disable: (organisation: string, id: string) => Effect.Effect<WebhookEndpoint, NotFound | InvalidState>
+  readonly ensure: (organisation: string, command: { readonly url: string; readonly secret: string }) => Effect.Effect<WebhookEndpoint, ValidationFailed | InvalidState>
+}>()("@paykit/engine/WebhookEndpoints") {
+  static readonly layer: Layer.Layer<
+    WebhookEndpoints,
+    never,
+    WebhookEndpointRepository | WebhookSecretKey | WebhookSender | IdGenerator | Transactor
+  > = Layer.effect(
+    WebhookEndpoints,
+    Effect.gen(function*() {
+      const endpoints = yield* WebhookEndpointRepository
+      const box = yield* WebhookSecretKey
+      const sender = yield* WebhookSender
+      const provideIds = yield* captureIdGenerator
+      const transactor = yield* Transactor
+      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => transactor.transaction(provideIds(effect))
+      return WebhookEndpoints.of({
+        create: (o, command) => run(create(endpoints, box, sender, o, command)),
+        get: (o, id) => Effect.map(endpoints.get(o, id), (v) => publicEndpoint(v.resource)),
+        list: (o, params) =>
+          Effect.map(
+            endpoints.list(o, toListQuery(params, { enabled: params.enabled === undefined ? undefined : eq(params.enabled) })),
+            (page) => ({ ...page, items: page.items.map(publicEndpoint) })
+          ),
+        update: (o, id, command) => run(update(endpoints, sender, o, id, command)),
+        disable: (o, id) => run(setEnabled(endpoints, o, id, false)),
+        ensure: (o, command) => run(ensure(endpoints, box, sender, o, command))
+      })
+    })
+  )
+}
+
+/** An endpoint's secret opened, for signing; undefined when it does not open (the server key changed). */
+export const openSecret = (
+  box: WebhookSecretKey["Service"],
+  organisation: string,
+  endpoint: StoredWebhookEndpoint
+): string | undefined => box.open(endpoint.sealed_secret, secretContext(organisation, endpoint.id))

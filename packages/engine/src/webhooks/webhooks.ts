@@ -1,0 +1,51 @@
+import { Context, Effect, Layer } from "effect"
+import type { IdGenerator, NotFound } from "@paykit/core"
+import { eq, type Page } from "../kernel/ports/list-query.ts"
+import { toListQuery } from "../kernel/list-params.ts"
+import { captureIdGenerator, insertNew } from "../kernel/support.ts"
+import type { Webhook, WebhookListParams } from "./domain/webhooks.ts"
+import { attemptDelivery } from "./attempt.ts"
+import { WebhookEndpointRepository, WebhookRepository } from "./repositories.ts"
+import { WebhookSecretKey } from "./secret-box.ts"
+import { WebhookSender } from "./sender.ts"
+
+/** The records of webhook attempts (`GET /webhooks`), and sending one again. */
+export class Webhooks extends Context.Service<Webhooks, {
+  readonly get: (organisation: string, id: string) => Effect.Effect<Webhook, NotFound>
+  readonly list: (organisation: string, params: WebhookListParams) => Effect.Effect<Page<Webhook>>
+  /**
+   * Sends the webhook's body again, as it was, to its endpoint's URL now, signed anew, and answers
+   * the record of this new attempt. It is sent whether or not the endpoint is enabled: the
+   * integrator asked for it.
+   */
+  readonly retry: (organisation: string, id: string) => Effect.Effect<Webhook, NotFound>
+}>()("@paykit/engine/Webhooks") {
+  static readonly layer: Layer.Layer<
+    Webhooks,
+    never,
+    WebhookRepository | WebhookEndpointRepository | WebhookSecretKey | WebhookSender | IdGenerator
+  > = Layer.effect(
+    Webhooks,
+    Effect.gen(function*() {
+      const records = yield* WebhookRepository
+      const endpoints = yield* WebhookEndpointRepository
+      const deps = { box: yield* WebhookSecretKey, sender: yield* WebhookSender }
+      const provideIds = yield* captureIdGenerator
+      const flag = (value: boolean | undefined) => value === undefined ? undefined : eq(String(value))
+      return Webhooks.of({
+        get: (o, id) => Effect.map(records.get(o, id), (v) => v.resource),
+        list: (o, params) => records.list(o, toListQuery(params, { successful: flag(params.successful), is_test: flag(params.is_test) })),
+        // No unit of work around it: the record is one insert, and none is held open across the request.
+        retry: (o, id) =>
+          Effect.gen(function*() {
+            const earlier = (yield* records.get(o, id)).resource
+            const endpoint = yield* endpoints.get(o, earlier.links.webhook_endpoint)
+            const record = yield* provideIds(attemptDelivery(deps, {
+              organisation: o, delivery: earlier.links.delivery, body: earlier.request_body, endpoint: endpoint.resource
+            }))
+            return (yield* insertNew(records, o, record)).resource
+          })
+      })
+    })
+  )
+}
