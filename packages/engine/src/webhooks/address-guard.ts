@@ -30,7 +30,10 @@ const RANGES: ReadonlyArray<readonly [AddressCategory, string, number, "ipv4" | 
   ["reserved", "203.0.113.0", 24, "ipv4"],
   ["reserved", "224.0.0.0", 4, "ipv4"],
   ["reserved", "240.0.0.0", 4, "ipv4"],
-  ["reserved", "::", 128, "ipv6"],
+  // The unspecified address and the deprecated IPv4-compatible ones (::a.b.c.d): never a public
+  // receiver. IPv4-mapped ones (::ffff:a.b.c.d, however written) BlockList checks against the
+  // IPv4 ranges above. ::1 is in this range too, but loopback is checked first.
+  ["reserved", "::", 96, "ipv6"],
   ["reserved", "ff00::", 8, "ipv6"],
   ["reserved", "64:ff9b::", 96, "ipv6"],
   ["reserved", "2001:db8::", 32, "ipv6"]

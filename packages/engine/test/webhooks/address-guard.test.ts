@@ -9,6 +9,8 @@ describe("which addresses a webhook may reach", () => {
     ["127.0.0.1", "loopback"], ["127.8.9.10", "loopback"], ["::1", "loopback"], ["::ffff:127.0.0.1", "loopback"],
     ["10.1.2.3", "private"], ["172.16.0.1", "private"], ["172.31.255.255", "private"], ["192.168.1.1", "private"], ["100.64.0.1", "private"],
     ["::ffff:10.0.0.1", "private"],
+    // The same IPv4-mapped addresses as a URL writes them (hexadecimal), and IPv4-compatible ones.
+    ["::ffff:7f00:1", "loopback"], ["::ffff:a00:1", "private"], ["::ffff:a9fe:a9fe", "metadata"], ["::7f00:1", "reserved"], ["::127.0.0.1", "reserved"],
     ["169.254.169.254", "metadata"], ["100.100.100.200", "metadata"], ["fd00:ec2::254", "metadata"],
     ["169.254.1.1", "link-local"], ["fe80::1", "link-local"],
     ["fc00::1", "unique-local"], ["fd12:3456::1", "unique-local"],
@@ -31,7 +33,7 @@ describe("the sender's refusals", () => {
     expect(live.refusal("https://example.com/hooks")).toBeUndefined()
   })
 
-  it.each(["https://127.0.0.1/h", "https://[::1]/h", "https://10.0.0.8/h", "https://169.254.169.254/latest/meta-data", "https://[fd00::1]/h", "https://[fe80::1]/h", "https://192.168.0.10:8443/h"])(
+  it.each(["https://127.0.0.1/h", "https://[::1]/h", "https://10.0.0.8/h", "https://169.254.169.254/latest/meta-data", "https://[fd00::1]/h", "https://[fe80::1]/h", "https://192.168.0.10:8443/h", "https://[::ffff:127.0.0.1]/h", "https://[::ffff:169.254.169.254]/h", "https://[::127.0.0.1]/h"])(
     "live: a literal non-public address is refused before connecting (%s)",
     (url) => {
       expect(live.refusal(url)).toMatch(/public addresses only/)
