@@ -3,7 +3,7 @@
  * one schema for both, migrated at start-up.
  */
 export { DbInteger } from "./db-integer.ts"
-export { latestMigration, migrate, MIGRATIONS, MIGRATIONS_TABLE } from "./migrations/index.ts"
+export { latestMigration, migrate, MIGRATION_IDS, MIGRATIONS, MIGRATIONS_TABLE } from "./migrations/index.ts"
 export { Outbox, type OutboxEntry, WebhookOutboxSql, webhookOutboxOf } from "./outbox.ts"
 export * as PgliteClient from "./pglite-client.ts"
 export { makeSqlRepository } from "./sql-repository.ts"
