@@ -10,9 +10,19 @@ export { makeSqlRepository } from "./sql-repository.ts"
 export {
   makeTransactor,
   PgliteStorage,
+  POSTGRES_SESSION,
   PostgresStorage,
   SqlStorage,
   type SqlStorageServices,
   StorageFromEnvironment
 } from "./sql-storage.ts"
 export { makeSqlDueWorkStore } from "./due-work.ts"
+export {
+  analyze,
+  MAINTENANCE_HOUR_UTC,
+  MAINTENANCE_KIND,
+  MAINTENANCE_ORGANISATION,
+  nextMaintenanceAt,
+  scheduleMaintenance,
+  storageMaintenance
+} from "./maintenance.ts"
