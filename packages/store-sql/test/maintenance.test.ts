@@ -10,7 +10,7 @@ import {
   nextMaintenanceAt,
   scheduleMaintenance,
   storageMaintenance
-} from "../src/maintenance.ts"
+} from "../src/index.ts"
 import { migrate } from "../src/migrations/index.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
