@@ -134,12 +134,8 @@ const postgresRun = async (url: string, size: number) => {
   const schema = schemaName()
   await admin(`CREATE SCHEMA ${schema}`)
   try {
-    // As PostgresStorage connects (custom plans), in a schema of its own.
-    return await measure(PgClient.layer({
-      url: Redacted.make(url),
-      maxConnections: 1,
-      startupParameters: { ...store.POSTGRES_SESSION, search_path: schema }
-    }), size)
+    // As PostgresStorage connects, in a schema of its own.
+    return await measure(PgClient.layer({ url: Redacted.make(url), maxConnections: 1, startupParameters: { search_path: schema } }), size)
   } finally {
     await admin(`DROP SCHEMA ${schema} CASCADE`)
   }

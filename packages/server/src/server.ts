@@ -8,7 +8,7 @@ import {
   type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
 import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
-import { PgliteClient, POSTGRES_SESSION, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
+import { PgliteClient, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
@@ -26,7 +26,7 @@ import { webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
 
 /** The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its data directory. */
 export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
-  if (database._tag === "Postgres") return PgClient.layer({ url: database.url, maxConnections: 10, startupParameters: POSTGRES_SESSION })
+  if (database._tag === "Postgres") return PgClient.layer({ url: database.url, maxConnections: 10 })
   const dataDir = database.dataDir
   if (dataDir === undefined) return PgliteClient.layer({})
   return Layer.unwrap(Effect.sync(() => {

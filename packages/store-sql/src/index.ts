@@ -10,7 +10,6 @@ export { makeSqlRepository } from "./sql-repository.ts"
 export {
   makeTransactor,
   PgliteStorage,
-  POSTGRES_SESSION,
   PostgresStorage,
   SqlStorage,
   type SqlStorageServices,

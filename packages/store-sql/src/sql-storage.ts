@@ -120,22 +120,9 @@ export const SqlStorage: Layer.Layer<SqlStorageServices, SqlError | MigrationErr
 export const PgliteStorage = (config: PgliteClient.PgliteClientConfig = {}) =>
   SqlStorage.pipe(Layer.provideMerge(PgliteClient.layer(config)))
 
-/**
- * Session settings of every PostgreSQL connection. Statements are prepared, and after five runs
- * PostgreSQL may switch one to a generic plan, chosen without the values: for a filter on a value
- * of one organisation it picked plans that read far more than the custom ones (issue 17, finding
- * 5). Planning each run costs well under a millisecond for these statements; the statements are
- * also written so that a generic plan stays bounded (`filter-indexes.test.ts` checks both).
- */
-export const POSTGRES_SESSION: Readonly<Record<string, string>> = { plan_cache_mode: "force_custom_plan" }
-
 /** Storage on PostgreSQL at `url` (a connection pool). */
 export const PostgresStorage = (url: string, options: { readonly maxConnections?: number } = {}) =>
-  SqlStorage.pipe(Layer.provideMerge(PgClient.layer({
-    url: Redacted.make(url),
-    maxConnections: options.maxConnections ?? 10,
-    startupParameters: POSTGRES_SESSION
-  })))
+  SqlStorage.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: options.maxConnections ?? 10 })))
 
 /**
  * PostgreSQL when the `DATABASE_URL` config is set, otherwise PGlite on `dataDir` (in memory if
