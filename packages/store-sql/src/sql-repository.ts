@@ -72,8 +72,8 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   const resourceType = assertIdentifier("resource", definition.name)
   /**
    * The key prefix of every statement: the organisation (tenancy), and the type in `resources`. The
-   * type is inlined (a checked identifier) so that even a generic plan can prove the partial filter
-   * indexes of migration 0020 apply.
+   * type is inlined (a checked identifier), so a prepared statement's generic plan is made for its
+   * own type, whose size may differ from another's by orders of magnitude.
    */
   const scope = (organisation: string): Fragment =>
     location.typed
