@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { Creditors, Mandates, OutboundPayments } from "@paykit/engine"
+import { CreditorRepository, Creditors, Mandates, OutboundPayments } from "@paykit/engine"
+import { resolveCreditor } from "../src/creditors/creditor-link.ts"
 import { ORG, runEngine, setUpPayer } from "./fixtures.ts"
 import { ORG as OUTBOUND_ORG, runOutbound, setUpCreditor } from "./outbound-fixtures.ts"
 import { billingRequestsAtEdge } from "./billing-fixtures.ts"
@@ -37,5 +38,20 @@ describe("a request that leaves out links.creditor (one resolveCreditor for ever
       return creditorErrors(yield* Effect.flip((yield* OutboundPayments).withdraw(OUTBOUND_ORG, { amount: 100, scheme: "faster_payments" })))
     }))
     expect(outbound).toEqual(REQUIRED)
+  })
+})
+
+describe("resolveCreditor without links.creditor reads a page of two, never every creditor", () => {
+  it("one creditor is found and two are refused, with scans (reading every creditor) made to fail", async () => {
+    const r = await runEngine(Effect.gen(function*() {
+      const repository = yield* CreditorRepository
+      const noScan = { ...repository, scan: () => Effect.die(new Error("resolveCreditor read every creditor")) }
+      const first = yield* (yield* Creditors).create(ORG, { name: "Acme", country_code: "GB", creditor_type: "company" })
+      const only = yield* resolveCreditor(noScan, ORG, "mandates", undefined)
+      yield* (yield* Creditors).create(ORG, { name: "Acme Two", country_code: "GB", creditor_type: "company" })
+      const two = creditorErrors(yield* Effect.flip(resolveCreditor(noScan, ORG, "mandates", undefined)))
+      return { only: only.resource.id === first.id && only.version >= 1, two }
+    }))
+    expect(r).toEqual({ only: true, two: REQUIRED })
   })
 })

@@ -13,6 +13,7 @@ import {
   scheduleFirstDailyRun,
   type Transactor
 } from "@paykit/engine"
+import { MAINTENANCE_ORGANISATION, scheduleMaintenance } from "@paykit/store-sql"
 import { Organisations } from "./organisations.ts"
 
 /**
@@ -59,4 +60,13 @@ export const ensureDailyRuns = Effect.gen(function*() {
     if ((yield* store.pendingOf(organisation.id, DAILY_RUN_KIND)).length > 0) continue
     yield* scheduleFirstDailyRun(organisation.id, yield* worker.nowOf(organisation.id))
   }
+})
+
+/**
+ * Gives the database's upkeep (store-sql's `storageMaintenance`: ANALYZE) its next run; it
+ * schedules its successor itself, and a date's row is one however many processes start.
+ */
+export const ensureStorageMaintenance = Effect.gen(function*() {
+  const worker = yield* DueWorker
+  yield* scheduleMaintenance(yield* worker.nowOf(MAINTENANCE_ORGANISATION))
 })

@@ -8,14 +8,14 @@ import {
   type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
 import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
-import { PgliteClient, SqlStorage, WebhookOutboxSql } from "@paykit/store-sql"
+import { PgliteClient, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
 import { migrateServer } from "./migrations/index.ts"
 import { Organisations } from "./organisations.ts"
 import { rootRoute } from "./root-page.ts"
-import { dueWorkerLayer, ensureDailyRuns, pollDueWork, type WorkerTiming } from "./due-work.ts"
+import { dueWorkerLayer, ensureDailyRuns, ensureStorageMaintenance, pollDueWork, type WorkerTiming } from "./due-work.ts"
 import { liveSandboxRoutes, sandboxRoutes } from "./sandbox-routes.ts"
 import { liveScenarioRoutes, scenarioRoutes } from "./scenario-routes.ts"
 import { ServerLog } from "./server-log.ts"
@@ -104,12 +104,13 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   // apiEngineOn keeps only the storage ports of what it is given; the same (memoised) foundation
   // is merged again for the server's ports.
   const engine = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
-  // Webhook delivery: the outbox's pump and the `webhook_delivery` kind, beside the daily run.
+  // Webhook delivery: the outbox's pump and the `webhook_delivery` kind, beside the daily run; and
+  // the database's upkeep (statistics), a kind of its own.
   const deliveries = WebhookDeliveries.layer.pipe(Layer.provideMerge(WebhookOutboxSql), Layer.provideMerge(engine))
-  const services = Layer.unwrap(Effect.map(webhookDueWork, (webhooks) => dueWorkerLayer([webhooks, ...dueWork], timing))).pipe(
-    Layer.provideMerge(deliveries)
-  )
-  const started = Layer.mergeAll(pollDueWork(timing), Layer.effectDiscard(ensureDailyRuns)).pipe(
+  const services = Layer.unwrap(Effect.gen(function*() {
+    return dueWorkerLayer([yield* webhookDueWork, yield* storageMaintenance, ...dueWork], timing)
+  })).pipe(Layer.provideMerge(deliveries))
+  const started = Layer.mergeAll(pollDueWork(timing), Layer.effectDiscard(ensureDailyRuns), Layer.effectDiscard(ensureStorageMaintenance)).pipe(
     Layer.provideMerge(boot.pipe(Layer.provideMerge(services)))
   )
   const sandbox = config.mode === "sandbox" ? sandboxRoutes : liveSandboxRoutes

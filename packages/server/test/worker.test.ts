@@ -1,6 +1,7 @@
 import { Clock, Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DueItem, dueDone, DueWorkSchedule, DueWorkStore, dueRetryAt } from "@paykit/engine"
+import { MAINTENANCE_KIND, MAINTENANCE_ORGANISATION, nextMaintenanceAt } from "@paykit/store-sql"
 import { api, json, startServer, type TestServer } from "./harness.ts"
 
 /**
@@ -32,6 +33,13 @@ describe("a live server's worker", () => {
     server = await startServer({ mode: "live", dueWork: [probe], worker: { pollMillis: 50 } })
   }, 60_000)
   afterAll(() => server.close())
+
+  it("has the database's upkeep (ANALYZE) scheduled for its next maintenance hour", async () => {
+    const pending = await server.runtime.runPromise(
+      Effect.flatMap(DueWorkStore, (store) => store.pendingOf(MAINTENANCE_ORGANISATION, MAINTENANCE_KIND))
+    )
+    expect(pending.map((item) => item.dueAt)).toEqual([nextMaintenanceAt(Date.now())])
+  })
 
   it("runs an item due 1.5 s from now without any advance, at its instant; a retry runs again", { timeout: 30_000 }, async () => {
     const organisation = server.boot.organisation.id

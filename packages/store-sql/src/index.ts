@@ -3,7 +3,7 @@
  * one schema for both, migrated at start-up.
  */
 export { DbInteger } from "./db-integer.ts"
-export { latestMigration, migrate, MIGRATIONS, MIGRATIONS_TABLE } from "./migrations/index.ts"
+export { latestMigration, migrate, MIGRATION_IDS, MIGRATIONS, MIGRATIONS_TABLE } from "./migrations/index.ts"
 export { Outbox, type OutboxEntry, WebhookOutboxSql, webhookOutboxOf } from "./outbox.ts"
 export * as PgliteClient from "./pglite-client.ts"
 export { makeSqlRepository } from "./sql-repository.ts"
@@ -16,3 +16,12 @@ export {
   StorageFromEnvironment
 } from "./sql-storage.ts"
 export { makeSqlDueWorkStore } from "./due-work.ts"
+export {
+  analyze,
+  MAINTENANCE_HOUR_UTC,
+  MAINTENANCE_KIND,
+  MAINTENANCE_ORGANISATION,
+  nextMaintenanceAt,
+  scheduleMaintenance,
+  storageMaintenance
+} from "./maintenance.ts"

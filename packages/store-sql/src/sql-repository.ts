@@ -58,6 +58,8 @@ export interface SqlRepository<A extends { readonly id: string; readonly created
   readonly statements: {
     readonly get: (organisation: string, id: string) => Statement<Row>
     readonly page: (organisation: string, query: ListQuery<K>) => Statement<Row>
+    /** Whether matches lie newer than a page's first id and older than its last: its cursors. */
+    readonly cursors: (organisation: string, filters: ListQuery<K>["filters"], first: string, last: string) => Statement<Row>
   }
 }
 
@@ -68,10 +70,14 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
 ): SqlRepository<A, K> => {
   const table = sql(assertIdentifier("table", location.table))
   const resourceType = assertIdentifier("resource", definition.name)
-  /** The key prefix of every statement: the organisation (tenancy), and the type in `resources`. */
+  /**
+   * The key prefix of every statement: the organisation (tenancy), and the type in `resources`. The
+   * type is inlined (a checked identifier), so a prepared statement's generic plan is made for its
+   * own type, whose size may differ from another's by orders of magnitude.
+   */
   const scope = (organisation: string): Fragment =>
     location.typed
-      ? sql`organisation_id = ${organisation} AND resource_type = ${resourceType}`
+      ? sql`organisation_id = ${organisation} AND resource_type = ${sql.literal(`'${resourceType}'`)}`
       : sql`organisation_id = ${organisation}`
   const filterKeys = Object.keys(definition.filters) as Array<K>
   for (const key of filterKeys) assertIdentifier(`filter of ${definition.name}`, key)
@@ -88,40 +94,50 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     return JSON.stringify(values)
   }
 
-  const contains = (key: string, value: string) => sql`filters @> ${JSON.stringify({ [key]: value })}::jsonb`
+  /** A filter key's value, in the very expression (and partial-index predicate) its index has. */
+  const valueOf = (key: string) => sql.literal(`(filters->>'${key}') COLLATE "C"`)
+  const hasKey = (key: string) => sql.literal(`filters ? '${key}'`)
 
   const filterClause = (key: string, filter: Filter): Fragment => {
     switch (filter.op) {
       case "eq":
-        return contains(key, filter.value)
+        return sql`${hasKey(key)} AND ${valueOf(key)} = ${filter.value}`
       case "in":
-        return filter.values.length === 0 ? sql`false` : sql.or(filter.values.map((value) => contains(key, value)))
+        return filter.values.length === 0 ? sql`false` : sql`${hasKey(key)} AND ${valueOf(key)} IN ${sql.in(filter.values)}`
       case "range": {
-        // The key is inlined (it is a checked identifier) so the expression matches the index's.
-        const extractedText = sql.literal(`(filters->>'${key}') COLLATE "C"`)
         const bounds: Array<Fragment> = []
-        if (filter.gt !== undefined) bounds.push(sql`${extractedText} > ${filter.gt}`)
-        if (filter.gte !== undefined) bounds.push(sql`${extractedText} >= ${filter.gte}`)
-        if (filter.lt !== undefined) bounds.push(sql`${extractedText} < ${filter.lt}`)
-        if (filter.lte !== undefined) bounds.push(sql`${extractedText} <= ${filter.lte}`)
+        if (filter.gt !== undefined) bounds.push(sql`${valueOf(key)} > ${filter.gt}`)
+        if (filter.gte !== undefined) bounds.push(sql`${valueOf(key)} >= ${filter.gte}`)
+        if (filter.lt !== undefined) bounds.push(sql`${valueOf(key)} < ${filter.lt}`)
+        if (filter.lte !== undefined) bounds.push(sql`${valueOf(key)} <= ${filter.lte}`)
         // A range with no bound still requires a value, as the reference semantics do.
-        return bounds.length === 0 ? sql`${extractedText} IS NOT NULL` : sql.and(bounds)
+        return bounds.length === 0 ? sql`${valueOf(key)} IS NOT NULL` : sql.and(bounds)
       }
     }
   }
 
-  const matching = (organisation: string, filters: ListQuery<K>["filters"]): Array<Fragment> => {
+  /**
+   * The WHERE clauses of a query, as one or more branches whose union is the match: a membership
+   * filter of several values becomes one equality branch per value, so that each branch reads its
+   * index in id order and a page stops after `limit` rows per branch, however many rows match.
+   */
+  const matching = (organisation: string, filters: ListQuery<K>["filters"]): Array<Array<Fragment>> => {
     const clauses: Array<Fragment> = [scope(organisation)]
+    let split: { readonly key: K; readonly values: ReadonlyArray<string> } | undefined
     if (filters !== undefined) {
       for (const key of Object.keys(filters) as Array<K>) {
         const filter = filters[key]
         if (filter === undefined) continue
         // An unknown key is a bug in the caller; the in-memory adapter would throw on it too.
         if (!filterKeys.includes(key)) throw new Error(`${definition.name} has no filter ${key}`)
-        clauses.push(filterClause(key, filter))
+        const values = filter.op === "in" ? [...new Set(filter.values)] : []
+        if (split === undefined && values.length > 1) split = { key, values }
+        else clauses.push(filterClause(key, filter))
       }
     }
-    return clauses
+    if (split === undefined) return [clauses]
+    const { key, values } = split
+    return values.map((value) => [...clauses, filterClause(key, { op: "eq", value })])
   }
 
   const corrupt = (what: string) => (error: unknown) =>
@@ -160,17 +176,46 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   // With only `before`, the page is the items just newer than the cursor: read upwards, then flip.
   const isUpwards = (query: ListQuery<K>) => query.before !== undefined && query.after === undefined
 
-  const pageStatement = (organisation: string, query: ListQuery<K>) => {
-    const window = matching(organisation, query.filters)
+  /** One branch's rows in the page's window, in the page's order: an index range read, stopped at `limit`. */
+  const branchPage = (branch: ReadonlyArray<Fragment>, query: ListQuery<K>, columns: Fragment) => {
+    const window = [...branch]
     if (query.after !== undefined) window.push(sql`id < ${query.after}`)
     if (query.before !== undefined) window.push(sql`id > ${query.before}`)
-    return sql`SELECT version, data FROM ${table} WHERE ${sql.and(window)}
+    return sql`SELECT ${columns} FROM ${table} WHERE ${sql.and(window)}
       ORDER BY id ${sql.literal(isUpwards(query) ? "ASC" : "DESC")} LIMIT ${query.limit}`
+  }
+
+  const pageStatement = (organisation: string, query: ListQuery<K>) => {
+    const branches = matching(organisation, query.filters)
+    const [only] = branches
+    if (branches.length === 1 && only !== undefined) return branchPage(only, query, sql`version, data`)
+    // Ids are unique across branches (one value per key), so UNION ALL needs no de-duplication.
+    const parts = branches.map((branch) => sql`(${branchPage(branch, query, sql`id, version, data`)})`)
+    return sql`SELECT version, data FROM (${sql.join(" UNION ALL ", false)(parts)}) AS page
+      ORDER BY id ${sql.literal(isUpwards(query) ? "ASC" : "DESC")} LIMIT ${query.limit}`
+  }
+
+  /**
+   * Whether a row of the match lies beyond `id` on one side: each branch's nearest id, read in
+   * index order with LIMIT 1, is present. Not `EXISTS (... id > $1)`: PostgreSQL strips the ORDER
+   * BY and LIMIT of an EXISTS, and its plans (the generic one always) then chose a sequential scan
+   * that reads the whole table when nothing lies beyond; a scalar subquery keeps them, and only an
+   * index gives rows in id order without sorting them all.
+   */
+  const beyond = (branches: ReadonlyArray<ReadonlyArray<Fragment>>, id: string, side: "newer" | "older") =>
+    sql.or(branches.map((branch) =>
+      sql`(SELECT id FROM ${table} WHERE ${sql.and([...branch, side === "newer" ? sql`id > ${id}` : sql`id < ${id}`])}
+        ORDER BY id ${sql.literal(side === "newer" ? "ASC" : "DESC")} LIMIT 1) IS NOT NULL`
+    ))
+
+  const cursorStatement = (organisation: string, filters: ListQuery<K>["filters"], first: string, last: string) => {
+    const branches = matching(organisation, filters)
+    return sql`SELECT ${beyond(branches, first, "newer")} AS newer, ${beyond(branches, last, "older")} AS older`
   }
 
   return {
     definition,
-    statements: { get: getStatement, page: pageStatement },
+    statements: { get: getStatement, page: pageStatement, cursors: cursorStatement },
 
     get: (organisation, id) =>
       getStatement(organisation, id).pipe(
@@ -182,7 +227,6 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
 
     list: (organisation, query) =>
       Effect.gen(function*() {
-        const base = matching(organisation, query.filters)
         const upwards = isUpwards(query)
         const rows = yield* Effect.orDie(pageStatement(organisation, query))
         const versioned = yield* Effect.forEach(rows, toVersioned)
@@ -190,17 +234,14 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         const first = items[0]
         const last = items[items.length - 1]
         if (first === undefined || last === undefined) return { items, before: null, after: null } satisfies Page<A>
-        const where = sql.and(base)
-        const exists = yield* Effect.orDie(sql`SELECT
-          EXISTS (SELECT 1 FROM ${table} WHERE ${where} AND id > ${first.id}) AS newer,
-          EXISTS (SELECT 1 FROM ${table} WHERE ${where} AND id < ${last.id}) AS older`)
+        const exists = yield* Effect.orDie(cursorStatement(organisation, query.filters, first.id, last.id))
         const { newer, older } = yield* Effect.orDie(decodeExistsRow(exists[0]))
         return { items, before: newer ? first.id : null, after: older ? last.id : null } satisfies Page<A>
       }),
 
     scan: (organisation, filters) =>
       Effect.suspend(() =>
-        sql`SELECT version, data FROM ${table} WHERE ${sql.and(matching(organisation, filters))} ORDER BY id ASC`
+        sql`SELECT version, data FROM ${table} WHERE ${sql.or(matching(organisation, filters).map((branch) => sql.and(branch)))} ORDER BY id ASC`
       ).pipe(Effect.orDie, Effect.flatMap((rows) => Effect.forEach(rows, toVersioned))),
 
     insert: (organisation, resource) =>

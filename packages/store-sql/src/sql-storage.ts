@@ -16,6 +16,7 @@ import { SqlClient } from "effect/sql"
 import type { MigrationError } from "effect/sql/Migrator"
 import type { SqlError } from "effect/sql/SqlError"
 import { makeSqlDueWorkStore } from "./due-work.ts"
+import { analyze } from "./maintenance.ts"
 import { migrate } from "./migrations/index.ts"
 import { makeOutbox, Outbox } from "./outbox.ts"
 import * as PgliteClient from "./pglite-client.ts"
@@ -56,6 +57,22 @@ export const makeTransactor = (sql: SqlClient.SqlClient): Transactor["Service"] 
 const OWN_TABLES: ReadonlySet<string> = new Set([events.name, transitions.name])
 const locationOf = (name: string): Location => OWN_TABLES.has(name) ? { table: name, typed: false } : { table: "resources", typed: true }
 
+/**
+ * The distinct organisations of a table, read from its primary key (which leads with
+ * `organisation_id`) one organisation at a time: a skip scan costs one index descent per
+ * organisation, where `SELECT DISTINCT` read every row (420 ms at 410k rows, issue 17).
+ */
+const organisationsOf = (table: "resources" | "events") =>
+  `(WITH RECURSIVE found(organisation_id) AS (
+    (SELECT organisation_id FROM ${table} ORDER BY organisation_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT t.organisation_id FROM ${table} t WHERE t.organisation_id > found.organisation_id ORDER BY t.organisation_id LIMIT 1)
+    FROM found WHERE found.organisation_id IS NOT NULL
+  ) SELECT organisation_id FROM found WHERE organisation_id IS NOT NULL)`
+
+/** Every organisation holding data: the statement of `RepositoryBackend.organisations` (tests EXPLAIN it). */
+export const ORGANISATIONS = `${organisationsOf("resources")} UNION ${organisationsOf("events")} ORDER BY 1`
+
 const makeBackend = (sql: SqlClient.SqlClient): RepositoryBackend["Service"] => {
   const cache = new Map<string, { readonly definition: unknown; readonly repository: unknown }>()
   return RepositoryBackend.of({
@@ -69,7 +86,7 @@ const makeBackend = (sql: SqlClient.SqlClient): RepositoryBackend["Service"] => 
       cache.set(definition.name, { definition, repository })
       return repository
     },
-    organisations: sql<{ organisation_id: string }>`SELECT organisation_id FROM resources UNION SELECT organisation_id FROM events ORDER BY 1`.pipe(
+    organisations: sql.unsafe<{ organisation_id: string }>(ORGANISATIONS).pipe(
       Effect.orDie,
       Effect.map((rows) => rows.map((row) => row.organisation_id))
     )
@@ -83,7 +100,9 @@ const makeBackend = (sql: SqlClient.SqlClient): RepositoryBackend["Service"] => 
 export const SqlStorage: Layer.Layer<SqlStorageServices, SqlError | MigrationError, SqlClient.SqlClient> = Layer.effectContext(
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    yield* migrate()
+    // A migration may add indexes the planner knows nothing of yet (and PGlite never analyses by
+    // itself): statistics now, not at the first maintenance run.
+    if ((yield* migrate()).length > 0) yield* analyze
     // Fail at start-up, not at the first request, on a definition that cannot be stored.
     for (const definition of [...RESOURCE_DEFINITIONS, events, transitions]) checkDefinition(definition)
     const backend = makeBackend(sql)

@@ -19,7 +19,8 @@ export const linkedCreditor = (
 
 /**
  * The creditor named by an optional `links.creditor`, or else the organisation's only creditor
- * (the real API lets an organisation with one creditor leave the link out).
+ * (the real API lets an organisation with one creditor leave the link out). Whether there is
+ * exactly one is a page of two, read from the key on any store, never every creditor.
  */
 export const resolveCreditor = (
   creditors: Creditors,
@@ -29,9 +30,9 @@ export const resolveCreditor = (
 ): Effect.Effect<Versioned<Creditor>, ValidationFailed> =>
   given !== undefined
     ? linkedCreditor(creditors, organisation, root, given)
-    : Effect.flatMap(creditors.scan(organisation, {}), (all) => {
-      const only = all[0]
-      return all.length === 1 && only !== undefined
-        ? Effect.succeed(only)
+    : Effect.flatMap(creditors.list(organisation, { limit: 2 }), (page) => {
+      const only = page.items[0]
+      return page.items.length === 1 && only !== undefined
+        ? linkedCreditor(creditors, organisation, root, only.id)
         : Effect.fail(invalidField(root, LINK, "is required unless the organisation has exactly one creditor"))
     })

@@ -4,8 +4,9 @@ import type { IdPrefix } from "@paykit/core"
 /**
  * What a storage adapter needs to know about one resource: the API key it is listed under, the
  * prefix of its ids, its one Schema (the wire shape, which is also the stored shape) and its list
- * filters as pure extractors. An adapter turns each extractor into an indexed column generically,
- * so adding a filter is one line here and no adapter change.
+ * filters as pure extractors. The in-memory adapter needs nothing more; the SQL adapter serves
+ * each filter from an index per (resource, filter key), so a new filter there is also a migration
+ * (store-sql's `filter-indexes.test.ts` fails until it exists).
  */
 export interface ResourceDefinition<A extends { readonly id: string; readonly created_at: string }, K extends string = string> {
   /** The API's key for the resource, e.g. `subscriptions`; also the table name. */

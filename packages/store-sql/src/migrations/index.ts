@@ -8,6 +8,7 @@ import onePayerThemePerCreditor from "./0004_one_payer_theme_per_creditor.ts"
 import transitions from "./0005_transitions.ts"
 import dueWork from "./0006_due_work.ts"
 import outboxByOrganisation from "./0007_outbox_by_organisation.ts"
+import filterIndexes from "./0020_filter_indexes.ts"
 
 /** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
 export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
@@ -17,7 +18,8 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0004_one_payer_theme_per_creditor": onePayerThemePerCreditor,
   "0005_transitions": transitions,
   "0006_due_work": dueWork,
-  "0007_outbox_by_organisation": outboxByOrganisation
+  "0007_outbox_by_organisation": outboxByOrganisation,
+  "0020_filter_indexes": filterIndexes
 }
 
 export const MIGRATIONS_TABLE = "paykit_migrations"
@@ -33,5 +35,8 @@ export const migrate = (upTo?: number) => {
   return Migrator.make({})({ loader: Migrator.fromRecord(selected), table: MIGRATIONS_TABLE })
 }
 
-export const latestMigration: number = Math.max(...Object.keys(MIGRATIONS).map((key) => Number(key.slice(0, 4))))
+/** The ids of every migration, ascending; numbers may leave gaps (ranges handed to parallel work). */
+export const MIGRATION_IDS: ReadonlyArray<number> = Object.keys(MIGRATIONS).map((key) => Number(key.slice(0, 4))).sort((a, b) => a - b)
+
+export const latestMigration: number = Math.max(...MIGRATION_IDS)
 

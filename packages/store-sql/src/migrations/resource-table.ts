@@ -9,7 +9,8 @@ import { SqlClient } from "effect/sql"
  *   engine's cursors do.
  * - `version`: optimistic concurrency, 1 on insert and +1 per update.
  * - `filters`: the values of the definition's filter extractors (nulls left out), GIN-indexed for
- *   containment so that every equality and membership filter is served by one index.
+ *   containment so that every equality and membership filter is served by one index (migration
+ *   0020 replaced that index by one btree per filter key, scoped by organisation and type).
  * - `data`: the resource encoded by its Schema, as `json` (not `jsonb`) so the stored text, key
  *   order included, comes back exactly as written.
  *
