@@ -16,3 +16,4 @@ export {
   StorageFromEnvironment
 } from "./sql-storage.ts"
 export { makeSqlDueWorkStore } from "./due-work.ts"
+export { makeRetentionSql, RetentionSql } from "./retention.ts"
