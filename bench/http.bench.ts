@@ -11,6 +11,13 @@
  * path with the engine's creation replaced by a constant answer, so the POST's gap to the bare
  * server splits into what the HTTP layer costs and what the engine does.
  *
+ * Case `started`: the server exactly as `npm start` composes it (`makeServer(config)` alone: PGlite
+ * on a temporary directory, the request log writing a line per request to stdout, here /dev/null)
+ * against the bare server on a PGlite on a directory. Cases `postgres` and `postgres3` (when
+ * DATABASE_URL is set): the server on PostgreSQL in one process, and in three behind one port
+ * (`node:cluster`), against a bare server doing the same two queries through `@effect/sql-pg`'s
+ * client (one and three processes).
+ *
  * Case `pglite`: `GET /payouts/{id}` through the whole server of `@paykit/server` (sandbox mode,
  * SQL access tokens, the engine on `@paykit/store-sql` over an in-memory PGlite), against a bare
  * `node:http` server on a PGlite instance of its own with the same tables and rows, doing by hand
@@ -71,7 +78,11 @@ const SEPARATE_PROCESSES = process.env["BENCH_PROCESSES"] !== "0"
  */
 const WORKERS = Number(process.env["BENCH_WORKERS"] ?? (SEPARATE_PROCESSES ? 0 : 1))
 
-type ServerKind = "paykit-memory" | "paykit-memory-constant-create" | "bare-memory" | "paykit-pglite" | "bare-pglite"
+type ServerKind =
+  | "paykit-memory" | "paykit-memory-constant-create" | "bare-memory" | "paykit-pglite" | "bare-pglite"
+  | "paykit-pglite-started" | "bare-pglite-file" | "paykit-postgres-started" | "bare-postgres"
+/** A kind and how many processes serve it (one port; `node:cluster` beyond one). */
+type ServerSpec = `${ServerKind}:${number}`
 interface Running {
   readonly url: string
   readonly headers: Record<string, string>
@@ -80,9 +91,10 @@ interface Running {
 }
 
 const here = dirname(fileURLToPath(import.meta.url))
-const inChildProcess = (kind: ServerKind): Promise<Running> =>
+const inChildProcess = (kind: ServerSpec): Promise<Running> =>
   new Promise((resolve, reject) => {
-    const child = fork(join(here, "support", "http-server-process.ts"), [kind], { execArgv: process.execArgv })
+    // The request log (on in the `npm start` cases) writes a line per request to stdout: /dev/null here.
+    const child = fork(join(here, "support", "http-server-process.ts"), [kind], { execArgv: process.execArgv, stdio: ["inherit", "ignore", "inherit", "ipc"] })
     child.once("exit", (code) => reject(new Error(`${kind} server exited with ${code}`)))
     child.once("message", (message) => {
       const m = message as Omit<Running, "close">
@@ -93,8 +105,11 @@ const inChildProcess = (kind: ServerKind): Promise<Running> =>
       }) })
     })
   })
-const start = async (kind: ServerKind): Promise<Running> =>
-  SEPARATE_PROCESSES ? inChildProcess(kind) : (await import("./support/http-servers.ts")).startServer(kind)
+const start = async (spec: ServerSpec): Promise<Running> => {
+  const [kind, processes] = spec.split(":") as [ServerKind, string]
+  if (SEPARATE_PROCESSES || processes !== "1") return inChildProcess(spec)
+  return (await import("./support/http-servers.ts")).startServer(kind)
+}
 
 // --- runs ---------------------------------------------------------------------------------------
 interface Pair {
@@ -109,6 +124,8 @@ interface Case {
   readonly post?: true
   readonly paykit: ServerKind
   readonly bare: ServerKind
+  /** How many processes serve each side (default 1). */
+  readonly processes?: number
 }
 const run = (server: Running, c: Case) =>
   new Promise<{ rps: number; p99: number; errors: number; non2xx: number }>((resolve, reject) => {
@@ -143,23 +160,47 @@ const allCases: ReadonlyArray<Case> = [
   },
   { key: "creditor", name: "GET /creditors/{id}", path: "/creditors/CR000000000100", ...memory },
   { key: "list", name: "GET /creditors?limit=50", path: "/creditors?limit=50", ...memory },
-  { key: "pglite", name: "GET /payouts/{id}, PGlite (whole server)", path: "/payouts/PO000000000100", paykit: "paykit-pglite", bare: "bare-pglite" }
+  { key: "pglite", name: "GET /payouts/{id}, PGlite (whole server)", path: "/payouts/PO000000000100", paykit: "paykit-pglite", bare: "bare-pglite" },
+  // The server as users start it (issue 17, finding 9): `npm start`'s composition, PGlite on a
+  // directory, the request log on; the bare peer's PGlite on a directory too.
+  {
+    key: "started",
+    name: "GET /payouts/{id}, as `npm start` runs it (PGlite on a directory, request log on)",
+    path: "/payouts/PO000000000100",
+    paykit: "paykit-pglite-started",
+    bare: "bare-pglite-file"
+  },
+  // PostgreSQL (DATABASE_URL), the server as `npm start` composes it, one process and three.
+  { key: "postgres", name: "GET /payouts/{id}, PostgreSQL, 1 process", path: "/payouts/PO000000000100", paykit: "paykit-postgres-started", bare: "bare-postgres" },
+  {
+    key: "postgres3",
+    name: "GET /payouts/{id}, PostgreSQL, 3 processes each side",
+    path: "/payouts/PO000000000100",
+    paykit: "paykit-postgres-started",
+    bare: "bare-postgres",
+    processes: 3
+  }
 ]
 const chosen = (process.env["BENCH_CASES"] ?? "").split(",").filter((k) => k !== "")
-const cases = chosen.length === 0 ? allCases : allCases.filter((c) => chosen.includes(c.key))
+// The PostgreSQL cases run when DATABASE_URL names a database.
+const available = allCases.filter((c) => !c.key.startsWith("postgres") || (process.env["DATABASE_URL"] ?? "") !== "")
+const cases = chosen.length === 0 ? available : available.filter((c) => chosen.includes(c.key))
 const rows: Array<string> = []
 const median = (xs: ReadonlyArray<number>): number => {
   const sorted = [...xs].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN
 }
-// One server per kind, shared by the cases that name it, started when the first of them runs.
-const servers = new Map<ServerKind, Running>()
-const serverOf = async (kind: ServerKind): Promise<Running> => {
-  const running = servers.get(kind) ?? await start(kind)
-  servers.set(kind, running)
+// One server per kind and process count, shared by the cases that name it, started when the first of them runs.
+const servers = new Map<ServerSpec, Running>()
+const serverOf = async (spec: ServerSpec): Promise<Running> => {
+  const running = servers.get(spec) ?? await start(spec)
+  servers.set(spec, running)
   return running
 }
-const pairFor = async (c: Case): Promise<Pair> => ({ paykit: await serverOf(c.paykit), bare: await serverOf(c.bare) })
+const pairFor = async (c: Case): Promise<Pair> => ({
+  paykit: await serverOf(`${c.paykit}:${c.processes ?? 1}`),
+  bare: await serverOf(`${c.bare}:${c.processes ?? 1}`)
+})
 for (const c of cases) {
   const pair = await pairFor(c)
   await run(pair.paykit, c) // warm-up (JIT), not reported

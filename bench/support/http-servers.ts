@@ -5,14 +5,22 @@
  */
 import { createHash, randomUUID } from "node:crypto"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
+import { mkdtempSync, rmSync } from "node:fs"
 import type { AddressInfo } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import type { OutboundPayment } from "@paykit/engine"
+import type { Layer as LayerType } from "effect"
+import type { SqlClient as SqlClientModule } from "effect/sql"
 
 const { Effect, Layer, ManagedRuntime, Option, Redacted } = await import("effect")
 const engine = await import("@paykit/engine")
 const http = await import("@paykit/http")
 
-export const SERVER_KINDS = ["paykit-memory", "paykit-memory-constant-create", "bare-memory", "paykit-pglite", "bare-pglite"] as const
+export const SERVER_KINDS = [
+  "paykit-memory", "paykit-memory-constant-create", "bare-memory", "paykit-pglite", "bare-pglite",
+  "paykit-pglite-started", "bare-pglite-file", "paykit-postgres-started", "bare-postgres"
+] as const
 export type ServerKind = (typeof SERVER_KINDS)[number]
 
 export interface BenchServer {
@@ -270,44 +278,112 @@ const bareMemory = async (): Promise<BenchServer> => {
 const PGLITE_TOKEN = "paykit_bench_pglite_token_0001"
 const pgliteHeaders = { authorization: `Bearer ${PGLITE_TOKEN}`, ...VERSION }
 
-/** `GET /payouts/{id}` through `@paykit/server` as `npm start` runs it (sandbox mode, SQL tokens, an in-memory PGlite). */
-const paykitPglite = async (): Promise<BenchServer> => {
+/** Where a server's data lives: PGlite in memory or on a directory, or PostgreSQL in a schema of its own. */
+type Storage = { readonly _tag: "PgliteMemory" } | { readonly _tag: "PgliteFile" } | { readonly _tag: "Postgres" }
+
+/** A fresh temporary directory for a file-backed PGlite, removed on close. */
+const tempDir = (): { readonly path: string; readonly remove: () => void } => {
+  const path = mkdtempSync(join(tmpdir(), "paykit-bench-"))
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) }
+}
+
+const databaseUrl = (): string => {
+  const url = process.env["DATABASE_URL"]
+  if (url === undefined || url === "") throw new Error("the PostgreSQL cases need DATABASE_URL")
+  return url
+}
+
+/**
+ * A schema of its own on DATABASE_URL's PostgreSQL: the URL whose connections use it, and its
+ * removal. `shared` names one schema that several server processes use (the three-process case).
+ */
+const postgresSchema = async (shared?: string): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> => {
+  const { PgClient } = await import("@effect/sql-pg")
+  const { SqlClient } = await import("effect/sql")
+  const base = databaseUrl()
+  const schema = shared ?? `bench_http_${randomUUID().replaceAll("-", "").slice(0, 12)}`
+  const admin = (statement: string) =>
+    Effect.runPromise(Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)), PgClient.layer({ url: Redacted.make(base), maxConnections: 1 })))
+  await admin(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+  const url = `${base}${base.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+  return { url, drop: () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).then(() => undefined) }
+}
+
+/** Removes the schema the processes of the three-process case shared (`BENCH_PG_SCHEMA`). */
+export const dropSharedSchema = async (schema: string): Promise<void> => (await postgresSchema(schema)).drop()
+
+/**
+ * `GET /payouts/{id}` through `@paykit/server`: sandbox mode, SQL tokens, on `storage`. With
+ * `asStarted`, exactly as `npm start` composes it (`packages/server/src/main.ts`: `makeServer(config)`
+ * and nothing else, so the request log writes a JSON line per request to stdout, which the
+ * benchmark sends to /dev/null); otherwise with the request log silenced, as before issue 17.
+ */
+const paykitServer = async (storage: Storage, asStarted: boolean): Promise<BenchServer> => {
   const server = await import("@paykit/server")
+  const dir = storage._tag === "PgliteFile" ? tempDir() : undefined
+  const pg = storage._tag === "Postgres" ? await postgresSchema(process.env["BENCH_PG_SCHEMA"]) : undefined
   const config = {
-    port: 0,
+    port: Number(process.env["BENCH_PORT"] ?? 0),
     host: "127.0.0.1",
     mode: "sandbox" as const,
-    database: { _tag: "Pglite" as const, dataDir: undefined },
+    database: pg === undefined ? { _tag: "Pglite" as const, dataDir: dir?.path } : { _tag: "Postgres" as const, url: Redacted.make(pg.url) },
     sandboxToken: Option.some(Redacted.make(PGLITE_TOKEN))
   }
   const silent = Layer.mergeAll(Layer.succeed(http.RequestLog, http.silentRequestLog), Layer.succeed(server.ServerLog, () => undefined))
-  const paykit = ManagedRuntime.make(server.makeServer(config).pipe(Layer.provide(silent)))
+  const layer = asStarted ? server.makeServer(config) : server.makeServer(config).pipe(Layer.provide(silent))
+  const paykit = ManagedRuntime.make(layer)
   const url = await paykit.runPromise(http.serverUrl)
   const organisation = (await paykit.runPromise(Effect.gen(function*() { return yield* server.Bootstrap }))).organisation.id
   const seedPayouts = Effect.gen(function*() {
     const payouts = yield* engine.PayoutRepository
-    for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))
+    for (let n = 1; n <= SEEDED; n++) {
+      // Another process on the same schema may have seeded it already (the three-process case).
+      if ((yield* Effect.option(payouts.get(organisation, payout(n).id)))._tag === "None") yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))
+    }
   })
   // The server's context holds the repositories; its type names only what it offers embedders.
   await paykit.runPromise(seedPayouts as unknown as Parameters<typeof paykit.runPromise>[0])
-  return { url, headers: pgliteHeaders, outboundBody: "", close: () => paykit.dispose() }
+  return {
+    url,
+    headers: pgliteHeaders,
+    outboundBody: "",
+    close: async () => {
+      await paykit.dispose()
+      dir?.remove()
+      if (process.env["BENCH_PG_SCHEMA"] === undefined) await pg?.drop()
+    }
+  }
 }
 
-/**
- * A bare `node:http` server on a PGlite of its own, migrated with the server's tables and holding
- * the same rows, doing by hand what the server's request does in SQL: the token looked up by its
- * SHA-256, then the payout read by (organisation, type, id), the row's JSON answered in its envelope.
- */
-const barePglite = async (): Promise<BenchServer> => {
+/** The SQL the bare servers send: the token by its SHA-256, then the payout by (organisation, type, id). */
+const TOKEN_SQL = "SELECT organisation_id, status FROM access_tokens WHERE token_hash = $1"
+const PAYOUT_SQL = "SELECT version, data FROM resources WHERE organisation_id = $1 AND resource_type = 'payouts' AND id = $2"
+type Query = <A>(text: string, params: ReadonlyArray<string>) => Promise<ReadonlyArray<A>>
+
+/** The bare request by hand: version, bearer, the token's row, the payout's row, the envelope. */
+const bareHandler = (query: Query) => async (req: IncomingMessage, res: ServerResponse) => {
+  const { send, error } = sender(res, randomUUID())
+  if (req.headers["gocardless-version"] !== "2015-07-06") return error(400, "version_not_found")
+  const bearer = bearerOf(req)
+  if (bearer === undefined) return error(401, "access_token_not_found")
+  const tokens = await query<{ organisation_id: string; status: string }>(TOKEN_SQL, [createHash("sha256").update(bearer).digest("hex")])
+  const caller = tokens[0]
+  if (caller === undefined || caller.status !== "active") return error(401, "access_token_not_found")
+  const match = /^\/payouts\/([^/?]+)$/.exec(req.url ?? "")
+  if (match?.[1] === undefined) return error(404, "path_not_found")
+  const rows = await query<{ version: number; data: unknown }>(PAYOUT_SQL, [caller.organisation_id, match[1]])
+  const row = rows[0]
+  return row === undefined ? error(404, "resource_not_found") : send(200, { payouts: typeof row.data === "string" ? JSON.parse(row.data) : row.data })
+}
+
+/** The server's tables and the same rows, written through the server's own layers on `client`. */
+const seedBare = async (client: LayerType.Layer<SqlClientModule.SqlClient, unknown>, organisation: string) => {
   const server = await import("@paykit/server")
   const store = await import("@paykit/store-sql")
-  const { PGlite } = await import("@electric-sql/pglite")
-  const organisation = "OR_bench_pglite"
-  const db = await PGlite.create()
   const tables = Layer.mergeAll(engine.RepositoriesFromBackend, server.SqlAccessTokens, server.Organisations.layerSql).pipe(
     Layer.provideMerge(Layer.effectDiscard(server.migrateServer)),
     Layer.provideMerge(store.SqlStorage),
-    Layer.provideMerge(store.PgliteClient.layer({ instance: db }))
+    Layer.provideMerge(client)
   )
   await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const context = yield* Layer.build(tables)
@@ -318,22 +394,11 @@ const barePglite = async (): Promise<BenchServer> => {
       for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))
     }), context)
   })).pipe(Effect.orDie))
-  const tokenSql = "SELECT organisation_id, status FROM access_tokens WHERE token_hash = $1"
-  const payoutSql = "SELECT version, data FROM resources WHERE organisation_id = $1 AND resource_type = 'payouts' AND id = $2"
-  const bareDb = createServer(async (req, res) => {
-    const { send, error } = sender(res, randomUUID())
-    if (req.headers["gocardless-version"] !== "2015-07-06") return error(400, "version_not_found")
-    const bearer = bearerOf(req)
-    if (bearer === undefined) return error(401, "access_token_not_found")
-    const tokens = await db.query<{ organisation_id: string; status: string }>(tokenSql, [createHash("sha256").update(bearer).digest("hex")])
-    const caller = tokens.rows[0]
-    if (caller === undefined || caller.status !== "active") return error(401, "access_token_not_found")
-    const match = /^\/payouts\/([^/?]+)$/.exec(req.url ?? "")
-    if (match?.[1] === undefined) return error(404, "path_not_found")
-    const rows = await db.query<{ version: number; data: unknown }>(payoutSql, [caller.organisation_id, match[1]])
-    const row = rows.rows[0]
-    return row === undefined ? error(404, "resource_not_found") : send(200, { payouts: row.data })
-  })
+}
+
+/** A bare server answering `query`'s rows, closed with `release`. */
+const serveBare = async (query: Query, release: () => Promise<void>): Promise<BenchServer> => {
+  const bareDb = createServer((req, res) => void bareHandler(query)(req, res))
   const url = await listen(bareDb)
   return {
     url,
@@ -341,9 +406,45 @@ const barePglite = async (): Promise<BenchServer> => {
     outboundBody: "",
     close: async () => {
       bareDb.close()
-      await db.close()
+      await release()
     }
   }
+}
+
+/**
+ * A bare `node:http` server on a PGlite of its own (in memory, or on a temporary directory as
+ * `npm start` keeps its data), migrated with the server's tables and holding the same rows, doing
+ * by hand what the server's request does in SQL.
+ */
+const barePglite = async (onFile: boolean): Promise<BenchServer> => {
+  const store = await import("@paykit/store-sql")
+  const { PGlite } = await import("@electric-sql/pglite")
+  const dir = onFile ? tempDir() : undefined
+  const db = dir === undefined ? await PGlite.create() : await PGlite.create(dir.path)
+  await seedBare(store.PgliteClient.layer({ instance: db }), "OR_bench_pglite")
+  return serveBare(async (text, params) => (await db.query(text, [...params])).rows as never, async () => {
+    await db.close()
+    dir?.remove()
+  })
+}
+
+/**
+ * A bare `node:http` server on PostgreSQL (a schema of its own), its queries sent through
+ * `@effect/sql-pg`'s client with `unsafe` (the repository has no `pg` package: `@effect/sql-pg`
+ * speaks the protocol itself), with as many connections as the paykit server's pool (10).
+ */
+const barePostgres = async (): Promise<BenchServer> => {
+  const { PgClient } = await import("@effect/sql-pg")
+  const { SqlClient } = await import("effect/sql")
+  const pg = await postgresSchema()
+  const client = PgClient.layer({ url: Redacted.make(pg.url), maxConnections: 10 })
+  await seedBare(client, "OR_bench_pg")
+  const runtime = ManagedRuntime.make(client)
+  const sql = await runtime.runPromise(Effect.service(SqlClient.SqlClient))
+  return serveBare((text, params) => runtime.runPromise(sql.unsafe(text, [...params])) as never, async () => {
+    await runtime.dispose()
+    await pg.drop()
+  })
 }
 
 export const startServer = (kind: ServerKind): Promise<BenchServer> => {
@@ -355,8 +456,16 @@ export const startServer = (kind: ServerKind): Promise<BenchServer> => {
     case "bare-memory":
       return bareMemory()
     case "paykit-pglite":
-      return paykitPglite()
+      return paykitServer({ _tag: "PgliteMemory" }, false)
     case "bare-pglite":
-      return barePglite()
+      return barePglite(false)
+    case "paykit-pglite-started":
+      return paykitServer({ _tag: "PgliteFile" }, true)
+    case "bare-pglite-file":
+      return barePglite(true)
+    case "paykit-postgres-started":
+      return paykitServer({ _tag: "Postgres" }, true)
+    case "bare-postgres":
+      return barePostgres()
   }
 }

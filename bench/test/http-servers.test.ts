@@ -66,10 +66,16 @@ describe("bench servers in memory answer alike", () => {
   })
 })
 
-describe("bench servers on PGlite answer alike", () => {
-  it("GET /payouts/{id}: the same body", async () => {
-    const paykit = await start("paykit-pglite")
-    const bare = await start("bare-pglite")
+const pairs: ReadonlyArray<readonly [string, ServerKind, ServerKind]> = [
+  ["PGlite in memory", "paykit-pglite", "bare-pglite"],
+  ["PGlite on a directory, as `npm start` runs it", "paykit-pglite-started", "bare-pglite-file"],
+  ...((process.env["DATABASE_URL"] ?? "") === "" ? [] : [["PostgreSQL", "paykit-postgres-started", "bare-postgres"] as const])
+]
+
+describe.each(pairs)("bench servers on %s answer alike", (_name, paykitKind, bareKind) => {
+  it("GET /payouts/{id}: the same body", { timeout: 60_000 }, async () => {
+    const paykit = await start(paykitKind)
+    const bare = await start(bareKind)
     const p = await ask(paykit, "/payouts/PO000000000100")
     expect(p.status).toBe(200)
     expectSameAnswer(p, await ask(bare, "/payouts/PO000000000100"), ["x-request-id"])

@@ -85,3 +85,10 @@ export const DESCRIPTION_MAX_LENGTH = 255
 export const EMAIL_MAX_LENGTH = 254
 /** Logo `image`: base64 of at most 1 MiB of image (GoCardless's limit on logo files is not published). */
 export const LOGO_IMAGE_MAX_BASE64_LENGTH = 4 * Math.ceil((1024 * 1024) / 3)
+/**
+ * Entries of one outbound payment import: GoCardless caps imports at 1,000 entries ("Outbound
+ * Payment Imports are capped at 1000 entries. If you expect to exceed this limit, please create
+ * multiple smaller imports": the `OutboundPaymentImport` resource's documentation in GoCardless's
+ * client libraries, e.g. gocardless_pro 4.8.0). A larger import is refused at creation.
+ */
+export const OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES = 1_000

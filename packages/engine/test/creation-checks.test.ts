@@ -12,7 +12,8 @@ import {
   setUpPayer,
   Simulator,
   Subscriptions,
-  withFailureInjection
+  withFailureInjection,
+  ENTRY_NOT_CHECKED
 } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import { ORG, START, edge } from "./fixtures.ts"
@@ -86,31 +87,37 @@ describe("creation checks: accept only what the daily run can process", () => {
     expect(r.message).toContain("must be a scheme the creditor has an active scheme identifier for (bacs, faster_payments)")
   })
 
-  it("an import whose recipient cannot be read stops no advance, can be cancelled, and others still charge; an unknown recipient makes it invalid", async () => {
+  it("an entry whose recipient cannot be read stops no advance and fails only itself: the import's other entries are checked, it ends invalid; others still charge", async () => {
     const r = await run(Effect.gen(function*() {
       const { mandate, creditor } = yield* setUpPayer(ORG)
       const healthy = yield* Effect.flatMap(edge.subscription({ amount: 1500, currency: "GBP", interval_unit: "weekly", links: { mandate: mandate.id } }), (c) => Subscriptions.use((service) => service.create(ORG, c)))
       yield* fundAccount(ORG, { amount: 100_000, links: { creditor: creditor.id } })
       const customers = yield* Customers
       const recipient = yield* customers.create(ORG, { given_name: "Bob", family_name: "Payee", country_code: "GB" })
-      const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Bob Payee", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: recipient.id } })
+      const bankAccount = (number: string) =>
+        customers.createBankAccount(ORG, { account_holder_name: "Bob Payee", account_number: number, branch_code: "200000", country_code: "GB", links: { customer: recipient.id } })
+      const account = yield* bankAccount("55779911")
+      const good = yield* bankAccount("55779922")
       const imports = yield* OutboundPaymentImports
       const entry = (id: string) => ({ scheme: "faster_payments", amount: 100, recipient_bank_account_id: id })
-      const poisoned = yield* createImport(ORG, { entry_items: [entry(account.id)] })
+      const poisoned = yield* createImport(ORG, { entry_items: [entry(good.id), entry(account.id), entry(good.id)] })
       const unknown = yield* createImport(ORG, { entry_items: [entry("BA0000000000ZZ")] })
       // Reading the recipient's account dies, as the NUL id of the finding did on PostgreSQL.
       yield* (yield* FailureInjection).failFor([account.id])
       // Three days: the import's authorisation window (seven days) has not ended.
       const first = yield* advanceAndCount(healthy.id, 3)
-      const whilePoisoned = (yield* imports.get(ORG, poisoned.id)).status
-      const cancelled = (yield* imports.cancel(ORG, poisoned.id)).status
+      const checked = yield* imports.get(ORG, poisoned.id)
+      const entries = yield* imports.listEntries(ORG, { outbound_payment_import: poisoned.id })
       const second = yield* advanceAndCount(healthy.id)
-      return { first, whilePoisoned, cancelled, second, unknown: (yield* imports.get(ORG, unknown.id)).status }
+      return { first, checked, entries: entries.items, second, unknown: (yield* imports.get(ORG, unknown.id)).status, account: account.id }
     }))
     expect(r.first.advanced).toBe(true)
     expect(r.first.charged).toBeGreaterThan(0)
-    expect(r.whilePoisoned).toBe("validating")
-    expect(r.cancelled).toBe("cancelled")
+    expect(r.checked.status).toBe("invalid")
+    expect(r.checked.entry_counts).toMatchObject({ total: 3, valid: 2, invalid: 1, verified: 2 })
+    const bad = r.entries.filter((e) => e.links.recipient_bank_account === r.account)
+    expect(bad.map((e) => e.validation_errors)).toEqual([{ outbound_payment: { recipient_bank_account: [ENTRY_NOT_CHECKED] } }])
+    expect(r.entries.filter((e) => e.verification_result !== null)).toHaveLength(2)
     expect(r.second.advanced).toBe(true)
     expect(r.second.charged).toBeGreaterThan(r.first.charged)
     expect(r.unknown).toBe("invalid")

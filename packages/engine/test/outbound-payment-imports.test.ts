@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest"
 import { timestampFromMillis } from "@paykit/core"
 import {
   DashboardBaseUrl,
+  IMPORT_PROCESSING_CHUNK_SIZE,
   OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS,
+  PaymentAccountRepository,
   OutboundPaymentImports,
   OutboundPayments,
   PaymentAccounts,
@@ -34,6 +36,32 @@ const entry = (recipient: string, amount: number, extra: Record<string, unknown>
 const DAY = 86_400_000
 
 describe("outbound payment imports", () => {
+  it("authorising moves the payment account's balance once per chunk of entries, not once per entry; the entries the balance cannot cover stay pending", async () => {
+    const entries = 2 * IMPORT_PROCESSING_CHUNK_SIZE + 5
+    const covered = entries - 3
+    const r = await runOutbound(Effect.gen(function*() {
+      const imports = yield* OutboundPaymentImports
+      const creditor = yield* setUpCreditor(ORG, { verified: true })
+      const recipient = yield* setUpRecipient(ORG, "Ada Lovelace")
+      yield* fundAccount(ORG, { amount: covered * 10, links: { creditor: creditor.id } })
+      const accounts = yield* PaymentAccountRepository
+      const accountOf = Effect.map(accounts.scan(ORG, {}), (rows) => rows[0])
+      const before = yield* accountOf
+      const created = yield* createImport(ORG, { entry_items: Array.from({ length: entries }, () => entry(recipient.id, 10)) })
+      yield* imports.validatePending(ORG)
+      const processed = yield* imports.authorise(ORG, created.id, "grace@acme.example")
+      const payments = yield* (yield* OutboundPayments).list(ORG, { limit: 500 })
+      return { before, after: yield* accountOf, processed, statuses: payments.items.map((p) => p.status) }
+    }))
+    expect(r.processed.status).toBe("processed")
+    expect(r.processed.entry_counts.processed).toBe(entries)
+    expect(r.after?.resource.account_balance).toBe(0)
+    expect(r.statuses.filter((s) => s === "scheduled")).toHaveLength(covered)
+    expect(r.statuses.filter((s) => s === "pending_approval")).toHaveLength(entries - covered)
+    // Three chunks: three writes of the account row (each a new version), where there were 202, one per payment approved.
+    expect((r.after?.version ?? 0) - (r.before?.version ?? 0)).toBe(Math.ceil(entries / IMPORT_PROCESSING_CHUNK_SIZE))
+  })
+
   it("answers validating with an authorisation URL, then turns invalid on a bad entry, with entry counts", async () => {
     const r = await runOutbound(Effect.gen(function*() {
       const imports = yield* OutboundPaymentImports

@@ -1,5 +1,5 @@
 import { Config, ConfigProvider, Effect, Option, Redacted, Schema } from "effect"
-import { WebhookSecret } from "@paykit/engine"
+import { DEFAULT_EVENT_RETENTION_DAYS, WebhookSecret } from "@paykit/engine"
 
 /**
  * What the environment decides about a server. `PAYKIT_MODE` is this server's own setting (the
@@ -28,6 +28,8 @@ export interface ServerConfig {
   readonly worker?: { readonly pollMillis?: number; readonly leaseMillis?: number }
   /** Webhooks: the sandbox organisation's endpoint and the key sealing secrets (`docs/webhooks.md`). */
   readonly webhooks?: WebhookConfig
+  /** How many days events and webhook records are kept (`PAYKIT_EVENT_RETENTION_DAYS`; default `DEFAULT_EVENT_RETENTION_DAYS`). */
+  readonly eventRetentionDays?: number
 }
 
 export interface WebhookConfig {
@@ -52,6 +54,9 @@ const SandboxToken = Schema.String.check(Schema.isPattern(SANDBOX_TOKEN_PATTERN,
 /** A worker's interval or lease: whole milliseconds, 10 ms to a day. */
 const WorkerMillis = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 10, maximum: 86_400_000 }))
 
+/** A retention period: whole days, one day to a hundred years. */
+const RetentionDays = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 36_500 }))
+
 const nonEmpty = (name: string) =>
   Config.option(Config.String(name)).pipe(Config.map((value) => Option.filter(value, (v) => v.trim().length > 0)))
 
@@ -66,7 +71,8 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   leaseMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_LEASE_MS")),
   webhookUrl: nonEmpty("PAYKIT_WEBHOOK_URL"),
   webhookSecret: Config.option(Config.schema(WebhookSecret, "PAYKIT_WEBHOOK_SECRET")),
-  webhookSecretKey: nonEmpty("PAYKIT_WEBHOOK_SECRET_KEY")
+  webhookSecretKey: nonEmpty("PAYKIT_WEBHOOK_SECRET_KEY"),
+  eventRetentionDays: Config.schema(RetentionDays, "PAYKIT_EVENT_RETENTION_DAYS").pipe(Config.withDefault(DEFAULT_EVENT_RETENTION_DAYS))
 }).pipe(
   Config.mapEffect(({ webhookUrl, webhookSecret, webhookSecretKey, ...rest }) =>
     Option.isSome(webhookUrl) && Option.isNone(webhookSecret)

@@ -10,7 +10,9 @@ import {
   DueWorkSchedule,
   DueWorkStore,
   JobRegistry,
+  RETENTION_KIND,
   scheduleFirstDailyRun,
+  scheduleFirstRetentionRun,
   type Transactor
 } from "@paykit/engine"
 import { MAINTENANCE_ORGANISATION, scheduleMaintenance } from "@paykit/store-sql"
@@ -48,17 +50,21 @@ export const dueWorkerLayer = (
 export const pollDueWork = (timing: WorkerTiming) => DueWorker.poll(timing.pollMillis)
 
 /**
- * Gives every organisation without a pending daily run its next one (a new organisation, or a
- * database from before due work): keys are dates, so two processes doing this at once, or a run
- * scheduling its successor meanwhile, make one row per date.
+ * Gives every organisation without a pending daily run (or retention run) its next one (a new
+ * organisation, or a database from before due work or retention): keys are dates, so two
+ * processes doing this at once, or a run scheduling its successor meanwhile, make one row per date.
  */
 export const ensureDailyRuns = Effect.gen(function*() {
   const organisations = yield* Organisations
   const store = yield* DueWorkStore
   const worker = yield* DueWorker
   for (const organisation of yield* organisations.all) {
-    if ((yield* store.pendingOf(organisation.id, DAILY_RUN_KIND)).length > 0) continue
-    yield* scheduleFirstDailyRun(organisation.id, yield* worker.nowOf(organisation.id))
+    if ((yield* store.pendingOf(organisation.id, DAILY_RUN_KIND)).length === 0) {
+      yield* scheduleFirstDailyRun(organisation.id, yield* worker.nowOf(organisation.id))
+    }
+    if ((yield* store.pendingOf(organisation.id, RETENTION_KIND)).length === 0) {
+      yield* scheduleFirstRetentionRun(organisation.id, yield* worker.nowOf(organisation.id))
+    }
   }
 })
 

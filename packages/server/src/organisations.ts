@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
-import { type DueWorkSchedule, scheduleFirstDailyRun } from "@paykit/engine"
+import { type DueWorkSchedule, scheduleFirstDailyRun, scheduleFirstRetentionRun } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import { SERVER_MODES, type ServerMode } from "./config.ts"
 
@@ -17,7 +17,7 @@ const decodeRows = Schema.decodeUnknownEffect(Schema.Array(OrganisationRow))
 export class Organisations extends Context.Service<Organisations, {
   /** Every organisation, oldest first. */
   readonly all: Effect.Effect<ReadonlyArray<Organisation>>
-  /** Adds an organisation, with its first daily run (on real time: a new organisation's clock has no offset), in one transaction. */
+  /** Adds an organisation, with its first daily run and retention run (on real time: a new organisation's clock has no offset), in one transaction. */
   readonly insert: (organisation: Organisation) => Effect.Effect<void>
 }>()("@paykit/server/Organisations") {
   static readonly layerSql: Layer.Layer<Organisations, never, SqlClient.SqlClient | DueWorkSchedule> = Layer.effect(
@@ -32,7 +32,8 @@ export class Organisations extends Context.Service<Organisations, {
         insert: (o) =>
           Effect.orDie(sql.withTransaction(Effect.gen(function*() {
             yield* sql`INSERT INTO organisations (id, name, environment) VALUES (${o.id}, ${o.name}, ${o.environment})`
-            yield* Effect.provideContext(scheduleFirstDailyRun(o.id, real.currentTimeMillisUnsafe()), context)
+            const now = real.currentTimeMillisUnsafe()
+            yield* Effect.provideContext(Effect.andThen(scheduleFirstDailyRun(o.id, now), scheduleFirstRetentionRun(o.id, now)), context)
           })))
       })
     })

@@ -5,10 +5,11 @@ import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
 import {
-  type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, SandboxBank, WebhookDeliveries, webhookDueWork
+  DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
+  retentionPolicy, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
-import { type AccessTokens, apiEngineOn, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
-import { PgliteClient, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
+import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import { PgliteClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
@@ -74,7 +75,8 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
     SqlIdempotencyStore,
     Organisations.layerSql,
     // Windows in the database, on real time: shared by every process on it.
-    SqlRateLimiter
+    SqlRateLimiter,
+    RetentionSql
   )
   return {
     database,
@@ -87,6 +89,7 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
     ),
     boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken, webhooks: config.webhooks }),
     timing: { ...config.worker, ...options.worker },
+    retention: retentionPolicy(config.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS, IDEMPOTENCY_KEY_LIFETIME_MS),
     dueWork: options.dueWork ?? [],
     listen: { port: config.port, host: config.host, ...options.serve }
   }
@@ -99,7 +102,7 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
  * organisation exists and every organisation has its daily run, and stops when the server does.
  */
 const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
-  const { database, ports, externals, boot, listen, timing, dueWork } = pieces(config, options)
+  const { database, ports, externals, boot, listen, timing, dueWork, retention } = pieces(config, options)
   const foundation = ports.pipe(Layer.provideMerge(database))
   // apiEngineOn keeps only the storage ports of what it is given; the same (memoised) foundation
   // is merged again for the server's ports.
@@ -107,9 +110,11 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   // Webhook delivery: the outbox's pump and the `webhook_delivery` kind, beside the daily run; and
   // the database's upkeep (statistics), a kind of its own.
   const deliveries = WebhookDeliveries.layer.pipe(Layer.provideMerge(WebhookOutboxSql), Layer.provideMerge(engine))
-  const services = Layer.unwrap(Effect.gen(function*() {
-    return dueWorkerLayer([yield* webhookDueWork, yield* storageMaintenance, ...dueWork], timing)
-  })).pipe(Layer.provideMerge(deliveries))
+  // Retention (`retention` rows): events, webhook records and idempotency keys past their period.
+  const declared = Effect.all([webhookDueWork, retentionDueWork(retention), storageMaintenance])
+  const services = Layer.unwrap(Effect.map(declared, (kinds) => dueWorkerLayer([...kinds, ...dueWork], timing))).pipe(
+    Layer.provideMerge(deliveries)
+  )
   const started = Layer.mergeAll(pollDueWork(timing), Layer.effectDiscard(ensureDailyRuns), Layer.effectDiscard(ensureStorageMaintenance)).pipe(
     Layer.provideMerge(boot.pipe(Layer.provideMerge(services)))
   )

@@ -4,7 +4,7 @@ import { ACCESS_SCOPES, ACCESS_TOKEN_STATUSES, AccessTokens } from "@paykit/http
 import { DbInteger } from "@paykit/store-sql"
 
 /**
- * The http package's `AccessTokens` port on SQL (`access_tokens`, migrations 0002 and 0004): a
+ * The http package's `AccessTokens` port on SQL (`access_tokens`, migrations 0002, 0004 and 0008): a
  * request's token is found by its SHA-256 through the unique index; the token itself is never
  * stored. A partner app's token also names the app (its organisation and creditor), and every
  * token brings its organisation's clock offset.
@@ -18,7 +18,7 @@ const TokenRow = Schema.Struct({
   status: Schema.Literals(ACCESS_TOKEN_STATUSES),
   app_organisation_id: Schema.NullOr(Schema.String),
   app_creditor_id: Schema.NullOr(Schema.String),
-  offset_ms: Schema.NullOr(DbInteger)
+  clock_offset_ms: DbInteger
 })
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TokenRow))
 
@@ -29,10 +29,9 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
     // A database failure on the request path is a defect: the gateway answers it with a 500.
     return AccessTokens.of({
       findByHash: (tokenHash) =>
-        // The organisation's clock comes with the token, in the same query (store-sql's organisation_clocks).
-        sql`SELECT t.id, t.organisation_id, t.scope, t.token_hash, t.status, t.app_organisation_id, t.app_creditor_id, c.offset_ms
-          FROM access_tokens t LEFT JOIN organisation_clocks c ON c.organisation_id = t.organisation_id
-          WHERE t.token_hash = ${tokenHash}`.pipe(
+        // The organisation's clock comes with the token: the database keeps a copy on each (migration 0008).
+        sql`SELECT id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id, clock_offset_ms
+          FROM access_tokens WHERE token_hash = ${tokenHash}`.pipe(
           Effect.flatMap(decodeRows),
           Effect.map((rows) => {
             const row = rows[0]
@@ -43,7 +42,7 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
               scope: row.scope,
               tokenHash: row.token_hash,
               status: row.status,
-              clockOffsetMillis: row.offset_ms ?? 0
+              clockOffsetMillis: row.clock_offset_ms
             }
             return row.app_organisation_id === null || row.app_creditor_id === null
               ? record

@@ -49,6 +49,27 @@ describe("SqlAccessTokens", () => {
     expect(callers.map((c) => c.app)).toEqual([{ organisation: PARTNER, creditor: "CR_partner" }, null])
   })
 
+  it("a token brings its organisation's clock: a clock moved after it was issued, and one moved before (migration 0008)", async () => {
+    const CLOCKED = "OR00000000CLOCKS"
+    const offsets = await run(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* Effect.flatMap(Organisations, (o) => o.insert({ id: CLOCKED, name: "Clocked", environment: "sandbox" }))
+      const offsetOf = (token: string) => Effect.map(authenticate(`Bearer ${token}`), (caller) => caller.clockOffsetMillis)
+      const before = yield* issueAccessToken({ id: "AT_clock_1", organisation: CLOCKED, scope: "read_write" })
+      const fresh = yield* offsetOf(before)
+      // What a sandbox advance does (store-sql's raiseOffset): a new row, then an update of it.
+      yield* sql`INSERT INTO organisation_clocks (organisation_id, offset_ms) VALUES (${CLOCKED}, ${86_400_000})`
+      const moved = yield* offsetOf(before)
+      yield* sql`UPDATE organisation_clocks SET offset_ms = ${2 * 86_400_000} WHERE organisation_id = ${CLOCKED}`
+      const movedAgain = yield* offsetOf(before)
+      const after = yield* issueAccessToken({ id: "AT_clock_2", organisation: CLOCKED, scope: "read_write" })
+      // Another organisation's tokens keep their own clock.
+      const other = yield* issueAccessToken({ id: "AT_clock_3", organisation: ORG, scope: "read_write" })
+      return [fresh, moved, movedAgain, yield* offsetOf(after), yield* offsetOf(other)]
+    }))
+    expect(offsets).toEqual([0, 86_400_000, 2 * 86_400_000, 2 * 86_400_000, 0])
+  })
+
   it("a token of an organisation the server does not host cannot be stored", async () => {
     const exit = await runtime.runPromiseExit(issueAccessToken({ id: "AT_sql_2", organisation: "OR_NOWHERE", scope: "read_write" }))
     expect(exit._tag).toBe("Failure")

@@ -25,3 +25,4 @@ export {
   scheduleMaintenance,
   storageMaintenance
 } from "./maintenance.ts"
+export { makeRetentionSql, RetentionSql } from "./retention.ts"

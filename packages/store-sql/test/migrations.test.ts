@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest"
 import { MIGRATION_IDS, migrate } from "../src/migrations/index.ts"
 import { DATABASES } from "./support/databases.ts"
 
-/** The shape of the current schema: columns, indexes, constraints and triggers, schema name left out. */
+/** The shape of the current schema: columns, indexes, constraints, triggers and functions, schema name left out. */
 const describeSchema = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const columns = yield* sql`
@@ -20,10 +20,14 @@ const describeSchema = Effect.gen(function*() {
   const triggers = yield* sql`
     SELECT trigger_name, event_manipulation, event_object_table, action_statement, action_timing
     FROM information_schema.triggers WHERE trigger_schema = current_schema() ORDER BY trigger_name`
+  // A migration may only redefine a function (0030 lets retention delete events).
+  const functions = yield* sql`
+    SELECT p.proname, p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+    WHERE n.nspname = current_schema() ORDER BY p.proname`
   const schema = yield* sql<{ s: string }>`SELECT current_schema() AS s`
   const name = schema[0]?.s ?? ""
   const strip = (value: unknown) => JSON.parse(JSON.stringify(value).replaceAll(`${name}.`, ""))
-  return strip({ columns, indexes, constraints, triggers })
+  return strip({ columns, indexes, constraints, triggers, functions })
 })
 
 describe.each(DATABASES)("migrations on $name", (database) => {

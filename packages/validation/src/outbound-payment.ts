@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { decodeInput, FasterPaymentsReference, IdOf, LocalDate, Metadata } from "@paykit/core"
+import { decodeInput, FasterPaymentsReference, IdOf, LocalDate, Metadata, OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES } from "@paykit/core"
 import { optionalNullable, PositiveInteger } from "./fields.ts"
 import { issue, perValue, type Rule, withRules } from "./rules.ts"
 
@@ -61,10 +61,13 @@ export const OutboundPaymentImportEntryItem = Schema.Struct({
 }).annotate({ identifier: "OutboundPaymentImportEntryItem" })
 export type OutboundPaymentImportEntryItem = typeof OutboundPaymentImportEntryItem.Type
 
-/** An import creates one payment per entry, so an import without entries is refused. */
+/** An import creates one payment per entry: one without entries is refused, and so is one above GoCardless's cap. */
 export const OutboundPaymentImportCreate = Schema.Struct({
   entry_items: Schema.Array(OutboundPaymentImportEntryItem).check(
-    Schema.makeFilter((items: ReadonlyArray<unknown>) => items.length > 0, { message: "must hold at least one entry" })
+    Schema.makeFilter((items: ReadonlyArray<unknown>) => items.length > 0, { message: "must hold at least one entry" }),
+    Schema.makeFilter((items: ReadonlyArray<unknown>) => items.length <= OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES, {
+      message: `must hold at most ${OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES} entries; split a larger batch into several imports`
+    })
   ),
   links: Schema.optionalKey(Schema.Struct({ creditor: Schema.optionalKey(IdOf("creditor")) }))
 }).annotate({ identifier: "OutboundPaymentImportCreate" })

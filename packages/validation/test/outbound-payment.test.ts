@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { addDays, FASTER_PAYMENTS_REFERENCE_MAX_LENGTH, unsafeLocalDate } from "@paykit/core"
+import { addDays, FASTER_PAYMENTS_REFERENCE_MAX_LENGTH, OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES, unsafeLocalDate } from "@paykit/core"
 import { validateOutboundPaymentCreate, validateOutboundPaymentImportCreate, validateOutboundPaymentWithdrawal } from "../src/index.ts"
 import { errorsOf, expectSuccess, pointersOf } from "./helpers.ts"
 
@@ -67,6 +67,13 @@ describe("outbound payment import entries", () => {
     expectSuccess(validateOutboundPaymentImportCreate({ entry_items: [entry, { ...entry, reference: "REF", metadata: null }], links: { creditor: "CR000000000001" } }))
     expect(pointersOf(validateOutboundPaymentImportCreate({ entry_items: [] }))).toEqual(["/outbound_payment_imports/entry_items"])
     expect(pointersOf(validateOutboundPaymentImportCreate({}))).toEqual(["/outbound_payment_imports/entry_items"])
+  })
+
+  it(`at most ${OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES} entries (GoCardless's cap): the cap is accepted, one more refused`, () => {
+    expectSuccess(validateOutboundPaymentImportCreate({ entry_items: Array.from({ length: OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES }, () => entry) }))
+    const over = validateOutboundPaymentImportCreate({ entry_items: Array.from({ length: OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES + 1 }, () => entry) })
+    expect(pointersOf(over)).toEqual(["/outbound_payment_imports/entry_items"])
+    expect(JSON.stringify(errorsOf(over))).toContain(`at most ${OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES} entries`)
   })
 
   it("every bad entry is reported at its own index, all at once", () => {

@@ -1,8 +1,8 @@
-import { Effect } from "effect"
+import { Cause, Effect, Exit } from "effect"
 import { type Timestamp, timestampToMillis, MILLIS_PER_DAY } from "@paykit/core"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
-import type { NameVerifier } from "../kernel/ports/name-verifier.ts"
-import type { Versioned } from "../kernel/ports/repository.ts"
+import type { NameVerificationResult, NameVerifier } from "../kernel/ports/name-verifier.ts"
+import type { Transactor, Versioned } from "../kernel/ports/repository.ts"
 import type { CustomerBankAccountRepository } from "../collections/repositories.ts"
 import type { CustomerBankAccount } from "../collections/domain/customer-bank-accounts.ts"
 import type { EntryCounts, OutboundPaymentImport, OutboundPaymentImportEntry } from "./domain/outbound-payment-imports.ts"
@@ -28,6 +28,7 @@ export interface ImportDueWork {
   readonly customerAccounts: CustomerBankAccountRepository["Service"]
   readonly verifier: NameVerifier["Service"]
   readonly eachItem: DailyItems
+  readonly transactor: Transactor["Service"]
 }
 
 /** Entry counts being added up. */
@@ -47,35 +48,63 @@ const recipientOf = (deps: ImportDueWork, organisation: string, accountId: strin
         : { problem: null, account: a.resource }
   })
 
-/** One entry checked: its recipient must be payable, then its name is checked by confirmation of payee. */
-const validateEntry = Effect.fnUntraced(function*(
-  deps: ImportDueWork,
-  organisation: string,
-  entry: Versioned<OutboundPaymentImportEntry>,
-  counts: Counting
-) {
+/** What checking one entry found: its recipient cannot be paid, or the result of confirmation of payee. */
+type Verdict = { readonly _tag: "Invalid" } | { readonly _tag: "Verified"; readonly result: NameVerificationResult }
+
+/** One entry checked and saved: its recipient must be payable, then its name is checked by confirmation of payee. */
+const validateEntry = Effect.fnUntraced(function*(deps: ImportDueWork, organisation: string, entry: Versioned<OutboundPaymentImportEntry>) {
   const recipient = yield* recipientOf(deps, organisation, entry.resource.links.recipient_bank_account)
   if (recipient.problem !== null) {
-    counts.invalid++
     const validation_errors = { outbound_payment: { recipient_bank_account: [recipient.problem] } }
-    return yield* save(deps.entries, organisation, entry, { ...entry.resource, validation_errors })
+    yield* save(deps.entries, organisation, entry, { ...entry.resource, validation_errors })
+    return { _tag: "Invalid" } satisfies Verdict
   }
-  counts.valid++
   const verification = yield* deps.verifier.verify({
     account_holder_name: recipient.account.account_holder_name,
     account_number_ending: recipient.account.account_number_ending,
     country_code: recipient.account.country_code
   })
-  counts.verified++
-  counts[`verified_with_${verification.result}`]++
-  return yield* save(deps.entries, organisation, entry, { ...entry.resource, verification_result: verification.result })
+  yield* save(deps.entries, organisation, entry, { ...entry.resource, verification_result: verification.result })
+  return { _tag: "Verified", result: verification.result } satisfies Verdict
 })
 
-/** Every entry of the import is checked; any invalid entry makes the import invalid. */
+/** Why an entry whose check failed outright is invalid: the import can be sent again. */
+export const ENTRY_NOT_CHECKED = "could not be checked; send the entry again in a new import"
+
+/**
+ * One entry's check in a unit of its own (a savepoint inside the import's): if it fails outright
+ * (its recipient cannot be read, the check of its name dies), what it wrote is rolled back, the
+ * failure is logged, and the entry alone is recorded invalid; the other entries keep their
+ * results. Interruption still stops the import.
+ */
+const checkEntry = Effect.fnUntraced(function*(deps: ImportDueWork, organisation: string, entry: Versioned<OutboundPaymentImportEntry>) {
+  const exit = yield* Effect.exit(deps.transactor.transaction(validateEntry(deps, organisation, entry)))
+  if (Exit.isSuccess(exit)) return exit.value
+  if (Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
+  yield* Effect.logError("import validation: an entry could not be checked; it is recorded invalid", Cause.pretty(exit.cause)).pipe(
+    Effect.annotateLogs({ organisation, entry: entry.resource.id })
+  )
+  const validation_errors = { outbound_payment: { recipient_bank_account: [ENTRY_NOT_CHECKED] } }
+  yield* save(deps.entries, organisation, entry, { ...entry.resource, validation_errors })
+  return { _tag: "Invalid" } satisfies Verdict
+})
+
+/** Counts one entry's verdict. */
+const tally = (counts: Counting, verdict: Verdict): void => {
+  if (verdict._tag === "Invalid") {
+    counts.invalid++
+    return
+  }
+  counts.valid++
+  counts.verified++
+  counts[`verified_with_${verdict.result}`]++
+}
+
+/** Every entry of the import is checked, each on its own; any invalid entry makes the import invalid. */
 const validateImport = Effect.fnUntraced(function*(deps: ImportDueWork, organisation: string, current: Versioned<OutboundPaymentImport>) {
   const counts = { ...zeroCounts(current.resource.entry_counts.total) }
   for (const entry of yield* entriesOf(deps.entries, organisation, current.resource.id)) {
-    yield* validateEntry(deps, organisation, entry, counts)
+    tally(counts, yield* checkEntry(deps, organisation, entry))
   }
   return yield* counts.invalid === 0
     ? moveImport(deps.imports, organisation, current, "validation_succeeded", {

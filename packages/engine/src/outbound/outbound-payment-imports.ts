@@ -115,8 +115,14 @@ const create = Effect.fnUntraced(function*(deps: ImportDeps, organisation: strin
 })
 
 /**
- * One valid entry of an import being processed becomes an outbound payment, approved when the
- * payment account covers it; answers whether it was made. A refused entry keeps the refusal.
+ * Entries processed per chunk when an import is authorised: each chunk's payments are created,
+ * then approved with one move of the payment account's balance (`OutboundPayments.approveAll`).
+ */
+export const IMPORT_PROCESSING_CHUNK_SIZE = 100
+
+/**
+ * One valid entry of an import being processed becomes an outbound payment, pending approval;
+ * answers its id, or undefined when it was refused (the entry keeps the refusal).
  */
 const processEntry = Effect.fnUntraced(function*(
   deps: ImportDeps,
@@ -134,20 +140,39 @@ const processEntry = Effect.fnUntraced(function*(
   }))
   if (created._tag === "Failure") {
     yield* save(deps.entries, organisation, entry, { ...entry.resource, processed_at: at, validation_errors: entryErrorsOf(created.failure) })
-    return false
+    return undefined
   }
-  // Authorising the import approves its payments; one the balance cannot cover stays
-  // pending approval for the creditor to approve once the account is funded.
-  yield* deps.outbound.approve(organisation, created.success.id).pipe(
-    Effect.catchIf((e) => e._tag === "InvalidState" && e.reason === "insufficient_balance", () => Effect.void)
-  )
   yield* save(deps.entries, organisation, entry, {
     ...entry.resource,
     processed_at: at,
     links: { ...entry.resource.links, outbound_payment: created.success.id }
   })
-  return true
+  return created.success.id
 })
+
+/**
+ * A chunk of valid entries: their payments are made, then authorising the import approves them
+ * in order while the balance covers them (one balance move for the chunk); one it cannot cover
+ * stays pending approval for the creditor to approve once the account is funded.
+ */
+const processChunk = Effect.fnUntraced(function*(
+  deps: ImportDeps,
+  organisation: string,
+  batch: OutboundPaymentImport,
+  chunk: ReadonlyArray<Versioned<OutboundPaymentImportEntry>>
+) {
+  const made: Array<string> = []
+  for (const entry of chunk) {
+    const id = yield* processEntry(deps, organisation, batch, entry)
+    if (id !== undefined) made.push(id)
+  }
+  yield* deps.outbound.approveAll(organisation, batch.links.creditor, made)
+  return made.length
+})
+
+/** `items` cut into runs of at most `size`, in order. */
+const chunksOf = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<ReadonlyArray<A>> =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
 const decodeUser = decodeInputEffect(AuthorisingUser, "user")
 
@@ -160,10 +185,11 @@ const authorise = Effect.fnUntraced(function*(deps: ImportDeps, organisation: st
     description: `The import was authorised in the dashboard by ${by}.`
   })
   const counts = { ...processing.entry_counts }
-  for (const entry of yield* entriesOf(deps.entries, organisation, id)) {
-    if (entry.resource.validation_errors !== null) continue
-    if (yield* processEntry(deps, organisation, processing, entry)) counts.processed++
-    else counts.failed_to_process++
+  const valid = (yield* entriesOf(deps.entries, organisation, id)).filter((entry) => entry.resource.validation_errors === null)
+  for (const chunk of chunksOf(valid, IMPORT_PROCESSING_CHUNK_SIZE)) {
+    const made = yield* processChunk(deps, organisation, processing, chunk)
+    counts.processed += made
+    counts.failed_to_process += chunk.length - made
   }
   const latest = yield* deps.imports.get(organisation, id)
   return yield* moveImport(deps.imports, organisation, latest, "processing_finished", {
@@ -227,7 +253,8 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
         customerAccounts: yield* CustomerBankAccountRepository,
         verifier: yield* NameVerifier,
         outbound: yield* OutboundPayments,
-        eachItem: yield* captureDailyItems
+        eachItem: yield* captureDailyItems,
+        transactor: yield* Transactor
       }
       const run = yield* captureUnitOfWork
       const schedule = yield* optionalSchedule

@@ -8,6 +8,7 @@ import accessTokenApps from "./0004_access_token_apps.ts"
 import idempotencyResource from "./0005_idempotency_resource.ts"
 import organisationClocks from "./0006_organisation_clocks.ts"
 import rateLimitWindows from "./0007_rate_limit_windows.ts"
+import accessTokenClockOffset from "./0008_access_token_clock_offset.ts"
 
 /**
  * The server's own tables, numbered on their own: they are recorded in a separate migrations
@@ -20,7 +21,8 @@ export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unkn
   "0004_access_token_apps": accessTokenApps,
   "0005_idempotency_resource": idempotencyResource,
   "0006_organisation_clocks": organisationClocks,
-  "0007_rate_limit_windows": rateLimitWindows
+  "0007_rate_limit_windows": rateLimitWindows,
+  "0008_access_token_clock_offset": accessTokenClockOffset
 }
 
 export const SERVER_MIGRATIONS_TABLE = "paykit_server_migrations"

@@ -9,6 +9,7 @@ import transitions from "./0005_transitions.ts"
 import dueWork from "./0006_due_work.ts"
 import outboxByOrganisation from "./0007_outbox_by_organisation.ts"
 import filterIndexes from "./0020_filter_indexes.ts"
+import eventsRetention from "./0030_events_retention.ts"
 
 /** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
 export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
@@ -19,7 +20,9 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0005_transitions": transitions,
   "0006_due_work": dueWork,
   "0007_outbox_by_organisation": outboxByOrganisation,
-  "0020_filter_indexes": filterIndexes
+  "0020_filter_indexes": filterIndexes,
+  // 0030-0039: issue 17, part C (numbers apart so parallel parts do not collide; the migrator allows gaps).
+  "0030_events_retention": eventsRetention
 }
 
 export const MIGRATIONS_TABLE = "paykit_migrations"

@@ -1,0 +1,98 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { describe, expect, it } from "vitest"
+import { migrate } from "../src/migrations/index.ts"
+import { makeRetentionSql } from "../src/retention.ts"
+import { DATABASES } from "./support/databases.ts"
+
+/** Rows written straight into the tables, each dated; the store is asked to prune what is older than a cutoff. */
+const DAY = 86_400_000
+const NOW = Date.parse("2026-11-24T06:00:00.000Z")
+const iso = (millis: number) => new Date(millis).toISOString()
+const A = "OR_retention_a"
+const B = "OR_retention_b"
+
+const seed = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const event = (organisation: string, id: string, at: number) =>
+    sql`INSERT INTO events (organisation_id, id, version, created_at, filters, data)
+      VALUES (${organisation}, ${id}, 1, ${iso(at)}::timestamptz, ${JSON.stringify({ created_at: iso(at) })}::jsonb, ${JSON.stringify({ id })}::json)`
+  const resource = (organisation: string, type: string, id: string, at: number, status?: string) =>
+    sql`INSERT INTO resources (organisation_id, resource_type, id, version, created_at, filters, data)
+      VALUES (${organisation}, ${type}, ${id}, 1, ${iso(at)}::timestamptz,
+        ${JSON.stringify(status === undefined ? { created_at: iso(at) } : { created_at: iso(at), status })}::jsonb, ${JSON.stringify({ id })}::json)`
+  const key = (organisation: string, k: string, at: number) =>
+    sql`INSERT INTO idempotency_keys (organisation_id, key, fingerprint, created_at) VALUES (${organisation}, ${k}, 'f', ${iso(at)}::timestamptz)`
+  for (const organisation of [A, B]) {
+    yield* event(organisation, "EV_old_1", NOW - 100 * DAY)
+    yield* event(organisation, "EV_old_2", NOW - 91 * DAY)
+    yield* event(organisation, "EV_old_waiting", NOW - 95 * DAY)
+    yield* event(organisation, "EV_new", NOW - 89 * DAY)
+    yield* resource(organisation, "webhooks", "WB_old", NOW - 92 * DAY)
+    yield* resource(organisation, "webhooks", "WB_new", NOW - DAY)
+    yield* resource(organisation, "webhook_deliveries", "WD_old_delivered", NOW - 92 * DAY, "delivered")
+    yield* resource(organisation, "webhook_deliveries", "WD_old_given_up", NOW - 93 * DAY, "given_up")
+    yield* resource(organisation, "webhook_deliveries", "WD_old_pending", NOW - 92 * DAY, "pending")
+    yield* resource(organisation, "payments", "PM_old", NOW - 400 * DAY)
+    yield* key(organisation, "key-old", NOW - 31 * DAY)
+    yield* key(organisation, "key-new", NOW - 29 * DAY)
+  }
+  // The pump has taken every event but one: that one is still waiting to be delivered.
+  yield* sql`DELETE FROM outbox WHERE event_id <> 'EV_old_waiting'`
+})
+
+const remaining = (organisation: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const events = yield* sql<{ id: string }>`SELECT id FROM events WHERE organisation_id = ${organisation} ORDER BY id`
+    const resources = yield* sql<{ id: string }>`SELECT id FROM resources WHERE organisation_id = ${organisation} ORDER BY id`
+    const keys = yield* sql<{ key: string }>`SELECT key FROM idempotency_keys WHERE organisation_id = ${organisation} ORDER BY key`
+    return { events: events.map((r) => r.id), resources: resources.map((r) => r.id), keys: keys.map((r) => r.key) }
+  })
+
+const cutoffs = { eventsBefore: NOW - 90 * DAY, idempotencyKeysBefore: NOW - 30 * DAY }
+
+describe.each(DATABASES)("retention on $name", (database) => {
+  it("removes only one organisation's rows past their period: no waiting event, no pending delivery, nothing else", { timeout: 60_000 }, async () => {
+    const [removed, again, a, b] = await Effect.runPromise(Effect.provide(
+      Effect.gen(function*() {
+        yield* migrate()
+        yield* seed
+        const store = yield* makeRetentionSql
+        const first = yield* store.prune(A, cutoffs, 1_000)
+        return [first, yield* store.prune(A, cutoffs, 1_000), yield* remaining(A), yield* remaining(B)] as const
+      }),
+      database.isolated()
+    ))
+    expect(removed).toBe(2)
+    expect(again).toBe(0)
+    expect(a).toEqual({
+      events: ["EV_new", "EV_old_waiting"],
+      resources: ["PM_old", "WB_new", "WD_old_pending"],
+      keys: ["key-new"]
+    })
+    expect(b.events).toHaveLength(4)
+    expect(b.resources).toHaveLength(6)
+    expect(b.keys).toHaveLength(2)
+  })
+
+  it("removes at most `limit` rows of a table a call, oldest first; outside it, events stay append-only", { timeout: 60_000 }, async () => {
+    const [first, afterFirst, refusal] = await Effect.runPromise(Effect.provide(
+      Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        yield* migrate()
+        yield* seed
+        const store = yield* makeRetentionSql
+        const n = yield* store.prune(A, cutoffs, 1)
+        const left = yield* remaining(A)
+        const deleted = yield* Effect.result(sql`DELETE FROM events WHERE organisation_id = ${A} AND id = 'EV_new'`)
+        return [n, left, deleted._tag] as const
+      }),
+      database.isolated()
+    ))
+    expect(first).toBe(1)
+    expect(afterFirst.events).toEqual(["EV_new", "EV_old_2", "EV_old_waiting"])
+    expect(afterFirst.resources).toEqual(["PM_old", "WB_new", "WD_old_delivered", "WD_old_pending"])
+    expect(refusal).toBe("Failure")
+  })
+})
