@@ -58,6 +58,7 @@ export interface SqlRepository<A extends { readonly id: string; readonly created
   readonly statements: {
     readonly get: (organisation: string, id: string) => Statement<Row>
     readonly page: (organisation: string, query: ListQuery<K>) => Statement<Row>
+    readonly scan: (organisation: string, filters: ListQuery<K>["filters"]) => Statement<Row>
   }
 }
 
@@ -168,9 +169,12 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       ORDER BY id ${sql.literal(isUpwards(query) ? "ASC" : "DESC")} LIMIT ${query.limit}`
   }
 
+  const scanStatement = (organisation: string, filters: ListQuery<K>["filters"]) =>
+    sql`SELECT version, data FROM ${table} WHERE ${sql.and(matching(organisation, filters))} ORDER BY id ASC`
+
   return {
     definition,
-    statements: { get: getStatement, page: pageStatement },
+    statements: { get: getStatement, page: pageStatement, scan: scanStatement },
 
     get: (organisation, id) =>
       getStatement(organisation, id).pipe(
@@ -199,9 +203,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       }),
 
     scan: (organisation, filters) =>
-      Effect.suspend(() =>
-        sql`SELECT version, data FROM ${table} WHERE ${sql.and(matching(organisation, filters))} ORDER BY id ASC`
-      ).pipe(Effect.orDie, Effect.flatMap((rows) => Effect.forEach(rows, toVersioned))),
+      Effect.suspend(() => scanStatement(organisation, filters)).pipe(Effect.orDie, Effect.flatMap((rows) => Effect.forEach(rows, toVersioned))),
 
     insert: (organisation, resource) =>
       Effect.gen(function*() {

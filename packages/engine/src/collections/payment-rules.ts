@@ -12,7 +12,7 @@ import type { CreditorRepository } from "../creditors/repositories.ts"
 import type { PartnerApp } from "../payouts/domain/app-fees.ts"
 import type { LedgerEntry } from "../payouts/domain/settlement-entries.ts"
 import type { Payment } from "./domain/payments.ts"
-import type { CustomerBankAccountRepository, MandateRepository, PaymentRepository, RefundRepository } from "./repositories.ts"
+import type { CustomerBankAccountRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository } from "./repositories.ts"
 
 /** Working days after the charge date on which the sandbox bank reports a late failure or a chargeback. */
 export const LATE_FAILURE_AFTER_BUSINESS_DAYS = 3
@@ -70,6 +70,8 @@ export const paymentLinks = (p: Pick<Payment, "id" | "links">) => ({
 /** What the use cases of payments and refunds read and write. */
 export interface PaymentDeps {
   readonly payments: PaymentRepository["Service"]
+  /** Collected payments their bank will take back, by the day it does (`domain/payment-reversals.ts`). */
+  readonly reversals: PaymentReversalRepository["Service"]
   readonly refunds: RefundRepository["Service"]
   readonly mandates: MandateRepository["Service"]
   readonly creditors: CreditorRepository["Service"]

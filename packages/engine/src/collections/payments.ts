@@ -6,7 +6,7 @@ import { Transactor } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { AppAttributionRepository, AppFeeLedgerRepository, LedgerRepository, NegativeBalanceLimitRepository } from "../payouts/repositories.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { CustomerBankAccountRepository, MandateRepository, PaymentRepository, RefundRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository } from "./repositories.ts"
 import type { Payment, PaymentCancelRequest, PaymentCreateRequest, PaymentListParams, PaymentRetryRequest, PaymentUpdateRequest } from "./domain/payments.ts"
 import type { Refund, RefundCreateRequest, RefundListParams } from "./domain/refunds.ts"
 import { toListQuery } from "../kernel/list-params.ts"
@@ -25,6 +25,7 @@ type Errors = OperationError
 export const paymentDeps = Effect.gen(function*() {
   const deps: PaymentDeps = {
     payments: yield* PaymentRepository,
+    reversals: yield* PaymentReversalRepository,
     refunds: yield* RefundRepository,
     mandates: yield* MandateRepository,
     creditors: yield* CreditorRepository,
@@ -66,6 +67,7 @@ export class Payments extends Context.Service<Payments, {
     Payments,
     never,
     | PaymentRepository
+    | PaymentReversalRepository
     | RefundRepository
     | MandateRepository
     | CreditorRepository

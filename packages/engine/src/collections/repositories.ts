@@ -3,6 +3,7 @@ import { customerBankAccounts } from "./domain/customer-bank-accounts.ts"
 import { customers } from "./domain/customers.ts"
 import { mandates } from "./domain/mandates.ts"
 import { payments } from "./domain/payments.ts"
+import { paymentReversals } from "./domain/payment-reversals.ts"
 import { refunds } from "./domain/refunds.ts"
 import { subscriptionSchedules, subscriptions } from "./domain/subscriptions.ts"
 
@@ -11,6 +12,7 @@ export class CustomerRepository extends repositoryService<CustomerRepository>()(
 export class CustomerBankAccountRepository extends repositoryService<CustomerBankAccountRepository>()("CustomerBankAccountRepository", customerBankAccounts) {}
 export class MandateRepository extends repositoryService<MandateRepository>()("MandateRepository", mandates) {}
 export class PaymentRepository extends repositoryService<PaymentRepository>()("PaymentRepository", payments) {}
+export class PaymentReversalRepository extends repositoryService<PaymentReversalRepository>()("PaymentReversalRepository", paymentReversals) {}
 export class RefundRepository extends repositoryService<RefundRepository>()("RefundRepository", refunds) {}
 export class SubscriptionRepository extends repositoryService<SubscriptionRepository>()("SubscriptionRepository", subscriptions) {}
 export class SubscriptionScheduleRepository extends repositoryService<SubscriptionScheduleRepository>()("SubscriptionScheduleRepository", subscriptionSchedules) {}

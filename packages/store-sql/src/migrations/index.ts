@@ -8,6 +8,7 @@ import onePayerThemePerCreditor from "./0004_one_payer_theme_per_creditor.ts"
 import transitions from "./0005_transitions.ts"
 import dueWork from "./0006_due_work.ts"
 import outboxByOrganisation from "./0007_outbox_by_organisation.ts"
+import dueOnIndex from "./0008_due_on_index.ts"
 
 /** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
 export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
@@ -17,7 +18,8 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0004_one_payer_theme_per_creditor": onePayerThemePerCreditor,
   "0005_transitions": transitions,
   "0006_due_work": dueWork,
-  "0007_outbox_by_organisation": outboxByOrganisation
+  "0007_outbox_by_organisation": outboxByOrganisation,
+  "0008_due_on_index": dueOnIndex
 }
 
 export const MIGRATIONS_TABLE = "paykit_migrations"
