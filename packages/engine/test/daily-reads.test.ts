@@ -15,9 +15,9 @@ import { edge, ORG, START } from "./fixtures.ts"
 
 /**
  * The daily run reads what is due, not the history: the in-memory storage is wrapped so every row
- * a scan answers is recorded by resource, and the payments job of a day after many payments were
- * collected must read none of them. (The mandates job's dormancy check still reads each active
- * Bacs mandate's payments: issue 17's finding 2, not yet done.)
+ * a scan answers is recorded by resource, and one daily run after many payments were collected
+ * must read none of them (the payments job looked at each collected payment daily, and the
+ * mandates job at each active Bacs mandate's payments).
  */
 
 const DAY = 86_400_000
@@ -50,7 +50,7 @@ const recordingStorage = (reads: Array<Read>) =>
   })).pipe(Layer.provide(InMemoryStorage))
 
 describe("what a daily run reads", () => {
-  it("after 30 payments were collected and paid out, the payments job reads none of them; a chargeback still falls due", async () => {
+  it("after 30 payments were collected and paid out, a daily run reads none of them nor their mandates' dormancy; a chargeback still falls due", async () => {
     const reads: Array<Read> = []
     const layer = Layer.mergeAll(sandboxEngineOn(recordingStorage(reads), { seed: 1 }), TestClock.layer())
     const result = await Effect.runPromise(Effect.provide(Effect.gen(function*() {
@@ -64,10 +64,8 @@ describe("what a daily run reads", () => {
       const simulator = yield* Simulator
       yield* simulator.advanceTo(START + 10 * DAY)
       const statusesAtTen = yield* Effect.forEach(created, (p) => Effect.map(payments.get(ORG, p.id), (x) => x.status))
-      yield* simulator.advanceTo(START + 11 * DAY)
-      // The payments job of that day once more, alone (its work is done: it acts on what is due).
       reads.length = 0
-      yield* payments.processDay(ORG)
+      yield* simulator.advanceTo(START + 11 * DAY)
       const oneDay = [...reads]
       yield* simulator.advanceTo(START + 20 * DAY)
       const first = created[0]
@@ -76,8 +74,9 @@ describe("what a daily run reads", () => {
     expect(result.statusesAtTen.slice(1).filter((s) => s === "paid_out")).toHaveLength(29)
     const collected = result.oneDay.filter((r) => r.resource === "payments")
     expect(collected).toEqual([])
-    // The chargeback's record is read on its day, not before.
+    // The chargeback's record is read on its day, not before; no mandate falls dormant for a year.
     expect(result.oneDay.filter((r) => r.resource === "payment_reversals")).toEqual([])
+    expect(result.oneDay.filter((r) => r.resource === "mandate_dormancies")).toEqual([])
     expect(result.chargedBack).toBe("charged_back")
   })
 })

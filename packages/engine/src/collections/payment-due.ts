@@ -79,7 +79,7 @@ const keepReversal = (deps: PaymentDeps, organisation: string, p: Payment, rever
 export const confirmCollection = (deps: PaymentDeps, organisation: string, current: Versioned<Payment>, day: LocalDate, outcome?: CollectionOutcome) =>
   Effect.gen(function*() {
     const creditor = yield* Effect.orDie(deps.creditors.get(organisation, current.resource.links.creditor))
-    yield* movePayment(deps.payments, organisation, current, "confirm", {
+    yield* movePayment(deps, organisation, current, "confirm", {
       origin: "gocardless",
       cause: "payment_confirmed",
       description: "Enough time has passed since the payment was submitted for the banks to return an error, so this payment is now confirmed."
@@ -95,7 +95,7 @@ export const confirmCollection = (deps: PaymentDeps, organisation: string, curre
 
 /** The bank refused a submitted collection: the payment fails with the bank's answer. */
 export const failCollection = (deps: PaymentDeps, organisation: string, current: Versioned<Payment>, failure: BankFailure) =>
-  movePayment(deps.payments, organisation, current, "fail", { origin: "bank", cause: failure.cause, description: failure.description }, { reason_code: failure.reason_code })
+  movePayment(deps, organisation, current, "fail", { origin: "bank", cause: failure.cause, description: failure.description }, { reason_code: failure.reason_code })
 
 /** A collection due today: confirmed (and recorded for payout) or failed. */
 const collect = (deps: PaymentDueDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
@@ -122,7 +122,7 @@ export const submitPayment = (deps: PaymentDeps, organisation: string, current: 
   const p = current.resource
   const calendar = calendarFor(p.scheme as PaymentScheme)
   const chargeDate = p.charge_date === null || p.charge_date <= day ? calendar.nextBusinessDay(day) : p.charge_date
-  return movePayment(deps.payments, organisation, current, "submit", { origin: "gocardless", cause: "payment_submitted", description: "Payment submitted to the banks. As a result, it can no longer be cancelled." }, {
+  return movePayment(deps, organisation, current, "submit", { origin: "gocardless", cause: "payment_submitted", description: "Payment submitted to the banks. As a result, it can no longer be cancelled." }, {
     patch: (x) => ({ ...x, charge_date: chargeDate })
   })
 }
@@ -135,7 +135,7 @@ const submitDue = (deps: PaymentDueDeps, organisation: string, current: Versione
     const calendar = calendarFor(p.scheme as PaymentScheme)
     const mandate = (yield* Effect.orDie(deps.mandates.get(organisation, p.links.mandate))).resource
     if (UNCHARGEABLE_MANDATE_STATUSES.some((s) => s === mandate.status)) {
-      yield* movePayment(deps.payments, organisation, current, "cancel", { origin: "gocardless", cause: `mandate_${mandate.status}`, description: "The mandate for this payment can no longer be charged." })
+      yield* movePayment(deps, organisation, current, "cancel", { origin: "gocardless", cause: `mandate_${mandate.status}`, description: "The mandate for this payment can no longer be charged." })
       return
     }
     if (calendar.previousBusinessDay(p.charge_date) > day) return
@@ -158,7 +158,7 @@ export const reverseCollection = (
     const p = current.resource
     const lateFailure = reversal.outcome === "late_failure"
     const creditor = yield* Effect.orDie(deps.creditors.get(organisation, p.links.creditor))
-    yield* movePayment(deps.payments, organisation, current, lateFailure ? "fail" : "charge_back", { origin: "bank", cause: reversal.cause, description: reversal.description }, { reason_code: reversal.reason_code })
+    yield* movePayment(deps, organisation, current, lateFailure ? "fail" : "charge_back", { origin: "bank", cause: reversal.cause, description: reversal.description }, { reason_code: reversal.reason_code })
     yield* recordReversal(deps, organisation, p, creditor.resource, lateFailure ? "late_failure_settled" : "chargeback_settled", day)
   })
 
