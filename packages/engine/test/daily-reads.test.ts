@@ -9,6 +9,7 @@ import {
   sandboxEngineOn,
   setUpPayer,
   Simulator,
+  Subscriptions,
   Transactor
 } from "@paykit/engine"
 import { edge, ORG, START } from "./fixtures.ts"
@@ -78,5 +79,41 @@ describe("what a daily run reads", () => {
     expect(result.oneDay.filter((r) => r.resource === "payment_reversals")).toEqual([])
     expect(result.oneDay.filter((r) => r.resource === "mandate_dormancies")).toEqual([])
     expect(result.chargedBack).toBe("charged_back")
+  })
+
+  it("with 56 monthly subscriptions on days spread over the month, a daily run reads only those whose notice starts, and not the subscriptions", async () => {
+    const reads: Array<Read> = []
+    const layer = Layer.mergeAll(sandboxEngineOn(recordingStorage(reads), { seed: 2 }), TestClock.layer())
+    const result = await Effect.runPromise(Effect.provide(Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      const { mandate } = yield* setUpPayer(ORG, { verifyCreditor: true })
+      const subscriptions = yield* Subscriptions
+      for (let i = 0; i < 56; i++) {
+        yield* subscriptions.create(ORG, yield* edge.subscription({
+          amount: 1000, currency: "GBP", interval_unit: "monthly", day_of_month: (i % 28) + 1, links: { mandate: mandate.id }
+        }))
+      }
+      const simulator = yield* Simulator
+      yield* simulator.advanceTo(START + 40 * DAY)
+      const perDay: Array<{ readonly subscriptions: number; readonly schedules: number }> = []
+      for (let d = 41; d <= 47; d++) {
+        reads.length = 0
+        yield* simulator.advanceTo(START + d * DAY)
+        perDay.push({
+          subscriptions: reads.filter((r) => r.resource === "subscriptions").length,
+          schedules: reads.filter((r) => r.resource === "subscription_schedules").length
+        })
+      }
+      const payments = yield* (yield* Payments).list(ORG, { limit: 500 })
+      return { perDay, payments: payments.items.length }
+    }), layer))
+    // Every subscription was charged once in its first month and once more by day 47 or not: a
+    // month of days each read about 56 / 30 records (more after a weekend), never all 56.
+    expect(result.payments).toBeGreaterThanOrEqual(56)
+    for (const day of result.perDay) {
+      expect(day.subscriptions).toBe(0)
+      expect(day.schedules).toBeLessThanOrEqual(12)
+    }
+    expect(result.perDay.reduce((n, day) => n + day.schedules, 0)).toBeGreaterThan(0)
   })
 })
