@@ -4,7 +4,7 @@ import { today } from "@paykit/core"
 import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
-import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
+import { type DailyItems, eachInChunks, idOfVersioned } from "../kernel/daily-items.ts"
 import type { Mandate } from "./domain/mandates.ts"
 import { BACS_DORMANCY_MONTHS } from "./mandate-dormancy.ts"
 import type { MandateDormancy } from "./domain/mandate-dormancy.ts"
@@ -79,7 +79,7 @@ export const processMandatesDay = (deps: MandateDueDeps, organisation: string) =
       answerBank(deps, organisation, current))
     yield* deps.eachItem("mandates: submission", organisation, yield* deps.mandates.scan(organisation, { status: eq("pending_submission") }), idOfVersioned, (current) =>
       moveMandate(deps.mandates, organisation, current, "submit", MANDATE_SUBMITTED))
-    yield* deps.eachItem("mandates: dormancy", organisation, yield* deps.dormancy.scan(organisation, { due_on: { op: "range", lte: day } }), idOfVersioned, (record) =>
-      expireDormant(deps, organisation, record))
+    yield* eachInChunks(deps.dormancy, organisation, { due_on: { op: "range", lte: day } }, (due) =>
+      deps.eachItem("mandates: dormancy", organisation, due, idOfVersioned, (record) => expireDormant(deps, organisation, record)))
   })
 

@@ -6,7 +6,7 @@ import { calendarFor } from "@paykit/schedule"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
 import type { BankFailure, CollectionOutcome } from "../kernel/ports/bank-gateway.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
-import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
+import { type DailyItems, eachInChunks, idOfVersioned } from "../kernel/daily-items.ts"
 import { applyTransition, save } from "../kernel/support.ts"
 import type { Payment } from "./domain/payments.ts"
 import type { PaymentReversal } from "./domain/payment-reversals.ts"
@@ -206,8 +206,8 @@ export const processPaymentsDay = (deps: PaymentDueDeps, organisation: string) =
       collect(deps, organisation, current, day))
     yield* deps.eachItem("payments: submission", organisation, yield* deps.payments.scan(organisation, { status: eq("pending_submission") }), idOfVersioned, (current) =>
       submitDue(deps, organisation, current, day))
-    yield* deps.eachItem("payments: late failures and chargebacks", organisation, yield* deps.reversals.scan(organisation, { due_on: { op: "range", lte: day } }), idOfVersioned, (record) =>
-      reverseDue(deps, organisation, record, day))
+    yield* eachInChunks(deps.reversals, organisation, { due_on: { op: "range", lte: day } }, (due) =>
+      deps.eachItem("payments: late failures and chargebacks", organisation, due, idOfVersioned, (record) => reverseDue(deps, organisation, record, day)))
     yield* deps.eachItem("refunds", organisation, yield* deps.refunds.scan(organisation, { status: oneOf(["created", "pending_submission", "submitted"]) }), idOfVersioned, (current) =>
       advanceRefund(deps, organisation, current))
   })

@@ -3,7 +3,7 @@ import { addDays, type LocalDate, today, unsafeAmount } from "@paykit/core"
 import { subscriptionMachine } from "@paykit/machines"
 import { calendarFor, chargeDay, formatDayNumber, hasFurtherPayments, type SubscriptionSchedule } from "@paykit/schedule"
 import type { Versioned } from "../kernel/ports/repository.ts"
-import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
+import { type DailyItems, eachInChunks, idOfVersioned } from "../kernel/daily-items.ts"
 import { applyTransition, save } from "../kernel/support.ts"
 import { attributionOf } from "../payouts/app-fees.ts"
 import type { Mandate } from "./domain/mandates.ts"
@@ -145,6 +145,6 @@ const LIVE_SUBSCRIPTION_STATUSES = ["active", "paused"] as const
 export const processSubscriptionsDay = (deps: SubscriptionDueDeps, organisation: string) =>
   Effect.gen(function*() {
     const day = yield* today()
-    const due = yield* deps.schedules.scan(organisation, { due_on: { op: "range", lte: day } })
-    yield* deps.eachItem("subscriptions", organisation, due, idOfVersioned, (record) => processDue(deps, organisation, record, day))
+    yield* eachInChunks(deps.schedules, organisation, { due_on: { op: "range", lte: day } }, (due) =>
+      deps.eachItem("subscriptions", organisation, due, idOfVersioned, (record) => processDue(deps, organisation, record, day)))
   })
