@@ -109,4 +109,8 @@ export const movePayment = (
       ...(current.resource.scheme === null ? {} : { scheme: current.resource.scheme }),
       ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code })
     }
-  }), (next) => keepLastUse(deps, organisation, next))
+  }), (next) =>
+    // Only a new charge date or a cancellation moves the mandate's last use.
+    next.charge_date !== current.resource.charge_date || (next.status === "cancelled" && current.resource.status !== "cancelled")
+      ? keepLastUse(deps, organisation, next)
+      : Effect.void)
