@@ -8,6 +8,8 @@ import { customers } from "./collections/domain/customers.ts"
 import { mandates } from "./collections/domain/mandates.ts"
 import { negativeBalanceLimits } from "./payouts/domain/negative-balance-limits.ts"
 import { payments } from "./collections/domain/payments.ts"
+import { mandateDormancies } from "./collections/domain/mandate-dormancy.ts"
+import { paymentReversals } from "./collections/domain/payment-reversals.ts"
 import { payouts } from "./payouts/domain/payouts.ts"
 import { refunds } from "./collections/domain/refunds.ts"
 import { ledgerEntries } from "./payouts/domain/settlement-entries.ts"
@@ -29,7 +31,7 @@ import {
 } from "./payer-flows/repositories.ts"
 import { CreditorBankAccountRepository, CreditorRepository, PayerThemeRepository, VerificationDetailRepository } from "./creditors/repositories.ts"
 import {
-  CustomerBankAccountRepository, CustomerRepository, MandateRepository, PaymentRepository, RefundRepository,
+  CustomerBankAccountRepository, CustomerRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository,
   SubscriptionRepository, SubscriptionScheduleRepository
 } from "./collections/repositories.ts"
 import {
@@ -54,7 +56,7 @@ export * from "./webhooks/repositories.ts"
 
 /** Every resource definition the engine stores: a storage adapter creates one table per entry. */
 export const RESOURCE_DEFINITIONS = [
-  creditors, creditorBankAccounts, verificationDetails, customers, customerBankAccounts, mandates, payments, refunds,
+  creditors, creditorBankAccounts, verificationDetails, customers, customerBankAccounts, mandates, mandateDormancies, payments, paymentReversals, refunds,
   negativeBalanceLimits,
   ledgerEntries,
   outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts,
@@ -73,7 +75,9 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(CustomerRepository, customers),
   fromBackend(CustomerBankAccountRepository, customerBankAccounts),
   fromBackend(MandateRepository, mandates),
+  fromBackend(MandateDormancyRepository, mandateDormancies),
   fromBackend(PaymentRepository, payments),
+  fromBackend(PaymentReversalRepository, paymentReversals),
   fromBackend(RefundRepository, refunds),
   fromBackend(NegativeBalanceLimitRepository, negativeBalanceLimits),
   fromBackend(LedgerRepository, ledgerEntries),

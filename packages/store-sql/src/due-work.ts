@@ -23,7 +23,6 @@ const decodeItems = Schema.decodeUnknownEffect(Schema.Array(ItemRow))
 const PeekRow = Schema.Struct({
   kind: Schema.String,
   key: Schema.String,
-  lease_owner: Schema.NullOr(Schema.String),
   lease_until: Schema.NullOr(DbInteger)
 })
 const decodePeek = Schema.decodeUnknownEffect(Schema.Array(PeekRow))
@@ -39,9 +38,13 @@ const toItem = (row: typeof ItemRow.Type): ClaimedDueItem => ({
   offsetMillis: row.offset_ms
 })
 
-/** A lease that is free, ran out, or is `owner`'s own. */
-const leaseFree = (row: { readonly lease_owner: string | null; readonly lease_until: number | null }, lease: DueLease) =>
-  row.lease_until === null || row.lease_until < lease.realNow || row.lease_owner === lease.owner
+/**
+ * A lease that is free or ran out. A lease held by the caller's own owner name is not free: the
+ * process's polling worker and its advances claim under distinct names, so neither takes a row
+ * the other is running.
+ */
+const leaseFree = (row: { readonly lease_until: number | null }, lease: DueLease) =>
+  row.lease_until === null || row.lease_until < lease.realNow
 
 export const makeSqlDueWorkStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -76,14 +79,14 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
       ),
     claimNextOf: (organisation, upTo, lease) =>
       Effect.orDie(Effect.gen(function*() {
-        const [next] = yield* decodePeek(yield* sql`SELECT kind, key, lease_owner, lease_until FROM due_work
+        const [next] = yield* decodePeek(yield* sql`SELECT kind, key, lease_until FROM due_work
           WHERE organisation_id = ${organisation} AND due_at <= ${upTo}
           ORDER BY due_at, kind, key LIMIT 1`)
         if (next === undefined) return { _tag: "None" } satisfies NextDue
         if (!leaseFree(next, lease)) return { _tag: "Leased" } satisfies NextDue
         const claimed = yield* decodeItems(yield* sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
           WHERE d.organisation_id = ${organisation} AND d.kind = ${next.kind} AND d.key = ${next.key}
-            AND (d.lease_until IS NULL OR d.lease_until < ${lease.realNow} OR d.lease_owner = ${lease.owner})
+            AND (d.lease_until IS NULL OR d.lease_until < ${lease.realNow})
           RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, ${OFFSET}`)
         const row = claimed[0]
         // Another worker claimed it between the two statements: wait for it like any leased row.

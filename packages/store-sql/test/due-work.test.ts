@@ -147,6 +147,29 @@ describe.each(DATABASES)("due work on $name", (database) => {
       })
     ))
 
+  it("a process's worker polling while its advance runs the same organisation's rows runs each row once", { timeout: 60_000 }, () =>
+    withStorage((storage) =>
+      Effect.gen(function*() {
+        const store = Context.get(storage, DueWorkStore)
+        const now = yield* Clock.currentTimeMillis
+        const keys = Array.from({ length: 12 }, (_, i) => `k${String(i).padStart(2, "0")}`)
+        for (const [i, key] of keys.entries()) yield* store.schedule({ organisation: "OR_a", kind: KIND, key, dueAt: now - 1_000 + i })
+        const ran: Array<string> = []
+        // A handler that takes a while, so the worker still holds its row when the advance asks for it.
+        const slow: DueWorkDeclarations = {
+          pumps: [],
+          kinds: [{ kind: KIND, run: (item) => Effect.as(Effect.andThen(Effect.sync(() => void ran.push(item.key)), Effect.sleep(15)), dueDone) }]
+        }
+        const worker = Context.get(
+          yield* Layer.build(DueWorker.layer([slow], { owner: "one-process" }).pipe(Layer.provide(Layer.succeedContext(storage)))),
+          DueWorker
+        )
+        yield* Effect.all([worker.runDue, worker.advance("OR_a", now)], { concurrency: "unbounded" })
+        expect([...ran].sort()).toEqual(keys)
+        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+      })
+    ))
+
   it("scheduling a pending key again keeps one row, due at the earlier instant", { timeout: 60_000 }, () =>
     withStorage((storage) =>
       Effect.gen(function*() {

@@ -1,30 +1,24 @@
 import { Effect } from "effect"
 import type { Cause } from "@paykit/machines"
-import { type LocalDate, today, unsafeLocalDate } from "@paykit/core"
+import { today } from "@paykit/core"
 import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
-import { eq, oneOf } from "../kernel/ports/list-query.ts"
+import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
-import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
+import { type DailyItems, eachInChunks, idOfVersioned } from "../kernel/daily-items.ts"
 import type { Mandate } from "./domain/mandates.ts"
-import { BACS_DORMANCY_MONTHS, DORMANCY_SCHEMES, isDormant } from "./mandate-dormancy.ts"
+import { BACS_DORMANCY_MONTHS } from "./mandate-dormancy.ts"
+import type { MandateDormancy } from "./domain/mandate-dormancy.ts"
+import { save } from "../kernel/support.ts"
 import { CUSTOMER_APPROVAL, moveMandate } from "./mandate-rules.ts"
-import type { CustomerBankAccountRepository, MandateRepository, PaymentRepository } from "./repositories.ts"
+import type { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository } from "./repositories.ts"
 
 export interface MandateDueDeps {
   readonly mandates: MandateRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
-  readonly payments: PaymentRepository["Service"]
+  readonly dormancy: MandateDormancyRepository["Service"]
   readonly bank: BankGateway["Service"]
   readonly eachItem: DailyItems
 }
-
-/** The last day the mandate was used: its latest payment's charge date, else its creation. */
-const lastUseOf = (deps: MandateDueDeps, organisation: string, mandate: Mandate) =>
-  Effect.map(deps.payments.scan(organisation, { mandate: eq(mandate.id) }), (rows) =>
-    rows.reduce<LocalDate>(
-      (latest, row) => row.resource.status !== "cancelled" && row.resource.charge_date !== null && row.resource.charge_date > latest ? row.resource.charge_date : latest,
-      unsafeLocalDate(mandate.created_at.slice(0, 10))
-    ))
 
 /** The causes of the bank's moves of a mandate, on the daily run and in the scenario simulators. */
 export const MANDATE_SUBMITTED: Cause = { origin: "gocardless", cause: "mandate_submitted", description: "The mandate has been submitted to the banks." }
@@ -49,17 +43,30 @@ const answerBank = (deps: MandateDueDeps, organisation: string, current: Version
     return yield* moveMandate(deps.mandates, organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
   })
 
-const expireIfDormant = (deps: MandateDueDeps, organisation: string, current: Versioned<Mandate>, day: LocalDate) =>
+/** Statuses a mandate leaves only by reinstatement (which watches it again): its dormancy is not looked at. */
+const ENDED_MANDATE_STATUSES = ["failed", "cancelled", "expired", "consumed", "blocked"] as const
+
+/**
+ * A mandate whose dormancy falls due today: expired if active; no longer watched once it ended;
+ * looked at again tomorrow while it waits for the bank (pending, submitted or suspended), as the
+ * daily scan of active mandates did.
+ */
+const expireDormant = (deps: MandateDueDeps, organisation: string, record: Versioned<MandateDormancy>) =>
   Effect.gen(function*() {
-    if (!isDormant(current.resource.scheme, yield* lastUseOf(deps, organisation, current.resource), day)) return
-    yield* moveMandate(deps.mandates, organisation, current, "expire", MANDATE_EXPIRED)
+    const current = yield* Effect.orDie(deps.mandates.get(organisation, record.resource.id))
+    const status = current.resource.status
+    if (status === "active") yield* moveMandate(deps.mandates, organisation, current, "expire", MANDATE_EXPIRED)
+    if (status === "active" || ENDED_MANDATE_STATUSES.some((s) => s === status)) {
+      yield* save(deps.dormancy, organisation, record, { ...record.resource, watching: false })
+    }
   })
 
 /**
  * The bank's day for mandates (the simulator's `mandates` job): mandates awaiting the payer's
  * approval since an earlier day are approved (the sandbox payer approves by the next day),
  * submitted mandates become active or failed as the bank answers, then pending ones are
- * submitted; last, dormant Bacs mandates (no payment for `BACS_DORMANCY_MONTHS`) expire. Each
+ * submitted; last, dormant Bacs mandates (no payment for `BACS_DORMANCY_MONTHS`) expire, found by
+ * the day their dormancy falls due (kept as their payments move, `mandate-last-use.ts`). Each
  * step scans after the previous one has run, and each mandate is its own unit of work.
  */
 export const processMandatesDay = (deps: MandateDueDeps, organisation: string) =>
@@ -72,7 +79,7 @@ export const processMandatesDay = (deps: MandateDueDeps, organisation: string) =
       answerBank(deps, organisation, current))
     yield* deps.eachItem("mandates: submission", organisation, yield* deps.mandates.scan(organisation, { status: eq("pending_submission") }), idOfVersioned, (current) =>
       moveMandate(deps.mandates, organisation, current, "submit", MANDATE_SUBMITTED))
-    yield* deps.eachItem("mandates: dormancy", organisation, yield* deps.mandates.scan(organisation, { status: eq("active"), scheme: oneOf(DORMANCY_SCHEMES) }), idOfVersioned, (current) =>
-      expireIfDormant(deps, organisation, current, day))
+    yield* eachInChunks(deps.dormancy, organisation, { due_on: { op: "range", lte: day } }, (due) =>
+      deps.eachItem("mandates: dormancy", organisation, due, idOfVersioned, (record) => expireDormant(deps, organisation, record)))
   })
 

@@ -6,7 +6,8 @@ import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { CustomerBankAccountRepository, MandateRepository, PaymentRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository } from "./repositories.ts"
+import { watchAgain, watchMandate } from "./mandate-last-use.ts"
 import {
   CUSTOMER_APPROVAL_SCHEMES,
   type Mandate,
@@ -51,7 +52,7 @@ export class Mandates extends Context.Service<Mandates, {
   static readonly layer: Layer.Layer<
     Mandates,
     never,
-    MandateRepository | CreditorRepository | CustomerBankAccountRepository | PaymentRepository | BankGateway | IdGenerator | EventLog | Transactor
+    MandateRepository | CreditorRepository | CustomerBankAccountRepository | MandateDormancyRepository | BankGateway | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     Mandates,
     Effect.gen(function*() {
@@ -59,8 +60,9 @@ export class Mandates extends Context.Service<Mandates, {
       const creditors = yield* CreditorRepository
       const accounts = yield* CustomerBankAccountRepository
       const run = yield* captureUnitOfWork
-      const deps: MandateDeps = { mandates, creditors, accounts }
-      const due: MandateDueDeps = { mandates, accounts, payments: yield* PaymentRepository, bank: yield* BankGateway, eachItem: yield* captureDailyItems }
+      const dormancy = yield* MandateDormancyRepository
+      const deps: MandateDeps = { mandates, creditors, accounts, dormancy }
+      const due: MandateDueDeps = { mandates, accounts, dormancy, bank: yield* BankGateway, eachItem: yield* captureDailyItems }
       return Mandates.of({
         create: (o, command, options) => run(createMandate(deps, o, command, options)),
         grantCustomerApproval: (o, id) => run(grantCustomerApproval(deps, o, id)),
@@ -79,6 +81,7 @@ interface MandateDeps {
   readonly mandates: MandateRepository["Service"]
   readonly creditors: CreditorRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
+  readonly dormancy: MandateDormancyRepository["Service"]
 }
 
 const present = ({ creditors }: MandateDeps, organisation: string, mandate: Mandate) =>
@@ -135,6 +138,7 @@ const createMandate = (deps: MandateDeps, organisation: string, req: MandateCrea
       cause: API_CAUSE("mandate_created"),
       links: mandateLinks(fields)
     })
+    yield* watchMandate(deps.dormancy, organisation, mandate)
     return yield* present(deps, organisation, mandate)
   })
 
@@ -171,6 +175,7 @@ const reinstateMandate = (deps: MandateDeps, organisation: string, id: string) =
   Effect.gen(function*() {
     const current = yield* deps.mandates.get(organisation, id)
     const next = yield* moveMandate(deps.mandates, organisation, current, "reinstate", API_CAUSE("mandate_reinstated", "The mandate was reinstated at your request."))
+    yield* watchAgain(deps.dormancy, organisation, id)
     return yield* present(deps, organisation, next)
   })
 

@@ -20,7 +20,7 @@ export const updatePayment = (deps: PaymentDeps, organisation: string, id: strin
 export const cancelPayment = (deps: PaymentDeps, organisation: string, id: string, req: PaymentCancelRequest = {}) =>
   Effect.gen(function*() {
     const current = yield* deps.payments.get(organisation, id)
-    return yield* movePayment(deps.payments, organisation, current, "cancel", API_CAUSE("payment_cancelled", "The payment was cancelled at your request."), {
+    return yield* movePayment(deps, organisation, current, "cancel", API_CAUSE("payment_cancelled", "The payment was cancelled at your request."), {
       patch: (p) => ({ ...p, metadata: req.metadata ?? p.metadata })
     })
   })
@@ -43,7 +43,7 @@ export const retryPayment = (deps: PaymentDeps, organisation: string, id: string
     if (chargeDate === null || (earliest !== null && chargeDate < earliest)) {
       return yield* invalidField(PAYMENTS_ROOT, ["charge_date"], `must be on or after the mandate's next_possible_charge_date (${earliest})`)
     }
-    return yield* movePayment(deps.payments, organisation, current, "retry", API_CAUSE("payment_retried", "The payment was retried at your request."), {
+    return yield* movePayment(deps, organisation, current, "retry", API_CAUSE("payment_retried", "The payment was retried at your request."), {
       patch: (p) => ({ ...p, charge_date: calendarFor(mandate.resource.scheme).rollForward(chargeDate), metadata: req.metadata ?? p.metadata })
     })
   })

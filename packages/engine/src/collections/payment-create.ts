@@ -6,6 +6,7 @@ import { calendarFor } from "@paykit/schedule"
 import { CallingApp, recordAttribution } from "../payouts/app-fees.ts"
 import { linkedCreditor } from "../creditors/creditor-link.ts"
 import { API_CAUSE, applyCreation } from "../kernel/support.ts"
+import { keepLastUse } from "./mandate-last-use.ts"
 import { CHARGEABLE_MANDATE_STATUSES } from "./domain/mandates.ts"
 import { type Payment, type PaymentCreateRequest, PAYMENTS_ROOT } from "./domain/payments.ts"
 import { withNextPossibleChargeDate } from "./mandate-rules.ts"
@@ -28,6 +29,7 @@ const storePayment = (deps: PaymentDeps, organisation: string, fields: Omit<Paym
       cause,
       links: paymentLinks(fields)
     })
+    yield* keepLastUse(deps, organisation, created.resource)
     // The app fee is the partner's: remember which app, so it is credited once collected.
     const app = origin.app === undefined ? yield* CallingApp : origin.app
     if (app !== null && fields.app_fee !== null && fields.app_fee > 0) {
@@ -116,13 +118,13 @@ export const createInstant = (deps: PaymentDeps, organisation: string, input: In
     }
     const created = yield* storePayment(deps, organisation, fields, origin,
       { origin: "gocardless", cause: "payment_created", description: "Payment created by a billing request." })
-    yield* movePayment(deps.payments, organisation, created, "submit", { origin: "gocardless", cause: "payment_submitted", description: "The payer authorised the payment at their bank." })
+    yield* movePayment(deps, organisation, created, "submit", { origin: "gocardless", cause: "payment_submitted", description: "The payer authorised the payment at their bank." })
     const outcome = yield* deps.bank.authoriseInstantPayment({ paymentId: fields.id, amount: fields.amount, currency: fields.currency, scheme: input.scheme })
     const submitted = yield* deps.payments.get(organisation, fields.id)
     if (outcome.outcome === "failed") {
-      return yield* movePayment(deps.payments, organisation, submitted, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
+      return yield* movePayment(deps, organisation, submitted, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
     }
-    const confirmed = yield* movePayment(deps.payments, organisation, submitted, "confirm", { origin: "bank", cause: "payment_confirmed", description: "The payer's bank has sent the instant payment." })
+    const confirmed = yield* movePayment(deps, organisation, submitted, "confirm", { origin: "bank", cause: "payment_confirmed", description: "The payer's bank has sent the instant payment." })
     yield* recordCollection(deps, organisation, confirmed, creditor.resource, day)
     return confirmed
   })

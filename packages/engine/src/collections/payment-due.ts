@@ -1,18 +1,22 @@
 import { Effect } from "effect"
-import { type LocalDate, today } from "@paykit/core"
+import { type LocalDate, now, today } from "@paykit/core"
 import { refundMachine } from "@paykit/machines"
 import type { PaymentScheme } from "@paykit/money"
 import { calendarFor } from "@paykit/schedule"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
-import type { BankFailure } from "../kernel/ports/bank-gateway.ts"
+import type { BankFailure, CollectionOutcome } from "../kernel/ports/bank-gateway.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
-import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
-import { applyTransition } from "../kernel/support.ts"
+import { type DailyItems, eachInChunks, idOfVersioned } from "../kernel/daily-items.ts"
+import { applyTransition, save } from "../kernel/support.ts"
 import type { Payment } from "./domain/payments.ts"
+import type { PaymentReversal } from "./domain/payment-reversals.ts"
 import type { Refund } from "./domain/refunds.ts"
 import { recordCollection, recordReversal } from "./payment-ledger.ts"
 import { CHARGEBACK_AFTER_BUSINESS_DAYS, LATE_FAILURE_AFTER_BUSINESS_DAYS, movePayment, type PaymentDeps } from "./payment-rules.ts"
 import { refundLinks } from "./refunds.ts"
+
+/** Payment statuses a late failure or chargeback takes a collected payment from. */
+const REVERSIBLE_PAYMENT_STATUSES = ["paid_out", "confirmed"] as const
 
 /** Mandate statuses on which a pending payment can never be collected: it is cancelled. */
 const UNCHARGEABLE_MANDATE_STATUSES = ["failed", "cancelled", "expired", "blocked", "consumed"] as const
@@ -22,7 +26,7 @@ export interface PaymentDueDeps extends PaymentDeps {
   readonly eachItem: DailyItems
 }
 
-const outcomeOf = (deps: PaymentDueDeps, organisation: string, payment: Payment, mandateId: string) =>
+const outcomeOf = (deps: PaymentDeps, organisation: string, payment: Payment, mandateId: string) =>
   Effect.gen(function*() {
     const mandate = yield* Effect.orDie(deps.mandates.get(organisation, mandateId))
     const account = yield* Effect.orDie(deps.accounts.get(organisation, mandate.resource.links.customer_bank_account))
@@ -37,21 +41,61 @@ const outcomeOf = (deps: PaymentDueDeps, organisation: string, payment: Payment,
     })
   })
 
-/** The bank accepted a collection: the payment is confirmed and recorded in the ledger for payout. */
-export const confirmCollection = (deps: PaymentDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
+type Reversal = { readonly outcome: "late_failure" | "charged_back" } & BankFailure
+
+/** The bank's answer says it will take the collection back: the late failure or chargeback, else none. */
+const reversalOf = (outcome: CollectionOutcome): Reversal | undefined =>
+  outcome.outcome === "late_failure" || outcome.outcome === "charged_back" ? outcome : undefined
+
+/**
+ * Keeps the day the bank will take a confirmed collection back (a late failure or chargeback, so
+ * many working days after its charge date), so the daily run reads it on that day and never
+ * looks at the payments that stay collected.
+ */
+const keepReversal = (deps: PaymentDeps, organisation: string, p: Payment, reversal: Reversal) =>
+  Effect.gen(function*() {
+    if (p.charge_date === null) return
+    const calendar = calendarFor(p.scheme as PaymentScheme)
+    const after = reversal.outcome === "late_failure" ? LATE_FAILURE_AFTER_BUSINESS_DAYS : CHARGEBACK_AFTER_BUSINESS_DAYS
+    const { outcome, cause, reason_code, description } = reversal
+    const record: PaymentReversal = {
+      id: p.id,
+      created_at: yield* now,
+      outcome,
+      cause,
+      reason_code,
+      description,
+      due_on: calendar.addBusinessDays(p.charge_date, after),
+      done: false
+    }
+    yield* Effect.orDie(deps.reversals.insert(organisation, record))
+  })
+
+/**
+ * The bank accepted a collection: the payment is confirmed and recorded in the ledger for payout.
+ * `outcome` is the bank's answer when the caller has it (the daily run); without it (a scenario
+ * simulator) the bank is asked, so a late failure or chargeback it will report is kept either way.
+ */
+export const confirmCollection = (deps: PaymentDeps, organisation: string, current: Versioned<Payment>, day: LocalDate, outcome?: CollectionOutcome) =>
   Effect.gen(function*() {
     const creditor = yield* Effect.orDie(deps.creditors.get(organisation, current.resource.links.creditor))
-    yield* movePayment(deps.payments, organisation, current, "confirm", {
+    yield* movePayment(deps, organisation, current, "confirm", {
       origin: "gocardless",
       cause: "payment_confirmed",
       description: "Enough time has passed since the payment was submitted for the banks to return an error, so this payment is now confirmed."
     })
     yield* recordCollection(deps, organisation, current.resource, creditor.resource, day)
+    const mandateId = current.resource.links.mandate
+    // An instant payment is final: no late failure or chargeback (no direct debit indemnity).
+    if (mandateId === undefined || current.resource.charge_date === null) return
+    const answer = outcome ?? (yield* outcomeOf(deps, organisation, current.resource, mandateId))
+    const reversal = reversalOf(answer)
+    if (reversal !== undefined) yield* keepReversal(deps, organisation, current.resource, reversal)
   })
 
 /** The bank refused a submitted collection: the payment fails with the bank's answer. */
 export const failCollection = (deps: PaymentDeps, organisation: string, current: Versioned<Payment>, failure: BankFailure) =>
-  movePayment(deps.payments, organisation, current, "fail", { origin: "bank", cause: failure.cause, description: failure.description }, { reason_code: failure.reason_code })
+  movePayment(deps, organisation, current, "fail", { origin: "bank", cause: failure.cause, description: failure.description }, { reason_code: failure.reason_code })
 
 /** A collection due today: confirmed (and recorded for payout) or failed. */
 const collect = (deps: PaymentDueDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
@@ -64,7 +108,7 @@ const collect = (deps: PaymentDueDeps, organisation: string, current: Versioned<
       yield* failCollection(deps, organisation, current, outcome)
       return
     }
-    yield* confirmCollection(deps, organisation, current, day)
+    yield* confirmCollection(deps, organisation, current, day, outcome)
   })
 
 /** Mandate statuses a payment can be submitted on: the mandate is with the bank. */
@@ -78,7 +122,7 @@ export const submitPayment = (deps: PaymentDeps, organisation: string, current: 
   const p = current.resource
   const calendar = calendarFor(p.scheme as PaymentScheme)
   const chargeDate = p.charge_date === null || p.charge_date <= day ? calendar.nextBusinessDay(day) : p.charge_date
-  return movePayment(deps.payments, organisation, current, "submit", { origin: "gocardless", cause: "payment_submitted", description: "Payment submitted to the banks. As a result, it can no longer be cancelled." }, {
+  return movePayment(deps, organisation, current, "submit", { origin: "gocardless", cause: "payment_submitted", description: "Payment submitted to the banks. As a result, it can no longer be cancelled." }, {
     patch: (x) => ({ ...x, charge_date: chargeDate })
   })
 }
@@ -91,7 +135,7 @@ const submitDue = (deps: PaymentDueDeps, organisation: string, current: Versione
     const calendar = calendarFor(p.scheme as PaymentScheme)
     const mandate = (yield* Effect.orDie(deps.mandates.get(organisation, p.links.mandate))).resource
     if (UNCHARGEABLE_MANDATE_STATUSES.some((s) => s === mandate.status)) {
-      yield* movePayment(deps.payments, organisation, current, "cancel", { origin: "gocardless", cause: `mandate_${mandate.status}`, description: "The mandate for this payment can no longer be charged." })
+      yield* movePayment(deps, organisation, current, "cancel", { origin: "gocardless", cause: `mandate_${mandate.status}`, description: "The mandate for this payment can no longer be charged." })
       return
     }
     if (calendar.previousBusinessDay(p.charge_date) > day) return
@@ -114,21 +158,22 @@ export const reverseCollection = (
     const p = current.resource
     const lateFailure = reversal.outcome === "late_failure"
     const creditor = yield* Effect.orDie(deps.creditors.get(organisation, p.links.creditor))
-    yield* movePayment(deps.payments, organisation, current, lateFailure ? "fail" : "charge_back", { origin: "bank", cause: reversal.cause, description: reversal.description }, { reason_code: reversal.reason_code })
+    yield* movePayment(deps, organisation, current, lateFailure ? "fail" : "charge_back", { origin: "bank", cause: reversal.cause, description: reversal.description }, { reason_code: reversal.reason_code })
     yield* recordReversal(deps, organisation, p, creditor.resource, lateFailure ? "late_failure_settled" : "chargeback_settled", day)
   })
 
-/** What the bank reports after pay-out: late failures and chargebacks. */
-const reverseIfReported = (deps: PaymentDueDeps, organisation: string, current: Versioned<Payment>, day: LocalDate) =>
+/**
+ * A late failure or chargeback falling due today: the payment moves if it is still collected (a
+ * scenario simulator may have moved it already), and the record is done either way.
+ */
+const reverseDue = (deps: PaymentDueDeps, organisation: string, record: Versioned<PaymentReversal>, day: LocalDate) =>
   Effect.gen(function*() {
-    const p = current.resource
-    // An instant payment is final: no late failure or chargeback (no direct debit indemnity).
-    if (p.charge_date === null || p.links.mandate === undefined) return
-    const calendar = calendarFor(p.scheme as PaymentScheme)
-    const outcome = yield* outcomeOf(deps, organisation, p, p.links.mandate)
-    if (outcome.outcome !== "late_failure" && outcome.outcome !== "charged_back") return
-    if (calendar.addBusinessDays(p.charge_date, outcome.outcome === "late_failure" ? LATE_FAILURE_AFTER_BUSINESS_DAYS : CHARGEBACK_AFTER_BUSINESS_DAYS) > day) return
-    yield* reverseCollection(deps, organisation, current, outcome, day)
+    const { outcome, cause, reason_code, description } = record.resource
+    const current = yield* Effect.orDie(deps.payments.get(organisation, record.resource.id))
+    if (REVERSIBLE_PAYMENT_STATUSES.some((s) => s === current.resource.status)) {
+      yield* reverseCollection(deps, organisation, current, { outcome, cause, reason_code, description }, day)
+    }
+    yield* save(deps.reversals, organisation, record, { ...record.resource, done: true })
   })
 
 /** Refunds: queued, submitted the next day, paid the day after (one step per call). */
@@ -149,7 +194,8 @@ export const advanceRefund = (deps: Pick<PaymentDeps, "refunds">, organisation: 
 /**
  * The bank's day for collections and refunds (the simulator's `payments` job), in this order:
  * submitted payments due today are confirmed or fail; pending payments due on the next working
- * day are submitted; payments the bank reports late-failed or charged back move; refunds advance
+ * day are submitted; payments whose late failure or chargeback falls due today move (read by that
+ * day from their side records, not by looking at every collected payment); refunds advance
  * one step. Each step scans after the previous one has run, and each payment or refund is its
  * own unit of work.
  */
@@ -160,8 +206,8 @@ export const processPaymentsDay = (deps: PaymentDueDeps, organisation: string) =
       collect(deps, organisation, current, day))
     yield* deps.eachItem("payments: submission", organisation, yield* deps.payments.scan(organisation, { status: eq("pending_submission") }), idOfVersioned, (current) =>
       submitDue(deps, organisation, current, day))
-    yield* deps.eachItem("payments: late failures and chargebacks", organisation, yield* deps.payments.scan(organisation, { status: oneOf(["paid_out", "confirmed"]) }), idOfVersioned, (current) =>
-      reverseIfReported(deps, organisation, current, day))
+    yield* eachInChunks(deps.reversals, organisation, { due_on: { op: "range", lte: day } }, (due) =>
+      deps.eachItem("payments: late failures and chargebacks", organisation, due, idOfVersioned, (record) => reverseDue(deps, organisation, record, day)))
     yield* deps.eachItem("refunds", organisation, yield* deps.refunds.scan(organisation, { status: oneOf(["created", "pending_submission", "submitted"]) }), idOfVersioned, (current) =>
       advanceRefund(deps, organisation, current))
   })

@@ -1,4 +1,4 @@
-import type { Effect } from "effect"
+import { Effect } from "effect"
 import type { Currency, InvalidState, MandateScheme } from "@paykit/core"
 import { type Cause, type PaymentEvent, paymentMachine } from "@paykit/machines"
 import { itemsOfEntry } from "@paykit/money"
@@ -12,7 +12,8 @@ import type { CreditorRepository } from "../creditors/repositories.ts"
 import type { PartnerApp } from "../payouts/domain/app-fees.ts"
 import type { LedgerEntry } from "../payouts/domain/settlement-entries.ts"
 import type { Payment } from "./domain/payments.ts"
-import type { CustomerBankAccountRepository, MandateRepository, PaymentRepository, RefundRepository } from "./repositories.ts"
+import { keepLastUse, type LastUseDeps } from "./mandate-last-use.ts"
+import type { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository } from "./repositories.ts"
 
 /** Working days after the charge date on which the sandbox bank reports a late failure or a chargeback. */
 export const LATE_FAILURE_AFTER_BUSINESS_DAYS = 3
@@ -70,7 +71,11 @@ export const paymentLinks = (p: Pick<Payment, "id" | "links">) => ({
 /** What the use cases of payments and refunds read and write. */
 export interface PaymentDeps {
   readonly payments: PaymentRepository["Service"]
+  /** Collected payments their bank will take back, by the day it does (`domain/payment-reversals.ts`). */
+  readonly reversals: PaymentReversalRepository["Service"]
   readonly refunds: RefundRepository["Service"]
+  /** Lapsing mandates' last use, kept as their payments move (`mandate-last-use.ts`). */
+  readonly dormancy: MandateDormancyRepository["Service"]
   readonly mandates: MandateRepository["Service"]
   readonly creditors: CreditorRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
@@ -84,14 +89,14 @@ export interface PaymentDeps {
 
 /** A payment's status change through its machine; a bank's answer carries its reason code. */
 export const movePayment = (
-  payments: PaymentRepository["Service"],
+  deps: LastUseDeps,
   organisation: string,
   current: Versioned<Payment>,
   event: PaymentEvent,
   cause: Cause,
   options: { readonly patch?: (p: Payment) => Payment; readonly reason_code?: string } = {}
 ): Effect.Effect<Payment, InvalidState, EngineContext> =>
-  applyTransition(payments, {
+  Effect.tap(applyTransition(deps.payments, {
     organisation,
     machine: paymentMachine,
     current,
@@ -104,4 +109,8 @@ export const movePayment = (
       ...(current.resource.scheme === null ? {} : { scheme: current.resource.scheme }),
       ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code })
     }
-  })
+  }), (next) =>
+    // Only a new charge date or a cancellation moves the mandate's last use.
+    next.charge_date !== current.resource.charge_date || (next.status === "cancelled" && current.resource.status !== "cancelled")
+      ? keepLastUse(deps, organisation, next)
+      : Effect.void)

@@ -6,7 +6,7 @@ import { Transactor } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { AppAttributionRepository, AppFeeLedgerRepository, LedgerRepository, NegativeBalanceLimitRepository } from "../payouts/repositories.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { CustomerBankAccountRepository, MandateRepository, PaymentRepository, RefundRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository } from "./repositories.ts"
 import type { Payment, PaymentCancelRequest, PaymentCreateRequest, PaymentListParams, PaymentRetryRequest, PaymentUpdateRequest } from "./domain/payments.ts"
 import type { Refund, RefundCreateRequest, RefundListParams } from "./domain/refunds.ts"
 import { toListQuery } from "../kernel/list-params.ts"
@@ -25,7 +25,9 @@ type Errors = OperationError
 export const paymentDeps = Effect.gen(function*() {
   const deps: PaymentDeps = {
     payments: yield* PaymentRepository,
+    reversals: yield* PaymentReversalRepository,
     refunds: yield* RefundRepository,
+    dormancy: yield* MandateDormancyRepository,
     mandates: yield* MandateRepository,
     creditors: yield* CreditorRepository,
     accounts: yield* CustomerBankAccountRepository,
@@ -66,6 +68,8 @@ export class Payments extends Context.Service<Payments, {
     Payments,
     never,
     | PaymentRepository
+    | PaymentReversalRepository
+    | MandateDormancyRepository
     | RefundRepository
     | MandateRepository
     | CreditorRepository

@@ -65,7 +65,7 @@ export const pauseOrResume = (deps: SubscriptionDeps, organisation: string, id: 
       cause: API_CAUSE(event === "pause" ? "subscription_paused" : "subscription_resumed"),
       links: subscriptionLinks(current.resource, mandate)
     })
-    yield* save(deps.schedules, organisation, record, { ...record.resource, schedule: moved.schedule })
+    yield* save(deps.schedules, organisation, record, { ...record.resource, schedule: moved.schedule, due_on: yield* today() })
     return yield* present(deps, organisation, next)
   })
 

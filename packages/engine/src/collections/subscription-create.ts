@@ -70,7 +70,7 @@ export const createSubscription = (deps: SubscriptionDeps, organisation: string,
       cause: API_CAUSE("subscription_created"),
       links: subscriptionLinks(fields, mandate)
     })
-    yield* insertNew(deps.schedules, organisation, { id: subscription.id, created_at, schedule: plan.schedule })
+    yield* insertNew(deps.schedules, organisation, { id: subscription.id, created_at, schedule: plan.schedule, due_on: yield* today() })
     // Recorded even without an app fee yet: one can be set later by an update.
     const app = origin.app === undefined ? yield* CallingApp : origin.app
     if (app !== null) yield* recordAttribution(deps, organisation, subscription.id, app)

@@ -1,7 +1,8 @@
 import { Cause, Effect } from "effect"
 import type { IdGenerator } from "@paykit/core"
 import type { EventLog } from "./ports/event-log.ts"
-import type { Transactor, Versioned } from "./ports/repository.ts"
+import type { ListQuery } from "./ports/list-query.ts"
+import type { Repository, Transactor, Versioned } from "./ports/repository.ts"
 import { captureUnitOfWork, type EngineContext } from "./support.ts"
 
 /**
@@ -37,3 +38,36 @@ export const captureDailyItems: Effect.Effect<DailyItems, never, IdGenerator | E
             Effect.annotateLogs({ job, organisation, item: idOf(item) })
           )), { discard: true })
 )
+
+/**
+ * How many due items a daily job reads at a time. Each item is a unit of work of its own already;
+ * reading the due ones a chunk at a time also bounds the one read (and the memory) whatever is
+ * due, so on PGlite (one connection) a request waits behind one chunk's read at most.
+ */
+export const DAILY_CHUNK = 500
+
+/**
+ * Runs `work` on every resource matching `filters`, a chunk of `DAILY_CHUNK` at a time, oldest
+ * first. The next chunk starts after the last id of the one before, so items the work moved out
+ * of the filter, or left in it (a failed item), are not read twice.
+ */
+export const eachInChunks = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
+  repository: Repository<A, K>,
+  organisation: string,
+  filters: ListQuery<K>["filters"],
+  work: (chunk: ReadonlyArray<Versioned<A>>) => Effect.Effect<void>
+): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    let after: string | undefined
+    while (true) {
+      const page = after === undefined ? { limit: DAILY_CHUNK } : { after, limit: DAILY_CHUNK }
+      const rows = yield* repository.scan(organisation, filters, page)
+      // A repository wrapped without passing the page on answers everything: keep to the chunk.
+      const chunk = rows.filter((row) => after === undefined || row.resource.id > after).slice(0, DAILY_CHUNK)
+      const last = chunk[chunk.length - 1]
+      if (last === undefined) return
+      yield* work(chunk)
+      if (chunk.length < DAILY_CHUNK) return
+      after = last.resource.id
+    }
+  })

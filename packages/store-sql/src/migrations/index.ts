@@ -8,6 +8,7 @@ import onePayerThemePerCreditor from "./0004_one_payer_theme_per_creditor.ts"
 import transitions from "./0005_transitions.ts"
 import dueWork from "./0006_due_work.ts"
 import outboxByOrganisation from "./0007_outbox_by_organisation.ts"
+import dueOnIndex from "./0008_due_on_index.ts"
 import filterIndexes from "./0020_filter_indexes.ts"
 import eventsRetention from "./0030_events_retention.ts"
 
@@ -20,6 +21,7 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0005_transitions": transitions,
   "0006_due_work": dueWork,
   "0007_outbox_by_organisation": outboxByOrganisation,
+  "0008_due_on_index": dueOnIndex,
   "0020_filter_indexes": filterIndexes,
   // 0030-0039: issue 17, part C (numbers apart so parallel parts do not collide; the migrator allows gaps).
   "0030_events_retention": eventsRetention

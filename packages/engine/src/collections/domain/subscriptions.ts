@@ -70,7 +70,14 @@ export const StoredSchedule = Schema.Struct({
 export const SubscriptionScheduleRecord = Schema.Struct({
   id: Id,
   created_at: CreatedAt,
-  schedule: StoredSchedule
+  schedule: StoredSchedule,
+  /**
+   * The first day the daily run has something to do for the subscription (its next occurrence's
+   * notice starts, `subscription-due.ts`); null while nothing can fall due (ended, or paused until
+   * resumed). A change made through the API sets it to its day, so the next run looks. A record
+   * from before issue 17 has none: due from its creation, so the next run computes it.
+   */
+  due_on: Schema.optionalKey(Schema.NullOr(LocalDate))
 })
 export type SubscriptionScheduleRecord = typeof SubscriptionScheduleRecord.Type
 
@@ -78,7 +85,10 @@ export const subscriptionSchedules = defineResource({
   name: "subscription_schedules",
   idPrefix: ID_PREFIXES.subscription,
   schema: SubscriptionScheduleRecord,
-  filters: { created_at: (r: SubscriptionScheduleRecord) => r.created_at }
+  filters: {
+    created_at: (r: SubscriptionScheduleRecord) => r.created_at,
+    due_on: (r: SubscriptionScheduleRecord) => r.due_on === undefined ? r.created_at.slice(0, 10) : r.due_on
+  }
 })
 
 /**

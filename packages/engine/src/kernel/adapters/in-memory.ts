@@ -217,10 +217,13 @@ const makeRepository = <A extends { readonly id: string; readonly created_at: st
         }
         return pageOfAscending(idsOf(tx, name, organisation), matching, query)
       }),
-    scan: (organisation, filters: ListQuery<K>["filters"]) =>
+    scan: (organisation, filters: ListQuery<K>["filters"], page) =>
       read((tx) => {
         const out: Array<Versioned<A>> = []
+        const after = page?.after
         for (const id of idsOf(tx, name, organisation)) {
+          if (page !== undefined && out.length >= page.limit) break
+          if (after !== undefined && id <= after) continue
           const row = rowOf(tx, name, organisation, id)
           if (row !== undefined && matchesAll(definition, typed(row).resource, filters)) out.push(typed(row))
         }

@@ -30,10 +30,11 @@ const dueRows = defineResource({ name: "due_work", idPrefix: null, schema: DueRo
 const rowId = (kind: string, key: string) => `${kind}\u0000${key}`
 const byDueOrder = (a: Versioned<DueRow>, b: Versioned<DueRow>) =>
   a.resource.due_at - b.resource.due_at || a.resource.id.localeCompare(b.resource.id)
-/** No lease holds the row at `realNow`: never leased, freed, or run out. */
+/**
+ * No lease holds the row at `realNow`: never leased, freed, or run out. A lease under the caller's
+ * own name is not open: a process's polling worker and its advances claim under distinct names.
+ */
 const leaseOpen = (row: DueRow, realNow: number) => row.lease_until === null || row.lease_until < realNow
-/** Open, or held by `lease`'s own owner (an advance taking back the row it leased). */
-const leaseFree = (row: DueRow, lease: DueLease) => leaseOpen(row, lease.realNow) || row.lease_owner === lease.owner
 
 export const makeInMemoryDueWorkStore = Effect.gen(function*() {
   const backend = yield* RepositoryBackend
@@ -102,7 +103,7 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
       Effect.flatMap(pending(organisation), (all): Effect.Effect<NextDue> => {
         const next = all[0]
         if (next === undefined || next.resource.due_at > upTo) return Effect.succeed({ _tag: "None" })
-        if (!leaseFree(next.resource, lease)) return Effect.succeed({ _tag: "Leased" })
+        if (!leaseOpen(next.resource, lease.realNow)) return Effect.succeed({ _tag: "Leased" })
         return Effect.map(claim(organisation, next, lease), (item) => ({ _tag: "Claimed", item }))
       }),
     complete: (item, owner, outcome) =>

@@ -71,9 +71,12 @@ interface Runner {
   readonly owner: string
   /** Real time (the clock the worker was built under). */
   readonly realNow: Effect.Effect<number>
-  readonly lease: Effect.Effect<DueLease>
+  /** A lease for `claimer` from now: the polling worker's is `owner`, each advance's a name of its own. */
+  readonly lease: (claimer: string) => Effect.Effect<DueLease>
+  /** A fresh claimer name for one advance. */
+  readonly advanceClaimer: Effect.Effect<string>
   readonly runPumps: (organisation: string | undefined) => Effect.Effect<void>
-  readonly runAt: (item: ClaimedDueItem, instant: number) => Effect.Effect<{ readonly value: DueOutcome; readonly endedAt: number }>
+  readonly runAt: (item: ClaimedDueItem, instant: number, claimer: string) => Effect.Effect<{ readonly value: DueOutcome; readonly endedAt: number }>
 }
 
 const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: DueWorkerOptions) =>
@@ -88,12 +91,13 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
     const pumps = declarations.flatMap((declaration) => declaration.pumps)
     const leaseMillis = options.leaseMillis ?? DUE_LEASE_MS
     const owner = options.owner
+    let advances = 0
 
     /** The item's handler and its completion: one unit of work, or the handler's own then the completion's. */
-    const handle = (item: ClaimedDueItem): Effect.Effect<DueOutcome> => {
+    const handle = (item: ClaimedDueItem, claimer: string): Effect.Effect<DueOutcome> => {
       const kind = kinds.get(item.kind)
       if (kind === undefined) return Effect.die(new Error(`due work: no handler for the kind ${item.kind}`))
-      const complete = (outcome: DueOutcome) => Effect.as(store.complete(item, owner, outcome), outcome)
+      const complete = (outcome: DueOutcome) => Effect.as(store.complete(item, claimer, outcome), outcome)
       return kind.ownUnitsOfWork === true
         ? Effect.flatMap(kind.run(item), (outcome) => transactor.transaction(complete(outcome)))
         : transactor.transaction(Effect.flatMap(kind.run(item), complete))
@@ -103,11 +107,15 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
       store,
       owner,
       realNow,
-      lease: Effect.map(realNow, (now) => ({ owner, realNow: now, until: now + leaseMillis })),
+      lease: (claimer) => Effect.map(realNow, (now) => ({ owner: claimer, realNow: now, until: now + leaseMillis })),
+      // Leases are per claimer, not per process: the process's polling worker and an advance (or
+      // two advances) never take a row the other holds, since a lease is free only when open.
+      advanceClaimer: Effect.sync(() => `${owner}:advance:${++advances}`),
       runPumps: (organisation) => Effect.forEach(pumps, (pump) => pump.run(organisation), { discard: true }),
       // A worker stopped in the middle (the server shutting down) rolls the item's unit of work
       // back and frees its lease, so the next process need not wait for it.
-      runAt: (item, instant) => Effect.onInterrupt(atInstant(instant, handle(item), real), () => store.release(item, owner))
+      runAt: (item, instant, claimer) =>
+        Effect.onInterrupt(atInstant(instant, handle(item, claimer), real), () => store.release(item, claimer))
     }
     return runner
   })
@@ -118,11 +126,11 @@ const runDueWith = (r: Runner): Effect.Effect<number> =>
     let ran = 0
     while (true) {
       yield* r.runPumps(undefined)
-      const current = yield* r.lease
+      const current = yield* r.lease(r.owner)
       const [item] = yield* r.store.claimDue(current, 1)
       if (item === undefined) return ran
       const instant = Math.max(item.dueAt, current.realNow + item.offsetMillis)
-      const exit = yield* Effect.exit(r.runAt(item, instant))
+      const exit = yield* Effect.exit(r.runAt(item, instant, r.owner))
       if (Exit.isFailure(exit)) {
         if (Cause.hasInterruptsOnly(exit.cause)) return yield* Effect.interrupt
         yield* Effect.logError(DUE_ITEM_FAILED, Cause.pretty(exit.cause)).pipe(
@@ -139,9 +147,10 @@ const advanceWith = (r: Runner) => (organisation: string, target: number, fromTi
     const start = yield* r.realNow
     const startOffset = yield* r.store.offsetOf(organisation)
     const from = fromTime ?? start + startOffset
+    const claimer = yield* r.advanceClaimer
     while (true) {
       yield* r.runPumps(organisation)
-      const current = yield* r.lease
+      const current = yield* r.lease(claimer)
       const next = yield* r.store.claimNextOf(organisation, target, current)
       if (next._tag === "None") break
       if (next._tag === "Leased") {
@@ -149,9 +158,9 @@ const advanceWith = (r: Runner) => (organisation: string, target: number, fromTi
         continue
       }
       const item = next.item
-      const exit = yield* Effect.exit(r.runAt(item, Math.max(item.dueAt, current.realNow + item.offsetMillis)))
+      const exit = yield* Effect.exit(r.runAt(item, Math.max(item.dueAt, current.realNow + item.offsetMillis), claimer))
       if (Exit.isFailure(exit)) {
-        yield* r.store.release(item, r.owner)
+        yield* r.store.release(item, claimer)
         return yield* Effect.failCause(exit.cause)
       }
       // A clock never runs behind real time (an item run at "now" ends a few milliseconds behind it).

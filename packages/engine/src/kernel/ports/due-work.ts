@@ -117,7 +117,11 @@ export class DueWorkStore extends Context.Service<DueWorkStore, {
    * is free or ran out, earliest first, leasing them; rows held by a live lease are skipped.
    */
   readonly claimDue: (lease: DueLease, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDueItem>>
-  /** The organisation's earliest row due at or before `upTo` (its clock), claimed if its lease is free. */
+  /**
+   * The organisation's earliest row due at or before `upTo` (its clock), claimed if no lease holds
+   * it (never leased, freed, or run out); a live lease is `Leased` even under `lease.owner`, so
+   * claimers in one process (its polling worker, each advance) use names of their own.
+   */
   readonly claimNextOf: (organisation: string, upTo: number, lease: DueLease) => Effect.Effect<NextDue>
   /**
    * Completes a claimed row: removes it (`Done`), or reschedules it at `at` with attempt + 1 and

@@ -31,6 +31,12 @@ export class DuplicateId extends Schema.TaggedError<DuplicateId>()("DuplicateId"
   }
 }
 
+/** A chunk of a scan: at most `limit` matches, from just after the id `after` (oldest first). */
+export interface ScanPage {
+  readonly after?: string
+  readonly limit: number
+}
+
 /**
  * The repository port of one aggregate. Every call names the organisation: the organisation is
  * part of every key, so one tenant can never read or change another's resources.
@@ -39,8 +45,12 @@ export interface Repository<A extends { readonly id: string; readonly created_at
   readonly definition: ResourceDefinition<A, K>
   readonly get: (organisation: string, id: string) => Effect.Effect<Versioned<A>, NotFound>
   readonly list: (organisation: string, query: ListQuery<K>) => Effect.Effect<Page<A>>
-  /** Every matching resource, oldest first: for the engine's own scans (the simulator), not the API. */
-  readonly scan: (organisation: string, filters: ListQuery<K>["filters"]) => Effect.Effect<ReadonlyArray<Versioned<A>>>
+  /**
+   * Every matching resource, oldest first: for the engine's own scans (the simulator), not the API.
+   * With `page`, at most `page.limit` of them, from just after the id `page.after` (the daily jobs
+   * read what is due a chunk at a time, `kernel/daily-items.ts`).
+   */
+  readonly scan: (organisation: string, filters: ListQuery<K>["filters"], page?: ScanPage) => Effect.Effect<ReadonlyArray<Versioned<A>>>
   readonly insert: (organisation: string, resource: A) => Effect.Effect<Versioned<A>, DuplicateId>
   /**
    * Inserts fresh records (history rows, events) in the order given, in one write: one statement

@@ -132,6 +132,27 @@ const storageCases: ReadonlyArray<ContractCase> = [
     })
   },
   {
+    name: "a scan in pages answers every match once, oldest first, a page at most `limit` long, from just after `after`",
+    run: Effect.gen(function*() {
+      const r = yield* repo
+      yield* r.insertAll(ORG, [1, 2, 3, 4, 5, 6, 7].map((n) => sampleCustomer(n)))
+      const filters = { created_at: { op: "range", gte: sampleCustomer(2).created_at } } as const
+      const whole = yield* r.scan(ORG, filters)
+      const pages: Array<ReadonlyArray<string>> = []
+      let after: string | undefined
+      while (true) {
+        const page = yield* r.scan(ORG, filters, after === undefined ? { limit: 2 } : { after, limit: 2 })
+        const last = page[page.length - 1]
+        if (last === undefined) break
+        pages.push(page.map((v) => v.resource.id))
+        after = last.resource.id
+      }
+      yield* check(pages.every((page) => page.length <= 2), "no page is longer than its limit")
+      yield* sameIds(pages.flat().map((id) => ({ id })), whole.map((v) => v.resource), "the pages are the whole scan, in order")
+      yield* sameIds(whole.map((v) => v.resource), [2, 3, 4, 5, 6, 7].map((n) => sampleCustomer(n)), "the scan is every match")
+    })
+  },
+  {
     name: "organisations never see each other's resources",
     run: Effect.gen(function*() {
       const r = yield* repo

@@ -1,0 +1,64 @@
+import { Effect } from "effect"
+import { type LocalDate, unsafeLocalDate } from "@paykit/core"
+import { eq } from "../kernel/ports/list-query.ts"
+import type { Versioned } from "../kernel/ports/repository.ts"
+import { save } from "../kernel/support.ts"
+import type { MandateDormancy } from "./domain/mandate-dormancy.ts"
+import type { Mandate } from "./domain/mandates.ts"
+import type { Payment } from "./domain/payments.ts"
+import { DORMANCY_SCHEMES } from "./mandate-dormancy.ts"
+import type { MandateDormancyRepository, PaymentRepository } from "./repositories.ts"
+
+/**
+ * A lapsing mandate's last use, kept as its payments are made and moved (`domain/mandate-dormancy.ts`):
+ * a payment's charge date later than the kept one raises it; cancelling the payment that held the
+ * latest one searches the mandate's payments once, so the kept day is always what a search of
+ * them would answer.
+ */
+
+export interface LastUseDeps {
+  readonly payments: PaymentRepository["Service"]
+  readonly dormancy: MandateDormancyRepository["Service"]
+}
+
+/** A new mandate of a scheme that lapses is watched from the day it was made. */
+export const watchMandate = (dormancy: MandateDormancyRepository["Service"], organisation: string, mandate: Mandate) =>
+  DORMANCY_SCHEMES.includes(mandate.scheme)
+    ? Effect.asVoid(Effect.orDie(dormancy.insert(organisation, {
+      id: mandate.id,
+      created_at: mandate.created_at,
+      last_use: unsafeLocalDate(mandate.created_at.slice(0, 10)),
+      watching: true
+    })))
+    : Effect.void
+
+/** The last day the mandate was used, by search: its latest payment's charge date not cancelled, else its creation. */
+const searchLastUse = (deps: LastUseDeps, organisation: string, record: MandateDormancy) =>
+  Effect.map(deps.payments.scan(organisation, { mandate: eq(record.id) }), (rows) =>
+    rows.reduce<LocalDate>(
+      (latest, row) => row.resource.status !== "cancelled" && row.resource.charge_date !== null && row.resource.charge_date > latest ? row.resource.charge_date : latest,
+      unsafeLocalDate(record.created_at.slice(0, 10))
+    ))
+
+/** After a payment on a mandate was made or moved: its mandate's last use follows. */
+export const keepLastUse = (deps: LastUseDeps, organisation: string, payment: Payment) =>
+  Effect.gen(function*() {
+    const mandateId = payment.links.mandate
+    const chargeDate = payment.charge_date
+    if (mandateId === undefined || chargeDate === null) return
+    const found = yield* Effect.option(deps.dormancy.get(organisation, mandateId))
+    // Not a scheme that lapses.
+    if (found._tag === "None") return
+    const record: Versioned<MandateDormancy> = found.value
+    const lastUse = payment.status !== "cancelled"
+      ? (chargeDate > record.resource.last_use ? chargeDate : record.resource.last_use)
+      : chargeDate === record.resource.last_use ? yield* searchLastUse(deps, organisation, record.resource) : record.resource.last_use
+    if (lastUse !== record.resource.last_use) yield* save(deps.dormancy, organisation, record, { ...record.resource, last_use: lastUse })
+  })
+
+/** A reinstated mandate is watched again (it lapses at once if its last use is long past). */
+export const watchAgain = (dormancy: MandateDormancyRepository["Service"], organisation: string, mandateId: string) =>
+  Effect.gen(function*() {
+    const found = yield* Effect.option(dormancy.get(organisation, mandateId))
+    if (found._tag === "Some" && !found.value.resource.watching) yield* save(dormancy, organisation, found.value, { ...found.value.resource, watching: true })
+  })
