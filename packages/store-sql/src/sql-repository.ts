@@ -107,13 +107,18 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       case "in":
         return filter.values.length === 0 ? sql`false` : sql`${hasKey(key)} AND ${valueOf(key)} IN ${sql.in(filter.values)}`
       case "range": {
-        const bounds: Array<Fragment> = []
+        // A key's filter index is partial (rows that have the key), so the clause names the key
+        // for the planner to prove it; `created_at`, on every row, has a whole index (0001).
+        const bounds: Array<Fragment> = key === "created_at" ? [] : [hasKey(key)]
         if (filter.gt !== undefined) bounds.push(sql`${valueOf(key)} > ${filter.gt}`)
         if (filter.gte !== undefined) bounds.push(sql`${valueOf(key)} >= ${filter.gte}`)
         if (filter.lt !== undefined) bounds.push(sql`${valueOf(key)} < ${filter.lt}`)
         if (filter.lte !== undefined) bounds.push(sql`${valueOf(key)} <= ${filter.lte}`)
         // A range with no bound still requires a value, as the reference semantics do.
-        return bounds.length === 0 ? sql`${valueOf(key)} IS NOT NULL` : sql.and(bounds)
+        if (filter.gt === undefined && filter.gte === undefined && filter.lt === undefined && filter.lte === undefined) {
+          bounds.push(sql`${valueOf(key)} IS NOT NULL`)
+        }
+        return sql.and(bounds)
       }
     }
   }

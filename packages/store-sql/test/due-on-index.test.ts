@@ -10,7 +10,7 @@ import { ORG, OTHER } from "./support/fixtures.ts"
 /**
  * The daily run's "due by today" read of a side record (migration 0008): with thousands of
  * records of which a few are waiting, the repository's own scan statement reads the partial
- * `resources_due_on` index, not the organisation's rows of the type.
+ * `resources_f_due_on` index, not the organisation's rows of the type.
  */
 
 const reversal = (n: number, done: boolean): PaymentReversal => ({
@@ -42,9 +42,9 @@ describe.each(DATABASES)("the due-by-day read on $name", (database) => {
           const [text, params] = statement.compile()
           return Effect.map(sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN ${text}`, params), (rows) => rows.map((r) => r["QUERY PLAN"]).join("\n"))
         }
-        expect(yield* plan(repo.statements.scan(ORG, filters))).toContain("resources_due_on")
+        expect(yield* plan(repo.statements.scan(ORG, filters))).toContain("resources_f_due_on")
         // A daily job's chunk (`eachInChunks`) reads the same index, not the key in id order.
-        expect(yield* plan(repo.statements.scan(ORG, filters, { after: reversal(100, false).id, limit: 500 }))).toContain("resources_due_on")
+        expect(yield* plan(repo.statements.scan(ORG, filters, { after: reversal(100, false).id, limit: 500 }))).toContain("resources_f_due_on")
         const due = yield* repo.scan(ORG, filters)
         expect(due.every((row) => !row.resource.done && row.resource.due_on <= "2026-03-31")).toBe(true)
         // n % 100 === 0 and n % 12 in {0, 1, 2}: 0, 100, 200, 1200, 1300, ... up to 4,000.

@@ -52,7 +52,7 @@ export default Effect.gen(function*() {
 })
 
 /** PostgreSQL would truncate a name past 63 bytes, and two truncated names could collide. */
-const filterIndexName = (table: string, key: string): string => {
+export const filterIndexName = (table: string, key: string): string => {
   const name = `${table}_f_${key}`
   if (name.length > 63) throw new Error(`index name ${name} is longer than PostgreSQL keeps`)
   return name

@@ -10,6 +10,7 @@ import dueWork from "./0006_due_work.ts"
 import outboxByOrganisation from "./0007_outbox_by_organisation.ts"
 import dueOnIndex from "./0008_due_on_index.ts"
 import filterIndexes from "./0020_filter_indexes.ts"
+import dueOnFilterIndex from "./0021_due_on_filter_index.ts"
 import eventsRetention from "./0030_events_retention.ts"
 
 /** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
@@ -23,6 +24,7 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0007_outbox_by_organisation": outboxByOrganisation,
   "0008_due_on_index": dueOnIndex,
   "0020_filter_indexes": filterIndexes,
+  "0021_due_on_filter_index": dueOnFilterIndex,
   // 0030-0039: issue 17, part C (numbers apart so parallel parts do not collide; the migrator allows gaps).
   "0030_events_retention": eventsRetention
 }
