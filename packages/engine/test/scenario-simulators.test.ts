@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Creditors, Customers, Events, Mandates, Payments, SCENARIO_NAMES, ScenarioSimulators, setUpPayer } from "@paykit/engine"
+import { MILLIS_PER_DAY } from "@paykit/core"
+import { Creditors, Customers, Events, Mandates, Payments, SCENARIO_NAMES, ScenarioSimulators, setUpPayer, Simulator } from "@paykit/engine"
 import { edge, ORG, runEngine } from "./fixtures.ts"
 
 /**
@@ -71,6 +72,22 @@ describe("payment scenarios against a model", () => {
 })
 
 describe("mandate_suspended_by_payer", () => {
+  it("a payment that fails late, is retried and is confirmed again keeps its bank's new answer (a second reversal record is not a duplicate)", async () => {
+    await runEngine(Effect.gen(function*() {
+      const mandate = yield* activeMandate
+      const payments = yield* Payments
+      const simulators = yield* ScenarioSimulators
+      // The sandbox bank answers a late failure for amounts ending in 92.
+      const payment = yield* payments.create(ORG, yield* edge.payment({ amount: 1092, currency: "GBP", links: { mandate } }))
+      yield* simulators.run(ORG, "payment_confirmed", { links: { resource: payment.id } })
+      yield* (yield* Simulator).advanceBy(30 * MILLIS_PER_DAY)
+      expect((yield* payments.get(ORG, payment.id)).status).toBe("failed")
+      yield* payments.retry(ORG, payment.id, {})
+      yield* simulators.run(ORG, "payment_confirmed", { links: { resource: payment.id } })
+      expect((yield* payments.get(ORG, payment.id)).status).toBe("confirmed")
+    }))
+  })
+
   it("suspends an active PayTo mandate (suspended_by_payer), and only a PayTo one", async () => {
     const r = await runEngine(Effect.gen(function*() {
       const simulators = yield* ScenarioSimulators

@@ -45,6 +45,16 @@ export const SANDBOX_ONLY_REASON = "sandbox_only"
 
 const SANDBOX = "sandbox"
 
+/** A lock per key, made on first use: one organisation's advances run one at a time. */
+const oneAtATimePer = () => {
+  const locks = new Map<string, Semaphore.Semaphore>()
+  return (key: string) => {
+    const lock = locks.get(key) ?? Semaphore.makeUnsafe(1)
+    locks.set(key, lock)
+    return lock.withPermits(1)
+  }
+}
+
 /** The services the sandbox's handlers call, taken once when the routes are bound. */
 const sandboxServices = Effect.gen(function*() {
   return {
@@ -53,9 +63,9 @@ const sandboxServices = Effect.gen(function*() {
     authorisations: yield* BankAuthorisations,
     imports: yield* OutboundPaymentImports,
     accounts: yield* PaymentAccounts,
-    // One advance at a time in this process (advances through several processes wait for each
-    // other's leases row by row).
-    advancing: yield* Semaphore.make(1)
+    // One advance at a time per organisation in this process (advances through several processes
+    // wait for each other's leases row by row); other organisations' advances do not wait for it.
+    advancing: oneAtATimePer()
   }
 })
 type SandboxServices = Effect.Success<typeof sandboxServices>
@@ -98,7 +108,7 @@ const clockView = ({ worker, store }: SandboxServices, organisation: string) =>
  * first, each at its instant (`DueWorker.advance`); the answer comes once they have.
  */
 const advance = (services: SandboxServices, request: ApiRequest, caller: CallerShape) =>
-  services.advancing.withPermits(1)(Effect.gen(function*() {
+  services.advancing(caller.organisation)(Effect.gen(function*() {
     const now = yield* services.worker.nowOf(caller.organisation)
     const target = yield* Effect.fromResult(advanceTarget(bodyOf(request), now))
     yield* services.worker.advance(caller.organisation, target, now)

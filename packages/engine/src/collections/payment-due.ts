@@ -1,4 +1,4 @@
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { type LocalDate, now, today } from "@paykit/core"
 import { refundMachine } from "@paykit/machines"
 import type { PaymentScheme } from "@paykit/money"
@@ -68,7 +68,10 @@ const keepReversal = (deps: PaymentDeps, organisation: string, p: Payment, rever
       due_on: calendar.addBusinessDays(p.charge_date, after),
       done: false
     }
-    yield* Effect.orDie(deps.reversals.insert(organisation, record))
+    // A payment retried after its reversal is confirmed again: its record is renewed, not made twice.
+    const kept = yield* Effect.option(deps.reversals.get(organisation, p.id))
+    if (Option.isSome(kept)) yield* Effect.orDie(save(deps.reversals, organisation, kept.value, record))
+    else yield* Effect.orDie(deps.reversals.insert(organisation, record))
   })
 
 /**

@@ -106,7 +106,7 @@ const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, Id
       return status === "pending" && delay !== undefined ? dueRetryAt(at + delay) : dueDone
     })).pipe(
       // Settled by the other run: this attempt is recorded all the same, under an id of its own.
-      Effect.catch(() =>
+      Effect.catchTag("SettledElsewhere", () =>
         Effect.gen(function*() {
           yield* insertNew(deps.records, item.organisation, { ...record, id: yield* newId("webhook") })
           return outcomeOf((yield* Effect.orDie(deps.deliveries.get(item.organisation, item.key))).resource, at)

@@ -19,6 +19,7 @@ import {
 import { WebhookEndpointRepository } from "./repositories.ts"
 import { WebhookSecretKey } from "./secret-box.ts"
 import { WebhookSender } from "./sender.ts"
+import { constantTimeEquals } from "./signing.ts"
 
 /** Bytes of a secret paykit makes (base64url: 43 characters). */
 const GENERATED_SECRET_BYTES = 32
@@ -104,7 +105,8 @@ const ensure = Effect.fnUntraced(function*(
     return made
   }
   const context = secretContext(organisation, existing.resource.id)
-  if (box.open(existing.resource.sealed_secret, context) === command.secret) return publicEndpoint(existing.resource)
+  const opened = box.open(existing.resource.sealed_secret, context)
+  if (opened !== undefined && constantTimeEquals(opened, command.secret)) return publicEndpoint(existing.resource)
   const next = { ...existing.resource, sealed_secret: box.seal(command.secret, context) }
   return publicEndpoint((yield* save(endpoints, organisation, existing, next)).resource)
 })
