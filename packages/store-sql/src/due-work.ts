@@ -66,6 +66,9 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
           SELECT w.organisation_id, w.kind, w.key FROM due_work w
           LEFT JOIN organisation_clocks c ON c.organisation_id = w.organisation_id
           WHERE w.due_at <= ${lease.realNow} + COALESCE(c.offset_ms, 0)
+            -- A bound the due_at index can serve: nothing is due past real time plus the largest
+            -- offset, so a poll reads the due rows, not the table (the line above is per row).
+            AND w.due_at <= ${lease.realNow} + (SELECT COALESCE(max(offset_ms), 0) FROM organisation_clocks)
             AND (w.lease_until IS NULL OR w.lease_until < ${lease.realNow})
           ORDER BY w.due_at, w.organisation_id, w.kind, w.key
           LIMIT ${limit}

@@ -133,7 +133,11 @@ const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>): Effect.Eff
     if (organisation === undefined) return
     const events = batch.map((entry) => entry.event)
     const enabled = yield* deps.endpoints.scan(organisation, { enabled: eq("true") })
-    const at = yield* Clock.currentTimeMillis
+    // The pump runs under the worker's real clock, or an advance's: a sandbox organisation's time
+    // may be days ahead of either. Its events were stamped on its own clock, so a delivery is made
+    // no earlier than its newest event (else it would sort, and be pruned, days before them).
+    const newest = Math.max(...events.map((event) => Date.parse(event.created_at)))
+    const at = Math.max(yield* Clock.currentTimeMillis, newest)
     yield* deps.transactor.transaction(Effect.forEach(enabled, (endpoint) =>
       Effect.gen(function*() {
         const id = yield* newId("webhook")

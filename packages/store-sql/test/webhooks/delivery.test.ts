@@ -125,6 +125,21 @@ describe.each(DATABASES)("webhook delivery on $name", (database) => {
     }), webhookEngine(database.isolated(), schedule.layer)))
   })
 
+  it("a delivery is made no earlier than its newest event: a sandbox organisation's clock runs ahead of the pump's", { timeout: 60_000 }, async () => {
+    const hooks = await receiver()
+    const schedule = recordingSchedule()
+    await Effect.runPromise(Effect.provide(Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      yield* (yield* WebhookEndpoints).create(ORG, { url: hooks.url, secret: SECRET })
+      // Stamped on an organisation clock ten days ahead of the clock the pump runs under.
+      const ahead = timestampFromMillis(START + 10 * 86_400_000)
+      yield* (yield* EventLog).append(ORG, [{ ...(yield* mandateEvent), created_at: ahead }])
+      yield* runDue(new Map())
+      const made = yield* (yield* WebhookDeliveryRepository).scan(ORG, {})
+      expect(made.map((d) => d.resource.created_at)).toEqual([ahead])
+    }), webhookEngine(database.isolated(), schedule.layer)))
+  })
+
   it("an endpoint failing for WEBHOOK_ENDPOINT_DISABLE_AFTER_MS is disabled and says why; its delivery is given up after the backoff schedule", { timeout: 60_000 }, async () => {
     const hooks = await receiver()
     await hooks.down()
