@@ -147,6 +147,32 @@ describe.each(DATABASES)("due work on $name", (database) => {
       })
     ))
 
+  it("a row whose handler failed is retried after a backoff (attempt + 1, lease freed), so an advance runs it without waiting out the lease", { timeout: 60_000 }, () =>
+    withStorage((storage) =>
+      Effect.gen(function*() {
+        const store = Context.get(storage, DueWorkStore)
+        const now = yield* Clock.currentTimeMillis
+        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "flaky", dueAt: now - 1 })
+        let runs = 0
+        const flaky: DueWorkDeclarations = {
+          pumps: [],
+          kinds: [{ kind: KIND, run: () => Effect.suspend(() => ++runs === 1 ? Effect.die(new Error("first run fails")) : Effect.succeed(dueDone)) }]
+        }
+        const worker = Context.get(
+          yield* Layer.build(DueWorker.layer([flaky], { owner: "worker-0" }).pipe(Layer.provide(Layer.succeedContext(storage)))),
+          DueWorker
+        )
+        expect(yield* worker.runDue).toBe(1)
+        const [kept] = yield* store.pendingOf("OR_a", KIND)
+        expect(kept?.attempt).toBe(1)
+        expect(kept?.dueAt).toBeGreaterThan(now)
+        // The lease is free: an advance past the retry runs the row now, not after the 5-minute lease.
+        yield* worker.advance("OR_a", now + 86_400_000)
+        expect(runs).toBe(2)
+        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+      })
+    ))
+
   it("a process's worker polling while its advance runs the same organisation's rows runs each row once", { timeout: 60_000 }, () =>
     withStorage((storage) =>
       Effect.gen(function*() {

@@ -1,5 +1,5 @@
 import { Cause, Clock, Context, Effect, Exit, Layer } from "effect"
-import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, type DueWorkDeclarations, DueWorkStore } from "../ports/due-work.ts"
+import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueWorkDeclarations, DueWorkStore } from "../ports/due-work.ts"
 import { Transactor } from "../ports/repository.ts"
 import { atInstant } from "../simulator.ts"
 
@@ -15,8 +15,20 @@ export const DUE_POLL_INTERVAL_MS = 250
 /** How long a claim holds a row: a worker that dies holding it leaves it to another after this (real time). */
 export const DUE_LEASE_MS = 5 * 60_000
 
-/** The message a failed item is logged with; its row waits for its lease to run out. */
-export const DUE_ITEM_FAILED = "due work: item failed; its row is claimed again after its lease"
+/** The message a failed item is logged with; its row is tried again after `dueFailureBackoff`. */
+export const DUE_ITEM_FAILED = "due work: item failed; its row is tried again after a backoff"
+
+/** The first retry of a failed item comes this long after its run (its organisation's clock), doubling per attempt. */
+export const DUE_FAILURE_FIRST_RETRY_MS = 60_000
+
+/**
+ * How long after a failed run its row is due again: a minute, doubling per attempt, at most the
+ * lease. The row is rescheduled (attempt + 1) and its lease freed, rather than left leased: a
+ * sandbox advance that meets it then runs it (and reports its failure) instead of waiting out the
+ * lease, and the attempts count.
+ */
+export const dueFailureBackoff = (attempt: number, leaseMillis: number): number =>
+  Math.min(DUE_FAILURE_FIRST_RETRY_MS * 2 ** Math.min(attempt, 20), leaseMillis)
 
 export interface DueWorkerOptions {
   /** This worker's name in the leases it takes (one per process). */
@@ -75,6 +87,7 @@ interface Runner {
   readonly lease: (claimer: string) => Effect.Effect<DueLease>
   /** A fresh claimer name for one advance. */
   readonly advanceClaimer: Effect.Effect<string>
+  readonly leaseMillis: number
   readonly runPumps: (organisation: string | undefined) => Effect.Effect<void>
   readonly runAt: (item: ClaimedDueItem, instant: number, claimer: string) => Effect.Effect<{ readonly value: DueOutcome; readonly endedAt: number }>
 }
@@ -106,6 +119,7 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
     const runner: Runner = {
       store,
       owner,
+      leaseMillis,
       realNow,
       lease: (claimer) => Effect.map(realNow, (now) => ({ owner: claimer, realNow: now, until: now + leaseMillis })),
       // Leases are per claimer, not per process: the process's polling worker and an advance (or
@@ -120,7 +134,7 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
     return runner
   })
 
-/** Claims and runs the rows due now, one at a time; a failed one is logged and waits for its lease. */
+/** Claims and runs the rows due now, one at a time; a failed one is logged and tried again after a backoff. */
 const runDueWith = (r: Runner): Effect.Effect<number> =>
   Effect.gen(function*() {
     let ran = 0
@@ -136,6 +150,7 @@ const runDueWith = (r: Runner): Effect.Effect<number> =>
         yield* Effect.logError(DUE_ITEM_FAILED, Cause.pretty(exit.cause)).pipe(
           Effect.annotateLogs({ organisation: item.organisation, kind: item.kind, key: item.key, attempt: item.attempt })
         )
+        yield* r.store.complete(item, r.owner, dueRetryAt(instant + dueFailureBackoff(item.attempt, r.leaseMillis)))
       }
       ran++
     }
