@@ -103,6 +103,10 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
           : sql`UPDATE due_work SET due_at = ${outcome.at}, attempt = attempt + 1, lease_owner = NULL, lease_until = NULL
               WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}`
       ),
+    renew: (item: DueItem, owner: string, until: number) =>
+      sql`UPDATE due_work SET lease_until = ${until}
+        WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}
+        RETURNING key`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
     release: (item: DueItem, owner: string) =>
       Effect.orDie(sql`UPDATE due_work SET lease_owner = NULL, lease_until = NULL
         WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}`),

@@ -1,4 +1,4 @@
-import { Clock, Context, Effect, Layer, type Scope } from "effect"
+import { Clock, Context, Effect, Fiber, Layer, type Scope } from "effect"
 import * as fc from "fast-check"
 import { type DueItem, dueDone, DueWorker, type DueWorkDeclarations, DueWorkStore, Transactor } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
@@ -169,6 +169,38 @@ describe.each(DATABASES)("due work on $name", (database) => {
         // The lease is free: an advance past the retry runs the row now, not after the 5-minute lease.
         yield* worker.advance("OR_a", now + 86_400_000)
         expect(runs).toBe(2)
+        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+      })
+    ))
+
+  it("an item running longer than its lease keeps it: a second worker polling meanwhile does not run it again", { timeout: 60_000 }, () =>
+    withStorage((storage) =>
+      Effect.gen(function*() {
+        const store = Context.get(storage, DueWorkStore)
+        const now = yield* Clock.currentTimeMillis
+        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "long", dueAt: now - 1 })
+        const runs: Array<string> = []
+        const slow = (owner: string): DueWorkDeclarations => ({
+          pumps: [],
+          kinds: [{ kind: KIND, run: () => Effect.andThen(Effect.sync(() => runs.push(owner)), Effect.as(Effect.sleep(1_500), dueDone)) }]
+        })
+        const build = (owner: string) =>
+          Effect.map(
+            Layer.build(DueWorker.layer([slow(owner)], { owner, leaseMillis: 300 }).pipe(Layer.provide(Layer.succeedContext(storage)))),
+            (context) => Context.get(context, DueWorker)
+          )
+        const first = yield* build("worker-0")
+        const second = yield* build("worker-1")
+        const running = yield* Effect.forkChild(first.runDue)
+        // Past the 300 ms lease several times over while the first still runs the item. (On PGlite
+        // the first's open unit of work holds the one connection, so the second waits anyway; on
+        // PostgreSQL only the renewed lease keeps the second from running it again.)
+        for (let i = 0; i < 4; i++) {
+          yield* Effect.sleep(300)
+          yield* second.runDue
+        }
+        yield* Fiber.join(running)
+        expect(runs).toEqual(["worker-0"])
         expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
       })
     ))

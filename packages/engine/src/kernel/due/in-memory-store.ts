@@ -111,6 +111,11 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
         outcome._tag === "Done"
           ? { ...row, done: true, lease_owner: null, lease_until: null }
           : { ...row, due_at: outcome.at, attempt: row.attempt + 1, lease_owner: null, lease_until: null }),
+    renew: (item, owner, until) =>
+      Effect.flatMap(find(item), (found) => {
+        if (found._tag === "None" || found.value.resource.lease_owner !== owner || found.value.resource.done) return Effect.succeed(false)
+        return Effect.as(Effect.orDie(rows.update(item.organisation, { ...found.value.resource, lease_until: until }, found.value.version)), true)
+      }),
     release: (item, owner) => ifOwned(item, owner, (row) => ({ ...row, lease_owner: null, lease_until: null })),
     offsetOf: (organisation) => Effect.sync(() => offsetOf(organisation)),
     raiseOffset: (organisation, offsetMillis) =>

@@ -1,4 +1,4 @@
-import { Cause, Clock, Context, Effect, Exit, Layer } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Exit, Layer } from "effect"
 import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueWorkDeclarations, DueWorkStore } from "../ports/due-work.ts"
 import { Transactor } from "../ports/repository.ts"
 import { atInstant } from "../simulator.ts"
@@ -116,6 +116,20 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
         : transactor.transaction(Effect.flatMap(kind.run(item), complete))
     }
 
+    /**
+     * While an item runs, its lease is extended every third of its length, so an item that runs
+     * longer than the lease (a large organisation's daily run) is not claimed a second time; it
+     * stops once the claimer no longer holds the row, or if the store fails (then the lease runs
+     * out as it would for a dead process).
+     */
+    const keepLease = (item: ClaimedDueItem, claimer: string): Effect.Effect<void> =>
+      Effect.gen(function*() {
+        while (true) {
+          yield* real.sleep(Duration.millis(Math.max(1, Math.floor(leaseMillis / 3))))
+          if (!(yield* store.renew(item, claimer, (yield* realNow) + leaseMillis))) return
+        }
+      }).pipe(Effect.catchCause(() => Effect.void))
+
     const runner: Runner = {
       store,
       owner,
@@ -129,7 +143,10 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
       // A worker stopped in the middle (the server shutting down) rolls the item's unit of work
       // back and frees its lease, so the next process need not wait for it.
       runAt: (item, instant, claimer) =>
-        Effect.onInterrupt(atInstant(instant, handle(item, claimer), real), () => store.release(item, claimer))
+        Effect.onInterrupt(
+          Effect.scoped(Effect.andThen(Effect.forkScoped(keepLease(item, claimer)), atInstant(instant, handle(item, claimer), real))),
+          () => store.release(item, claimer)
+        )
     }
     return runner
   })

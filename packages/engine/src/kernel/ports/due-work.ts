@@ -128,6 +128,8 @@ export class DueWorkStore extends Context.Service<DueWorkStore, {
    * its lease freed. A row no longer leased to `owner` is left as it is.
    */
   readonly complete: (item: DueItem, owner: string, outcome: DueOutcome) => Effect.Effect<void>
+  /** Extends `owner`'s lease on the row to `until` (real time); false when `owner` no longer holds it. */
+  readonly renew: (item: DueItem, owner: string, until: number) => Effect.Effect<boolean>
   /** Ends `owner`'s lease on the row now, so the row can be claimed again at once. */
   readonly release: (item: DueItem, owner: string) => Effect.Effect<void>
   /** The organisation's clock offset, milliseconds ahead of real time (0 when it has none). */
