@@ -1,5 +1,6 @@
 import { Clock, Context, Effect, Fiber, Layer, type Scope } from "effect"
 import * as fc from "fast-check"
+import { MILLIS_PER_DAY } from "@paykit/core"
 import { type DueItem, dueDone, DueWorker, type DueWorkDeclarations, DueWorkStore, Transactor } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import { SqlStorage } from "../src/sql-storage.ts"
@@ -38,15 +39,20 @@ const recording = (ran: Array<Ran>, owner: string): DueWorkDeclarations => ({
   }]
 })
 
+type Storage = Context.Context<DueWorkStore | Transactor>
+
+/** One worker over `declarations` on the test's schema, built in the test's scope. */
+const workerOn = (storage: Storage, declarations: DueWorkDeclarations, owner: string, leaseMillis?: number) =>
+  Effect.map(
+    Layer.build(DueWorker.layer([declarations], { owner, ...(leaseMillis === undefined ? {} : { leaseMillis }) }).pipe(
+      Layer.provide(Layer.succeedContext(storage))
+    )),
+    (context) => Context.get(context, DueWorker)
+  )
+
 /** `workers` workers on one fresh schema, built in the test's scope. */
-const workersOn = (storage: Context.Context<DueWorkStore | Transactor>, ran: Array<Ran>, count: number, leaseMillis?: number) =>
-  Effect.forEach(Array.from({ length: count }, (_, i) => `worker-${i}`), (owner) =>
-    Effect.map(
-      Layer.build(DueWorker.layer([recording(ran, owner)], { owner, ...(leaseMillis === undefined ? {} : { leaseMillis }) }).pipe(
-        Layer.provide(Layer.succeedContext(storage))
-      )),
-      (context) => Context.get(context, DueWorker)
-    ))
+const workersOn = (storage: Storage, ran: Array<Ran>, count: number, leaseMillis?: number) =>
+  Effect.forEach(Array.from({ length: count }, (_, i) => `worker-${i}`), (owner) => workerOn(storage, recording(ran, owner), owner, leaseMillis))
 
 const Rows = fc.uniqueArray(
   fc.record({ organisation: fc.constantFrom(...ORGANISATIONS), key: fc.string({ minLength: 1, maxLength: 6 }), due: fc.integer({ min: 0, max: 5_000 }) }),
@@ -54,7 +60,7 @@ const Rows = fc.uniqueArray(
 )
 
 describe.each(DATABASES)("due work on $name", (database) => {
-  const withStorage = <A>(f: (storage: Context.Context<DueWorkStore | Transactor>) => Effect.Effect<A, unknown, Scope.Scope>) =>
+  const withStorage = <A>(f: (storage: Storage) => Effect.Effect<A, unknown, Scope.Scope>) =>
     Effect.runPromise(Effect.scoped(Effect.gen(function*() {
       const storage = yield* Layer.build(Layer.orDie(SqlStorage.pipe(Layer.provide(database.isolated()))))
       return yield* f(storage)
@@ -158,16 +164,13 @@ describe.each(DATABASES)("due work on $name", (database) => {
           pumps: [],
           kinds: [{ kind: KIND, run: () => Effect.suspend(() => ++runs === 1 ? Effect.die(new Error("first run fails")) : Effect.succeed(dueDone)) }]
         }
-        const worker = Context.get(
-          yield* Layer.build(DueWorker.layer([flaky], { owner: "worker-0" }).pipe(Layer.provide(Layer.succeedContext(storage)))),
-          DueWorker
-        )
+        const worker = yield* workerOn(storage, flaky, "worker-0")
         expect(yield* worker.runDue).toBe(1)
         const [kept] = yield* store.pendingOf("OR_a", KIND)
         expect(kept?.attempt).toBe(1)
         expect(kept?.dueAt).toBeGreaterThan(now)
         // The lease is free: an advance past the retry runs the row now, not after the 5-minute lease.
-        yield* worker.advance("OR_a", now + 86_400_000)
+        yield* worker.advance("OR_a", now + MILLIS_PER_DAY)
         expect(runs).toBe(2)
         expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
       })
@@ -184,13 +187,8 @@ describe.each(DATABASES)("due work on $name", (database) => {
           pumps: [],
           kinds: [{ kind: KIND, run: () => Effect.andThen(Effect.sync(() => runs.push(owner)), Effect.as(Effect.sleep(1_500), dueDone)) }]
         })
-        const build = (owner: string) =>
-          Effect.map(
-            Layer.build(DueWorker.layer([slow(owner)], { owner, leaseMillis: 300 }).pipe(Layer.provide(Layer.succeedContext(storage)))),
-            (context) => Context.get(context, DueWorker)
-          )
-        const first = yield* build("worker-0")
-        const second = yield* build("worker-1")
+        const first = yield* workerOn(storage, slow("worker-0"), "worker-0", 300)
+        const second = yield* workerOn(storage, slow("worker-1"), "worker-1", 300)
         const running = yield* Effect.forkChild(first.runDue)
         // Past the 300 ms lease several times over while the first still runs the item. (On PGlite
         // the first's open unit of work holds the one connection, so the second waits anyway; on

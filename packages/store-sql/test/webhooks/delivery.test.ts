@@ -1,5 +1,5 @@
 import { Clock, Effect } from "effect"
-import { newId, timestampFromMillis } from "@paykit/core"
+import { MILLIS_PER_DAY, newId, timestampFromMillis } from "@paykit/core"
 import { TestClock } from "effect/testing"
 import {
   type Event, EventLog, Events, setUpPayer, WEBHOOK_DELIVERY_KIND, WEBHOOK_ENDPOINT_DISABLE_AFTER_MS, WEBHOOK_RETRY_DELAYS_MS,
@@ -132,7 +132,7 @@ describe.each(DATABASES)("webhook delivery on $name", (database) => {
       yield* TestClock.setTime(START)
       yield* (yield* WebhookEndpoints).create(ORG, { url: hooks.url, secret: SECRET })
       // Stamped on an organisation clock ten days ahead of the clock the pump runs under.
-      const ahead = timestampFromMillis(START + 10 * 86_400_000)
+      const ahead = timestampFromMillis(START + 10 * MILLIS_PER_DAY)
       yield* (yield* EventLog).append(ORG, [{ ...(yield* mandateEvent), created_at: ahead }])
       yield* runDue(new Map())
       const made = yield* (yield* WebhookDeliveryRepository).scan(ORG, {})

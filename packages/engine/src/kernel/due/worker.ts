@@ -28,7 +28,7 @@ export const DUE_FAILURE_FIRST_RETRY_MS = 60_000
  * lease, and the attempts count.
  */
 export const dueFailureBackoff = (attempt: number, leaseMillis: number): number =>
-  Math.min(DUE_FAILURE_FIRST_RETRY_MS * 2 ** Math.min(attempt, 20), leaseMillis)
+  Math.min(DUE_FAILURE_FIRST_RETRY_MS * 2 ** attempt, leaseMillis)
 
 export interface DueWorkerOptions {
   /** This worker's name in the leases it takes (one per process). */
