@@ -108,7 +108,8 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         return filter.values.length === 0 ? sql`false` : sql`${hasKey(key)} AND ${valueOf(key)} IN ${sql.in(filter.values)}`
       case "range": {
         // A key's filter index is partial (rows that have the key), so the clause names the key
-        // for the planner to prove it; `created_at`, on every row, has a whole index (0001).
+        // for the planner to prove it. `created_at`'s index (0055) is partial on the value being
+        // there, which the planner proves from any bound itself (the comparison is strict).
         const bounds: Array<Fragment> = key === "created_at" ? [] : [hasKey(key)]
         if (filter.gt !== undefined) bounds.push(sql`${valueOf(key)} > ${filter.gt}`)
         if (filter.gte !== undefined) bounds.push(sql`${valueOf(key)} >= ${filter.gte}`)
