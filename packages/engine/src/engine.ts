@@ -29,7 +29,7 @@ import { payerFlowDeadlines } from "./payer-flows/due.ts"
 import { outboundDeadlines } from "./outbound/due.ts"
 import { JobRegistry } from "./kernel/jobs.ts"
 import { creditorDueWork } from "./creditors/jobs.ts"
-import { collectionDueWork } from "./collections/jobs.ts"
+import { collectionDueWork, sideRecordsDueWork } from "./collections/jobs.ts"
 import { payoutDueWork } from "./payouts/jobs.ts"
 import { outboundDueWork } from "./outbound/jobs.ts"
 import { payerFlowDueWork } from "./payer-flows/jobs.ts"
@@ -84,7 +84,7 @@ export const EngineJobs = JobRegistry.layer(Effect.gen(function*() {
  * `DueWorkSchedule` when the composition provides one.
  */
 export const EngineDeadlines = Effect.gen(function*() {
-  const declared: ReadonlyArray<DueWorkDeclarations> = [yield* payerFlowDeadlines, yield* outboundDeadlines]
+  const declared: ReadonlyArray<DueWorkDeclarations> = [yield* payerFlowDeadlines, yield* outboundDeadlines, yield* sideRecordsDueWork]
   return declared
 })
 

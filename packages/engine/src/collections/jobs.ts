@@ -1,7 +1,9 @@
 import { Effect } from "effect"
 import type { DueWorkDeclaration } from "../kernel/jobs.ts"
+import { dueDone, type DueWorkDeclarations } from "../kernel/ports/due-work.ts"
 import { Mandates } from "./mandates.ts"
 import { Payments } from "./payments.ts"
+import { SIDE_RECORDS_KIND } from "./side-records.ts"
 import { Subscriptions } from "./subscriptions.ts"
 
 /**
@@ -18,4 +20,19 @@ export const collectionDueWork: DueWorkDeclaration<Mandates | Subscriptions | Pa
     { name: "subscriptions", order: 30, deadline: false, run: subscriptions.processDay },
     { name: "payments", order: 40, deadline: false, run: payments.processDay }
   ]
+})
+
+/** The `side_records` kind (`side-records.ts`), beside the engine's deadlines. */
+export const sideRecordsDueWork: Effect.Effect<DueWorkDeclarations, never, Payments | Subscriptions> = Effect.gen(function*() {
+  const payments = yield* Payments
+  const subscriptions = yield* Subscriptions
+  return {
+    pumps: [],
+    kinds: [{
+      kind: SIDE_RECORDS_KIND,
+      // Each record is made in a unit of work of its own (`captureDailyItems`).
+      ownUnitsOfWork: true,
+      run: (item) => Effect.as(Effect.andThen(payments.keepMissingSideRecords(item.organisation), subscriptions.keepMissingSideRecords(item.organisation)), dueDone)
+    }]
+  }
 })

@@ -40,6 +40,18 @@ const searchLastUse = (deps: LastUseDeps, organisation: string, record: MandateD
       unsafeLocalDate(record.created_at.slice(0, 10))
     ))
 
+/**
+ * A lapsing mandate that has no record (made before the records were kept) is watched from its
+ * last use, found by one search of its payments.
+ */
+export const watchFromLastUse = (deps: LastUseDeps, organisation: string, mandate: Mandate) =>
+  Effect.gen(function*() {
+    if (!DORMANCY_SCHEMES.includes(mandate.scheme)) return
+    if ((yield* Effect.option(deps.dormancy.get(organisation, mandate.id)))._tag === "Some") return
+    const fresh: MandateDormancy = { id: mandate.id, created_at: mandate.created_at, last_use: unsafeLocalDate(mandate.created_at.slice(0, 10)), watching: true }
+    yield* Effect.orDie(deps.dormancy.insert(organisation, { ...fresh, last_use: yield* searchLastUse(deps, organisation, fresh) }))
+  })
+
 /** After a payment on a mandate was made or moved: its mandate's last use follows. */
 export const keepLastUse = (deps: LastUseDeps, organisation: string, payment: Payment) =>
   Effect.gen(function*() {

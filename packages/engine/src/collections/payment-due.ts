@@ -16,7 +16,7 @@ import { CHARGEBACK_AFTER_BUSINESS_DAYS, LATE_FAILURE_AFTER_BUSINESS_DAYS, moveP
 import { refundLinks } from "./refunds.ts"
 
 /** Payment statuses a late failure or chargeback takes a collected payment from. */
-const REVERSIBLE_PAYMENT_STATUSES = ["paid_out", "confirmed"] as const
+export const REVERSIBLE_PAYMENT_STATUSES = ["paid_out", "confirmed"] as const
 
 /** Mandate statuses on which a pending payment can never be collected: it is cancelled. */
 const UNCHARGEABLE_MANDATE_STATUSES = ["failed", "cancelled", "expired", "blocked", "consumed"] as const
@@ -88,12 +88,21 @@ export const confirmCollection = (deps: PaymentDeps, organisation: string, curre
       description: "Enough time has passed since the payment was submitted for the banks to return an error, so this payment is now confirmed."
     })
     yield* recordCollection(deps, organisation, current.resource, creditor.resource, day)
-    const mandateId = current.resource.links.mandate
+    yield* keepBanksReversal(deps, organisation, current.resource, outcome)
+  })
+
+/**
+ * Keeps the reversal the bank will make of a collected payment, if it will: `outcome` is its answer
+ * to the collection when the caller has it; without it the bank is asked.
+ */
+export const keepBanksReversal = (deps: PaymentDeps, organisation: string, payment: Payment, outcome?: CollectionOutcome) =>
+  Effect.gen(function*() {
+    const mandateId = payment.links.mandate
     // An instant payment is final: no late failure or chargeback (no direct debit indemnity).
-    if (mandateId === undefined || current.resource.charge_date === null) return
-    const answer = outcome ?? (yield* outcomeOf(deps, organisation, current.resource, mandateId))
+    if (mandateId === undefined || payment.charge_date === null) return
+    const answer = outcome ?? (yield* outcomeOf(deps, organisation, payment, mandateId))
     const reversal = reversalOf(answer)
-    if (reversal !== undefined) yield* keepReversal(deps, organisation, current.resource, reversal)
+    if (reversal !== undefined) yield* keepReversal(deps, organisation, payment, reversal)
   })
 
 /** The bank refused a submitted collection: the payment fails with the bank's answer. */

@@ -18,6 +18,7 @@ import { cancelPayment, retryPayment, updatePayment } from "./payment-actions.ts
 import { createRefund } from "./refunds.ts"
 import { balance } from "./payment-ledger.ts"
 import { type PaymentDueDeps, processPaymentsDay } from "./payment-due.ts"
+import { keepMissingPaymentRecords } from "./side-records.ts"
 
 type Errors = OperationError
 
@@ -63,6 +64,8 @@ export class Payments extends Context.Service<Payments, {
   readonly balance: (organisation: string, creditor: string, currency: Currency) => Effect.Effect<number>
   /** The bank's day for collections and refunds (`payment-due.ts`). Run by the simulator once per day. */
   readonly processDay: (organisation: string) => Effect.Effect<void>
+  /** Makes the side records of mandates and payments made before they were kept (`side-records.ts`). */
+  readonly keepMissingSideRecords: (organisation: string) => Effect.Effect<void>
 }>()("@paykit/engine/Payments") {
   static readonly layer: Layer.Layer<
     Payments,
@@ -112,7 +115,8 @@ export class Payments extends Context.Service<Payments, {
             status: params.status === undefined ? undefined : oneOf(params.status)
           })),
         balance: (o, creditor, currency) => balance(deps, o, creditor, currency),
-        processDay: (o) => processPaymentsDay(due, o)
+        processDay: (o) => processPaymentsDay(due, o),
+        keepMissingSideRecords: (o) => keepMissingPaymentRecords(due, o)
       })
     })
   )

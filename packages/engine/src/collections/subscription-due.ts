@@ -148,3 +148,15 @@ export const processSubscriptionsDay = (deps: SubscriptionDueDeps, organisation:
     yield* eachInChunks(deps.schedules, organisation, { due_on: { op: "range", lte: day } }, (due) =>
       deps.eachItem("subscriptions", organisation, due, idOfVersioned, (record) => processDue(deps, organisation, record, day)))
   })
+
+/**
+ * A schedule record made before `due_on` was kept (a database from before issue 17) is read by no
+ * daily run: it is given today, so the next run reads it and keeps its day from then on.
+ */
+export const keepScheduleDueDates = (deps: SubscriptionDueDeps, organisation: string) =>
+  Effect.gen(function*() {
+    const day = yield* today()
+    yield* eachInChunks(deps.schedules, organisation, undefined, (chunk) =>
+      deps.eachItem("side records: subscription schedules", organisation, chunk.filter((r) => r.resource.due_on === undefined), idOfVersioned, (record) =>
+        save(deps.schedules, organisation, record, { ...record.resource, due_on: day })))
+  })

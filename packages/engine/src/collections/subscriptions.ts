@@ -21,7 +21,7 @@ import { captureUnitOfWork } from "../kernel/support.ts"
 import { Payments } from "./payments.ts"
 import { createSubscription, type SubscriptionOrigin } from "./subscription-create.ts"
 import { cancelSubscription, pauseOrResume, updateSubscription } from "./subscription-actions.ts"
-import { processSubscriptionsDay, type SubscriptionDueDeps } from "./subscription-due.ts"
+import { keepScheduleDueDates, processSubscriptionsDay, type SubscriptionDueDeps } from "./subscription-due.ts"
 import { present, type SubscriptionDeps } from "./subscription-rules.ts"
 
 type Errors = OperationError
@@ -37,6 +37,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
   readonly cancel: (organisation: string, id: string, command?: SubscriptionCancelRequest) => Effect.Effect<Subscription, Errors>
   /** Creates the payments that fall due, ends pauses, finishes spent subscriptions (`subscription-due.ts`). */
   readonly processDay: (organisation: string) => Effect.Effect<void>
+  /** Gives schedule records made before `due_on` was kept a day to be read on (`side-records.ts`). */
+  readonly keepMissingSideRecords: (organisation: string) => Effect.Effect<void>
 }>()("@paykit/engine/Subscriptions") {
   static readonly layer: Layer.Layer<
     Subscriptions,
@@ -88,7 +90,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
         pause: (o, id, command) => run(pauseOrResume(deps, o, id, command ?? {})),
         resume: (o, id) => run(pauseOrResume(deps, o, id, undefined)),
         cancel: (o, id, command) => run(cancelSubscription(deps, o, id, command)),
-        processDay: (o) => processSubscriptionsDay(due, o)
+        processDay: (o) => processSubscriptionsDay(due, o),
+        keepMissingSideRecords: (o) => keepScheduleDueDates(due, o)
       })
     })
   )

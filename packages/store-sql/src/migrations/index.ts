@@ -13,6 +13,7 @@ import filterIndexes from "./0020_filter_indexes.ts"
 import dueOnFilterIndex from "./0021_due_on_filter_index.ts"
 import eventsRetention from "./0030_events_retention.ts"
 import createdAtPartial from "./0055_created_at_partial.ts"
+import sideRecordsBackfill from "./0056_side_records_backfill.ts"
 
 /** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
 export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
@@ -29,7 +30,8 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   // 0030-0039: issue 17, part C (numbers apart so parallel parts do not collide; the migrator allows gaps).
   "0030_events_retention": eventsRetention,
   // 0031-0054: issues 16 and 18, parts worked in parallel.
-  "0055_created_at_partial": createdAtPartial
+  "0055_created_at_partial": createdAtPartial,
+  "0056_side_records_backfill": sideRecordsBackfill
 }
 
 export const MIGRATIONS_TABLE = "paykit_migrations"
