@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
-import { MIGRATION_IDS, migrate } from "../src/migrations/index.ts"
+import { DATA_MIGRATION_IDS, MIGRATION_IDS, migrate } from "../src/migrations/index.ts"
 import { DATABASES } from "./support/databases.ts"
 
 /** The shape of the current schema: columns, indexes, constraints, triggers and functions, schema name left out. */
@@ -55,8 +55,10 @@ describe.each(DATABASES)("migrations on $name", (database) => {
       database.isolated()
     ))
     expect(stepByStep[stepByStep.length - 1]).toEqual(fromEmpty)
-    // Every step changed the schema: no migration is empty.
-    for (let i = 1; i < stepByStep.length; i++) expect(stepByStep[i]).not.toEqual(stepByStep[i - 1])
+    // Every step changed the schema, but those that only move data: no migration is empty.
+    for (let i = 1; i < stepByStep.length; i++) {
+      if (!DATA_MIGRATION_IDS.has(MIGRATION_IDS[i] ?? 0)) expect(stepByStep[i]).not.toEqual(stepByStep[i - 1])
+    }
     expect(JSON.stringify(fromEmpty)).toContain("outbox_enqueue")
   })
 })

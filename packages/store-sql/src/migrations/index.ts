@@ -34,6 +34,9 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0056_side_records_backfill": sideRecordsBackfill
 }
 
+/** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */
+export const DATA_MIGRATION_IDS: ReadonlySet<number> = new Set([56])
+
 export const MIGRATIONS_TABLE = "paykit_migrations"
 
 /**
