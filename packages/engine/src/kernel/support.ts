@@ -36,12 +36,15 @@ export const captureEngineContext = Effect.gen(function*() {
  * As `captureEngineContext`, and each operation run through the result is one unit of work: its
  * writes and events commit together or not at all.
  */
-export const captureUnitOfWork = Effect.gen(function*() {
+export const captureUnitOfWork: Effect.Effect<UnitOfWork, never, IdGenerator | EventLog | Transactor> = Effect.gen(function*() {
   const provideEngine = yield* captureEngineContext
   const transactor = yield* Transactor
   return <A, E>(effect: Effect.Effect<A, E, EngineContext>): Effect.Effect<A, E> =>
     transactor.transaction(provideEngine(effect))
 })
+
+/** Runs an operation as one unit of work (`captureUnitOfWork`). */
+export type UnitOfWork = <A, E>(effect: Effect.Effect<A, E, EngineContext>) => Effect.Effect<A, E>
 
 /** As `captureEngineContext`, for services that emit no events and need only ids. */
 export const captureIdGenerator = Effect.gen(function*() {

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import {
   type IdGenerator,
   
@@ -29,11 +29,12 @@ import {
 import { toListQuery } from "../kernel/list-params.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { OutboundPayments } from "./outbound-payments.ts"
-import { applyCreation, captureUnitOfWork, insertNew, save } from "../kernel/support.ts"
+import { applyCreation, captureUnitOfWork, insertNew, save, type UnitOfWork } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
 import { entriesOf, importLinksOf, moveImport, zeroCounts } from "./outbound-payment-import-moves.ts"
 import { expireUnauthorised, IMPORT_AUTHORISATION_WINDOW_MILLIS, type ImportDueWork, validatePending } from "./outbound-payment-import-due.ts"
 import { optionalSchedule } from "../kernel/due/deadlines.ts"
+import type { DueRequest } from "../kernel/ports/due-work.ts"
 
 /**
  * The dashboard where a user reviews and authorises imports. `authorisation_url` is
@@ -176,7 +177,20 @@ const chunksOf = <A>(items: ReadonlyArray<A>, size: number): ReadonlyArray<Reado
 
 const decodeUser = decodeInputEffect(AuthorisingUser, "user")
 
-const authorise = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, id: string, user: string) {
+/**
+ * How long after its authorisation an import still processing is finished by its due row: a
+ * process that died between two chunks leaves it processing, and the row (committed with the
+ * authorisation) takes it up from the entries not yet processed. Long enough that the row never
+ * races a live authorisation of the largest import (seconds); a race would still make nothing
+ * twice (each entry's save checks its version, and the chunk that loses rolls back).
+ */
+export const IMPORT_PROCESSING_RECOVERY_MS = 10 * 60_000
+export const IMPORT_PROCESSING = "import_processing"
+
+type Schedule = (request: DueRequest) => Effect.Effect<void>
+
+/** The authorisation itself, in one unit of work: the import moves to processing, its recovery row is due. */
+const startProcessing = Effect.fnUntraced(function*(deps: ImportDeps, schedule: Schedule, organisation: string, id: string, user: string) {
   const by = yield* decodeUser(user)
   const current = yield* deps.imports.get(organisation, id)
   const processing = yield* moveImport(deps.imports, organisation, current, "authorise", {
@@ -184,20 +198,38 @@ const authorise = Effect.fnUntraced(function*(deps: ImportDeps, organisation: st
     cause: "outbound_payment_import_authorised",
     description: `The import was authorised in the dashboard by ${by}.`
   })
-  const counts = { ...processing.entry_counts }
-  const valid = (yield* entriesOf(deps.entries, organisation, id)).filter((entry) => entry.resource.validation_errors === null)
-  for (const chunk of chunksOf(valid, IMPORT_PROCESSING_CHUNK_SIZE)) {
-    const made = yield* processChunk(deps, organisation, processing, chunk)
-    counts.processed += made
-    counts.failed_to_process += chunk.length - made
-  }
+  yield* schedule({ organisation, kind: IMPORT_PROCESSING, key: id, dueAt: (yield* Clock.currentTimeMillis) + IMPORT_PROCESSING_RECOVERY_MS })
+  return processing
+})
+
+/** The import ends processed, its counts read from its entries (whoever processed them). */
+const finishProcessing = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, id: string) {
   const latest = yield* deps.imports.get(organisation, id)
+  if (latest.resource.status !== "processing") return latest.resource
+  const entries = yield* entriesOf(deps.entries, organisation, id)
+  const processed = entries.filter((e) => e.resource.links.outbound_payment !== null).length
+  const failed = entries.filter((e) => e.resource.processed_at !== null && e.resource.links.outbound_payment === null).length
   return yield* moveImport(deps.imports, organisation, latest, "processing_finished", {
     origin: "gocardless",
     cause: "outbound_payment_import_processed",
-    description: `${counts.processed} outbound payments were created from the import.`
-  }, counts)
+    description: `${processed} outbound payments were created from the import.`
+  }, { ...latest.resource.entry_counts, processed, failed_to_process: failed })
 })
+
+/**
+ * An authorised import's valid entries not yet processed become payments, a chunk per unit of
+ * work (so on PGlite's one connection a request waits behind one chunk, not the import), then the
+ * import ends processed. Run by the authorisation, and by the recovery row after a crash.
+ */
+const processAuthorised = (deps: ImportDeps, run: UnitOfWork, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const current = yield* deps.imports.get(organisation, id)
+    if (current.resource.status !== "processing") return current.resource
+    const waiting = (yield* entriesOf(deps.entries, organisation, id))
+      .filter((entry) => entry.resource.validation_errors === null && entry.resource.processed_at === null)
+    for (const chunk of chunksOf(waiting, IMPORT_PROCESSING_CHUNK_SIZE)) yield* run(processChunk(deps, organisation, current.resource, chunk))
+    return yield* run(finishProcessing(deps, organisation, id))
+  })
 
 const cancel = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, id: string) {
   const current = yield* deps.imports.get(organisation, id)
@@ -228,6 +260,8 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
    * confirmation of payee. Any invalid entry makes the import invalid.
    */
   readonly validatePending: (organisation: string) => Effect.Effect<ReadonlyArray<OutboundPaymentImport>>
+  /** The recovery row of an authorised import (`IMPORT_PROCESSING`): processing a crash cut off is finished. */
+  readonly finishProcessing: (organisation: string, id: string) => Effect.Effect<void>
   /** Simulator hook: imports not authorised within the window are cancelled (`expired`). */
   readonly expireUnauthorised: (organisation: string, now: Timestamp) => Effect.Effect<ReadonlyArray<OutboundPaymentImport>>
 }>()("@paykit/engine/OutboundPaymentImports") {
@@ -272,10 +306,11 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
         get: (o, id) => Effect.map(deps.imports.get(o, id), (v) => v.resource),
         list: (o, params) => deps.imports.list(o, toListQuery(params, { status: params.status === undefined ? undefined : eq(params.status) })),
         listEntries: (o, params) => deps.entries.list(o, toListQuery(params, { outbound_payment_import: eq(params.outbound_payment_import) })),
-        authorise: (o, id, user) => run(authorise(deps, o, id, user)),
+        authorise: (o, id, user) => Effect.andThen(run(startProcessing(deps, schedule, o, id, user)), processAuthorised(deps, run, o, id)),
         cancel: (o, id) => run(cancel(deps, o, id)),
         validatePending: (o) => validatePending(deps, o),
-        expireUnauthorised: (o, at) => expireUnauthorised(deps, o, at)
+        expireUnauthorised: (o, at) => expireUnauthorised(deps, o, at),
+        finishProcessing: (o, id) => Effect.asVoid(Effect.orDie(processAuthorised(deps, run, o, id)))
       })
     })
   )
