@@ -1,13 +1,13 @@
-import { Effect } from "effect"
+import { Cause, Effect } from "effect"
 import type { IdGenerator, OperationError } from "@paykit/core"
 import type { Customers } from "../collections/customers.ts"
 import type { Mandates } from "../collections/mandates.ts"
-import { eachInChunks } from "../kernel/daily-items.ts"
+import { DAILY_ITEM_FAILED, eachInChunks } from "../kernel/daily-items.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
-import { eq } from "../kernel/ports/list-query.ts"
+import { eq, oneOf } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { save } from "../kernel/support.ts"
-import type { MandateImport, MandateImportEntry, ProcessingErrors } from "./domain/mandate-imports.ts"
+import { entryStatusOf, type MandateImport, type MandateImportEntry, type ProcessingErrors } from "./domain/mandate-imports.ts"
 import { type ImportDeps, moveImport } from "./mandate-import-rules.ts"
 
 /** The services processing makes payers with, and the units of work it runs each entry in. */
@@ -58,22 +58,39 @@ const processEntry = Effect.fnUntraced(function*(deps: ProcessingDeps, organisat
 })
 
 /**
- * A submitted import is processed: it moves to processing, each entry becomes a customer, a bank
- * account and a mandate (or keeps why not), and it ends processed.
+ * A submitted import is processed: it moves to processing, each entry not yet done becomes a
+ * customer, a bank account and a mandate (or keeps why not), and it ends processed. An import
+ * found `processing` (a run stopped half-way) carries on with the entries left.
  */
 const processImport = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: string, batch: Versioned<MandateImport>) {
-  const processing = yield* deps.run(moveImport(deps, organisation, batch, "start_processing"))
+  const processing = batch.resource.status === "submitted" ? yield* deps.run(moveImport(deps, organisation, batch, "start_processing")) : batch.resource
   yield* eachInChunks(deps.entries, organisation, { mandate_import: eq(processing.id) }, (chunk) =>
-    Effect.forEach(chunk, (entry) => Effect.orDie(processEntry(deps, organisation, processing, entry)), { discard: true }))
+    Effect.forEach(
+      chunk.filter((entry) => entryStatusOf(entry.resource) === null),
+      (entry) => Effect.orDie(processEntry(deps, organisation, processing, entry)),
+      { discard: true }
+    ))
   const latest = yield* deps.imports.get(organisation, processing.id)
   return yield* deps.run(moveImport(deps, organisation, latest, "finish_processing"))
 })
 
-/** The sandbox's processing of every submitted import (due work, seconds after submission). */
+/**
+ * The sandbox's processing of every submitted import (due work, seconds after submission). An
+ * import that cannot be finished is logged and left for the next run; the others go on.
+ */
 export const processSubmitted = (deps: ProcessingDeps, organisation: string) =>
   Effect.gen(function*() {
-    const submitted = yield* deps.imports.scan(organisation, { status: eq("submitted") })
+    const waiting = yield* deps.imports.scan(organisation, { status: oneOf(["submitted", "processing"]) })
     const processed: Array<MandateImport> = []
-    for (const batch of submitted) processed.push(yield* Effect.orDie(processImport(deps, organisation, batch)))
+    for (const batch of waiting) {
+      const done = yield* Effect.catchCause(Effect.map(processImport(deps, organisation, batch), (i) => [i]), (cause) =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.interrupt
+          : Effect.as(
+            Effect.logError(DAILY_ITEM_FAILED, Cause.pretty(cause)).pipe(Effect.annotateLogs({ job: "mandate imports", organisation, item: batch.resource.id })),
+            []
+          ))
+      processed.push(...done)
+    }
     return processed
   })
