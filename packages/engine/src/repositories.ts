@@ -28,8 +28,8 @@ import { webhookDeliveries, webhooks } from "./webhooks/domain/webhooks.ts"
 import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./webhooks/repositories.ts"
 import { instalmentSchedules } from "./instalments/domain/instalment-schedules.ts"
 import { InstalmentScheduleRepository } from "./instalments/repositories.ts"
-import { bankAccountFingerprints, blocks } from "./blocks/domain/blocks.ts"
-import { BankAccountFingerprintRepository, BlockRepository } from "./blocks/repositories.ts"
+import { bankAccountFingerprints, blockMatches, blocks } from "./blocks/domain/blocks.ts"
+import { BankAccountFingerprintRepository, BlockMatchRepository, BlockRepository } from "./blocks/repositories.ts"
 import { mandateImportEntries, mandateImportEntryRequests, mandateImports } from "./mandate-imports/domain/mandate-imports.ts"
 import { MandateImportEntryRepository, MandateImportEntryRequestRepository, MandateImportRepository } from "./mandate-imports/repositories.ts"
 import {
@@ -75,7 +75,7 @@ export const RESOURCE_DEFINITIONS = [
   payerThemes,
   webhookEndpoints, webhookDeliveries, webhooks,
   instalmentSchedules,
-  blocks, bankAccountFingerprints,
+  blocks, blockMatches, bankAccountFingerprints,
   mandateImports, mandateImportEntries, mandateImportEntryRequests
 ] as const
 
@@ -112,6 +112,7 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(WebhookRepository, webhooks),
   fromBackend(InstalmentScheduleRepository, instalmentSchedules),
   fromBackend(BlockRepository, blocks),
+  fromBackend(BlockMatchRepository, blockMatches),
   fromBackend(BankAccountFingerprintRepository, bankAccountFingerprints),
   fromBackend(MandateImportRepository, mandateImports),
   fromBackend(MandateImportEntryRepository, mandateImportEntries),

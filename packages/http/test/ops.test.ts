@@ -121,6 +121,9 @@ describe("instalment schedules", () => {
       links: { mandate: "MD000000000000" }
     }))
     expect((unknown as ValidationFailedError).errors[0]).toMatchObject({ field: "links.mandate" })
+    // An app fee is a partner app's: refused from the organisation's own token.
+    const fee = await failure(client.instalmentSchedules.createWithDates({ ...base, total_amount: 1000, app_fee: 10, instalments: [{ amount: 1000, charge_date: null }] }))
+    expect((fee as ValidationFailedError).errors[0]).toMatchObject({ field: "app_fee" })
     const none = await failure(client.instalmentSchedules.createWithDates({ ...base, total_amount: 0, instalments: [] }))
     expect(none).toBeInstanceOf(ValidationFailedError)
     const missing = await failure(client.instalmentSchedules.find("IS000000000000"))
@@ -139,6 +142,10 @@ describe("blocks", () => {
 
     const email = await client.blocks.create({ block_type: "email", resource_reference: "Fraud@Example.com", reason_type: "identity_fraud" })
     expect(email).toMatchObject({ active: true, block_type: "email", reason_type: "identity_fraud", resource_reference: "Fraud@Example.com", reason_description: null })
+    // The real API's fields, and nothing of what paykit matches on.
+    expect(Object.keys(email).filter((k) => k !== "__response__").sort()).toEqual(
+      ["active", "block_type", "created_at", "id", "reason_description", "reason_type", "resource_reference", "updated_at"]
+    )
     const refused = await newCustomer("fraud@example.com")
     expect(refused._tag).toBe("Failure")
     expect(JSON.stringify(refused)).toContain("has been blocked")

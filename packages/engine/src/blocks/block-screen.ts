@@ -5,7 +5,7 @@ import type { ResolvedBankAccount } from "@paykit/validation"
 import { oneOf } from "../kernel/ports/list-query.ts"
 import { insertNew } from "../kernel/support.ts"
 import type { BlockType } from "./domain/blocks.ts"
-import { BankAccountFingerprintRepository, BlockRepository } from "./repositories.ts"
+import { BankAccountFingerprintRepository, BlockMatchRepository } from "./repositories.ts"
 
 /** What a block of `type` on `value` matches: `<type>:<value>`, emails, domains and bank names compared without case. */
 export const matchOf = (type: BlockType, value: string): string =>
@@ -41,13 +41,13 @@ export class BlockScreen extends Context.Service<BlockScreen, {
     bankName: string | null
   ) => Effect.Effect<void, ValidationFailed>
 }>()("@paykit/engine/BlockScreen") {
-  static readonly layer: Layer.Layer<BlockScreen, never, BlockRepository | BankAccountFingerprintRepository> = Layer.effect(
+  static readonly layer: Layer.Layer<BlockScreen, never, BlockMatchRepository | BankAccountFingerprintRepository> = Layer.effect(
     BlockScreen,
     Effect.gen(function*() {
-      const blocks = yield* BlockRepository
+      const matches = yield* BlockMatchRepository
       const fingerprints = yield* BankAccountFingerprintRepository
-      const blocked = (organisation: string, matches: ReadonlyArray<string>) =>
-        Effect.map(blocks.scan(organisation, { match: oneOf(matches) }), (found) => found.some((b) => b.resource.active))
+      const blocked = (organisation: string, values: ReadonlyArray<string>) =>
+        Effect.map(matches.scan(organisation, { match: oneOf(values) }), (found) => found.some((m) => m.resource.active))
       return BlockScreen.of({
         customer: (organisation, root, email) =>
           email === null ? Effect.void : Effect.flatMap(blocked(organisation, [matchOf("email", email), matchOf("email_domain", domainOf(email))]), (hit) =>
@@ -55,8 +55,8 @@ export class BlockScreen extends Context.Service<BlockScreen, {
         bankAccount: (organisation, root, accountId, account, bankName) =>
           Effect.gen(function*() {
             const fingerprint = fingerprintOf(account)
-            const matches = [matchOf("bank_account", fingerprint), ...(bankName === null ? [] : [matchOf("bank_name", bankName)])]
-            if (yield* blocked(organisation, matches)) {
+            const values = [matchOf("bank_account", fingerprint), ...(bankName === null ? [] : [matchOf("bank_name", bankName)])]
+            if (yield* blocked(organisation, values)) {
               return yield* invalidField(root, [account.iban !== null ? "iban" : "account_number"], "belongs to a bank account that has been blocked")
             }
             yield* insertNew(fingerprints, organisation, { id: accountId, created_at: yield* now, fingerprint, bank_name: bankName })

@@ -8,10 +8,11 @@ import type { Transactor } from "../kernel/ports/repository.ts"
 import { captureUnitOfWork, insertNew, save } from "../kernel/support.ts"
 import { matchOf } from "./block-screen.ts"
 import { type Block, type BlockByRefRequest, type BlockCreateRequest, type BlockListParams, BLOCKS_ROOT, type BlockType } from "./domain/blocks.ts"
-import { BankAccountFingerprintRepository, BlockRepository } from "./repositories.ts"
+import { BankAccountFingerprintRepository, BlockMatchRepository, BlockRepository } from "./repositories.ts"
 
 interface BlockDeps {
   readonly blocks: BlockRepository["Service"]
+  readonly matches: BlockMatchRepository["Service"]
   readonly fingerprints: BankAccountFingerprintRepository["Service"]
   readonly customers: CustomerRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
@@ -46,11 +47,13 @@ const matchFor = Effect.fnUntraced(function*(deps: BlockDeps, organisation: stri
  */
 const storeBlock = Effect.fnUntraced(function*(deps: BlockDeps, organisation: string, spec: BlockSpec) {
   const match = yield* matchFor(deps, organisation, spec)
-  const existing = (yield* deps.blocks.scan(organisation, { match: eq(match) })).find((b) => b.resource.block_type === spec.block_type)
-  if (existing !== undefined) return { block: existing.resource, created: false }
+  // The match names the block type, so one found is a block of this type on these details.
+  const existing = (yield* deps.matches.scan(organisation, { match: eq(match) }))[0]
+  if (existing !== undefined) return { block: (yield* Effect.orDie(deps.blocks.get(organisation, existing.resource.id))).resource, created: false }
   const at = yield* now
-  const block: Block = { id: yield* newId("block"), created_at: at, updated_at: at, ...spec, match }
+  const block: Block = { id: yield* newId("block"), created_at: at, updated_at: at, ...spec }
   yield* insertNew(deps.blocks, organisation, block)
+  yield* insertNew(deps.matches, organisation, { id: block.id, created_at: at, match, active: block.active })
   return { block, created: true }
 })
 
@@ -67,6 +70,8 @@ const setActive = Effect.fnUntraced(function*(deps: BlockDeps, organisation: str
   if (current.resource.active === active) return current.resource
   const next: Block = { ...current.resource, active, updated_at: yield* now }
   yield* save(deps.blocks, organisation, current, next)
+  const match = yield* Effect.orDie(deps.matches.get(organisation, id))
+  yield* save(deps.matches, organisation, match, { ...match.resource, active })
   return next
 })
 
@@ -108,12 +113,13 @@ export class Blocks extends Context.Service<Blocks, {
   static readonly layer: Layer.Layer<
     Blocks,
     never,
-    BlockRepository | BankAccountFingerprintRepository | CustomerRepository | CustomerBankAccountRepository | MandateRepository | IdGenerator | EventLog | Transactor
+    BlockRepository | BlockMatchRepository | BankAccountFingerprintRepository | CustomerRepository | CustomerBankAccountRepository | MandateRepository | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     Blocks,
     Effect.gen(function*() {
       const deps: BlockDeps = {
         blocks: yield* BlockRepository,
+        matches: yield* BlockMatchRepository,
         fingerprints: yield* BankAccountFingerprintRepository,
         customers: yield* CustomerRepository,
         accounts: yield* CustomerBankAccountRepository,

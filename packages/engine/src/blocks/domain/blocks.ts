@@ -24,12 +24,7 @@ export const Block = Schema.Struct({
   block_type: Schema.Literals(BLOCK_TYPES),
   reason_type: Schema.Literals(BLOCK_REASON_TYPES),
   reason_description: NullableString,
-  resource_reference: Schema.String,
-  /**
-   * What the block matches, `<block_type>:<value>`: the lower-cased email or domain, the bank
-   * account's fingerprint, the bank's name. paykit's own field: the real API keeps it to itself.
-   */
-  match: Schema.String
+  resource_reference: Schema.String
 })
 export type Block = typeof Block.Type
 
@@ -40,8 +35,30 @@ export const blocks = defineResource({
   filters: {
     created_at: (r: Block) => r.created_at,
     block_type: (r: Block) => r.block_type,
-    reason_type: (r: Block) => r.reason_type,
-    match: (r: Block) => r.match
+    reason_type: (r: Block) => r.reason_type
+  }
+})
+
+/**
+ * What a block matches, kept beside it and never served: `<block_type>:<value>`, the lower-cased
+ * email, domain or bank name, or the bank account's fingerprint. Keyed by the block's id; `active`
+ * follows the block's, so the screen reads only these.
+ */
+export const BlockMatch = Schema.Struct({
+  id: Id,
+  created_at: CreatedAt,
+  match: Schema.String,
+  active: Schema.Boolean
+})
+export type BlockMatch = typeof BlockMatch.Type
+
+export const blockMatches = defineResource({
+  name: "block_matches",
+  idPrefix: null,
+  schema: BlockMatch,
+  filters: {
+    created_at: (r: BlockMatch) => r.created_at,
+    match: (r: BlockMatch) => r.match
   }
 })
 
