@@ -9,10 +9,10 @@ import transitions from "./0005_transitions.ts"
 import dueWork from "./0006_due_work.ts"
 import outboxByOrganisation from "./0007_outbox_by_organisation.ts"
 import dueOnIndex from "./0008_due_on_index.ts"
+import opsFilterIndexes from "./0040_ops_filter_indexes.ts"
 import filterIndexes from "./0020_filter_indexes.ts"
 import dueOnFilterIndex from "./0021_due_on_filter_index.ts"
 import eventsRetention from "./0030_events_retention.ts"
-import opsFilterIndexes from "./0040_ops_filter_indexes.ts"
 
 /** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
 export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
@@ -26,10 +26,10 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0008_due_on_index": dueOnIndex,
   "0020_filter_indexes": filterIndexes,
   "0021_due_on_filter_index": dueOnFilterIndex,
+  // 0040-0044: issue 18, part "ops" (written here, apart from the parts' later lines; the loader sorts by id).
+  "0040_ops_filter_indexes": opsFilterIndexes,
   // 0030-0039: issue 17, part C (numbers apart so parallel parts do not collide; the migrator allows gaps).
-  "0030_events_retention": eventsRetention,
-  // 0040-0044: issue 18, part "ops".
-  "0040_ops_filter_indexes": opsFilterIndexes
+  "0030_events_retention": eventsRetention
 }
 
 export const MIGRATIONS_TABLE = "paykit_migrations"
