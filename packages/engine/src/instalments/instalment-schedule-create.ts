@@ -51,6 +51,31 @@ const dateErrors = (planned: ReadonlyArray<PlannedInstalment>, earliest: LocalDa
   return errors
 }
 
+/** One payment per instalment, in order, each linked to the schedule: their ids. */
+const makePayments = Effect.fnUntraced(function*(
+  deps: InstalmentDeps,
+  organisation: string,
+  req: CommonRequest,
+  schedule: Pick<InstalmentSchedule, "id" | "links">,
+  planned: ReadonlyArray<PlannedInstalment>
+) {
+  const payments: Array<string> = []
+  for (const instalment of planned) {
+    const payment = yield* deps.payments.create(organisation, {
+      amount: instalment.amount,
+      currency: req.currency,
+      ...(instalment.charge_date === null ? {} : { charge_date: instalment.charge_date }),
+      ...(instalment.description === null ? {} : { description: instalment.description }),
+      ...(req.payment_reference === undefined ? {} : { reference: req.payment_reference }),
+      ...(req.app_fee === undefined ? {} : { app_fee: req.app_fee }),
+      ...(req.retry_if_possible === undefined ? {} : { retry_if_possible: req.retry_if_possible }),
+      links: { mandate: schedule.links.mandate }
+    }, { instalment_schedule: schedule.id })
+    payments.push(payment.id)
+  }
+  return payments
+})
+
 /**
  * Stores the schedule `pending`, then makes one payment per instalment (`Payments.create`, linked
  * to the schedule) and moves it `active`; when an instalment's date cannot be charged, no payment
@@ -88,20 +113,7 @@ const createSchedule = Effect.fnUntraced(function*(
     return failed.resource
   }
   const pending = yield* applyCreation(deps.schedules, { organisation, machine: instalmentScheduleMachine, state: "pending", resource: fields, cause, links })
-  const payments: Array<string> = []
-  for (const instalment of planned) {
-    const payment = yield* deps.payments.create(organisation, {
-      amount: instalment.amount,
-      currency: req.currency,
-      ...(instalment.charge_date === null ? {} : { charge_date: instalment.charge_date }),
-      ...(instalment.description === null ? {} : { description: instalment.description }),
-      ...(req.payment_reference === undefined ? {} : { reference: req.payment_reference }),
-      ...(req.app_fee === undefined ? {} : { app_fee: req.app_fee }),
-      ...(req.retry_if_possible === undefined ? {} : { retry_if_possible: req.retry_if_possible }),
-      links: { mandate: mandate.id }
-    }, { instalment_schedule: fields.id })
-    payments.push(payment.id)
-  }
+  const payments = yield* makePayments(deps, organisation, req, fields, planned)
   return yield* applyTransition(deps.schedules, {
     organisation, machine: instalmentScheduleMachine, current: pending, event: "payments_created", context: {}, links,
     cause: { origin: "gocardless", cause: "instalment_schedule_payments_created", description: "The instalments' payments were created." },
