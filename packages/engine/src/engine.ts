@@ -36,10 +36,25 @@ import { payerFlowDueWork } from "./payer-flows/jobs.ts"
 import { WebhookServices } from "./webhooks/webhook-services.ts"
 import { WebhookSecretKey } from "./webhooks/secret-box.ts"
 import { SANDBOX_SENDER_POLICY, WebhookSender } from "./webhooks/sender.ts"
+import { BlockScreen } from "./blocks/block-screen.ts"
+import { Blocks } from "./blocks/blocks.ts"
+import { InstalmentSchedules } from "./instalments/instalment-schedules.ts"
+import { instalmentDueWork } from "./instalments/jobs.ts"
+import { MandateImports } from "./mandate-imports/mandate-imports.ts"
+import { mandateImportDeadlines, mandateImportDueWork } from "./mandate-imports/due.ts"
 
-/** The services the others build on: customers, mandates, payments, subscriptions (and the reference data). */
+/**
+ * The services the others build on: customers (screened by the blocks), mandates, payments,
+ * subscriptions (and the reference data).
+ */
 const FoundationServices = Subscriptions.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(Customers.layer, Mandates.layer, Payments.layer, Institutions.layer, TaxRates.layer))
+  Layer.provideMerge(Layer.mergeAll(
+    Customers.layer.pipe(Layer.provideMerge(BlockScreen.layer)),
+    Mandates.layer,
+    Payments.layer,
+    Institutions.layer,
+    TaxRates.layer
+  ))
 )
 
 /**
@@ -61,7 +76,10 @@ export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Laye
   PayerAuthorisations.layer,
   PayerThemes.layer,
   BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer)),
-  WebhookServices
+  WebhookServices,
+  InstalmentSchedules.layer,
+  Blocks.layer,
+  MandateImports.layer
 ).pipe(Layer.provideMerge(FoundationServices))))
 
 /**
@@ -74,7 +92,9 @@ export const EngineJobs = JobRegistry.layer(Effect.gen(function*() {
     ...(yield* collectionDueWork),
     ...(yield* payoutDueWork),
     ...(yield* outboundDueWork),
-    ...(yield* payerFlowDueWork)
+    ...(yield* payerFlowDueWork),
+    ...(yield* instalmentDueWork),
+    ...(yield* mandateImportDueWork)
   ]
 }))
 
@@ -84,7 +104,7 @@ export const EngineJobs = JobRegistry.layer(Effect.gen(function*() {
  * `DueWorkSchedule` when the composition provides one.
  */
 export const EngineDeadlines = Effect.gen(function*() {
-  const declared: ReadonlyArray<DueWorkDeclarations> = [yield* payerFlowDeadlines, yield* outboundDeadlines, yield* sideRecordsDueWork]
+  const declared: ReadonlyArray<DueWorkDeclarations> = [yield* payerFlowDeadlines, yield* outboundDeadlines, yield* mandateImportDeadlines, yield* sideRecordsDueWork]
   return declared
 })
 

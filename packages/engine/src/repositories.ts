@@ -26,6 +26,12 @@ import { payerThemes } from "./creditors/domain/payer-themes.ts"
 import { webhookEndpoints } from "./webhooks/domain/webhook-endpoints.ts"
 import { webhookDeliveries, webhooks } from "./webhooks/domain/webhooks.ts"
 import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./webhooks/repositories.ts"
+import { instalmentSchedules } from "./instalments/domain/instalment-schedules.ts"
+import { InstalmentScheduleRepository } from "./instalments/repositories.ts"
+import { bankAccountFingerprints, blockMatches, blocks } from "./blocks/domain/blocks.ts"
+import { BankAccountFingerprintRepository, BlockMatchRepository, BlockRepository } from "./blocks/repositories.ts"
+import { mandateImportEntries, mandateImportEntryRequests, mandateImports } from "./mandate-imports/domain/mandate-imports.ts"
+import { MandateImportEntryRepository, MandateImportEntryRequestRepository, MandateImportRepository } from "./mandate-imports/repositories.ts"
 import {
   BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, PayerAuthorisationRepository
 } from "./payer-flows/repositories.ts"
@@ -53,6 +59,9 @@ export * from "./payer-flows/repositories.ts"
 export * from "./outbound/repositories.ts"
 export * from "./payouts/repositories.ts"
 export * from "./webhooks/repositories.ts"
+export * from "./instalments/repositories.ts"
+export * from "./blocks/repositories.ts"
+export * from "./mandate-imports/repositories.ts"
 
 /** Every resource definition the engine stores: a storage adapter creates one table per entry. */
 export const RESOURCE_DEFINITIONS = [
@@ -64,7 +73,10 @@ export const RESOURCE_DEFINITIONS = [
   subscriptions, subscriptionSchedules, payouts,
   appAttributions, appFeeEntries,
   payerThemes,
-  webhookEndpoints, webhookDeliveries, webhooks
+  webhookEndpoints, webhookDeliveries, webhooks,
+  instalmentSchedules,
+  blocks, blockMatches, bankAccountFingerprints,
+  mandateImports, mandateImportEntries, mandateImportEntryRequests
 ] as const
 
 /** Every aggregate's repository, built from whichever storage backend is provided. */
@@ -97,5 +109,12 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(PayerThemeRepository, payerThemes),
   fromBackend(WebhookEndpointRepository, webhookEndpoints),
   fromBackend(WebhookDeliveryRepository, webhookDeliveries),
-  fromBackend(WebhookRepository, webhooks)
+  fromBackend(WebhookRepository, webhooks),
+  fromBackend(InstalmentScheduleRepository, instalmentSchedules),
+  fromBackend(BlockRepository, blocks),
+  fromBackend(BlockMatchRepository, blockMatches),
+  fromBackend(BankAccountFingerprintRepository, bankAccountFingerprints),
+  fromBackend(MandateImportRepository, mandateImports),
+  fromBackend(MandateImportEntryRepository, mandateImportEntries),
+  fromBackend(MandateImportEntryRequestRepository, mandateImportEntryRequests)
 )

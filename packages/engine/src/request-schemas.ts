@@ -32,6 +32,13 @@ import {
   SubscriptionUpdateRequest
 } from "./collections/domain/subscriptions.ts"
 import { WebhookEndpointCreateRequest, WebhookEndpointUpdateRequest } from "./webhooks/domain/webhook-endpoints.ts"
+import {
+  InstalmentScheduleCreateWithDatesRequest,
+  InstalmentScheduleCreateWithScheduleRequest,
+  InstalmentScheduleUpdateRequest
+} from "./instalments/domain/instalment-schedules.ts"
+import { BlockByRefRequest, BlockCreateRequest } from "./blocks/domain/blocks.ts"
+import { MandateImportCreateRequest, MandateImportEntryCreateRequest } from "./mandate-imports/domain/mandate-imports.ts"
 
 /**
  * The body Schemas of the API requests, whose Types are the engine operations' commands, under the engine's names, so
@@ -89,5 +96,13 @@ export const REQUEST_BODIES = {
   bank_authorisations: { create: BankAuthorisationCreateRequest },
   payer_authorisations: { create: PayerAuthorisationBody, update: PayerAuthorisationBody },
   payer_themes: { create: PayerThemeCreateRequest },
-  webhook_endpoints: { create: WebhookEndpointCreateRequest, update: WebhookEndpointUpdateRequest }
+  webhook_endpoints: { create: WebhookEndpointCreateRequest, update: WebhookEndpointUpdateRequest },
+  instalment_schedules: {
+    create_with_dates: InstalmentScheduleCreateWithDatesRequest,
+    create_with_schedule: InstalmentScheduleCreateWithScheduleRequest,
+    update: InstalmentScheduleUpdateRequest
+  },
+  blocks: { create: BlockCreateRequest, block_by_ref: BlockByRefRequest },
+  mandate_imports: { create: MandateImportCreateRequest },
+  mandate_import_entries: { create: MandateImportEntryCreateRequest }
 } as const

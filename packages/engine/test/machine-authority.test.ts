@@ -32,7 +32,9 @@ const RESOURCE_OF_MACHINE: Readonly<Record<string, readonly [file: string, type:
   refunds: ["collections/domain/refunds.ts", "Refund"],
   bank_authorisations: ["payer-flows/domain/bank-authorisations.ts", "BankAuthorisation"],
   billing_requests: ["payer-flows/domain/billing-requests.ts", "BillingRequest"],
-  creditors: ["creditors/domain/creditors.ts", "Creditor"]
+  creditors: ["creditors/domain/creditors.ts", "Creditor"],
+  instalment_schedules: ["instalments/domain/instalment-schedules.ts", "InstalmentSchedule"],
+  mandate_imports: ["mandate-imports/domain/mandate-imports.ts", "MandateImport"]
 }
 
 /** The fields machines keep their state in: `status`, and a creditor's `verification_status` (its machine's `field`). */

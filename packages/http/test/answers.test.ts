@@ -79,7 +79,7 @@ describe("every route, once", () => {
     expect(problems).toEqual([])
     expect(answered.length).toBe(routes.length)
     // Reads succeed: every list but those that need a parent's id, and the gets of what the sweep found.
-    const filtered = new Set(["/verification_details", "/outbound_payment_import_entries", "/billing_requests/:id/institutions"])
+    const filtered = new Set(["/verification_details", "/outbound_payment_import_entries", "/mandate_import_entries", "/billing_requests/:id/institutions"])
     for (const { route, status } of answered) {
       const read = route.endpoint === "list" ? !filtered.has(route.path) : route.endpoint === "get" && ids.has(route.group)
       if (route.method === "GET" && read) expect({ route: route.path, status }).toEqual({ route: route.path, status: 200 })

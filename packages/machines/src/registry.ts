@@ -3,6 +3,8 @@ import { billingRequestMachine } from "./billing-request.ts"
 import { creditorVerificationMachine } from "./creditor-verification.ts"
 import type { Machine } from "./machine.ts"
 import { mandateMachine } from "./mandate.ts"
+import { instalmentScheduleMachine } from "./instalment-schedule.ts"
+import { mandateImportMachine } from "./mandate-import.ts"
 import { outboundPaymentImportMachine } from "./outbound-payment-import.ts"
 import { outboundPaymentMachine } from "./outbound-payment.ts"
 import { payerAuthorisationMachine } from "./payer-authorisation.ts"
@@ -29,5 +31,7 @@ export const MACHINES: ReadonlyArray<AnyMachine> = [
   refundMachine,
   bankAuthorisationMachine,
   billingRequestMachine,
-  creditorVerificationMachine
+  creditorVerificationMachine,
+  instalmentScheduleMachine,
+  mandateImportMachine
 ]

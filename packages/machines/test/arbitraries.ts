@@ -9,7 +9,9 @@ import {
   buildActions,
   type Cause,
   creditorVerificationMachine,
+  instalmentScheduleMachine,
   type Machine,
+  mandateImportMachine,
   mandateMachine,
   outboundPaymentImportMachine,
   outboundPaymentMachine,
@@ -118,5 +120,7 @@ export const CASES: ReadonlyArray<MachineCase> = [
     context: fc.integer({ min: 0, max: 60 * 60 * 1000 }).map((d) => ({ created_at: timestampFromMillis(BASE_MS + d) }))
   },
   { machine: erase(billingRequestMachine), context: billingRequestContextArb },
-  { machine: erase(creditorVerificationMachine), context: fc.constant({}) }
+  { machine: erase(creditorVerificationMachine), context: fc.constant({}) },
+  { machine: erase(instalmentScheduleMachine), context: fc.constant({}) },
+  { machine: erase(mandateImportMachine), context: fc.constant({}) }
 ]

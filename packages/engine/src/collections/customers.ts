@@ -25,6 +25,7 @@ import { toListQuery } from "../kernel/list-params.ts"
 import { isEurozone } from "../creditors/scheme-identifiers.ts"
 import { addressLinesOf } from "../kernel/address-request.ts"
 import { API_CAUSE, captureUnitOfWork, emit, insertNew, save } from "../kernel/support.ts"
+import { BlockScreen } from "../blocks/block-screen.ts"
 
 type Errors = ValidationFailed | NotFound
 
@@ -42,7 +43,7 @@ export class Customers extends Context.Service<Customers, {
   static readonly layer: Layer.Layer<
     Customers,
     never,
-    CustomerRepository | CustomerBankAccountRepository | NameVerifier | IdGenerator | EventLog | Transactor
+    CustomerRepository | CustomerBankAccountRepository | NameVerifier | BlockScreen | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     Customers,
     Effect.gen(function*() {
@@ -50,7 +51,7 @@ export class Customers extends Context.Service<Customers, {
       const accounts = yield* CustomerBankAccountRepository
       const verifier = yield* NameVerifier
       const run = yield* captureUnitOfWork
-      const deps: CustomerDeps = { customers, accounts, verifier }
+      const deps: CustomerDeps = { customers, accounts, verifier, screen: yield* BlockScreen }
       return Customers.of({
         create: (o, command) => run(createCustomer(deps, o, command)),
         get: (o, id) => Effect.map(customers.get(o, id), (v) => v.resource),
@@ -74,6 +75,8 @@ interface CustomerDeps {
   readonly customers: CustomerRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
   readonly verifier: NameVerifier["Service"]
+  /** The blocks' check of new payer details (`blocks/block-screen.ts`). */
+  readonly screen: BlockScreen["Service"]
 }
 
 /** The API's payer name verification result of the verifier's answer (none where none ran). */
@@ -90,10 +93,11 @@ const verificationResultOf = (verification: NameVerification | undefined): Custo
   }
 }
 
-const createCustomer = ({ customers }: CustomerDeps, organisation: string, req: CustomerCreateRequest) =>
+const createCustomer = ({ customers, screen }: CustomerDeps, organisation: string, req: CustomerCreateRequest) =>
   Effect.gen(function*() {
     const nameErrors = customerNameErrors(CUSTOMERS_ROOT, req)
     if (nameErrors.length > 0) return yield* validationFailed(nameErrors)
+    yield* screen.customer(organisation, CUSTOMERS_ROOT, req.email ?? null)
     const customer: Customer = {
       id: yield* newId("customer"),
       created_at: yield* now,
@@ -127,7 +131,7 @@ const updateCustomer = ({ customers }: CustomerDeps, organisation: string, id: s
     return next
   })
 
-const createBankAccount = ({ customers, accounts, verifier }: CustomerDeps, organisation: string, req: CustomerBankAccountCreateRequest) =>
+const createBankAccount = ({ customers, accounts, verifier, screen }: CustomerDeps, organisation: string, req: CustomerBankAccountCreateRequest) =>
   Effect.gen(function*() {
     const customer = yield* customers.get(organisation, req.links.customer)
     const resolved = checkCustomerBankDetails(BANK_ACCOUNTS_ROOT, req)
@@ -157,6 +161,7 @@ const createBankAccount = ({ customers, accounts, verifier }: CustomerDeps, orga
       metadata: req.metadata ?? {},
       links: { customer: customer.resource.id }
     }
+    yield* screen.bankAccount(organisation, BANK_ACCOUNTS_ROOT, account.id, resolved, account.bank_name)
     yield* insertNew(accounts, organisation, account)
     return account
   })

@@ -56,6 +56,14 @@ const chargeableMandate = (deps: PaymentDeps, organisation: string, req: Payment
     return mandate.resource
   })
 
+/** Why a collection was made: the API's call, or the schedule (subscription or instalments) that made it. */
+const creationCause = (origin: PaymentOrigin): Cause =>
+  origin.subscription !== undefined
+    ? { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." }
+    : origin.instalment_schedule !== undefined
+    ? { origin: "gocardless", cause: "payment_created", description: "Payment created by an instalment schedule." }
+    : API_CAUSE("payment_created", "Payment created via the API.")
+
 export const createPayment = (deps: PaymentDeps, organisation: string, req: PaymentCreateRequest, origin: PaymentOrigin = {}) =>
   Effect.gen(function*() {
     const mandate = yield* chargeableMandate(deps, organisation, req)
@@ -85,12 +93,11 @@ export const createPayment = (deps: PaymentDeps, organisation: string, req: Paym
       links: {
         creditor: creditor.resource.id,
         mandate: mandate.id,
-        ...(origin.subscription === undefined ? {} : { subscription: origin.subscription })
+        ...(origin.subscription === undefined ? {} : { subscription: origin.subscription }),
+        ...(origin.instalment_schedule === undefined ? {} : { instalment_schedule: origin.instalment_schedule })
       }
     }
-    const created = yield* storePayment(deps, organisation, fields, origin, origin.subscription === undefined
-      ? API_CAUSE("payment_created", "Payment created via the API.")
-      : { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." })
+    const created = yield* storePayment(deps, organisation, fields, origin, creationCause(origin))
     return created.resource
   })
 

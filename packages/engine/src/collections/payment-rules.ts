@@ -30,6 +30,8 @@ export const mandateCurrencyRefusal = (scheme: MandateScheme, currency: Currency
 /** What a payment needs besides its request: where it came from (a subscription's schedule). */
 export interface PaymentOrigin {
   readonly subscription?: string
+  /** The instalment schedule the payment is an instalment of (`links.instalment_schedule`). */
+  readonly instalment_schedule?: string
   /** The partner app the payment is created for; defaults to the `CallingApp` of the call. */
   readonly app?: PartnerApp | null
 }
@@ -65,7 +67,8 @@ export const paymentLinks = (p: Pick<Payment, "id" | "links">) => ({
   payment: p.id,
   ...(p.links.mandate === undefined ? {} : { mandate: p.links.mandate }),
   creditor: p.links.creditor,
-  ...(p.links.subscription === undefined ? {} : { subscription: p.links.subscription })
+  ...(p.links.subscription === undefined ? {} : { subscription: p.links.subscription }),
+  ...(p.links.instalment_schedule === undefined ? {} : { instalment_schedule: p.links.instalment_schedule })
 })
 
 /** What the use cases of payments and refunds read and write. */

@@ -14,8 +14,15 @@ import dueOnFilterIndex from "./0021_due_on_filter_index.ts"
 import eventsRetention from "./0030_events_retention.ts"
 import createdAtPartial from "./0055_created_at_partial.ts"
 import sideRecordsBackfill from "./0056_side_records_backfill.ts"
+import opsFilterIndexes from "./0057_ops_filter_indexes.ts"
 
-/** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
+/**
+ * Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file.
+ * Its number must be above every number already on main, whatever range it was written under:
+ * the migrator applies only numbers above the latest one a database has applied, so a lower
+ * number merged later would never run on an existing database. Work done in parallel takes its
+ * numbers when it is merged (the gaps below are from earlier parallel ranges, and harmless).
+ */
 export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
   "0001_resource_tables": resourceTables,
   "0002_outbox": outbox,
@@ -27,11 +34,10 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0008_due_on_index": dueOnIndex,
   "0020_filter_indexes": filterIndexes,
   "0021_due_on_filter_index": dueOnFilterIndex,
-  // 0030-0039: issue 17, part C (numbers apart so parallel parts do not collide; the migrator allows gaps).
   "0030_events_retention": eventsRetention,
-  // 0031-0054: issues 16 and 18, parts worked in parallel.
   "0055_created_at_partial": createdAtPartial,
-  "0056_side_records_backfill": sideRecordsBackfill
+  "0056_side_records_backfill": sideRecordsBackfill,
+  "0057_ops_filter_indexes": opsFilterIndexes
 }
 
 /** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */

@@ -21,7 +21,7 @@ export type EventLinkKey = (typeof EVENT_LINK_KEYS)[number]
  * disabling (it changes where payouts go) though the real API has no event type for it.
  */
 export const EVENT_RESOURCE_TYPES = [
-  "bank_authorisations", "billing_requests", "creditors", "customers", "customer_bank_accounts", "mandates",
+  "bank_authorisations", "billing_requests", "creditors", "customers", "customer_bank_accounts", "instalment_schedules", "mandates",
   "outbound_payments", "outbound_payment_imports", "payer_authorisations", "payments", "payment_account_transactions",
   "payouts", "refunds", "scheme_identifiers", "subscriptions", "negative_balance_limits",
   "creditor_bank_accounts"

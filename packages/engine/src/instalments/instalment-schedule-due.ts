@@ -1,0 +1,56 @@
+import { Effect } from "effect"
+import type { InstalmentScheduleEvent } from "@paykit/machines"
+import { CHARGEABLE_MANDATE_STATUSES } from "../collections/domain/mandates.ts"
+import type { Payment } from "../collections/domain/payments.ts"
+import { type DailyItems, eachInChunks, idOfVersioned } from "../kernel/daily-items.ts"
+import { oneOf } from "../kernel/ports/list-query.ts"
+import type { Versioned } from "../kernel/ports/repository.ts"
+import type { InstalmentSchedule } from "./domain/instalment-schedules.ts"
+import { type InstalmentDeps, moveSchedule } from "./instalment-schedule-rules.ts"
+
+/** Payment statuses that mean an instalment was not collected (the real API's `errored`). */
+const FAILED_PAYMENTS: ReadonlyArray<Payment["status"]> = ["failed", "charged_back"]
+
+const CAUSES = {
+  error: { origin: "gocardless", cause: "instalment_schedule_errored", description: "One of the instalments' payments failed." },
+  complete: { origin: "gocardless", cause: "instalment_schedule_completed", description: "Every payment of the instalment schedule has been paid out." },
+  resume: { origin: "gocardless", cause: "instalment_schedule_resumed", description: "The failed payments of the instalment schedule have been retried." },
+  cancel: { origin: "gocardless", cause: "mandate_cancelled", description: "The instalment schedule's mandate can no longer be charged." }
+} as const
+
+/** The moves a schedule makes on its own, following its payments. */
+type FollowEvent = keyof typeof CAUSES & InstalmentScheduleEvent
+
+/**
+ * Where a schedule's payments and mandate put it: completed when every payment is paid out;
+ * otherwise cancelled once its mandate can no longer be charged (its pending payments went with
+ * the mandate), errored while one of them failed, active again once none has (a failed payment
+ * was retried). Pure, for the due work and its tests.
+ */
+export const scheduleEventFor = (
+  status: InstalmentSchedule["status"],
+  payments: ReadonlyArray<Payment["status"]>,
+  mandateChargeable: boolean
+): FollowEvent | undefined => {
+  if (status !== "active" && status !== "errored") return undefined
+  if (status === "active" && payments.length > 0 && payments.every((p) => p === "paid_out")) return "complete"
+  if (!mandateChargeable) return "cancel"
+  const failing = payments.some((p) => FAILED_PAYMENTS.includes(p))
+  if (status === "active" && failing) return "error"
+  if (status === "errored" && !failing) return "resume"
+  return undefined
+}
+
+const follow = Effect.fnUntraced(function*(deps: InstalmentDeps, organisation: string, schedule: Versioned<InstalmentSchedule>) {
+  const statuses: Array<Payment["status"]> = []
+  for (const id of schedule.resource.links.payments) statuses.push((yield* Effect.orDie(deps.paymentRecords.get(organisation, id))).resource.status)
+  const mandate = yield* Effect.orDie(deps.mandates.get(organisation, schedule.resource.links.mandate))
+  const event = scheduleEventFor(schedule.resource.status, statuses, CHARGEABLE_MANDATE_STATUSES.includes(mandate.resource.status))
+  if (event === undefined) return
+  yield* moveSchedule(deps, organisation, schedule, event, CAUSES[event])
+})
+
+/** The daily job: every active or errored schedule follows its payments, each in a unit of work of its own. */
+export const followPayments = (deps: InstalmentDeps & { readonly eachItem: DailyItems }, organisation: string) =>
+  eachInChunks(deps.schedules, organisation, { status: oneOf(["active", "errored"]) }, (chunk) =>
+    deps.eachItem("instalment schedules", organisation, chunk, idOfVersioned, (schedule) => follow(deps, organisation, schedule)))

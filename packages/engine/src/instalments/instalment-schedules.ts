@@ -1,0 +1,70 @@
+import { Context, Effect, Layer } from "effect"
+import type { IdGenerator, NotFound, OperationError } from "@paykit/core"
+import { CreditorRepository } from "../creditors/repositories.ts"
+import { MandateRepository, PaymentRepository } from "../collections/repositories.ts"
+import { Payments } from "../collections/payments.ts"
+import { captureDailyItems } from "../kernel/daily-items.ts"
+import { toListQuery } from "../kernel/list-params.ts"
+import type { EventLog } from "../kernel/ports/event-log.ts"
+import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
+import type { Transactor } from "../kernel/ports/repository.ts"
+import { captureUnitOfWork } from "../kernel/support.ts"
+import type {
+  InstalmentSchedule,
+  InstalmentScheduleCreateWithDatesRequest,
+  InstalmentScheduleCreateWithScheduleRequest,
+  InstalmentScheduleListParams,
+  InstalmentScheduleUpdateRequest
+} from "./domain/instalment-schedules.ts"
+import { cancelSchedule, updateSchedule } from "./instalment-schedule-actions.ts"
+import { createWithDates, createWithSchedule } from "./instalment-schedule-create.ts"
+import { followPayments } from "./instalment-schedule-due.ts"
+import type { InstalmentDeps } from "./instalment-schedule-rules.ts"
+import { InstalmentScheduleRepository } from "./repositories.ts"
+
+export class InstalmentSchedules extends Context.Service<InstalmentSchedules, {
+  /** `POST /instalment_schedules/create_with_dates`: answers `active` with its payments, or `creation_failed` with `payment_errors`. */
+  readonly createWithDates: (organisation: string, command: InstalmentScheduleCreateWithDatesRequest) => Effect.Effect<InstalmentSchedule, OperationError>
+  /** `POST /instalment_schedules/create_with_schedule`: the same, dated by an interval from a start date. */
+  readonly createWithSchedule: (organisation: string, command: InstalmentScheduleCreateWithScheduleRequest) => Effect.Effect<InstalmentSchedule, OperationError>
+  readonly get: (organisation: string, id: string) => Effect.Effect<InstalmentSchedule, NotFound>
+  readonly list: (organisation: string, params: InstalmentScheduleListParams) => Effect.Effect<Page<InstalmentSchedule>>
+  readonly update: (organisation: string, id: string, command: InstalmentScheduleUpdateRequest) => Effect.Effect<InstalmentSchedule, OperationError>
+  /** Cancels the schedule and its payments not yet submitted. */
+  readonly cancel: (organisation: string, id: string) => Effect.Effect<InstalmentSchedule, OperationError>
+  /** The daily run: schedules follow their payments (errored, resumed, completed). */
+  readonly processDay: (organisation: string) => Effect.Effect<void>
+}>()("@paykit/engine/InstalmentSchedules") {
+  static readonly layer: Layer.Layer<
+    InstalmentSchedules,
+    never,
+    InstalmentScheduleRepository | MandateRepository | CreditorRepository | PaymentRepository | Payments | IdGenerator | EventLog | Transactor
+  > = Layer.effect(
+    InstalmentSchedules,
+    Effect.gen(function*() {
+      const deps: InstalmentDeps = {
+        schedules: yield* InstalmentScheduleRepository,
+        mandates: yield* MandateRepository,
+        creditors: yield* CreditorRepository,
+        paymentRecords: yield* PaymentRepository,
+        payments: yield* Payments
+      }
+      const run = yield* captureUnitOfWork
+      const eachItem = yield* captureDailyItems
+      return InstalmentSchedules.of({
+        createWithDates: (o, command) => run(createWithDates(deps, o, command)),
+        createWithSchedule: (o, command) => run(createWithSchedule(deps, o, command)),
+        get: (o, id) => Effect.map(deps.schedules.get(o, id), (v) => v.resource),
+        list: (o, params) =>
+          deps.schedules.list(o, toListQuery(params, {
+            customer: params.customer === undefined ? undefined : eq(params.customer),
+            mandate: params.mandate === undefined ? undefined : eq(params.mandate),
+            status: params.status === undefined ? undefined : oneOf(params.status)
+          })),
+        update: (o, id, command) => run(updateSchedule(deps, o, id, command)),
+        cancel: (o, id) => run(cancelSchedule(deps, o, id)),
+        processDay: (o) => followPayments({ ...deps, eachItem }, o)
+      })
+    })
+  )
+}

@@ -1,0 +1,137 @@
+import { Context, Effect, Layer } from "effect"
+import { type IdGenerator, InvalidState, newId, type NotFound, now, type OperationError, timestampToMillis, validationFailed } from "@paykit/core"
+import { mandateImportMachine } from "@paykit/machines"
+import { checkCustomerBankDetails } from "../collections/domain/customer-bank-accounts.ts"
+import { customerNameErrors } from "../collections/domain/customers.ts"
+import { Customers } from "../collections/customers.ts"
+import { Mandates } from "../collections/mandates.ts"
+import { resolveCreditor } from "../creditors/creditor-link.ts"
+import { CreditorRepository } from "../creditors/repositories.ts"
+import { optionalSchedule } from "../kernel/due/deadlines.ts"
+import { toListQuery } from "../kernel/list-params.ts"
+import type { EventLog } from "../kernel/ports/event-log.ts"
+import { eq, type Page } from "../kernel/ports/list-query.ts"
+import type { Transactor } from "../kernel/ports/repository.ts"
+import { applyCreation, captureUnitOfWork, insertNew } from "../kernel/support.ts"
+import {
+  MANDATE_IMPORT_ENTRIES_ROOT,
+  MANDATE_IMPORTS_ROOT,
+  type MandateImport,
+  type MandateImportCreateRequest,
+  type MandateImportEntry,
+  type MandateImportEntryCreateRequest,
+  type MandateImportEntryListParams
+} from "./domain/mandate-imports.ts"
+import { processSubmitted, type ProcessingDeps } from "./mandate-import-processing.ts"
+import { type ImportDeps, moveImport } from "./mandate-import-rules.ts"
+import { MandateImportEntryRepository, MandateImportEntryRequestRepository, MandateImportRepository } from "./repositories.ts"
+
+/** The due-work kind of a submitted import's processing (`mandate-imports/due.ts` runs it). */
+export const MANDATE_IMPORT_PROCESSING = "mandate_import_processing"
+/** The real sandbox processes a submitted import about ten seconds after its submission. */
+export const MANDATE_IMPORT_PROCESSING_DELAY_MS = 10_000
+
+const create = Effect.fnUntraced(function*(deps: ImportDeps & { readonly creditors: CreditorRepository["Service"] }, organisation: string, req: MandateImportCreateRequest) {
+  const creditor = yield* resolveCreditor(deps.creditors, organisation, MANDATE_IMPORTS_ROOT, req.links?.creditor)
+  const created = yield* applyCreation(deps.imports, {
+    organisation,
+    machine: mandateImportMachine,
+    state: "created",
+    resource: { id: yield* newId("mandate_import"), created_at: yield* now, scheme: req.scheme, links: { creditor: creditor.resource.id } },
+    cause: { origin: "api", cause: "mandate_import_created", description: "Mandate import created via the API." },
+    links: { creditor: creditor.resource.id }
+  })
+  return created.resource
+})
+
+/**
+ * Adds an entry to an import still being filled (`created`). Its customer's names and its bank
+ * details are checked now, as the real API does, so a bad entry is refused at once rather than
+ * when the import is processed; the details are kept aside for processing.
+ */
+const addEntry = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, req: MandateImportEntryCreateRequest) {
+  const batch = yield* deps.imports.get(organisation, req.links.mandate_import)
+  if (batch.resource.status !== "created") {
+    return yield* new InvalidState({
+      reason: "mandate_import_not_created",
+      message: `The mandate import is ${batch.resource.status}; entries can be added only before it is submitted`,
+      links: { mandate_import: batch.resource.id }
+    })
+  }
+  const nameErrors = customerNameErrors(`${MANDATE_IMPORT_ENTRIES_ROOT}/customer`, req.customer)
+  if (nameErrors.length > 0) return yield* validationFailed(nameErrors)
+  const checked = checkCustomerBankDetails(`${MANDATE_IMPORT_ENTRIES_ROOT}/bank_account`, req.bank_account)
+  if ("_tag" in checked) return yield* checked
+  const entry: MandateImportEntry = {
+    id: yield* newId("mandate_import_entry"),
+    created_at: yield* now,
+    record_identifier: req.record_identifier ?? null,
+    processing_errors: null,
+    links: { mandate_import: batch.resource.id }
+  }
+  yield* insertNew(deps.entries, organisation, entry)
+  yield* insertNew(deps.requests, organisation, {
+    id: entry.id, created_at: entry.created_at, customer: req.customer, bank_account: req.bank_account, mandate: req.mandate ?? null
+  })
+  return entry
+})
+
+export class MandateImports extends Context.Service<MandateImports, {
+  readonly create: (organisation: string, command: MandateImportCreateRequest) => Effect.Effect<MandateImport, OperationError>
+  readonly get: (organisation: string, id: string) => Effect.Effect<MandateImport, NotFound>
+  /** Ends the adding of entries; the sandbox processes the import seconds later (due work). */
+  readonly submit: (organisation: string, id: string) => Effect.Effect<MandateImport, OperationError>
+  readonly cancel: (organisation: string, id: string) => Effect.Effect<MandateImport, OperationError>
+  readonly addEntry: (organisation: string, command: MandateImportEntryCreateRequest) => Effect.Effect<MandateImportEntry, OperationError>
+  readonly listEntries: (organisation: string, params: MandateImportEntryListParams) => Effect.Effect<Page<MandateImportEntry>>
+  /** Processes every submitted import: customers, bank accounts and mandates made from its entries. */
+  readonly processSubmitted: (organisation: string) => Effect.Effect<ReadonlyArray<MandateImport>>
+}>()("@paykit/engine/MandateImports") {
+  static readonly layer: Layer.Layer<
+    MandateImports,
+    never,
+    | MandateImportRepository
+    | MandateImportEntryRepository
+    | MandateImportEntryRequestRepository
+    | CreditorRepository
+    | Customers
+    | Mandates
+    | IdGenerator
+    | EventLog
+    | Transactor
+  > = Layer.effect(
+    MandateImports,
+    Effect.gen(function*() {
+      const run = yield* captureUnitOfWork
+      const deps: ProcessingDeps & { readonly creditors: CreditorRepository["Service"] } = {
+        imports: yield* MandateImportRepository,
+        entries: yield* MandateImportEntryRepository,
+        requests: yield* MandateImportEntryRequestRepository,
+        creditors: yield* CreditorRepository,
+        customers: yield* Customers,
+        mandates: yield* Mandates,
+        run
+      }
+      const schedule = yield* optionalSchedule
+      return MandateImports.of({
+        create: (o, command) => run(create(deps, o, command)),
+        get: (o, id) => Effect.map(deps.imports.get(o, id), (v) => v.resource),
+        submit: (o, id) =>
+          run(Effect.gen(function*() {
+            const submitted = yield* moveImport(deps, o, yield* deps.imports.get(o, id), "submit")
+            const at = timestampToMillis(yield* now)
+            yield* schedule({ organisation: o, kind: MANDATE_IMPORT_PROCESSING, key: id, dueAt: at + MANDATE_IMPORT_PROCESSING_DELAY_MS })
+            return submitted
+          })),
+        cancel: (o, id) => run(Effect.flatMap(deps.imports.get(o, id), (current) => moveImport(deps, o, current, "cancel"))),
+        addEntry: (o, command) => run(addEntry(deps, o, command)),
+        listEntries: (o, params) =>
+          deps.entries.list(o, toListQuery(params, {
+            mandate_import: eq(params.mandate_import),
+            status: params.status === undefined ? undefined : eq(params.status)
+          })),
+        processSubmitted: (o) => processSubmitted(deps, o)
+      })
+    })
+  )
+}
