@@ -5,7 +5,7 @@
  * and its payments executed (the daily run's execution step). The ratio 10k/1k is the figure: cost
  * linear in the entries means about 10x (target <= 12x, issue 17).
  *
- *   npm run bench -- imports          (BENCH_IMPORT_SIZES=1000,10000 by default)
+ *   npm run bench -- imports          (BENCH_IMPORT_SIZES=1000,10000 by default; BENCH_IMPORT_STORES)
  *
  * An import holds at most `OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES` (1,000, GoCardless's cap), so N
  * entries are N/1,000 imports of one creditor, one after another: what a partner sending 10k
@@ -81,9 +81,11 @@ const onPostgres = async (url: string, entries: number): Promise<number> => {
   }
 }
 
+/** `BENCH_IMPORT_STORES=pglite` or `=postgres` runs one of the two (default both, PostgreSQL when DATABASE_URL is set). */
+const STORES = (process.env["BENCH_IMPORT_STORES"] ?? "pglite,postgres").split(",")
 const databases: ReadonlyArray<readonly [string, (entries: number) => Promise<number>]> = [
-  ["PGlite (in memory)", (entries) => onClient(store.PgliteClient.layer({}), entries)],
-  ...(process.env["DATABASE_URL"] === undefined ? [] : [["PostgreSQL", (entries: number) => onPostgres(process.env["DATABASE_URL"] ?? "", entries)] as const])
+  ...(STORES.includes("pglite") ? [["PGlite (in memory)", (entries: number) => onClient(store.PgliteClient.layer({}), entries)] as const] : []),
+  ...(process.env["DATABASE_URL"] === undefined || !STORES.includes("postgres") ? [] : [["PostgreSQL", (entries: number) => onPostgres(process.env["DATABASE_URL"] ?? "", entries)] as const])
 ]
 
 const rows: Array<string> = []
