@@ -27,7 +27,8 @@ import { webhookEndpoints } from "./webhooks/domain/webhook-endpoints.ts"
 import { webhookDeliveries, webhooks } from "./webhooks/domain/webhooks.ts"
 import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./webhooks/repositories.ts"
 import {
-  BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, PayerAuthorisationRepository
+  BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, FLOW_DEFINITIONS, FlowRepositoriesFromBackend,
+  PayerAuthorisationRepository
 } from "./payer-flows/repositories.ts"
 import { CreditorBankAccountRepository, CreditorRepository, PayerThemeRepository, VerificationDetailRepository } from "./creditors/repositories.ts"
 import {
@@ -61,6 +62,7 @@ export const RESOURCE_DEFINITIONS = [
   ledgerEntries,
   outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts,
   billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations,
+  ...FLOW_DEFINITIONS,
   subscriptions, subscriptionSchedules, payouts,
   appAttributions, appFeeEntries,
   payerThemes,
@@ -97,5 +99,6 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(PayerThemeRepository, payerThemes),
   fromBackend(WebhookEndpointRepository, webhookEndpoints),
   fromBackend(WebhookDeliveryRepository, webhookDeliveries),
-  fromBackend(WebhookRepository, webhooks)
+  fromBackend(WebhookRepository, webhooks),
+  FlowRepositoriesFromBackend
 )

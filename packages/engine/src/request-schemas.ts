@@ -32,6 +32,7 @@ import {
   SubscriptionUpdateRequest
 } from "./collections/domain/subscriptions.ts"
 import { WebhookEndpointCreateRequest, WebhookEndpointUpdateRequest } from "./webhooks/domain/webhook-endpoints.ts"
+import { FLOW_REQUEST_BODIES } from "./payer-flows/flow-request-schemas.ts"
 
 /**
  * The body Schemas of the API requests, whose Types are the engine operations' commands, under the engine's names, so
@@ -89,5 +90,6 @@ export const REQUEST_BODIES = {
   bank_authorisations: { create: BankAuthorisationCreateRequest },
   payer_authorisations: { create: PayerAuthorisationBody, update: PayerAuthorisationBody },
   payer_themes: { create: PayerThemeCreateRequest },
-  webhook_endpoints: { create: WebhookEndpointCreateRequest, update: WebhookEndpointUpdateRequest }
+  webhook_endpoints: { create: WebhookEndpointCreateRequest, update: WebhookEndpointUpdateRequest },
+  ...FLOW_REQUEST_BODIES
 } as const

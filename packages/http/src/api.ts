@@ -68,7 +68,13 @@ import {
   WebhookEndpoints,
   WebhookListParams,
   Webhooks,
-  webhooks
+  webhooks,
+  BankAccountHolderVerifications,
+  BillingRequestFlows,
+  BillingRequestsWithActions,
+  BillingRequestTemplates,
+  CustomerNotifications,
+  RedirectFlows
 } from "@paykit/engine"
 import { TaxRate } from "@paykit/money"
 import { BANK_DETAILS_LOOKUPS, BankDetailsLookupCreate, BankDetailsLookupFields, lookupBankDetails, PAYER_THEMES } from "@paykit/validation"
@@ -93,6 +99,7 @@ import { OUTBOUND_PAYMENT_OTHER, OUTBOUND_PAYMENT_WRITES } from "./rate-limit.ts
 import { type Getter, type Lister, type ListParamsSchema, plainListHandler } from "./read-handlers.ts"
 import { createdWithoutLocation, createHandler, postHandler } from "./write-handlers.ts"
 import { single } from "./wire.ts"
+import { FLOW_ROUTES } from "./routes-flows.ts"
 
 /**
  * The route table of the API: one declaration per endpoint, in the order the OpenAPI document
@@ -124,7 +131,13 @@ export const engineServices = Effect.gen(function*() {
     taxRates: yield* TaxRates,
     payerThemes: yield* PayerThemes,
     webhookEndpoints: yield* WebhookEndpoints,
-    webhooks: yield* Webhooks
+    webhooks: yield* Webhooks,
+    billingRequestFlows: yield* BillingRequestFlows,
+    billingRequestTemplates: yield* BillingRequestTemplates,
+    billingRequestsWithActions: yield* BillingRequestsWithActions,
+    redirectFlows: yield* RedirectFlows,
+    bankAccountHolderVerifications: yield* BankAccountHolderVerifications,
+    customerNotifications: yield* CustomerNotifications
   }
 })
 export type EngineServices = Effect.Success<typeof engineServices>
@@ -310,7 +323,8 @@ export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...billingRequestRoutes,
   ...accountRoutes,
   ...webhookRoutes,
-  ...webhookEndpointRoutes
+  ...webhookEndpointRoutes,
+  ...FLOW_ROUTES
 ]
 
 /** The `HttpApi` of a table (its OpenAPI document): a group per resource key, in the order of first appearance. */
