@@ -118,6 +118,8 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   subscription_schedule_finished: state("Every payment of the subscription's schedule has been created."),
   subscription_schedule_not_finished: state("The subscription's schedule still has payments to create."),
   payer_authorisation_already_submitted: state("The payer authorisation is already submitted."),
+  redirect_flow_already_completed: state("The redirect flow has already been completed."),
+  redirect_flow_incomplete: state("The customer has not yet completed the payment pages of the redirect flow (its billing request still has actions pending)."),
   refund_amount_exceeds_payment: state("The refunds of the payment would exceed its amount."),
   refund_payment_invalid_state: state("The payment is not in a status that can be refunded."),
   refunds_not_enabled: state("Refunds are not enabled for this creditor."),
