@@ -42,14 +42,14 @@ const WITH_ACTIONS = BODIES.billing_request_with_actions.create
 export const FLOW_ROUTES: ReadonlyArray<Declaration> = [
   createEndpoint(BRF, BillingRequestFlow, BODIES.billing_request_flows.create, (s) => s.billingRequestFlows.create),
   bodilessActionEndpoint("initialise", BRF, BillingRequestFlow, (s) => s.billingRequestFlows.initialise),
-  // The answer holds the billing request and its bank authorisation, so it has no path of its own to point at.
+  // The answer holds the billing request and its bank authorisation: no path of its own, the billing request is what a reused key names.
   declare(
     BILLING_REQUEST_WITH_ACTIONS,
     HttpApiEndpoint.post("create", "/billing_requests/create_with_actions", {
       payload: single(BILLING_REQUEST_WITH_ACTIONS, WITH_ACTIONS),
       success: single(BILLING_REQUEST_WITH_ACTIONS, BillingRequestWithActions).pipe(HttpApiSchema.status(201))
     }).annotate(Idempotent, true),
-    (s) => createdWithoutLocation(BILLING_REQUEST_WITH_ACTIONS, WITH_ACTIONS, (o, c) => s.billingRequestsWithActions.create(o, c))
+    (s) => createdWithoutLocation(BILLING_REQUEST_WITH_ACTIONS, WITH_ACTIONS, (o, c) => s.billingRequestsWithActions.create(o, c), (made) => made.billing_requests.id)
   ),
   createEndpoint(BRT, BillingRequestTemplate, BODIES.billing_request_templates.create, (s) => s.billingRequestTemplates.create),
   listEndpoint(BRT, BillingRequestTemplate, BillingRequestTemplateListParams, (s) => s.billingRequestTemplates.list),

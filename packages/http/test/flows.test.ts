@@ -159,6 +159,28 @@ describe("billing requests created with actions", () => {
     expect(authorisation?.links?.billing_request).toBe(answer.billing_requests.id)
   })
 
+  it("an idempotency key used again creates nothing and names the billing request it made", async () => {
+    const org = "OR_with_actions_key"
+    const client = await clientFor(org)
+    const token = await server.token(org)
+    // The official client answers this conflict by calling a `fetch` it does not define for this
+    // service (a TypeError of the client), so the two requests are sent as it sends them, by hand.
+    const send = () =>
+      fetch(`${server.url}/billing_requests/create_with_actions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06", "content-type": "application/json", "idempotency-key": "KEY-1" },
+        body: JSON.stringify({ billing_request_with_actions: { mandate_request: { currency: "GBP", scheme: "bacs" }, actions: { collect_customer_details: ADA } } })
+      })
+    const made = await send()
+    expect(made.status).toBe(201)
+    const id = ((await made.json()) as { billing_request_with_actions: { billing_requests: { id: string } } }).billing_request_with_actions.billing_requests.id
+    const again = await send()
+    expect(again.status).toBe(409)
+    const error = ((await again.json()) as { error: { errors: ReadonlyArray<{ reason: string; links?: unknown }> } }).error.errors[0]
+    expect(error).toMatchObject({ reason: "idempotent_creation_conflict", links: { conflicting_resource_id: id } })
+    expect((await client.billingRequests.list()).billing_requests.map((b) => b.id)).toEqual([id])
+  })
+
   it("a refused action undoes the whole call: no billing request is left behind", async () => {
     const client = await clientFor("OR_with_actions_undo")
     const before = (await client.billingRequests.list()).billing_requests.length
