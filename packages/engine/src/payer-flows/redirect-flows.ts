@@ -1,8 +1,8 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import {
   type IdGenerator,
+  InvalidApiUsage,
   InvalidState,
-  invalidField,
   newId,
   type NotFound,
   now,
@@ -21,14 +21,18 @@ import { BillingRequests } from "./billing-requests.ts"
 import { createBillingRequestFlow } from "./billing-request-flows.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
 import type { BillingRequest } from "./domain/billing-requests.ts"
+import { FlowLanguage } from "./domain/billing-request-flows.ts"
 import { type RedirectFlow, RedirectFlowCompleteRequest, RedirectFlowCreateRequest } from "./domain/redirect-flows.ts"
 
-const ROOT = "redirect_flows"
+/** What completing can fail with: the operation errors, and `bad_request` for another session's token. */
+export type CompleteError = OperationError | InvalidApiUsage
 
 export { RedirectFlowCompleteRequest, RedirectFlowCreateRequest }
 
 /** The page confirming the payer's Direct Debit once the flow is completed: `<base>/redirect_flows/<id>/success`. */
 export const redirectFlowConfirmationUrl = (base: string, id: string): string => `${base}/redirect_flows/${id}/success`
+
+const isFlowLanguage = Schema.is(FlowLanguage)
 
 /** A flow without a scheme lets the payer's account decide; its billing request starts in GBP, which `choose_currency` may change. */
 const DEFAULT_CURRENCY = "GBP"
@@ -55,13 +59,15 @@ const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest
       },
       ...(req.links?.creditor === undefined ? {} : { links: { creditor: req.links.creditor } })
     })
-    const { language: _language, phone_number: _phone, ...prefilled } = req.prefilled_customer ?? {}
+    const { language, phone_number: _phone, ...prefilled } = req.prefilled_customer ?? {}
     const flow = yield* createBillingRequestFlow(deps, organisation, {
       links: { billing_request: br.id },
       redirect_uri: req.success_redirect_url,
       // The integrator completes the flow (`actions/complete`), which fulfils the billing request.
       auto_fulfil: false,
       ...(req.prefilled_customer === undefined ? {} : { prefilled_customer: prefilled }),
+      // The payer's language, when it is a code the flow takes, is the language of its pages.
+      ...(typeof language === "string" && isFlowLanguage(language) ? { language } : {}),
       ...(req.prefilled_bank_account === undefined ? {} : { prefilled_bank_account: req.prefilled_bank_account })
     })
     const at = yield* now
@@ -97,12 +103,13 @@ const fulfilledRequest = (deps: Deps, organisation: string, id: string): Effect.
   })
 
 /** Completes the flow into the customer, bank account and mandate its billing request made. */
-const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlowCompleteRequest): Effect.Effect<RedirectFlow, OperationError, EngineContext> =>
+const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlowCompleteRequest): Effect.Effect<RedirectFlow, CompleteError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.redirectFlows.get(organisation, id)
     const flow = current.resource
+    // The real API's answer to another session's token: `bad_request`, not a field error.
     if (req.session_token !== flow.session_token) {
-      return yield* invalidField(ROOT, ["session_token"], "must be the session_token the redirect flow was created with")
+      return yield* new InvalidApiUsage({ reason: "bad_request", status: 400, message: "The session_token differs from the one the redirect flow was created with" })
     }
     if (flow.links.mandate !== undefined) {
       return yield* new InvalidState({ reason: "redirect_flow_already_completed", message: "This redirect flow has already been completed" })
@@ -128,7 +135,7 @@ const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlo
 export class RedirectFlows extends Context.Service<RedirectFlows, {
   readonly create: (organisation: string, command: RedirectFlowCreateRequest) => Effect.Effect<RedirectFlow, OperationError>
   readonly get: (organisation: string, id: string) => Effect.Effect<RedirectFlow, NotFound>
-  readonly complete: (organisation: string, id: string, command: RedirectFlowCompleteRequest) => Effect.Effect<RedirectFlow, OperationError>
+  readonly complete: (organisation: string, id: string, command: RedirectFlowCompleteRequest) => Effect.Effect<RedirectFlow, CompleteError>
 }>()("@paykit/engine/RedirectFlows") {
   static readonly layer: Layer.Layer<
     RedirectFlows,
