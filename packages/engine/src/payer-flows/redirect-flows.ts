@@ -3,6 +3,7 @@ import {
   type IdGenerator,
   InvalidApiUsage,
   InvalidState,
+  invalidField,
   newId,
   type NotFound,
   now,
@@ -13,6 +14,9 @@ import {
 } from "@paykit/core"
 import { currencyOfMandateScheme } from "@paykit/validation"
 import { MandateRepository } from "../collections/repositories.ts"
+import { resolveCreditor } from "../creditors/creditor-link.ts"
+import { CreditorRepository } from "../creditors/repositories.ts"
+import { schemeRefusal } from "../creditors/scheme-identifiers.ts"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { captureUnitOfWork, type EngineContext, insertNew, save } from "../kernel/support.ts"
@@ -23,6 +27,8 @@ import { HostedPagesBaseUrl } from "./institutions.ts"
 import type { BillingRequest } from "./domain/billing-requests.ts"
 import { FlowLanguage } from "./domain/billing-request-flows.ts"
 import { type RedirectFlow, RedirectFlowCompleteRequest, RedirectFlowCreateRequest } from "./domain/redirect-flows.ts"
+
+const ROOT = "redirect_flows"
 
 /** What completing can fail with: the operation errors, and `bad_request` for another session's token. */
 export type CompleteError = OperationError | InvalidApiUsage
@@ -42,6 +48,7 @@ interface Deps {
   readonly flows: BillingRequestFlowRepository["Service"]
   readonly requests: BillingRequestRepository["Service"]
   readonly mandates: MandateRepository["Service"]
+  readonly creditors: CreditorRepository["Service"]
   readonly billingRequests: BillingRequests["Service"]
 }
 
@@ -51,13 +58,17 @@ interface Deps {
  */
 const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest): Effect.Effect<RedirectFlow, OperationError, EngineContext> =>
   Effect.gen(function*() {
+    // Checked here too, so a refusal points at the redirect flow's own fields.
+    const creditor = yield* resolveCreditor(deps.creditors, organisation, ROOT, req.links?.creditor)
+    const refusal = req.scheme === undefined ? undefined : schemeRefusal(creditor.resource, req.scheme)
+    if (refusal !== undefined) return yield* invalidField(ROOT, ["scheme"], refusal)
     const br = yield* deps.billingRequests.create(organisation, {
       mandate_request: {
         currency: req.scheme === undefined ? DEFAULT_CURRENCY : currencyOfMandateScheme(req.scheme),
         ...(req.scheme === undefined ? {} : { scheme: req.scheme }),
         ...(req.description === undefined ? {} : { description: req.description })
       },
-      ...(req.links?.creditor === undefined ? {} : { links: { creditor: req.links.creditor } })
+      links: { creditor: creditor.resource.id }
     })
     const { language, phone_number: _phone, ...prefilled } = req.prefilled_customer ?? {}
     const flow = yield* createBillingRequestFlow(deps, organisation, {
@@ -140,7 +151,7 @@ export class RedirectFlows extends Context.Service<RedirectFlows, {
   static readonly layer: Layer.Layer<
     RedirectFlows,
     never,
-    RedirectFlowRepository | BillingRequestFlowRepository | BillingRequestRepository | MandateRepository | BillingRequests | Transactor | IdGenerator | EventLog
+    RedirectFlowRepository | BillingRequestFlowRepository | BillingRequestRepository | MandateRepository | CreditorRepository | BillingRequests | Transactor | IdGenerator | EventLog
   > = Layer.effect(
     RedirectFlows,
     Effect.gen(function*() {
@@ -149,6 +160,7 @@ export class RedirectFlows extends Context.Service<RedirectFlows, {
         flows: yield* BillingRequestFlowRepository,
         requests: yield* BillingRequestRepository,
         mandates: yield* MandateRepository,
+        creditors: yield* CreditorRepository,
         billingRequests: yield* BillingRequests
       }
       const run = yield* captureUnitOfWork
