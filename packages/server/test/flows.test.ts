@@ -31,6 +31,28 @@ describe.each(SERVER_DATABASES)("flows on %s", (_database, start) => {
     expect((await client.bankAccountHolderVerifications.find(verification.id)).result).toBe("full_match")
   })
 
+  it("create_with_actions is one unit of work in SQL: an action refused leaves no billing request, customer or account", async () => {
+    const customers = async () => (await client.customers.list()).customers.length
+    const before = { requests: (await client.billingRequests.list()).billing_requests.length, customers: await customers() }
+    const refused = await client.billingRequestWithActions.createWithActions({
+      mandate_request: { currency: "GBP", scheme: "bacs" },
+      payment_request: { amount: 1000, currency: "GBP", scheme: "faster_payments" },
+      actions: {
+        collect_customer_details: {
+          customer: { email: "grace@example.com", given_name: "Grace", family_name: "Hopper" },
+          customer_billing_detail: { address_line1: "1 High Street", city: "London", postal_code: "EC1A 1AA", country_code: "GB" }
+        },
+        collect_bank_account: { account_holder_name: "Grace Hopper", account_number: "55779911", branch_code: "200000", country_code: "GB" },
+        confirm_payer_details: {},
+        // No institution was selected: the bank authorisation is refused, after every other action ran.
+        create_bank_authorisation: true
+      }
+    }).then(() => "created", (error: unknown) => (error as { errors?: ReadonlyArray<{ reason?: string }> }).errors?.[0]?.reason)
+    expect(refused).toBe("billing_request_action_requires_actions")
+    expect((await client.billingRequests.list()).billing_requests.length).toBe(before.requests)
+    expect(await customers()).toBe(before.customers)
+  })
+
   it("a billing request flow is stored and initialised; templates are listed by payment_request_scheme", async () => {
     const br = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } })
     const flow = await client.billingRequestFlows.create({ links: { billing_request: br.id ?? "" }, lock_customer_details: true })
