@@ -107,9 +107,10 @@ const fulfilledRequest = (deps: Deps, organisation: string, id: string): Effect.
     const pending = br.actions.filter((a) => a.required && a.status === "pending").map((a) => a.type)
     return yield* new InvalidState({
       reason: "redirect_flow_incomplete",
+      // The real API's words, then what is missing.
       message: pending.length === 0
-        ? `The customer has not completed the payment pages: the billing request is ${br.status}`
-        : `The customer has not completed the payment pages: ${pending.join(", ")} still pending on the billing request`
+        ? `Customer has not yet completed the Billing Request Flow payment pages (the billing request is ${br.status})`
+        : `Customer has not yet completed the Billing Request Flow payment pages (${pending.join(", ")} still pending)`
     })
   })
 
