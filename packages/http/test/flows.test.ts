@@ -192,6 +192,16 @@ describe("billing requests created with actions", () => {
     expectError(refused, InvalidStateError, 422)
     expect((await client.billingRequests.list()).billing_requests.length).toBe(before)
     expectError(await failure(client.billingRequestWithActions.createWithActions({ mandate_request: { currency: "GBP", scheme: "sepa_core" } } as never)), ValidationFailedError, 422)
+    // A refusal an action's use case makes against stored data points at that action in this body.
+    const unknownBank = await failure(client.billingRequestWithActions.createWithActions({ ...DUAL, actions: { select_institution: { institution: "nope", country_code: "GB" } } } as never))
+    expectError(unknownBank, ValidationFailedError, 422)
+    expect((unknownBank as ApiError).errors[0]).toMatchObject({
+      field: "actions.select_institution.institution",
+      request_pointer: "/billing_request_with_actions/actions/select_institution/institution"
+    })
+    const otherCreditor = await failure(client.billingRequestWithActions.createWithActions({ mandate_request: { currency: "GBP" }, links: { creditor: "CR000000000009" } } as never))
+    expect((otherCreditor as ApiError).errors[0]).toMatchObject({ request_pointer: "/billing_request_with_actions/links/creditor" })
+    expect((await client.billingRequests.list()).billing_requests.length).toBe(before)
   })
 })
 

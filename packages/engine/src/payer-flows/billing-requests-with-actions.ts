@@ -1,15 +1,39 @@
 import { Context, Effect, Layer } from "effect"
-import type { OperationError } from "@paykit/core"
+import { type FieldError, type OperationError, requestPointer, ValidationFailed } from "@paykit/core"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { BankAuthorisations } from "./bank-authorisations.ts"
 import { BillingRequests } from "./billing-requests.ts"
 import type { BankAuthorisation } from "./domain/bank-authorisations.ts"
-import type { BillingRequestWithActions, BillingRequestWithActionsRequest } from "./domain/billing-request-with-actions.ts"
+import {
+  BILLING_REQUEST_WITH_ACTIONS,
+  type BillingRequestWithActions,
+  type BillingRequestWithActionsRequest
+} from "./domain/billing-request-with-actions.ts"
 
 interface Deps {
   readonly billingRequests: BillingRequests["Service"]
   readonly bankAuthorisations: BankAuthorisations["Service"]
 }
+
+/** Where a billing request's own field errors point (`/billing_requests/...`). */
+const BILLING_REQUEST_POINTER = "/billing_requests"
+
+/** A billing request field error moved to where its field is in this body (`path` from the body's root). */
+const movedError = (path: ReadonlyArray<string>) => (e: FieldError): FieldError =>
+  e.request_pointer === BILLING_REQUEST_POINTER || e.request_pointer.startsWith(`${BILLING_REQUEST_POINTER}/`)
+    ? {
+      ...e,
+      request_pointer: `${requestPointer(BILLING_REQUEST_WITH_ACTIONS, path)}${e.request_pointer.slice(BILLING_REQUEST_POINTER.length)}`,
+      field: [...path, ...(e.field === "" ? [] : [e.field])].join(".")
+    }
+    : e
+
+/**
+ * The use cases report their field errors under `billing_requests`; here those fields are in this
+ * body, the actions' under `actions/<action>`, so a refusal points at what the caller sent.
+ */
+const pointedAt = (path: ReadonlyArray<string>) => <A, R>(effect: Effect.Effect<A, OperationError, R>): Effect.Effect<A, OperationError, R> =>
+  Effect.mapError(effect, (e) => e instanceof ValidationFailed ? new ValidationFailed({ errors: e.errors.map(movedError(path)) }) : e)
 
 /**
  * `POST /billing_requests/create_with_actions`: the creation and then each action given, in the
@@ -19,11 +43,15 @@ interface Deps {
 const createWithActions = (deps: Deps, organisation: string, req: BillingRequestWithActionsRequest) =>
   Effect.gen(function*() {
     const { actions = {}, ...creation } = req
-    const { id } = yield* deps.billingRequests.create(organisation, creation)
-    if (actions.collect_customer_details !== undefined) yield* deps.billingRequests.collectCustomerDetails(organisation, id, actions.collect_customer_details)
-    if (actions.collect_bank_account !== undefined) yield* deps.billingRequests.collectBankAccount(organisation, id, actions.collect_bank_account)
-    if (actions.confirm_payer_details !== undefined) yield* deps.billingRequests.confirmPayerDetails(organisation, id, actions.confirm_payer_details)
-    if (actions.select_institution !== undefined) yield* deps.billingRequests.selectInstitution(organisation, id, actions.select_institution)
+    const br = deps.billingRequests
+    const { id } = yield* pointedAt([])(br.create(organisation, creation))
+    const action = (name: string) => pointedAt(["actions", name])
+    if (actions.collect_customer_details !== undefined) {
+      yield* action("collect_customer_details")(br.collectCustomerDetails(organisation, id, actions.collect_customer_details))
+    }
+    if (actions.collect_bank_account !== undefined) yield* action("collect_bank_account")(br.collectBankAccount(organisation, id, actions.collect_bank_account))
+    if (actions.confirm_payer_details !== undefined) yield* action("confirm_payer_details")(br.confirmPayerDetails(organisation, id, actions.confirm_payer_details))
+    if (actions.select_institution !== undefined) yield* action("select_institution")(br.selectInstitution(organisation, id, actions.select_institution))
     const authorisation: BankAuthorisation | null = actions.create_bank_authorisation === true
       ? yield* deps.bankAuthorisations.create(organisation, {
         links: { billing_request: id },
