@@ -24,11 +24,13 @@ const given = (t: Partial<Record<keyof Drawn, unknown>>): Fields => Object.fromE
 const blamed = (t: Drawn): ReadonlySet<string> => new Set(templateIssues(given(t)).map((i) => String(i.path[0])))
 
 describe("billing request template rules", () => {
-  it("a mandate scheme is blamed exactly when its currency is given and does not offer it", () => {
+  it("a mandate scheme is blamed exactly when its currency does not offer it, or it is missing beside a payment request", () => {
     fc.assert(fc.property(template, (t) => {
+      const payment = t.payment_request_amount !== undefined || t.payment_request_currency !== undefined || t.payment_request_scheme !== undefined
       const wrong = t.mandate_request_scheme !== undefined && t.mandate_request_currency !== undefined &&
         !MANDATE_SCHEMES_BY_CURRENCY[t.mandate_request_currency].includes(t.mandate_request_scheme)
-      expect(blamed(t).has("mandate_request_scheme")).toBe(wrong)
+      const missing = t.mandate_request_scheme === undefined && t.mandate_request_currency !== undefined && payment
+      expect(blamed(t).has("mandate_request_scheme")).toBe(wrong || missing)
     }))
   })
 

@@ -5,8 +5,13 @@ import { CreditorRepository } from "../creditors/repositories.ts"
 import { schemeRefusal } from "../creditors/scheme-identifiers.ts"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { toListQuery } from "../kernel/list-params.ts"
-import { captureIdGenerator, insertNew, save } from "../kernel/support.ts"
-import { BillingRequestTemplateRepository } from "./repositories.ts"
+import { EventLog } from "../kernel/ports/event-log.ts"
+import { Transactor } from "../kernel/ports/repository.ts"
+import { captureIdGenerator, captureUnitOfWork, insertNew, save } from "../kernel/support.ts"
+import { BillingRequestFlowRepository, BillingRequestRepository, BillingRequestTemplateRepository } from "./repositories.ts"
+import { BillingRequests } from "./billing-requests.ts"
+import { startFromTemplate } from "./billing-request-template-start.ts"
+import type { BillingRequestFlow } from "./domain/billing-request-flows.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
 import {
   type BillingRequestTemplate,
@@ -97,18 +102,39 @@ export class BillingRequestTemplates extends Context.Service<BillingRequestTempl
   readonly list: (organisation: string, params: BillingRequestTemplateListParams) => Effect.Effect<Page<BillingRequestTemplate>>
   readonly get: (organisation: string, id: string) => Effect.Effect<BillingRequestTemplate, NotFound>
   readonly update: (organisation: string, id: string, command: BillingRequestTemplateUpdateRequest) => Effect.Effect<BillingRequestTemplate, OperationError>
+  /** For the hosted page behind `authorisation_url`: a billing request of the template's, and its flow. */
+  readonly start: (organisation: string, id: string) => Effect.Effect<BillingRequestFlow, OperationError>
 }>()("@paykit/engine/BillingRequestTemplates") {
-  static readonly layer: Layer.Layer<BillingRequestTemplates, never, BillingRequestTemplateRepository | CreditorRepository | IdGenerator> = Layer.effect(
+  static readonly layer: Layer.Layer<
+    BillingRequestTemplates,
+    never,
+    | BillingRequestTemplateRepository
+    | BillingRequestFlowRepository
+    | BillingRequestRepository
+    | CreditorRepository
+    | BillingRequests
+    | Transactor
+    | IdGenerator
+    | EventLog
+  > = Layer.effect(
     BillingRequestTemplates,
     Effect.gen(function*() {
       const deps: Deps = { templates: yield* BillingRequestTemplateRepository, creditors: yield* CreditorRepository }
+      const startDeps = {
+        templates: deps.templates,
+        flows: yield* BillingRequestFlowRepository,
+        requests: yield* BillingRequestRepository,
+        billingRequests: yield* BillingRequests
+      }
       const withIds = yield* captureIdGenerator
+      const run = yield* captureUnitOfWork
       return BillingRequestTemplates.of({
         create: (o, c) => withIds(create(deps, o, c)),
         list: (o, p) =>
           deps.templates.list(o, toListQuery(p, { payment_request_scheme: p.payment_request_scheme === undefined ? undefined : eq(p.payment_request_scheme) })),
         get: (o, id) => Effect.map(deps.templates.get(o, id), (v) => v.resource),
-        update: (o, id, c) => update(deps, o, id, c)
+        update: (o, id, c) => update(deps, o, id, c),
+        start: (o, id) => run(startFromTemplate(startDeps, o, id))
       })
     })
   )

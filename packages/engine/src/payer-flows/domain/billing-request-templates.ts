@@ -87,7 +87,8 @@ type TemplateFields = typeof TemplateFields.Type
 /**
  * The rules between a template's fields, on the template as it will be stored (so an update is
  * checked with the fields it keeps): a mandate scheme must be one of its currency's, a payment
- * request needs its amount and currency together and a scheme of that currency.
+ * request needs its amount and currency together and a scheme of that currency; with both, the
+ * mandate scheme is named (as a billing request's rule).
  */
 export const templateIssues = (t: TemplateFields): ReadonlyArray<RuleIssue> => {
   const issues: Array<RuleIssue> = []
@@ -104,6 +105,10 @@ export const templateIssues = (t: TemplateFields): ReadonlyArray<RuleIssue> => {
     else if (t.payment_request_scheme !== undefined && !PAYMENT_REQUEST_SCHEMES_BY_CURRENCY[t.payment_request_currency].includes(t.payment_request_scheme)) {
       issues.push(issue(["payment_request_scheme"], `is not available for ${t.payment_request_currency}`))
     }
+  }
+  // As a billing request's rule: a payer asked for both must know the mandate's scheme.
+  if (paymentGiven && t.mandate_request_currency !== undefined && t.mandate_request_scheme === undefined) {
+    issues.push(issue(["mandate_request_scheme"], "is required when the template also has a payment request"))
   }
   if (!paymentGiven && t.mandate_request_currency === undefined) {
     issues.push(issue(["mandate_request_currency"], "is required when the template has no payment request: a template requests a mandate, a payment or both"))
