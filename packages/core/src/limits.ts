@@ -36,6 +36,10 @@ export const SUBSCRIPTION_STATUS_FILTER_MAX = 5
 
 /** Bank authorisation URL life, in milliseconds. */
 export const BANK_AUTHORISATION_URL_LIFE_MS = 15 * 60 * 1000
+/** Billing request flow life (its `expires_at`), in milliseconds: seven days, as the real API's flows. */
+export const BILLING_REQUEST_FLOW_LIFE_MS = 7 * 24 * 60 * 60 * 1000
+/** Redirect flow life, in milliseconds: thirty minutes after creation, as the real API documents. */
+export const REDIRECT_FLOW_LIFE_MS = 30 * 60 * 1000
 /** OAuth authorisation code life, in milliseconds. */
 export const OAUTH_CODE_LIFE_MS = 5 * 60 * 1000
 /** OAuth `client_id` and `client_secret` length. */

@@ -20,6 +20,7 @@ import { Institutions } from "./payer-flows/institutions.ts"
 import { NegativeBalanceLimits } from "./payouts/negative-balance-limits.ts"
 import { OutboundServices } from "./outbound/outbound-services.ts"
 import { PayerAuthorisations } from "./payer-flows/payer-authorisations.ts"
+import { FlowServices } from "./payer-flows/flow-services.ts"
 import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
 import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
@@ -75,7 +76,7 @@ export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Laye
   OutboundServices,
   PayerAuthorisations.layer,
   PayerThemes.layer,
-  BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer)),
+  FlowServices.pipe(Layer.provideMerge(BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer)))),
   WebhookServices,
   InstalmentSchedules.layer,
   Blocks.layer,

@@ -33,7 +33,8 @@ import { BankAccountFingerprintRepository, BlockMatchRepository, BlockRepository
 import { mandateImportEntries, mandateImportEntryRequests, mandateImports } from "./mandate-imports/domain/mandate-imports.ts"
 import { MandateImportEntryRepository, MandateImportEntryRequestRepository, MandateImportRepository } from "./mandate-imports/repositories.ts"
 import {
-  BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, PayerAuthorisationRepository
+  BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, FLOW_DEFINITIONS, FlowRepositoriesFromBackend,
+  PayerAuthorisationRepository
 } from "./payer-flows/repositories.ts"
 import { CreditorBankAccountRepository, CreditorRepository, PayerThemeRepository, VerificationDetailRepository } from "./creditors/repositories.ts"
 import {
@@ -70,6 +71,7 @@ export const RESOURCE_DEFINITIONS = [
   ledgerEntries,
   outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts,
   billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations,
+  ...FLOW_DEFINITIONS,
   subscriptions, subscriptionSchedules, payouts,
   appAttributions, appFeeEntries,
   payerThemes,
@@ -116,5 +118,6 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(BankAccountFingerprintRepository, bankAccountFingerprints),
   fromBackend(MandateImportRepository, mandateImports),
   fromBackend(MandateImportEntryRepository, mandateImportEntries),
-  fromBackend(MandateImportEntryRequestRepository, mandateImportEntryRequests)
+  fromBackend(MandateImportEntryRequestRepository, mandateImportEntryRequests),
+  FlowRepositoriesFromBackend
 )

@@ -39,6 +39,7 @@ import {
 } from "./instalments/domain/instalment-schedules.ts"
 import { BlockByRefRequest, BlockCreateRequest } from "./blocks/domain/blocks.ts"
 import { MandateImportCreateRequest, MandateImportEntryCreateRequest } from "./mandate-imports/domain/mandate-imports.ts"
+import { FLOW_REQUEST_BODIES } from "./payer-flows/flow-request-schemas.ts"
 
 /**
  * The body Schemas of the API requests, whose Types are the engine operations' commands, under the engine's names, so
@@ -104,5 +105,6 @@ export const REQUEST_BODIES = {
   },
   blocks: { create: BlockCreateRequest, block_by_ref: BlockByRefRequest },
   mandate_imports: { create: MandateImportCreateRequest },
-  mandate_import_entries: { create: MandateImportEntryCreateRequest }
+  mandate_import_entries: { create: MandateImportEntryCreateRequest },
+  ...FLOW_REQUEST_BODIES
 } as const

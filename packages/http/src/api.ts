@@ -71,7 +71,13 @@ import {
   webhooks,
   Blocks,
   InstalmentSchedules,
-  MandateImports
+  MandateImports,
+  BankAccountHolderVerifications,
+  BillingRequestFlows,
+  BillingRequestsWithActions,
+  BillingRequestTemplates,
+  CustomerNotifications,
+  RedirectFlows
 } from "@paykit/engine"
 import { TaxRate } from "@paykit/money"
 import { BANK_DETAILS_LOOKUPS, BankDetailsLookupCreate, BankDetailsLookupFields, lookupBankDetails, PAYER_THEMES } from "@paykit/validation"
@@ -97,6 +103,7 @@ import { type Getter, type Lister, type ListParamsSchema, plainListHandler } fro
 import { createdWithoutLocation, createHandler, postHandler } from "./write-handlers.ts"
 import { single } from "./wire.ts"
 import { OPS_ROUTES } from "./routes-ops.ts"
+import { FLOW_ROUTES } from "./routes-flows.ts"
 
 /**
  * The route table of the API: one declaration per endpoint, in the order the OpenAPI document
@@ -131,7 +138,13 @@ export const engineServices = Effect.gen(function*() {
     webhooks: yield* Webhooks,
     instalmentSchedules: yield* InstalmentSchedules,
     blocks: yield* Blocks,
-    mandateImports: yield* MandateImports
+    mandateImports: yield* MandateImports,
+    billingRequestFlows: yield* BillingRequestFlows,
+    billingRequestTemplates: yield* BillingRequestTemplates,
+    billingRequestsWithActions: yield* BillingRequestsWithActions,
+    redirectFlows: yield* RedirectFlows,
+    bankAccountHolderVerifications: yield* BankAccountHolderVerifications,
+    customerNotifications: yield* CustomerNotifications
   }
 })
 export type EngineServices = Effect.Success<typeof engineServices>
@@ -318,7 +331,8 @@ export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...accountRoutes,
   ...webhookRoutes,
   ...webhookEndpointRoutes,
-  ...OPS_ROUTES
+  ...OPS_ROUTES,
+  ...FLOW_ROUTES
 ]
 
 /** The `HttpApi` of a table (its OpenAPI document): a group per resource key, in the order of first appearance. */

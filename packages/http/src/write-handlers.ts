@@ -75,9 +75,21 @@ export const createHandler = <S extends Schema.Decoder<unknown>, A extends { rea
   options: BodyOptions = {}
 ): ApiHandler => postingHandler(key, schema, create, created, options)
 
-/** A creation of something with no resource path of its own (payer themes): 201 without `Location`. */
-export const createdWithoutLocation = <S extends Schema.Decoder<unknown>, A>(key: string, schema: S, create: Create<S["Type"], A>): ApiHandler =>
-  postingHandler(key, schema, create, (k, resource) => jsonResponse(201, { [k]: resource }), {})
+/**
+ * A creation of something with no resource path of its own (payer themes, a billing request with
+ * its actions): 201 without `Location`; `createdIdOf` names the resource it made, which a reused
+ * idempotency key then names in its conflict.
+ */
+export const createdWithoutLocation = <S extends Schema.Decoder<unknown>, A>(
+  key: string,
+  schema: S,
+  create: Create<S["Type"], A>,
+  createdIdOf?: (result: A) => string
+): ApiHandler =>
+  postingHandler(key, schema, create, (k, result) => {
+    const response = jsonResponse(201, { [k]: result })
+    return createdIdOf === undefined ? response : { ...response, resourceId: createdIdOf(result) }
+  }, {})
 
 /** A POST that computes an answer and stores nothing (`/bank_details_lookups`): 200. */
 export const postHandler = <S extends Schema.Decoder<unknown>, A>(key: string, schema: S, run: Create<S["Type"], A>): ApiHandler =>

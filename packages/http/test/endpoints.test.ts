@@ -14,7 +14,7 @@ import {
   PaymentCreateRequest,
   Payments
 } from "@paykit/engine"
-import { seedPayouts } from "./fixtures.ts"
+import { ADA, DUAL, seedPayouts, UK_ACCOUNT } from "./fixtures.ts"
 import { failure, HOSTED_PAGES, localClient, startServer, type TestServer } from "./harness.ts"
 
 /**
@@ -34,15 +34,6 @@ afterAll(async () => {
 
 const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => server.runtime.runPromise(effect as Effect.Effect<A, E, never>)
 
-const ADA = {
-  customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
-  customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
-}
-const UK_ACCOUNT = { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" }
-const DUAL = {
-  mandate_request: { currency: "GBP", scheme: "bacs" },
-  payment_request: { amount: 2500, currency: "GBP", scheme: "faster_payments", description: "First month" }
-}
 const DIRECTOR = {
   given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street", city: "London",
   postal_code: "EC1A 1AA", country_code: "GB"

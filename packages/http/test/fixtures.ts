@@ -64,3 +64,16 @@ export const seedPayouts = (organisation: string, count: number, creditor = "CR0
     const repo = yield* PayoutRepository
     for (let n = 1; n <= count; n++) yield* Effect.orDie(repo.insert(organisation, payout(n, creditor, account)))
   })
+
+/** A payer's details as `collect_customer_details` takes them. */
+export const ADA = {
+  customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
+  customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
+}
+/** A UK account that passes the modulus checks, as `collect_bank_account` takes it. */
+export const UK_ACCOUNT = { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" }
+/** A billing request for a Bacs mandate and a first payment by Faster Payments. */
+export const DUAL = {
+  mandate_request: { currency: "GBP", scheme: "bacs" },
+  payment_request: { amount: 2500, currency: "GBP", scheme: "faster_payments", description: "First month" }
+}

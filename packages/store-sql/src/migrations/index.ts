@@ -15,6 +15,7 @@ import eventsRetention from "./0030_events_retention.ts"
 import createdAtPartial from "./0055_created_at_partial.ts"
 import sideRecordsBackfill from "./0056_side_records_backfill.ts"
 import opsFilterIndexes from "./0057_ops_filter_indexes.ts"
+import flowFilterIndexes from "./0058_flow_filter_indexes.ts"
 
 /**
  * Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file.
@@ -37,7 +38,8 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0030_events_retention": eventsRetention,
   "0055_created_at_partial": createdAtPartial,
   "0056_side_records_backfill": sideRecordsBackfill,
-  "0057_ops_filter_indexes": opsFilterIndexes
+  "0057_ops_filter_indexes": opsFilterIndexes,
+  "0058_flow_filter_indexes": flowFilterIndexes
 }
 
 /** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */

@@ -1,0 +1,76 @@
+import { Context, Effect, Layer } from "effect"
+import { type IdGenerator, InvalidState, invalidField, newId, NotFound, now, type OperationError } from "@paykit/core"
+import { CustomerBankAccountRepository } from "../collections/repositories.ts"
+import { NameVerifier } from "../kernel/ports/name-verifier.ts"
+import { captureIdGenerator, insertNew } from "../kernel/support.ts"
+import { BankAccountHolderVerificationRepository } from "./repositories.ts"
+import {
+  type BankAccountHolderVerification,
+  BankAccountHolderVerificationCreateRequest
+} from "./domain/bank-account-holder-verifications.ts"
+
+const ROOT = "bank_account_holder_verifications"
+
+export { BankAccountHolderVerificationCreateRequest }
+
+/** Confirmation of payee is a UK service: the account must be a GB one. */
+const COP_COUNTRY = "GB"
+
+interface Deps {
+  readonly verifications: BankAccountHolderVerificationRepository["Service"]
+  readonly accounts: CustomerBankAccountRepository["Service"]
+  readonly verifier: NameVerifier["Service"]
+}
+
+/** Asks the account's bank whether the holder's name matches (the `NameVerifier`), and keeps the answer. */
+const create = (deps: Deps, organisation: string, req: BankAccountHolderVerificationCreateRequest) =>
+  Effect.gen(function*() {
+    const account = (yield* deps.accounts.get(organisation, req.links.bank_account).pipe(
+      Effect.mapError(() => invalidField(ROOT, ["links", "bank_account"], "must be a customer bank account of this organisation"))
+    )).resource
+    if (!account.enabled) return yield* new InvalidState({ reason: "bank_account_disabled", message: "The bank account is disabled" })
+    if (account.country_code !== COP_COUNTRY) {
+      return yield* invalidField(ROOT, ["links", "bank_account"], "must be a GB bank account: confirmation of payee is a UK service")
+    }
+    const verification = yield* deps.verifier.verify({
+      account_holder_name: account.account_holder_name,
+      account_number_ending: account.account_number_ending,
+      country_code: account.country_code
+    })
+    const stored: BankAccountHolderVerification = {
+      id: yield* newId("bank_account_holder_verification"),
+      created_at: yield* now,
+      type: req.type,
+      status: "completed",
+      result: verification.result,
+      actual_account_name: verification.actual_account_name,
+      links: { bank_account: account.id }
+    }
+    yield* insertNew(deps.verifications, organisation, stored)
+    return stored
+  })
+
+export class BankAccountHolderVerifications extends Context.Service<BankAccountHolderVerifications, {
+  readonly create: (organisation: string, command: BankAccountHolderVerificationCreateRequest) => Effect.Effect<BankAccountHolderVerification, OperationError>
+  readonly get: (organisation: string, id: string) => Effect.Effect<BankAccountHolderVerification, NotFound>
+}>()("@paykit/engine/BankAccountHolderVerifications") {
+  static readonly layer: Layer.Layer<
+    BankAccountHolderVerifications,
+    never,
+    BankAccountHolderVerificationRepository | CustomerBankAccountRepository | NameVerifier | IdGenerator
+  > = Layer.effect(
+    BankAccountHolderVerifications,
+    Effect.gen(function*() {
+      const deps: Deps = {
+        verifications: yield* BankAccountHolderVerificationRepository,
+        accounts: yield* CustomerBankAccountRepository,
+        verifier: yield* NameVerifier
+      }
+      const withIds = yield* captureIdGenerator
+      return BankAccountHolderVerifications.of({
+        create: (o, c) => withIds(create(deps, o, c)),
+        get: (o, id) => Effect.map(deps.verifications.get(o, id), (v) => v.resource)
+      })
+    })
+  )
+}
