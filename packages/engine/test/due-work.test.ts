@@ -94,3 +94,47 @@ describe("due work in memory", () => {
     expect(r.after.map((item) => [item.key, item.dueAt])).toEqual([["b", 10]])
   })
 })
+
+describe("the in-memory due-work store under racing claimers", () => {
+  // The SQL store's claims are single statements: a claimer that loses a race gets nothing and
+  // carries on. The in-memory one reads then writes, and a write waits while a unit of work holds
+  // the store, so claimers that read meanwhile all write after it, on the same versions.
+  const CLAIMERS = 8
+  const ROWS = 40
+  /** Runs `racers` at once while a unit of work holds the store, so each reads before any writes. */
+  const racing = <A>(racers: ReadonlyArray<Effect.Effect<A>>) =>
+    Effect.gen(function*() {
+      const transactor = yield* Transactor
+      const held = transactor.transaction(Effect.repeat(Effect.yieldNow, { times: 50 }))
+      const [, answers] = yield* Effect.all([held, Effect.all(racers, { concurrency: "unbounded" })], { concurrency: "unbounded" })
+      return answers
+    })
+
+  it("a claim that loses a race takes nothing, and every row is claimed once", async () => {
+    const r = await run(Effect.gen(function*() {
+      const store = yield* DueWorkStore
+      for (let i = 0; i < ROWS; i++) yield* store.schedule({ organisation: ORG, kind: "k", key: `r${i}`, dueAt: START - 1 })
+      const claims = yield* racing(Array.from({ length: CLAIMERS }, (_, c) =>
+        store.claimDue({ owner: `w${c}`, realNow: START, until: START + MINUTE }, ROWS)))
+      const next = yield* racing(Array.from({ length: CLAIMERS }, (_, c) =>
+        store.claimNextOf(ORG, START, { owner: `n${c}`, realNow: START + 2 * MINUTE, until: START + 3 * MINUTE })))
+      return { keys: claims.flat().map((item) => item.key), next: next.map((n) => n._tag) }
+    }))
+    expect([...r.keys].sort()).toEqual(Array.from({ length: ROWS }, (_, i) => `r${i}`).sort())
+    expect(r.next.filter((tag) => tag === "Claimed")).toHaveLength(1)
+  })
+
+  it("schedules and renewals racing each other all land, none a crash", async () => {
+    const r = await run(Effect.gen(function*() {
+      const store = yield* DueWorkStore
+      yield* store.schedule({ organisation: ORG, kind: "k", key: "same", dueAt: START + CLAIMERS })
+      yield* racing(Array.from({ length: CLAIMERS }, (_, c) => store.schedule({ organisation: ORG, kind: "k", key: "same", dueAt: START + c })))
+      const [item] = yield* store.claimDue({ owner: "w", realNow: START + MINUTE, until: START + 2 * MINUTE }, 1)
+      if (item === undefined) return { renewed: [], pending: [] }
+      const renewed = yield* racing(Array.from({ length: CLAIMERS }, (_, c) => store.renew(item, "w", START + 3 * MINUTE + c)))
+      return { renewed, pending: yield* store.pendingOf(ORG, "k") }
+    }))
+    expect(r.pending.map((item) => item.dueAt)).toEqual([START])
+    expect(r.renewed.every((ok) => ok)).toBe(true)
+  })
+})
