@@ -1,6 +1,7 @@
 import { Clock, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
+import { unsafeLocalDate } from "@paykit/core"
 import {
   BankAuthorisations,
   dailyRunDeclarations,
@@ -10,11 +11,14 @@ import {
   EngineDeadlines,
   InMemoryDueWork,
   InMemoryStorage,
+  OUTBOUND_APPROVAL_EXPIRY,
+  OutboundPayments,
   sandboxEngineOn,
   scheduleFirstDailyRun,
   Transactor
 } from "@paykit/engine"
 import { billingRequestsAtEdge, ORG, setUpCreditor, START } from "./billing-fixtures.ts"
+import { fundAccount, setUpCreditor as setUpOutboundCreditor, setUpRecipient } from "./outbound-fixtures.ts"
 
 /**
  * Due work on the in-memory adapter: the daily run and the deadlines as rows a `DueWorker` runs,
@@ -77,6 +81,29 @@ describe("due work in memory", () => {
     expect(ran).toEqual([0, 1, 2].map((d) => ({ organisation: ORG, at: sixAm + d * DAY })))
     expect(r.pending.map((item) => item.key)).toEqual(["2026-11-27"])
     expect(r.now).toBeGreaterThanOrEqual(START + 3 * DAY)
+  })
+
+  it("an outbound payment left unapproved is cancelled as its execution date ends in London, through its due row", async () => {
+    const r = await run(Effect.gen(function*() {
+      const outbound = yield* OutboundPayments
+      const creditor = yield* setUpOutboundCreditor(ORG, { verified: false })
+      const recipient = yield* setUpRecipient(ORG)
+      yield* fundAccount(ORG, { amount: 100, links: { creditor: creditor.id } })
+      const payment = yield* outbound.create(ORG, {
+        amount: 100, scheme: "faster_payments", execution_date: unsafeLocalDate("2026-11-24"), links: { recipient_bank_account: recipient.id }
+      })
+      const pending = yield* (yield* DueWorkStore).pendingOf(ORG, OUTBOUND_APPROVAL_EXPIRY)
+      const due = yield* DueWorker
+      // November is GMT: the 24th ends at midnight UTC, hours before the next daily run (06:00).
+      const endOfDate = Date.UTC(2026, 10, 25)
+      yield* due.advance(ORG, endOfDate - 1)
+      const onDate = (yield* outbound.get(ORG, payment.id)).status
+      yield* due.advance(ORG, endOfDate + MINUTE)
+      return { pending, onDate, after: (yield* outbound.get(ORG, payment.id)).status }
+    }))
+    expect(r.pending.map((item) => item.dueAt)).toEqual([Date.UTC(2026, 10, 25)])
+    expect(r.onDate).toBe("pending_approval")
+    expect(r.after).toBe("cancelled")
   })
 
   it("a schedule inside a unit of work that fails is rolled back with it; scheduling again keeps the earlier instant", async () => {
