@@ -6,6 +6,8 @@ import {
   BankAuthorisations,
   dailyRunDeclarations,
   DAILY_RUN_KIND,
+  type DueWorkDeclarations,
+  dueDone,
   DueWorker,
   DueWorkStore,
   EngineDeadlines,
@@ -163,5 +165,38 @@ describe("the in-memory due-work store under racing claimers", () => {
     }))
     expect(r.pending.map((item) => item.dueAt)).toEqual([START])
     expect(r.renewed.every((ok) => ok)).toBe(true)
+  })
+})
+
+describe("the pumps run on the organisation's clock", () => {
+  // A pump turns what was committed into rows on its organisation's clock: a sandbox organisation
+  // ten days ahead reads ten days ahead in a poll, and an advance's position as it goes.
+  const seen: Array<{ readonly organisation: string | undefined; readonly now: number }> = []
+  const probePump: DueWorkDeclarations = {
+    kinds: [{ kind: "probe", run: () => Effect.succeed(dueDone) }],
+    pumps: [{
+      name: "probe",
+      run: (organisation, nowOf) => Effect.flatMap(nowOf(ORG), (now) => Effect.sync(() => void seen.push({ organisation, now })))
+    }]
+  }
+  const probeLayer = Layer.unwrap(Effect.succeed(DueWorker.layer([probePump], { owner: "probe" }))).pipe(
+    Layer.provideMerge(storage), Layer.provideMerge(TestClock.layer()))
+
+  it("in a poll, its offset ahead of real time; in an advance, the instant the advance reached", async () => {
+    seen.length = 0
+    await Effect.runPromise(Effect.provide(Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      const store = yield* DueWorkStore
+      const worker = yield* DueWorker
+      yield* store.raiseOffset(ORG, 10 * DAY)
+      yield* worker.runDue
+      const polled = seen.splice(0)
+      yield* store.schedule({ organisation: ORG, kind: "probe", key: "p", dueAt: START + 10 * DAY + 3_600_000 })
+      yield* worker.advance(ORG, START + 10 * DAY + 2 * 3_600_000)
+      expect(polled.map((s) => s.now)).toEqual([START + 10 * DAY])
+      // Before the row, then after it: the pump ran at the row's instant, though the clock moves only at the end.
+      expect(seen.map((s) => s.now)).toEqual([START + 10 * DAY, START + 10 * DAY + 3_600_000])
+      expect(seen.every((s) => s.organisation === ORG)).toBe(true)
+    }), probeLayer))
   })
 })

@@ -111,9 +111,12 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
       Effect.orDie(sql`UPDATE due_work SET lease_owner = NULL, lease_until = NULL
         WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}`),
     offsetOf,
+    // A move that does not move the clock writes nothing: the server's trigger copies each write
+    // of the row to the organisation's access tokens (server migration 0008).
     raiseOffset: (organisation, offsetMillis) =>
       Effect.orDie(sql`INSERT INTO organisation_clocks (organisation_id, offset_ms) VALUES (${organisation}, ${offsetMillis})
-        ON CONFLICT (organisation_id) DO UPDATE SET offset_ms = GREATEST(organisation_clocks.offset_ms, EXCLUDED.offset_ms), updated_at = now()`),
+        ON CONFLICT (organisation_id) DO UPDATE SET offset_ms = EXCLUDED.offset_ms, updated_at = now()
+        WHERE organisation_clocks.offset_ms < EXCLUDED.offset_ms`),
     pendingOf: (organisation, kind) =>
       sql`SELECT key, due_at, attempt FROM due_work WHERE organisation_id = ${organisation} AND kind = ${kind} ORDER BY due_at, key`.pipe(
         Effect.flatMap(decodePending),

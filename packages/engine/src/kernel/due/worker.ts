@@ -88,7 +88,9 @@ interface Runner {
   /** A fresh claimer name for one advance. */
   readonly advanceClaimer: Effect.Effect<string>
   readonly leaseMillis: number
-  readonly runPumps: (organisation: string | undefined) => Effect.Effect<void>
+  readonly runPumps: (organisation: string | undefined, nowOf: (organisation: string) => Effect.Effect<number>) => Effect.Effect<void>
+  /** An organisation's time now on its stored clock (real time plus its offset). */
+  readonly storedNowOf: (organisation: string) => Effect.Effect<number>
   readonly runAt: (item: ClaimedDueItem, instant: number, claimer: string) => Effect.Effect<{ readonly value: DueOutcome; readonly endedAt: number }>
 }
 
@@ -139,7 +141,8 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
       // Leases are per claimer, not per process: the process's polling worker and an advance (or
       // two advances) never take a row the other holds, since a lease is free only when open.
       advanceClaimer: Effect.sync(() => `${owner}:advance:${++advances}`),
-      runPumps: (organisation) => Effect.forEach(pumps, (pump) => pump.run(organisation), { discard: true }),
+      runPumps: (organisation, nowOf) => Effect.forEach(pumps, (pump) => pump.run(organisation, nowOf), { discard: true }),
+      storedNowOf: (organisation) => Effect.flatMap(store.offsetOf(organisation), (offset) => Effect.map(realNow, (now) => now + offset)),
       // A worker stopped in the middle (the server shutting down) rolls the item's unit of work
       // back and frees its lease, so the next process need not wait for it.
       runAt: (item, instant, claimer) =>
@@ -156,7 +159,7 @@ const runDueWith = (r: Runner): Effect.Effect<number> =>
   Effect.gen(function*() {
     let ran = 0
     while (true) {
-      yield* r.runPumps(undefined)
+      yield* r.runPumps(undefined, r.storedNowOf)
       const current = yield* r.lease(r.owner)
       const [item] = yield* r.store.claimDue(current, 1)
       if (item === undefined) return ran
@@ -173,15 +176,22 @@ const runDueWith = (r: Runner): Effect.Effect<number> =>
     }
   })
 
-/** One organisation's rows up to `target`, in due order, each at its instant (`DueWorker.advance`). */
+/**
+ * One organisation's rows up to `target`, in due order, each at its instant (`DueWorker.advance`).
+ * The advance keeps how far it got (`reached`, an offset ahead of real time) and writes the
+ * organisation's clock once, at the end (or before a failure, where it stopped): a clock written
+ * per row rewrote the organisation's access tokens (server migration 0008) once a row.
+ */
 const advanceWith = (r: Runner) => (organisation: string, target: number, fromTime?: number): Effect.Effect<void> =>
   Effect.gen(function*() {
     const start = yield* r.realNow
     const startOffset = yield* r.store.offsetOf(organisation)
     const from = fromTime ?? start + startOffset
     const claimer = yield* r.advanceClaimer
+    let reached = startOffset
+    const nowOf = (o: string) => o === organisation ? Effect.map(r.realNow, (now) => now + reached) : r.storedNowOf(o)
     while (true) {
-      yield* r.runPumps(organisation)
+      yield* r.runPumps(organisation, nowOf)
       const current = yield* r.lease(claimer)
       const next = yield* r.store.claimNextOf(organisation, target, current)
       if (next._tag === "None") break
@@ -190,16 +200,17 @@ const advanceWith = (r: Runner) => (organisation: string, target: number, fromTi
         continue
       }
       const item = next.item
-      const exit = yield* Effect.exit(r.runAt(item, Math.max(item.dueAt, current.realNow + item.offsetMillis), claimer))
+      const exit = yield* Effect.exit(r.runAt(item, Math.max(item.dueAt, current.realNow + reached), claimer))
       if (Exit.isFailure(exit)) {
         yield* r.store.release(item, claimer)
+        yield* r.store.raiseOffset(organisation, reached)
         return yield* Effect.failCause(exit.cause)
       }
       // A clock never runs behind real time (an item run at "now" ends a few milliseconds behind it).
-      yield* r.store.raiseOffset(organisation, Math.max(0, exit.value.endedAt - (yield* r.realNow)))
+      reached = Math.max(reached, exit.value.endedAt - (yield* r.realNow))
     }
     // "by P1D" moves the clock by exactly one day: the target, plus the real time the advance took.
-    yield* r.store.raiseOffset(organisation, Math.max(0, startOffset + (target - from)))
+    yield* r.store.raiseOffset(organisation, Math.max(0, reached, startOffset + (target - from)))
   })
 
 const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: DueWorkerOptions) =>
@@ -208,5 +219,5 @@ const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
       owner: r.owner,
       runDue: runDueWith(r),
       advance: advanceWith(r),
-      nowOf: (organisation) => Effect.flatMap(r.store.offsetOf(organisation), (offset) => Effect.map(r.realNow, (now) => now + offset))
+      nowOf: r.storedNowOf
     }))

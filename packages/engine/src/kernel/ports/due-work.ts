@@ -64,7 +64,12 @@ export class DueWorkSchedule extends Context.Service<DueWorkSchedule, {
  */
 export interface DuePump {
   readonly name: string
-  readonly run: (organisation: string | undefined) => Effect.Effect<void>
+  /**
+   * `nowOf` answers an organisation's time now, the clock its new rows are due on: real time plus
+   * its offset in a poll, the instant reached so far in an advance of it (its stored clock moves
+   * only once the advance is done).
+   */
+  readonly run: (organisation: string | undefined, nowOf: (organisation: string) => Effect.Effect<number>) => Effect.Effect<void>
 }
 
 /** What a feature declares to the worker: its kinds of due work and its pumps. */
