@@ -11,7 +11,6 @@ import {
   DueWorker,
   DueWorkStore,
   EngineDeadlines,
-  InMemoryDueWork,
   InMemoryStorage,
   OUTBOUND_APPROVAL_EXPIRY,
   OutboundPayments,
@@ -38,7 +37,7 @@ const ran: Array<{ readonly organisation: string; readonly at: number }> = []
 const probeJob = { name: "probe", run: (organisation: string) => Effect.flatMap(Clock.currentTimeMillis, (at) => Effect.sync(() => void ran.push({ organisation, at }))) }
 
 // The engine built with a due-work store in its storage: its use cases schedule their deadlines there.
-const storage = InMemoryDueWork.pipe(Layer.provideMerge(InMemoryStorage))
+const storage = InMemoryStorage
 const engine = sandboxEngineOn(storage, { seed: 3 })
 const worker = Layer.unwrap(Effect.gen(function*() {
   const declared = [yield* dailyRunDeclarations([probeJob]), ...(yield* EngineDeadlines)]

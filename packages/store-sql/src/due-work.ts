@@ -21,6 +21,7 @@ const ItemRow = Schema.Struct({
 })
 const decodeItems = Schema.decodeUnknownEffect(Schema.Array(ItemRow))
 const PeekRow = Schema.Struct({
+  organisation_id: Schema.String,
   kind: Schema.String,
   key: Schema.String,
   lease_until: Schema.NullOr(DbInteger)
@@ -119,13 +120,15 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
       ),
     claimNextOf: (organisation, upTo, lease) =>
       Effect.orDie(Effect.gen(function*() {
-        const [next] = yield* decodePeek(yield* sql`SELECT kind, key, lease_until FROM due_work
-          WHERE organisation_id = ${organisation} AND due_at <= ${upTo}
-          ORDER BY due_at, kind, key LIMIT 1`)
+        const [next] = yield* decodePeek(yield* (organisation === undefined
+          ? sql`SELECT organisation_id, kind, key, lease_until FROM due_work WHERE due_at <= ${upTo}
+              ORDER BY due_at, organisation_id, kind, key LIMIT 1`
+          : sql`SELECT organisation_id, kind, key, lease_until FROM due_work WHERE organisation_id = ${organisation} AND due_at <= ${upTo}
+              ORDER BY due_at, kind, key LIMIT 1`))
         if (next === undefined) return { _tag: "None" } satisfies NextDue
         if (!leaseFree(next, lease)) return { _tag: "Leased" } satisfies NextDue
         const claimed = yield* decodeItems(yield* sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
-          WHERE d.organisation_id = ${organisation} AND d.kind = ${next.kind} AND d.key = ${next.key}
+          WHERE d.organisation_id = ${next.organisation_id} AND d.kind = ${next.kind} AND d.key = ${next.key}
             AND (d.lease_until IS NULL OR d.lease_until < ${lease.realNow})
           RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, ${OFFSET}`)
         const row = claimed[0]

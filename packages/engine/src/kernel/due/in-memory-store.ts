@@ -53,6 +53,17 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
   const offsetOf = (organisation: string) => offsets.get(organisation) ?? 0
   const pending = (organisation: string) =>
     Effect.map(rows.scan(organisation, {}), (all) => all.filter((row) => !row.resource.done).sort(byDueOrder))
+  /** The earliest pending row of `organisation`, or of every organisation when undefined. */
+  const earliestOf = (organisation: string | undefined) =>
+    Effect.gen(function*() {
+      let earliest: { readonly organisation: string; readonly row: Versioned<DueRow> } | undefined
+      for (const o of organisation === undefined ? yield* backend.organisations : [organisation]) {
+        const [row] = yield* pending(o)
+        if (row !== undefined && (earliest === undefined || byDueOrder(row, earliest.row) < 0 ||
+          (byDueOrder(row, earliest.row) === 0 && o < earliest.organisation))) earliest = { organisation: o, row }
+      }
+      return earliest
+    })
   const find = (item: Pick<DueItem, "organisation" | "kind" | "key">) => Effect.option(rows.get(item.organisation, rowId(item.kind, item.key)))
   /** Writes `change` of the row if `owner` holds its lease; the repository's version check keeps two writers apart. */
   const ifOwned = (item: DueItem, owner: string, change: (row: DueRow) => DueRow): Effect.Effect<boolean> =>
@@ -123,12 +134,11 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
         return claimed
       }),
     claimNextOf: (organisation, upTo, lease) =>
-      Effect.flatMap(pending(organisation), (all): Effect.Effect<NextDue> => {
-        const next = all[0]
-        if (next === undefined || next.resource.due_at > upTo) return Effect.succeed({ _tag: "None" })
-        if (!leaseOpen(next.resource, lease.realNow)) return Effect.succeed({ _tag: "Leased" })
+      Effect.flatMap(earliestOf(organisation), (next): Effect.Effect<NextDue> => {
+        if (next === undefined || next.row.resource.due_at > upTo) return Effect.succeed({ _tag: "None" })
+        if (!leaseOpen(next.row.resource, lease.realNow)) return Effect.succeed({ _tag: "Leased" })
         // Taken meanwhile by another claimer: wait for it like any leased row, as the SQL store does.
-        return Effect.map(claim(organisation, next.resource.id, lease, (current) => current.due_at <= upTo), (taken): NextDue =>
+        return Effect.map(claim(next.organisation, next.row.resource.id, lease, (current) => current.due_at <= upTo), (taken): NextDue =>
           taken._tag === "Some" ? { _tag: "Claimed", item: taken.value } : { _tag: "Leased" })
       }),
     complete: (item, owner, outcome) =>
