@@ -42,9 +42,9 @@ export class DueWorker extends Context.Service<DueWorker, {
   readonly runDue: Effect.Effect<number>
   /**
    * Runs the organisation's rows due up to `target` (its clock) in due order, each at its instant,
-   * rows created meanwhile included and rows leased elsewhere waited for, moving its clock to each
-   * row's instant once it completed, then to `target`. A row that fails stops the advance with
-   * its failure, the clock before it. `from` is the organisation's time the target was computed
+   * rows created meanwhile included and rows leased elsewhere waited for, then moves its clock to
+   * `target` (one write of the clock). A row that fails stops the advance with its failure, the
+   * clock moved as far as the rows before it. `from` is the organisation's time the target was computed
    * from (the clock then moves by exactly `target - from`); by default its time now.
    */
   readonly advance: (organisation: string, target: number, from?: number) => Effect.Effect<void>
