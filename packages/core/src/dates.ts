@@ -249,6 +249,34 @@ export const localDateOfMillisIn = (ms: number, timeZone: string): LocalDate => 
   return date
 }
 
+/** Every zone's offset lies within this of UTC (today's extremes are -12 and +14 hours). */
+const ZONE_OFFSET_BOUND_MS = 15 * 3_600_000
+
+/** The first instant in [lo, hi] for which `reached` holds, `reached` false before it and true after (hi satisfies it). */
+const firstMillisWhere = (lo: number, hi: number, step: number, reached: (ms: number) => boolean): number => {
+  let [low, high] = [Math.floor(lo / step), Math.ceil(hi / step)]
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2)
+    if (reached(mid * step)) high = mid
+    else low = mid + 1
+  }
+  return high * step
+}
+
+/**
+ * The first instant whose calendar date in the IANA time zone is `date` or later: the start of
+ * that local day (of the next one if the zone skipped it, as Samoa skipped 30 December 2011). A
+ * deadline "once that date has passed" in a zone falls there for the next date.
+ */
+export const startOfLocalDateIn = (date: LocalDate, timeZone: string): number => {
+  const midnightUtc = toDayNumber(date) * MILLIS_PER_DAY
+  const reached = (ms: number) => localDateOfMillisIn(ms, timeZone) >= date
+  // Days almost always change on a quarter-hour: a search by quarters, then by milliseconds
+  // inside the quarter found only when the day began inside it (Kiribati ran at -10:40 until 1979).
+  const quarter = firstMillisWhere(midnightUtc - ZONE_OFFSET_BOUND_MS, midnightUtc + ZONE_OFFSET_BOUND_MS, QUARTER_HOUR_MS, reached)
+  return reached(quarter - 1) ? firstMillisWhere(quarter - QUARTER_HOUR_MS, quarter, 1, reached) : quarter
+}
+
 // ---------------------------------------------------------------------------------------------
 // The clock port is Effect's own `Clock` (TestClock in tests); these read it.
 

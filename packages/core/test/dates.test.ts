@@ -14,6 +14,8 @@ import {
   fromDayNumber,
   isoWeekday,
   localDateOfMillisIn,
+  startOfLocalDateIn,
+  unsafeLocalDate,
   makeLocalDate,
   monthIndexOfCivil,
   now,
@@ -142,6 +144,21 @@ describe("Timestamp", () => {
     fc.assert(fc.property(fc.constantFrom(...zones), instant, steps, (zone, start, deltas) => {
       for (const ms of [start, ...deltas.map((d) => Math.max(0, start + d))]) expect(localDateOfMillisIn(ms, zone)).toBe(reference(ms, zone))
     }), { numRuns: 2000 })
+  })
+
+  it("a local day starts at the first instant whose date there is that day or later", () => {
+    const zones = ["Europe/London", "America/New_York", "Asia/Kathmandu", "Pacific/Chatham", "Pacific/Apia", "Africa/Monrovia", "Pacific/Kiritimati", "Etc/GMT+12"]
+    const formats = new Map(zones.map((zone) => [zone, new Intl.DateTimeFormat("en-CA", { timeZone: zone, year: "numeric", month: "2-digit", day: "2-digit" })]))
+    const dateAt = (ms: number, zone: string) => formats.get(zone)?.format(new Date(ms)) ?? ""
+    const day = fc.integer({ min: 1, max: Date.UTC(2100, 0, 1) / 86_400_000 }).map((n) => new Date(n * 86_400_000).toISOString().slice(0, 10))
+    fc.assert(fc.property(fc.constantFrom(...zones), day, (zone, date) => {
+      const start = startOfLocalDateIn(unsafeLocalDate(date), zone)
+      expect(dateAt(start, zone) >= date).toBe(true)
+      expect(dateAt(start - 1, zone) < date).toBe(true)
+    }), { numRuns: 2000 })
+    // London in summer: the day starts at 23:00 UTC the day before; Samoa skipped 30 December 2011.
+    expect(startOfLocalDateIn(unsafeLocalDate("2026-07-01"), "Europe/London")).toBe(Date.UTC(2026, 5, 30, 23))
+    expect(startOfLocalDateIn(unsafeLocalDate("2011-12-30"), "Pacific/Apia")).toBe(startOfLocalDateIn(unsafeLocalDate("2011-12-31"), "Pacific/Apia"))
   })
 
   it("renders the same instant the same way, and the next one anew", () => {

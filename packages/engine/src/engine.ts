@@ -24,8 +24,9 @@ import { FlowServices } from "./payer-flows/flow-services.ts"
 import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
 import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
-import { ClockControl, Simulator } from "./kernel/simulator.ts"
-import type { DueWorkDeclarations } from "./kernel/ports/due-work.ts"
+import { ClockControl } from "./kernel/simulator.ts"
+import { Simulator } from "./kernel/due/simulator.ts"
+import { DueKinds, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore } from "./kernel/ports/due-work.ts"
 import { payerFlowDeadlines } from "./payer-flows/due.ts"
 import { outboundDeadlines } from "./outbound/due.ts"
 import { JobRegistry } from "./kernel/jobs.ts"
@@ -109,13 +110,20 @@ export const EngineDeadlines = Effect.gen(function*() {
   return declared
 })
 
+/** `EngineDeadlines` for the library's simulator, which runs them as a server's worker does. */
+export const EngineDueKinds = Layer.effect(DueKinds, Effect.map(EngineDeadlines, (declarations) => DueKinds.of({ declarations })))
+
 /** The services `ApiServices` provides. */
 export type ApiService = Layer.Success<typeof ApiServices>
 
 /** The same layer as `ApiServices` under its first name (every engine service but the simulator). */
 export const EngineServices = ApiServices
 
-export type EngineStorage = RepositoryBackend | Transactor | EventLog
+/**
+ * What the engine is stored in: resources, units of work, events, and due work (the rows the use
+ * cases schedule, which a server's worker and the library's simulator both run).
+ */
+export type EngineStorage = RepositoryBackend | Transactor | EventLog | DueWorkStore | DueWorkSchedule
 
 /**
  * `ApiServices` with their repositories on the storage adapter given (in memory, or SQL from
@@ -123,7 +131,7 @@ export type EngineStorage = RepositoryBackend | Transactor | EventLog
  * and an `IdGenerator`; it needs no `ClockControl` and has no simulator.
  */
 export const engineServicesOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
-  EngineJobs.pipe(
+  Layer.merge(EngineJobs, EngineDueKinds).pipe(
     Layer.provideMerge(ApiServices),
     Layer.provideMerge(RepositoriesFromBackend),
     Layer.provideMerge(storage)

@@ -9,6 +9,8 @@ import {
   sandboxEngineOn,
   setUpPayer,
   Simulator,
+  DueWorkSchedule,
+  DueWorkStore,
   Subscriptions,
   Transactor
 } from "@paykit/engine"
@@ -46,7 +48,9 @@ const recordingStorage = (reads: Array<Read>) =>
     }
     return Context.make(RepositoryBackend, recorded).pipe(
       Context.add(Transactor, yield* Transactor),
-      Context.add(EventLog, yield* EventLog)
+      Context.add(EventLog, yield* EventLog),
+      Context.add(DueWorkStore, yield* DueWorkStore),
+      Context.add(DueWorkSchedule, yield* DueWorkSchedule)
     )
   })).pipe(Layer.provide(InMemoryStorage))
 

@@ -1,20 +1,25 @@
 import { Clock, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
+import { unsafeLocalDate } from "@paykit/core"
 import {
   BankAuthorisations,
   dailyRunDeclarations,
   DAILY_RUN_KIND,
+  type DueWorkDeclarations,
+  dueDone,
   DueWorker,
   DueWorkStore,
   EngineDeadlines,
-  InMemoryDueWork,
   InMemoryStorage,
+  OUTBOUND_APPROVAL_EXPIRY,
+  OutboundPayments,
   sandboxEngineOn,
   scheduleFirstDailyRun,
   Transactor
 } from "@paykit/engine"
 import { billingRequestsAtEdge, ORG, setUpCreditor, START } from "./billing-fixtures.ts"
+import { fundAccount, setUpCreditor as setUpOutboundCreditor, setUpRecipient } from "./outbound-fixtures.ts"
 
 /**
  * Due work on the in-memory adapter: the daily run and the deadlines as rows a `DueWorker` runs,
@@ -32,7 +37,7 @@ const ran: Array<{ readonly organisation: string; readonly at: number }> = []
 const probeJob = { name: "probe", run: (organisation: string) => Effect.flatMap(Clock.currentTimeMillis, (at) => Effect.sync(() => void ran.push({ organisation, at }))) }
 
 // The engine built with a due-work store in its storage: its use cases schedule their deadlines there.
-const storage = InMemoryDueWork.pipe(Layer.provideMerge(InMemoryStorage))
+const storage = InMemoryStorage
 const engine = sandboxEngineOn(storage, { seed: 3 })
 const worker = Layer.unwrap(Effect.gen(function*() {
   const declared = [yield* dailyRunDeclarations([probeJob]), ...(yield* EngineDeadlines)]
@@ -79,6 +84,29 @@ describe("due work in memory", () => {
     expect(r.now).toBeGreaterThanOrEqual(START + 3 * DAY)
   })
 
+  it("an outbound payment left unapproved is cancelled as its execution date ends in London, through its due row", async () => {
+    const r = await run(Effect.gen(function*() {
+      const outbound = yield* OutboundPayments
+      const creditor = yield* setUpOutboundCreditor(ORG, { verified: false })
+      const recipient = yield* setUpRecipient(ORG)
+      yield* fundAccount(ORG, { amount: 100, links: { creditor: creditor.id } })
+      const payment = yield* outbound.create(ORG, {
+        amount: 100, scheme: "faster_payments", execution_date: unsafeLocalDate("2026-11-24"), links: { recipient_bank_account: recipient.id }
+      })
+      const pending = yield* (yield* DueWorkStore).pendingOf(ORG, OUTBOUND_APPROVAL_EXPIRY)
+      const due = yield* DueWorker
+      // November is GMT: the 24th ends at midnight UTC, hours before the next daily run (06:00).
+      const endOfDate = Date.UTC(2026, 10, 25)
+      yield* due.advance(ORG, endOfDate - 1)
+      const onDate = (yield* outbound.get(ORG, payment.id)).status
+      yield* due.advance(ORG, endOfDate + MINUTE)
+      return { pending, onDate, after: (yield* outbound.get(ORG, payment.id)).status }
+    }))
+    expect(r.pending.map((item) => item.dueAt)).toEqual([Date.UTC(2026, 10, 25)])
+    expect(r.onDate).toBe("pending_approval")
+    expect(r.after).toBe("cancelled")
+  })
+
   it("a schedule inside a unit of work that fails is rolled back with it; scheduling again keeps the earlier instant", async () => {
     const r = await run(Effect.gen(function*() {
       const store = yield* DueWorkStore
@@ -92,5 +120,82 @@ describe("due work in memory", () => {
     }))
     expect(r.afterRollback).toEqual([])
     expect(r.after.map((item) => [item.key, item.dueAt])).toEqual([["b", 10]])
+  })
+})
+
+describe("the in-memory due-work store under racing claimers", () => {
+  // The SQL store's claims are single statements: a claimer that loses a race gets nothing and
+  // carries on. The in-memory one reads then writes, and a write waits while a unit of work holds
+  // the store, so claimers that read meanwhile all write after it, on the same versions.
+  const CLAIMERS = 8
+  const ROWS = 40
+  /** Runs `racers` at once while a unit of work holds the store, so each reads before any writes. */
+  const racing = <A>(racers: ReadonlyArray<Effect.Effect<A>>) =>
+    Effect.gen(function*() {
+      const transactor = yield* Transactor
+      const held = transactor.transaction(Effect.repeat(Effect.yieldNow, { times: 50 }))
+      const [, answers] = yield* Effect.all([held, Effect.all(racers, { concurrency: "unbounded" })], { concurrency: "unbounded" })
+      return answers
+    })
+
+  it("a claim that loses a race takes nothing, and every row is claimed once", async () => {
+    const r = await run(Effect.gen(function*() {
+      const store = yield* DueWorkStore
+      for (let i = 0; i < ROWS; i++) yield* store.schedule({ organisation: ORG, kind: "k", key: `r${i}`, dueAt: START - 1 })
+      const claims = yield* racing(Array.from({ length: CLAIMERS }, (_, c) =>
+        store.claimDue({ owner: `w${c}`, realNow: START, until: START + MINUTE }, ROWS)))
+      const next = yield* racing(Array.from({ length: CLAIMERS }, (_, c) =>
+        store.claimNextOf(ORG, START, { owner: `n${c}`, realNow: START + 2 * MINUTE, until: START + 3 * MINUTE })))
+      return { keys: claims.flat().map((item) => item.key), next: next.map((n) => n._tag) }
+    }))
+    expect([...r.keys].sort()).toEqual(Array.from({ length: ROWS }, (_, i) => `r${i}`).sort())
+    expect(r.next.filter((tag) => tag === "Claimed")).toHaveLength(1)
+  })
+
+  it("schedules and renewals racing each other all land, none a crash", async () => {
+    const r = await run(Effect.gen(function*() {
+      const store = yield* DueWorkStore
+      yield* store.schedule({ organisation: ORG, kind: "k", key: "same", dueAt: START + CLAIMERS })
+      yield* racing(Array.from({ length: CLAIMERS }, (_, c) => store.schedule({ organisation: ORG, kind: "k", key: "same", dueAt: START + c })))
+      const [item] = yield* store.claimDue({ owner: "w", realNow: START + MINUTE, until: START + 2 * MINUTE }, 1)
+      if (item === undefined) return { renewed: [], pending: [] }
+      const renewed = yield* racing(Array.from({ length: CLAIMERS }, (_, c) => store.renew(item, "w", START + 3 * MINUTE + c)))
+      return { renewed, pending: yield* store.pendingOf(ORG, "k") }
+    }))
+    expect(r.pending.map((item) => item.dueAt)).toEqual([START])
+    expect(r.renewed.every((ok) => ok)).toBe(true)
+  })
+})
+
+describe("the pumps run on the organisation's clock", () => {
+  // A pump turns what was committed into rows on its organisation's clock: a sandbox organisation
+  // ten days ahead reads ten days ahead in a poll, and an advance's position as it goes.
+  const seen: Array<{ readonly organisation: string | undefined; readonly now: number }> = []
+  const probePump: DueWorkDeclarations = {
+    kinds: [{ kind: "probe", run: () => Effect.succeed(dueDone) }],
+    pumps: [{
+      name: "probe",
+      run: (organisation, nowOf) => Effect.flatMap(nowOf(ORG), (now) => Effect.sync(() => void seen.push({ organisation, now })))
+    }]
+  }
+  const probeLayer = Layer.unwrap(Effect.succeed(DueWorker.layer([probePump], { owner: "probe" }))).pipe(
+    Layer.provideMerge(storage), Layer.provideMerge(TestClock.layer()))
+
+  it("in a poll, its offset ahead of real time; in an advance, the instant the advance reached", async () => {
+    seen.length = 0
+    await Effect.runPromise(Effect.provide(Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      const store = yield* DueWorkStore
+      const worker = yield* DueWorker
+      yield* store.raiseOffset(ORG, 10 * DAY)
+      yield* worker.runDue
+      const polled = seen.splice(0)
+      yield* store.schedule({ organisation: ORG, kind: "probe", key: "p", dueAt: START + 10 * DAY + 3_600_000 })
+      yield* worker.advance(ORG, START + 10 * DAY + 2 * 3_600_000)
+      expect(polled.map((s) => s.now)).toEqual([START + 10 * DAY])
+      // Before the row, then after it: the pump ran at the row's instant, though the clock moves only at the end.
+      expect(seen.map((s) => s.now)).toEqual([START + 10 * DAY, START + 10 * DAY + 3_600_000])
+      expect(seen.every((s) => s.organisation === ORG)).toBe(true)
+    }), probeLayer))
   })
 })

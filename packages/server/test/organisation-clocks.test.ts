@@ -1,8 +1,10 @@
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+import { DueWorkStore } from "@paykit/engine"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { issueAccessToken } from "@paykit/http"
 import { Organisations } from "../src/index.ts"
-import { api, json, startServer, type TestServer } from "./harness.ts"
+import { api, json, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
 
 /**
  * Each sandbox organisation has its own clock: an advance through one organisation's token runs
@@ -65,5 +67,41 @@ describe("per-organisation sandbox clocks", () => {
       Date.parse(((await json(await api(server.url, token, "/creditors", { method: "POST", body: { creditors: { name: "Later Ltd", country_code: "GB", creditor_type: "company" } } })))["creditors"] as { created_at: string }).created_at)
     expect((await made(tokenA)) - Date.now()).toBeGreaterThan(DAY - 60_000)
     expect(Math.abs((await made(tokenB)) - Date.now())).toBeLessThan(60_000)
+  })
+})
+
+describe.each(SERVER_DATABASES)("an organisation's tokens carry its clock, written once a move on %s", (_name, start) => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await start()
+  }, 60_000)
+  afterAll(() => server.close())
+
+  it("an advance running many rows writes each token once; a move that does not move writes none", { timeout: 60_000 }, async () => {
+    const token = server.boot.accessToken ?? ""
+    const organisation = server.boot.organisation.id
+    const TOKENS = 4
+    const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) => server.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, f))
+    // Counts every write of a token row: the request path reads the copy, so each is a cost.
+    await sql((q) => Effect.gen(function*() {
+      yield* q.unsafe(`CREATE TABLE token_writes (id text NOT NULL)`)
+      yield* q.unsafe(`CREATE FUNCTION count_token_write() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN INSERT INTO token_writes VALUES (NEW.id); RETURN NEW; END $$`)
+      yield* q.unsafe(`CREATE TRIGGER count_token_write AFTER UPDATE ON access_tokens FOR EACH ROW EXECUTE FUNCTION count_token_write()`)
+    }))
+    await server.runtime.runPromise(Effect.forEach(Array.from({ length: TOKENS - 1 }, (_, i) => i), (i) =>
+      issueAccessToken({ id: `AT_clock_copy_${i}`, organisation, scope: "read_write" })))
+    const writes = () => sql((q) => q<{ id: string }>`SELECT id FROM token_writes`)
+    // Three days: three daily runs and three retention runs, each a row of the advance.
+    await creditorInReview(server.url, token)
+    expect((await api(server.url, token, "/sandbox/simulator/advance", { method: "POST", body: { by: "P3D" } })).status).toBe(200)
+    const afterAdvance = await writes()
+    expect(afterAdvance).toHaveLength(TOKENS)
+    expect(new Set(afterAdvance.map((w) => w.id)).size).toBe(TOKENS)
+    // A move that does not move writes no clock row (xmin is the writing transaction), so no trigger runs.
+    const clockRow = () => sql((q) => q<{ x: string }>`SELECT xmin::text AS x FROM organisation_clocks WHERE organisation_id = ${organisation}`)
+    const before = await clockRow()
+    await server.runtime.runPromise(Effect.flatMap(DueWorkStore, (store) => Effect.andThen(store.raiseOffset(organisation, 0), store.raiseOffset(organisation, 3 * DAY))))
+    expect(await clockRow()).toEqual(before)
+    expect(await writes()).toHaveLength(TOKENS)
   })
 })

@@ -15,7 +15,9 @@ import { startReceiver } from "../../store-sql/test/webhooks/receiver.ts"
  * process while the others' workers claim the rows that fall due on the organisation's clock; one
  * process is killed with SIGKILL in the middle. Then: no payment was created twice, payouts
  * reconcile with the payments they paid out, every event reached the webhook receiver at least
- * once, the outbound rate limit is one for all processes, and an idempotency key holds across them. A second case kills a process while it holds a lease:
+ * once (the one process killed was caught holding a delivery), the outbound rate limit is one for
+ * all processes, and an idempotency key holds across them, used one after the other or at once.
+ * Each day is advanced through another process. A second case kills a process while it holds a lease:
  * another runs the row once the lease ran out. Skipped without DATABASE_URL.
  */
 
@@ -103,13 +105,51 @@ const subscriptionsThrough = async (base: string, count: number) => {
     const interval_unit = i % 2 === 0 ? "weekly" : "monthly"
     subscriptions.push(String((await post("/subscriptions", "subscriptions", { amount: 1000 + i * 100, currency: "GBP", interval_unit, links: { mandate } }))["id"]))
   }
-  return { creditor, subscriptions }
+  return { creditor, subscriptions, mandate }
 }
 
 const advance = async (base: string, by: string, output?: () => string) => {
   const response = await api(base, CHILD_TOKEN, "/sandbox/simulator/advance", { method: "POST", body: { by } })
   if (response.status !== 200 && output !== undefined) console.log(await response.text(), output().slice(-6000))
   expect(response.status).toBe(200)
+}
+
+const LeaseRow = Schema.Struct({ kind: Schema.String, key: Schema.String, due_at: DbInteger, lease_owner: Schema.NullOr(Schema.String), lease_until: Schema.NullOr(DbInteger) })
+type LeaseRowType = typeof LeaseRow.Type
+type Database = Awaited<ReturnType<typeof freshDatabase>>
+
+/** The rows leased by the process `pid` (its owner name is `host:pid:random`). */
+const leasedBy = (database: Database, pid: number | undefined) =>
+  database.query((sql) =>
+    Effect.flatMap(sql`SELECT kind, key, due_at, lease_owner, lease_until FROM due_work WHERE lease_owner LIKE ${`%:${pid ?? -1}:%`}`, Schema.decodeUnknownEffect(Schema.Array(LeaseRow))))
+
+/** How long the receiver takes to answer while a process is to be caught holding a delivery. */
+const SLOW_ANSWER_MS = 2_000
+
+/**
+ * Makes events through `base` while the receiver answers slowly, until `victim`'s worker is seen
+ * holding a lease (a delivery it is sending), then kills it with SIGKILL. Answers what it held.
+ */
+const killHoldingALease = async (database: Database, base: string, mandate: string, victim: ChildServer, receiver: Awaited<ReturnType<typeof startReceiver>>) => {
+  const until = Date.now() + 60_000
+  while (Date.now() < until) {
+    receiver.answer(...Array.from({ length: 3 }, () => ({ _tag: "slow", delayMs: SLOW_ANSWER_MS }) as const))
+    // A subscription's "created" event: whichever process's worker pumps it first sends its delivery.
+    const made = await api(base, CHILD_TOKEN, "/subscriptions", { method: "POST", body: { subscriptions: { amount: 500, currency: "GBP", interval_unit: "monthly", links: { mandate } } } })
+    if (made.status !== 201) throw new Error(`a subscription to catch a lease: ${made.status} ${await made.text()}`)
+    const deadline = Date.now() + SLOW_ANSWER_MS
+    while (Date.now() < deadline) {
+      const held = await leasedBy(database, victim.child.pid)
+      if (held.length > 0) {
+        victim.child.kill("SIGKILL")
+        await victim.exited
+        receiver.healthy()
+        return held
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+  throw new Error("the process to kill never held a lease")
 }
 
 describe.skipIf(databaseUrl === undefined)("three server processes on one PostgreSQL database", () => {
@@ -133,20 +173,32 @@ describe.skipIf(databaseUrl === undefined)("three server processes on one Postgr
     const a = await start(database.url, env)
     const [b, c] = await Promise.all([start(database.url, env), start(database.url, env)])
     children.push(a.child, b.child, c.child)
-    const { subscriptions } = await subscriptionsThrough(a.url, 6)
+    const { subscriptions, mandate } = await subscriptionsThrough(a.url, 6)
 
-    // A month, a day at a time through b; c is killed a third of the way, mid-advance.
+    // A month, a day at a time, each day through another process (the clock is the database's,
+    // not a process's). A third of the way, c is killed while it holds a lease: a delivery of
+    // events made through a, which c's worker claimed and is sending to a receiver answering slowly.
+    const processes = [a, b, c]
+    let heldByC: ReadonlyArray<LeaseRowType> = []
     for (let day = 1; day <= 31; day++) {
-      const advancing = advance(b.url, "P1D", b.child.output)
-      if (day === 10) c.child.child.kill("SIGKILL")
-      await advancing
+      const through = processes[day % processes.length] ?? b
+      await advance(through.url, "P1D", through.child.output)
+      if (day === 10) {
+        heldByC = await killHoldingALease(database, a.url, mandate, c.child, receiver)
+        processes.splice(processes.indexOf(c), 1)
+      }
     }
     await c.child.exited
+    expect(heldByC.map((row) => row.kind)).toContain("webhook_delivery")
 
-    // No payment created twice: one per subscription and charge date, across every process.
+    // No payment created twice: one per subscription and charge date, across every process, and
+    // one "created" event each.
     const payments = await listAll(a.url, "/payments", "payments")
     const charges = payments.map((p) => `${String(field(p, "links")["subscription"])}/${String(p["charge_date"])}`)
     expect(new Set(charges).size).toBe(charges.length)
+    const paymentEvents = await listAll(a.url, "/events?resource_type=payments", "events")
+    const createdOf = paymentEvents.filter((e) => e["action"] === "created").map((e) => String(field(e, "links")["payment"]))
+    expect([...createdOf].sort()).toEqual(payments.map((p) => String(p["id"])).sort())
     // Every subscription charged through the month (weekly ones four times at least).
     subscriptions.forEach((subscription, i) =>
       expect(charges.filter((c) => c.startsWith(`${subscription}/`)).length).toBeGreaterThanOrEqual(i % 2 === 0 ? 4 : 1))
@@ -190,18 +242,21 @@ describe.skipIf(databaseUrl === undefined)("three server processes on one Postgr
     expect((await api(b.url, CHILD_TOKEN, "/outbound_payments", { method: "POST", body: {} })).status).toBe(429)
 
     // Idempotency across processes: a key used through a is a conflict through b, naming a's resource.
-    const keyed = (base: string) =>
-      api(base, CHILD_TOKEN, "/creditors", { method: "POST", headers: { "idempotency-key": "scale-out-1" }, body: { creditors: { name: "Keyed Ltd", country_code: "GB", creditor_type: "company" } } })
-    const first = await keyed(a.url)
+    const keyed = (base: string, key: string, name: string) =>
+      api(base, CHILD_TOKEN, "/creditors", { method: "POST", headers: { "idempotency-key": key }, body: { creditors: { name, country_code: "GB", creditor_type: "company" } } })
+    const first = await keyed(a.url, "scale-out-1", "Keyed Ltd")
     expect(first.status).toBe(201)
     const id = field(await json(first), "creditors")["id"]
-    const second = await keyed(b.url)
+    const second = await keyed(b.url, "scale-out-1", "Keyed Ltd")
     expect(second.status).toBe(409)
     expect(JSON.stringify(await json(second))).toContain(String(id))
+    // And at once: the same key through both processes together creates one creditor.
+    const racing = await Promise.all([keyed(a.url, "scale-out-2", "Raced Ltd"), keyed(b.url, "scale-out-2", "Raced Ltd")])
+    expect(racing.map((response) => response.status).sort()).toEqual([201, 409])
+    const creditors = await listAll(a.url, "/creditors", "creditors")
+    expect(creditors.filter((creditor) => creditor["name"] === "Raced Ltd")).toHaveLength(1)
   })
 })
-
-const LeaseRow = Schema.Struct({ kind: Schema.String, key: Schema.String, due_at: DbInteger, lease_owner: Schema.NullOr(Schema.String), lease_until: Schema.NullOr(DbInteger) })
 
 describe.skipIf(databaseUrl === undefined)("a process killed while it holds a lease", () => {
   let database: Awaited<ReturnType<typeof freshDatabase>>
@@ -218,18 +273,15 @@ describe.skipIf(databaseUrl === undefined)("a process killed while it holds a le
     const first = await start(database.url)
     children.push(first.child)
     await subscriptionsThrough(first.url, 4)
-    const leasedBy = (pid: number | undefined) =>
-      database.query((sql) =>
-        Effect.flatMap(sql`SELECT kind, key, due_at, lease_owner, lease_until FROM due_work WHERE lease_owner LIKE ${`%:${pid ?? -1}:%`}`, Schema.decodeUnknownEffect(Schema.Array(LeaseRow))))
     // A long advance through the first process; it is killed the moment it is seen holding a lease.
     const advancing = api(first.url, CHILD_TOKEN, "/sandbox/simulator/advance", { method: "POST", body: { by: "P200D" } }).catch(() => undefined)
     let held: ReadonlyArray<typeof LeaseRow.Type> = []
-    while (held.length === 0) held = await leasedBy(first.child.child.pid)
+    while (held.length === 0) held = await leasedBy(database, first.child.child.pid)
     first.child.child.kill("SIGKILL")
     await first.child.exited
     await advancing
     // The row it held is still leased to it (the kill came before its completion).
-    held = await leasedBy(first.child.child.pid)
+    held = await leasedBy(database, first.child.child.pid)
     expect(held.length).toBe(1)
     const row = held[0]
     if (row === undefined) return

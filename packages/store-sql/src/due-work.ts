@@ -21,6 +21,7 @@ const ItemRow = Schema.Struct({
 })
 const decodeItems = Schema.decodeUnknownEffect(Schema.Array(ItemRow))
 const PeekRow = Schema.Struct({
+  organisation_id: Schema.String,
   kind: Schema.String,
   key: Schema.String,
   lease_until: Schema.NullOr(DbInteger)
@@ -46,6 +47,57 @@ const toItem = (row: typeof ItemRow.Type): ClaimedDueItem => ({
 const leaseFree = (row: { readonly lease_until: number | null }, lease: DueLease) =>
   row.lease_until === null || row.lease_until < lease.realNow
 
+/** The organisation's offset as the claim statements return it. */
+const offsetColumn = (sql: SqlClient.SqlClient) =>
+  sql`COALESCE((SELECT c.offset_ms FROM organisation_clocks c WHERE c.organisation_id = d.organisation_id), 0) AS offset_ms`
+
+/**
+ * How many more candidates than asked a claim considers: processes claiming at once see the same
+ * earliest rows, and each skips those another is locking, so each needs others to take.
+ */
+const CLAIM_CANDIDATES_BEYOND_LIMIT = 16
+
+/**
+ * A poll's claim (`claimDue`), one statement; exported so a test can read its plan. What is due is
+ * found per clock, each read bounded by what is due on it: every row due by real time (every
+ * organisation's clock is at or ahead of it) through the `due_at` index, and for each organisation
+ * whose clock runs ahead (one row of `organisation_clocks` each) its rows due between real time and
+ * its own time, through `(organisation_id, due_at)`. Until 2026-11-24 one bound, real time plus the
+ * largest offset, served every organisation: a sandbox organisation a year ahead made each poll read
+ * every row due within the year. The candidates are then locked, skipping those another claimer is
+ * locking.
+ */
+export const claimDueStatement = (sql: SqlClient.SqlClient, lease: DueLease, limit: number) => {
+  const candidates = limit + CLAIM_CANDIDATES_BEYOND_LIMIT
+  const now = lease.realNow
+  return sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
+    FROM (
+      SELECT w.organisation_id, w.kind, w.key FROM (
+        (SELECT r.organisation_id, r.kind, r.key, r.due_at FROM due_work r
+          WHERE r.due_at <= ${now} AND (r.lease_until IS NULL OR r.lease_until < ${now})
+          ORDER BY r.due_at LIMIT ${candidates})
+        UNION ALL
+        (SELECT ahead.organisation_id, ahead.kind, ahead.key, ahead.due_at FROM organisation_clocks c
+          CROSS JOIN LATERAL (
+            SELECT a.organisation_id, a.kind, a.key, a.due_at FROM due_work a
+            WHERE a.organisation_id = c.organisation_id AND a.due_at > ${now} AND a.due_at <= ${now} + c.offset_ms
+              AND (a.lease_until IS NULL OR a.lease_until < ${now})
+            ORDER BY a.organisation_id, a.due_at LIMIT ${candidates}
+          ) ahead
+          WHERE c.offset_ms > 0)
+        ORDER BY due_at LIMIT ${candidates}
+      ) due
+      JOIN due_work w ON w.organisation_id = due.organisation_id AND w.kind = due.kind AND w.key = due.key
+      -- Read again under the lock: another claimer may have leased it since.
+      WHERE w.lease_until IS NULL OR w.lease_until < ${now}
+      ORDER BY w.due_at, w.organisation_id, w.kind, w.key
+      LIMIT ${limit}
+      FOR UPDATE OF w SKIP LOCKED
+    ) picked
+    WHERE d.organisation_id = picked.organisation_id AND d.kind = picked.kind AND d.key = picked.key
+    RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, ${offsetColumn(sql)}`
+}
+
 export const makeSqlDueWorkStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const offsetOf = (organisation: string) =>
@@ -54,41 +106,29 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
       Effect.map((rows) => rows[0]?.offset_ms ?? 0),
       Effect.orDie
     )
-  const OFFSET = sql`COALESCE((SELECT c.offset_ms FROM organisation_clocks c WHERE c.organisation_id = d.organisation_id), 0) AS offset_ms`
+  const OFFSET = offsetColumn(sql)
   return DueWorkStore.of({
     schedule: (request) =>
       Effect.orDie(sql`INSERT INTO due_work (organisation_id, kind, key, due_at)
         VALUES (${request.organisation}, ${request.kind}, ${request.key}, ${request.dueAt})
         ON CONFLICT (organisation_id, kind, key) DO UPDATE SET due_at = LEAST(due_work.due_at, EXCLUDED.due_at)`),
     claimDue: (lease, limit) =>
-      sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
-        FROM (
-          SELECT w.organisation_id, w.kind, w.key FROM due_work w
-          LEFT JOIN organisation_clocks c ON c.organisation_id = w.organisation_id
-          WHERE w.due_at <= ${lease.realNow} + COALESCE(c.offset_ms, 0)
-            -- A bound the due_at index can serve: nothing is due past real time plus the largest
-            -- offset, so a poll reads the due rows, not the table (the line above is per row).
-            AND w.due_at <= ${lease.realNow} + (SELECT COALESCE(max(offset_ms), 0) FROM organisation_clocks)
-            AND (w.lease_until IS NULL OR w.lease_until < ${lease.realNow})
-          ORDER BY w.due_at, w.organisation_id, w.kind, w.key
-          LIMIT ${limit}
-          FOR UPDATE OF w SKIP LOCKED
-        ) picked
-        WHERE d.organisation_id = picked.organisation_id AND d.kind = picked.kind AND d.key = picked.key
-        RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, ${OFFSET}`.pipe(
+      claimDueStatement(sql, lease, limit).pipe(
         Effect.flatMap(decodeItems),
         Effect.map((rows) => rows.map(toItem).sort((a, b) => a.dueAt - b.dueAt || a.organisation.localeCompare(b.organisation))),
         Effect.orDie
       ),
     claimNextOf: (organisation, upTo, lease) =>
       Effect.orDie(Effect.gen(function*() {
-        const [next] = yield* decodePeek(yield* sql`SELECT kind, key, lease_until FROM due_work
-          WHERE organisation_id = ${organisation} AND due_at <= ${upTo}
-          ORDER BY due_at, kind, key LIMIT 1`)
+        const [next] = yield* decodePeek(yield* (organisation === undefined
+          ? sql`SELECT organisation_id, kind, key, lease_until FROM due_work WHERE due_at <= ${upTo}
+              ORDER BY due_at, organisation_id, kind, key LIMIT 1`
+          : sql`SELECT organisation_id, kind, key, lease_until FROM due_work WHERE organisation_id = ${organisation} AND due_at <= ${upTo}
+              ORDER BY due_at, kind, key LIMIT 1`))
         if (next === undefined) return { _tag: "None" } satisfies NextDue
         if (!leaseFree(next, lease)) return { _tag: "Leased" } satisfies NextDue
         const claimed = yield* decodeItems(yield* sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
-          WHERE d.organisation_id = ${organisation} AND d.kind = ${next.kind} AND d.key = ${next.key}
+          WHERE d.organisation_id = ${next.organisation_id} AND d.kind = ${next.kind} AND d.key = ${next.key}
             AND (d.lease_until IS NULL OR d.lease_until < ${lease.realNow})
           RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, ${OFFSET}`)
         const row = claimed[0]
@@ -111,9 +151,12 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
       Effect.orDie(sql`UPDATE due_work SET lease_owner = NULL, lease_until = NULL
         WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}`),
     offsetOf,
+    // A move that does not move the clock writes nothing: the server's trigger copies each write
+    // of the row to the organisation's access tokens (server migration 0008).
     raiseOffset: (organisation, offsetMillis) =>
       Effect.orDie(sql`INSERT INTO organisation_clocks (organisation_id, offset_ms) VALUES (${organisation}, ${offsetMillis})
-        ON CONFLICT (organisation_id) DO UPDATE SET offset_ms = GREATEST(organisation_clocks.offset_ms, EXCLUDED.offset_ms), updated_at = now()`),
+        ON CONFLICT (organisation_id) DO UPDATE SET offset_ms = EXCLUDED.offset_ms, updated_at = now()
+        WHERE organisation_clocks.offset_ms < EXCLUDED.offset_ms`),
     pendingOf: (organisation, kind) =>
       sql`SELECT key, due_at, attempt FROM due_work WHERE organisation_id = ${organisation} AND kind = ${kind} ORDER BY due_at, key`.pipe(
         Effect.flatMap(decodePending),

@@ -1,6 +1,7 @@
 import { Effect, Layer, Schema } from "effect"
 import { RetentionStore, WEBHOOK_DELIVERY_STATUSES, WEBHOOKS, webhookDeliveries } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
+import type { Fragment } from "effect/sql/Statement"
 import { DbInteger } from "./db-integer.ts"
 
 /**
@@ -8,13 +9,15 @@ import { DbInteger } from "./db-integer.ts"
  * index scoped by organisation (`events_created_at` and `resources_created_at` on the stored
  * `created_at` text, `idempotency_keys_created_at`) and removed at most `limit` at a time, so one
  * call is a bounded unit of work. Events still in the outbox wait for the pump; pending webhook
- * deliveries wait for their last attempt.
+ * deliveries, and the attempts recorded for them, wait for their last attempt.
  */
 
 const CountRow = Schema.Struct({ n: DbInteger })
 const decodeCount = Schema.decodeUnknownEffect(Schema.Array(CountRow))
-/** Only settled deliveries are pruned: a pending one still has a due row that reads it. */
-const SETTLED_DELIVERIES = WEBHOOK_DELIVERY_STATUSES.filter((status) => status !== "pending")
+/** A delivery waiting for its next attempt: its due row still reads it, and a retry still reads its attempts. */
+const PENDING_DELIVERY: (typeof WEBHOOK_DELIVERY_STATUSES)[number] = "pending"
+/** Only settled deliveries are pruned. */
+const SETTLED_DELIVERIES = WEBHOOK_DELIVERY_STATUSES.filter((status) => status !== PENDING_DELIVERY)
 
 const iso = (millis: number): string => new Date(millis).toISOString()
 
@@ -32,15 +35,19 @@ export const makeRetentionSql = Effect.gen(function*() {
         RETURNING 1)
       SELECT count(*) AS n FROM gone`)
 
-  const pruneResources = (organisation: string, type: string, before: string, limit: number, statuses?: ReadonlyArray<string>) =>
+  /** `kept`: a further condition on the candidate row `r` (what must stay whatever its age). */
+  const pruneResources = (organisation: string, type: string, before: string, limit: number, kept: Fragment = sql``) =>
     count(sql`WITH gone AS (
         DELETE FROM resources WHERE organisation_id = ${organisation} AND resource_type = ${type} AND id IN (
-          SELECT id FROM resources WHERE organisation_id = ${organisation} AND resource_type = ${type}
-            AND (filters->>'created_at') COLLATE "C" < ${before}
-            ${statuses === undefined ? sql`` : sql`AND filters->>'status' IN ${sql.in(statuses)}`}
-          ORDER BY (filters->>'created_at') COLLATE "C" LIMIT ${limit})
+          SELECT r.id FROM resources r WHERE r.organisation_id = ${organisation} AND r.resource_type = ${type}
+            AND (r.filters->>'created_at') COLLATE "C" < ${before} ${kept}
+          ORDER BY (r.filters->>'created_at') COLLATE "C" LIMIT ${limit})
         RETURNING 1)
       SELECT count(*) AS n FROM gone`)
+  /** An attempt stays while its delivery is pending (one primary-key probe per candidate). */
+  const attemptKept = (organisation: string) =>
+    sql`AND NOT EXISTS (SELECT 1 FROM resources d WHERE d.organisation_id = ${organisation}
+      AND d.resource_type = ${webhookDeliveries.name} AND d.id = r.filters->>'delivery' AND d.filters->>'status' = ${PENDING_DELIVERY})`
 
   const pruneKeys = (organisation: string, before: string, limit: number) =>
     count(sql`WITH gone AS (
@@ -57,8 +64,9 @@ export const makeRetentionSql = Effect.gen(function*() {
         yield* sql`SELECT set_config('paykit.retention', 'prune', true)`
         const events = yield* pruneEvents(organisation, iso(cutoffs.eventsBefore), limit)
         yield* sql`SELECT set_config('paykit.retention', '', true)`
-        const attempts = yield* pruneResources(organisation, WEBHOOKS, iso(cutoffs.eventsBefore), limit)
-        const deliveries = yield* pruneResources(organisation, webhookDeliveries.name, iso(cutoffs.eventsBefore), limit, SETTLED_DELIVERIES)
+        const attempts = yield* pruneResources(organisation, WEBHOOKS, iso(cutoffs.eventsBefore), limit, attemptKept(organisation))
+        const deliveries = yield* pruneResources(organisation, webhookDeliveries.name, iso(cutoffs.eventsBefore), limit,
+          sql`AND r.filters->>'status' IN ${sql.in(SETTLED_DELIVERIES)}`)
         const keys = yield* pruneKeys(organisation, iso(cutoffs.idempotencyKeysBefore), limit)
         return Math.max(events, attempts, deliveries, keys)
       })).pipe(Effect.orDie)

@@ -17,10 +17,10 @@ const seed = Effect.gen(function*() {
   const event = (organisation: string, id: string, at: number) =>
     sql`INSERT INTO events (organisation_id, id, version, created_at, filters, data)
       VALUES (${organisation}, ${id}, 1, ${iso(at)}::timestamptz, ${JSON.stringify({ created_at: iso(at) })}::jsonb, ${JSON.stringify({ id })}::json)`
-  const resource = (organisation: string, type: string, id: string, at: number, status?: string) =>
+  const resource = (organisation: string, type: string, id: string, at: number, filters: Readonly<Record<string, string>> = {}) =>
     sql`INSERT INTO resources (organisation_id, resource_type, id, version, created_at, filters, data)
       VALUES (${organisation}, ${type}, ${id}, 1, ${iso(at)}::timestamptz,
-        ${JSON.stringify(status === undefined ? { created_at: iso(at) } : { created_at: iso(at), status })}::jsonb, ${JSON.stringify({ id })}::json)`
+        ${JSON.stringify({ created_at: iso(at), ...filters })}::jsonb, ${JSON.stringify({ id })}::json)`
   const key = (organisation: string, k: string, at: number) =>
     sql`INSERT INTO idempotency_keys (organisation_id, key, fingerprint, created_at) VALUES (${organisation}, ${k}, 'f', ${iso(at)}::timestamptz)`
   for (const organisation of [A, B]) {
@@ -28,11 +28,13 @@ const seed = Effect.gen(function*() {
     yield* event(organisation, "EV_old_2", NOW - 91 * DAY)
     yield* event(organisation, "EV_old_waiting", NOW - 95 * DAY)
     yield* event(organisation, "EV_new", NOW - 89 * DAY)
-    yield* resource(organisation, "webhooks", "WB_old", NOW - 92 * DAY)
-    yield* resource(organisation, "webhooks", "WB_new", NOW - DAY)
-    yield* resource(organisation, "webhook_deliveries", "WD_old_delivered", NOW - 92 * DAY, "delivered")
-    yield* resource(organisation, "webhook_deliveries", "WD_old_given_up", NOW - 93 * DAY, "given_up")
-    yield* resource(organisation, "webhook_deliveries", "WD_old_pending", NOW - 92 * DAY, "pending")
+    yield* resource(organisation, "webhooks", "WB_old", NOW - 92 * DAY, { delivery: "WD_old_delivered" })
+    // An attempt of a delivery still pending a retry: its record stays while the delivery does.
+    yield* resource(organisation, "webhooks", "WB_old_of_pending", NOW - 93 * DAY, { delivery: "WD_old_pending" })
+    yield* resource(organisation, "webhooks", "WB_new", NOW - DAY, { delivery: "WD_old_pending" })
+    yield* resource(organisation, "webhook_deliveries", "WD_old_delivered", NOW - 92 * DAY, { status: "delivered" })
+    yield* resource(organisation, "webhook_deliveries", "WD_old_given_up", NOW - 93 * DAY, { status: "given_up" })
+    yield* resource(organisation, "webhook_deliveries", "WD_old_pending", NOW - 92 * DAY, { status: "pending" })
     yield* resource(organisation, "payments", "PM_old", NOW - 400 * DAY)
     yield* key(organisation, "key-old", NOW - 31 * DAY)
     yield* key(organisation, "key-new", NOW - 29 * DAY)
@@ -53,7 +55,7 @@ const remaining = (organisation: string) =>
 const cutoffs = { eventsBefore: NOW - 90 * DAY, idempotencyKeysBefore: NOW - 30 * DAY }
 
 describe.each(DATABASES)("retention on $name", (database) => {
-  it("removes only one organisation's rows past their period: no waiting event, no pending delivery, nothing else", { timeout: 60_000 }, async () => {
+  it("removes only one organisation's rows past their period: no waiting event, no pending delivery nor its attempts, nothing else", { timeout: 60_000 }, async () => {
     const [removed, again, a, b] = await Effect.runPromise(Effect.provide(
       Effect.gen(function*() {
         yield* migrate()
@@ -68,11 +70,11 @@ describe.each(DATABASES)("retention on $name", (database) => {
     expect(again).toBe(0)
     expect(a).toEqual({
       events: ["EV_new", "EV_old_waiting"],
-      resources: ["PM_old", "WB_new", "WD_old_pending"],
+      resources: ["PM_old", "WB_new", "WB_old_of_pending", "WD_old_pending"],
       keys: ["key-new"]
     })
     expect(b.events).toHaveLength(4)
-    expect(b.resources).toHaveLength(6)
+    expect(b.resources).toHaveLength(7)
     expect(b.keys).toHaveLength(2)
   })
 
@@ -92,7 +94,7 @@ describe.each(DATABASES)("retention on $name", (database) => {
     ))
     expect(first).toBe(1)
     expect(afterFirst.events).toEqual(["EV_new", "EV_old_2", "EV_old_waiting"])
-    expect(afterFirst.resources).toEqual(["PM_old", "WB_new", "WD_old_delivered", "WD_old_pending"])
+    expect(afterFirst.resources).toEqual(["PM_old", "WB_new", "WB_old_of_pending", "WD_old_delivered", "WD_old_pending"])
     expect(refusal).toBe("Failure")
   })
 })

@@ -8,8 +8,9 @@ export interface DailyJob {
 
 /**
  * The due work a feature declares: a job of the daily run, its place in the run's order (lower
- * first; docs/engine.md lists the order) and whether it is a deadline, which runs again at the
- * instant an advance ends, since deadlines fall at any time of day.
+ * first; docs/engine.md lists the order) and whether it is a deadline: a deadline falls at any
+ * time of day and is a due row of its own at its instant (the feature's `due.ts`); its job in the
+ * daily run is the net under those rows.
  */
 export interface DueWork extends DailyJob {
   readonly order: number
@@ -40,7 +41,7 @@ const inOrder = (declared: ReadonlyArray<DueWork>): ReadonlyArray<DueWork> => {
 export class JobRegistry extends Context.Service<JobRegistry, {
   /** Every job, in order. */
   readonly jobs: ReadonlyArray<DueWork>
-  /** The deadlines among them, in order: what runs again at the end of an advance. */
+  /** The deadlines among them, in order (each also a due row at its instant). */
   readonly deadlines: ReadonlyArray<DueWork>
 }>()("@paykit/engine/JobRegistry") {
   /** The registry of the due work `declared` gives, sorted by its order. */

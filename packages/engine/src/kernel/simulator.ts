@@ -1,8 +1,7 @@
 import { MILLIS_PER_DAY } from "@paykit/core"
 import { Cause, Clock, Context, Effect, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
-import { type DailyJob, JobRegistry } from "./jobs.ts"
-import { RepositoryBackend } from "./ports/repository.ts"
+import type { DailyJob } from "./jobs.ts"
 
 /** The port that lets the simulator move time. Tests move Effect's `TestClock`. */
 export class ClockControl extends Context.Service<ClockControl, {
@@ -91,79 +90,3 @@ export const offsetClock = (real: Clock.Clock, offsetMillis: number): Clock.Cloc
 /** Runs `effect` under a clock `offsetMillis` ahead of the one outside (none when 0). */
 export const withClockOffset = <A, E, R>(offsetMillis: number, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   offsetMillis === 0 ? effect : Effect.withFiber((fiber) => Effect.provideService(effect, Clock.Clock, offsetClock(fiber.getRef(Clock.Clock), offsetMillis)))
-
-/**
- * Time travel. `advanceTo` moves the clock to each daily run between now and the target, runs
- * everything that falls due there for every organisation (sorted, so runs are reproducible), and
- * leaves the clock at the target. What a daily run does, and in which order, is the
- * `JobRegistry`'s: every feature declares its due work there (docs/engine.md lists the order), and
- * the deadlines among it run again at the target instant, since they fall at any time of day.
- *
- * Each item of a job is its own unit of work (`captureDailyItems`): one that fails is rolled back,
- * logged with its id and tried again by the next run. Each job runs for each organisation on its
- * own; a run in which one failed as a whole is incomplete, and the clock moves past a run only once
- * it completed (docs/engine.md, "Isolation").
- */
-export class Simulator extends Context.Service<Simulator, {
-  readonly advanceTo: (epochMillis: number) => Effect.Effect<void>
-  readonly advanceBy: (millis: number) => Effect.Effect<void>
-  /** Runs the daily jobs at the current instant, without moving the clock. */
-  readonly runDue: Effect.Effect<void>
-  readonly jobs: ReadonlyArray<DailyJob>
-}>()("@paykit/engine/Simulator") {
-  static readonly layerWith = (extraJobs: ReadonlyArray<DailyJob>): Layer.Layer<Simulator, never, RepositoryBackend | ClockControl | JobRegistry> =>
-    Layer.effect(
-      Simulator,
-      Effect.gen(function*() {
-        const backend = yield* RepositoryBackend
-        const control = yield* ClockControl
-        const registry = yield* JobRegistry
-        const deadlines: ReadonlyArray<DailyJob> = registry.deadlines
-        // Extra jobs (tests, embedders) run after every feature's.
-        const jobs: ReadonlyArray<DailyJob> = [...registry.jobs, ...extraJobs]
-        /**
-         * Runs the jobs at `instant` for every organisation, each job of each organisation on its
-         * own (the services isolate each item inside a job): one that fails is logged and the
-         * others still run. Answers whether every one completed.
-         */
-        const runJobsAt = (list: ReadonlyArray<DailyJob>, instant: number) =>
-          atInstant(instant, Effect.gen(function*() {
-            const organisations = yield* backend.organisations
-            const failed: Array<string> = []
-            for (const job of list) {
-              for (const organisation of organisations) failed.push(...yield* runJobsOf([job], organisation))
-            }
-            return failed
-          }))
-        /**
-         * A run moves the clock only once all of its jobs completed: the clock is then set to the
-         * end of the run. A run with a failed job stops the advance before it, so the next advance
-         * runs that day again (its jobs are idempotent: each acts on what is due and not yet done).
-         */
-        const completeRun = (list: ReadonlyArray<DailyJob>, instant: number) =>
-          Effect.flatMap(runJobsAt(list, instant), ({ value: failed, endedAt }) =>
-            failed.length === 0
-              ? control.setTime(endedAt)
-              : Effect.die(new DailyRunIncomplete({ at: new Date(instant).toISOString(), failed })))
-        const runDue = Effect.flatMap(Clock.currentTimeMillis, (instant) => completeRun(jobs, instant))
-        const advanceTo = (target: number) =>
-          Effect.gen(function*() {
-            const start = yield* Clock.currentTimeMillis
-            let run = nextDailyRunAfter(start)
-            while (run <= target) {
-              yield* completeRun(jobs, run)
-              run += DAY_MS
-            }
-            if (target > start) yield* completeRun(deadlines, target)
-          })
-        return Simulator.of({
-          advanceTo,
-          advanceBy: (millis) => Effect.flatMap(Clock.currentTimeMillis, (t) => advanceTo(t + millis)),
-          runDue,
-          jobs
-        })
-      })
-    )
-
-  static readonly layer = Simulator.layerWith([])
-}

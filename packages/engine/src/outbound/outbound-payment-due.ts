@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type LocalDate, localDateOfMillisIn, type Timestamp, timestampToMillis, MILLIS_PER_DAY } from "@paykit/core"
+import { addDays, type LocalDate, localDateOfMillisIn, MILLIS_PER_DAY, startOfLocalDateIn, type Timestamp, timestampToMillis } from "@paykit/core"
 import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { CreditorBankAccountRepository } from "../creditors/repositories.ts"
@@ -17,6 +17,16 @@ import { movePayment, OUTBOUND_PAYMENT_TIME_ZONE, type OutboundPaymentStore } fr
  */
 export const OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS = 7
 export const APPROVAL_WINDOW_MILLIS = OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS * MILLIS_PER_DAY
+
+/**
+ * The instant a payment left pending approval is cancelled: the start of the day after its
+ * execution date in London, or `APPROVAL_WINDOW_MILLIS` after its creation when it has none. Its
+ * due row falls there, and the sweep (and the daily run's net under it) cancels by it.
+ */
+export const approvalDeadlineOf = (p: Pick<OutboundPayment, "execution_date" | "created_at">): number =>
+  p.execution_date !== null
+    ? startOfLocalDateIn(addDays(p.execution_date, 1), OUTBOUND_PAYMENT_TIME_ZONE)
+    : timestampToMillis(p.created_at) + APPROVAL_WINDOW_MILLIS
 
 /** What the daily work on outbound payments reads and moves. */
 export interface OutboundDueWork {
@@ -82,10 +92,7 @@ export const expireUnapproved = Effect.fnUntraced(function*(deps: OutboundDueWor
   const atMillis = timestampToMillis(at)
   const day = localDateOfMillisIn(atMillis, OUTBOUND_PAYMENT_TIME_ZONE)
   const pending = yield* deps.payments.scan(organisation, { status: eq("pending_approval") })
-  const late = pending.filter((p) =>
-    p.resource.execution_date !== null
-      ? p.resource.execution_date < day
-      : timestampToMillis(p.resource.created_at) + APPROVAL_WINDOW_MILLIS <= atMillis)
+  const late = pending.filter((p) => approvalDeadlineOf(p.resource) <= atMillis)
   const expired: Array<OutboundPayment> = []
   const expire = (id: string) =>
     Effect.gen(function*() {

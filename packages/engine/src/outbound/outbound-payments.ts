@@ -9,7 +9,7 @@ import {
   invalidField,
   today,
   validationFailed,
-  withNewId, timestampToMillis, type OperationError } from "@paykit/core"
+  withNewId, type OperationError } from "@paykit/core"
 import { outboundPaymentMachine } from "@paykit/machines"
 import { executionDateRule, OUTBOUND_PAYMENTS, toFieldErrors } from "@paykit/validation"
 import { BankGateway } from "../kernel/ports/bank-gateway.ts"
@@ -36,7 +36,7 @@ import { findAccount, insufficientBalance, moveBalance, openAccount } from "./pa
 import { API_CAUSE, applyCreation, captureUnitOfWork, save } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
 import { movePayment, OUTBOUND_PAYMENT_TIME_ZONE, OUTBOUND_SCHEME, outboundLinksOf, RESERVED_OUTBOUND_STATUSES } from "./outbound-payment-moves.ts"
-import { APPROVAL_WINDOW_MILLIS, executeDue, expireUnapproved, type OutboundDueWork } from "./outbound-payment-due.ts"
+import { approvalDeadlineOf, executeDue, expireUnapproved, type OutboundDueWork } from "./outbound-payment-due.ts"
 import { optionalSchedule } from "../kernel/due/deadlines.ts"
 import type { EngineContext } from "../kernel/support.ts"
 
@@ -344,7 +344,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
       // payments still awaiting approval then).
       const withDeadline = (o: string, made: Effect.Effect<OutboundPayment, Errors, EngineContext>) =>
         run(Effect.tap(made, (p) =>
-          schedule({ organisation: o, kind: OUTBOUND_APPROVAL_EXPIRY, key: p.id, dueAt: timestampToMillis(p.created_at) + APPROVAL_WINDOW_MILLIS })))
+          schedule({ organisation: o, kind: OUTBOUND_APPROVAL_EXPIRY, key: p.id, dueAt: approvalDeadlineOf(p) })))
       return OutboundPayments.of({
         create: (o, command) => withDeadline(o, create(deps, o, command)),
         withdraw: (o, command) => withDeadline(o, withdraw(deps, o, command)),

@@ -36,7 +36,7 @@ export interface RetentionCutoffs {
  * The storage side of retention (the SQL store's `RetentionSql`). `prune` removes at most `limit`
  * rows of each table of `organisation` older than its cutoff, in the caller's unit of work, and
  * answers the most it removed from one table (`limit`: there may be more). Events still waiting in
- * the outbox and pending deliveries are never removed.
+ * the outbox, pending deliveries and the attempts of a pending delivery are never removed.
  */
 export class RetentionStore extends Context.Service<RetentionStore, {
   readonly prune: (organisation: string, cutoffs: RetentionCutoffs, limit: number) => Effect.Effect<number>

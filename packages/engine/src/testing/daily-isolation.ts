@@ -4,7 +4,7 @@ import { DAILY_ITEM_FAILED } from "../kernel/daily-items.ts"
 import { TestClock } from "effect/testing"
 import { Payments } from "../collections/payments.ts"
 import { Subscriptions } from "../collections/subscriptions.ts"
-import { Simulator } from "../kernel/simulator.ts"
+import { Simulator } from "../kernel/due/simulator.ts"
 import { FailureInjection } from "../kernel/testing/failing-storage.ts"
 import { setUpPayer } from "./payer.ts"
 

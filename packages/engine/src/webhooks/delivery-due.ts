@@ -127,17 +127,16 @@ const giveUp = (deps: Deps, item: DueItem, current: Versioned<WebhookDelivery>) 
  * scheduled at once. Runs inside the outbox's transaction, so the events leave the outbox exactly
  * when their deliveries are committed.
  */
-const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>): Effect.Effect<void, never, IdGenerator> =>
+const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>, nowOf: OrganisationNow): Effect.Effect<void, never, IdGenerator> =>
   Effect.gen(function*() {
     const organisation = batch[0]?.organisation
     if (organisation === undefined) return
     const events = batch.map((entry) => entry.event)
     const enabled = yield* deps.endpoints.scan(organisation, { enabled: eq("true") })
-    // The pump runs under the worker's real clock, or an advance's: a sandbox organisation's time
-    // may be days ahead of either. Its events were stamped on its own clock, so a delivery is made
-    // no earlier than its newest event (else it would sort, and be pruned, days before them).
+    // A delivery is made on its organisation's clock, and no earlier than its newest event: another
+    // process's advance of the organisation stamps events ahead of the clock stored until it ends.
     const newest = Math.max(...events.map((event) => Date.parse(event.created_at)))
-    const at = Math.max(yield* Clock.currentTimeMillis, newest)
+    const at = Math.max(yield* nowOf(organisation), newest)
     yield* deps.transactor.transaction(Effect.forEach(enabled, (endpoint) =>
       Effect.gen(function*() {
         const id = yield* newId("webhook")
@@ -150,17 +149,23 @@ const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>): Effect.Eff
       }), { discard: true }))
   })
 
+/** An organisation's time now, the clock its deliveries are due on (`DuePump.run`'s). */
+type OrganisationNow = (organisation: string) => Effect.Effect<number>
+/** Outside the worker (tests, a caller of `pump` alone): the clock the caller runs under. */
+const callersClock: OrganisationNow = () => Clock.currentTimeMillis
+
 /** Takes the waiting events of `organisation` (every organisation's when undefined), a batch at a time, until none waits. */
-const pump = (deps: Deps, organisation: string | undefined): Effect.Effect<void, never, IdGenerator> =>
+const pump = (deps: Deps, organisation: string | undefined, nowOf: OrganisationNow): Effect.Effect<void, never, IdGenerator> =>
   Effect.flatMap(
-    deps.outbox.take(organisation, WEBHOOK_MAX_EVENTS, (batch) => deliveriesOf(deps, batch)),
-    (taken) => taken > 0 ? pump(deps, organisation) : Effect.void
+    deps.outbox.take(organisation, WEBHOOK_MAX_EVENTS, (batch) => deliveriesOf(deps, batch, nowOf)),
+    (taken) => taken > 0 ? pump(deps, organisation, nowOf) : Effect.void
   )
 
 /** The delivery side of webhooks, for the due-work worker: the `webhook_delivery` handler and the outbox pump. */
 export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
   readonly deliver: (item: DueItem) => Effect.Effect<DueOutcome>
-  readonly pump: (organisation: string | undefined) => Effect.Effect<void>
+  /** `nowOf`: each organisation's time (the worker's); by default the clock the caller runs under. */
+  readonly pump: (organisation: string | undefined, nowOf?: OrganisationNow) => Effect.Effect<void>
 }>()("@paykit/engine/WebhookDeliveries") {
   static readonly layer: Layer.Layer<
     WebhookDeliveries,
@@ -183,7 +188,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
       const ids = yield* IdGenerator
       return WebhookDeliveries.of({
         deliver: (item) => Effect.provideService(deliver(deps, item), IdGenerator, ids),
-        pump: (organisation) => Effect.provideService(pump(deps, organisation), IdGenerator, ids)
+        pump: (organisation, nowOf = callersClock) => Effect.provideService(pump(deps, organisation, nowOf), IdGenerator, ids)
       })
     })
   )

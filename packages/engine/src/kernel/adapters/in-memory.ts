@@ -1,6 +1,8 @@
 import { Context, Effect, type Fiber, Layer, Semaphore } from "effect"
 import { NotFound } from "@paykit/core"
 import { EventLog } from "../ports/event-log.ts"
+import type { DueWorkSchedule, DueWorkStore } from "../ports/due-work.ts"
+import { InMemoryDueWork } from "../due/in-memory-store.ts"
 import { type ListQuery, matchesAll } from "../ports/list-query.ts"
 import { DuplicateId, type Repository, RepositoryBackend, Transactor, VersionConflict, type Versioned } from "../ports/repository.ts"
 import type { ResourceDefinition } from "../definition.ts"
@@ -281,7 +283,7 @@ export const makeInMemoryStore = (): Effect.Effect<InMemoryStore> =>
   })
 
 /** The in-memory storage: repository backend, unit of work and event log. */
-export const InMemoryStorage: Layer.Layer<RepositoryBackend | Transactor | EventLog> = Layer.effectContext(
+export const InMemoryStorage: Layer.Layer<RepositoryBackend | Transactor | EventLog | DueWorkStore | DueWorkSchedule> = Layer.effectContext(
   Effect.map(makeInMemoryStore(), (store) =>
     Context.make(RepositoryBackend, store.backend).pipe(Context.add(Transactor, store.transactor)))
-).pipe((storage) => Layer.provideMerge(EventLog.layerFromBackend, storage))
+).pipe((storage) => Layer.provideMerge(Layer.merge(EventLog.layerFromBackend, InMemoryDueWork), storage))

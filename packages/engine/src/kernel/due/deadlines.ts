@@ -5,13 +5,15 @@ import { type DueKind, dueDone, type DueRequest, DueWorkSchedule } from "../port
  * Deadlines as due work. A use case that makes a resource with a deadline (a bank authorisation's
  * 15 minutes, an outbound payment's approval window, an import's authorisation window) schedules a
  * row at that instant, in its own unit of work; the row's handler runs the feature's sweep for the
- * organisation at that instant. The daily run's deadline jobs stay as the net under it.
+ * organisation at that instant, in a server's worker and in the library's simulator alike. The
+ * daily run's deadline jobs stay as the net under it.
  */
 
 /**
- * The schedule the service is built with: the composition's `DueWorkSchedule` (the server's, on
- * SQL), or none, where an embedder runs time with the engine's `Simulator`, whose advance runs the
- * deadlines again at its target.
+ * The schedule the service is built with: the composition's `DueWorkSchedule` (every
+ * `EngineStorage` has one: SQL in a server or an embedder's store-sql, `InMemoryDueWork` in
+ * memory), or, for a service composed by hand without one, none: its deadlines are then met by the
+ * daily run's net only.
  */
 export const optionalSchedule: Effect.Effect<(request: DueRequest) => Effect.Effect<void>> = Effect.map(
   Effect.serviceOption(DueWorkSchedule),

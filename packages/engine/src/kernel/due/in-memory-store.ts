@@ -1,7 +1,8 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { defineResource } from "../definition.ts"
 import { type ClaimedDueItem, type DueItem, type DueLease, DueWorkSchedule, DueWorkStore, type NextDue } from "../ports/due-work.ts"
-import { type Repository, RepositoryBackend, type Versioned } from "../ports/repository.ts"
+import type { NotFound } from "@paykit/core"
+import { type DuplicateId, type Repository, RepositoryBackend, type VersionConflict, type Versioned } from "../ports/repository.ts"
 
 /**
  * The in-memory `DueWorkStore`, for the library face and the engine's tests. Its rows are a
@@ -36,6 +37,15 @@ const byDueOrder = (a: Versioned<DueRow>, b: Versioned<DueRow>) =>
  */
 const leaseOpen = (row: DueRow, realNow: number) => row.lease_until === null || row.lease_until < realNow
 
+/**
+ * Runs a read-then-write of one row again, from a fresh read, when another writer changed the row
+ * in between (the repository's version check; or inserted it first): the SQL store's statements
+ * are atomic, so a lost race there is an answer (nothing claimed, a lease not held), never an
+ * error. Each retry follows someone else's progress, so it ends.
+ */
+const freshly = <A>(attempt: Effect.Effect<A, VersionConflict | DuplicateId | NotFound>): Effect.Effect<A> =>
+  attempt.pipe(Effect.retry({ while: (e) => e._tag === "VersionConflict" || e._tag === "DuplicateId" }), Effect.orDie)
+
 export const makeInMemoryDueWorkStore = Effect.gen(function*() {
   const backend = yield* RepositoryBackend
   const rows: Repository<DueRow> = backend.repository(dueRows)
@@ -43,28 +53,45 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
   const offsetOf = (organisation: string) => offsets.get(organisation) ?? 0
   const pending = (organisation: string) =>
     Effect.map(rows.scan(organisation, {}), (all) => all.filter((row) => !row.resource.done).sort(byDueOrder))
+  /** The earliest pending row of `organisation`, or of every organisation when undefined. */
+  const earliestOf = (organisation: string | undefined) =>
+    Effect.gen(function*() {
+      let earliest: { readonly organisation: string; readonly row: Versioned<DueRow> } | undefined
+      for (const o of organisation === undefined ? yield* backend.organisations : [organisation]) {
+        const [row] = yield* pending(o)
+        if (row !== undefined && (earliest === undefined || byDueOrder(row, earliest.row) < 0 ||
+          (byDueOrder(row, earliest.row) === 0 && o < earliest.organisation))) earliest = { organisation: o, row }
+      }
+      return earliest
+    })
   const find = (item: Pick<DueItem, "organisation" | "kind" | "key">) => Effect.option(rows.get(item.organisation, rowId(item.kind, item.key)))
   /** Writes `change` of the row if `owner` holds its lease; the repository's version check keeps two writers apart. */
-  const ifOwned = (item: DueItem, owner: string, change: (row: DueRow) => DueRow) =>
-    Effect.flatMap(find(item), (found) =>
+  const ifOwned = (item: DueItem, owner: string, change: (row: DueRow) => DueRow): Effect.Effect<boolean> =>
+    freshly(Effect.flatMap(find(item), (found) =>
       found._tag === "Some" && found.value.resource.lease_owner === owner && !found.value.resource.done
-        ? Effect.asVoid(Effect.orDie(rows.update(item.organisation, change(found.value.resource), found.value.version)))
-        : Effect.void)
-  const claim = (organisation: string, found: Versioned<DueRow>, lease: DueLease) =>
-    Effect.map(
-      Effect.orDie(rows.update(organisation, { ...found.resource, lease_owner: lease.owner, lease_until: lease.until }, found.version)),
-      ({ resource }): ClaimedDueItem => ({
-        organisation,
-        kind: resource.kind,
-        key: resource.key,
-        dueAt: resource.due_at,
-        attempt: resource.attempt,
-        offsetMillis: offsetOf(organisation)
-      })
-    )
+        ? Effect.as(rows.update(item.organisation, change(found.value.resource), found.value.version), true)
+        : Effect.succeed(false)))
+  /** Leases the row if, read afresh, it is still pending, `due` and not leased; `None` when another claimer took it first. */
+  const claim = (organisation: string, id: string, lease: DueLease, due: (row: DueRow) => boolean) =>
+    freshly(Effect.flatMap(Effect.option(rows.get(organisation, id)), (found) => {
+      if (found._tag === "None" || found.value.resource.done || !due(found.value.resource) || !leaseOpen(found.value.resource, lease.realNow)) {
+        return Effect.succeedNone
+      }
+      return Effect.map(
+        rows.update(organisation, { ...found.value.resource, lease_owner: lease.owner, lease_until: lease.until }, found.value.version),
+        ({ resource }) => Option.some<ClaimedDueItem>({
+          organisation,
+          kind: resource.kind,
+          key: resource.key,
+          dueAt: resource.due_at,
+          attempt: resource.attempt,
+          offsetMillis: offsetOf(organisation)
+        })
+      )
+    }))
   const store = DueWorkStore.of({
     schedule: (request) =>
-      Effect.flatMap(find(request), (found) => {
+      freshly(Effect.flatMap(find(request), (found): Effect.Effect<void, VersionConflict | DuplicateId | NotFound> => {
         const id = rowId(request.kind, request.key)
         if (found._tag === "None") {
           const row: DueRow = {
@@ -78,14 +105,14 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
             lease_until: null,
             done: false
           }
-          return Effect.asVoid(Effect.orDie(rows.insert(request.organisation, row)))
+          return Effect.asVoid(rows.insert(request.organisation, row))
         }
         const current = found.value.resource
         const next: DueRow = current.done
           ? { ...current, due_at: request.dueAt, attempt: 0, lease_owner: null, lease_until: null, done: false }
           : { ...current, due_at: Math.min(current.due_at, request.dueAt) }
-        return Effect.asVoid(Effect.orDie(rows.update(request.organisation, next, found.value.version)))
-      }),
+        return Effect.asVoid(rows.update(request.organisation, next, found.value.version))
+      })),
     claimDue: (lease, limit) =>
       Effect.gen(function*() {
         const due: Array<{ readonly organisation: string; readonly row: Versioned<DueRow> }> = []
@@ -97,26 +124,30 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
           }
         }
         due.sort((a, b) => byDueOrder(a.row, b.row) || a.organisation.localeCompare(b.organisation))
-        return yield* Effect.forEach(due.slice(0, limit), ({ organisation, row }) => claim(organisation, row, lease))
+        // Rows another claimer took since the scan are skipped, as SKIP LOCKED skips them on SQL.
+        const claimed: Array<ClaimedDueItem> = []
+        for (const { organisation, row } of due) {
+          if (claimed.length >= limit) break
+          const taken = yield* claim(organisation, row.resource.id, lease, (current) => current.due_at <= lease.realNow + offsetOf(organisation))
+          if (taken._tag === "Some") claimed.push(taken.value)
+        }
+        return claimed
       }),
     claimNextOf: (organisation, upTo, lease) =>
-      Effect.flatMap(pending(organisation), (all): Effect.Effect<NextDue> => {
-        const next = all[0]
-        if (next === undefined || next.resource.due_at > upTo) return Effect.succeed({ _tag: "None" })
-        if (!leaseOpen(next.resource, lease.realNow)) return Effect.succeed({ _tag: "Leased" })
-        return Effect.map(claim(organisation, next, lease), (item) => ({ _tag: "Claimed", item }))
+      Effect.flatMap(earliestOf(organisation), (next): Effect.Effect<NextDue> => {
+        if (next === undefined || next.row.resource.due_at > upTo) return Effect.succeed({ _tag: "None" })
+        if (!leaseOpen(next.row.resource, lease.realNow)) return Effect.succeed({ _tag: "Leased" })
+        // Taken meanwhile by another claimer: wait for it like any leased row, as the SQL store does.
+        return Effect.map(claim(next.organisation, next.row.resource.id, lease, (current) => current.due_at <= upTo), (taken): NextDue =>
+          taken._tag === "Some" ? { _tag: "Claimed", item: taken.value } : { _tag: "Leased" })
       }),
     complete: (item, owner, outcome) =>
-      ifOwned(item, owner, (row) =>
+      Effect.asVoid(ifOwned(item, owner, (row) =>
         outcome._tag === "Done"
           ? { ...row, done: true, lease_owner: null, lease_until: null }
-          : { ...row, due_at: outcome.at, attempt: row.attempt + 1, lease_owner: null, lease_until: null }),
-    renew: (item, owner, until) =>
-      Effect.flatMap(find(item), (found) => {
-        if (found._tag === "None" || found.value.resource.lease_owner !== owner || found.value.resource.done) return Effect.succeed(false)
-        return Effect.as(Effect.orDie(rows.update(item.organisation, { ...found.value.resource, lease_until: until }, found.value.version)), true)
-      }),
-    release: (item, owner) => ifOwned(item, owner, (row) => ({ ...row, lease_owner: null, lease_until: null })),
+          : { ...row, due_at: outcome.at, attempt: row.attempt + 1, lease_owner: null, lease_until: null })),
+    renew: (item, owner, until) => ifOwned(item, owner, (row) => ({ ...row, lease_until: until })),
+    release: (item, owner) => Effect.asVoid(ifOwned(item, owner, (row) => ({ ...row, lease_owner: null, lease_until: null }))),
     offsetOf: (organisation) => Effect.sync(() => offsetOf(organisation)),
     raiseOffset: (organisation, offsetMillis) =>
       Effect.sync(() => {

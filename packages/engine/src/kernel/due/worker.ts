@@ -42,19 +42,26 @@ export class DueWorker extends Context.Service<DueWorker, {
   readonly runDue: Effect.Effect<number>
   /**
    * Runs the organisation's rows due up to `target` (its clock) in due order, each at its instant,
-   * rows created meanwhile included and rows leased elsewhere waited for, moving its clock to each
-   * row's instant once it completed, then to `target`. A row that fails stops the advance with
-   * its failure, the clock before it. `from` is the organisation's time the target was computed
+   * rows created meanwhile included and rows leased elsewhere waited for, then moves its clock to
+   * `target` (one write of the clock). A row that fails stops the advance with its failure, the
+   * clock moved as far as the rows before it. `from` is the organisation's time the target was computed
    * from (the clock then moves by exactly `target - from`); by default its time now.
    */
   readonly advance: (organisation: string, target: number, from?: number) => Effect.Effect<void>
+  /**
+   * The library's advance (the engine's `Simulator`), where every organisation runs on the one
+   * clock the worker was built under and their offsets stay 0: every organisation's rows due up to
+   * `target`, in due order, each at its instant; then `moveClock` moves that clock to the target,
+   * or, when a row fails, to where the advance stopped before the advance fails with it.
+   */
+  readonly advanceAll: (target: number, moveClock: (instant: number) => Effect.Effect<void>) => Effect.Effect<void>
   /** The organisation's time now (real time plus its offset). */
   readonly nowOf: (organisation: string) => Effect.Effect<number>
 }>()("@paykit/engine/DueWorker") {
   static readonly layer = (
     declarations: ReadonlyArray<DueWorkDeclarations>,
     options: DueWorkerOptions
-  ): Layer.Layer<DueWorker, never, DueWorkStore | Transactor> => Layer.effect(DueWorker, makeWorker(declarations, options))
+  ): Layer.Layer<DueWorker, never, DueWorkStore | Transactor> => Layer.effect(DueWorker, makeDueWorker(declarations, options))
 
   /** Polls for due rows every `intervalMillis` for as long as its scope lives; interrupting it stops it between statements. */
   static readonly poll = (intervalMillis: number = DUE_POLL_INTERVAL_MS): Layer.Layer<never, never, DueWorker> =>
@@ -88,7 +95,9 @@ interface Runner {
   /** A fresh claimer name for one advance. */
   readonly advanceClaimer: Effect.Effect<string>
   readonly leaseMillis: number
-  readonly runPumps: (organisation: string | undefined) => Effect.Effect<void>
+  readonly runPumps: (organisation: string | undefined, nowOf: (organisation: string) => Effect.Effect<number>) => Effect.Effect<void>
+  /** An organisation's time now on its stored clock (real time plus its offset). */
+  readonly storedNowOf: (organisation: string) => Effect.Effect<number>
   readonly runAt: (item: ClaimedDueItem, instant: number, claimer: string) => Effect.Effect<{ readonly value: DueOutcome; readonly endedAt: number }>
 }
 
@@ -139,7 +148,8 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
       // Leases are per claimer, not per process: the process's polling worker and an advance (or
       // two advances) never take a row the other holds, since a lease is free only when open.
       advanceClaimer: Effect.sync(() => `${owner}:advance:${++advances}`),
-      runPumps: (organisation) => Effect.forEach(pumps, (pump) => pump.run(organisation), { discard: true }),
+      runPumps: (organisation, nowOf) => Effect.forEach(pumps, (pump) => pump.run(organisation, nowOf), { discard: true }),
+      storedNowOf: (organisation) => Effect.flatMap(store.offsetOf(organisation), (offset) => Effect.map(realNow, (now) => now + offset)),
       // A worker stopped in the middle (the server shutting down) rolls the item's unit of work
       // back and frees its lease, so the next process need not wait for it.
       runAt: (item, instant, claimer) =>
@@ -156,7 +166,7 @@ const runDueWith = (r: Runner): Effect.Effect<number> =>
   Effect.gen(function*() {
     let ran = 0
     while (true) {
-      yield* r.runPumps(undefined)
+      yield* r.runPumps(undefined, r.storedNowOf)
       const current = yield* r.lease(r.owner)
       const [item] = yield* r.store.claimDue(current, 1)
       if (item === undefined) return ran
@@ -173,40 +183,123 @@ const runDueWith = (r: Runner): Effect.Effect<number> =>
     }
   })
 
-/** One organisation's rows up to `target`, in due order, each at its instant (`DueWorker.advance`). */
-const advanceWith = (r: Runner) => (organisation: string, target: number, fromTime?: number): Effect.Effect<void> =>
+/** One step of a run up to a target: none due, one leased elsewhere (waited for), one ran, or one failed (still leased to the claimer). */
+type Step =
+  | { readonly _tag: "None" }
+  | { readonly _tag: "Waited" }
+  | { readonly _tag: "Ran"; readonly reached: number }
+  | { readonly _tag: "Failed"; readonly item: ClaimedDueItem; readonly cause: Cause.Cause<never> }
+
+/**
+ * Pumps, then claims and runs the earliest row of `organisation` (of every organisation when
+ * undefined) due up to `upTo`, at the later of its instant and the time `reached` so far (an
+ * offset ahead of real time); answers the offset reached after it.
+ */
+const stepUpTo = (r: Runner, organisation: string | undefined, upTo: number, claimer: string, reached: number): Effect.Effect<Step> =>
   Effect.gen(function*() {
-    const start = yield* r.realNow
-    const startOffset = yield* r.store.offsetOf(organisation)
-    const from = fromTime ?? start + startOffset
-    const claimer = yield* r.advanceClaimer
-    while (true) {
-      yield* r.runPumps(organisation)
-      const current = yield* r.lease(claimer)
-      const next = yield* r.store.claimNextOf(organisation, target, current)
-      if (next._tag === "None") break
-      if (next._tag === "Leased") {
-        yield* Effect.sleep(DUE_POLL_INTERVAL_MS)
-        continue
-      }
-      const item = next.item
-      const exit = yield* Effect.exit(r.runAt(item, Math.max(item.dueAt, current.realNow + item.offsetMillis), claimer))
-      if (Exit.isFailure(exit)) {
-        yield* r.store.release(item, claimer)
-        return yield* Effect.failCause(exit.cause)
-      }
-      // A clock never runs behind real time (an item run at "now" ends a few milliseconds behind it).
-      yield* r.store.raiseOffset(organisation, Math.max(0, exit.value.endedAt - (yield* r.realNow)))
-    }
-    // "by P1D" moves the clock by exactly one day: the target, plus the real time the advance took.
-    yield* r.store.raiseOffset(organisation, Math.max(0, startOffset + (target - from)))
+    yield* r.runPumps(organisation, (o) =>
+      organisation === undefined || o === organisation ? Effect.map(r.realNow, (now) => now + reached) : r.storedNowOf(o))
+    const current = yield* r.lease(claimer)
+    const next = yield* r.store.claimNextOf(organisation, upTo, current)
+    if (next._tag === "None") return next
+    if (next._tag === "Leased") return yield* Effect.as(Effect.sleep(DUE_POLL_INTERVAL_MS), { _tag: "Waited" } as const)
+    const item = next.item
+    const exit = yield* Effect.exit(r.runAt(item, Math.max(item.dueAt, current.realNow + reached), claimer))
+    if (Exit.isFailure(exit)) return { _tag: "Failed", item, cause: exit.cause } as const
+    // A clock never runs behind real time (an item run at "now" ends a few milliseconds behind it).
+    return { _tag: "Ran", reached: Math.max(reached, exit.value.endedAt - (yield* r.realNow)) } as const
   })
 
-const makeWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: DueWorkerOptions) =>
+/** How far a run of rows up to a target got: the offset ahead of real time it reached, and the failure that stopped it. */
+interface RunUpTo {
+  readonly reached: number
+  readonly failed: Cause.Cause<never> | undefined
+}
+
+/**
+ * Runs the rows of one organisation due up to `target`, in due order, each at its instant, rows
+ * created meanwhile included and rows leased by anyone else waited for. A row that fails stops the
+ * run, its lease freed.
+ */
+const runUpTo = (r: Runner, organisation: string, target: number, startOffset: number): Effect.Effect<RunUpTo> =>
+  Effect.gen(function*() {
+    const claimer = yield* r.advanceClaimer
+    let reached = startOffset
+    while (true) {
+      const step = yield* stepUpTo(r, organisation, target, claimer, reached)
+      if (step._tag === "None") return { reached, failed: undefined }
+      if (step._tag === "Failed") return yield* Effect.as(r.store.release(step.item, claimer), { reached, failed: step.cause })
+      if (step._tag === "Ran") reached = step.reached
+    }
+  })
+
+/** Far beyond any target: where a failed row waits while the library's advance runs the rest of its instant. */
+const SET_ASIDE_AT = Number.MAX_SAFE_INTEGER
+
+/**
+ * Every organisation's rows up to `target` on one clock (the library's). A row that fails is set
+ * aside while the rows due at or before its instant still run (another organisation's daily run
+ * of that day), then put back at its instant; the run answers how far it got before the failure.
+ */
+const runAllUpTo = (r: Runner, target: number): Effect.Effect<RunUpTo> =>
+  Effect.gen(function*() {
+    const claimer = yield* r.advanceClaimer
+    let [reached, upTo] = [0, target]
+    let failed: { readonly reached: number; readonly cause: Cause.Cause<never> } | undefined
+    const setAside: Array<ClaimedDueItem> = []
+    while (true) {
+      const step = yield* stepUpTo(r, undefined, upTo, claimer, reached)
+      if (step._tag === "None") break
+      if (step._tag === "Ran") reached = step.reached
+      if (step._tag === "Failed") {
+        const instant = Math.max(step.item.dueAt, (yield* r.realNow) + reached)
+        failed ??= { reached, cause: step.cause }
+        upTo = Math.min(upTo, instant)
+        setAside.push(step.item)
+        yield* r.store.complete(step.item, claimer, dueRetryAt(SET_ASIDE_AT))
+      }
+    }
+    for (const item of setAside) yield* r.store.schedule(item)
+    return failed === undefined ? { reached, failed: undefined } : { reached: failed.reached, failed: failed.cause }
+  })
+
+/**
+ * One organisation's rows up to `target`, in due order, each at its instant (`DueWorker.advance`).
+ * The organisation's clock is written once, at the end (or before a failure, where it stopped): a
+ * clock written per row rewrote the organisation's access tokens (server migration 0008) once a row.
+ */
+const advanceWith = (r: Runner) => (organisation: string, target: number, fromTime?: number): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const startOffset = yield* r.store.offsetOf(organisation)
+    const from = fromTime ?? (yield* r.realNow) + startOffset
+    const run = yield* runUpTo(r, organisation, target, startOffset)
+    if (run.failed !== undefined) {
+      yield* r.store.raiseOffset(organisation, run.reached)
+      return yield* Effect.failCause(run.failed)
+    }
+    // "by P1D" moves the clock by exactly one day: the target, plus the real time the advance took.
+    yield* r.store.raiseOffset(organisation, Math.max(0, run.reached, startOffset + (target - from)))
+  })
+
+/** Every organisation's rows up to `target` on the one clock the worker runs under (`DueWorker.advanceAll`). */
+const advanceAllWith = (r: Runner) => (target: number, moveClock: (instant: number) => Effect.Effect<void>): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const run = yield* runAllUpTo(r, target)
+    const reachedAt = (yield* r.realNow) + run.reached
+    if (run.failed !== undefined) {
+      yield* moveClock(reachedAt)
+      return yield* Effect.failCause(run.failed)
+    }
+    yield* moveClock(Math.max(target, reachedAt))
+  })
+
+/** A worker over `declarations` (what `DueWorker.layer` provides; the library's simulator builds its own). */
+export const makeDueWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: DueWorkerOptions) =>
   Effect.map(makeRunner(declarations, options), (r) =>
     DueWorker.of({
       owner: r.owner,
       runDue: runDueWith(r),
       advance: advanceWith(r),
-      nowOf: (organisation) => Effect.flatMap(r.store.offsetOf(organisation), (offset) => Effect.map(r.realNow, (now) => now + offset))
+      advanceAll: advanceAllWith(r),
+      nowOf: r.storedNowOf
     }))

@@ -64,7 +64,12 @@ export class DueWorkSchedule extends Context.Service<DueWorkSchedule, {
  */
 export interface DuePump {
   readonly name: string
-  readonly run: (organisation: string | undefined) => Effect.Effect<void>
+  /**
+   * `nowOf` answers an organisation's time now, the clock its new rows are due on: real time plus
+   * its offset in a poll, the instant reached so far in an advance of it (its stored clock moves
+   * only once the advance is done).
+   */
+  readonly run: (organisation: string | undefined, nowOf: (organisation: string) => Effect.Effect<number>) => Effect.Effect<void>
 }
 
 /** What a feature declares to the worker: its kinds of due work and its pumps. */
@@ -121,8 +126,10 @@ export class DueWorkStore extends Context.Service<DueWorkStore, {
    * The organisation's earliest row due at or before `upTo` (its clock), claimed if no lease holds
    * it (never leased, freed, or run out); a live lease is `Leased` even under `lease.owner`, so
    * claimers in one process (its polling worker, each advance) use names of their own.
+   * `organisation` undefined: the earliest of every organisation's rows by `due_at` alone (the
+   * library's simulator, where every organisation runs on one clock).
    */
-  readonly claimNextOf: (organisation: string, upTo: number, lease: DueLease) => Effect.Effect<NextDue>
+  readonly claimNextOf: (organisation: string | undefined, upTo: number, lease: DueLease) => Effect.Effect<NextDue>
   /**
    * Completes a claimed row: removes it (`Done`), or reschedules it at `at` with attempt + 1 and
    * its lease freed. A row no longer leased to `owner` is left as it is.
@@ -139,3 +146,12 @@ export class DueWorkStore extends Context.Service<DueWorkStore, {
   /** The organisation's pending rows of `kind` (for start-up checks and tests). */
   readonly pendingOf: (organisation: string, kind: string) => Effect.Effect<ReadonlyArray<DueItem>>
 }>()("@paykit/engine/DueWorkStore") {}
+
+/**
+ * The due work the engine declares besides the daily run (its deadlines and import validation),
+ * for the library's simulator, which runs them as a server's worker does: `engine.ts` composes the
+ * features' declarations into it, as it does the `JobRegistry`.
+ */
+export class DueKinds extends Context.Service<DueKinds, {
+  readonly declarations: ReadonlyArray<DueWorkDeclarations>
+}>()("@paykit/engine/DueKinds") {}
