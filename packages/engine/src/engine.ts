@@ -22,6 +22,7 @@ import { OutboundServices } from "./outbound/outbound-services.ts"
 import { PayerAuthorisations } from "./payer-flows/payer-authorisations.ts"
 import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
+import { MoneyReads } from "./payouts/money-reads.ts"
 import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
 import { ClockControl, Simulator } from "./kernel/simulator.ts"
 import type { DueWorkDeclarations } from "./kernel/ports/due-work.ts"
@@ -61,7 +62,8 @@ export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Laye
   PayerAuthorisations.layer,
   PayerThemes.layer,
   BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer)),
-  WebhookServices
+  WebhookServices,
+  MoneyReads
 ).pipe(Layer.provideMerge(FoundationServices))))
 
 /**

@@ -93,6 +93,7 @@ import { OUTBOUND_PAYMENT_OTHER, OUTBOUND_PAYMENT_WRITES } from "./rate-limit.ts
 import { type Getter, type Lister, type ListParamsSchema, plainListHandler } from "./read-handlers.ts"
 import { createdWithoutLocation, createHandler, postHandler } from "./write-handlers.ts"
 import { single } from "./wire.ts"
+import { MONEY_ROUTES, moneyServices } from "./routes-money.ts"
 
 /**
  * The route table of the API: one declaration per endpoint, in the order the OpenAPI document
@@ -124,7 +125,8 @@ export const engineServices = Effect.gen(function*() {
     taxRates: yield* TaxRates,
     payerThemes: yield* PayerThemes,
     webhookEndpoints: yield* WebhookEndpoints,
-    webhooks: yield* Webhooks
+    webhooks: yield* Webhooks,
+    money: yield* moneyServices
   }
 })
 export type EngineServices = Effect.Success<typeof engineServices>
@@ -310,7 +312,8 @@ export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...billingRequestRoutes,
   ...accountRoutes,
   ...webhookRoutes,
-  ...webhookEndpointRoutes
+  ...webhookEndpointRoutes,
+  ...MONEY_ROUTES
 ]
 
 /** The `HttpApi` of a table (its OpenAPI document): a group per resource key, in the order of first appearance. */

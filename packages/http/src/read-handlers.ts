@@ -1,5 +1,5 @@
 import { Effect, type Schema } from "effect"
-import { decodeInputEffect, type NotFound, PAGE_SIZE_DEFAULT, type ValidationFailed } from "@paykit/core"
+import { decodeInputEffect, type NotFound, PAGE_SIZE_DEFAULT, type PaykitError, type ValidationFailed } from "@paykit/core"
 import type { Page } from "@paykit/engine"
 import { type ApiHandler, idParamOf } from "./api-request.ts"
 import { ok } from "./api-response.ts"
@@ -13,7 +13,8 @@ import { asQueryErrors, type ParamsSchema, type QueryValues, queryShapeOf, toPar
  */
 
 export type Getter<A> = (organisation: string, id: string) => Effect.Effect<A, NotFound>
-export type Lister<P, A> = (organisation: string, params: P) => Effect.Effect<Page<A>, ValidationFailed>
+/** A list: a bad parameter is `ValidationFailed`; a list under a resource (`/payout_items?payout=`) may answer that resource's errors. */
+export type Lister<P, A> = (organisation: string, params: P) => Effect.Effect<Page<A>, PaykitError>
 
 /** A list-parameter Schema: a Struct (its fields say the wire form) that decodes. */
 export type ListParamsSchema = ParamsSchema & Schema.Decoder<unknown>

@@ -1,0 +1,37 @@
+import { Effect } from "effect"
+import {
+  Balance,
+  BalanceListParams,
+  Balances,
+  CurrencyExchangeRate,
+  CurrencyExchangeRateListParams,
+  CurrencyExchangeRates,
+  PayoutItem,
+  PayoutItemListParams,
+  PayoutItems
+} from "@paykit/engine"
+import type { EngineServices } from "./api.ts"
+import { type EndpointDeclaration, listEndpoint } from "./endpoints.ts"
+
+/**
+ * The routes of issue 18's money part: payout items, balances, exchange rates, scheme identifiers,
+ * payment account transactions, funds availability, exports and the outbound extras
+ * (docs/money-reads.md).
+ */
+
+/** The engine's services these routes call, under `EngineServices.money`. */
+export const moneyServices = Effect.gen(function*() {
+  return {
+    payoutItems: yield* PayoutItems,
+    balances: yield* Balances,
+    exchangeRates: yield* CurrencyExchangeRates
+  }
+})
+
+type Declaration = EndpointDeclaration<EngineServices>
+
+export const MONEY_ROUTES: ReadonlyArray<Declaration> = [
+  listEndpoint("payout_items", PayoutItem, PayoutItemListParams, (s) => s.money.payoutItems.list),
+  listEndpoint("balances", Balance, BalanceListParams, (s) => s.money.balances.list),
+  listEndpoint("currency_exchange_rates", CurrencyExchangeRate, CurrencyExchangeRateListParams, (s) => (_o, p) => s.money.exchangeRates.list(p))
+]

@@ -1,0 +1,77 @@
+import { Effect, Schema } from "effect"
+import type { GoCardlessClient } from "gocardless-nodejs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Payments, REQUEST_BODIES } from "@paykit/engine"
+import { api, fulfilledMandateRequest, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
+
+/**
+ * Issue 18's money reads on a sandbox server, through the official client: payments collected on
+ * the organisation's own clock are paid out by the daily runs an advance crosses, and each
+ * payout's items (walked a small page at a time) add up to its amount.
+ */
+
+describe.each(SERVER_DATABASES)("payouts and their items on %s", (_database, start) => {
+  let server: TestServer
+  let client: GoCardlessClient
+  let creditor: string
+
+  const scenario = (name: string, resource: string) => client.scenarioSimulators.run(name, { links: { resource } })
+
+  /** A payment made by the engine in the server's process (POST /payments is another part's route). */
+  const newPayment = (mandate: string, amount: number): Promise<string> =>
+    server.runtime.runPromise(Effect.gen(function*() {
+      const command = yield* Effect.orDie(Schema.decodeUnknownEffect(REQUEST_BODIES.payments.create)({ amount, currency: "GBP", links: { mandate } }))
+      return (yield* Effect.orDie((yield* Payments).create(server.boot.organisation.id, command))).id
+    }) as unknown as Effect.Effect<string>)
+
+  beforeAll(async () => {
+    server = await start()
+    client = localClient(server.boot.accessToken ?? "", server.url)
+    creditor = server.boot.creditor ?? ""
+    await client.creditorBankAccounts.create({
+      account_holder_name: "Sandbox Creditor Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP",
+      set_as_default_payout_account: true, links: { creditor }
+    } as never)
+    await scenario("creditor_verification_status_successful", creditor)
+  }, 60_000)
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it("after the clock passes the payments' payout, every payout's items sum to its amount", async () => {
+    const { mandate } = await fulfilledMandateRequest(client)
+    const amounts = [1000, 2550, 12_345]
+    const payments: Array<string> = []
+    for (const amount of amounts) payments.push(await newPayment(mandate, amount))
+    const before = await client.balances.list({ creditor })
+    expect(before.balances.filter((b) => Number(b.amount) !== 0)).toEqual([])
+
+    const advanced = await api(server.url, server.boot.accessToken, "/sandbox/simulator/advance", { method: "POST", body: { by: "P14D" } })
+    expect(advanced.status).toBe(200)
+
+    const paid = await Promise.all(payments.map((id) => client.payments.find(id)))
+    expect(paid.map((p) => p.status)).toEqual(["paid_out", "paid_out", "paid_out"])
+    const payoutIds = [...new Set(paid.map((p) => p.links?.payout ?? ""))]
+    expect(payoutIds.length).toBeGreaterThan(0)
+    let paidOut = 0
+    for (const id of payoutIds) {
+      const payout = await client.payouts.find(id)
+      const items = []
+      for await (const item of client.payoutItems.all({ payout: id, limit: 2 })) items.push(item)
+      expect(items.reduce((sum, item) => sum + Number(item.amount), 0)).toBe(payout.amount)
+      const fees = items.filter((i) => i.type === "gocardless_fee" || i.type === "app_fee").reduce((sum, i) => sum - Number(i.amount), 0)
+      expect(fees).toBe(payout.deducted_fees)
+      paidOut += items.filter((i) => i.type === "payment_paid_out").reduce((sum, i) => sum + Number(i.amount), 0)
+      for (const item of items) expect(payments).toContain(item.links?.payment)
+    }
+    expect(paidOut).toBe(amounts.reduce((a, b) => a + b, 0))
+
+    // Nothing is left unsettled or submitted; the payouts were sent (paid), so none is pending.
+    const after = await client.balances.list({ creditor })
+    expect(after.balances.filter((b) => b.currency === "GBP").map((b) => [b.balance_type, b.amount])).toEqual([
+      ["pending_payments_submitted", 0],
+      ["confirmed_funds", 0],
+      ["pending_payouts", 0]
+    ])
+  }, 120_000)
+})
