@@ -23,6 +23,7 @@ import { PayerAuthorisations } from "./payer-flows/payer-authorisations.ts"
 import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
 import { MoneyReads } from "./payouts/money-reads.ts"
+import { SchemeIdentifiers } from "./creditors/scheme-identifier-records.ts"
 import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
 import { ClockControl, Simulator } from "./kernel/simulator.ts"
 import type { DueWorkDeclarations } from "./kernel/ports/due-work.ts"
@@ -63,7 +64,8 @@ export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Laye
   PayerThemes.layer,
   BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer)),
   WebhookServices,
-  MoneyReads
+  MoneyReads,
+  SchemeIdentifiers.layer
 ).pipe(Layer.provideMerge(FoundationServices))))
 
 /**

@@ -23,13 +23,16 @@ import { billingRequests } from "./payer-flows/domain/billing-requests.ts"
 import { payerAuthorisations } from "./payer-flows/domain/payer-authorisations.ts"
 import { appAttributions, appFeeEntries } from "./payouts/domain/app-fees.ts"
 import { payerThemes } from "./creditors/domain/payer-themes.ts"
+import { schemeIdentifierLocations } from "./creditors/domain/scheme-identifiers.ts"
 import { webhookEndpoints } from "./webhooks/domain/webhook-endpoints.ts"
 import { webhookDeliveries, webhooks } from "./webhooks/domain/webhooks.ts"
 import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./webhooks/repositories.ts"
 import {
   BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, PayerAuthorisationRepository
 } from "./payer-flows/repositories.ts"
-import { CreditorBankAccountRepository, CreditorRepository, PayerThemeRepository, VerificationDetailRepository } from "./creditors/repositories.ts"
+import {
+  CreditorBankAccountRepository, CreditorRepository, PayerThemeRepository, SchemeIdentifierLocationRepository, VerificationDetailRepository
+} from "./creditors/repositories.ts"
 import {
   CustomerBankAccountRepository, CustomerRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository,
   SubscriptionRepository, SubscriptionScheduleRepository
@@ -63,7 +66,7 @@ export const RESOURCE_DEFINITIONS = [
   billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations,
   subscriptions, subscriptionSchedules, payouts,
   appAttributions, appFeeEntries,
-  payerThemes,
+  payerThemes, schemeIdentifierLocations,
   webhookEndpoints, webhookDeliveries, webhooks
 ] as const
 
@@ -72,6 +75,7 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(CreditorRepository, creditors),
   fromBackend(CreditorBankAccountRepository, creditorBankAccounts),
   fromBackend(VerificationDetailRepository, verificationDetails),
+  fromBackend(SchemeIdentifierLocationRepository, schemeIdentifierLocations),
   fromBackend(CustomerRepository, customers),
   fromBackend(CustomerBankAccountRepository, customerBankAccounts),
   fromBackend(MandateRepository, mandates),
