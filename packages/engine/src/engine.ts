@@ -24,6 +24,8 @@ import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
 import { MoneyReads } from "./payouts/money-reads.ts"
 import { SchemeIdentifiers } from "./creditors/scheme-identifier-records.ts"
+import { FundsAvailabilities } from "./collections/funds-availability.ts"
+import { Exports } from "./exports/exports.ts"
 import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
 import { ClockControl, Simulator } from "./kernel/simulator.ts"
 import type { DueWorkDeclarations } from "./kernel/ports/due-work.ts"
@@ -65,7 +67,9 @@ export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Laye
   BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer)),
   WebhookServices,
   MoneyReads,
-  SchemeIdentifiers.layer
+  SchemeIdentifiers.layer,
+  FundsAvailabilities.layer,
+  Exports.layer
 ).pipe(Layer.provideMerge(FoundationServices))))
 
 /**

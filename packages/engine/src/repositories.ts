@@ -17,12 +17,15 @@ import { subscriptionSchedules, subscriptions } from "./collections/domain/subsc
 import { outboundPayments } from "./outbound/domain/outbound-payments.ts"
 import { outboundPaymentImportEntries, outboundPaymentImports } from "./outbound/domain/outbound-payment-imports.ts"
 import { paymentAccounts } from "./outbound/domain/payment-accounts.ts"
+import { paymentAccountTransactions } from "./outbound/domain/payment-account-transactions.ts"
 import { bankAuthorisations } from "./payer-flows/domain/bank-authorisations.ts"
 import { customerBillingDetails } from "./payer-flows/domain/billing-details.ts"
 import { billingRequests } from "./payer-flows/domain/billing-requests.ts"
 import { payerAuthorisations } from "./payer-flows/domain/payer-authorisations.ts"
 import { appAttributions, appFeeEntries } from "./payouts/domain/app-fees.ts"
 import { payerThemes } from "./creditors/domain/payer-themes.ts"
+import { dataExports } from "./exports/domain/exports.ts"
+import { ExportRepository } from "./exports/repositories.ts"
 import { schemeIdentifierLocations } from "./creditors/domain/scheme-identifiers.ts"
 import { webhookEndpoints } from "./webhooks/domain/webhook-endpoints.ts"
 import { webhookDeliveries, webhooks } from "./webhooks/domain/webhooks.ts"
@@ -38,7 +41,8 @@ import {
   SubscriptionRepository, SubscriptionScheduleRepository
 } from "./collections/repositories.ts"
 import {
-  OutboundPaymentImportEntryRepository, OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository
+  OutboundPaymentImportEntryRepository, OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository,
+  PaymentAccountTransactionRepository
 } from "./outbound/repositories.ts"
 import {
   AppAttributionRepository, AppFeeLedgerRepository, LedgerRepository, NegativeBalanceLimitRepository, PayoutRepository
@@ -56,17 +60,18 @@ export * from "./payer-flows/repositories.ts"
 export * from "./outbound/repositories.ts"
 export * from "./payouts/repositories.ts"
 export * from "./webhooks/repositories.ts"
+export * from "./exports/repositories.ts"
 
 /** Every resource definition the engine stores: a storage adapter creates one table per entry. */
 export const RESOURCE_DEFINITIONS = [
   creditors, creditorBankAccounts, verificationDetails, customers, customerBankAccounts, mandates, mandateDormancies, payments, paymentReversals, refunds,
   negativeBalanceLimits,
   ledgerEntries,
-  outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts,
+  outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts, paymentAccountTransactions,
   billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations,
   subscriptions, subscriptionSchedules, payouts,
   appAttributions, appFeeEntries,
-  payerThemes, schemeIdentifierLocations,
+  payerThemes, schemeIdentifierLocations, dataExports,
   webhookEndpoints, webhookDeliveries, webhooks
 ] as const
 
@@ -76,6 +81,8 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(CreditorBankAccountRepository, creditorBankAccounts),
   fromBackend(VerificationDetailRepository, verificationDetails),
   fromBackend(SchemeIdentifierLocationRepository, schemeIdentifierLocations),
+  fromBackend(PaymentAccountTransactionRepository, paymentAccountTransactions),
+  fromBackend(ExportRepository, dataExports),
   fromBackend(CustomerRepository, customers),
   fromBackend(CustomerBankAccountRepository, customerBankAccounts),
   fromBackend(MandateRepository, mandates),

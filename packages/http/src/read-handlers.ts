@@ -67,3 +67,32 @@ export const plainListHandler = <S extends ListParamsSchema, A>(
           Effect.map((items) => ok({ [key]: items }))
         )))
 }
+
+/** A read of one answer under a path id, with query parameters (`/funds_availability/:id?amount=`). */
+export const queryReadHandler = <S extends ListParamsSchema, A>(
+  key: string,
+  schema: S,
+  read: (organisation: string, id: string, params: S["Type"]) => Effect.Effect<A, PaykitError>
+): ApiHandler => {
+  const params = paramsOf(key, schema)
+  return (request, caller) =>
+    Effect.flatMap(idParamOf(request), (id) =>
+      Effect.flatMap(params(request.query), (p) =>
+        read(caller.organisation, id, p).pipe(Effect.mapError(asQueryErrors), Effect.map((answer) => ok({ [key]: answer })))))
+}
+
+/** A paged list under a path id (`/payment_accounts/:id/transactions`): the page under `key`, with `meta`. */
+export const nestedListHandler = <S extends ListParamsSchema, A>(
+  key: string,
+  schema: S,
+  list: (organisation: string, id: string, params: S["Type"]) => Effect.Effect<Page<A>, PaykitError>
+): ApiHandler => {
+  const params = paramsOf(key, schema)
+  return (request, caller) =>
+    Effect.flatMap(idParamOf(request), (id) =>
+      Effect.flatMap(params(request.query), (p) =>
+        list(caller.organisation, id, p).pipe(
+          Effect.mapError(asQueryErrors),
+          Effect.map((page) => ok({ [key]: page.items, meta: listMeta(page, limitOf(p)) }))
+        )))
+}

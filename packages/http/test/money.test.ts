@@ -2,7 +2,18 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiError, InvalidApiUsageError, ValidationFailedError } from "gocardless-nodejs"
 import { type Timestamp, unsafeAmount as a } from "@paykit/core"
-import { CreditorRepository, type LedgerEntry, LedgerRepository, PayoutRepository } from "@paykit/engine"
+import {
+  Creditors,
+  CreditorRepository,
+  Customers,
+  decodeCommand,
+  type LedgerEntry,
+  LedgerRepository,
+  PAYMENT_ACCOUNTS,
+  PaymentAccountFundRequest,
+  PaymentAccounts,
+  PayoutRepository
+} from "@paykit/engine"
 import { creditor, payout } from "./fixtures.ts"
 import { failure, localClient, startServer, type TestServer } from "./harness.ts"
 
@@ -227,5 +238,135 @@ describe("scheme identifiers", () => {
     await client.creditors.create({ name: "Second Ltd", country_code: "SE", creditor_type: "company" } as never)
     expectError(await failure(client.schemeIdentifiers.create({ name: "ACME", scheme: "bacs" })), ValidationFailedError, 422)
     expectError(await failure(client.schemeIdentifiers.find("SU999999999999")), InvalidApiUsageError, 404)
+  })
+})
+
+describe("payment account transactions, outbound payment stats, import cancel", () => {
+  const org = "OR_money_outbound"
+  let client: ReturnType<typeof localClient>
+  let creditorId = ""
+  let recipientId = ""
+  let token = ""
+  const fund = (amount: number) =>
+    run(Effect.flatMap(
+      Effect.zip(PaymentAccounts, decodeCommand(PaymentAccountFundRequest, PAYMENT_ACCOUNTS)({ amount, links: { creditor: creditorId } })),
+      ([accounts, command]) => accounts.fund(org, command)
+    ))
+
+  beforeAll(async () => {
+    token = await server.token(org)
+    client = localClient(token, server.url)
+    creditorId = (await client.creditors.create({ name: "Acme Payroll", country_code: "GB", creditor_type: "company" } as never)).id ?? ""
+    recipientId = await run(Effect.gen(function*() {
+      yield* (yield* Creditors).createBankAccount(org, {
+        account_holder_name: "Acme Payroll Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP",
+        links: { creditor: creditorId }
+      })
+      const customers = yield* Customers
+      const customer = yield* customers.create(org, { given_name: "Ada", family_name: "Lovelace", country_code: "GB" })
+      const account = yield* customers.createBankAccount(org, {
+        account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id }
+      })
+      return account.id
+    }))
+  })
+
+  it("funds received are credits, each with the statement balance after it; filtered by value date and direction", async () => {
+    const account = await fund(10_000)
+    await fund(2_500)
+    const today = new Date().toISOString().slice(0, 10)
+    const page = await client.paymentAccountTransactions.list(account.id, { value_date_from: today, value_date_to: today })
+    expect(page.payment_account_transactions.map((t) => [t.direction, t.amount, t.balance_after_transaction])).toEqual([
+      ["credit", 2500, 12_500],
+      ["credit", 10_000, 10_000]
+    ])
+    const newest = page.payment_account_transactions[0]
+    expect(newest).toMatchObject({ currency: "GBP", counterparty_name: "Acme Payroll", value_date: today, links: { payment_bank_account: account.id } })
+    expect(await client.paymentAccountTransactions.find(newest?.id ?? "")).toMatchObject({ id: newest?.id, amount: 2500 })
+    const debits = await client.paymentAccountTransactions.list(account.id, { value_date_from: today, value_date_to: today, direction: "debit" })
+    expect(debits.payment_account_transactions).toEqual([])
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)
+    expect((await client.paymentAccountTransactions.list(account.id, { value_date_from: yesterday, value_date_to: yesterday })).payment_account_transactions).toEqual([])
+
+    expectError(await failure(client.paymentAccountTransactions.list(account.id, { value_date_from: today } as never)), ValidationFailedError, 422)
+    expectError(await failure(client.paymentAccountTransactions.list(account.id, { value_date_from: today, value_date_to: yesterday })), ValidationFailedError, 422)
+    expectError(await failure(client.paymentAccountTransactions.list("BA000000000000", { value_date_from: today, value_date_to: today })), InvalidApiUsageError, 404)
+    expectError(await failure(client.paymentAccountTransactions.find("PAT000000000000")), InvalidApiUsageError, 404)
+  })
+
+  it("outbound payment stats count and sum the organisation's payments per status", async () => {
+    const empty = await client.outboundPayments.stats()
+    expect(empty).toMatchObject({ currency: "GBP", total_count: 0, total_amount: 0 })
+    const create = (amount: number) =>
+      client.outboundPayments.create({ amount, scheme: "faster_payments", links: { recipient_bank_account: recipientId } } as never)
+    await create(300)
+    await create(200)
+    const approved = await create(1000)
+    await client.outboundPayments.approve(approved.id ?? "")
+    const stats = await client.outboundPayments.stats()
+    expect(stats).toMatchObject({ total_count: 3, total_amount: 1500 })
+    const byStatus = (stats as unknown as { statuses: ReadonlyArray<{ status: string; count: number; amount: number }> }).statuses
+    const nonZero = byStatus.filter((s) => s.count > 0).map((s) => [s.status, s.count, s.amount])
+    expect(nonZero).toEqual([["pending_approval", 2, 500], ["scheduled", 1, 1000]])
+  })
+
+  it("POST /outbound_payment_imports/{id}/actions/cancel cancels an import not yet authorised, once", async () => {
+    const created = await client.outboundPaymentImports.create({
+      entry_items: [{ scheme: "faster_payments", amount: 1000, recipient_bank_account_id: recipientId, reference: "JAN PAY" }]
+    } as never)
+    const id = created.id ?? ""
+    const cancel = () => fetch(`${server.url}/outbound_payment_imports/${id}/actions/cancel`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06", "content-type": "application/json" },
+      body: "{}"
+    })
+    const answer = await cancel()
+    expect(answer.status).toBe(200)
+    expect(await answer.json()).toMatchObject({ outbound_payment_imports: { id, status: "cancelled" } })
+    expect((await client.outboundPaymentImports.find(id)).status).toBe("cancelled")
+    const again = await cancel()
+    expect(again.status).toBe(422)
+    expect(await again.json()).toMatchObject({ error: { errors: [{ reason: "cancellation_failed" }] } })
+  })
+})
+
+describe("funds availability and exports", () => {
+  const org = "OR_funds"
+  let client: ReturnType<typeof localClient>
+  beforeAll(async () => {
+    client = localClient(await server.token(org), server.url)
+    await client.creditors.create({ name: "Acme Ltd", country_code: "GB", creditor_type: "company" } as never)
+  })
+
+  /** A Bacs mandate made by a billing request the payer completed with `holder`'s account. */
+  const mandateOf = async (holder: string): Promise<string> => {
+    const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } })
+    const id = request.id ?? ""
+    await client.billingRequests.collectCustomerDetails(id, {
+      customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
+      customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
+    })
+    await client.billingRequests.collectBankAccount(id, { account_holder_name: holder, account_number: "55779911", branch_code: "200000", country_code: "GB" })
+    await client.billingRequests.confirmPayerDetails(id, {})
+    return (await client.billingRequests.fulfil(id, {})).mandate_request?.links?.mandate ?? ""
+  }
+
+  it("the payer's bank says whether the amount is covered; an unknown mandate is 404, a bad amount 422", async () => {
+    const mandate = await mandateOf("Ada Lovelace")
+    expect((await client.fundsAvailabilities.check(mandate, { amount: "1500" })).available).toBe(true)
+    expect((await client.fundsAvailabilities.check(mandate, {})).available).toBe(true)
+    // The sandbox bank's amount ending 91 is the payer's insufficient funds, as a collection of it would fail.
+    expect((await client.fundsAvailabilities.check(mandate, { amount: "1591" })).available).toBe(false)
+    const short = await mandateOf("Ada Fail")
+    expect((await client.fundsAvailabilities.check(short, { amount: "100" })).available).toBe(false)
+    expectError(await failure(client.fundsAvailabilities.check("MD999999999999", { amount: "100" })), InvalidApiUsageError, 404)
+    expectError(await failure(client.fundsAvailabilities.check(mandate, { amount: "-5" })), ValidationFailedError, 422)
+  })
+
+  it("exports: none is made without a dashboard, so the list is empty and an id is 404", async () => {
+    const page = await client.exports.list({ limit: 10 })
+    expect(page.exports).toEqual([])
+    expect(page.meta.cursors).toEqual({ before: null, after: null })
+    expectError(await failure(client.exports.find("EX000000000000")), InvalidApiUsageError, 404)
   })
 })
