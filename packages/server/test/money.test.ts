@@ -10,7 +10,7 @@ import { api, fulfilledMandateRequest, localClient, SERVER_DATABASES, type TestS
  * payout's items (walked a small page at a time) add up to its amount.
  */
 
-describe.each(SERVER_DATABASES)("payouts and their items on %s", (_database, start) => {
+describe.each(SERVER_DATABASES)("money on a sandbox server on %s", (_database, start) => {
   let server: TestServer
   let client: GoCardlessClient
   let creditor: string
@@ -74,4 +74,25 @@ describe.each(SERVER_DATABASES)("payouts and their items on %s", (_database, sta
       ["pending_payouts", 0]
     ])
   }, 120_000)
+
+  it("a withdrawal executed after the advance is a debit after the funding's credit on the payment account's statement", async () => {
+    const funded = await api(server.url, server.boot.accessToken, "/sandbox/payment_accounts/fund", { method: "POST", body: { amount: 10_000, links: { creditor } } })
+    expect(funded.status).toBe(200)
+    const withdrawal = await client.outboundPayments.withdraw({ amount: 4_000, scheme: "faster_payments", reference: "WD 1", links: { creditor } } as never)
+    await client.outboundPayments.approve(withdrawal.id ?? "")
+    const advanced = await api(server.url, server.boot.accessToken, "/sandbox/simulator/advance", { method: "POST", body: { by: "P2D" } })
+    expect(advanced.status).toBe(200)
+    expect((await client.outboundPayments.find(withdrawal.id ?? "")).status).toBe("executed")
+
+    const account = (await client.paymentAccounts.list({ creditor } as never)).payment_accounts[0]?.id ?? ""
+    const range = { value_date_from: "2000-01-01", value_date_to: "2999-12-31" }
+    const statement = await client.paymentAccountTransactions.list(account, range)
+    expect(statement.payment_account_transactions.map((t) => [t.direction, t.amount, t.balance_after_transaction, t.links?.outbound_payment])).toEqual([
+      ["debit", 4_000, 6_000, withdrawal.id],
+      ["credit", 10_000, 10_000, undefined]
+    ])
+    expect(statement.payment_account_transactions[0]).toMatchObject({ reference: "WD 1", counterparty_name: "Sandbox Creditor Ltd" })
+    const debits = await client.paymentAccountTransactions.list(account, { ...range, direction: "debit" })
+    expect(debits.payment_account_transactions.map((t) => t.id)).toEqual([statement.payment_account_transactions[0]?.id])
+  }, 60_000)
 })
