@@ -7,7 +7,8 @@ import { api, fulfilledMandateRequest, localClient, SERVER_DATABASES, type TestS
 /**
  * Issue 18's money reads on a sandbox server, through the official client: payments collected on
  * the organisation's own clock are paid out by the daily runs an advance crosses, and each
- * payout's items (walked a small page at a time) add up to its amount.
+ * payout's items (walked a small page at a time) add up to its amount; a withdrawal executed by
+ * the daily outbound work is a debit on the payment account's statement.
  */
 
 describe.each(SERVER_DATABASES)("money on a sandbox server on %s", (_database, start) => {
