@@ -360,6 +360,7 @@ describe("funds availability and exports", () => {
     const short = await mandateOf("Ada Fail")
     expect((await client.fundsAvailabilities.check(short, { amount: "100" })).available).toBe(false)
     expectError(await failure(client.fundsAvailabilities.check("MD999999999999", { amount: "100" })), InvalidApiUsageError, 404)
+    expectError(await failure(client.fundsAvailabilities.check("not a mandate", { amount: "100" })), InvalidApiUsageError, 404)
     expectError(await failure(client.fundsAvailabilities.check(mandate, { amount: "-5" })), ValidationFailedError, 422)
   })
 

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { NotFound } from "@paykit/core"
+import { isIdOfResource, NotFound } from "@paykit/core"
 import { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { CustomerBankAccountRepository, MandateRepository } from "./repositories.ts"
 import { CHARGEABLE_MANDATE_STATUSES } from "./domain/mandates.ts"
@@ -23,6 +23,8 @@ export class FundsAvailabilities extends Context.Service<FundsAvailabilities, {
       return FundsAvailabilities.of({
         check: (organisation, id, params) =>
           Effect.gen(function*() {
+            // The path names a mandate though its collection is not the mandates': a malformed id names none.
+            if (!isIdOfResource("mandate", id)) return yield* new NotFound({ resource: "mandates", id })
             const mandate = (yield* mandates.get(organisation, id)).resource
             if (!CHARGEABLE_MANDATE_STATUSES.includes(mandate.status)) return { available: false }
             const account = (yield* Effect.orDie(accounts.get(organisation, mandate.links.customer_bank_account))).resource
