@@ -47,8 +47,24 @@ describe.each(SERVER_DATABASES)("money on a sandbox server on %s", (_database, s
     const before = await client.balances.list({ creditor })
     expect(before.balances.filter((b) => Number(b.amount) !== 0)).toEqual([])
 
-    const advanced = await api(server.url, server.boot.accessToken, "/sandbox/simulator/advance", { method: "POST", body: { by: "P14D" } })
-    expect(advanced.status).toBe(200)
+    // Day by day: the submitted and pending payout balances are always the totals of those payments and payouts, each seen non-zero.
+    const submittedSeen: Array<number> = []
+    const pendingSeen: Array<number> = []
+    for (let day = 0; day < 14; day++) {
+      const advanced = await api(server.url, server.boot.accessToken, "/sandbox/simulator/advance", { method: "POST", body: { by: "P1D" } })
+      expect(advanced.status).toBe(200)
+      const statuses = await Promise.all(payments.map(async (id, i) => [(await client.payments.find(id)).status, amounts[i] ?? 0] as const))
+      const submitted = statuses.filter(([status]) => status === "submitted").reduce((sum, [, amount]) => sum + amount, 0)
+      const balances = (await client.balances.list({ creditor })).balances
+      const balance = (type: string) => balances.find((b) => b.currency === "GBP" && b.balance_type === type)?.amount
+      expect(balance("pending_payments_submitted")).toBe(submitted)
+      const pending = (await client.payouts.list({ creditor, status: "pending" } as never)).payouts.reduce((sum, p) => sum + Number(p.amount), 0)
+      expect(balance("pending_payouts")).toBe(pending)
+      submittedSeen.push(submitted)
+      pendingSeen.push(pending)
+    }
+    expect(Math.max(...submittedSeen)).toBe(amounts.reduce((a, b) => a + b, 0))
+    expect(Math.max(...pendingSeen)).toBeGreaterThan(0)
 
     const paid = await Promise.all(payments.map((id) => client.payments.find(id)))
     expect(paid.map((p) => p.status)).toEqual(["paid_out", "paid_out", "paid_out"])
