@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { HttpApiEndpoint } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiSchema } from "effect/http-api"
 import {
   Balance,
   BalanceListParams,
@@ -34,9 +34,9 @@ import { ok } from "./api-response.ts"
 import { bodilessActionEndpoint, createEndpoint, declare, type EndpointDeclaration, getEndpoint, IdParams, listEndpoint, RateLimit } from "./endpoints.ts"
 import { queryDeclaration, queryShapeOf } from "./query-params.ts"
 import { OUTBOUND_PAYMENT_OTHER } from "./rate-limit.ts"
-import { type ListParamsSchema, nestedListHandler, queryReadHandler } from "./read-handlers.ts"
+import { listHandler, type ListParamsSchema, nestedListHandler, queryReadHandler } from "./read-handlers.ts"
 import type { ApiHandler } from "./api-request.ts"
-import { page, single } from "./wire.ts"
+import { ErrorBody, page, single } from "./wire.ts"
 
 /**
  * The routes of issue 18's money part: payout items, balances, exchange rates, scheme identifiers,
@@ -75,7 +75,16 @@ const SI = "scheme_identifiers"
 const PAT = PAYMENT_ACCOUNT_TRANSACTIONS
 
 export const MONEY_ROUTES: ReadonlyArray<Declaration> = [
-  listEndpoint("payout_items", PayoutItem, PayoutItemListParams, (s) => s.money.payoutItems.list),
+  // Its own error besides the gateway's: 410 for a payout older than six months.
+  declare(
+    "payout_items",
+    HttpApiEndpoint.get("list", "/payout_items", {
+      query: queryDeclaration(queryShapeOf(PayoutItemListParams)),
+      success: page("payout_items", PayoutItem),
+      error: ErrorBody.pipe(HttpApiSchema.status(410))
+    }),
+    (s) => listHandler("payout_items", PayoutItemListParams, s.money.payoutItems.list)
+  ),
   listEndpoint("balances", Balance, BalanceListParams, (s) => s.money.balances.list),
   listEndpoint("currency_exchange_rates", CurrencyExchangeRate, CurrencyExchangeRateListParams, (s) => (_o, p) => s.money.exchangeRates.list(p)),
   createEndpoint(SI, SchemeIdentifier, REQUEST_BODIES.scheme_identifiers.create, (s) => s.money.schemeIdentifiers.create),

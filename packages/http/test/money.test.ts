@@ -145,6 +145,8 @@ describe("GET /payout_items", () => {
     const gone = await failure(client.payoutItems.list({ payout: old }))
     expect((gone as ApiError).code).toBe(410)
     expect((gone as ApiError).errors[0]?.reason).toBe("payout_items_no_longer_available")
+    const openapi = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, { get?: { responses?: Record<string, unknown> } }> }
+    expect(Object.keys(openapi.paths["/payout_items"]?.get?.responses ?? {})).toContain("410")
   })
 })
 
