@@ -12,7 +12,7 @@ import dueOnIndex from "./0008_due_on_index.ts"
 import filterIndexes from "./0020_filter_indexes.ts"
 import dueOnFilterIndex from "./0021_due_on_filter_index.ts"
 import eventsRetention from "./0030_events_retention.ts"
-import moneyFilterIndexes from "./0035_money_filter_indexes.ts"
+import moneyReads from "./0035_money_reads.ts"
 
 /** Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file. */
 export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
@@ -29,7 +29,7 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   // 0030-0039: issue 17, part C (numbers apart so parallel parts do not collide; the migrator allows gaps).
   "0030_events_retention": eventsRetention,
   // 0035-0039: issue 18, the money part.
-  "0035_money_filter_indexes": moneyFilterIndexes
+  "0035_money_reads": moneyReads
 }
 
 export const MIGRATIONS_TABLE = "paykit_migrations"
