@@ -285,6 +285,10 @@ describe("payment account transactions, outbound payment stats, import cancel", 
     const newest = page.payment_account_transactions[0]
     expect(newest).toMatchObject({ currency: "GBP", counterparty_name: "Acme Payroll", value_date: today, links: { payment_bank_account: account.id } })
     expect(await client.paymentAccountTransactions.find(newest?.id ?? "")).toMatchObject({ id: newest?.id, amount: 2500 })
+    const events = await client.events.list({ resource_type: "payment_account_transactions" } as never)
+    expect(events.events.map((e) => [e.action, e.links?.payment_account_transaction])).toEqual(
+      page.payment_account_transactions.map((t) => ["created", t.id])
+    )
     const debits = await client.paymentAccountTransactions.list(account.id, { value_date_from: today, value_date_to: today, direction: "debit" })
     expect(debits.payment_account_transactions).toEqual([])
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)

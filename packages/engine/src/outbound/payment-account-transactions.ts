@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { type NotFound, today, withNewId } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { toListQuery } from "../kernel/list-params.ts"
-import { insertNew } from "../kernel/support.ts"
+import { emit, insertNew } from "../kernel/support.ts"
 import { PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
 import type { PaymentAccount } from "./domain/payment-accounts.ts"
 import type {
@@ -31,15 +31,16 @@ const statementBalance = (transactions: Transactions, organisation: string, acco
   )
 
 /**
- * Records a movement on the account, valued today, in the caller's unit of work: funds received
- * (`fund`) and outbound payments executed (the daily outbound work) write one each.
+ * Records a movement on the account, valued today, with its event (`created`), in the caller's
+ * unit of work: funds received (`fund`) and outbound payments executed (the daily outbound work)
+ * write one each.
  */
 export const recordMovement = (transactions: Transactions, organisation: string, account: PaymentAccount, movement: Movement) =>
   Effect.gen(function*() {
     const before = yield* statementBalance(transactions, organisation, account.id)
     const signed = movement.direction === "credit" ? movement.amount : -movement.amount
     const value_date = yield* today()
-    return yield* withNewId("payment_account_transaction", (id, created_at) =>
+    const stored = yield* withNewId("payment_account_transaction", (id, created_at) =>
       insertNew(transactions, organisation, {
         id,
         created_at,
@@ -56,6 +57,18 @@ export const recordMovement = (transactions: Transactions, organisation: string,
         reference: movement.reference,
         value_date
       } satisfies PaymentAccountTransaction))
+    // The real API's event of a payment account transaction (resource type `payment_account_transactions`).
+    yield* emit(organisation, {
+      resource_type: "payment_account_transactions",
+      action: "created",
+      links: { payment_account_transaction: stored.resource.id },
+      cause: {
+        origin: "gocardless",
+        cause: "payment_account_transaction_created",
+        description: movement.direction === "credit" ? "Funds were received into the payment account." : "An outbound payment was paid from the payment account."
+      }
+    })
+    return stored
   })
 
 export class PaymentAccountTransactions extends Context.Service<PaymentAccountTransactions, {

@@ -1,7 +1,8 @@
 import { Context, Effect, Layer } from "effect"
 import { type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, withNewId } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
-import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
+import type { Transactor, Versioned } from "../kernel/ports/repository.ts"
+import type { EventLog } from "../kernel/ports/event-log.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
 import { recordMovement } from "./payment-account-transactions.ts"
@@ -15,7 +16,7 @@ import {
   paymentAccounts
 } from "./domain/payment-accounts.ts"
 import { toListQuery } from "../kernel/list-params.ts"
-import { insertNew, save, captureIdGenerator } from "../kernel/support.ts"
+import { captureUnitOfWork, insertNew, save } from "../kernel/support.ts"
 import { linkedCreditor } from "../creditors/creditor-link.ts"
 
 /** Outbound payments are GBP only, so every payment account holds GBP. */
@@ -146,16 +147,14 @@ export class PaymentAccounts extends Context.Service<PaymentAccounts, {
   static readonly layer: Layer.Layer<
     PaymentAccounts,
     never,
-    PaymentAccountRepository | PaymentAccountTransactionRepository | CreditorRepository | IdGenerator | Transactor
+    PaymentAccountRepository | PaymentAccountTransactionRepository | CreditorRepository | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     PaymentAccounts,
     Effect.gen(function*() {
       const accounts = yield* PaymentAccountRepository
       const transactions = yield* PaymentAccountTransactionRepository
       const creditors = yield* CreditorRepository
-      const provideIds = yield* captureIdGenerator
-      const transactor = yield* Transactor
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => transactor.transaction(provideIds(effect))
+      const run = yield* captureUnitOfWork
 
       return PaymentAccounts.of({
         get: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
