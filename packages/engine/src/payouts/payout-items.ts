@@ -89,7 +89,7 @@ const destinationOf = (payout: Payout): TaxDestination | null => {
 /** The items of rows (newest row first, each row's items in their fixed order), with their positions. */
 const positioned = (rows: ReadonlyArray<ItemRow>, destination: TaxDestination | null): Array<Positioned> =>
   rows.flatMap((row) =>
-    row.drafts.map((draft, index) => ({ position: `${row.id}.${index}`, item: renderPayoutItem(draft, destination) as PayoutItem }))
+    row.drafts.map((draft, index) => ({ position: `${row.id}.${index}`, item: renderPayoutItem(draft, destination) }))
   )
 
 /**
