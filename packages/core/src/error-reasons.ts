@@ -55,6 +55,9 @@ export const SUBSCRIPTION_PAUSE_REASONS = {
   cyclesTooFew: "pause_cycles_must_be_greater_than_or_equal_to"
 } as const
 
+/** The 410 of `GET /payout_items` for a payout older than the six months its items are kept (the real API answers 410 Gone). */
+export const PAYOUT_ITEMS_GONE_REASON = "payout_items_no_longer_available"
+
 export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   validation_failed: { type: "validation_failed", meaning: "A field is missing, of the wrong type, too long, not one of the accepted values, holds NUL or unpaired surrogates, or breaks a rule between fields." },
   missing_version_header: usage("The GoCardless-Version header is missing."),
@@ -67,6 +70,7 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   idempotent_request_in_progress: usage("A request with the same Idempotency-Key is still running; retry later."),
   invalid_filters: usage("The list filters cannot be combined."),
   path_not_found: usage("No endpoint has this path."),
+  [PAYOUT_ITEMS_GONE_REASON]: usage("The payout was created more than six months ago: its items are no longer available (410 Gone)."),
   method_not_allowed: usage("The endpoint does not accept this HTTP method."),
   resource_not_found: usage("No resource of this organisation has this id (a malformed id names none)."),
   request_entity_too_large: usage("The body is larger than the server accepts."),

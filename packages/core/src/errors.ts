@@ -52,7 +52,7 @@ export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", {
 export class InvalidApiUsage extends Schema.TaggedError<InvalidApiUsage>()("InvalidApiUsage", {
   reason: Schema.String,
   message: Schema.String,
-  status: Schema.Literals([400, 401, 404, 405, 406, 408, 409, 413, 415, 431])
+  status: Schema.Literals([400, 401, 404, 405, 406, 408, 409, 410, 413, 415, 431])
 }) {}
 
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", {

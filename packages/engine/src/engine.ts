@@ -23,6 +23,10 @@ import { PayerAuthorisations } from "./payer-flows/payer-authorisations.ts"
 import { FlowServices } from "./payer-flows/flow-services.ts"
 import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
+import { MoneyReads } from "./payouts/money-reads.ts"
+import { SchemeIdentifiers } from "./creditors/scheme-identifier-records.ts"
+import { FundsAvailabilities } from "./collections/funds-availability.ts"
+import { Exports } from "./exports/exports.ts"
 import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
 import { ClockControl } from "./kernel/simulator.ts"
 import { Simulator } from "./kernel/due/simulator.ts"
@@ -81,7 +85,11 @@ export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Laye
   WebhookServices,
   InstalmentSchedules.layer,
   Blocks.layer,
-  MandateImports.layer
+  MandateImports.layer,
+  MoneyReads,
+  SchemeIdentifiers.layer,
+  FundsAvailabilities.layer,
+  Exports.layer
 ).pipe(Layer.provideMerge(FoundationServices))))
 
 /**

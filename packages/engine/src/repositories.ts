@@ -17,12 +17,16 @@ import { subscriptionSchedules, subscriptions } from "./collections/domain/subsc
 import { outboundPayments } from "./outbound/domain/outbound-payments.ts"
 import { outboundPaymentImportEntries, outboundPaymentImports } from "./outbound/domain/outbound-payment-imports.ts"
 import { paymentAccounts } from "./outbound/domain/payment-accounts.ts"
+import { paymentAccountTransactions } from "./outbound/domain/payment-account-transactions.ts"
 import { bankAuthorisations } from "./payer-flows/domain/bank-authorisations.ts"
 import { customerBillingDetails } from "./payer-flows/domain/billing-details.ts"
 import { billingRequests } from "./payer-flows/domain/billing-requests.ts"
 import { payerAuthorisations } from "./payer-flows/domain/payer-authorisations.ts"
 import { appAttributions, appFeeEntries } from "./payouts/domain/app-fees.ts"
 import { payerThemes } from "./creditors/domain/payer-themes.ts"
+import { dataExports } from "./exports/domain/exports.ts"
+import { ExportRepository } from "./exports/repositories.ts"
+import { schemeIdentifierLocations } from "./creditors/domain/scheme-identifiers.ts"
 import { webhookEndpoints } from "./webhooks/domain/webhook-endpoints.ts"
 import { webhookDeliveries, webhooks } from "./webhooks/domain/webhooks.ts"
 import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./webhooks/repositories.ts"
@@ -36,13 +40,16 @@ import {
   BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, FLOW_DEFINITIONS, FlowRepositoriesFromBackend,
   PayerAuthorisationRepository
 } from "./payer-flows/repositories.ts"
-import { CreditorBankAccountRepository, CreditorRepository, PayerThemeRepository, VerificationDetailRepository } from "./creditors/repositories.ts"
+import {
+  CreditorBankAccountRepository, CreditorRepository, PayerThemeRepository, SchemeIdentifierLocationRepository, VerificationDetailRepository
+} from "./creditors/repositories.ts"
 import {
   CustomerBankAccountRepository, CustomerRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository,
   SubscriptionRepository, SubscriptionScheduleRepository
 } from "./collections/repositories.ts"
 import {
-  OutboundPaymentImportEntryRepository, OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository
+  OutboundPaymentImportEntryRepository, OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository,
+  PaymentAccountTransactionRepository
 } from "./outbound/repositories.ts"
 import {
   AppAttributionRepository, AppFeeLedgerRepository, LedgerRepository, NegativeBalanceLimitRepository, PayoutRepository
@@ -63,18 +70,19 @@ export * from "./webhooks/repositories.ts"
 export * from "./instalments/repositories.ts"
 export * from "./blocks/repositories.ts"
 export * from "./mandate-imports/repositories.ts"
+export * from "./exports/repositories.ts"
 
 /** Every resource definition the engine stores: a storage adapter creates one table per entry. */
 export const RESOURCE_DEFINITIONS = [
   creditors, creditorBankAccounts, verificationDetails, customers, customerBankAccounts, mandates, mandateDormancies, payments, paymentReversals, refunds,
   negativeBalanceLimits,
   ledgerEntries,
-  outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts,
+  outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts, paymentAccountTransactions,
   billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations,
   ...FLOW_DEFINITIONS,
   subscriptions, subscriptionSchedules, payouts,
   appAttributions, appFeeEntries,
-  payerThemes,
+  payerThemes, schemeIdentifierLocations, dataExports,
   webhookEndpoints, webhookDeliveries, webhooks,
   instalmentSchedules,
   blocks, blockMatches, bankAccountFingerprints,
@@ -86,6 +94,9 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(CreditorRepository, creditors),
   fromBackend(CreditorBankAccountRepository, creditorBankAccounts),
   fromBackend(VerificationDetailRepository, verificationDetails),
+  fromBackend(SchemeIdentifierLocationRepository, schemeIdentifierLocations),
+  fromBackend(PaymentAccountTransactionRepository, paymentAccountTransactions),
+  fromBackend(ExportRepository, dataExports),
   fromBackend(CustomerRepository, customers),
   fromBackend(CustomerBankAccountRepository, customerBankAccounts),
   fromBackend(MandateRepository, mandates),

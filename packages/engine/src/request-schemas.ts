@@ -1,5 +1,6 @@
 import { BillingRequestCreate, CollectBankAccount } from "@paykit/validation"
 import { PayerThemeCreateRequest } from "./creditors/domain/payer-themes.ts"
+import { SchemeIdentifierCreateRequest } from "./creditors/domain/scheme-identifiers.ts"
 import { BankAuthorisationCreateRequest } from "./payer-flows/domain/bank-authorisation-commands.ts"
 import {
   ChooseCurrencyRequest,
@@ -61,6 +62,7 @@ export const CollectBankAccountRequest = CollectBankAccount
  */
 export const REQUEST_BODIES = {
   creditors: { create: CreditorCreateRequest, update: CreditorUpdateRequest },
+  scheme_identifiers: { create: SchemeIdentifierCreateRequest },
   creditor_bank_accounts: { create: CreditorBankAccountCreateRequest },
   verification_details: { create: VerificationDetailCreateRequest },
   customers: { create: CustomerCreateRequest, update: CustomerUpdateRequest },

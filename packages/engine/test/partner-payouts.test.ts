@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
-  AppFeeLedgerRepository, CallingApp, Creditors, eq, type PartnerApp, Payments, Payouts, Simulator, Subscriptions
+  AppFeeLedgerRepository, CallingApp, Creditors, eq, type PartnerApp, Payments, PayoutItems, Payouts, Simulator, Subscriptions
 } from "@paykit/engine"
 import { ORG, runEngine, setUpPayer, edge } from "./fixtures.ts"
 
@@ -59,6 +59,24 @@ describe("partner payouts", () => {
       return (yield* partnerPayouts).items.map((p) => p.amount)
     }))
     expect(r).toEqual([150, 150, 150]) // 1 December, 1 January (collected 4 January), 1 February
+  })
+
+  it("a partner payout's items are its app fees, which add up to it", async () => {
+    const r = await runEngine(Effect.gen(function*() {
+      const app = yield* setUpPartner
+      const { mandate } = yield* setUpPayer(ORG)
+      const payments = yield* Payments
+      for (const app_fee of [500, 250]) {
+        yield* Effect.provideService(Effect.flatMap(edge.payment({ amount: 10000, currency: "GBP", app_fee, links: { mandate: mandate.id } }), (c) => payments.create(ORG, c)), CallingApp, app)
+      }
+      yield* (yield* Simulator).advanceBy(20 * DAY)
+      const payout = (yield* partnerPayouts).items[0]
+      const items = yield* (yield* PayoutItems).list(PARTNER, { payout: payout?.id ?? "", limit: 1 })
+      const rest = yield* (yield* PayoutItems).list(PARTNER, { payout: payout?.id ?? "", after: items.after ?? "" })
+      return { amount: payout?.amount, items: [...items.items, ...rest.items] }
+    }))
+    expect(r.amount).toBe(750)
+    expect(r.items.map((i) => [i.type, i.amount]).sort()).toEqual([["app_fee", "250.0"], ["app_fee", "500.0"]])
   })
 
   it("refuses a calling app whose partner creditor does not exist", async () => {

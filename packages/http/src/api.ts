@@ -104,6 +104,7 @@ import { createdWithoutLocation, createHandler, postHandler } from "./write-hand
 import { single } from "./wire.ts"
 import { OPS_ROUTES } from "./routes-ops.ts"
 import { FLOW_ROUTES } from "./routes-flows.ts"
+import { MONEY_ROUTES, moneyServices } from "./routes-money.ts"
 
 /**
  * The route table of the API: one declaration per endpoint, in the order the OpenAPI document
@@ -144,7 +145,8 @@ export const engineServices = Effect.gen(function*() {
     billingRequestsWithActions: yield* BillingRequestsWithActions,
     redirectFlows: yield* RedirectFlows,
     bankAccountHolderVerifications: yield* BankAccountHolderVerifications,
-    customerNotifications: yield* CustomerNotifications
+    customerNotifications: yield* CustomerNotifications,
+    money: yield* moneyServices
   }
 })
 export type EngineServices = Effect.Success<typeof engineServices>
@@ -332,7 +334,8 @@ export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...webhookRoutes,
   ...webhookEndpointRoutes,
   ...OPS_ROUTES,
-  ...FLOW_ROUTES
+  ...FLOW_ROUTES,
+  ...MONEY_ROUTES
 ]
 
 /** The `HttpApi` of a table (its OpenAPI document): a group per resource key, in the order of first appearance. */

@@ -1,5 +1,5 @@
 import { Effect, type Schema } from "effect"
-import { decodeInputEffect, type NotFound, PAGE_SIZE_DEFAULT, type ValidationFailed } from "@paykit/core"
+import { decodeInputEffect, type NotFound, PAGE_SIZE_DEFAULT, type PaykitError, type ValidationFailed } from "@paykit/core"
 import type { Page } from "@paykit/engine"
 import { type ApiHandler, idParamOf } from "./api-request.ts"
 import { ok } from "./api-response.ts"
@@ -13,7 +13,8 @@ import { asQueryErrors, type ParamsSchema, type QueryValues, queryShapeOf, toPar
  */
 
 export type Getter<A> = (organisation: string, id: string) => Effect.Effect<A, NotFound>
-export type Lister<P, A> = (organisation: string, params: P) => Effect.Effect<Page<A>, ValidationFailed>
+/** A list: a bad parameter is `ValidationFailed`; a list under a resource (`/payout_items?payout=`) may answer that resource's errors. */
+export type Lister<P, A> = (organisation: string, params: P) => Effect.Effect<Page<A>, PaykitError>
 
 /** A list-parameter Schema: a Struct (its fields say the wire form) that decodes. */
 export type ListParamsSchema = ParamsSchema & Schema.Decoder<unknown>
@@ -64,5 +65,34 @@ export const plainListHandler = <S extends ListParamsSchema, A>(
         list(caller.organisation, p, { id }).pipe(
           Effect.mapError(asQueryErrors),
           Effect.map((items) => ok({ [key]: items }))
+        )))
+}
+
+/** A read of one answer under a path id, with query parameters (`/funds_availability/:id?amount=`). */
+export const queryReadHandler = <S extends ListParamsSchema, A>(
+  key: string,
+  schema: S,
+  read: (organisation: string, id: string, params: S["Type"]) => Effect.Effect<A, PaykitError>
+): ApiHandler => {
+  const params = paramsOf(key, schema)
+  return (request, caller) =>
+    Effect.flatMap(idParamOf(request), (id) =>
+      Effect.flatMap(params(request.query), (p) =>
+        read(caller.organisation, id, p).pipe(Effect.mapError(asQueryErrors), Effect.map((answer) => ok({ [key]: answer })))))
+}
+
+/** A paged list under a path id (`/payment_accounts/:id/transactions`): the page under `key`, with `meta`. */
+export const nestedListHandler = <S extends ListParamsSchema, A>(
+  key: string,
+  schema: S,
+  list: (organisation: string, id: string, params: S["Type"]) => Effect.Effect<Page<A>, PaykitError>
+): ApiHandler => {
+  const params = paramsOf(key, schema)
+  return (request, caller) =>
+    Effect.flatMap(idParamOf(request), (id) =>
+      Effect.flatMap(params(request.query), (p) =>
+        list(caller.organisation, id, p).pipe(
+          Effect.mapError(asQueryErrors),
+          Effect.map((page) => ok({ [key]: page.items, meta: listMeta(page, limitOf(p)) }))
         )))
 }

@@ -56,6 +56,12 @@ export interface PartnerPayout {
   readonly rendered_items: ReadonlyArray<PayoutItem>
 }
 
+/** The item of an app fee entry in a partner payout: a credit when collected, a debit when refunded; none for zero. */
+export const itemsOfAppFeeEntry = (e: Pick<AppFeeEntry, "kind" | "payment" | "mandate" | "amount">): ReadonlyArray<PayoutItemDraft> =>
+  e.amount === 0
+    ? []
+    : [{ type: "app_fee", amount: e.kind === "app_fee_collected" ? e.amount : -e.amount, links: { payment: e.payment, mandate: e.mandate }, taxes: [] }]
+
 const decode = decodeInput(PartnerPayoutInput, ROOT)
 
 export const assemblePartnerPayout = (raw: unknown): Result.Result<PartnerPayout, ValidationFailed | InvalidState> =>
@@ -70,14 +76,7 @@ export const assembleDecodedPartnerPayout = (
   ])
   if (misplaced.length > 0) return Result.fail(validationFailed(misplaced))
 
-  const items: ReadonlyArray<PayoutItemDraft> = input.entries
-    .filter((e) => e.amount !== 0)
-    .map((e) => ({
-      type: "app_fee",
-      amount: e.kind === "app_fee_collected" ? e.amount : -e.amount,
-      links: { payment: e.payment, mandate: e.mandate },
-      taxes: []
-    }))
+  const items = input.entries.flatMap(itemsOfAppFeeEntry)
   const amount = sumBig(items.map((i) => i.amount))
   if (!isSafeBigInt(amount)) {
     return Result.fail(new InvalidState({

@@ -8,6 +8,7 @@ import { type Creditor, NO_PAYOUT_ACCOUNTS, type SchemeIdentifier } from "./doma
 import type { CreditorCreateCommand } from "./domain/requests.ts"
 import type { CreditorStores } from "./repositories.ts"
 import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
+import { locateSchemeIdentifiers } from "./scheme-identifier-records.ts"
 
 /** A prefix from the trading name: its letters and digits, upper-cased, at most 10. */
 const prefixOf = (name: string): string => {
@@ -69,5 +70,6 @@ export const createCreditor = (stores: CreditorStores, organisation: string, com
       cause: API_CAUSE("creditor_created"),
       links: { creditor: id }
     }).pipe(Effect.orDie)
+    yield* locateSchemeIdentifiers(stores.schemeIdentifiers, organisation, stored.resource, stored.resource.scheme_identifiers)
     return stored.resource
   })

@@ -6,7 +6,7 @@ import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import { captureUnitOfWork } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
-import { CreditorBankAccountRepository, CreditorRepository, creditorStores, VerificationDetailRepository } from "./repositories.ts"
+import { CreditorBankAccountRepository, CreditorRepository, creditorStores, type SchemeIdentifierLocationRepository, VerificationDetailRepository } from "./repositories.ts"
 import type { CreditorBankAccount } from "./domain/creditor-bank-accounts.ts"
 import type { Creditor } from "./domain/creditors.ts"
 import type { VerificationDetail } from "./domain/verification-details.ts"
@@ -54,7 +54,7 @@ export class Creditors extends Context.Service<Creditors, {
   static readonly layer: Layer.Layer<
     Creditors,
     never,
-    CreditorRepository | CreditorBankAccountRepository | VerificationDetailRepository | IdGenerator | EventLog | Transactor
+    CreditorRepository | CreditorBankAccountRepository | VerificationDetailRepository | SchemeIdentifierLocationRepository | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     Creditors,
     Effect.gen(function*() {

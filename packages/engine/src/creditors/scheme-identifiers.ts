@@ -65,3 +65,10 @@ export const currencyOfCountry = (countryCode: string): Currency | undefined => 
   const table: Readonly<Record<string, Currency>> = { GB: "GBP", SE: "SEK", DK: "DKK", US: "USD", CA: "CAD", AU: "AUD", NZ: "NZD" }
   return table[countryCode]
 }
+
+/**
+ * The currency and notice of an identifier of `scheme`, whatever the creditor's country: the
+ * templates above, where each scheme appears with one currency and one notice.
+ */
+export const schemeIdentifierTemplateOf = (scheme: SchemeIdentifierScheme): SchemeIdentifierTemplate | undefined =>
+  [...Object.values(BY_COUNTRY).flat(), ...SEPA].find((t) => t.scheme === scheme)

@@ -4,10 +4,11 @@ import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { CreditorBankAccountRepository } from "../creditors/repositories.ts"
 import type { CustomerBankAccountRepository } from "../collections/repositories.ts"
-import type { PaymentAccountRepository } from "./repositories.ts"
+import type { PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
 import type { OutboundPayment } from "./domain/outbound-payments.ts"
 import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
-import { moveBalance } from "./payment-accounts.ts"
+import { findAccount, moveBalance } from "./payment-accounts.ts"
+import { recordMovement } from "./payment-account-transactions.ts"
 import { movePayment, OUTBOUND_PAYMENT_TIME_ZONE, type OutboundPaymentStore } from "./outbound-payment-moves.ts"
 
 /**
@@ -32,6 +33,7 @@ export const approvalDeadlineOf = (p: Pick<OutboundPayment, "execution_date" | "
 export interface OutboundDueWork {
   readonly payments: OutboundPaymentStore
   readonly accounts: PaymentAccountRepository["Service"]
+  readonly transactions: PaymentAccountTransactionRepository["Service"]
   readonly creditorAccounts: CreditorBankAccountRepository["Service"]
   readonly customerAccounts: CustomerBankAccountRepository["Service"]
   readonly bank: BankGateway["Service"]
@@ -44,6 +46,21 @@ const recipientName = (deps: OutboundDueWork, organisation: string, p: OutboundP
     ? Effect.map(deps.creditorAccounts.get(organisation, p.links.recipient_bank_account), (a) => a.resource.account_holder_name)
     : Effect.map(deps.customerAccounts.get(organisation, p.links.recipient_bank_account), (a) => a.resource.account_holder_name)
 
+/** The executed payment's debit on its creditor's payment account (which its reservation proves exists). */
+const recordDebit = (deps: OutboundDueWork, organisation: string, payment: OutboundPayment, recipient: string) =>
+  Effect.gen(function*() {
+    const account = yield* findAccount(deps.accounts, organisation, payment.links.creditor)
+    if (account === undefined) return yield* Effect.die(`outbound payment ${payment.id} executed without a payment account`)
+    yield* recordMovement(deps.transactions, organisation, account.resource, {
+      direction: "debit",
+      amount: payment.amount,
+      counterparty_name: recipient,
+      description: payment.description ?? "",
+      reference: payment.reference ?? "",
+      outbound_payment: payment.id
+    })
+  })
+
 /**
  * A scheduled payment is sent: executing, then executed (the reservation made on approval becomes
  * the debit, so the balance does not move again) or failed (the reservation is released).
@@ -55,13 +72,11 @@ const executeOne = Effect.fnUntraced(function*(deps: OutboundDueWork, organisati
     cause: "outbound_payment_execution_date_reached",
     description: "The execution date arrived and the payment was queued for sending."
   }, { today: day })
-  const outcome = yield* deps.bank.submitOutboundPayment({
-    outboundPaymentId: id,
-    amount: executing.amount,
-    recipientAccountHolderName: yield* recipientName(deps, organisation, executing)
-  })
+  const recipient = yield* recipientName(deps, organisation, executing)
+  const outcome = yield* deps.bank.submitOutboundPayment({ outboundPaymentId: id, amount: executing.amount, recipientAccountHolderName: recipient })
   const sent = yield* deps.payments.get(organisation, id)
   if (outcome.outcome === "executed") {
+    yield* recordDebit(deps, organisation, executing, recipient)
     return yield* movePayment(deps.payments, organisation, sent, "scheme_accepted", {
       origin: "bank",
       cause: "outbound_payment_executed",

@@ -19,7 +19,7 @@ import { type NameVerification, NameVerifier } from "../kernel/ports/name-verifi
 import { Transactor } from "../kernel/ports/repository.ts"
 import { CreditorBankAccountRepository, CreditorRepository } from "../creditors/repositories.ts"
 import { CustomerBankAccountRepository } from "../collections/repositories.ts"
-import { OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository } from "./repositories.ts"
+import { OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
 import type {
   OutboundPayment,
@@ -322,6 +322,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
     | NameVerifier
     | BankGateway
     | IdGenerator
+    | PaymentAccountTransactionRepository
     | EventLog
     | Transactor
   > = Layer.effect(
@@ -331,6 +332,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         payments: yield* OutboundPaymentRepository,
         imports: yield* OutboundPaymentImportRepository,
         accounts: yield* PaymentAccountRepository,
+        transactions: yield* PaymentAccountTransactionRepository,
         creditors: yield* CreditorRepository,
         creditorAccounts: yield* CreditorBankAccountRepository,
         customerAccounts: yield* CustomerBankAccountRepository,

@@ -1,9 +1,11 @@
 import { Context, Effect, Layer } from "effect"
 import { type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, withNewId } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
-import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
+import type { Transactor, Versioned } from "../kernel/ports/repository.ts"
+import type { EventLog } from "../kernel/ports/event-log.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { PaymentAccountRepository } from "./repositories.ts"
+import { PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
+import { recordMovement } from "./payment-account-transactions.ts"
 import { type RepositoryOf } from "../kernel/repository-service.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
 import {
@@ -14,7 +16,7 @@ import {
   paymentAccounts
 } from "./domain/payment-accounts.ts"
 import { toListQuery } from "../kernel/list-params.ts"
-import { insertNew, save, captureIdGenerator } from "../kernel/support.ts"
+import { captureUnitOfWork, insertNew, save } from "../kernel/support.ts"
 import { linkedCreditor } from "../creditors/creditor-link.ts"
 
 /** Outbound payments are GBP only, so every payment account holds GBP. */
@@ -118,15 +120,18 @@ export const moveBalance = Effect.fnUntraced(function*(
 
 /** Money arrives in the creditor's account, opened on first use. */
 const fund = Effect.fnUntraced(function*(
-  accounts: Accounts,
-  creditors: CreditorRepository["Service"],
+  stores: { readonly accounts: Accounts; readonly transactions: PaymentAccountTransactionRepository["Service"]; readonly creditors: CreditorRepository["Service"] },
   organisation: string,
   command: PaymentAccountFundRequest
 ) {
-  const creditor = yield* linkedCreditor(creditors, organisation, PAYMENT_ACCOUNTS, command.links.creditor)
-  const account = yield* openAccount(accounts, organisation, creditor.resource)
+  const creditor = yield* linkedCreditor(stores.creditors, organisation, PAYMENT_ACCOUNTS, command.links.creditor)
+  const account = yield* openAccount(stores.accounts, organisation, creditor.resource)
   const next: PaymentAccount = { ...account.resource, account_balance: account.resource.account_balance + command.amount }
-  yield* save(accounts, organisation, account, next)
+  yield* save(stores.accounts, organisation, account, next)
+  // The funds come from the creditor's own bank account (the sandbox's top-up names no other).
+  yield* recordMovement(stores.transactions, organisation, next, {
+    direction: "credit", amount: command.amount, counterparty_name: creditor.resource.name, description: "Funds received", reference: "FUNDING"
+  })
   return next
 })
 
@@ -142,20 +147,19 @@ export class PaymentAccounts extends Context.Service<PaymentAccounts, {
   static readonly layer: Layer.Layer<
     PaymentAccounts,
     never,
-    PaymentAccountRepository | CreditorRepository | IdGenerator | Transactor
+    PaymentAccountRepository | PaymentAccountTransactionRepository | CreditorRepository | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     PaymentAccounts,
     Effect.gen(function*() {
       const accounts = yield* PaymentAccountRepository
+      const transactions = yield* PaymentAccountTransactionRepository
       const creditors = yield* CreditorRepository
-      const provideIds = yield* captureIdGenerator
-      const transactor = yield* Transactor
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => transactor.transaction(provideIds(effect))
+      const run = yield* captureUnitOfWork
 
       return PaymentAccounts.of({
         get: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
         list: (o, params) => accounts.list(o, toListQuery(params, { creditor: params.creditor === undefined ? undefined : eq(params.creditor) })),
-        fund: (o, command) => run(fund(accounts, creditors, o, command))
+        fund: (o, command) => run(fund({ accounts, transactions, creditors }, o, command))
       })
     })
   )

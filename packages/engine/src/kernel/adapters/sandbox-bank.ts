@@ -113,7 +113,9 @@ export const sandboxBank: BankGateway["Service"] = BankGateway.of({
   sendPayout: (s) =>
     Effect.succeed<PayoutOutcome>(
       has(s.creditorName, SANDBOX_NAMES.payoutBounce) && s.attempt === 0 ? { outcome: "bounced", ...PAYOUT_BOUNCE } : { outcome: "paid" }
-    )
+    ),
+  // The account lacks the funds exactly when a collection of the amount would fail on them now.
+  checkFunds: (c) => Effect.succeed(collectionOutcome(c.accountHolderName, c.amount).outcome !== "failed")
 })
 
 /** The name the sandbox bank holds for a partial match: the given name without the magic word. */

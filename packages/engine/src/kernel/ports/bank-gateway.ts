@@ -73,6 +73,12 @@ export interface PayoutSubmission {
   readonly attempt: number
 }
 
+export interface FundsCheck {
+  readonly mandateId: string
+  readonly accountHolderName: string
+  readonly amount: number
+}
+
 export class BankGateway extends Context.Service<BankGateway, {
   readonly submitMandate: (submission: MandateSubmission) => Effect.Effect<MandateOutcome>
   readonly submitCollection: (submission: CollectionSubmission) => Effect.Effect<CollectionOutcome>
@@ -80,4 +86,9 @@ export class BankGateway extends Context.Service<BankGateway, {
   readonly sendPayout: (submission: PayoutSubmission) => Effect.Effect<PayoutOutcome>
   /** An instant payment the payer authorised at their bank (billing requests without a mandate). */
   readonly authoriseInstantPayment: (submission: InstantPaymentSubmission) => Effect.Effect<InstantPaymentOutcome>
+  /**
+   * Whether the payer's account would cover `amount` now (`GET /funds_availability`): the payer's
+   * bank answers yes or no and discloses no balance.
+   */
+  readonly checkFunds: (check: FundsCheck) => Effect.Effect<boolean>
 }>()("@paykit/engine/BankGateway") {}

@@ -1,0 +1,83 @@
+import { Context, Effect, Layer } from "effect"
+import { CURRENCIES, type Currency, now, type NotFound, type Timestamp } from "@paykit/core"
+import { itemsOfEntry, sumBig } from "@paykit/money"
+import { eq, type Page } from "../kernel/ports/list-query.ts"
+import { PaymentRepository } from "../collections/repositories.ts"
+import { CreditorRepository } from "../creditors/repositories.ts"
+import type { Creditor } from "../creditors/domain/creditors.ts"
+import { LedgerRepository, PayoutRepository } from "./repositories.ts"
+import { type Balance, type BalanceListParams, BALANCE_TYPES, type BalanceType } from "./domain/balances.ts"
+import { ascendingPageBy, keyedQueryOf } from "./tax-rates.ts"
+
+/**
+ * `GET /balances?creditor=`: what a creditor's money is doing now, per currency, computed from the
+ * records that hold it (nothing is stored twice):
+ * - `pending_payments_submitted`: payments submitted to the banks and not yet confirmed;
+ * - `confirmed_funds`: settled movements no payout has taken yet, net of their fees (the items the
+ *   next payout will hold, by @paykit/money's `itemsOfEntry`; negative when reversals outweigh);
+ * - `pending_payouts`: payouts created and not yet sent (`pending`).
+ * Every currency the creditor collects in (its active scheme identifiers' currencies) or has money
+ * in appears with its three types, zero included; the reads use the `creditor`, `status` and
+ * `payout` filter indexes.
+ */
+
+type Totals = Map<Currency, Record<BalanceType, bigint>>
+
+const add = (totals: Totals, currency: Currency, type: BalanceType, amount: bigint) => {
+  const row = totals.get(currency) ?? { pending_payments_submitted: 0n, confirmed_funds: 0n, pending_payouts: 0n }
+  totals.set(currency, { ...row, [type]: row[type] + amount })
+}
+
+/** The balances of totals, by currency then type (the list's order and its cursor keys). */
+export const balancesOf = (creditor: string, totals: Totals, at: Timestamp): ReadonlyArray<Balance> =>
+  CURRENCIES.flatMap((currency) => {
+    const row = totals.get(currency)
+    return row === undefined ? [] : BALANCE_TYPES.map((balance_type) => ({
+      amount: Number(row[balance_type]),
+      balance_type,
+      currency,
+      last_updated_at: at,
+      links: { creditor }
+    }))
+  })
+
+export const balanceKey = (b: Balance) => `${b.currency}.${BALANCE_TYPES.indexOf(b.balance_type)}`
+
+export class Balances extends Context.Service<Balances, {
+  readonly list: (organisation: string, params: BalanceListParams) => Effect.Effect<Page<Balance>, NotFound>
+}>()("@paykit/engine/Balances") {
+  static readonly layer: Layer.Layer<Balances, never, CreditorRepository | PaymentRepository | LedgerRepository | PayoutRepository> = Layer.effect(
+    Balances,
+    Effect.gen(function*() {
+      const creditors = yield* CreditorRepository
+      const payments = yield* PaymentRepository
+      const ledger = yield* LedgerRepository
+      const payouts = yield* PayoutRepository
+      const totalsOf = (organisation: string, creditor: Creditor) =>
+        Effect.gen(function*() {
+          const totals: Totals = new Map()
+          for (const identifier of creditor.scheme_identifiers) {
+            if (identifier.status === "active") add(totals, identifier.currency, "confirmed_funds", 0n)
+          }
+          for (const { resource: p } of yield* payments.scan(organisation, { creditor: eq(creditor.id), status: eq("submitted") })) {
+            add(totals, p.currency, "pending_payments_submitted", BigInt(p.amount))
+          }
+          for (const { resource: row } of yield* ledger.scan(organisation, { creditor: eq(creditor.id), payout: eq("none") })) {
+            add(totals, row.currency, "confirmed_funds", sumBig(itemsOfEntry(row.entry, false).map((i) => i.amount)))
+          }
+          for (const { resource: payout } of yield* payouts.scan(organisation, { creditor: eq(creditor.id), status: eq("pending") })) {
+            add(totals, payout.currency, "pending_payouts", BigInt(payout.amount))
+          }
+          return totals
+        })
+      return Balances.of({
+        list: (organisation, params) =>
+          Effect.gen(function*() {
+            const creditor = (yield* creditors.get(organisation, params.creditor)).resource
+            const balances = balancesOf(creditor.id, yield* totalsOf(organisation, creditor), yield* now)
+            return ascendingPageBy(balances, balanceKey, keyedQueryOf(params))
+          })
+      })
+    })
+  )
+}
