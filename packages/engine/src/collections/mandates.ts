@@ -6,7 +6,8 @@ import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository, PaymentRepository } from "./repositories.ts"
+import { cancelMandateWithPayments } from "./mandate-cancel.ts"
 import { watchAgain, watchMandate } from "./mandate-last-use.ts"
 import {
   CUSTOMER_APPROVAL_SCHEMES,
@@ -41,7 +42,10 @@ export class Mandates extends Context.Service<Mandates, {
   readonly get: (organisation: string, id: string) => Effect.Effect<Mandate, NotFound>
   readonly list: (organisation: string, params: MandateListParams) => Effect.Effect<Page<Mandate>>
   readonly update: (organisation: string, id: string, command: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
-  /** The body's metadata is accepted and, as in the real API, not kept. */
+  /**
+   * Cancels the mandate and its payments not yet submitted (`mandate-cancel.ts`). The body's
+   * metadata is accepted and, as in the real API, not kept.
+   */
   readonly cancel: (organisation: string, id: string, command?: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
   readonly reinstate: (organisation: string, id: string, command?: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
   /** The payer's approval (hosted page or bank app, engine operation): `pending_customer_approval -> pending_submission`. */
@@ -52,7 +56,15 @@ export class Mandates extends Context.Service<Mandates, {
   static readonly layer: Layer.Layer<
     Mandates,
     never,
-    MandateRepository | CreditorRepository | CustomerBankAccountRepository | MandateDormancyRepository | BankGateway | IdGenerator | EventLog | Transactor
+    | MandateRepository
+    | CreditorRepository
+    | CustomerBankAccountRepository
+    | MandateDormancyRepository
+    | PaymentRepository
+    | BankGateway
+    | IdGenerator
+    | EventLog
+    | Transactor
   > = Layer.effect(
     Mandates,
     Effect.gen(function*() {
@@ -61,7 +73,7 @@ export class Mandates extends Context.Service<Mandates, {
       const accounts = yield* CustomerBankAccountRepository
       const run = yield* captureUnitOfWork
       const dormancy = yield* MandateDormancyRepository
-      const deps: MandateDeps = { mandates, creditors, accounts, dormancy }
+      const deps: MandateDeps = { mandates, creditors, accounts, dormancy, payments: yield* PaymentRepository }
       const due: MandateDueDeps = { mandates, accounts, dormancy, bank: yield* BankGateway, eachItem: yield* captureDailyItems }
       return Mandates.of({
         create: (o, command, options) => run(createMandate(deps, o, command, options)),
@@ -82,6 +94,7 @@ interface MandateDeps {
   readonly creditors: CreditorRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
   readonly dormancy: MandateDormancyRepository["Service"]
+  readonly payments: PaymentRepository["Service"]
 }
 
 const present = ({ creditors }: MandateDeps, organisation: string, mandate: Mandate) =>
@@ -167,7 +180,7 @@ const updateMandate = (deps: MandateDeps, organisation: string, id: string, req:
 const cancelMandate = (deps: MandateDeps, organisation: string, id: string) =>
   Effect.gen(function*() {
     const current = yield* deps.mandates.get(organisation, id)
-    const next = yield* moveMandate(deps.mandates, organisation, current, "cancel", API_CAUSE("mandate_cancelled", "The mandate was cancelled at your request."))
+    const next = yield* cancelMandateWithPayments(deps, organisation, current, API_CAUSE("mandate_cancelled", "The mandate was cancelled at your request."))
     return yield* present(deps, organisation, next)
   })
 
