@@ -198,7 +198,7 @@ describe("payments", () => {
     const { mandate } = await payer()
     const id = (await newPayment(mandate)).id ?? ""
     expect((await client.payments.update(id, { metadata: { order: "2" } } as never)).metadata).toEqual({ order: "2" })
-    expect(await reasonOf(client.payments.retry(id, {} as never), InvalidStateError, 422)).toBe("payment_not_failed")
+    expect(await reasonOf(client.payments.retry(id, {} as never), InvalidStateError, 422)).toBe("retry_failed")
     expect((await client.payments.cancel(id, {} as never)).status).toBe("cancelled")
     expect(await reasonOf(client.payments.cancel(id, {} as never), InvalidStateError, 422)).toBe("cancellation_failed")
     expect(await actions("payment", id, "payments")).toEqual(["created", "cancelled"])

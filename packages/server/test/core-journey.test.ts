@@ -97,10 +97,21 @@ describe.each(SERVER_DATABASES)("the direct-debit core on %s", (_database, start
     const retried = await client.payments.retry(id, { metadata: { attempt: "2" } } as never)
     expect(retried.status).toBe("pending_submission")
     expect(retried.charge_date).toBe((await client.mandates.find(mandate)).next_possible_charge_date)
-    expect(await reasonOf(client.payments.retry(id, {} as never))).toBe("payment_not_failed")
+    expect(await reasonOf(client.payments.retry(id, {} as never))).toBe("retry_failed")
     await advanceTo(retried.charge_date ?? "")
     expect((await client.payments.find(id)).status).toBe("confirmed")
     expect(await actions("payment", id, "payments")).toEqual(["created", "submitted", "failed", "resubmission_requested", "submitted", "confirmed"])
+  })
+
+  it("a payment is retried at most three times (retry_failed after)", async () => {
+    const id = (await pay(700)).id ?? ""
+    for (let retry = 1; retry <= 3; retry++) {
+      await client.scenarioSimulators.run("payment_failed", { links: { resource: id } })
+      expect((await client.payments.retry(id, {} as never)).status).toBe("pending_submission")
+    }
+    await client.scenarioSimulators.run("payment_failed", { links: { resource: id } })
+    expect(await reasonOf(client.payments.retry(id, {} as never))).toBe("retry_failed")
+    expect((await client.payments.find(id)).status).toBe("failed")
   })
 
   it("mandate cancel takes its pending payment; reinstated, it is resubmitted and active again", { timeout: 60_000 }, async () => {
