@@ -143,10 +143,11 @@ describe("mandates", () => {
     expect(await failure(client.mandates.create({ links: { customer_bank_account: "BA000000000000", creditor } } as never))).toBeInstanceOf(ValidationFailedError)
   })
 
-  it("cancel takes the pending payments with it (events); cancelling again is cancellation_failed; reinstate, then mandate_not_inactive", async () => {
+  it("cancel takes the pending payments and live subscriptions with it (events); cancelling again is cancellation_failed; reinstate, then mandate_not_inactive", async () => {
     const { mandate } = await payer()
     const first = (await newPayment(mandate)).id ?? ""
     const second = (await newPayment(mandate)).id ?? ""
+    const subscription = (await client.subscriptions.create({ amount: 1500, currency: "GBP", interval_unit: "monthly", day_of_month: 1, links: { mandate } } as never)).id ?? ""
     const cancelled = await client.mandates.cancel(mandate, { metadata: { why: "moved" } } as never)
     expect(cancelled.status).toBe("cancelled")
     expect(cancelled.next_possible_charge_date).toBeNull()
@@ -155,6 +156,9 @@ describe("mandates", () => {
       const events = (await client.events.list({ payment, resource_type: "payments" } as never)).events
       expect(events.map((e) => [e.action, e.details?.cause])).toContainEqual(["cancelled", "mandate_cancelled"])
     }
+    expect((await client.subscriptions.find(subscription)).status).toBe("cancelled")
+    const subscriptionEvents = (await client.events.list({ subscription, resource_type: "subscriptions" } as never)).events
+    expect(subscriptionEvents.map((e) => [e.action, e.details?.cause])).toContainEqual(["cancelled", "mandate_cancelled"])
     expect(await reasonOf(client.mandates.cancel(mandate, {} as never), InvalidStateError, 422)).toBe("cancellation_failed")
     expect(await reasonOf(newPayment(mandate), InvalidStateError, 422)).toBe("mandate_is_inactive")
     expect((await client.mandates.reinstate(mandate, {} as never)).status).toBe("pending_submission")

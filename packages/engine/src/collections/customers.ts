@@ -4,7 +4,7 @@ import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { NameVerifier, type NameVerification } from "../kernel/ports/name-verifier.ts"
-import { CustomerBankAccountRepository, CustomerRepository, MandateDormancyRepository, MandateRepository, PaymentRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, CustomerRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, SubscriptionRepository } from "./repositories.ts"
 import { CANCELLABLE_MANDATE_STATUSES, cancelMandatesOfAccount } from "./mandate-cancel.ts"
 import {
   BANK_ACCOUNTS_ROOT,
@@ -60,6 +60,7 @@ export class Customers extends Context.Service<Customers, {
     | CustomerBankAccountRepository
     | MandateRepository
     | PaymentRepository
+    | SubscriptionRepository
     | MandateDormancyRepository
     | NameVerifier
     | BlockScreen
@@ -80,6 +81,7 @@ export class Customers extends Context.Service<Customers, {
         screen: yield* BlockScreen,
         mandates: yield* MandateRepository,
         payments: yield* PaymentRepository,
+        subscriptions: yield* SubscriptionRepository,
         dormancy: yield* MandateDormancyRepository
       }
       return Customers.of({
@@ -111,6 +113,7 @@ interface CustomerDeps {
   readonly screen: BlockScreen["Service"]
   readonly mandates: MandateRepository["Service"]
   readonly payments: PaymentRepository["Service"]
+  readonly subscriptions: SubscriptionRepository["Service"]
   readonly dormancy: MandateDormancyRepository["Service"]
 }
 
