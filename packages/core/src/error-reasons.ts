@@ -103,6 +103,7 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   creditor_not_in_review: state("The creditor's verification is not in review."),
   creditor_not_verified: state("The creditor is not verified, which this action needs."),
   customer_email_missing: state("The customer has no email address, which this action needs."),
+  customer_data_removed: state("The customer was removed: their data is erased and can no longer be read or used."),
   customer_has_active_mandates: state("The customer has mandates that are not cancelled or ended; cancel them before removing the customer."),
   execution_date_not_reached: state("The outbound payment's execution date has not been reached."),
   fallback_not_available: state("The billing request cannot fall back to another flow now."),

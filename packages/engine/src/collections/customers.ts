@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, InvalidState, invalidField, newId, NotFound, now, validationFailed, type ValidationFailed } from "@paykit/core"
+import { type IdGenerator, InvalidState, invalidField, newId, type NotFound, now, validationFailed, type ValidationFailed } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
@@ -30,16 +30,16 @@ import { addressLinesOf } from "../kernel/address-request.ts"
 import { API_CAUSE, captureUnitOfWork, emit, insertNew, save } from "../kernel/support.ts"
 import { BlockScreen } from "../blocks/block-screen.ts"
 
-type Errors = ValidationFailed | NotFound
+type Errors = ValidationFailed | NotFound | InvalidState
 
 export class Customers extends Context.Service<Customers, {
   readonly create: (organisation: string, command: CustomerCreateRequest) => Effect.Effect<Customer, ValidationFailed>
-  readonly get: (organisation: string, id: string) => Effect.Effect<Customer, NotFound>
+  readonly get: (organisation: string, id: string) => Effect.Effect<Customer, NotFound | InvalidState>
   readonly list: (organisation: string, params: CustomerListParams) => Effect.Effect<Page<Customer>>
   readonly update: (organisation: string, id: string, command: CustomerUpdateRequest) => Effect.Effect<Customer, Errors>
   /**
    * `DELETE /customers/:id`: the customer's personal data erased for good and the customer no
-   * longer read or listed; refused (`customer_has_active_mandates`) while a mandate of theirs
+   * longer listed, and read as `customer_data_removed`; refused (`customer_has_active_mandates`) while a mandate of theirs
    * can still be charged or cancelled. Their bank accounts are disabled.
    */
   readonly remove: (organisation: string, id: string) => Effect.Effect<Customer, NotFound | InvalidState>
@@ -117,10 +117,12 @@ interface CustomerDeps {
   readonly dormancy: MandateDormancyRepository["Service"]
 }
 
-/** A customer that has not been removed: a removed one answers as if it had never existed. */
+/** A customer that has not been removed: a removed one's data is gone (`customer_data_removed`, the real API's reason). */
 const liveCustomer = ({ customers }: CustomerDeps, organisation: string, id: string) =>
   Effect.flatMap(customers.get(organisation, id), (found) =>
-    isRemoved(found.resource) ? Effect.fail(new NotFound({ resource: CUSTOMERS_ROOT, id })) : Effect.succeed(found))
+    isRemoved(found.resource)
+      ? Effect.fail(new InvalidState({ reason: "customer_data_removed", message: "The customer was removed and their data erased", links: { customer: id } }))
+      : Effect.succeed(found))
 
 /** The API's payer name verification result of the verifier's answer (none where none ran). */
 const verificationResultOf = (verification: NameVerification | undefined): CustomerBankAccount["payer_name_verification_result"] => {
