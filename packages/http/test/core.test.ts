@@ -145,7 +145,7 @@ describe("mandates", () => {
     expect(await failure(client.mandates.create({ links: { customer_bank_account: "BA000000000000", creditor } } as never))).toBeInstanceOf(ValidationFailedError)
   })
 
-  it("cancel takes the pending payments and live subscriptions with it (events); cancelling again is cancellation_failed; reinstate, then mandate_not_inactive", async () => {
+  it("cancel takes the pending payments and live subscriptions with it (events; its metadata on its event); cancelling again is cancellation_failed; reinstate, then mandate_not_inactive", async () => {
     const { mandate } = await payer()
     const first = (await newPayment(mandate)).id ?? ""
     const second = (await newPayment(mandate)).id ?? ""
@@ -161,6 +161,9 @@ describe("mandates", () => {
     expect((await client.subscriptions.find(subscription)).status).toBe("cancelled")
     const subscriptionEvents = (await client.events.list({ subscription, resource_type: "subscriptions" } as never)).events
     expect(subscriptionEvents.map((e) => [e.action, e.details?.cause])).toContainEqual(["cancelled", "mandate_cancelled"])
+    const cancellation = (await client.events.list({ mandate, resource_type: "mandates", action: "cancelled" } as never)).events
+    expect(cancellation.map((e) => e.metadata)).toEqual([{ why: "moved" }])
+    expect(cancelled.metadata).toEqual({})
     expect(await reasonOf(client.mandates.cancel(mandate, {} as never), InvalidStateError, 422)).toBe("cancellation_failed")
     expect(await reasonOf(newPayment(mandate), InvalidStateError, 422)).toBe("mandate_is_inactive")
     expect((await client.mandates.reinstate(mandate, {} as never)).status).toBe("pending_submission")
@@ -200,12 +203,15 @@ describe("payments", () => {
     expect((await asApp.payments.create({ amount: 2500, currency: "GBP", app_fee: 10, links: { mandate } } as never)).app_fee).toBe(10)
   })
 
-  it("update metadata; cancel, then cancellation_failed; retry of a payment that has not failed is refused", async () => {
+  it("update metadata; cancel (its metadata on the event), then cancellation_failed; retry of a payment that has not failed is refused", async () => {
     const { mandate } = await payer()
     const id = (await newPayment(mandate)).id ?? ""
     expect((await client.payments.update(id, { metadata: { order: "2" } } as never)).metadata).toEqual({ order: "2" })
     expect(await reasonOf(client.payments.retry(id, {} as never), InvalidStateError, 422)).toBe("retry_failed")
-    expect((await client.payments.cancel(id, {} as never)).status).toBe("cancelled")
+    const cancelled = await client.payments.cancel(id, { metadata: { why: "duplicate" } } as never)
+    expect(cancelled).toMatchObject({ status: "cancelled", metadata: { order: "2" } })
+    const cancellation = (await client.events.list({ payment: id, resource_type: "payments", action: "cancelled" } as never)).events
+    expect(cancellation.map((e) => e.metadata)).toEqual([{ why: "duplicate" }])
     expect(await reasonOf(client.payments.cancel(id, {} as never), InvalidStateError, 422)).toBe("cancellation_failed")
     expect(await actions("payment", id, "payments")).toEqual(["created", "cancelled"])
   })

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import type { Metadata } from "@paykit/core"
 import { type Cause, mandateMachine, paymentMachine, subscriptionMachine } from "@paykit/machines"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
@@ -32,10 +33,11 @@ export interface MandateCancelDeps extends LastUseDeps {
  * on it still live, each through its machine with its own event, in the caller's unit of work.
  * The real API does this at once (they are `cancelled` with the cause `mandate_cancelled`); the
  * daily run's cancellation at submission stays for mandates that end otherwise (failed, expired).
+ * The body's metadata goes on the mandate's cancellation event, as the real API keeps it.
  */
-export const cancelMandateWithPayments = (deps: MandateCancelDeps, organisation: string, current: Versioned<Mandate>, cause: Cause) =>
+export const cancelMandateWithPayments = (deps: MandateCancelDeps, organisation: string, current: Versioned<Mandate>, cause: Cause, eventMetadata?: Metadata) =>
   Effect.gen(function*() {
-    const cancelled = yield* moveMandate(deps.mandates, organisation, current, "cancel", cause)
+    const cancelled = yield* moveMandate(deps.mandates, organisation, current, "cancel", cause, undefined, eventMetadata)
     const waiting = yield* deps.payments.scan(organisation, { mandate: eq(cancelled.id), status: oneOf(CANCELLABLE_PAYMENT_STATUSES) })
     const paymentCause: Cause = { origin: cause.origin, cause: "mandate_cancelled", description: "The mandate for this payment was cancelled." }
     for (const payment of waiting) yield* movePayment(deps, organisation, payment, "cancel", paymentCause)

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { InvalidState, LocalDate, MandateScheme } from "@paykit/core"
+import type { InvalidState, LocalDate, MandateScheme, Metadata } from "@paykit/core"
 import { type Cause, type MandateEvent, mandateMachine } from "@paykit/machines"
 import { nextPossibleChargeDate } from "@paykit/schedule"
 import type { Versioned } from "../kernel/ports/repository.ts"
@@ -56,7 +56,8 @@ export const moveMandate = (
   current: Versioned<Mandate>,
   event: MandateEvent,
   cause: Cause,
-  extra?: { readonly reason_code?: string }
+  extra?: { readonly reason_code?: string },
+  eventMetadata?: Metadata
 ): Effect.Effect<Mandate, InvalidState, EngineContext> =>
   Effect.flatMap(isReinstating(organisation, current.resource, event), (reinstating) => applyTransition(repository, {
     organisation,
@@ -66,5 +67,6 @@ export const moveMandate = (
     context: { reinstating },
     cause,
     links: mandateLinks(current.resource),
-    ...(extra === undefined ? {} : { extra: { ...extra, scheme: current.resource.scheme } })
+    ...(extra === undefined ? {} : { extra: { ...extra, scheme: current.resource.scheme } }),
+    ...(eventMetadata === undefined ? {} : { eventMetadata })
   }))

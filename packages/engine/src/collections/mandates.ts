@@ -43,10 +43,11 @@ export class Mandates extends Context.Service<Mandates, {
   readonly list: (organisation: string, params: MandateListParams) => Effect.Effect<Page<Mandate>>
   readonly update: (organisation: string, id: string, command: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
   /**
-   * Cancels the mandate and its payments not yet submitted (`mandate-cancel.ts`). The body's
-   * metadata is accepted and, as in the real API, not kept.
+   * Cancels the mandate, its payments not yet submitted and its live subscriptions
+   * (`mandate-cancel.ts`). The body's metadata goes on the cancellation event, as in the real API.
    */
   readonly cancel: (organisation: string, id: string, command?: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
+  /** The body's metadata goes on the `resubmission_requested` event, as in the real API. */
   readonly reinstate: (organisation: string, id: string, command?: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
   /** The payer's approval (hosted page or bank app, engine operation): `pending_customer_approval -> pending_submission`. */
   readonly grantCustomerApproval: (organisation: string, id: string) => Effect.Effect<Mandate, Errors>
@@ -82,8 +83,8 @@ export class Mandates extends Context.Service<Mandates, {
         get: (o, id) => Effect.flatMap(mandates.get(o, id), (v) => present(deps, o, v.resource)),
         list: (o, params) => listMandates(deps, o, params),
         update: (o, id, command) => run(updateMandate(deps, o, id, command)),
-        cancel: (o, id) => run(cancelMandate(deps, o, id)),
-        reinstate: (o, id) => run(reinstateMandate(deps, o, id)),
+        cancel: (o, id, command) => run(cancelMandate(deps, o, id, command)),
+        reinstate: (o, id, command) => run(reinstateMandate(deps, o, id, command)),
         processDay: (o) => processMandatesDay(due, o)
       })
     })
@@ -179,17 +180,19 @@ const updateMandate = (deps: MandateDeps, organisation: string, id: string, req:
     return yield* present(deps, organisation, next)
   })
 
-const cancelMandate = (deps: MandateDeps, organisation: string, id: string) =>
+const cancelMandate = (deps: MandateDeps, organisation: string, id: string, req: MandateMetadataRequest = {}) =>
   Effect.gen(function*() {
     const current = yield* deps.mandates.get(organisation, id)
-    const next = yield* cancelMandateWithPayments(deps, organisation, current, API_CAUSE("mandate_cancelled", "The mandate was cancelled at your request."))
+    const cause = API_CAUSE("mandate_cancelled", "The mandate was cancelled at your request.")
+    const next = yield* cancelMandateWithPayments(deps, organisation, current, cause, req.metadata)
     return yield* present(deps, organisation, next)
   })
 
-const reinstateMandate = (deps: MandateDeps, organisation: string, id: string) =>
+const reinstateMandate = (deps: MandateDeps, organisation: string, id: string, req: MandateMetadataRequest = {}) =>
   Effect.gen(function*() {
     const current = yield* deps.mandates.get(organisation, id)
-    const next = yield* moveMandate(deps.mandates, organisation, current, "reinstate", API_CAUSE("mandate_reinstated", "The mandate was reinstated at your request."))
+    const cause = API_CAUSE("mandate_reinstated", "The mandate was reinstated at your request.")
+    const next = yield* moveMandate(deps.mandates, organisation, current, "reinstate", cause, undefined, req.metadata)
     yield* watchAgain(deps.dormancy, organisation, id)
     return yield* present(deps, organisation, next)
   })

@@ -29,8 +29,9 @@ export const updatePayment = (deps: PaymentDeps, organisation: string, id: strin
 export const cancelPayment = (deps: PaymentDeps, organisation: string, id: string, req: PaymentCancelRequest = {}) =>
   Effect.gen(function*() {
     const current = yield* deps.payments.get(organisation, id)
+    // The body's metadata goes on the cancellation event, as the real API keeps it.
     return yield* movePayment(deps, organisation, current, "cancel", API_CAUSE("payment_cancelled", "The payment was cancelled at your request."), {
-      patch: (p) => ({ ...p, metadata: req.metadata ?? p.metadata })
+      ...(req.metadata === undefined ? {} : { eventMetadata: req.metadata })
     })
   })
 
@@ -60,7 +61,9 @@ export const retryPayment = (deps: PaymentDeps, organisation: string, id: string
       return yield* invalidField(PAYMENTS_ROOT, ["charge_date"], `must be on or after the mandate's next_possible_charge_date (${earliest})`)
     }
     return yield* movePayment(deps, organisation, current, "retry", API_CAUSE("payment_retried", "The payment was retried at your request."), {
-      patch: (p) => ({ ...p, charge_date: calendarFor(mandate.resource.scheme).rollForward(chargeDate), metadata: req.metadata ?? p.metadata })
+      patch: (p) => ({ ...p, charge_date: calendarFor(mandate.resource.scheme).rollForward(chargeDate) }),
+      // The body's metadata goes on the event the retry causes, as the real API keeps it.
+      ...(req.metadata === undefined ? {} : { eventMetadata: req.metadata })
     })
   })
 
