@@ -130,6 +130,7 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   redirect_flow_incomplete: state("The customer has not yet completed the payment pages of the redirect flow (its billing request still has actions pending)."),
   refund_amount_exceeds_payment: state("The refunds of the payment would exceed its amount."),
   refund_payment_invalid_state: state("The payment is not in a status that can be refunded."),
+  total_amount_confirmation_invalid: state("total_amount_confirmation is not the payment's refunded total after this refund: another refund may have been made meanwhile."),
   retry_failed: state("The payment cannot be retried: it has not failed, or it was retried three times already."),
   number_of_refunds_exceeded: state("The payment already has the most refunds a payment may have (five)."),
   refunds_not_enabled: state("Refunds are not enabled for this creditor."),

@@ -31,9 +31,11 @@ describe.each(SERVER_DATABASES)("the direct-debit core on %s", (_database, start
   /** The actions of the events of a payment or mandate, oldest first. */
   const actions = async (key: "payment" | "mandate", id: string, resourceType: string) =>
     (await client.events.list({ [key]: id, resource_type: resourceType, limit: "500" } as never)).events.map((e) => String(e.action)).reverse()
-  const reasonOf = async (call: Promise<unknown>): Promise<string> => {
+  /** The reason of a refused call, which must be a state refusal (422 `invalid_state`) unless `type` says otherwise. */
+  const reasonOf = async (call: Promise<unknown>, type = "invalid_state"): Promise<string> => {
     const outcome = await call.then(() => undefined, (error: unknown) => error)
     if (outcome === undefined) throw new Error("expected the call to fail")
+    expect((outcome as ApiError).errorType).toBe(type)
     return String((outcome as ApiError).errors[0]?.reason)
   }
   const pay = async (amount: number) => client.payments.create({ amount, currency: "GBP", links: { mandate } } as never)

@@ -31,7 +31,12 @@ const refundablePayment = (deps: PaymentDeps, organisation: string, req: RefundC
       return yield* new InvalidState({ reason: "refund_payment_invalid_state", message: "Only confirmed or paid out payments can be refunded", links: { payment: p.id } })
     }
     if (req.total_amount_confirmation !== p.amount_refunded + req.amount) {
-      return yield* invalidField(REFUNDS_ROOT, ["total_amount_confirmation"], `must be the payment's refunded total after this refund (${p.amount_refunded + req.amount})`, "total_amount_confirmation_invalid")
+      // The real API's safeguard against two processes refunding unaware of each other: a state refusal, not a field's.
+      return yield* new InvalidState({
+        reason: "total_amount_confirmation_invalid",
+        message: `total_amount_confirmation must be the payment's refunded total after this refund (${p.amount_refunded + req.amount})`,
+        links: { payment: p.id }
+      })
     }
     if (p.amount_refunded + req.amount > p.amount) {
       return yield* new InvalidState({ reason: "refund_amount_exceeds_payment", message: "The refunds would exceed the payment's amount", links: { payment: p.id } })
