@@ -96,6 +96,9 @@ describe.each(SERVER_DATABASES)("the direct-debit core on %s", (_database, start
     const id = (await pay(2000)).id ?? ""
     await client.scenarioSimulators.run("payment_failed", { links: { resource: id } })
     expect((await client.payments.find(id)).status).toBe("failed")
+    // paykit runs no intelligent retries (Success+), so the failure says none will come.
+    const failure = (await client.events.list({ payment: id, action: "failed" } as never)).events
+    expect(failure.map((e) => e.details?.will_attempt_retry)).toEqual([false])
     const retried = await client.payments.retry(id, { metadata: { attempt: "2" } } as never)
     expect(retried.status).toBe("pending_submission")
     expect(retried.charge_date).toBe((await client.mandates.find(mandate)).next_possible_charge_date)

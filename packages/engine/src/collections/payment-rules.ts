@@ -111,7 +111,9 @@ export const movePayment = (
     ...(options.eventMetadata === undefined ? {} : { eventMetadata: options.eventMetadata }),
     extra: {
       ...(current.resource.scheme === null ? {} : { scheme: current.resource.scheme }),
-      ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code })
+      ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }),
+      // The real API says on every failure whether Success+ will retry it; paykit runs no such retries.
+      ...(event === "fail" ? { will_attempt_retry: false } : {})
     }
   }), (next) =>
     // Only a new charge date or a cancellation moves the mandate's last use.
