@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiError, type GoCardlessClient, InvalidApiUsageError, InvalidStateError, ValidationFailedError } from "gocardless-nodejs"
 import { issueAccessToken } from "../src/index.ts"
+import { UK_ACCOUNT } from "./fixtures.ts"
 import { failure, localClient, startServer, type TestServer } from "./harness.ts"
 
 /**
@@ -25,8 +26,7 @@ afterAll(async () => {
 
 const ORG = "OR_core"
 const ADA = { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace", address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
-/** A UK account that passes the Vocalink modulus check; `55779912` with the same sort code fails it. */
-const UK_ACCOUNT = { account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB" }
+// UK_ACCOUNT passes the Vocalink modulus check; `55779912` with the same sort code fails it.
 const GERMAN_IBAN = "DE89370400440532013000"
 
 /** The reason of the first error of a refused call, checked to be of the client's class `kind` and status `code`. */
