@@ -190,6 +190,15 @@ describe("payments", () => {
     expect(await actions("payment", created.id ?? "", "payments")).toEqual(["created"])
   })
 
+  it("a creation retried with its Idempotency-Key makes one payment (the client fetches the first on the 409)", async () => {
+    const { mandate } = await payer()
+    const body = { amount: 1234, currency: "GBP", links: { mandate } }
+    const first = await client.payments.create(body as never, "core-payment-1")
+    const again = await client.payments.create(body as never, "core-payment-1")
+    expect(again.id).toBe(first.id)
+    expect((await client.payments.list({ mandate } as never)).payments.map((p) => p.id)).toEqual([first.id])
+  })
+
   it("app_fee only through a partner app's token", async () => {
     const { mandate } = await payer()
     const refused = await failure(newPayment(mandate, { app_fee: 10 }))
