@@ -24,7 +24,7 @@ import {
 import { OutboundPaymentImportCreateRequest } from "./outbound/domain/outbound-payment-imports.ts"
 import { PayerAuthorisationBody } from "./payer-flows/domain/payer-authorisation-commands.ts"
 import { PaymentCancelRequest, PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest } from "./collections/domain/payments.ts"
-import { RefundCreateRequest } from "./collections/domain/refunds.ts"
+import { RefundCreateRequest, RefundUpdateRequest } from "./collections/domain/refunds.ts"
 import {
   SubscriptionCancelRequest,
   SubscriptionCreateRequest,
@@ -69,7 +69,7 @@ export const REQUEST_BODIES = {
   customer_bank_accounts: { create: CustomerBankAccountCreateRequest, update: CustomerBankAccountUpdateRequest },
   mandates: { create: MandateCreateRequest, update: MandateMetadataRequest, cancel: MandateMetadataRequest, reinstate: MandateMetadataRequest },
   payments: { create: PaymentCreateRequest, update: PaymentUpdateRequest, cancel: PaymentCancelRequest, retry: PaymentRetryRequest },
-  refunds: { create: RefundCreateRequest },
+  refunds: { create: RefundCreateRequest, update: RefundUpdateRequest },
   subscriptions: {
     create: SubscriptionCreateRequest,
     update: SubscriptionUpdateRequest,

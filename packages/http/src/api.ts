@@ -101,6 +101,7 @@ import { queryDeclaration, queryShapeOf } from "./query-params.ts"
 import { OUTBOUND_PAYMENT_OTHER, OUTBOUND_PAYMENT_WRITES } from "./rate-limit.ts"
 import { type Getter, type Lister, type ListParamsSchema, plainListHandler } from "./read-handlers.ts"
 import { createdWithoutLocation, createHandler, postHandler } from "./write-handlers.ts"
+import { CORE_ROUTES } from "./routes-core.ts"
 import { single } from "./wire.ts"
 import { OPS_ROUTES } from "./routes-ops.ts"
 import { FLOW_ROUTES } from "./routes-flows.ts"
@@ -326,6 +327,7 @@ const webhookEndpointRoutes: ReadonlyArray<Declaration> = annotateEach([
 export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...creditorRoutes,
   ...collectionRoutes,
+  ...CORE_ROUTES,
   ...outboundRoutes,
   ...importRoutes,
   ...subscriptionRoutes,

@@ -1,5 +1,5 @@
 import { Effect, type Schema } from "effect"
-import { decodeInputEffect, type NotFound, PAGE_SIZE_DEFAULT, type PaykitError, type ValidationFailed } from "@paykit/core"
+import { decodeInputEffect, type InvalidState, type NotFound, PAGE_SIZE_DEFAULT, type PaykitError, type ValidationFailed } from "@paykit/core"
 import type { Page } from "@paykit/engine"
 import { type ApiHandler, idParamOf } from "./api-request.ts"
 import { ok } from "./api-response.ts"
@@ -12,7 +12,8 @@ import { asQueryErrors, type ParamsSchema, type QueryValues, queryShapeOf, toPar
  * tenancy and the rules that need storage; these handlers wrap its answer in the envelope.
  */
 
-export type Getter<A> = (organisation: string, id: string) => Effect.Effect<A, NotFound>
+/** A read by id: unknown is `NotFound`; a resource whose data is gone (a removed customer) may answer a state refusal. */
+export type Getter<A> = (organisation: string, id: string) => Effect.Effect<A, NotFound | InvalidState>
 /** A list: a bad parameter is `ValidationFailed`; a list under a resource (`/payout_items?payout=`) may answer that resource's errors. */
 export type Lister<P, A> = (organisation: string, params: P) => Effect.Effect<Page<A>, PaykitError>
 

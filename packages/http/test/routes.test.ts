@@ -49,7 +49,9 @@ describe("the router", () => {
   it("matches nothing else: other methods, extra or missing segments, empty ids, trailing slashes", () => {
     fc.assert(fc.property(fc.constantFrom(...declared), id, fc.constantFrom("DELETE", "PATCH", "HEAD", "OPTIONS"), (route, value, method) => {
       const path = fill(route.path, value)
-      expect(router.find(method, path)).toBeUndefined()
+      // A method the table declares on the same path (`DELETE /customers/:id`) is that route's.
+      const declaredThere = declared.some((other) => other.method === method && other.path === route.path)
+      if (!declaredThere) expect(router.find(method, path)).toBeUndefined()
       expect(router.find(route.method, `${path}/`)).toBeUndefined()
       expect(router.find(route.method, `${path}/extra`)?.route.path).not.toBe(route.path)
       if (route.path.includes(":")) expect(router.find(route.method, fill(route.path, ""))).toBeUndefined()

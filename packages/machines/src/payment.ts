@@ -67,7 +67,7 @@ export const paymentMachine = defineMachine<Record<never, never>>()({
     },
     {
       from: ["failed"], event: "retry", to: "pending_submission",
-      emits: "resubmission_requested", reason: "payment_not_failed"
+      emits: "resubmission_requested", reason: "retry_failed"
     }
   ]
 })

@@ -1,8 +1,8 @@
-import { Effect, Schema } from "effect"
+import { Effect } from "effect"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { issueAccessToken } from "@paykit/http"
-import { Creditors, Payments, REQUEST_BODIES } from "@paykit/engine"
+import { Creditors, Payments } from "@paykit/engine"
 import { Organisations } from "../src/index.ts"
 import { api, collectPayerAccount, collectPayerDetails, fulfilledMandateRequest, json, localClient, run, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
 
@@ -52,19 +52,16 @@ describe.each(SERVER_DATABASES)("scenario simulators on %s", (_database, start) 
     return mandate
   }
 
-  /** A payment on the mandate, made by the engine (the API serves no POST /payments). */
+  /** A payment on the mandate, through the API. */
   const newPayment = async (mandate: string, amount = 1000): Promise<string> =>
-    engine(Effect.gen(function*() {
-      const command = yield* Effect.orDie(Schema.decodeUnknownEffect(REQUEST_BODIES.payments.create)({ amount, currency: "GBP", links: { mandate } }))
-      return (yield* Effect.orDie((yield* Payments).create(organisation, command))).id
-    }))
+    (await client.payments.create({ amount, currency: "GBP", links: { mandate } })).id ?? ""
 
   const paymentOf = async (id: string) => client.payments.find(id)
 
   /**
-   * Runs an engine operation in the server's process. The API serves no POST /payments or
-   * /refunds (docs/http.md), so the tests make those through the engine the server is built on;
-   * the server's type names only its own services, though its runtime holds the engine's too.
+   * Runs an engine operation in the server's process (the reviews and the balance, which the API
+   * has no call for); the server's type names only its own services, though its runtime holds the
+   * engine's too.
    */
   const engine = <A>(effect: Effect.Effect<A, never, Payments | Creditors>): Promise<A> =>
     server.runtime.runPromise(effect as unknown as Effect.Effect<A>)
@@ -262,14 +259,11 @@ describe.each(SERVER_DATABASES)("scenario simulators on %s", (_database, start) 
   })
 
   describe("refunds", () => {
-    /** A refund of a confirmed payment, made by the engine (the API serves no POST /refunds). */
+    /** A refund of a confirmed payment, through the API. */
     const newRefund = async (): Promise<string> => {
       const payment = await newPayment(await activeMandate(), 3000)
       await scenario("payment_confirmed", payment)
-      return engine(Effect.gen(function*() {
-        const command = yield* Effect.orDie(Schema.decodeUnknownEffect(REQUEST_BODIES.refunds.create)({ amount: 500, total_amount_confirmation: 500, links: { payment } }))
-        return (yield* Effect.orDie((yield* Payments).createRefund(organisation, command))).id
-      }))
+      return (await client.refunds.create({ amount: 500, total_amount_confirmation: 500, links: { payment } } as never)).id ?? ""
     }
     const refundOf = (id: string) => client.refunds.find(id)
 

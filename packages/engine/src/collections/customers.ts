@@ -1,10 +1,11 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, invalidField, newId, type NotFound, now, validationFailed, type ValidationFailed } from "@paykit/core"
+import { type IdGenerator, InvalidState, invalidField, newId, type NotFound, now, validationFailed, type ValidationFailed } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
-import { Transactor } from "../kernel/ports/repository.ts"
-import { eq, type Page } from "../kernel/ports/list-query.ts"
+import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
+import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { NameVerifier, type NameVerification } from "../kernel/ports/name-verifier.ts"
-import { CustomerBankAccountRepository, CustomerRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, CustomerRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, SubscriptionRepository } from "./repositories.ts"
+import { CANCELLABLE_MANDATE_STATUSES, cancelMandatesOfAccount } from "./mandate-cancel.ts"
 import {
   BANK_ACCOUNTS_ROOT,
   checkCustomerBankDetails,
@@ -19,7 +20,9 @@ import {
   type CustomerListParams,
   customerNameErrors,
   CUSTOMERS_ROOT,
-  type CustomerUpdateRequest
+  type CustomerUpdateRequest,
+  erasedCustomer,
+  isRemoved
 } from "./domain/customers.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import { isEurozone } from "../creditors/scheme-identifiers.ts"
@@ -27,23 +30,43 @@ import { addressLinesOf } from "../kernel/address-request.ts"
 import { API_CAUSE, captureUnitOfWork, emit, insertNew, save } from "../kernel/support.ts"
 import { BlockScreen } from "../blocks/block-screen.ts"
 
-type Errors = ValidationFailed | NotFound
+type Errors = ValidationFailed | NotFound | InvalidState
 
 export class Customers extends Context.Service<Customers, {
   readonly create: (organisation: string, command: CustomerCreateRequest) => Effect.Effect<Customer, ValidationFailed>
-  readonly get: (organisation: string, id: string) => Effect.Effect<Customer, NotFound>
+  readonly get: (organisation: string, id: string) => Effect.Effect<Customer, NotFound | InvalidState>
   readonly list: (organisation: string, params: CustomerListParams) => Effect.Effect<Page<Customer>>
   readonly update: (organisation: string, id: string, command: CustomerUpdateRequest) => Effect.Effect<Customer, Errors>
+  /**
+   * `DELETE /customers/:id`: the customer's personal data erased for good and the customer no
+   * longer listed, and read as `customer_data_removed`; refused (`customer_has_active_mandates`) while a mandate of theirs
+   * can still be charged or cancelled. Their bank accounts are disabled.
+   */
+  readonly remove: (organisation: string, id: string) => Effect.Effect<Customer, NotFound | InvalidState>
   readonly createBankAccount: (organisation: string, command: CustomerBankAccountCreateRequest) => Effect.Effect<CustomerBankAccount, Errors>
   readonly getBankAccount: (organisation: string, id: string) => Effect.Effect<CustomerBankAccount, NotFound>
   readonly listBankAccounts: (organisation: string, params: CustomerBankAccountListParams) => Effect.Effect<Page<CustomerBankAccount>>
   readonly updateBankAccount: (organisation: string, id: string, command: CustomerBankAccountUpdateRequest) => Effect.Effect<CustomerBankAccount, Errors>
-  readonly disableBankAccount: (organisation: string, id: string) => Effect.Effect<CustomerBankAccount, NotFound>
+  /**
+   * Disables the account for good and cancels its mandates (and their payments not yet
+   * submitted), as the real API does; an account already disabled answers `disable_failed`.
+   */
+  readonly disableBankAccount: (organisation: string, id: string) => Effect.Effect<CustomerBankAccount, NotFound | InvalidState>
 }>()("@paykit/engine/Customers") {
   static readonly layer: Layer.Layer<
     Customers,
     never,
-    CustomerRepository | CustomerBankAccountRepository | NameVerifier | BlockScreen | IdGenerator | EventLog | Transactor
+    | CustomerRepository
+    | CustomerBankAccountRepository
+    | MandateRepository
+    | PaymentRepository
+    | SubscriptionRepository
+    | MandateDormancyRepository
+    | NameVerifier
+    | BlockScreen
+    | IdGenerator
+    | EventLog
+    | Transactor
   > = Layer.effect(
     Customers,
     Effect.gen(function*() {
@@ -51,12 +74,23 @@ export class Customers extends Context.Service<Customers, {
       const accounts = yield* CustomerBankAccountRepository
       const verifier = yield* NameVerifier
       const run = yield* captureUnitOfWork
-      const deps: CustomerDeps = { customers, accounts, verifier, screen: yield* BlockScreen }
+      const deps: CustomerDeps = {
+        customers,
+        accounts,
+        verifier,
+        screen: yield* BlockScreen,
+        mandates: yield* MandateRepository,
+        payments: yield* PaymentRepository,
+        subscriptions: yield* SubscriptionRepository,
+        dormancy: yield* MandateDormancyRepository
+      }
       return Customers.of({
         create: (o, command) => run(createCustomer(deps, o, command)),
-        get: (o, id) => Effect.map(customers.get(o, id), (v) => v.resource),
-        list: (o, params) => customers.list(o, toListQuery(params, { email: params.email === undefined ? undefined : eq(params.email) })),
+        get: (o, id) => Effect.map(liveCustomer(deps, o, id), (v) => v.resource),
+        list: (o, params) =>
+          customers.list(o, toListQuery(params, { email: params.email === undefined ? undefined : eq(params.email), removed: eq("false") })),
         update: (o, id, command) => run(updateCustomer(deps, o, id, command)),
+        remove: (o, id) => run(removeCustomer(deps, o, id)),
         createBankAccount: (o, command) => run(createBankAccount(deps, o, command)),
         getBankAccount: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
         listBankAccounts: (o, params) =>
@@ -77,7 +111,18 @@ interface CustomerDeps {
   readonly verifier: NameVerifier["Service"]
   /** The blocks' check of new payer details (`blocks/block-screen.ts`). */
   readonly screen: BlockScreen["Service"]
+  readonly mandates: MandateRepository["Service"]
+  readonly payments: PaymentRepository["Service"]
+  readonly subscriptions: SubscriptionRepository["Service"]
+  readonly dormancy: MandateDormancyRepository["Service"]
 }
+
+/** A customer that has not been removed: a removed one's data is gone (`customer_data_removed`, the real API's reason). */
+const liveCustomer = ({ customers }: CustomerDeps, organisation: string, id: string) =>
+  Effect.flatMap(customers.get(organisation, id), (found) =>
+    isRemoved(found.resource)
+      ? Effect.fail(new InvalidState({ reason: "customer_data_removed", message: "The customer was removed and their data erased", links: { customer: id } }))
+      : Effect.succeed(found))
 
 /** The API's payer name verification result of the verifier's answer (none where none ran). */
 const verificationResultOf = (verification: NameVerification | undefined): CustomerBankAccount["payer_name_verification_result"] => {
@@ -117,9 +162,9 @@ const createCustomer = ({ customers, screen }: CustomerDeps, organisation: strin
     return customer
   })
 
-const updateCustomer = ({ customers }: CustomerDeps, organisation: string, id: string, req: CustomerUpdateRequest) =>
+const updateCustomer = (deps: CustomerDeps, organisation: string, id: string, req: CustomerUpdateRequest) =>
   Effect.gen(function*() {
-    const current = yield* customers.get(organisation, id)
+    const current = yield* liveCustomer(deps, organisation, id)
     if (current.resource.swedish_identity_number !== null && req.swedish_identity_number !== undefined &&
       req.swedish_identity_number !== current.resource.swedish_identity_number) {
       return yield* invalidField(CUSTOMERS_ROOT, ["swedish_identity_number"], "cannot be changed once set")
@@ -127,13 +172,38 @@ const updateCustomer = ({ customers }: CustomerDeps, organisation: string, id: s
     const next: Customer = { ...current.resource, ...req }
     const nameErrors = customerNameErrors(CUSTOMERS_ROOT, next)
     if (nameErrors.length > 0) return yield* validationFailed(nameErrors)
-    yield* save(customers, organisation, current, next).pipe(Effect.orDie)
+    yield* save(deps.customers, organisation, current, next).pipe(Effect.orDie)
     return next
   })
 
-const createBankAccount = ({ customers, accounts, verifier, screen }: CustomerDeps, organisation: string, req: CustomerBankAccountCreateRequest) =>
+const removeCustomer = (deps: CustomerDeps, organisation: string, id: string) =>
   Effect.gen(function*() {
-    const customer = yield* customers.get(organisation, req.links.customer)
+    const current = yield* liveCustomer(deps, organisation, id)
+    const open = yield* deps.mandates.scan(organisation, { customer: eq(id), status: oneOf(CANCELLABLE_MANDATE_STATUSES) })
+    if (open.length > 0) {
+      return yield* new InvalidState({
+        reason: "customer_has_active_mandates",
+        message: "The customer has mandates that are not cancelled or ended; cancel them before removing the customer",
+        links: { customer: id }
+      })
+    }
+    const accounts = yield* deps.accounts.scan(organisation, { customer: eq(id), enabled: eq("true") })
+    for (const account of accounts) yield* disableAccount(deps, organisation, account)
+    const erased = erasedCustomer(current.resource)
+    yield* save(deps.customers, organisation, current, { ...erased, removed_at: yield* now }).pipe(Effect.orDie)
+    yield* emit(organisation, {
+      resource_type: "customers",
+      action: "removed",
+      links: { customer: id },
+      cause: API_CAUSE("customer_removed", "The customer was removed and their personal data erased at your request.")
+    })
+    return erased
+  })
+
+const createBankAccount = (deps: CustomerDeps, organisation: string, req: CustomerBankAccountCreateRequest) =>
+  Effect.gen(function*() {
+    const { accounts, verifier, screen } = deps
+    const customer = yield* liveCustomer(deps, organisation, req.links.customer)
     const resolved = checkCustomerBankDetails(BANK_ACCOUNTS_ROOT, req)
     if ("_tag" in resolved) return yield* resolved
     // Payer name verification runs for UK and eurozone accounts (spec: bank details lookups).
@@ -174,13 +244,16 @@ const updateBankAccount = ({ accounts }: CustomerDeps, organisation: string, id:
     return next
   })
 
-/** Disabling is not a machine's status change (an account has no status): its event is the only record. */
-const disableBankAccount = ({ accounts }: CustomerDeps, organisation: string, id: string) =>
+/**
+ * Disabling is not a machine's status change (an account has no status): its event is the only
+ * record. The account's mandates go with it, as in the real API.
+ */
+const disableAccount = (deps: CustomerDeps, organisation: string, current: Versioned<CustomerBankAccount>) =>
   Effect.gen(function*() {
-    const current = yield* accounts.get(organisation, id)
-    if (!current.resource.enabled) return current.resource
+    const id = current.resource.id
+    yield* cancelMandatesOfAccount(deps, organisation, id, API_CAUSE("bank_account_disabled", "The customer's bank account was disabled."))
     const next: CustomerBankAccount = { ...current.resource, enabled: false }
-    yield* save(accounts, organisation, current, next).pipe(Effect.orDie)
+    yield* save(deps.accounts, organisation, current, next).pipe(Effect.orDie)
     yield* emit(organisation, {
       resource_type: "customer_bank_accounts",
       action: "disabled",
@@ -188,5 +261,14 @@ const disableBankAccount = ({ accounts }: CustomerDeps, organisation: string, id
       cause: API_CAUSE("bank_account_disabled")
     })
     return next
+  })
+
+const disableBankAccount = (deps: CustomerDeps, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const current = yield* deps.accounts.get(organisation, id)
+    if (!current.resource.enabled) {
+      return yield* new InvalidState({ reason: "disable_failed", message: "The customer bank account is already disabled", links: { customer_bank_account: id } })
+    }
+    return yield* disableAccount(deps, organisation, current)
   })
 

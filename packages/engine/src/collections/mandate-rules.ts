@@ -1,8 +1,9 @@
-import type { Effect } from "effect"
-import type { InvalidState, LocalDate, MandateScheme } from "@paykit/core"
+import { Effect } from "effect"
+import type { InvalidState, LocalDate, MandateScheme, Metadata } from "@paykit/core"
 import { type Cause, type MandateEvent, mandateMachine } from "@paykit/machines"
 import { nextPossibleChargeDate } from "@paykit/schedule"
 import type { Versioned } from "../kernel/ports/repository.ts"
+import { EventLog } from "../kernel/ports/event-log.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
 import { DEFAULT_MINIMUM_ADVANCE_NOTICE, identifierSchemeOf } from "../creditors/scheme-identifiers.ts"
 import { applyTransition, type EngineContext } from "../kernel/support.ts"
@@ -37,6 +38,17 @@ export const mandateLinks = (m: Pick<Mandate, "id" | "links">) => ({ mandate: m.
 /** The payer's approval, from the hosted page, the bank app or the sandbox payer. */
 export const CUSTOMER_APPROVAL: Cause = { origin: "customer", cause: "customer_approval_granted", description: "The customer approved this mandate." }
 
+/**
+ * The machine's `reinstating` fact: the mandate came back to pending_submission by a
+ * reinstatement, so its activation completes it (`reinstated`, not `active`). Read from its
+ * history, and only for an activation, the one move whose rule depends on it.
+ */
+const isReinstating = (organisation: string, mandate: Mandate, event: MandateEvent) =>
+  event !== "activate"
+    ? Effect.succeed(false)
+    : Effect.map(EventLog.use((log) => log.history(organisation, mandateMachine.name, mandate.id)), (history) =>
+      history.findLast((entry) => entry.to === "pending_submission")?.event === "reinstate")
+
 /** A mandate's status change through its machine; a bank's answer carries its reason code. */
 export const moveMandate = (
   repository: MandateRepository["Service"],
@@ -44,15 +56,17 @@ export const moveMandate = (
   current: Versioned<Mandate>,
   event: MandateEvent,
   cause: Cause,
-  extra?: { readonly reason_code?: string }
+  extra?: { readonly reason_code?: string },
+  eventMetadata?: Metadata
 ): Effect.Effect<Mandate, InvalidState, EngineContext> =>
-  applyTransition(repository, {
+  Effect.flatMap(isReinstating(organisation, current.resource, event), (reinstating) => applyTransition(repository, {
     organisation,
     machine: mandateMachine,
     current,
     event,
-    context: { reinstating: false },
+    context: { reinstating },
     cause,
     links: mandateLinks(current.resource),
-    ...(extra === undefined ? {} : { extra: { ...extra, scheme: current.resource.scheme } })
-  })
+    ...(extra === undefined ? {} : { extra: { ...extra, scheme: current.resource.scheme } }),
+    ...(eventMetadata === undefined ? {} : { eventMetadata })
+  }))

@@ -6,7 +6,8 @@ import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, SubscriptionRepository } from "./repositories.ts"
+import { cancelMandateWithPayments } from "./mandate-cancel.ts"
 import { watchAgain, watchMandate } from "./mandate-last-use.ts"
 import {
   CUSTOMER_APPROVAL_SCHEMES,
@@ -41,8 +42,12 @@ export class Mandates extends Context.Service<Mandates, {
   readonly get: (organisation: string, id: string) => Effect.Effect<Mandate, NotFound>
   readonly list: (organisation: string, params: MandateListParams) => Effect.Effect<Page<Mandate>>
   readonly update: (organisation: string, id: string, command: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
-  /** The body's metadata is accepted and, as in the real API, not kept. */
+  /**
+   * Cancels the mandate, its payments not yet submitted and its live subscriptions
+   * (`mandate-cancel.ts`). The body's metadata goes on the cancellation event, as in the real API.
+   */
   readonly cancel: (organisation: string, id: string, command?: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
+  /** The body's metadata goes on the `resubmission_requested` event, as in the real API. */
   readonly reinstate: (organisation: string, id: string, command?: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
   /** The payer's approval (hosted page or bank app, engine operation): `pending_customer_approval -> pending_submission`. */
   readonly grantCustomerApproval: (organisation: string, id: string) => Effect.Effect<Mandate, Errors>
@@ -52,7 +57,16 @@ export class Mandates extends Context.Service<Mandates, {
   static readonly layer: Layer.Layer<
     Mandates,
     never,
-    MandateRepository | CreditorRepository | CustomerBankAccountRepository | MandateDormancyRepository | BankGateway | IdGenerator | EventLog | Transactor
+    | MandateRepository
+    | CreditorRepository
+    | CustomerBankAccountRepository
+    | MandateDormancyRepository
+    | PaymentRepository
+    | SubscriptionRepository
+    | BankGateway
+    | IdGenerator
+    | EventLog
+    | Transactor
   > = Layer.effect(
     Mandates,
     Effect.gen(function*() {
@@ -61,7 +75,7 @@ export class Mandates extends Context.Service<Mandates, {
       const accounts = yield* CustomerBankAccountRepository
       const run = yield* captureUnitOfWork
       const dormancy = yield* MandateDormancyRepository
-      const deps: MandateDeps = { mandates, creditors, accounts, dormancy }
+      const deps: MandateDeps = { mandates, creditors, accounts, dormancy, payments: yield* PaymentRepository, subscriptions: yield* SubscriptionRepository }
       const due: MandateDueDeps = { mandates, accounts, dormancy, bank: yield* BankGateway, eachItem: yield* captureDailyItems }
       return Mandates.of({
         create: (o, command, options) => run(createMandate(deps, o, command, options)),
@@ -69,8 +83,8 @@ export class Mandates extends Context.Service<Mandates, {
         get: (o, id) => Effect.flatMap(mandates.get(o, id), (v) => present(deps, o, v.resource)),
         list: (o, params) => listMandates(deps, o, params),
         update: (o, id, command) => run(updateMandate(deps, o, id, command)),
-        cancel: (o, id) => run(cancelMandate(deps, o, id)),
-        reinstate: (o, id) => run(reinstateMandate(deps, o, id)),
+        cancel: (o, id, command) => run(cancelMandate(deps, o, id, command)),
+        reinstate: (o, id, command) => run(reinstateMandate(deps, o, id, command)),
         processDay: (o) => processMandatesDay(due, o)
       })
     })
@@ -82,6 +96,8 @@ interface MandateDeps {
   readonly creditors: CreditorRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
   readonly dormancy: MandateDormancyRepository["Service"]
+  readonly payments: PaymentRepository["Service"]
+  readonly subscriptions: SubscriptionRepository["Service"]
 }
 
 const present = ({ creditors }: MandateDeps, organisation: string, mandate: Mandate) =>
@@ -164,17 +180,19 @@ const updateMandate = (deps: MandateDeps, organisation: string, id: string, req:
     return yield* present(deps, organisation, next)
   })
 
-const cancelMandate = (deps: MandateDeps, organisation: string, id: string) =>
+const cancelMandate = (deps: MandateDeps, organisation: string, id: string, req: MandateMetadataRequest = {}) =>
   Effect.gen(function*() {
     const current = yield* deps.mandates.get(organisation, id)
-    const next = yield* moveMandate(deps.mandates, organisation, current, "cancel", API_CAUSE("mandate_cancelled", "The mandate was cancelled at your request."))
+    const cause = API_CAUSE("mandate_cancelled", "The mandate was cancelled at your request.")
+    const next = yield* cancelMandateWithPayments(deps, organisation, current, cause, req.metadata)
     return yield* present(deps, organisation, next)
   })
 
-const reinstateMandate = (deps: MandateDeps, organisation: string, id: string) =>
+const reinstateMandate = (deps: MandateDeps, organisation: string, id: string, req: MandateMetadataRequest = {}) =>
   Effect.gen(function*() {
     const current = yield* deps.mandates.get(organisation, id)
-    const next = yield* moveMandate(deps.mandates, organisation, current, "reinstate", API_CAUSE("mandate_reinstated", "The mandate was reinstated at your request."))
+    const cause = API_CAUSE("mandate_reinstated", "The mandate was reinstated at your request.")
+    const next = yield* moveMandate(deps.mandates, organisation, current, "reinstate", cause, undefined, req.metadata)
     yield* watchAgain(deps.dormancy, organisation, id)
     return yield* present(deps, organisation, next)
   })

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { Currency, InvalidState, MandateScheme } from "@paykit/core"
+import type { Currency, InvalidState, MandateScheme, Metadata } from "@paykit/core"
 import { type Cause, type PaymentEvent, paymentMachine } from "@paykit/machines"
 import { itemsOfEntry } from "@paykit/money"
 import { CURRENCY_OF_MANDATE_SCHEME, type PaymentRequestScheme } from "@paykit/validation"
@@ -97,7 +97,7 @@ export const movePayment = (
   current: Versioned<Payment>,
   event: PaymentEvent,
   cause: Cause,
-  options: { readonly patch?: (p: Payment) => Payment; readonly reason_code?: string } = {}
+  options: { readonly patch?: (p: Payment) => Payment; readonly reason_code?: string; readonly eventMetadata?: Metadata } = {}
 ): Effect.Effect<Payment, InvalidState, EngineContext> =>
   Effect.tap(applyTransition(deps.payments, {
     organisation,
@@ -108,9 +108,12 @@ export const movePayment = (
     cause,
     links: paymentLinks(current.resource),
     ...(options.patch === undefined ? {} : { patch: options.patch }),
+    ...(options.eventMetadata === undefined ? {} : { eventMetadata: options.eventMetadata }),
     extra: {
       ...(current.resource.scheme === null ? {} : { scheme: current.resource.scheme }),
-      ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code })
+      ...(options.reason_code === undefined ? {} : { reason_code: options.reason_code }),
+      // The real API says on every failure whether Success+ will retry it; paykit runs no such retries.
+      ...(event === "fail" ? { will_attempt_retry: false } : {})
     }
   }), (next) =>
     // Only a new charge date or a cancellation moves the mandate's last use.

@@ -8,14 +8,14 @@ import { AppAttributionRepository, AppFeeLedgerRepository, LedgerRepository, Neg
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository } from "./repositories.ts"
 import type { Payment, PaymentCancelRequest, PaymentCreateRequest, PaymentListParams, PaymentRetryRequest, PaymentUpdateRequest } from "./domain/payments.ts"
-import type { Refund, RefundCreateRequest, RefundListParams } from "./domain/refunds.ts"
+import type { Refund, RefundCreateRequest, RefundListParams, RefundUpdateRequest } from "./domain/refunds.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import { captureUnitOfWork } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
 import type { InstantPaymentInput, PaymentDeps, PaymentOrigin } from "./payment-rules.ts"
 import { createInstant, createPayment } from "./payment-create.ts"
 import { cancelPayment, retryPayment, updatePayment } from "./payment-actions.ts"
-import { createRefund } from "./refunds.ts"
+import { createRefund, updateRefund } from "./refunds.ts"
 import { balance } from "./payment-ledger.ts"
 import { type PaymentDueDeps, processPaymentsDay } from "./payment-due.ts"
 import { keepMissingPaymentRecords } from "./side-records.ts"
@@ -58,6 +58,7 @@ export class Payments extends Context.Service<Payments, {
   readonly cancel: (organisation: string, id: string, command?: PaymentCancelRequest) => Effect.Effect<Payment, Errors>
   readonly retry: (organisation: string, id: string, command?: PaymentRetryRequest) => Effect.Effect<Payment, Errors>
   readonly createRefund: (organisation: string, command: RefundCreateRequest) => Effect.Effect<Refund, Errors>
+  readonly updateRefund: (organisation: string, id: string, command: RefundUpdateRequest) => Effect.Effect<Refund, Errors>
   readonly getRefund: (organisation: string, id: string) => Effect.Effect<Refund, NotFound>
   readonly listRefunds: (organisation: string, params: RefundListParams) => Effect.Effect<Page<Refund>>
   /** The creditor's balance not yet paid out, in minor units (negative when it owes). */
@@ -107,6 +108,7 @@ export class Payments extends Context.Service<Payments, {
         cancel: (o, id, command) => run(cancelPayment(deps, o, id, command)),
         retry: (o, id, command) => run(retryPayment(deps, o, id, command)),
         createRefund: (o, command) => run(createRefund(deps, o, command)),
+        updateRefund: (o, id, command) => run(updateRefund(deps, o, id, command)),
         getRefund: (o, id) => Effect.map(deps.refunds.get(o, id), (v) => v.resource),
         listRefunds: (o, params) =>
           deps.refunds.list(o, toListQuery(params, {

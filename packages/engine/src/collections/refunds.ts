@@ -6,7 +6,7 @@ import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { API_CAUSE, applyCreation, emit, save } from "../kernel/support.ts"
 import type { Payment } from "./domain/payments.ts"
-import { type Refund, type RefundCreateRequest, REFUNDS_ROOT } from "./domain/refunds.ts"
+import { MAX_REFUNDS_PER_PAYMENT, type Refund, type RefundCreateRequest, REFUNDS_ROOT, type RefundUpdateRequest } from "./domain/refunds.ts"
 import { balance, recordRefund } from "./payment-ledger.ts"
 import { type PaymentDeps, paymentLinks } from "./payment-rules.ts"
 
@@ -31,10 +31,23 @@ const refundablePayment = (deps: PaymentDeps, organisation: string, req: RefundC
       return yield* new InvalidState({ reason: "refund_payment_invalid_state", message: "Only confirmed or paid out payments can be refunded", links: { payment: p.id } })
     }
     if (req.total_amount_confirmation !== p.amount_refunded + req.amount) {
-      return yield* invalidField(REFUNDS_ROOT, ["total_amount_confirmation"], `must be the payment's refunded total after this refund (${p.amount_refunded + req.amount})`, "total_amount_confirmation_invalid")
+      // The real API's safeguard against two processes refunding unaware of each other: a state refusal, not a field's.
+      return yield* new InvalidState({
+        reason: "total_amount_confirmation_invalid",
+        message: `total_amount_confirmation must be the payment's refunded total after this refund (${p.amount_refunded + req.amount})`,
+        links: { payment: p.id }
+      })
     }
     if (p.amount_refunded + req.amount > p.amount) {
       return yield* new InvalidState({ reason: "refund_amount_exceeds_payment", message: "The refunds would exceed the payment's amount", links: { payment: p.id } })
+    }
+    const earlier = yield* deps.refunds.scan(organisation, { payment: eq(p.id) })
+    if (earlier.length >= MAX_REFUNDS_PER_PAYMENT) {
+      return yield* new InvalidState({
+        reason: "number_of_refunds_exceeded",
+        message: `A payment can be refunded at most ${MAX_REFUNDS_PER_PAYMENT} times`,
+        links: { payment: p.id }
+      })
     }
     return { payment, mandate }
   })
@@ -102,3 +115,11 @@ export const createRefund = (deps: PaymentDeps, organisation: string, req: Refun
     return refund
   })
 
+
+export const updateRefund = (deps: PaymentDeps, organisation: string, id: string, req: RefundUpdateRequest) =>
+  Effect.gen(function*() {
+    const current = yield* deps.refunds.get(organisation, id)
+    const next: Refund = { ...current.resource, metadata: req.metadata ?? current.resource.metadata }
+    yield* save(deps.refunds, organisation, current, next)
+    return next
+  })

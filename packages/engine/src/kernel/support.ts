@@ -142,6 +142,8 @@ export interface TransitionRequest<A, S extends string, E extends string, C> {
   readonly patch?: (resource: A, at: Timestamp) => A
   readonly links: Readonly<Record<string, string>>
   readonly extra?: EventDraft["extra"]
+  /** The metadata an action's body gives its event (the real API keeps a cancellation's there, not on the resource). */
+  readonly eventMetadata?: Metadata
 }
 
 /**
@@ -325,7 +327,12 @@ export type FollowingMove<A, S extends string, E extends string, C> = Omit<Trans
 const draftOf = <S extends string, E extends string>(
   entry: HistoryEntry<S, E>,
   resource: { readonly metadata?: Metadata },
-  request: { readonly cause: Cause; readonly links: Readonly<Record<string, string>>; readonly extra?: EventDraft["extra"] }
+  request: {
+    readonly cause: Cause
+    readonly links: Readonly<Record<string, string>>
+    readonly extra?: EventDraft["extra"]
+    readonly eventMetadata?: Metadata
+  }
 ): EventDraft | undefined =>
   entry.emits === null ? undefined : {
     resource_type: entry.resource_type as EventResourceType,
@@ -333,7 +340,8 @@ const draftOf = <S extends string, E extends string>(
     links: request.links,
     cause: request.cause,
     ...(resource.metadata === undefined ? {} : { resource_metadata: resource.metadata }),
-    ...(request.extra === undefined ? {} : { extra: request.extra })
+    ...(request.extra === undefined ? {} : { extra: request.extra }),
+    ...(request.eventMetadata === undefined ? {} : { metadata: request.eventMetadata })
   }
 
 const FIELD_ORDER = new WeakMap<Schema.Top, ReadonlyArray<string>>()

@@ -59,6 +59,9 @@ export const payments = defineResource({
 /** The API resource key of payments: the root of their requests' field errors. */
 export const PAYMENTS_ROOT = "payments"
 
+/** The real API's limit: a failed payment can be retried at most three times (`retry_failed` beyond). */
+export const PAYMENT_RETRIES_MAX = 3
+
 export const PaymentCreateRequest = Schema.Struct({
   amount: PositiveAmount,
   currency: Currency,

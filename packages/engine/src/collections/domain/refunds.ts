@@ -5,6 +5,7 @@ import { PositiveAmount } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { idFilter, listFields } from "../../kernel/list-params.ts"
 import { CreatedAt, Id, Minor, NullableString, StoredMetadata } from "../../kernel/fields.ts"
+import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
 
 export const Refund = Schema.Struct({
   id: Id,
@@ -48,6 +49,13 @@ export const RefundCreateRequest = Schema.Struct({
   links: Schema.Struct({ payment: IdOf("payment") })
 })
 export type RefundCreateRequest = typeof RefundCreateRequest.Type
+
+/** `PUT /refunds/:id`: only metadata changes. */
+export const RefundUpdateRequest = MetadataUpdateRequest
+export type RefundUpdateRequest = typeof RefundUpdateRequest.Type
+
+/** The real API's limit: a payment takes at most five refunds (`number_of_refunds_exceeded` beyond). */
+export const MAX_REFUNDS_PER_PAYMENT = 5
 
 export const RefundListParams = Schema.Struct({
   ...listFields("refund"),
