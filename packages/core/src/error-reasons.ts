@@ -31,6 +31,8 @@ const state = (meaning: string): ReasonEntry => ({ type: "invalid_state", meanin
 const STATUS_REFUSALS: Readonly<Record<string, ReadonlyArray<string>>> = {
   bank_authorisation: ["available", "pending"],
   billing_request: ["fulfilling", "pending", "ready"],
+  instalment_schedule: ["active", "errored", "pending"],
+  mandate_import: ["created", "processing", "submitted"],
   mandate: ["active", "inactive", "pending", "pending_customer_approval", "pending_submission", "submitted", "suspended"],
   outbound_payment: ["approvable", "executing", "pending_approval", "scheduled", "sent", "verifying"],
   outbound_payment_import: ["authorisable", "created", "expirable", "processing", "validating"],
