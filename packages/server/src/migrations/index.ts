@@ -9,11 +9,12 @@ import idempotencyResource from "./0005_idempotency_resource.ts"
 import organisationClocks from "./0006_organisation_clocks.ts"
 import rateLimitWindows from "./0007_rate_limit_windows.ts"
 import accessTokenClockOffset from "./0008_access_token_clock_offset.ts"
-import clockCopyOnChange from "./0010_clock_copy_on_change.ts"
+import clockCopyOnChange from "./0009_clock_copy_on_change.ts"
 
 /**
  * The server's own tables, numbered on their own: they are recorded in a separate migrations
- * table, so store-sql's numbering and this one never collide.
+ * table, so store-sql's numbering and this one never collide. A new one takes the next number:
+ * the migrator applies only numbers above the latest a database has run.
  */
 export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>> = {
   "0001_organisations": organisations,
@@ -24,7 +25,7 @@ export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unkn
   "0006_organisation_clocks": organisationClocks,
   "0007_rate_limit_windows": rateLimitWindows,
   "0008_access_token_clock_offset": accessTokenClockOffset,
-  "0010_clock_copy_on_change": clockCopyOnChange
+  "0009_clock_copy_on_change": clockCopyOnChange
 }
 
 export const SERVER_MIGRATIONS_TABLE = "paykit_server_migrations"
