@@ -117,7 +117,7 @@ const createCustomer = ({ customers, screen }: CustomerDeps, organisation: strin
     return customer
   })
 
-const updateCustomer = ({ customers }: CustomerDeps, organisation: string, id: string, req: CustomerUpdateRequest) =>
+const updateCustomer = ({ customers, screen }: CustomerDeps, organisation: string, id: string, req: CustomerUpdateRequest) =>
   Effect.gen(function*() {
     const current = yield* customers.get(organisation, id)
     if (current.resource.swedish_identity_number !== null && req.swedish_identity_number !== undefined &&
@@ -127,6 +127,8 @@ const updateCustomer = ({ customers }: CustomerDeps, organisation: string, id: s
     const next: Customer = { ...current.resource, ...req }
     const nameErrors = customerNameErrors(CUSTOMERS_ROOT, next)
     if (nameErrors.length > 0) return yield* validationFailed(nameErrors)
+    // A new email meets the blocks as a new customer's does; an unchanged one passed them already.
+    if (next.email !== current.resource.email) yield* screen.customer(organisation, CUSTOMERS_ROOT, next.email)
     yield* save(customers, organisation, current, next).pipe(Effect.orDie)
     return next
   })
