@@ -118,3 +118,36 @@ describe("a block on details already blocked by a disabled block", () => {
     expect(result).toEqual({ blocks: [[true, true]], refused: "Failure" })
   })
 })
+
+describe("a bank_name block", () => {
+  it("is made from an account whose bank is known, and refuses another account at that bank, however written", async () => {
+    const result = await runEngine(Effect.gen(function*() {
+      const customers = yield* Customers
+      const owner = yield* customers.create(ORG, { given_name: "Mallory", family_name: "Jones" })
+      // Commerzbank (Bankleitzahl 37040044).
+      const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Mallory Jones", iban: "DE89370400440532013000", links: { customer: owner.id } })
+      const block = yield* (yield* Blocks).create(ORG, { block_type: "bank_name", resource_reference: account.id, reason_type: "other", reason_description: "Bank of the fraud ring" })
+      const payer = yield* customers.create(ORG, { given_name: "M", family_name: "J" })
+      const attempt = (details: { readonly iban?: string; readonly account_number?: string; readonly bank_code?: string; readonly country_code?: "DE" }) =>
+        Effect.map(Effect.result(customers.createBankAccount(ORG, { account_holder_name: "M J", ...details, links: { customer: payer.id } })), (r) =>
+          r._tag === "Success" ? "accepted" : r.failure._tag === "ValidationFailed" && r.failure.errors.some((e) => e.message.includes("blocked")) ? "blocked" : r.failure.message)
+      return {
+        bankName: account.bank_name,
+        blockType: block.block_type,
+        sameBankLocal: yield* attempt({ country_code: "DE", bank_code: "37040044", account_number: "1234567890" }),
+        otherBank: yield* attempt({ iban: "DE02120300000000202051" })
+      }
+    }))
+    expect(result).toEqual({ bankName: "Commerzbank", blockType: "bank_name", sameBankLocal: "blocked", otherBank: "accepted" })
+  })
+
+  it("is refused on an account whose bank cannot be identified", async () => {
+    const failure = await runEngine(Effect.gen(function*() {
+      const customers = yield* Customers
+      const owner = yield* customers.create(ORG, { given_name: "Mallory", family_name: "Jones" })
+      const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Mallory Jones", iban: "GB33BUKB20201555555555", links: { customer: owner.id } })
+      return yield* Effect.flip((yield* Blocks).create(ORG, { block_type: "bank_name", resource_reference: account.id, reason_type: "identity_fraud" }))
+    }))
+    expect(failure._tag === "ValidationFailed" ? failure.errors.map((e) => e.field) : failure._tag).toEqual(["resource_reference"])
+  })
+})

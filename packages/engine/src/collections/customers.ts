@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { bankOf } from "@paykit/validation"
 import { type IdGenerator, invalidField, newId, type NotFound, now, validationFailed, type ValidationFailed } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
@@ -154,7 +155,7 @@ const createBankAccount = ({ customers, accounts, verifier, screen }: CustomerDe
       account_number_ending: resolved.account_number_ending,
       account_type: req.account_type ?? null,
       bank_account_token: null,
-      bank_name: null,
+      bank_name: bankOf(resolved).bank_name,
       country_code: resolved.country_code,
       currency: resolved.currency,
       enabled: true,
