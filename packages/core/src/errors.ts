@@ -111,6 +111,25 @@ export const invalidField = (
 ): ValidationFailed => validationFailed([fieldError(root, path, message, reason)])
 
 /**
+ * A field error another use case reported under `fromRoot`, moved to where the caller gave that
+ * field: below `toRoot` at `toPath` (pointer and dotted field name both). Errors under any other
+ * root are left as they are.
+ */
+export const movedFieldError = (fromRoot: string, toRoot: string, toPath: ReadonlyArray<string>) => (e: FieldError): FieldError => {
+  const from = `/${escapePointerSegment(fromRoot)}`
+  if (e.request_pointer !== from && !e.request_pointer.startsWith(`${from}/`)) return e
+  return {
+    ...e,
+    request_pointer: `${requestPointer(toRoot, toPath)}${e.request_pointer.slice(from.length)}`,
+    field: [...toPath, ...(e.field === "" ? [] : [e.field])].join(".")
+  }
+}
+
+/** A `ValidationFailed` with its field errors moved as `movedFieldError` does; any other error as it is. */
+export const movedFieldErrors = <E>(error: E, fromRoot: string, toRoot: string, toPath: ReadonlyArray<string>): E | ValidationFailed =>
+  error instanceof ValidationFailed ? new ValidationFailed({ errors: error.errors.map(movedFieldError(fromRoot, toRoot, toPath)) }) : error
+
+/**
  * Turns a Schema decoding issue into a `ValidationFailed` whose items name each failing field and
  * its JSON pointer below `root`, with a message for people (`issueMessages`). Every input is
  * decoded by a Schema; this is the one place where Schema's issues become the API's errors.

@@ -184,6 +184,52 @@ describe("blocks", () => {
     expect((await client.blocks.list({ reason_type: "other" })).blocks.map((b) => b.id)).toEqual([domain.id])
   })
 
+  it("collect_customer_details refuses a blocked email or email domain, pointing at the customer's email", async () => {
+    const { client } = await payer("OR_blocks_collect")
+    await client.blocks.create({ block_type: "email", resource_reference: "fraud@example.com", reason_type: "identity_fraud" })
+    await client.blocks.create({ block_type: "email_domain", resource_reference: "spam.test", reason_type: "no_intent_to_pay" })
+    const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } } as never)
+    const details = (email: string) => ({
+      customer: { email, given_name: "Eve", family_name: "Smith" },
+      customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
+    })
+    for (const email of ["Fraud@example.com", "eve@spam.test"]) {
+      const refused = await failure(client.billingRequests.collectCustomerDetails(request.id ?? "", details(email) as never))
+      expect(refused).toBeInstanceOf(ValidationFailedError)
+      expect((refused as ValidationFailedError).errors).toEqual([
+        expect.objectContaining({ field: "customer.email", message: "has been blocked from setting up mandates", request_pointer: "/billing_requests/customer/email" })
+      ])
+    }
+    expect((await client.billingRequests.find(request.id ?? "")).status).toBe("pending")
+    await client.billingRequests.collectCustomerDetails(request.id ?? "", details("eve@example.org") as never)
+  })
+
+  it("a block asked for again on the details of a disabled one enables it; block_by_ref does too", async () => {
+    const { customer, client } = await payer("OR_blocks_again")
+    const first = await client.blocks.create({ block_type: "email", resource_reference: "ada@example.com", reason_type: "identity_fraud" })
+    await client.blocks.disable(first.id ?? "")
+    const again = await client.blocks.create({ block_type: "email", resource_reference: "ADA@example.com", reason_type: "identity_fraud" })
+    expect({ id: again.id, active: again.active }).toEqual({ id: first.id, active: true })
+    await client.blocks.disable(first.id ?? "")
+    const byRef = await client.blocks.block_by_ref({ reference_type: "customer", reference_value: customer.id, reason_type: "identity_fraud" })
+    expect(byRef.blocks.find((b) => b.id === first.id)?.active).toBe(true)
+    expect((await client.blocks.find(first.id ?? "")).active).toBe(true)
+  })
+
+  it("a bank_name block refuses a new account at that bank", async () => {
+    const { customer, client } = await payer("OR_blocks_bank")
+    const organisation = "OR_blocks_bank"
+    const account = (iban: string) => run(Effect.result(Effect.gen(function*() {
+      return yield* (yield* Customers).createBankAccount(organisation, { account_holder_name: "Ada Lovelace", iban, links: { customer: customer.id } })
+    })))
+    const commerzbank = await account("DE89370400440532013000")
+    if (commerzbank._tag !== "Success") throw new Error("a German account should be accepted")
+    expect((await client.customerBankAccounts.find(commerzbank.success.id)).bank_name).toBe("Commerzbank")
+    const block = await client.blocks.create({ block_type: "bank_name", resource_reference: commerzbank.success.id, reason_type: "identity_fraud" })
+    expect(block).toMatchObject({ block_type: "bank_name", resource_reference: commerzbank.success.id, active: true })
+    expect(JSON.stringify(await account("DE45370400440000012345"))).toContain("blocked")
+  })
+
   it("refuses a reference that does not fit the block type and an `other` reason without a description", async () => {
     const wrongEmail = await failure(client.blocks.create({ block_type: "email", resource_reference: "not an email", reason_type: "other", reason_description: "x" }))
     expect((wrongEmail as ValidationFailedError).errors[0]).toMatchObject({ field: "resource_reference" })

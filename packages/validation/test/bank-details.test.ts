@@ -199,7 +199,14 @@ describe("what a set of bank details can be used for", () => {
     expect(schemesOf({ country_code: "CA", bank_code: "001", branch_code: "00011", account_number: "1234567" })).toEqual(["pad"])
     expect(schemesOf({ country_code: "US", bank_code: "011000015", account_number: "1234" })).toEqual(["ach"])
     expect(schemesOf({ iban: "CH9300762011623852957" })).toEqual([])
-    expect(lookupBankDetails({ iban: "DE89370400440532013000" })).toEqual({ bank_name: null, bic: null, available_debit_schemes: ["sepa_core"] })
+  })
+
+  it("a lookup names a German account's bank and BIC from the Bundesbank's directory, however the account is written; no other country's", () => {
+    const commerzbank = { bank_name: "Commerzbank", bic: "COBADEFFXXX", available_debit_schemes: ["sepa_core"] }
+    expect(lookupBankDetails({ iban: "DE89370400440532013000" })).toEqual(commerzbank)
+    expect(lookupBankDetails({ country_code: "DE", bank_code: "37040044", account_number: "532013000" })).toEqual(commerzbank)
+    expect(lookupBankDetails({ iban: "GB33BUKB20201555555555" })).toMatchObject({ bank_name: null, bic: null })
+    expect(lookupBankDetails({ iban: "FR1420041010050500013M02606" })).toMatchObject({ bank_name: null, bic: null })
   })
 
   it("every euro-area country reaches SEPA Core, and each scheme's accounts hold that scheme's currency", () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import { invalidField, now, type ValidationFailed } from "@paykit/core"
-import type { ResolvedBankAccount } from "@paykit/validation"
+import { accountIdentityOf, type ResolvedBankAccount } from "@paykit/validation"
 import { oneOf } from "../kernel/ports/list-query.ts"
 import { insertNew } from "../kernel/support.ts"
 import type { BlockType } from "./domain/blocks.ts"
@@ -12,15 +12,11 @@ export const matchOf = (type: BlockType, value: string): string =>
   `${type}:${type === "bank_account" ? value : value.trim().toLowerCase()}`
 
 /**
- * A one-way fingerprint of a bank account's details: the IBAN when there is one, else the local
- * details, so the same account given twice matches without its number being kept.
+ * A one-way fingerprint of a bank account: its identity however its details were written (an
+ * IBAN or the local details it carries), so the same account given twice matches without its
+ * number being kept.
  */
-export const fingerprintOf = (account: ResolvedBankAccount): string => {
-  const details = account.iban !== null
-    ? `iban:${account.iban}`
-    : [account.country_code, account.bank_code, account.branch_code, account.account_number, account.account_number_suffix].map((p) => p ?? "").join("|")
-  return createHash("sha256").update(details).digest("hex")
-}
+export const fingerprintOf = (account: ResolvedBankAccount): string => createHash("sha256").update(accountIdentityOf(account)).digest("hex")
 
 /** The domain of an email address, after its last `@`. */
 const domainOf = (email: string): string => email.slice(email.lastIndexOf("@") + 1)

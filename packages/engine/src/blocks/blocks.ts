@@ -41,15 +41,32 @@ const matchFor = Effect.fnUntraced(function*(deps: BlockDeps, organisation: stri
   return matchOf("bank_name", kept.resource.bank_name)
 })
 
+/** `active` and `updated_at` on the block and its match together (no event: the real API has no block events). */
+const setActive = Effect.fnUntraced(function*(deps: BlockDeps, organisation: string, id: string, active: boolean) {
+  const current = yield* deps.blocks.get(organisation, id)
+  if (current.resource.active === active) return current.resource
+  const next: Block = { ...current.resource, active, updated_at: yield* now }
+  yield* save(deps.blocks, organisation, current, next)
+  const match = yield* Effect.orDie(deps.matches.get(organisation, id))
+  yield* save(deps.matches, organisation, match, { ...match.resource, active })
+  return next
+})
+
 /**
  * Stores the block, or answers the one that already matches the same details (a second block on
- * them would change nothing); `created` says which.
+ * them would change nothing); `created` says which. A disabled one asked for again is enabled, as
+ * `enable` does, so the details end up blocked as asked.
  */
 const storeBlock = Effect.fnUntraced(function*(deps: BlockDeps, organisation: string, spec: BlockSpec) {
   const match = yield* matchFor(deps, organisation, spec)
   // The match names the block type, so one found is a block of this type on these details.
   const existing = (yield* deps.matches.scan(organisation, { match: eq(match) }))[0]
-  if (existing !== undefined) return { block: (yield* Effect.orDie(deps.blocks.get(organisation, existing.resource.id))).resource, created: false }
+  if (existing !== undefined) {
+    const block = spec.active && !existing.resource.active
+      ? yield* setActive(deps, organisation, existing.resource.id, true)
+      : (yield* Effect.orDie(deps.blocks.get(organisation, existing.resource.id))).resource
+    return { block, created: false }
+  }
   const at = yield* now
   const block: Block = { id: yield* newId("block"), created_at: at, updated_at: at, ...spec }
   yield* insertNew(deps.blocks, organisation, block)
@@ -63,16 +80,6 @@ const specOf = (req: Omit<BlockCreateRequest, "block_type" | "resource_reference
   reason_type: req.reason_type,
   reason_description: req.reason_description ?? null,
   active: req.active ?? true
-})
-
-const setActive = Effect.fnUntraced(function*(deps: BlockDeps, organisation: string, id: string, active: boolean) {
-  const current = yield* deps.blocks.get(organisation, id)
-  if (current.resource.active === active) return current.resource
-  const next: Block = { ...current.resource, active, updated_at: yield* now }
-  yield* save(deps.blocks, organisation, current, next)
-  const match = yield* Effect.orDie(deps.matches.get(organisation, id))
-  yield* save(deps.matches, organisation, match, { ...match.resource, active })
-  return next
 })
 
 /** The payer details a reference names: a customer's email and bank accounts, or a mandate's customer's email and its account. */

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer } from "effect"
+import { bankOf } from "@paykit/validation"
 import { type IdGenerator, InvalidState, invalidField, newId, type NotFound, now, validationFailed, type ValidationFailed } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
@@ -172,6 +173,8 @@ const updateCustomer = (deps: CustomerDeps, organisation: string, id: string, re
     const next: Customer = { ...current.resource, ...req }
     const nameErrors = customerNameErrors(CUSTOMERS_ROOT, next)
     if (nameErrors.length > 0) return yield* validationFailed(nameErrors)
+    // A new email meets the blocks as a new customer's does; an unchanged one passed them already.
+    if (next.email !== current.resource.email) yield* deps.screen.customer(organisation, CUSTOMERS_ROOT, next.email)
     yield* save(deps.customers, organisation, current, next).pipe(Effect.orDie)
     return next
   })
@@ -222,7 +225,7 @@ const createBankAccount = (deps: CustomerDeps, organisation: string, req: Custom
       account_number_ending: resolved.account_number_ending,
       account_type: req.account_type ?? null,
       bank_account_token: null,
-      bank_name: null,
+      bank_name: bankOf(resolved).bank_name,
       country_code: resolved.country_code,
       currency: resolved.currency,
       enabled: true,

@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import { type FieldError, type OperationError, requestPointer, ValidationFailed } from "@paykit/core"
+import { movedFieldErrors, type OperationError } from "@paykit/core"
+import { BILLING_REQUESTS } from "@paykit/validation"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { BankAuthorisations } from "./bank-authorisations.ts"
 import { BillingRequests } from "./billing-requests.ts"
@@ -15,25 +16,12 @@ interface Deps {
   readonly bankAuthorisations: BankAuthorisations["Service"]
 }
 
-/** Where a billing request's own field errors point (`/billing_requests/...`). */
-const BILLING_REQUEST_POINTER = "/billing_requests"
-
-/** A billing request field error moved to where its field is in this body (`path` from the body's root). */
-const movedError = (path: ReadonlyArray<string>) => (e: FieldError): FieldError =>
-  e.request_pointer === BILLING_REQUEST_POINTER || e.request_pointer.startsWith(`${BILLING_REQUEST_POINTER}/`)
-    ? {
-      ...e,
-      request_pointer: `${requestPointer(BILLING_REQUEST_WITH_ACTIONS, path)}${e.request_pointer.slice(BILLING_REQUEST_POINTER.length)}`,
-      field: [...path, ...(e.field === "" ? [] : [e.field])].join(".")
-    }
-    : e
-
 /**
  * The use cases report their field errors under `billing_requests`; here those fields are in this
  * body, the actions' under `actions/<action>`, so a refusal points at what the caller sent.
  */
 const pointedAt = (path: ReadonlyArray<string>) => <A, R>(effect: Effect.Effect<A, OperationError, R>): Effect.Effect<A, OperationError, R> =>
-  Effect.mapError(effect, (e) => e instanceof ValidationFailed ? new ValidationFailed({ errors: e.errors.map(movedError(path)) }) : e)
+  Effect.mapError(effect, (e) => movedFieldErrors(e, BILLING_REQUESTS, BILLING_REQUEST_WITH_ACTIONS, path))
 
 /**
  * `POST /billing_requests/create_with_actions`: the creation and then each action given, in the

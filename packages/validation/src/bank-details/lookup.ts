@@ -1,3 +1,4 @@
+import { bankDataByIBAN } from "bankdata-germany"
 import { Schema } from "effect"
 import { CountryCode, decodeInput, type MandateScheme } from "@paykit/core"
 import { optionalNullable } from "../fields.ts"
@@ -28,19 +29,39 @@ export const validateBankDetailsLookup = decodeInput(BankDetailsLookupCreate, BA
 
 /** The bank details lookup resource. */
 export interface BankDetailsLookup {
-  /** No bank directory is bundled, so the bank's name is never known here: always null. */
+  /** The bank's name, where a directory of the account's country is bundled (`bankOf`); else null. */
   readonly bank_name: string | null
   /**
-   * ibantools validates BICs but cannot derive one (an IBAN holds at most the BIC's bank code,
-   * never its location code), so without a bank directory this is null rather than a guess.
+   * The bank's BIC from the same directory. ibantools validates BICs but cannot derive one (an
+   * IBAN holds at most the BIC's bank code, never its location code), so elsewhere this is null
+   * rather than a guess.
    */
   readonly bic: string | null
   readonly available_debit_schemes: ReadonlyArray<MandateScheme>
 }
 
+/** Who holds an account, as far as a bundled directory says. */
+export interface BankOfAccount {
+  readonly bank_name: string | null
+  readonly bic: string | null
+}
+
+const UNKNOWN_BANK: BankOfAccount = { bank_name: null, bic: null }
+
+/**
+ * The bank of an account. Only Germany's directory is bundled (`bankdata-germany`, the
+ * Bundesbank's Bankleitzahlen file, keyed by the Bankleitzahl every German IBAN carries; German
+ * local details resolve to their IBAN). No other country's banks can be named: a GB IBAN's bank
+ * code is only the BIC's first letters, and sort codes have no bundled directory.
+ */
+export const bankOf = (account: ResolvedBankAccount): BankOfAccount => {
+  if (account.country_code !== "DE" || account.iban === null) return UNKNOWN_BANK
+  const found = bankDataByIBAN(account.iban)
+  return found === null ? UNKNOWN_BANK : { bank_name: found.bankName, bic: found.bic ?? null }
+}
+
 export const lookupOf = (account: ResolvedBankAccount): BankDetailsLookup => ({
-  bank_name: null,
-  bic: null,
+  ...bankOf(account),
   available_debit_schemes: account.available_debit_schemes
 })
 
@@ -50,5 +71,5 @@ export const lookupOf = (account: ResolvedBankAccount): BankDetailsLookup => ({
  */
 export const lookupBankDetails = (r: BankDetailsLookupRequest): BankDetailsLookup => {
   const resolution = resolveBankDetails(r)
-  return resolution.valid ? lookupOf(resolution.account) : { bank_name: null, bic: null, available_debit_schemes: [] }
+  return resolution.valid ? lookupOf(resolution.account) : { ...UNKNOWN_BANK, available_debit_schemes: [] }
 }

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import { fieldError, isCountryCode, validationFailed } from "@paykit/core"
+import { fieldError, isCountryCode, movedFieldErrors, validationFailed } from "@paykit/core"
 import { type BillingRequestAction, incompleteFields } from "@paykit/machines"
-import type { Customer } from "../../collections/domain/customers.ts"
+import { type Customer, CUSTOMERS_ROOT } from "../../collections/domain/customers.ts"
 import type { REQUEST_BODIES } from "../../request-schemas.ts"
 import { type EngineContext, save } from "../../kernel/support.ts"
 import type { CustomerBillingDetail } from "../domain/billing-details.ts"
@@ -54,8 +54,11 @@ export const collectCustomerDetails = (
       ...incomplete.customer_billing_detail.map((f) => fieldError(ROOT, ["customer_billing_detail", f], "is required for this billing request's scheme"))
     ]
     if (missing.length > 0) return yield* validationFailed(missing)
-    // The customer is updated immediately, addresses included, through the customers service.
-    yield* deps.customerService.update(organisation, customer.resource.id, customerUpdate(mergedCustomer, mergedDetail))
+    // The customer is updated immediately, addresses included, through the customers service; its
+    // refusals (a blocked email) point at the customer as this body gives it.
+    yield* deps.customerService.update(organisation, customer.resource.id, customerUpdate(mergedCustomer, mergedDetail)).pipe(
+      Effect.mapError((e) => movedFieldErrors(e, CUSTOMERS_ROOT, ROOT, ["customer"]))
+    )
     const schemes = br.mandate_request?.scheme === null || br.mandate_request === null ? [] : [br.mandate_request.scheme]
     yield* save(deps.details, organisation, detail, { ...mergedDetail, schemes })
     const next = yield* stepBillingRequest(deps.requests, organisation, current, "collect_customer_details",
