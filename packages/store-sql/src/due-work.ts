@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { type ClaimedDueItem, type DueItem, type DueLease, DueWorkStore, type NextDue } from "@paykit/engine"
+import { type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkStore, type NextDue } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import { DbInteger } from "./db-integer.ts"
 
@@ -47,6 +47,19 @@ const toItem = (row: typeof ItemRow.Type): ClaimedDueItem => ({
 const leaseFree = (row: { readonly lease_until: number | null }, lease: DueLease) =>
   row.lease_until === null || row.lease_until < lease.realNow
 
+/**
+ * Due order (the engine's `compareDueOrder`): `due_at`, then organisation, kind and key by code
+ * point whatever the database's collation, so both stores run rows due at one instant alike.
+ */
+const dueOrder = (sql: SqlClient.SqlClient, alias: string) =>
+  sql.literal(`${alias}.due_at, ${alias}.organisation_id COLLATE "C", ${alias}.kind COLLATE "C", ${alias}.key COLLATE "C"`)
+
+/** Leaves out the rows `passOver` names (none when empty). */
+const passingOver = (sql: SqlClient.SqlClient, passOver: ReadonlyArray<DueRowKey>) =>
+  passOver.length === 0 ? sql`` : sql`AND NOT ${
+    sql.or(passOver.map((row) => sql`(d.organisation_id = ${row.organisation} AND d.kind = ${row.kind} AND d.key = ${row.key})`))
+  }`
+
 /** The organisation's offset as the claim statements return it. */
 const offsetColumn = (sql: SqlClient.SqlClient) =>
   sql`COALESCE((SELECT c.offset_ms FROM organisation_clocks c WHERE c.organisation_id = d.organisation_id), 0) AS offset_ms`
@@ -90,7 +103,7 @@ export const claimDueStatement = (sql: SqlClient.SqlClient, lease: DueLease, lim
       JOIN due_work w ON w.organisation_id = due.organisation_id AND w.kind = due.kind AND w.key = due.key
       -- Read again under the lock: another claimer may have leased it since.
       WHERE w.lease_until IS NULL OR w.lease_until < ${now}
-      ORDER BY w.due_at, w.organisation_id, w.kind, w.key
+      ORDER BY ${dueOrder(sql, "w")}
       LIMIT ${limit}
       FOR UPDATE OF w SKIP LOCKED
     ) picked
@@ -115,16 +128,17 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
     claimDue: (lease, limit) =>
       claimDueStatement(sql, lease, limit).pipe(
         Effect.flatMap(decodeItems),
-        Effect.map((rows) => rows.map(toItem).sort((a, b) => a.dueAt - b.dueAt || a.organisation.localeCompare(b.organisation))),
+        Effect.map((rows) => rows.map(toItem).sort(compareDueOrder)),
         Effect.orDie
       ),
-    claimNextOf: (organisation, upTo, lease) =>
+    claimNextOf: (organisation, upTo, lease, passOver = []) =>
       Effect.orDie(Effect.gen(function*() {
         const [next] = yield* decodePeek(yield* (organisation === undefined
-          ? sql`SELECT organisation_id, kind, key, lease_until FROM due_work WHERE due_at <= ${upTo}
-              ORDER BY due_at, organisation_id, kind, key LIMIT 1`
-          : sql`SELECT organisation_id, kind, key, lease_until FROM due_work WHERE organisation_id = ${organisation} AND due_at <= ${upTo}
-              ORDER BY due_at, kind, key LIMIT 1`))
+          ? sql`SELECT organisation_id, kind, key, lease_until FROM due_work d WHERE due_at <= ${upTo} ${passingOver(sql, passOver)}
+              ORDER BY ${dueOrder(sql, "d")} LIMIT 1`
+          : sql`SELECT organisation_id, kind, key, lease_until FROM due_work d
+              WHERE organisation_id = ${organisation} AND due_at <= ${upTo} ${passingOver(sql, passOver)}
+              ORDER BY ${dueOrder(sql, "d")} LIMIT 1`))
         if (next === undefined) return { _tag: "None" } satisfies NextDue
         if (!leaseFree(next, lease)) return { _tag: "Leased" } satisfies NextDue
         const claimed = yield* decodeItems(yield* sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
@@ -158,7 +172,7 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
         ON CONFLICT (organisation_id) DO UPDATE SET offset_ms = EXCLUDED.offset_ms, updated_at = now()
         WHERE organisation_clocks.offset_ms < EXCLUDED.offset_ms`),
     pendingOf: (organisation, kind) =>
-      sql`SELECT key, due_at, attempt FROM due_work WHERE organisation_id = ${organisation} AND kind = ${kind} ORDER BY due_at, key`.pipe(
+      sql`SELECT key, due_at, attempt FROM due_work WHERE organisation_id = ${organisation} AND kind = ${kind} ORDER BY due_at, key COLLATE "C"`.pipe(
         Effect.flatMap(decodePending),
         Effect.map((rows) => rows.map((row) => ({ organisation, kind, key: row.key, dueAt: row.due_at, attempt: row.attempt }))),
         Effect.orDie

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Fiber, Layer, type Scope } from "effect"
 import * as fc from "fast-check"
 import { MILLIS_PER_DAY } from "@paykit/core"
-import { type DueItem, dueDone, DueWorker, type DueWorkDeclarations, DueWorkStore, Transactor } from "@paykit/engine"
+import { type DueItem, dueDone, DueWorker, type DueWorkDeclarations, DueWorkStore, InMemoryStorage, Transactor } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
@@ -58,6 +58,36 @@ const Rows = fc.uniqueArray(
   fc.record({ organisation: fc.constantFrom(...ORGANISATIONS), key: fc.string({ minLength: 1, maxLength: 6 }), due: fc.integer({ min: 0, max: 5_000 }) }),
   { minLength: 1, maxLength: 30, selector: (row) => `${row.organisation}/${row.key}` }
 )
+
+/**
+ * Rows of several organisations, kinds and keys due at a few instants, many at one: the ties the
+ * stores must break alike. Upper and lower case tell code point order from a locale's.
+ */
+const TiedRows = fc.uniqueArray(
+  fc.record({
+    organisation: fc.constantFrom("OR_a", "OR_B", "OR_c", "OR_Z"),
+    kind: fc.constantFrom("probe", "daily_run", "Alpha"),
+    key: fc.string({ minLength: 1, maxLength: 3 }),
+    due: fc.integer({ min: 0, max: 3 })
+  }),
+  { minLength: 1, maxLength: 25, selector: (row) => `${row.organisation}/${row.kind}/${row.key}` }
+)
+
+/** The order `store` hands out the rows due by `upTo`: a poll's claim, then an advance's claims one by one (each completed). */
+const claimOrder = (store: DueWorkStore["Service"], upTo: number) =>
+  Effect.gen(function*() {
+    const name = (item: DueItem) => `${item.organisation}/${item.kind}/${item.key}@${item.dueAt}`
+    const polled = (yield* store.claimDue({ owner: "poll", realNow: upTo, until: upTo + 1 }, 1_000)).map(name)
+    const advanced: Array<string> = []
+    // Past the poll's lease, so the advance claims every row again.
+    const lease = { owner: "advance", realNow: upTo + 2, until: upTo + 3 }
+    while (true) {
+      const next = yield* store.claimNextOf(undefined, upTo, lease)
+      if (next._tag !== "Claimed") return { polled, advanced, last: next._tag }
+      advanced.push(name(next.item))
+      yield* store.complete(next.item, lease.owner, dueDone)
+    }
+  })
 
 describe.each(DATABASES)("due work on $name", (database) => {
   const withStorage = <A>(f: (storage: Storage) => Effect.Effect<A, unknown, Scope.Scope>) =>
@@ -223,6 +253,54 @@ describe.each(DATABASES)("due work on $name", (database) => {
         yield* Effect.all([worker.runDue, worker.advance("OR_a", now)], { concurrency: "unbounded" })
         expect([...ran].sort()).toEqual(keys)
         expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+      })
+    ))
+
+  it("hands out rows due at one instant in the same order as the in-memory store: due order, organisation first", { timeout: 120_000 }, () =>
+    fc.assert(fc.asyncProperty(TiedRows, (rows) =>
+      withStorage((storage) =>
+        Effect.gen(function*() {
+          const memory = Context.get(yield* Layer.build(InMemoryStorage), DueWorkStore)
+          const sql = Context.get(storage, DueWorkStore)
+          for (const store of [sql, memory]) {
+            for (const row of rows) yield* store.schedule({ organisation: row.organisation, kind: row.kind, key: row.key, dueAt: 1_000 + row.due })
+          }
+          const onSql = yield* claimOrder(sql, 1_003)
+          expect(yield* claimOrder(memory, 1_003)).toEqual(onSql)
+          expect(onSql.advanced).toEqual(onSql.polled)
+          expect(onSql.advanced).toHaveLength(rows.length)
+        })
+      )), { numRuns: 10 }))
+
+  it("the library's advance passes over a failed row, runs the others due at its instant, and leaves it as it was", { timeout: 60_000 }, () =>
+    withStorage((storage) =>
+      Effect.gen(function*() {
+        const store = Context.get(storage, DueWorkStore)
+        const now = yield* Clock.currentTimeMillis
+        const at = now + 60_000
+        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "broken", dueAt: at })
+        yield* store.schedule({ organisation: "OR_b", kind: KIND, key: "fine", dueAt: at })
+        yield* store.schedule({ organisation: "OR_b", kind: KIND, key: "later", dueAt: at + 60_000 })
+        const ran: Array<string> = []
+        const breaking: DueWorkDeclarations = {
+          pumps: [],
+          kinds: [{
+            kind: KIND,
+            run: (item) => Effect.suspend(() => {
+              ran.push(item.key)
+              return item.key === "broken" ? Effect.die(new Error("broke")) : Effect.succeed(dueDone)
+            })
+          }]
+        }
+        const worker = yield* workerOn(storage, breaking, "library")
+        const moved: Array<number> = []
+        const exit = yield* Effect.exit(worker.advanceAll(at + 120_000, (instant) => Effect.sync(() => void moved.push(instant))))
+        expect(exit._tag).toBe("Failure")
+        expect(ran).toEqual(["broken", "fine"])
+        expect(moved.every((instant) => instant < at + 60_000)).toBe(true)
+        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([{ organisation: "OR_a", kind: KIND, key: "broken", dueAt: at, attempt: 0 }])
+        const claimed = yield* store.claimNextOf("OR_a", at, { owner: "check", realNow: yield* Clock.currentTimeMillis, until: now + 120_000 })
+        expect(claimed._tag).toBe("Claimed")
       })
     ))
 

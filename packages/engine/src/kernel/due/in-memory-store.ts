@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { defineResource } from "../definition.ts"
-import { type ClaimedDueItem, type DueItem, type DueLease, DueWorkSchedule, DueWorkStore, type NextDue } from "../ports/due-work.ts"
+import { type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkSchedule, DueWorkStore, type NextDue } from "../ports/due-work.ts"
 import type { NotFound } from "@paykit/core"
 import { type DuplicateId, type Repository, RepositoryBackend, type VersionConflict, type Versioned } from "../ports/repository.ts"
 
@@ -29,8 +29,16 @@ type DueRow = typeof DueRow.Type
 const dueRows = defineResource({ name: "due_work", idPrefix: null, schema: DueRow, filters: {} })
 
 const rowId = (kind: string, key: string) => `${kind}\u0000${key}`
-const byDueOrder = (a: Versioned<DueRow>, b: Versioned<DueRow>) =>
-  a.resource.due_at - b.resource.due_at || a.resource.id.localeCompare(b.resource.id)
+
+/** A pending row of `organisation`, with what due order compares. */
+interface Pending extends DueRowKey {
+  readonly dueAt: number
+  readonly row: Versioned<DueRow>
+}
+const pendingRow = (organisation: string, row: Versioned<DueRow>): Pending =>
+  ({ organisation, kind: row.resource.kind, key: row.resource.key, dueAt: row.resource.due_at, row })
+const isAmong = (keys: ReadonlyArray<DueRowKey>, row: Pending) =>
+  keys.some((k) => k.organisation === row.organisation && k.kind === row.kind && k.key === row.key)
 /**
  * No lease holds the row at `realNow`: never leased, freed, or run out. A lease under the caller's
  * own name is not open: a process's polling worker and its advances claim under distinct names.
@@ -52,18 +60,13 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
   const offsets = new Map<string, number>()
   const offsetOf = (organisation: string) => offsets.get(organisation) ?? 0
   const pending = (organisation: string) =>
-    Effect.map(rows.scan(organisation, {}), (all) => all.filter((row) => !row.resource.done).sort(byDueOrder))
-  /** The earliest pending row of `organisation`, or of every organisation when undefined. */
-  const earliestOf = (organisation: string | undefined) =>
-    Effect.gen(function*() {
-      let earliest: { readonly organisation: string; readonly row: Versioned<DueRow> } | undefined
-      for (const o of organisation === undefined ? yield* backend.organisations : [organisation]) {
-        const [row] = yield* pending(o)
-        if (row !== undefined && (earliest === undefined || byDueOrder(row, earliest.row) < 0 ||
-          (byDueOrder(row, earliest.row) === 0 && o < earliest.organisation))) earliest = { organisation: o, row }
-      }
-      return earliest
-    })
+    Effect.map(rows.scan(organisation, {}), (all) => all.filter((row) => !row.resource.done).map((row) => pendingRow(organisation, row)))
+  /** The pending rows of `organisation`, or of every organisation when undefined, in due order. */
+  const pendingOfAll = (organisation: string | undefined) =>
+    Effect.map(
+      Effect.flatMap(organisation === undefined ? backend.organisations : Effect.succeed([organisation]), (all) => Effect.forEach(all, pending)),
+      (each) => each.flat().sort(compareDueOrder)
+    )
   const find = (item: Pick<DueItem, "organisation" | "kind" | "key">) => Effect.option(rows.get(item.organisation, rowId(item.kind, item.key)))
   /** Writes `change` of the row if `owner` holds its lease; the repository's version check keeps two writers apart. */
   const ifOwned = (item: DueItem, owner: string, change: (row: DueRow) => DueRow): Effect.Effect<boolean> =>
@@ -115,15 +118,8 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
       })),
     claimDue: (lease, limit) =>
       Effect.gen(function*() {
-        const due: Array<{ readonly organisation: string; readonly row: Versioned<DueRow> }> = []
-        for (const organisation of yield* backend.organisations) {
-          for (const row of yield* pending(organisation)) {
-            if (row.resource.due_at <= lease.realNow + offsetOf(organisation) && leaseOpen(row.resource, lease.realNow)) {
-              due.push({ organisation, row })
-            }
-          }
-        }
-        due.sort((a, b) => byDueOrder(a.row, b.row) || a.organisation.localeCompare(b.organisation))
+        const due = (yield* pendingOfAll(undefined)).filter(({ organisation, row }) =>
+          row.resource.due_at <= lease.realNow + offsetOf(organisation) && leaseOpen(row.resource, lease.realNow))
         // Rows another claimer took since the scan are skipped, as SKIP LOCKED skips them on SQL.
         const claimed: Array<ClaimedDueItem> = []
         for (const { organisation, row } of due) {
@@ -133,8 +129,9 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
         }
         return claimed
       }),
-    claimNextOf: (organisation, upTo, lease) =>
-      Effect.flatMap(earliestOf(organisation), (next): Effect.Effect<NextDue> => {
+    claimNextOf: (organisation, upTo, lease, passOver = []) =>
+      Effect.flatMap(pendingOfAll(organisation), (all): Effect.Effect<NextDue> => {
+        const next = all.find((row) => !isAmong(passOver, row))
         if (next === undefined || next.row.resource.due_at > upTo) return Effect.succeed({ _tag: "None" })
         if (!leaseOpen(next.row.resource, lease.realNow)) return Effect.succeed({ _tag: "Leased" })
         // Taken meanwhile by another claimer: wait for it like any leased row, as the SQL store does.
@@ -154,8 +151,8 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
         if (offsetMillis > offsetOf(organisation)) offsets.set(organisation, offsetMillis)
       }),
     pendingOf: (organisation, kind) =>
-      Effect.map(pending(organisation), (all) =>
-        all.filter((row) => row.resource.kind === kind).map(({ resource }) => ({
+      Effect.map(pendingOfAll(organisation), (all) =>
+        all.filter((row) => row.kind === kind).map(({ row: { resource } }) => ({
           organisation,
           kind,
           key: resource.key,

@@ -1,5 +1,5 @@
 import { Cause, Clock, Context, Duration, Effect, Exit, Layer } from "effect"
-import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueWorkDeclarations, DueWorkStore } from "../ports/due-work.ts"
+import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueRowKey, type DueWorkDeclarations, DueWorkStore } from "../ports/due-work.ts"
 import { Transactor } from "../ports/repository.ts"
 import { atInstant } from "../simulator.ts"
 
@@ -192,15 +192,22 @@ type Step =
 
 /**
  * Pumps, then claims and runs the earliest row of `organisation` (of every organisation when
- * undefined) due up to `upTo`, at the later of its instant and the time `reached` so far (an
- * offset ahead of real time); answers the offset reached after it.
+ * undefined) due up to `upTo`, but those `passOver` names, at the later of its instant and the
+ * time `reached` so far (an offset ahead of real time); answers the offset reached after it.
  */
-const stepUpTo = (r: Runner, organisation: string | undefined, upTo: number, claimer: string, reached: number): Effect.Effect<Step> =>
+const stepUpTo = (
+  r: Runner,
+  organisation: string | undefined,
+  upTo: number,
+  claimer: string,
+  reached: number,
+  passOver: ReadonlyArray<DueRowKey> = []
+): Effect.Effect<Step> =>
   Effect.gen(function*() {
     yield* r.runPumps(organisation, (o) =>
       organisation === undefined || o === organisation ? Effect.map(r.realNow, (now) => now + reached) : r.storedNowOf(o))
     const current = yield* r.lease(claimer)
-    const next = yield* r.store.claimNextOf(organisation, upTo, current)
+    const next = yield* r.store.claimNextOf(organisation, upTo, current, passOver)
     if (next._tag === "None") return next
     if (next._tag === "Leased") return yield* Effect.as(Effect.sleep(DUE_POLL_INTERVAL_MS), { _tag: "Waited" } as const)
     const item = next.item
@@ -233,34 +240,36 @@ const runUpTo = (r: Runner, organisation: string, target: number, startOffset: n
     }
   })
 
-/** Far beyond any target: where a failed row waits while the library's advance runs the rest of its instant. */
-const SET_ASIDE_AT = Number.MAX_SAFE_INTEGER
-
 /**
  * Every organisation's rows up to `target` on one clock (the library's). A row that fails is set
- * aside while the rows due at or before its instant still run (another organisation's daily run
- * of that day), then put back at its instant; the run answers how far it got before the failure.
+ * aside, still leased to this advance and passed over by its claims, while the rows due at or
+ * before its instant still run (another organisation's daily run of that day); the run answers how
+ * far it got before the failure. However the advance ends (done, failed or interrupted) its
+ * set-aside rows are released as they were, at their instant and attempt: nothing was retried.
+ * Until 2026-11-24 a failed row was rescheduled far ahead (attempt + 1) and put back after the
+ * loop, so an advance interrupted in between left it there for ever.
  */
 const runAllUpTo = (r: Runner, target: number): Effect.Effect<RunUpTo> =>
   Effect.gen(function*() {
     const claimer = yield* r.advanceClaimer
-    let [reached, upTo] = [0, target]
-    let failed: { readonly reached: number; readonly cause: Cause.Cause<never> } | undefined
     const setAside: Array<ClaimedDueItem> = []
-    while (true) {
-      const step = yield* stepUpTo(r, undefined, upTo, claimer, reached)
-      if (step._tag === "None") break
-      if (step._tag === "Ran") reached = step.reached
-      if (step._tag === "Failed") {
-        const instant = Math.max(step.item.dueAt, (yield* r.realNow) + reached)
-        failed ??= { reached, cause: step.cause }
-        upTo = Math.min(upTo, instant)
-        setAside.push(step.item)
-        yield* r.store.complete(step.item, claimer, dueRetryAt(SET_ASIDE_AT))
+    const run = Effect.gen(function*() {
+      let [reached, upTo] = [0, target]
+      let failed: { readonly reached: number; readonly cause: Cause.Cause<never> } | undefined
+      while (true) {
+        const step = yield* stepUpTo(r, undefined, upTo, claimer, reached, setAside)
+        if (step._tag === "None") break
+        if (step._tag === "Ran") reached = step.reached
+        if (step._tag === "Failed") {
+          failed ??= { reached, cause: step.cause }
+          upTo = Math.min(upTo, Math.max(step.item.dueAt, (yield* r.realNow) + reached))
+          setAside.push(step.item)
+        }
       }
-    }
-    for (const item of setAside) yield* r.store.schedule(item)
-    return failed === undefined ? { reached, failed: undefined } : { reached: failed.reached, failed: failed.cause }
+      return failed === undefined ? { reached, failed: undefined } : { reached: failed.reached, failed: failed.cause }
+    })
+    const putBack = Effect.suspend(() => Effect.forEach(setAside, (item) => r.store.release(item, claimer), { discard: true }))
+    return yield* Effect.ensuring(run, putBack)
   })
 
 /**

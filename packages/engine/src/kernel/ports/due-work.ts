@@ -101,6 +101,29 @@ export interface DueLease {
   readonly until: number
 }
 
+/** Which row: a row is unique per organisation, kind and key. */
+export type DueRowKey = Pick<DueItem, "organisation" | "kind" | "key">
+
+/** Code point order, as PostgreSQL's `COLLATE "C"` sorts UTF-8 text (UTF-16 code units differ past U+FFFF). */
+const byCodePoint = (a: string, b: string): number => {
+  const [x, y] = [Array.from(a), Array.from(b)]
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = (x[i]?.codePointAt(0) ?? 0) - (y[i]?.codePointAt(0) ?? 0)
+    if (d !== 0) return d
+  }
+  return x.length - y.length
+}
+
+/**
+ * Due order, the one order every store claims and runs rows in: `dueAt`, then organisation, kind
+ * and key by code point (on SQL `ORDER BY due_at, organisation_id, kind, key`, each `COLLATE "C"`).
+ * Rows of several organisations due at one instant run in the same order in memory and on SQL,
+ * whatever the database's collation: until 2026-11-24 the in-memory store broke ties by kind and
+ * key first and the SQL one by organisation first.
+ */
+export const compareDueOrder = (a: DueRowKey & Pick<DueItem, "dueAt">, b: DueRowKey & Pick<DueItem, "dueAt">): number =>
+  a.dueAt - b.dueAt || byCodePoint(a.organisation, b.organisation) || byCodePoint(a.kind, b.kind) || byCodePoint(a.key, b.key)
+
 /**
  * What an organisation's next row up to an instant is, for a sandbox advance: claimed for the
  * caller, held by another worker's lease (wait for it), or none.
@@ -119,17 +142,23 @@ export class DueWorkStore extends Context.Service<DueWorkStore, {
   readonly schedule: (request: DueRequest) => Effect.Effect<void>
   /**
    * Claims up to `limit` rows due on their organisations' clocks (real time + offset) whose lease
-   * is free or ran out, earliest first, leasing them; rows held by a live lease are skipped.
+   * is free or ran out, in due order (`compareDueOrder`), leasing them; rows held by a live lease are skipped.
    */
   readonly claimDue: (lease: DueLease, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDueItem>>
   /**
    * The organisation's earliest row due at or before `upTo` (its clock), claimed if no lease holds
    * it (never leased, freed, or run out); a live lease is `Leased` even under `lease.owner`, so
    * claimers in one process (its polling worker, each advance) use names of their own.
-   * `organisation` undefined: the earliest of every organisation's rows by `due_at` alone (the
-   * library's simulator, where every organisation runs on one clock).
+   * `organisation` undefined: the earliest of every organisation's rows in due order
+   * (`compareDueOrder`; the library's simulator, where every organisation runs on one clock).
    */
-  readonly claimNextOf: (organisation: string | undefined, upTo: number, lease: DueLease) => Effect.Effect<NextDue>
+  readonly claimNextOf: (
+    organisation: string | undefined,
+    upTo: number,
+    lease: DueLease,
+    /** Rows passed over as if absent: those failed in this advance, still leased to the caller until it ends. */
+    passOver?: ReadonlyArray<DueRowKey>
+  ) => Effect.Effect<NextDue>
   /**
    * Completes a claimed row: removes it (`Done`), or reschedules it at `at` with attempt + 1 and
    * its lease freed. A row no longer leased to `owner` is left as it is.
