@@ -1,11 +1,11 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, References } from "effect"
-import type { HttpServer } from "effect/http"
+import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
 import {
-  DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
+  DashboardBaseUrl, DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, HostedPagesBaseUrl, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
   retentionPolicy, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
 import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
@@ -120,9 +120,26 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   )
   const sandbox = config.mode === "sandbox" ? sandboxRoutes : liveSandboxRoutes
   const scenarios = config.mode === "sandbox" ? scenarioRoutes : liveScenarioRoutes
-  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, rootRoute(config.mode)))
+  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, rootRoute(config.mode))).pipe(Layer.provide(publicUrlLayer(config)))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(started))))
 }
+
+/**
+ * Where people reach this server: `PAYKIT_PUBLIC_URL`, else the address it listens on (a wildcard
+ * host, which no browser can open, as `localhost`).
+ */
+export const publicUrlOf = (config: Pick<ServerConfig, "host" | "publicUrl">): Effect.Effect<string, never, HttpServer.HttpServer> =>
+  config.publicUrl !== undefined
+    ? Effect.succeed(config.publicUrl.replace(/\/+$/, ""))
+    : Effect.map(HttpServer.HttpServer, (server) => {
+      if (server.address._tag === "UnixPathAddress") return `http://unix:${server.address.path}`
+      const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host
+      return `http://${host.includes(":") ? `[${host}]` : host}:${server.address.port}`
+    })
+
+/** The engine's URL bases (`HostedPagesBaseUrl`, `DashboardBaseUrl`) set to the public URL, for the requests the app serves. */
+const publicUrlLayer = (config: ServerConfig) =>
+  Layer.unwrap(Effect.map(publicUrlOf(config), (url) => Layer.mergeAll(Layer.succeed(HostedPagesBaseUrl, url), Layer.succeed(DashboardBaseUrl, url))))
 
 /** The sandbox server: every organisation on its own clock, moved by `/sandbox/simulator/advance`. */
 export const makeSandboxServer = (config: ServerConfig, options: ServerOptions = {}) => makeModeServer({ ...config, mode: "sandbox" }, options)

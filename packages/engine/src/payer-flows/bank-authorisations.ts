@@ -27,6 +27,7 @@ import { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest } from 
 import { checkBillingRequestEvent, stepBillingRequest } from "./billing-request-steps.ts"
 import { BillingRequests } from "./billing-requests.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
+import { hostedPageUrl } from "../kernel/hosted-pages.ts"
 import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork, save } from "../kernel/support.ts"
 import { captureDailyItems, type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
 
@@ -34,10 +35,13 @@ const ROOT = "bank_authorisations"
 
 export { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest }
 
-/** The hosted page a payer visits to authorise: `<base>/bank_authorisations/<id>/authorise`. */
-export const authorisationUrl = (base: string, id: string): string => `${base}/bank_authorisations/${id}/authorise`
-/** Where the payer lands afterwards when no `redirect_uri` is given: the hosted thank-you page. */
-export const defaultRedirectUri = (base: string, id: string): string => `${base}/bank_authorisations/${id}/complete`
+/** The hosted page a payer visits to authorise (the sandbox bank's page, `HOSTED_PAGE_PATHS.bankAuthorisation`). */
+export const authorisationUrl = (base: string, organisation: string, id: string): string => hostedPageUrl(base, "bankAuthorisation", { organisation, id })
+/** Where the payer lands afterwards when no `redirect_uri` is given: the hosted page saying the outcome. */
+export const defaultRedirectUri = (base: string, organisation: string, id: string): string =>
+  hostedPageUrl(base, "bankAuthorisationComplete", { organisation, id })
+/** A PNG QR code of the authorisation's `url`, for a payer who authorises on their phone. */
+export const qrCodeUrl = (base: string, organisation: string, id: string): string => hostedPageUrl(base, "bankAuthorisationQrCode", { organisation, id })
 
 type Errors = OperationError
 
@@ -74,9 +78,9 @@ const createAuthorisation = (deps: Omit<Deps, "billingRequests">, organisation: 
       id,
       created_at: at,
       authorisation_type: action.bank_authorisation?.authorisation_type ?? (br.payment_request === null ? "mandate" : "payment"),
-      url: authorisationUrl(base, id),
-      qr_code_url: null,
-      redirect_uri: req.redirect_uri ?? defaultRedirectUri(base, id),
+      url: authorisationUrl(base, organisation, id),
+      qr_code_url: qrCodeUrl(base, organisation, id),
+      redirect_uri: req.redirect_uri ?? defaultRedirectUri(base, organisation, id),
       expires_at: bankAuthorisationExpiresAt(at),
       last_visited_at: null,
       authorised_at: null,
