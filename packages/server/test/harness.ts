@@ -19,6 +19,8 @@ export interface StartOptions {
   /** Due work besides the daily run and the engine's deadlines, and the worker's timing. */
   readonly dueWork?: ServerOptions["dueWork"]
   readonly worker?: ServerOptions["worker"]
+  /** `PAYKIT_PUBLIC_URL`; absent, the listening address. */
+  readonly publicUrl?: string
 }
 
 export const testConfig = (options: StartOptions): ServerConfig => ({
@@ -26,7 +28,8 @@ export const testConfig = (options: StartOptions): ServerConfig => ({
   host: "127.0.0.1",
   mode: options.mode ?? "sandbox",
   database: { _tag: "Pglite", dataDir: options.dataDir },
-  sandboxToken: options.sandboxToken === undefined ? Option.none() : Option.some(Redacted.make(options.sandboxToken))
+  sandboxToken: options.sandboxToken === undefined ? Option.none() : Option.some(Redacted.make(options.sandboxToken)),
+  ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl })
 })
 
 /** The request lines silenced, the server's own lines kept for the test to read. */

@@ -1,0 +1,140 @@
+import type { GoCardlessClient } from "gocardless-nodejs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { localClient, startServer, type TestServer } from "./harness.ts"
+import { bankAuthorisation, PAGES_TOKEN, validatedImport } from "./pages-support.ts"
+
+/**
+ * The pages for people over HTTP, as a browser without JavaScript meets them (plain GETs and form
+ * posts): the URLs the API hands out are absolute and lead to them, forms need their CSRF token,
+ * everything shown is escaped. pages.browser.test.ts drives the same pages in Chromium.
+ */
+
+let server: TestServer
+let client: GoCardlessClient
+beforeAll(async () => {
+  server = await startServer({ sandboxToken: PAGES_TOKEN })
+  client = localClient(PAGES_TOKEN, server.url)
+})
+afterAll(() => server.close())
+
+const hiddenToken = (page: string): string => /name="csrf_token" value="([^"]+)"/.exec(page)?.[1] ?? ""
+
+const post = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields).toString() })
+
+describe("URLs handed to people", () => {
+  it("are absolute under the listening address, and each is served", async () => {
+    const { authorisation } = await bankAuthorisation(client)
+    const organisation = server.boot.organisation.id
+    expect(authorisation.url).toBe(`${server.url}/pages/${organisation}/bank_authorisations/${authorisation.id}`)
+    expect(authorisation.redirect_uri).toBe(`${authorisation.url}/complete`)
+    const qr = await fetch(authorisation.qr_code_url ?? "")
+    expect(qr.headers.get("content-type")).toBe("image/png")
+    expect([...new Uint8Array(await qr.arrayBuffer()).slice(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    const institution = (await client.institutions.list({ country_code: "GB" } as never)).institutions[0]
+    for (const url of [institution?.icon_url ?? "", institution?.logo_url ?? ""]) {
+      expect(url.startsWith(`${server.url}/institutions/`)).toBe(true)
+      const image = await fetch(url)
+      expect(image.headers.get("content-type")).toBe("image/svg+xml")
+      expect(await image.text()).toContain(`aria-label="${institution?.name ?? ""}"`)
+    }
+  })
+
+  it("an import's authorisation_url is its page on this server", async () => {
+    const created = await validatedImport(server, client)
+    expect(created.authorisation_url).toBe(`${server.url}/pages/${server.boot.organisation.id}/outbound_payment_imports/${created.id}`)
+    const page = await fetch(created.authorisation_url ?? "")
+    expect(page.status).toBe(200)
+    const html = await page.text()
+    // The entries, their references as text (the & escaped), and the total.
+    expect(html).toContain("JAN PAY &amp; CO")
+    expect(html).toContain("15.00 GBP")
+    expect(html).toContain("25.00 GBP")
+    expect(html).toContain("40.00 GBP")
+  })
+})
+
+describe("PAYKIT_PUBLIC_URL", () => {
+  it("is the base of every URL handed to a person when set (a proxy in front of the server)", async () => {
+    const proxied = await startServer({ sandboxToken: PAGES_TOKEN, publicUrl: "https://pay.example.com/" })
+    try {
+      const proxiedClient = localClient(PAGES_TOKEN, proxied.url)
+      const { authorisation } = await bankAuthorisation(proxiedClient)
+      const organisation = proxied.boot.organisation.id
+      expect(authorisation.url).toBe(`https://pay.example.com/pages/${organisation}/bank_authorisations/${authorisation.id}`)
+      expect(authorisation.qr_code_url).toBe(`${authorisation.url}/qr.png`)
+      const institution = (await proxiedClient.institutions.list({ country_code: "GB" } as never)).institutions[0]
+      expect(institution?.icon_url).toBe(`https://pay.example.com/institutions/${institution?.id}/icon.svg`)
+      // The page itself is served at the same path on the server behind the proxy.
+      expect((await fetch(`${proxied.url}${new URL(authorisation.url ?? "").pathname}`)).status).toBe(200)
+    } finally {
+      await proxied.close()
+    }
+  })
+})
+
+describe("the bank authorisation page", () => {
+  it("opening it is the payer's visit; the page shows the institution, amount and payee", async () => {
+    const { authorisation, institution } = await bankAuthorisation(client, "Tea & <biscuits>")
+    expect(authorisation.last_visited_at).toBeNull()
+    const page = await fetch(authorisation.url ?? "")
+    expect(page.status).toBe(200)
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8")
+    const html = await page.text()
+    expect(html).toContain(institution)
+    expect(html).toContain("12.50 GBP")
+    expect(html).toContain("Sandbox Creditor Ltd")
+    expect(html).toContain("Tea &amp; &lt;biscuits&gt;")
+    expect((await client.bankAuthorisations.find(authorisation.id ?? "")).last_visited_at).not.toBeNull()
+  })
+
+  it("a post without its page's token, or with another authorisation's, changes nothing", async () => {
+    const first = await bankAuthorisation(client)
+    const second = await bankAuthorisation(client)
+    const othersToken = hiddenToken(await (await fetch(second.authorisation.url ?? "")).text())
+    await fetch(first.authorisation.url ?? "")
+    for (const fields of [{ choice: "authorise" }, { choice: "authorise", csrf_token: othersToken }, { choice: "authorise", csrf_token: "1.x" }]) {
+      const refused = await post(first.authorisation.url ?? "", fields)
+      expect(refused.status).toBe(403)
+    }
+    expect((await client.bankAuthorisations.find(first.authorisation.id ?? "")).authorised_at).toBeNull()
+  })
+
+  it("Authorise redirects to redirect_uri with outcome=success and the id; the billing request can then be fulfilled", async () => {
+    const { authorisation, billingRequest } = await bankAuthorisation(client)
+    const token = hiddenToken(await (await fetch(authorisation.url ?? "")).text())
+    const chosen = await post(authorisation.url ?? "", { choice: "authorise", csrf_token: token })
+    expect(chosen.status).toBe(303)
+    expect(chosen.headers.get("location")).toBe(`${authorisation.redirect_uri}?outcome=success&id=${authorisation.id}`)
+    expect((await client.bankAuthorisations.find(authorisation.id ?? "")).authorised_at).not.toBeNull()
+    expect((await client.billingRequests.find(billingRequest)).status).toBe("ready_to_fulfil")
+  })
+
+  it("the page is in the language asked, and in the browser's when none is", async () => {
+    const { authorisation } = await bankAuthorisation(client)
+    expect(await (await fetch(`${authorisation.url}?lang=de`)).text()).toContain("Bei Ihrer Bank autorisieren")
+    const danish = await (await fetch(authorisation.url ?? "", { headers: { "accept-language": "da-DK,da;q=0.9" } })).text()
+    expect(danish).toContain(`<html lang="da">`)
+    expect(danish).toContain("Godkend i din bank")
+  })
+
+  it("an unknown authorisation is a page saying so, 404", async () => {
+    const missing = await fetch(`${server.url}/pages/${server.boot.organisation.id}/bank_authorisations/BAU000000000000`)
+    expect(missing.status).toBe(404)
+    expect(await missing.text()).toContain("There is nothing at this address.")
+  })
+})
+
+describe("the import authorisation page", () => {
+  it("refuses a decision without an access token of the organisation, then authorises with one", async () => {
+    const created = await validatedImport(server, client)
+    const url = created.authorisation_url ?? ""
+    const token = hiddenToken(await (await fetch(url)).text())
+    const refused = await post(url, { choice: "authorise", csrf_token: token, access_token: "not-a-token-of-anyone" })
+    expect(refused.status).toBe(401)
+    expect((await client.outboundPaymentImports.find(created.id ?? "")).status).toBe("valid")
+    const authorised = await post(url, { choice: "authorise", csrf_token: token, access_token: PAGES_TOKEN })
+    expect(authorised.status).toBe(303)
+    expect((await client.outboundPaymentImports.find(created.id ?? "")).status).toBe("processed")
+  })
+})
