@@ -1,4 +1,4 @@
-import type { GoCardlessClient } from "gocardless-nodejs"
+import type { BankAuthorisation, GoCardlessClient, OutboundPaymentImport } from "gocardless-nodejs"
 import { api, collectPayerDetails, fulfilledMandateRequest, type TestServer } from "./harness.ts"
 
 /**
@@ -10,7 +10,13 @@ import { api, collectPayerDetails, fulfilledMandateRequest, type TestServer } fr
 export const PAGES_TOKEN = "pages-test-token-0123456789"
 
 /** A Pay by Bank request (payer details given, bank chosen) and its bank authorisation. */
-export const bankAuthorisation = async (client: GoCardlessClient, description = "Order 42") => {
+export interface PayByBank {
+  readonly billingRequest: string
+  readonly institution: string
+  readonly authorisation: BankAuthorisation
+}
+
+export const bankAuthorisation = async (client: GoCardlessClient, description = "Order 42"): Promise<PayByBank> => {
   const request = await client.billingRequests.create({ payment_request: { amount: "1250", currency: "GBP", description } } as never)
   const id = request.id ?? ""
   await collectPayerDetails(client, id)
@@ -30,7 +36,7 @@ export const advance = async (server: TestServer, by: string | number): Promise<
  * An outbound payment import of two payments to a payer's account, the creditor's payment account
  * funded to pay them, validated (its validation runs seconds after its creation).
  */
-export const validatedImport = async (server: TestServer, client: GoCardlessClient) => {
+export const validatedImport = async (server: TestServer, client: GoCardlessClient): Promise<OutboundPaymentImport> => {
   const creditor = server.boot.creditor ?? ""
   // The payer's account, given through a billing request as payers give theirs.
   const { mandate } = await fulfilledMandateRequest(client)

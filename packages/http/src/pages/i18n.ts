@@ -7,8 +7,10 @@ import { sv } from "./messages/sv.ts"
 
 /**
  * The pages' languages: one message table each, English the reference. A page's language is the
- * `lang` query parameter when it names one (the language switch's links set it, and forms carry it
- * on), else the first of the browser's `Accept-Language` that is one, else English.
+ * `lang` query parameter (or form field) when it names one (the language switch's links set it,
+ * and forms carry it on; the choice is then kept in the `LANGUAGE_COOKIE` for the pages that
+ * follow, such as the outcome page after a redirect), else the cookie's, else the first of the
+ * browser's `Accept-Language` that is one, else English.
  */
 
 export const LANGUAGES = ["en", "fr", "de", "es", "sv", "da"] as const
@@ -41,7 +43,18 @@ const acceptedLanguages = (header: string): ReadonlyArray<string> =>
     .sort((a, b) => b.weight - a.weight)
     .map((l) => l.language)
 
-export const pickLanguage = (asked: unknown, acceptLanguage: string | undefined): Language => {
+export const LANGUAGE_COOKIE = "paykit_lang"
+
+/** The language the `cookie` header keeps, if any. */
+export const cookieLanguage = (cookie: string | undefined): Language | undefined => {
+  for (const part of (cookie ?? "").split(";")) {
+    const [name, value] = part.trim().split("=")
+    if (name === LANGUAGE_COOKIE && isLanguage(value)) return value
+  }
+  return undefined
+}
+
+export const pickLanguage = (asked: unknown, acceptLanguage: string | undefined, kept?: Language): Language => {
   if (isLanguage(asked)) return asked
-  return acceptedLanguages(acceptLanguage ?? "").find(isLanguage) ?? "en"
+  return kept ?? acceptedLanguages(acceptLanguage ?? "").find(isLanguage) ?? "en"
 }

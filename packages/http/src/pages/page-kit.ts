@@ -6,7 +6,7 @@ import type { ApiResponse } from "../api-response.ts"
 import type { PageRoute } from "../routes.ts"
 import { CSRF_FIELD, type CsrfSigner } from "./csrf.ts"
 import { type Html, html } from "./html.ts"
-import { type Language, pickLanguage, MESSAGES } from "./i18n.ts"
+import { cookieLanguage, isLanguage, type Language, LANGUAGE_COOKIE, MESSAGES, pickLanguage } from "./i18n.ts"
 import { DEFAULT_THEME, layout, type Theme } from "./layout.ts"
 import type { Messages } from "./messages/en.ts"
 
@@ -18,6 +18,8 @@ import type { Messages } from "./messages/en.ts"
 
 export interface PageRequest {
   readonly request: ApiRequest
+  /** The language the request named itself, if it did. */
+  readonly asked: Language | undefined
   readonly language: Language
   readonly messages: Messages
   readonly organisation: string
@@ -35,11 +37,19 @@ const header = (request: ApiRequest, name: string): string | undefined => {
 export const formFields = (request: ApiRequest): Readonly<Record<string, string>> =>
   Object.fromEntries(new URLSearchParams(request.body))
 
-const pageRequestOf = (request: ApiRequest): PageRequest => {
+/** The language a request asks for itself (`lang` in its query or form), which the page then keeps in a cookie. */
+const askedLanguage = (request: ApiRequest): Language | undefined => {
   const query = request.query["lang"]
-  const language = pickLanguage(typeof query === "string" ? query : formFields(request)["lang"], header(request, "accept-language"))
+  const asked = typeof query === "string" ? query : formFields(request)["lang"]
+  return isLanguage(asked) ? asked : undefined
+}
+
+const pageRequestOf = (request: ApiRequest): PageRequest => {
+  const asked = askedLanguage(request)
+  const language = pickLanguage(asked, header(request, "accept-language"), cookieLanguage(header(request, "cookie")))
   return {
     request,
+    asked,
     language,
     messages: MESSAGES[language],
     organisation: request.params["organisation"] ?? "",
@@ -92,6 +102,12 @@ const onOrganisationClock = <A, E, R>(organisation: string, effect: Effect.Effec
       ? effect
       : Effect.flatMap(store.value.offsetOf(organisation), (offset) => withClockOffset(offset, effect)))
 
+/** The answer with the language asked kept for the pages that follow (a session cookie: nothing else is stored). */
+const keepLanguage = (language: Language) => (response: ApiResponse): ApiResponse => ({
+  ...response,
+  headers: { ...response.headers, "set-cookie": `${LANGUAGE_COOKIE}=${language}; Path=/; SameSite=Lax; HttpOnly` }
+})
+
 export type PageAnswer = (p: PageRequest) => Effect.Effect<ApiResponse, PaykitError>
 
 /** A page at `path` (with `:organisation` and `:id`), its engine errors answered as pages. */
@@ -100,6 +116,7 @@ export const pageAt = (method: "GET" | "POST", path: string, answer: PageAnswer)
   path,
   page: (request) => {
     const p = pageRequestOf(request)
-    return onOrganisationClock(p.organisation, Effect.catch(answer(p), (error) => Effect.succeed(pageOfError(p, error))))
+    const answered = Effect.catch(answer(p), (error) => Effect.succeed(pageOfError(p, error)))
+    return onOrganisationClock(p.organisation, p.asked === undefined ? answered : Effect.map(answered, keepLanguage(p.asked)))
   }
 })
