@@ -8,7 +8,7 @@ import {
   DashboardBaseUrl, DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, HostedPagesBaseUrl, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
   retentionPolicy, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
-import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, PageSigningSecret, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
@@ -23,7 +23,7 @@ import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { SqlIdempotencyStore } from "./sql-idempotency.ts"
 import { SqlRateLimiter } from "./sql-rate-limit.ts"
-import { webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
+import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
 
 /** The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its data directory. */
 export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
@@ -120,7 +120,7 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   )
   const sandbox = config.mode === "sandbox" ? sandboxRoutes : liveSandboxRoutes
   const scenarios = config.mode === "sandbox" ? scenarioRoutes : liveScenarioRoutes
-  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, rootRoute(config.mode))).pipe(Layer.provide(publicUrlLayer(config)))
+  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, rootRoute(config.mode))).pipe(Layer.provide(pagesLayer(config)))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(started))))
 }
 
@@ -137,9 +137,17 @@ export const publicUrlOf = (config: Pick<ServerConfig, "host" | "publicUrl">): E
       return `http://${host.includes(":") ? `[${host}]` : host}:${server.address.port}`
     })
 
-/** The engine's URL bases (`HostedPagesBaseUrl`, `DashboardBaseUrl`) set to the public URL, for the requests the app serves. */
-const publicUrlLayer = (config: ServerConfig) =>
-  Layer.unwrap(Effect.map(publicUrlOf(config), (url) => Layer.mergeAll(Layer.succeed(HostedPagesBaseUrl, url), Layer.succeed(DashboardBaseUrl, url))))
+/**
+ * What the pages read of the server: the engine's URL bases (`HostedPagesBaseUrl`,
+ * `DashboardBaseUrl`) set to the public URL, and the secret their CSRF key comes from (the
+ * server's key, so every process on one store takes the others' forms).
+ */
+const pagesLayer = (config: ServerConfig) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const url = yield* publicUrlOf(config)
+    const secret = yield* serverSecretKey(config.database, config.webhooks)
+    return Layer.mergeAll(Layer.succeed(HostedPagesBaseUrl, url), Layer.succeed(DashboardBaseUrl, url), Layer.succeed(PageSigningSecret, secret))
+  }))
 
 /** The sandbox server: every organisation on its own clock, moved by `/sandbox/simulator/advance`. */
 export const makeSandboxServer = (config: ServerConfig, options: ServerOptions = {}) => makeModeServer({ ...config, mode: "sandbox" }, options)

@@ -21,6 +21,8 @@ export interface StartOptions {
   readonly worker?: ServerOptions["worker"]
   /** `PAYKIT_PUBLIC_URL`; absent, the listening address. */
   readonly publicUrl?: string
+  /** `PAYKIT_WEBHOOK_SECRET_KEY` (64 hex digits); absent, a key of the process's own. */
+  readonly secretKey?: string
 }
 
 export const testConfig = (options: StartOptions): ServerConfig => ({
@@ -29,7 +31,8 @@ export const testConfig = (options: StartOptions): ServerConfig => ({
   mode: options.mode ?? "sandbox",
   database: { _tag: "Pglite", dataDir: options.dataDir },
   sandboxToken: options.sandboxToken === undefined ? Option.none() : Option.some(Redacted.make(options.sandboxToken)),
-  ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl })
+  ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+  ...(options.secretKey === undefined ? {} : { webhooks: { endpoint: Option.none(), secretKey: Option.some(Redacted.make(options.secretKey)), keyDir: undefined } })
 })
 
 /** The request lines silenced, the server's own lines kept for the test to read. */

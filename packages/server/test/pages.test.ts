@@ -125,6 +125,28 @@ describe("the bank authorisation page", () => {
   })
 })
 
+describe("CSRF keys across processes", () => {
+  it("servers given one secret key take each other's forms; a server with another key refuses them", async () => {
+    const key = "11".repeat(32)
+    const [a, b, other] = await Promise.all([
+      startServer({ sandboxToken: PAGES_TOKEN, secretKey: key }),
+      startServer({ sandboxToken: PAGES_TOKEN, secretKey: key }),
+      startServer({ sandboxToken: PAGES_TOKEN, secretKey: "22".repeat(32) })
+    ])
+    try {
+      const { authorisation } = await bankAuthorisation(localClient(PAGES_TOKEN, a.url))
+      const path = new URL(authorisation.url ?? "").pathname
+      const token = hiddenToken(await (await fetch(authorisation.url ?? "")).text())
+      // Past the token, the other store has no such authorisation: 404, where a refused token is 403.
+      expect((await post(`${b.url}${path}`, { choice: "deny", csrf_token: token })).status).toBe(404)
+      expect((await post(`${other.url}${path}`, { choice: "deny", csrf_token: token })).status).toBe(403)
+      expect((await post(`${a.url}${path}`, { choice: "deny", csrf_token: token })).status).toBe(303)
+    } finally {
+      await Promise.all([a.close(), b.close(), other.close()])
+    }
+  })
+})
+
 describe("the import authorisation page", () => {
   it("refuses a decision without an access token of the organisation, then authorises with one", async () => {
     const created = await validatedImport(server, client)

@@ -1,4 +1,5 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { Context } from "effect"
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto"
 
 /**
  * CSRF tokens of the pages' forms. A token is `<expiry>.<mac>`: an HMAC-SHA256, under a key of
@@ -40,5 +41,13 @@ export const makeCsrfSigner = (key: Uint8Array): CsrfSigner => ({
   }
 })
 
-/** A signer under a fresh random key: tokens are good for the process that made them. */
-export const randomCsrfSigner = (): CsrfSigner => makeCsrfSigner(randomBytes(32))
+/**
+ * The secret the pages' CSRF key is derived from (HKDF-SHA256, its own `info`, so the secret's
+ * other use never sees the same key). The server provides its secret key, shared by its
+ * processes, so a form served by one process may be posted to another. Absent: a random key per
+ * process, and a form must come back to the process that served it.
+ */
+export const PageSigningSecret = Context.Reference<Uint8Array | undefined>("@paykit/http/PageSigningSecret", { defaultValue: () => undefined })
+
+export const csrfSignerFrom = (secret: Uint8Array | undefined): CsrfSigner =>
+  makeCsrfSigner(secret === undefined ? randomBytes(32) : new Uint8Array(hkdfSync("sha256", secret, new Uint8Array(0), "paykit pages csrf", 32)))

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { BankAuthorisations, BillingRequests, Creditors, Institutions, OutboundPaymentImports, PayerThemes } from "@paykit/engine"
 import { AccessTokens } from "../access-tokens.ts"
-import { type CsrfSigner, randomCsrfSigner } from "./csrf.ts"
+import { csrfSignerFrom, PageSigningSecret } from "./csrf.ts"
 import { type Theme, themeOf } from "./layout.ts"
 
 /** The engine services and ports the pages call, taken once when the pages are bound (as the API's routes take theirs). */
@@ -14,8 +14,7 @@ export const pageServices = Effect.gen(function*() {
     institutions: yield* Institutions,
     imports: yield* OutboundPaymentImports,
     tokens: yield* AccessTokens,
-    /** Made with the pages: a process's forms are posted back to it (docs/pages.md says what that means for several processes). */
-    csrf: randomCsrfSigner() as CsrfSigner,
+    csrf: csrfSignerFrom(yield* PageSigningSecret),
     /** The creditor's payer theme as the layout's colours. */
     themeOf: (organisation: string, creditor: string): Effect.Effect<Theme> =>
       Effect.map(payerThemes.forCreditor(organisation, creditor), themeOf)
