@@ -196,7 +196,8 @@ const announce = (config: ServerConfig) =>
       mode: config.mode,
       organisation: boot.organisation.id,
       database: describeDatabase(config.database),
-      docs: "/docs"
+      docs: "/docs",
+      public_url: yield* publicUrlOf(config)
     })
     // Released first: the server then stops accepting and waits for the requests in flight.
     yield* Effect.addFinalizer(() => Effect.sync(() => log({ level: "info", msg: "shutting down; finishing requests in flight" })))

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { type Currency, formatMinorUnits, now, timestampToMillis } from "@paykit/core"
-import { type BankAuthorisation, type BillingRequest, HOSTED_PAGE_PATHS } from "@paykit/engine"
+import { type BankAuthorisation, type BillingRequest, HOSTED_PAGE_PATHS, type Institution } from "@paykit/engine"
 import type { PageRoute } from "../routes.ts"
 import { type Html, html } from "./html.ts"
 import { layout } from "./layout.ts"
@@ -50,20 +50,24 @@ const amountOf = (request: BillingRequest, p: PageRequest): string => {
   return `${formatMinorUnits(payment.amount, payment.currency as Currency)} ${payment.currency}`
 }
 
+/** An instant as people of the page's language write it, in UTC (the sandbox's clocks are UTC). */
+const formatInstant = (timestamp: string, language: string): string =>
+  `${new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" }).format(new Date(timestamp))} UTC`
+
 interface Shown {
   readonly authorisation: BankAuthorisation
   readonly request: BillingRequest
   readonly payee: string
-  readonly institution: string | undefined
+  readonly institution: Institution | undefined
 }
 
 const details = (p: PageRequest, s: Shown): Html => html`<dl>
-<dt>${p.messages.bank_institution}</dt><dd>${s.institution ?? "—"}</dd>
+<dt>${p.messages.bank_institution}</dt><dd>${s.institution === undefined ? "—" : html`<img src="${s.institution.icon_url}" alt="" width="24" height="24"> ${s.institution.name}`}</dd>
 <dt>${p.messages.bank_payee}</dt><dd>${s.payee}</dd>
 <dt>${p.messages.bank_kind}</dt><dd>${s.authorisation.authorisation_type === "payment" ? p.messages.bank_kind_payment : p.messages.bank_kind_mandate}</dd>
 <dt>${p.messages.bank_amount}</dt><dd>${amountOf(s.request, p)}</dd>
 ${s.request.payment_request?.description ? html`<dt>${p.messages.bank_description}</dt><dd>${s.request.payment_request.description}</dd>` : ""}
-<dt>${p.messages.bank_expires}</dt><dd><time datetime="${s.authorisation.expires_at}">${s.authorisation.expires_at}</time></dd>
+<dt>${p.messages.bank_expires}</dt><dd><time datetime="${s.authorisation.expires_at}">${formatInstant(s.authorisation.expires_at, p.language)}</time></dd>
 </dl>`
 
 const choiceForm = (p: PageRequest, token: string): Html => html`<form method="post" action="${p.path}">
@@ -87,7 +91,7 @@ const shownOf = (services: PageServices, p: PageRequest, authorisation: BankAuth
     const institutionId = authorisation.links.institution ?? request.links.institution
     const institution = institutionId === undefined
       ? undefined
-      : yield* Effect.match(services.institutions.get(institutionId), { onFailure: () => undefined, onSuccess: (i) => i.name })
+      : yield* Effect.match(services.institutions.get(institutionId), { onFailure: () => undefined, onSuccess: (i) => i })
     const theme = yield* services.themeOf(p.organisation, creditor.id)
     return { shown: { authorisation, request, payee: creditor.name, institution }, theme }
   })

@@ -51,7 +51,7 @@ header a{color:var(--header-text)}
 nav ul{list-style:none;display:flex;gap:.75rem;margin:0;padding:0}
 main{max-width:44rem;margin:1.5rem auto;background:#fff;border:2px solid var(--border);border-radius:8px;padding:1.5rem}
 a{color:var(--link)}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}dd{margin:0}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{font-weight:600}dd{margin:0}dd img{vertical-align:middle;border-radius:4px}
 table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid #d0d5da;padding:.4rem;text-align:left;vertical-align:top}
 .actions{display:flex;gap:1rem;flex-wrap:wrap;margin-top:1.5rem}
 button{font:inherit;padding:.6rem 1.4rem;border-radius:6px;border:2px solid var(--button);cursor:pointer}
