@@ -118,10 +118,21 @@ describe("the bank authorisation page", () => {
     expect(danish).toContain("Godkend i din bank")
   })
 
-  it("an unknown authorisation is a page saying so, 404", async () => {
-    const missing = await fetch(`${server.url}/pages/${server.boot.organisation.id}/bank_authorisations/BAU000000000000`)
-    expect(missing.status).toBe(404)
-    expect(await missing.text()).toContain("There is nothing at this address.")
+  it("an unknown authorisation, a malformed id or organisation, is a page saying so, 404", async () => {
+    const organisation = server.boot.organisation.id
+    for (const path of [
+      `/pages/${organisation}/bank_authorisations/BAU000000000000`,
+      `/pages/${organisation}/bank_authorisations/BAU%00`,
+      `/pages/${organisation}/bank_authorisations/PM000000000000`,
+      `/pages/OR%00/bank_authorisations/BAU000000000000`,
+      `/pages/${organisation}/outbound_payment_imports/IM%00`,
+      `/pages/${organisation}/bank_authorisations/BAU%00/qr.png`,
+      "/institutions/NO_SUCH_BANK/icon.svg"
+    ]) {
+      const missing = await fetch(`${server.url}${path}`)
+      expect(missing.status, path).toBe(404)
+      expect(await missing.text(), path).toContain("There is nothing at this address.")
+    }
   })
 })
 

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { httpStatusOf, type PaykitError } from "@paykit/core"
+import { httpStatusOf, NotFound, pathIdOf, type PaykitError } from "@paykit/core"
 import { DueWorkStore, withClockOffset } from "@paykit/engine"
 import type { ApiRequest } from "../api-request.ts"
 import type { ApiResponse } from "../api-response.ts"
@@ -110,13 +110,30 @@ const keepLanguage = (language: Language) => (response: ApiResponse): ApiRespons
 
 export type PageAnswer = (p: PageRequest) => Effect.Effect<ApiResponse, PaykitError>
 
+/** What an organisation's id in a page's path may be: visible ASCII, as storage takes it (ids are never longer). */
+const ORGANISATION_PATTERN = /^[\x21-\x7e]{1,100}$/
+
+/**
+ * The path's ids checked before any lookup, as the API checks its own: a malformed resource id
+ * (a NUL, a wrong prefix) or organisation names nothing, so the page is a 404.
+ */
+const checkedIds = (p: PageRequest, collection: string): Effect.Effect<void, NotFound> =>
+  p.request.params["organisation"] !== undefined && !ORGANISATION_PATTERN.test(p.organisation)
+    ? Effect.fail(new NotFound({ resource: "organisations", id: p.organisation }))
+    : Effect.asVoid(pathIdOf(collection, p.id))
+
 /** A page at `path` (with `:organisation` and `:id`), its engine errors answered as pages. */
-export const pageAt = (method: "GET" | "POST", path: string, answer: PageAnswer): PageRoute => ({
-  method,
-  path,
-  page: (request) => {
-    const p = pageRequestOf(request)
-    const answered = Effect.catch(answer(p), (error) => Effect.succeed(pageOfError(p, error)))
-    return onOrganisationClock(p.organisation, p.asked === undefined ? answered : Effect.map(answered, keepLanguage(p.asked)))
+export const pageAt = (method: "GET" | "POST", path: string, answer: PageAnswer): PageRoute => {
+  const segments = path.split("/")
+  // The collection the id belongs to: the segment before it (`bank_authorisations/:id`).
+  const collection = segments[segments.indexOf(":id") - 1] ?? ""
+  return {
+    method,
+    path,
+    page: (request) => {
+      const p = pageRequestOf(request)
+      const answered = Effect.catch(Effect.andThen(checkedIds(p, collection), answer(p)), (error) => Effect.succeed(pageOfError(p, error)))
+      return onOrganisationClock(p.organisation, p.asked === undefined ? answered : Effect.map(answered, keepLanguage(p.asked)))
+    }
   }
-})
+}
