@@ -1,5 +1,6 @@
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { issueAccessToken } from "@paykit/http"
 import { localClient, startServer, type TestServer } from "./harness.ts"
 import { bankAuthorisation, PAGES_TOKEN, validatedImport } from "./pages-support.ts"
 
@@ -169,5 +170,20 @@ describe("the import authorisation page", () => {
     const authorised = await post(url, { choice: "authorise", csrf_token: token, access_token: PAGES_TOKEN })
     expect(authorised.status).toBe(303)
     expect((await client.outboundPaymentImports.find(created.id ?? "")).status).toBe("processed")
+  })
+
+  it("a read-only token may not decide; Cancel with a read-write one cancels the import", async () => {
+    const created = await validatedImport(server, client)
+    const url = created.authorisation_url ?? ""
+    const token = hiddenToken(await (await fetch(url)).text())
+    const readOnly = await server.runtime.runPromise(issueAccessToken({ id: "AT_pages_read_only", organisation: server.boot.organisation.id, scope: "read_only" }))
+    const refused = await post(url, { choice: "cancel", csrf_token: token, access_token: readOnly })
+    expect(refused.status).toBe(403)
+    expect((await client.outboundPaymentImports.find(created.id ?? "")).status).toBe("valid")
+    const cancelled = await post(url, { choice: "cancel", csrf_token: token, access_token: PAGES_TOKEN })
+    expect(cancelled.status).toBe(303)
+    expect((await client.outboundPaymentImports.find(created.id ?? "")).status).toBe("cancelled")
+    // The page then offers no decision.
+    expect(await (await fetch(url)).text()).not.toContain("<form")
   })
 })
