@@ -16,8 +16,12 @@ export interface PayByBank {
   readonly authorisation: BankAuthorisation
 }
 
-export const bankAuthorisation = async (client: GoCardlessClient, description = "Order 42"): Promise<PayByBank> => {
-  const request = await client.billingRequests.create({ payment_request: { amount: "1250", currency: "GBP", description } } as never)
+export const bankAuthorisation = async (client: GoCardlessClient, description = "Order 42", withMandate = false): Promise<PayByBank> => {
+  const request = await client.billingRequests.create({
+    payment_request: { amount: "1250", currency: "GBP", description },
+    // A first payment and a Bacs mandate: the bank reports the payer's account at authorisation.
+    ...(withMandate ? { mandate_request: { currency: "GBP", scheme: "bacs" } } : {})
+  } as never)
   const id = request.id ?? ""
   await collectPayerDetails(client, id)
   const institution = (await client.institutions.list({ country_code: "GB" } as never)).institutions[0]

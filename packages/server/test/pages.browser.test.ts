@@ -76,6 +76,27 @@ describe("the bank authorisation page in Chromium", () => {
     await page.close()
   })
 
+  it("for a mandate, the payer types the account the bank reports; Deny needs none of it", async () => {
+    const first = await bankAuthorisation(client, "First payment", true)
+    const page = await newPage()
+    await page.goto(first.authorisation.url ?? "")
+    await expectAccessible(page)
+    await screenshot(page, "bank-authorisation-mandate")
+    await page.getByLabel("Account holder name").fill("Ada Lovelace")
+    await page.getByLabel("Sort code").fill("200000")
+    await page.getByLabel("Account number").fill("55779911")
+    await page.getByRole("button", { name: "Authorise" }).click()
+    await page.waitForURL((url) => url.searchParams.get("outcome") !== null)
+    expect(new URL(page.url()).searchParams.get("outcome")).toBe("success")
+    expect((await client.billingRequests.find(first.billingRequest)).links?.customer_bank_account).toBeDefined()
+    const second = await bankAuthorisation(client, "First payment", true)
+    await page.goto(second.authorisation.url ?? "")
+    await page.getByRole("button", { name: "Deny" }).click()
+    await page.waitForURL((url) => url.searchParams.get("outcome") !== null)
+    expect(new URL(page.url()).searchParams.get("outcome")).toBe("failure")
+    await page.close()
+  })
+
   it("a choice after the link expired lands with outcome=timeout", async () => {
     const { authorisation } = await bankAuthorisation(client)
     const page = await newPage()

@@ -111,6 +111,22 @@ describe("the bank authorisation page", () => {
     expect((await client.billingRequests.find(billingRequest)).status).toBe("ready_to_fulfil")
   })
 
+  it("for a mandate without an account, the bank reports the one the payer types; a bad one is refused as the API refuses it", async () => {
+    const { authorisation, billingRequest } = await bankAuthorisation(client, "First payment", true)
+    const page = await (await fetch(authorisation.url ?? "")).text()
+    expect(page).toContain(`<label for="branch_code">Sort code</label>`)
+    const token = hiddenToken(page)
+    const account = { account_holder_name: "Ada Lovelace", branch_code: "200000", account_number: "55779911" }
+    const bad = await post(authorisation.url ?? "", { choice: "authorise", csrf_token: token, ...account, account_number: "12" })
+    expect(bad.status).toBe(422)
+    expect((await client.bankAuthorisations.find(authorisation.id ?? "")).authorised_at).toBeNull()
+    const chosen = await post(authorisation.url ?? "", { choice: "authorise", csrf_token: token, ...account })
+    expect(chosen.headers.get("location")).toBe(`${authorisation.redirect_uri}?outcome=success&id=${authorisation.id}`)
+    const request = await client.billingRequests.find(billingRequest)
+    expect(request.links?.customer_bank_account).toBeDefined()
+    expect(request.actions?.find((a) => a.type === "bank_authorisation")?.status).toBe("completed")
+  })
+
   it("the page is in the language asked, and in the browser's when none is", async () => {
     const { authorisation } = await bankAuthorisation(client)
     expect(await (await fetch(`${authorisation.url}?lang=de`)).text()).toContain("Bei Ihrer Bank autorisieren")

@@ -23,6 +23,7 @@ import { oneOf } from "../kernel/ports/list-query.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { BankAuthorisationRepository, BillingRequestRepository } from "./repositories.ts"
 import type { BankAuthorisation } from "./domain/bank-authorisations.ts"
+import type { BillingRequest } from "./domain/billing-requests.ts"
 import { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest } from "./domain/bank-authorisation-commands.ts"
 import { checkBillingRequestEvent, stepBillingRequest } from "./billing-request-steps.ts"
 import { BillingRequests } from "./billing-requests.ts"
@@ -44,6 +45,10 @@ export const defaultRedirectUri = (base: string, organisation: string, id: strin
 export const qrCodeUrl = (base: string, organisation: string, id: string): string => hostedPageUrl(base, "bankAuthorisationQrCode", { organisation, id })
 
 type Errors = OperationError
+
+/** A mandate needs an account: the one the bank reports at authorisation, unless the payer already gave one. */
+export const bankReportsAccount = (request: BillingRequest): boolean =>
+  request.mandate_request !== null && request.links.customer_bank_account === undefined
 
 const BANK_CAUSE = (cause: string, description: string): Cause => ({ origin: "bank", cause, description })
 
@@ -144,9 +149,7 @@ const authorise = (deps: Deps, organisation: string, id: string, req: BankAuthor
     yield* checkBillingRequestEvent(br.resource, "bank_authorisation_authorised")
     const cause = BANK_CAUSE("bank_authorisation_authorised", "The payer authorised at their bank.")
     const next = yield* move(deps, organisation, current, "authorise", cause, (a, at) => ({ ...a, authorised_at: at }))
-    // A mandate needs an account: the one the bank reports, unless the payer already gave one.
-    const needsAccount = br.resource.mandate_request !== null && br.resource.links.customer_bank_account === undefined
-    if (needsAccount) {
+    if (bankReportsAccount(br.resource)) {
       if (req.bank_account === undefined) {
         return yield* invalidField(ROOT, ["bank_account"], "is required: the bank must report the payer's account for the mandate")
       }

@@ -1,6 +1,13 @@
 import { Effect } from "effect"
-import { type Currency, formatMinorUnits, now, timestampToMillis } from "@paykit/core"
-import { type BankAuthorisation, type BillingRequest, HOSTED_PAGE_PATHS, type Institution } from "@paykit/engine"
+import { type Currency, decodeInputEffect, formatMinorUnits, now, timestampToMillis } from "@paykit/core"
+import {
+  type BankAuthorisation,
+  BankAuthorisationOutcomeRequest,
+  bankReportsAccount,
+  type BillingRequest,
+  HOSTED_PAGE_PATHS,
+  type Institution
+} from "@paykit/engine"
 import type { PageRoute } from "../routes.ts"
 import { type Html, html } from "./html.ts"
 import { layout } from "./layout.ts"
@@ -70,13 +77,41 @@ ${s.request.payment_request?.description ? html`<dt>${p.messages.bank_descriptio
 <dt>${p.messages.bank_expires}</dt><dd><time datetime="${s.authorisation.expires_at}">${formatInstant(s.authorisation.expires_at, p.language)}</time></dd>
 </dl>`
 
-const choiceForm = (p: PageRequest, token: string): Html => html`<form method="post" action="${p.path}">
+/** The account the sandbox bank reports for a mandate (the payer types what a real bank would know). */
+const accountFields = (p: PageRequest): Html => html`<fieldset>
+<legend>${p.messages.bank_account_intro}</legend>
+<label for="account_holder_name">${p.messages.bank_account_holder}</label>
+<input id="account_holder_name" name="account_holder_name" autocomplete="name" required>
+<label for="branch_code">${p.messages.bank_branch_code}</label>
+<input id="branch_code" name="branch_code" inputmode="numeric" required>
+<label for="account_number">${p.messages.bank_account_number}</label>
+<input id="account_number" name="account_number" inputmode="numeric" required>
+</fieldset>`
+
+const choiceForm = (p: PageRequest, token: string, withAccount: boolean): Html => html`<form method="post" action="${p.path}">
 ${formGuard(p, token)}
+${withAccount ? accountFields(p) : ""}
 <div class="actions">
 <button type="submit" class="primary" name="choice" value="authorise">${p.messages.bank_authorise}</button>
-<button type="submit" class="secondary" name="choice" value="deny">${p.messages.bank_deny}</button>
+<button type="submit" class="secondary" name="choice" value="deny" formnovalidate>${p.messages.bank_deny}</button>
 </div>
 </form>`
+
+const decodeOutcome = decodeInputEffect(BankAuthorisationOutcomeRequest, "bank_authorisations")
+
+/** The bank's outcome: the account from the form when the bank must report one (a UK account: the sandbox bank is British). */
+const outcomeOfForm = (p: PageRequest, request: BillingRequest) => {
+  if (!bankReportsAccount(request)) return decodeOutcome({})
+  const fields = formFields(p.request)
+  return decodeOutcome({
+    bank_account: {
+      account_holder_name: fields["account_holder_name"] ?? "",
+      branch_code: fields["branch_code"] ?? "",
+      account_number: fields["account_number"] ?? "",
+      country_code: "GB"
+    }
+  })
+}
 
 const finished = (p: PageRequest, s: Shown, outcome: Outcome): Html => html`<p class="status" role="status">${
   outcome === "timeout" ? p.messages.bank_expired : p.messages.bank_finished
@@ -108,7 +143,7 @@ const show = (services: PageServices): PageAnswer => (p) =>
     const content = html`<p>${p.messages.bank_intro}</p>
 <p class="notice">${p.messages.sandbox_notice}</p>
 ${details(p, shown)}
-${outcome === undefined ? choiceForm(p, services.csrf.sign(PURPOSE, p.id, Date.now())) : finished(p, shown, outcome)}`
+${outcome === undefined ? choiceForm(p, services.csrf.sign(PURPOSE, p.id, Date.now()), bankReportsAccount(shown.request)) : finished(p, shown, outcome)}`
     return page(200, layout({ language: p.language, messages: p.messages, title: p.messages.bank_title, theme, path: p.path, content }))
   })
 
@@ -122,7 +157,10 @@ const choose = (services: PageServices): PageAnswer => (p) =>
     // A choice made after expiry, or after another tab's choice, reports what happened instead.
     if (settled !== undefined) return redirect(outcomeUrl(current.redirect_uri, settled, current.id))
     const next = choice === "authorise"
-      ? yield* services.bankAuthorisations.authorise(p.organisation, p.id)
+      ? yield* Effect.flatMap(
+        Effect.flatMap(services.billingRequests.get(p.organisation, current.links.billing_request), (request) => outcomeOfForm(p, request)),
+        (outcome) => services.bankAuthorisations.authorise(p.organisation, p.id, outcome)
+      )
       : yield* services.bankAuthorisations.deny(p.organisation, p.id)
     return redirect(outcomeUrl(next.redirect_uri, choice === "authorise" ? "success" : "failure", next.id))
   })

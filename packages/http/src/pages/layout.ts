@@ -59,6 +59,7 @@ button.primary{background:var(--button);color:var(--button-text)}
 button.secondary{background:#fff;color:#1a1a1a}
 button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
 label{display:block;font-weight:600;margin-top:1rem}input{font:inherit;padding:.4rem;width:100%;max-width:30rem;border:1px solid #5f6b76;border-radius:4px}
+fieldset{border:1px solid #c0c8d0;border-radius:6px;margin-top:1rem}legend{padding:0 .25rem}
 .notice{color:#4a5560;font-size:.9rem}.status{font-weight:600}
 `
 
