@@ -1,7 +1,7 @@
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { issueAccessToken } from "@paykit/http"
-import { localClient, startServer, type TestServer } from "./harness.ts"
+import { localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
 import { bankAuthorisation, PAGES_TOKEN, validatedImport } from "./pages-support.ts"
 
 /**
@@ -171,6 +171,24 @@ describe("CSRF keys across processes", () => {
       expect((await post(`${a.url}${path}`, { choice: "deny", csrf_token: token })).status).toBe(303)
     } finally {
       await Promise.all([a.close(), b.close(), other.close()])
+    }
+  })
+})
+
+describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
+  it("the bank page's visit and choice are stored", async () => {
+    const own = await start()
+    try {
+      const token = own.boot.accessToken ?? ""
+      const ownClient = localClient(token, own.url)
+      const { authorisation } = await bankAuthorisation(ownClient)
+      const csrf = hiddenToken(await (await fetch(authorisation.url ?? "")).text())
+      expect((await post(authorisation.url ?? "", { choice: "authorise", csrf_token: csrf })).status).toBe(303)
+      const stored = await ownClient.bankAuthorisations.find(authorisation.id ?? "")
+      expect(stored.last_visited_at).not.toBeNull()
+      expect(stored.authorised_at).not.toBeNull()
+    } finally {
+      await own.close()
     }
   })
 })
