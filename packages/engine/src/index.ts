@@ -4,6 +4,7 @@
  * @paykit/money, persist through repository ports and record every change as events.
  */
 export * from "./kernel/adapters/in-memory.ts"
+export * from "./kernel/hosted-pages.ts"
 export * from "./kernel/ports/event-log.ts"
 export * from "./kernel/ports/due-work.ts"
 export * from "./kernel/ports/list-query.ts"

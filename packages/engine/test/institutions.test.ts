@@ -52,7 +52,7 @@ describe("GET /institutions", () => {
     expect(names(r.frInstant)).toEqual(["BNP Paribas", "Société Générale"])
     expect(r.vrpDe).toEqual([])
     expect(names(r.byBranch)).toEqual(["Monzo"])
-    expect(r.gb[0]?.logo_url).toBe(`/institutions/${r.gb[0]?.id}/logo.png`)
+    expect(r.gb[0]?.logo_url).toBe(`/institutions/${r.gb[0]?.id}/logo.svg`)
     expect(r.bad._tag).toBe("ValidationFailed")
   })
 

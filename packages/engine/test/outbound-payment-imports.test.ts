@@ -80,8 +80,9 @@ describe("outbound payment imports", () => {
     expect(r.created.amount_sum).toBe(1_500)
     expect(r.created.currency).toBe("GBP")
     expect(r.created.links).toEqual({ creditor: r.creditor.id })
-    expect(r.created.authorisation_url).toBe(authorisationUrlOf("https://dashboard.paykit.example", r.created.id))
-    expect(r.created.authorisation_url).toBe(`https://dashboard.paykit.example/outbound_payment_imports/${r.created.id}/authorise`)
+    // No base provided: the import page's path on the server itself.
+    expect(r.created.authorisation_url).toBe(authorisationUrlOf("", ORG, r.created.id))
+    expect(r.created.authorisation_url).toBe(`/pages/${ORG}/outbound_payment_imports/${r.created.id}`)
     expect(r.validated?.status).toBe("invalid")
     expect(r.validated?.entry_counts).toEqual({
       total: 3,
@@ -109,7 +110,7 @@ describe("outbound payment imports", () => {
       const created = yield* createImport(ORG, { entry_items: [entry(a.id, 100)] })
       return created.authorisation_url.replace(created.id, "<id>")
     }).pipe(Effect.provideService(DashboardBaseUrl, "https://manage.acme.example/")))
-    expect(url).toBe("https://manage.acme.example/outbound_payment_imports/<id>/authorise")
+    expect(url).toBe(`https://manage.acme.example/pages/${ORG}/outbound_payment_imports/<id>`)
   })
 
   it("refuses a malformed entry with a pointer to its field", async () => {

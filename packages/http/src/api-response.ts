@@ -9,6 +9,8 @@ export interface ApiResponse {
   readonly headers: Readonly<Record<string, string>>
   /** The resource a creation made: idempotency names it when a reused key conflicts. */
   readonly resourceId?: string
+  /** A binary answer (a page's image), written in place of `body`; only pages, never the API, answer one. */
+  readonly bytes?: Uint8Array
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = {}

@@ -9,6 +9,7 @@ import { ApiDispatcher, makeDispatcher } from "./dispatcher.ts"
 import { makeGateway } from "./gateway.ts"
 import { IdempotencyStore } from "./idempotency.ts"
 import { API_PAGES } from "./pages.ts"
+import { hostedPages } from "./pages/index.ts"
 import { RateLimiter } from "./rate-limit.ts"
 import { DefectLog, RequestLog } from "./request-log.ts"
 import { createBoundedServer, REQUEST_BODY_TIMEOUT_MS, REQUEST_HEADERS_TIMEOUT_MS, type RequestTimeouts } from "./request-bounds.ts"
@@ -56,11 +57,14 @@ export const ApiDispatcherLive = apiDispatcher(paykitRoutes)
  */
 export const makeHttpApp = () => makeHttpAppWith(ApiDispatcherLive)
 
-/** As `makeHttpApp`, with the API served by `dispatcher` (`apiDispatcher` over route tables of one's own), and the API's pages. */
-export const makeHttpAppWith = <E, R>(dispatcher: Layer.Layer<ApiDispatcher, E, R>): Layer.Layer<ApiDispatcher, E, R> =>
+/**
+ * As `makeHttpApp`, with the API served by `dispatcher` (`apiDispatcher` over route tables of
+ * one's own), the API's pages and the pages for people (`hostedPages`, over the engine's services).
+ */
+export const makeHttpAppWith = <E, R>(dispatcher: Layer.Layer<ApiDispatcher, E, R>) =>
   Layer.effect(ApiDispatcher, Effect.gen(function*() {
     const built = yield* ApiDispatcher
-    return built.withRoutes(API_PAGES)
+    return built.withRoutes([...API_PAGES, ...yield* hostedPages])
   })).pipe(Layer.provide(dispatcher))
 
 /**

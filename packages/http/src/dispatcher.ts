@@ -212,15 +212,16 @@ class Exchange {
   write(response: ApiResponse, close = false): void {
     if (this.answered) return
     this.answered = true
+    const body = response.bytes ?? response.body
     const headers: OutgoingHttpHeaders = {
       "content-type": JSON_CONTENT_TYPE,
-      "content-length": Buffer.byteLength(response.body),
+      "content-length": Buffer.byteLength(body),
       [REQUEST_ID_HEADER]: this.requestId
     }
     for (const name in response.headers) headers[name] = response.headers[name]
     if (this.shared.closing || close) headers["connection"] = "close"
     this.res.writeHead(response.status, headers)
-    this.res.end(response.body)
+    this.res.end(body)
     logAnswer(this.shared.options.log, this, response.status)
   }
 }

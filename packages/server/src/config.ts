@@ -30,6 +30,12 @@ export interface ServerConfig {
   readonly webhooks?: WebhookConfig
   /** How many days events and webhook records are kept (`PAYKIT_EVENT_RETENTION_DAYS`; default `DEFAULT_EVENT_RETENTION_DAYS`). */
   readonly eventRetentionDays?: number
+  /**
+   * `PAYKIT_PUBLIC_URL`: where people reach this server (`https://pay.example.com`), the base of
+   * every URL the API hands to a person (bank authorisation pages, QR codes, institution images,
+   * import authorisation pages). Absent: the listening address (`publicUrlOf`).
+   */
+  readonly publicUrl?: string
 }
 
 export interface WebhookConfig {
@@ -57,6 +63,16 @@ const WorkerMillis = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetw
 /** A retention period: whole days, one day to a hundred years. */
 const RetentionDays = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 36_500 }))
 
+/** An http(s) URL without query or fragment (the pages' paths are appended to it). */
+const PublicUrl = Schema.String.check(Schema.makeFilter((value: string) => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === "" && url.username === "" && url.password === ""
+  } catch {
+    return false
+  }
+}, { message: "PAYKIT_PUBLIC_URL must be an http or https URL without query, fragment or credentials" }))
+
 const nonEmpty = (name: string) =>
   Config.option(Config.String(name)).pipe(Config.map((value) => Option.filter(value, (v) => v.trim().length > 0)))
 
@@ -72,7 +88,8 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   webhookUrl: nonEmpty("PAYKIT_WEBHOOK_URL"),
   webhookSecret: Config.option(Config.schema(WebhookSecret, "PAYKIT_WEBHOOK_SECRET")),
   webhookSecretKey: nonEmpty("PAYKIT_WEBHOOK_SECRET_KEY"),
-  eventRetentionDays: Config.schema(RetentionDays, "PAYKIT_EVENT_RETENTION_DAYS").pipe(Config.withDefault(DEFAULT_EVENT_RETENTION_DAYS))
+  eventRetentionDays: Config.schema(RetentionDays, "PAYKIT_EVENT_RETENTION_DAYS").pipe(Config.withDefault(DEFAULT_EVENT_RETENTION_DAYS)),
+  publicUrl: Config.option(Config.schema(PublicUrl, "PAYKIT_PUBLIC_URL"))
 }).pipe(
   Config.mapEffect(({ webhookUrl, webhookSecret, webhookSecretKey, ...rest }) =>
     Option.isSome(webhookUrl) && Option.isNone(webhookSecret)
@@ -88,8 +105,9 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
         } satisfies WebhookConfig
       })
   ),
-  Config.map(({ databaseUrl, dataDir, sandboxToken, pollMillis, leaseMillis, ...rest }): ServerConfig => ({
+  Config.map(({ databaseUrl, dataDir, sandboxToken, pollMillis, leaseMillis, publicUrl, ...rest }): ServerConfig => ({
     ...rest,
+    ...(Option.isSome(publicUrl) ? { publicUrl: publicUrl.value } : {}),
     worker: {
       ...(Option.isSome(pollMillis) ? { pollMillis: pollMillis.value } : {}),
       ...(Option.isSome(leaseMillis) ? { leaseMillis: leaseMillis.value } : {})

@@ -1,14 +1,14 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, References } from "effect"
-import type { HttpServer } from "effect/http"
+import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
 import {
-  DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
+  DashboardBaseUrl, DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, HostedPagesBaseUrl, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
   retentionPolicy, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
-import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, PageSigningSecret, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
@@ -23,7 +23,7 @@ import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { SqlIdempotencyStore } from "./sql-idempotency.ts"
 import { SqlRateLimiter } from "./sql-rate-limit.ts"
-import { webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
+import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
 
 /** The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its data directory. */
 export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
@@ -120,9 +120,34 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   )
   const sandbox = config.mode === "sandbox" ? sandboxRoutes : liveSandboxRoutes
   const scenarios = config.mode === "sandbox" ? scenarioRoutes : liveScenarioRoutes
-  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, rootRoute(config.mode)))
+  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, rootRoute(config.mode))).pipe(Layer.provide(pagesLayer(config)))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(started))))
 }
+
+/**
+ * Where people reach this server: `PAYKIT_PUBLIC_URL`, else the address it listens on (a wildcard
+ * host, which no browser can open, as `localhost`).
+ */
+export const publicUrlOf = (config: Pick<ServerConfig, "host" | "publicUrl">): Effect.Effect<string, never, HttpServer.HttpServer> =>
+  config.publicUrl !== undefined
+    ? Effect.succeed(config.publicUrl.replace(/\/+$/, ""))
+    : Effect.map(HttpServer.HttpServer, (server) => {
+      if (server.address._tag === "UnixPathAddress") return `http://unix:${server.address.path}`
+      const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host
+      return `http://${host.includes(":") ? `[${host}]` : host}:${server.address.port}`
+    })
+
+/**
+ * What the pages read of the server: the engine's URL bases (`HostedPagesBaseUrl`,
+ * `DashboardBaseUrl`) set to the public URL, and the secret their CSRF key comes from (the
+ * server's key, so every process on one store takes the others' forms).
+ */
+const pagesLayer = (config: ServerConfig) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const url = yield* publicUrlOf(config)
+    const secret = yield* serverSecretKey(config.database, config.webhooks)
+    return Layer.mergeAll(Layer.succeed(HostedPagesBaseUrl, url), Layer.succeed(DashboardBaseUrl, url), Layer.succeed(PageSigningSecret, secret))
+  }))
 
 /** The sandbox server: every organisation on its own clock, moved by `/sandbox/simulator/advance`. */
 export const makeSandboxServer = (config: ServerConfig, options: ServerOptions = {}) => makeModeServer({ ...config, mode: "sandbox" }, options)
@@ -171,7 +196,8 @@ const announce = (config: ServerConfig) =>
       mode: config.mode,
       organisation: boot.organisation.id,
       database: describeDatabase(config.database),
-      docs: "/docs"
+      docs: "/docs",
+      public_url: yield* publicUrlOf(config)
     })
     // Released first: the server then stops accepting and waits for the requests in flight.
     yield* Effect.addFinalizer(() => Effect.sync(() => log({ level: "info", msg: "shutting down; finishing requests in flight" })))

@@ -41,22 +41,27 @@ export const keyFromDirectory = (dir: string): Uint8Array => {
 }
 
 /**
- * `PAYKIT_WEBHOOK_SECRET_KEY` when set; else the key file of the data directory (PGlite's, or
- * `PAYKIT_DATA_DIR` beside PostgreSQL: processes on several hosts must be given one key); an
- * in-memory PGlite store, which dies with the process, gets a key that does too.
+ * The server's secret key: `PAYKIT_WEBHOOK_SECRET_KEY` when set; else the key file of the data
+ * directory (PGlite's, or `PAYKIT_DATA_DIR` beside PostgreSQL: processes on several hosts must be
+ * given one key); `undefined` for an in-memory PGlite store, which dies with the process, so a key
+ * that does too is enough. It seals webhook secrets, and the pages' CSRF key is derived from it.
  */
-export const webhookSecretKeyLayer = (database: Database, config: WebhookConfig | undefined): Layer.Layer<WebhookSecretKey, Error> => {
+export const serverSecretKey = (database: Database, config: WebhookConfig | undefined): Effect.Effect<Uint8Array | undefined, Error> => {
   const given = config === undefined ? Option.none() : config.secretKey
   if (Option.isSome(given)) {
     const key = decodeSecretKey(Redacted.value(given.value))
     return key === undefined
-      ? Layer.effect(WebhookSecretKey, Effect.fail(new Error(`PAYKIT_WEBHOOK_SECRET_KEY must be ${WEBHOOK_SECRET_KEY_BYTES} bytes, as 64 hex digits or base64`)))
-      : WebhookSecretKey.fromKey(key)
+      ? Effect.fail(new Error(`PAYKIT_WEBHOOK_SECRET_KEY must be ${WEBHOOK_SECRET_KEY_BYTES} bytes, as 64 hex digits or base64`))
+      : Effect.succeed(key)
   }
   const dir = database._tag === "Pglite" ? database.dataDir : config?.keyDir
-  if (dir === undefined) return WebhookSecretKey.ephemeral
-  return Layer.unwrap(Effect.map(Effect.try({ try: () => keyFromDirectory(dir), catch: (e) => e instanceof Error ? e : new Error(String(e)) }), WebhookSecretKey.fromKey))
+  if (dir === undefined) return Effect.succeed(undefined)
+  return Effect.try({ try: () => keyFromDirectory(dir), catch: (e) => e instanceof Error ? e : new Error(String(e)) })
 }
+
+/** The webhook secrets' box on the server's key (`serverSecretKey`). */
+export const webhookSecretKeyLayer = (database: Database, config: WebhookConfig | undefined): Layer.Layer<WebhookSecretKey, Error> =>
+  Layer.unwrap(Effect.map(serverSecretKey(database, config), (key) => key === undefined ? WebhookSecretKey.ephemeral : WebhookSecretKey.fromKey(key)))
 
 /** The sender under the mode's rules: https to public addresses in live, loopback and http allowed in the sandbox. */
 export const webhookSenderLayer = (mode: ServerMode, timeoutMs: number | undefined) => {

@@ -41,4 +41,12 @@ describe("the environment", () => {
       expect(Exit.isFailure(read(env)), JSON.stringify(env)).toBe(true)
     }
   })
+
+  it("PAYKIT_PUBLIC_URL: an http(s) URL, absent by default (the listening address is used)", () => {
+    expect(value({}).publicUrl).toBeUndefined()
+    expect(value({ PAYKIT_PUBLIC_URL: "https://pay.example.com/paykit" }).publicUrl).toBe("https://pay.example.com/paykit")
+    for (const url of ["pay.example.com", "ftp://pay.example.com", "https://pay.example.com/?a=1", "https://pay.example.com/#x", "https://u:p@pay.example.com"]) {
+      expect(Exit.isFailure(read({ PAYKIT_PUBLIC_URL: url })), url).toBe(true)
+    }
+  })
 })

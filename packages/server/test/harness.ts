@@ -19,6 +19,10 @@ export interface StartOptions {
   /** Due work besides the daily run and the engine's deadlines, and the worker's timing. */
   readonly dueWork?: ServerOptions["dueWork"]
   readonly worker?: ServerOptions["worker"]
+  /** `PAYKIT_PUBLIC_URL`; absent, the listening address. */
+  readonly publicUrl?: string
+  /** `PAYKIT_WEBHOOK_SECRET_KEY` (64 hex digits); absent, a key of the process's own. */
+  readonly secretKey?: string
 }
 
 export const testConfig = (options: StartOptions): ServerConfig => ({
@@ -26,7 +30,9 @@ export const testConfig = (options: StartOptions): ServerConfig => ({
   host: "127.0.0.1",
   mode: options.mode ?? "sandbox",
   database: { _tag: "Pglite", dataDir: options.dataDir },
-  sandboxToken: options.sandboxToken === undefined ? Option.none() : Option.some(Redacted.make(options.sandboxToken))
+  sandboxToken: options.sandboxToken === undefined ? Option.none() : Option.some(Redacted.make(options.sandboxToken)),
+  ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+  ...(options.secretKey === undefined ? {} : { webhooks: { endpoint: Option.none(), secretKey: Option.some(Redacted.make(options.secretKey)), keyDir: undefined } })
 })
 
 /** The request lines silenced, the server's own lines kept for the test to read. */

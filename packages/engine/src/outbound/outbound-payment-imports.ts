@@ -31,21 +31,24 @@ import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { OutboundPayments } from "./outbound-payments.ts"
 import { applyCreation, captureUnitOfWork, insertNew, save, type UnitOfWork } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
+import { hostedPageUrl } from "../kernel/hosted-pages.ts"
 import { entriesOf, importLinksOf, moveImport, zeroCounts } from "./outbound-payment-import-moves.ts"
 import { expireUnauthorised, IMPORT_AUTHORISATION_WINDOW_MILLIS, type ImportDueWork, validatePending } from "./outbound-payment-import-due.ts"
 import { optionalSchedule } from "../kernel/due/deadlines.ts"
 import type { DueRequest } from "../kernel/ports/due-work.ts"
 
 /**
- * The dashboard where a user reviews and authorises imports. `authorisation_url` is
- * `<base>/outbound_payment_imports/<id>/authorise`; an embedding application provides its own base.
+ * Where a user reviews and authorises imports: this server's import page
+ * (`HOSTED_PAGE_PATHS.outboundPaymentImport`) under this base. The server provides its public URL
+ * (`PAYKIT_PUBLIC_URL`); an embedding application may provide its own dashboard's; the default, the
+ * empty string, makes the URL a path relative to the server.
  */
 export const DashboardBaseUrl = Context.Reference<string>("@paykit/engine/DashboardBaseUrl", {
-  defaultValue: () => "https://dashboard.paykit.example"
+  defaultValue: () => ""
 })
 
-export const authorisationUrlOf = (base: string, id: string): string =>
-  `${base.replace(/\/+$/, "")}/outbound_payment_imports/${id}/authorise`
+export const authorisationUrlOf = (base: string, organisation: string, id: string): string =>
+  hostedPageUrl(base, "outboundPaymentImport", { organisation, id })
 
 type Errors = OperationError
 
@@ -81,7 +84,7 @@ const create = Effect.fnUntraced(function*(deps: ImportDeps, organisation: strin
     id,
     created_at,
     amount_sum: command.entry_items.reduce((sum, item) => sum + item.amount, 0),
-    authorisation_url: authorisationUrlOf(yield* DashboardBaseUrl, id),
+    authorisation_url: authorisationUrlOf(yield* DashboardBaseUrl, organisation, id),
     currency: "GBP",
     entry_counts: zeroCounts(command.entry_items.length),
     links: { creditor: creditor.resource.id }

@@ -23,10 +23,12 @@ import { oneOf } from "../kernel/ports/list-query.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { BankAuthorisationRepository, BillingRequestRepository } from "./repositories.ts"
 import type { BankAuthorisation } from "./domain/bank-authorisations.ts"
+import type { BillingRequest } from "./domain/billing-requests.ts"
 import { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest } from "./domain/bank-authorisation-commands.ts"
 import { checkBillingRequestEvent, stepBillingRequest } from "./billing-request-steps.ts"
 import { BillingRequests } from "./billing-requests.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
+import { hostedPageUrl } from "../kernel/hosted-pages.ts"
 import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork, save } from "../kernel/support.ts"
 import { captureDailyItems, type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
 
@@ -34,12 +36,19 @@ const ROOT = "bank_authorisations"
 
 export { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest }
 
-/** The hosted page a payer visits to authorise: `<base>/bank_authorisations/<id>/authorise`. */
-export const authorisationUrl = (base: string, id: string): string => `${base}/bank_authorisations/${id}/authorise`
-/** Where the payer lands afterwards when no `redirect_uri` is given: the hosted thank-you page. */
-export const defaultRedirectUri = (base: string, id: string): string => `${base}/bank_authorisations/${id}/complete`
+/** The hosted page a payer visits to authorise (the sandbox bank's page, `HOSTED_PAGE_PATHS.bankAuthorisation`). */
+export const authorisationUrl = (base: string, organisation: string, id: string): string => hostedPageUrl(base, "bankAuthorisation", { organisation, id })
+/** Where the payer lands afterwards when no `redirect_uri` is given: the hosted page saying the outcome. */
+export const defaultRedirectUri = (base: string, organisation: string, id: string): string =>
+  hostedPageUrl(base, "bankAuthorisationComplete", { organisation, id })
+/** A PNG QR code of the authorisation's `url`, for a payer who authorises on their phone. */
+export const qrCodeUrl = (base: string, organisation: string, id: string): string => hostedPageUrl(base, "bankAuthorisationQrCode", { organisation, id })
 
 type Errors = OperationError
+
+/** A mandate needs an account: the one the bank reports at authorisation, unless the payer already gave one. */
+export const bankReportsAccount = (request: BillingRequest): boolean =>
+  request.mandate_request !== null && request.links.customer_bank_account === undefined
 
 const BANK_CAUSE = (cause: string, description: string): Cause => ({ origin: "bank", cause, description })
 
@@ -74,9 +83,9 @@ const createAuthorisation = (deps: Omit<Deps, "billingRequests">, organisation: 
       id,
       created_at: at,
       authorisation_type: action.bank_authorisation?.authorisation_type ?? (br.payment_request === null ? "mandate" : "payment"),
-      url: authorisationUrl(base, id),
-      qr_code_url: null,
-      redirect_uri: req.redirect_uri ?? defaultRedirectUri(base, id),
+      url: authorisationUrl(base, organisation, id),
+      qr_code_url: qrCodeUrl(base, organisation, id),
+      redirect_uri: req.redirect_uri ?? defaultRedirectUri(base, organisation, id),
       expires_at: bankAuthorisationExpiresAt(at),
       last_visited_at: null,
       authorised_at: null,
@@ -140,9 +149,7 @@ const authorise = (deps: Deps, organisation: string, id: string, req: BankAuthor
     yield* checkBillingRequestEvent(br.resource, "bank_authorisation_authorised")
     const cause = BANK_CAUSE("bank_authorisation_authorised", "The payer authorised at their bank.")
     const next = yield* move(deps, organisation, current, "authorise", cause, (a, at) => ({ ...a, authorised_at: at }))
-    // A mandate needs an account: the one the bank reports, unless the payer already gave one.
-    const needsAccount = br.resource.mandate_request !== null && br.resource.links.customer_bank_account === undefined
-    if (needsAccount) {
+    if (bankReportsAccount(br.resource)) {
       if (req.bank_account === undefined) {
         return yield* invalidField(ROOT, ["bank_account"], "is required: the bank must report the payer's account for the mandate")
       }

@@ -2,6 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { NotFound } from "@paykit/core"
 import { INSTITUTIONS, type InstitutionRecord, type InstitutionScheme } from "./data/institutions.ts"
 import type { Institution } from "./domain/institutions.ts"
+import { hostedPageUrl } from "../kernel/hosted-pages.ts"
 import { BillingRequestInstitutionParams, InstitutionListParams } from "./domain/institution-params.ts"
 
 export { BillingRequestInstitutionParams, InstitutionListParams }
@@ -10,8 +11,9 @@ const ROOT = "institutions"
 
 /**
  * The public base URL of this server's hosted pages (bank authorisation pages, institution
- * images), without a trailing slash. The HTTP layer provides its own; the default, the empty
- * string, makes every such URL a path relative to the server (`/institutions/<id>/logo.png`).
+ * images, import authorisation), without a trailing slash. The server provides its public URL
+ * (`PAYKIT_PUBLIC_URL`); the default, the empty string, makes every such URL a path relative to
+ * the server (`/institutions/<id>/logo.svg`).
  */
 export const HostedPagesBaseUrl = Context.Reference<string>("@paykit/engine/HostedPagesBaseUrl", { defaultValue: () => "" })
 
@@ -20,8 +22,8 @@ export const HostedPagesBaseUrl = Context.Reference<string>("@paykit/engine/Host
 export const toInstitution = (r: InstitutionRecord, baseUrl: string): Institution => ({
   id: r.id,
   name: r.name,
-  icon_url: `${baseUrl}/institutions/${r.id}/icon.png`,
-  logo_url: `${baseUrl}/institutions/${r.id}/logo.png`,
+  icon_url: hostedPageUrl(baseUrl, "institutionIcon", { id: r.id }),
+  logo_url: hostedPageUrl(baseUrl, "institutionLogo", { id: r.id }),
   roles: [...r.roles],
   country_code: r.country_code,
   limits: null,

@@ -15,8 +15,8 @@
  * - `schemes` are the payment schemes the institution can be authorised on;
  * - `limits` is null throughout: banks' per-payment and daily open banking limits are not
  *   published in a form this dataset can vouch for, and the spec allows null;
- * - `icon_url` and `logo_url` are paths on this server (`/institutions/<id>/icon.png`,
- *   `/institutions/<id>/logo.png`) relative to its base URL; no image host is assumed.
+ * - `icon_url` and `logo_url` are SVG images served by this server (`HOSTED_PAGE_PATHS`), generated
+ *   from the institution's name (docs/pages.md); no image host is assumed.
  */
 
 export const INSTITUTION_ROLES = ["institutions_list", "heartbeat", "pis", "vrp_sweeping", "read_refund_account"] as const

@@ -7,15 +7,15 @@ import { CreatedAt, Id, NullableTimestamp } from "../../kernel/fields.ts"
 /**
  * A bank authorisation with the real API's fields. `status` is this engine's addition: the real
  * resource shows its state only through `last_visited_at`, `authorised_at` and `expires_at`;
- * the status is the @paykit/machines state those fields describe. `qr_code_url` is always null:
- * this engine renders no QR codes.
+ * the status is the @paykit/machines state those fields describe. `qr_code_url` is a PNG QR code
+ * of `url` served by this server (null on authorisations stored before it was).
  */
 export const BankAuthorisation = Schema.Struct({
   id: Id,
   created_at: CreatedAt,
   authorisation_type: Schema.Literals(["mandate", "payment"]),
   url: Schema.String,
-  qr_code_url: Schema.Null,
+  qr_code_url: Schema.NullOr(Schema.String),
   redirect_uri: Schema.String,
   expires_at: Timestamp,
   last_visited_at: NullableTimestamp,

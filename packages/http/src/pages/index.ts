@@ -1,0 +1,20 @@
+import { Effect } from "effect"
+import type { PageRoute } from "../routes.ts"
+import { assetPages } from "./assets.ts"
+import { bankAuthorisationPages } from "./bank-authorisation-page.ts"
+import { importPages } from "./import-page.ts"
+import { pageServices } from "./page-services.ts"
+
+/**
+ * The pages for people (docs/pages.md): where the URLs the API hands out lead. They are routes of
+ * the API's dispatcher answered without the gateway, bound once to the engine's services.
+ */
+export const hostedPages: Effect.Effect<ReadonlyArray<PageRoute>, never, Effect.Services<typeof pageServices>> = Effect.map(pageServices, (services) => [
+  ...bankAuthorisationPages(services),
+  ...importPages(services),
+  ...assetPages(services)
+])
+
+export { escapeHtml, html, Html } from "./html.ts"
+export { LANGUAGES, MESSAGES, pickLanguage } from "./i18n.ts"
+export { makeCsrfSigner, PageSigningSecret } from "./csrf.ts"

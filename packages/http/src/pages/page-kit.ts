@@ -1,0 +1,139 @@
+import { Effect, Option } from "effect"
+import { httpStatusOf, NotFound, pathIdOf, type PaykitError } from "@paykit/core"
+import { DueWorkStore, withClockOffset } from "@paykit/engine"
+import type { ApiRequest } from "../api-request.ts"
+import type { ApiResponse } from "../api-response.ts"
+import type { PageRoute } from "../routes.ts"
+import { CSRF_FIELD, type CsrfSigner } from "./csrf.ts"
+import { type Html, html } from "./html.ts"
+import { cookieLanguage, isLanguage, type Language, LANGUAGE_COOKIE, MESSAGES, pickLanguage } from "./i18n.ts"
+import { DEFAULT_THEME, layout, type Theme } from "./layout.ts"
+import type { Messages } from "./messages/en.ts"
+
+/**
+ * What every page shares: the request's language, its answers (a page, a redirect, an error page),
+ * its form's body and CSRF check, and the organisation's clock. A page never answers with the
+ * API's JSON: an engine error is a page saying what went wrong, in the page's language.
+ */
+
+export interface PageRequest {
+  readonly request: ApiRequest
+  /** The language the request named itself, if it did. */
+  readonly asked: Language | undefined
+  readonly language: Language
+  readonly messages: Messages
+  readonly organisation: string
+  readonly id: string
+  /** The page's own path, without its query. */
+  readonly path: string
+}
+
+const header = (request: ApiRequest, name: string): string | undefined => {
+  const value = request.headers[name]
+  return typeof value === "string" ? value : value?.[0]
+}
+
+/** The fields of a form post (`application/x-www-form-urlencoded`), the last of repeats kept. */
+export const formFields = (request: ApiRequest): Readonly<Record<string, string>> =>
+  Object.fromEntries(new URLSearchParams(request.body))
+
+/** The language a request asks for itself (`lang` in its query or form), which the page then keeps in a cookie. */
+const askedLanguage = (request: ApiRequest): Language | undefined => {
+  const query = request.query["lang"]
+  const asked = typeof query === "string" ? query : formFields(request)["lang"]
+  return isLanguage(asked) ? asked : undefined
+}
+
+const pageRequestOf = (request: ApiRequest): PageRequest => {
+  const asked = askedLanguage(request)
+  const language = pickLanguage(asked, header(request, "accept-language"), cookieLanguage(header(request, "cookie")))
+  return {
+    request,
+    asked,
+    language,
+    messages: MESSAGES[language],
+    organisation: request.params["organisation"] ?? "",
+    id: request.params["id"] ?? "",
+    path: request.path
+  }
+}
+
+const HTML_HEADERS = {
+  "content-type": "text/html; charset=utf-8",
+  // The pages load nothing from elsewhere and run no script; they may not be framed (clickjacking).
+  "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self' http: https:; frame-ancestors 'none'; base-uri 'none'",
+  "x-frame-options": "DENY",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store"
+}
+
+export const page = (status: number, markup: Html): ApiResponse => ({ status, body: markup.markup, headers: HTML_HEADERS })
+
+/** After a form post: the browser GETs `location` (303 See Other). */
+export const redirect = (location: string): ApiResponse => ({ status: 303, body: "", headers: { location, "cache-control": "no-store" } })
+
+/** The hidden fields every form carries: its CSRF token and the page's language. */
+export const formGuard = (p: PageRequest, token: string): Html =>
+  html`<input type="hidden" name="${CSRF_FIELD}" value="${token}"><input type="hidden" name="lang" value="${p.language}">`
+
+/** Whether a post carries a good token for this page's resource and `purpose`. */
+export const csrfValid = (csrf: CsrfSigner, p: PageRequest, purpose: string): boolean =>
+  csrf.verify(formFields(p.request)[CSRF_FIELD], purpose, p.id, Date.now())
+
+/** The page of an error: the engine's message under the page's title, in the layout. */
+export const errorPage = (p: PageRequest, status: number, detail: string, theme: Theme = DEFAULT_THEME): ApiResponse =>
+  page(status, layout({
+    language: p.language,
+    messages: p.messages,
+    title: p.messages.error_title,
+    theme,
+    path: p.path,
+    content: html`<p role="alert">${detail}</p>`
+  }))
+
+/** What a page says for an engine error: not found, or the engine's own message. */
+const pageOfError = (p: PageRequest, error: PaykitError): ApiResponse =>
+  errorPage(p, httpStatusOf(error), error._tag === "NotFound" ? p.messages.error_not_found : `${p.messages.error_refused}: ${error.message}`)
+
+/** Runs `effect` on the organisation's clock (its sandbox offset; none where the server keeps no clocks). */
+const onOrganisationClock = <A, E, R>(organisation: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.flatMap(Effect.serviceOption(DueWorkStore), (store) =>
+    Option.isNone(store)
+      ? effect
+      : Effect.flatMap(store.value.offsetOf(organisation), (offset) => withClockOffset(offset, effect)))
+
+/** The answer with the language asked kept for the pages that follow (a session cookie: nothing else is stored). */
+const keepLanguage = (language: Language) => (response: ApiResponse): ApiResponse => ({
+  ...response,
+  headers: { ...response.headers, "set-cookie": `${LANGUAGE_COOKIE}=${language}; Path=/; SameSite=Lax; HttpOnly` }
+})
+
+export type PageAnswer = (p: PageRequest) => Effect.Effect<ApiResponse, PaykitError>
+
+/** What an organisation's id in a page's path may be: visible ASCII, as storage takes it (ids are never longer). */
+const ORGANISATION_PATTERN = /^[\x21-\x7e]{1,100}$/
+
+/**
+ * The path's ids checked before any lookup, as the API checks its own: a malformed resource id
+ * (a NUL, a wrong prefix) or organisation names nothing, so the page is a 404.
+ */
+const checkedIds = (p: PageRequest, collection: string): Effect.Effect<void, NotFound> =>
+  p.request.params["organisation"] !== undefined && !ORGANISATION_PATTERN.test(p.organisation)
+    ? Effect.fail(new NotFound({ resource: "organisations", id: p.organisation }))
+    : Effect.asVoid(pathIdOf(collection, p.id))
+
+/** A page at `path` (with `:organisation` and `:id`), its engine errors answered as pages. */
+export const pageAt = (method: "GET" | "POST", path: string, answer: PageAnswer): PageRoute => {
+  const segments = path.split("/")
+  // The collection the id belongs to: the segment before it (`bank_authorisations/:id`).
+  const collection = segments[segments.indexOf(":id") - 1] ?? ""
+  return {
+    method,
+    path,
+    page: (request) => {
+      const p = pageRequestOf(request)
+      const answered = Effect.catch(Effect.andThen(checkedIds(p, collection), answer(p)), (error) => Effect.succeed(pageOfError(p, error)))
+      return onOrganisationClock(p.organisation, p.asked === undefined ? answered : Effect.map(answered, keepLanguage(p.asked)))
+    }
+  }
+}
