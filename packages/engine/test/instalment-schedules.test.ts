@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addDays, type LocalDate } from "@paykit/core"
-import { INSTALMENT_SCHEDULE_STATUSES, PAYMENT_STATUSES } from "@paykit/machines"
+import { INSTALMENT_SCHEDULE_STATUSES, type InstalmentScheduleStatus, PAYMENT_STATUSES, type PaymentStatus } from "@paykit/machines"
 import { decodeCommand, Events, InstalmentSchedules, Mandates, Payments, REQUEST_BODIES, scheduleEventFor, Simulator } from "@paykit/engine"
 import { ORG, runEngine, setUpPayer } from "./fixtures.ts"
 
@@ -10,25 +10,51 @@ const DAY = 86_400_000
 const withDates = decodeCommand(REQUEST_BODIES.instalment_schedules.create_with_dates, "instalment_schedules")
 
 describe("a schedule follows its payments", () => {
-  // The real API: errored while a payment has failed, completed when all are paid, resumed once
-  // the failed one is retried, cancelled with its mandate. Stated over the payments' statuses,
-  // independently of the code.
-  it("errors on a failure, resumes without one, completes when every payment is paid out, ends with its mandate", () => {
+  // The real API: errored while a payment has failed, completed once every instalment has ended
+  // with none failing (a cancelled or denied instalment ends it as a paid-out one does, as long as
+  // one was paid out), resumed once the failed one is retried, cancelled with its mandate. Stated
+  // over the payments' statuses, independently of the code.
+  it("errors on a failure, resumes without one, completes when every instalment has ended unfailed, ends with its mandate", () => {
+    const ENDED_UNFAILED: ReadonlyArray<string> = ["paid_out", "cancelled", "customer_approval_denied"]
     fc.assert(fc.property(
       fc.constantFrom(...INSTALMENT_SCHEDULE_STATUSES),
       fc.array(fc.constantFrom(...PAYMENT_STATUSES), { minLength: 1, maxLength: 6 }),
       fc.boolean(),
       (status, payments, chargeable) => {
         const failing = payments.includes("failed") || payments.includes("charged_back")
-        const allPaid = payments.every((p) => p === "paid_out")
+        const done = payments.every((p) => ENDED_UNFAILED.includes(p)) && payments.includes("paid_out")
         const expected = status === "active"
-          ? allPaid ? "complete" : !chargeable ? "cancel" : failing ? "error" : undefined
+          ? done ? "complete" : !chargeable ? "cancel" : failing ? "error" : undefined
           : status === "errored"
           ? !chargeable ? "cancel" : failing ? undefined : "resume"
           : undefined
         expect(scheduleEventFor(status, payments, chargeable)).toBe(expected)
       }
     ))
+  })
+
+  it("answers these schedules as the real API would (answers written by hand)", () => {
+    const cases: ReadonlyArray<readonly [InstalmentScheduleStatus, ReadonlyArray<PaymentStatus>, boolean, string | undefined]> = [
+      ["active", ["paid_out", "cancelled", "paid_out"], true, "complete"],
+      ["active", ["paid_out", "customer_approval_denied"], true, "complete"],
+      ["active", ["paid_out", "cancelled"], false, "complete"],
+      ["active", ["paid_out", "paid_out"], true, "complete"],
+      ["active", ["cancelled", "cancelled"], true, undefined],
+      ["active", ["paid_out", "confirmed"], true, undefined],
+      ["active", ["paid_out", "failed"], true, "error"],
+      ["active", ["paid_out", "charged_back", "cancelled"], true, "error"],
+      ["active", ["paid_out", "charged_back", "cancelled"], false, "cancel"],
+      ["active", ["pending_submission"], false, "cancel"],
+      ["errored", ["failed", "paid_out"], true, undefined],
+      ["errored", ["pending_submission", "paid_out"], true, "resume"],
+      ["errored", ["failed"], false, "cancel"],
+      ["completed", ["paid_out"], true, undefined],
+      ["cancelled", ["cancelled"], false, undefined],
+      ["creation_failed", [], true, undefined]
+    ]
+    for (const [status, payments, chargeable, expected] of cases) {
+      expect(scheduleEventFor(status, payments, chargeable), `${status} ${payments.join(",")} ${chargeable}`).toBe(expected)
+    }
   })
 
   it("a schedule whose payment fails is errored, and active again (resumed) once the payment is retried", async () => {

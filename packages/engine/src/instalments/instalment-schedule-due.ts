@@ -11,6 +11,16 @@ import { type InstalmentDeps, moveSchedule } from "./instalment-schedule-rules.t
 /** Payment statuses that mean an instalment was not collected (the real API's `errored`). */
 const FAILED_PAYMENTS: ReadonlyArray<Payment["status"]> = ["failed", "charged_back"]
 
+/**
+ * Payment statuses in which an instalment has ended without failing: paid out, or never to be
+ * collected (cancelled, or refused by the payer) and so owed no more.
+ */
+const ENDED_UNFAILED_PAYMENTS: ReadonlyArray<Payment["status"]> = ["paid_out", "cancelled", "customer_approval_denied"]
+
+/** Every instalment has ended without failing, and at least one was collected. */
+const allEnded = (payments: ReadonlyArray<Payment["status"]>): boolean =>
+  payments.every((p) => ENDED_UNFAILED_PAYMENTS.includes(p)) && payments.includes("paid_out")
+
 const CAUSES = {
   error: { origin: "gocardless", cause: "instalment_schedule_errored", description: "One of the instalments' payments failed." },
   complete: { origin: "gocardless", cause: "instalment_schedule_completed", description: "Every payment of the instalment schedule has been paid out." },
@@ -22,8 +32,8 @@ const CAUSES = {
 type FollowEvent = keyof typeof CAUSES & InstalmentScheduleEvent
 
 /**
- * Where a schedule's payments and mandate put it: completed when every payment is paid out;
- * otherwise cancelled once its mandate can no longer be charged (its pending payments went with
+ * Where a schedule's payments and mandate put it: completed when every instalment has ended
+ * without failing (paid out, or cancelled or denied, with at least one paid out); otherwise cancelled once its mandate can no longer be charged (its pending payments went with
  * the mandate), errored while one of them failed, active again once none has (a failed payment
  * was retried). Pure, for the due work and its tests.
  */
@@ -33,7 +43,7 @@ export const scheduleEventFor = (
   mandateChargeable: boolean
 ): FollowEvent | undefined => {
   if (status !== "active" && status !== "errored") return undefined
-  if (status === "active" && payments.length > 0 && payments.every((p) => p === "paid_out")) return "complete"
+  if (status === "active" && allEnded(payments)) return "complete"
   if (!mandateChargeable) return "cancel"
   const failing = payments.some((p) => FAILED_PAYMENTS.includes(p))
   if (status === "active" && failing) return "error"
