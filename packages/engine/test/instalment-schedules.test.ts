@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addDays, type LocalDate } from "@paykit/core"
 import { INSTALMENT_SCHEDULE_STATUSES, type InstalmentScheduleStatus, PAYMENT_STATUSES, type PaymentStatus } from "@paykit/machines"
-import { decodeCommand, Events, InstalmentSchedules, Mandates, Payments, REQUEST_BODIES, scheduleEventFor, Simulator } from "@paykit/engine"
+import { decodeCommand, Events, InstalmentSchedules, Mandates, Payments, REQUEST_BODIES, scheduleEventFor, setUpPayer as setUpPaidPayer, Simulator } from "@paykit/engine"
 import { ORG, runEngine, setUpPayer } from "./fixtures.ts"
 
 const DAY = 86_400_000
@@ -55,6 +55,27 @@ describe("a schedule follows its payments", () => {
     for (const [status, payments, chargeable, expected] of cases) {
       expect(scheduleEventFor(status, payments, chargeable), `${status} ${payments.join(",")} ${chargeable}`).toBe(expected)
     }
+  })
+
+  it("a schedule with a cancelled instalment completes once the others are paid out", async () => {
+    const result = await runEngine(Effect.gen(function*() {
+      // A verified creditor, so that its collections are paid out.
+      const { mandate } = yield* setUpPaidPayer(ORG, { verifyCreditor: true })
+      const earliest = (yield* (yield* Mandates).get(ORG, mandate.id)).next_possible_charge_date as LocalDate
+      const command = yield* withDates({
+        name: "Three", currency: "GBP", total_amount: 3000, links: { mandate: mandate.id },
+        instalments: [1, 2, 3].map((k) => ({ amount: 1000, charge_date: addDays(earliest, 7 * k) }))
+      })
+      const schedules = yield* InstalmentSchedules
+      const schedule = yield* schedules.createWithDates(ORG, command)
+      const paymentService = yield* Payments
+      yield* paymentService.cancel(ORG, schedule.links.payments[1] ?? "")
+      yield* (yield* Simulator).advanceBy(45 * DAY)
+      const payments = yield* Effect.forEach(schedule.links.payments, (id) => Effect.map(paymentService.get(ORG, id), (p) => p.status))
+      const events = yield* (yield* Events).list(ORG, { instalment_schedule: schedule.id, resource_type: "instalment_schedules", limit: 10 })
+      return { payments, status: (yield* schedules.get(ORG, schedule.id)).status, actions: events.items.map((e) => e.action).reverse() }
+    }))
+    expect(result).toEqual({ payments: ["paid_out", "cancelled", "paid_out"], status: "completed", actions: ["created", "completed"] })
   })
 
   it("a schedule whose payment fails is errored, and active again (resumed) once the payment is retried", async () => {
