@@ -124,12 +124,10 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   subscription_schedule_not_finished: state("The subscription's schedule still has payments to create."),
   payer_authorisation_already_submitted: state("The payer authorisation is already submitted."),
   redirect_flow_already_completed: state("The redirect flow has already been completed."),
-  redirect_flow_expired: state("The redirect flow has expired (30 minutes after it was created) and can no longer be completed."),
   redirect_flow_incomplete: state("The customer has not yet completed the payment pages of the redirect flow (its billing request still has actions pending)."),
   refund_amount_exceeds_payment: state("The refunds of the payment would exceed its amount."),
   refund_payment_invalid_state: state("The payment is not in a status that can be refunded."),
   refunds_not_enabled: state("Refunds are not enabled for this creditor."),
-  already_actioned: state("The customer notification has already been handled, or its deadline has passed."),
   available_refund_amount_insufficient: state("The creditor's balance after its negative balance limit does not cover the refund."),
   fee_schedule_has_no_rule: state("No fee rule applies to this payment."),
   fx_amount_out_of_range: state("The exchanged amount is out of the supported range."),
@@ -137,5 +135,7 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   payout_amount_out_of_range: state("The payout's amount is out of the supported range."),
   scenario_precondition_failed: state("The resource is not where the scenario simulator starts (its status, or what it still lacks); the message names what the scenario needs."),
   scenario_payout_not_possible: state("The scenario needs a payout and none could be made: the creditor and its payout account must be verified and its unsettled balance above zero."),
-  scenario_scheme_not_supported: state("The scenario simulator exists only for other schemes than the mandate's.")
+  scenario_scheme_not_supported: state("The scenario simulator exists only for other schemes than the mandate's."),
+  already_actioned: state("The customer notification has already been handled, or its deadline has passed."),
+  redirect_flow_expired: state("The redirect flow has expired (30 minutes after it was created) and can no longer be completed.")
 }
