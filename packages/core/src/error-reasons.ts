@@ -143,5 +143,7 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   payout_amount_out_of_range: state("The payout's amount is out of the supported range."),
   scenario_precondition_failed: state("The resource is not where the scenario simulator starts (its status, or what it still lacks); the message names what the scenario needs."),
   scenario_payout_not_possible: state("The scenario needs a payout and none could be made: the creditor and its payout account must be verified and its unsettled balance above zero."),
-  scenario_scheme_not_supported: state("The scenario simulator exists only for other schemes than the mandate's.")
+  scenario_scheme_not_supported: state("The scenario simulator exists only for other schemes than the mandate's."),
+  already_actioned: state("The customer notification has already been handled, or its deadline has passed."),
+  redirect_flow_expired: state("The redirect flow has expired (30 minutes after it was created) and can no longer be completed.")
 }

@@ -8,6 +8,7 @@ import { customers } from "./collections/domain/customers.ts"
 import { mandates } from "./collections/domain/mandates.ts"
 import { negativeBalanceLimits } from "./payouts/domain/negative-balance-limits.ts"
 import { payments } from "./collections/domain/payments.ts"
+import { instalmentScheduleChecks } from "./collections/domain/instalment-schedule-checks.ts"
 import { mandateDormancies } from "./collections/domain/mandate-dormancy.ts"
 import { paymentReversals } from "./collections/domain/payment-reversals.ts"
 import { payouts } from "./payouts/domain/payouts.ts"
@@ -44,7 +45,7 @@ import {
   CreditorBankAccountRepository, CreditorRepository, PayerThemeRepository, SchemeIdentifierLocationRepository, VerificationDetailRepository
 } from "./creditors/repositories.ts"
 import {
-  CustomerBankAccountRepository, CustomerRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository,
+  CustomerBankAccountRepository, CustomerRepository, InstalmentScheduleCheckRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository,
   SubscriptionRepository, SubscriptionScheduleRepository
 } from "./collections/repositories.ts"
 import {
@@ -74,7 +75,7 @@ export * from "./exports/repositories.ts"
 
 /** Every resource definition the engine stores: a storage adapter creates one table per entry. */
 export const RESOURCE_DEFINITIONS = [
-  creditors, creditorBankAccounts, verificationDetails, customers, customerBankAccounts, mandates, mandateDormancies, payments, paymentReversals, refunds,
+  creditors, creditorBankAccounts, verificationDetails, customers, customerBankAccounts, mandates, mandateDormancies, instalmentScheduleChecks, payments, paymentReversals, refunds,
   negativeBalanceLimits,
   ledgerEntries,
   outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts, paymentAccountTransactions,
@@ -101,6 +102,7 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(CustomerBankAccountRepository, customerBankAccounts),
   fromBackend(MandateRepository, mandates),
   fromBackend(MandateDormancyRepository, mandateDormancies),
+  fromBackend(InstalmentScheduleCheckRepository, instalmentScheduleChecks),
   fromBackend(PaymentRepository, payments),
   fromBackend(PaymentReversalRepository, paymentReversals),
   fromBackend(RefundRepository, refunds),

@@ -34,6 +34,7 @@ import {
 } from "./collections/domain/subscriptions.ts"
 import { WebhookEndpointCreateRequest, WebhookEndpointUpdateRequest } from "./webhooks/domain/webhook-endpoints.ts"
 import {
+  InstalmentScheduleCreateRequest,
   InstalmentScheduleCreateWithDatesRequest,
   InstalmentScheduleCreateWithScheduleRequest,
   InstalmentScheduleUpdateRequest
@@ -101,6 +102,7 @@ export const REQUEST_BODIES = {
   payer_themes: { create: PayerThemeCreateRequest },
   webhook_endpoints: { create: WebhookEndpointCreateRequest, update: WebhookEndpointUpdateRequest },
   instalment_schedules: {
+    create: InstalmentScheduleCreateRequest,
     create_with_dates: InstalmentScheduleCreateWithDatesRequest,
     create_with_schedule: InstalmentScheduleCreateWithScheduleRequest,
     update: InstalmentScheduleUpdateRequest

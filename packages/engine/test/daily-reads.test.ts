@@ -11,9 +11,12 @@ import {
   Simulator,
   DueWorkSchedule,
   DueWorkStore,
+  InstalmentSchedules,
+  Mandates,
   Subscriptions,
   Transactor
 } from "@paykit/engine"
+import { addDays, type LocalDate } from "@paykit/core"
 import { edge, ORG, START } from "./fixtures.ts"
 
 /**
@@ -119,5 +122,39 @@ describe("what a daily run reads", () => {
       expect(day.schedules).toBeLessThanOrEqual(12)
     }
     expect(result.perDay.reduce((n, day) => n + day.schedules, 0)).toBeGreaterThan(0)
+  })
+
+  it("with 12 instalment schedules whose payments stand still, a daily run reads no schedule nor payment; one whose payment moved is read", async () => {
+    const reads: Array<Read> = []
+    const layer = Layer.mergeAll(sandboxEngineOn(recordingStorage(reads), { seed: 3 }), TestClock.layer())
+    const result = await Effect.runPromise(Effect.provide(Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      const { mandate } = yield* setUpPayer(ORG, { verifyCreditor: true })
+      const earliest = (yield* (yield* Mandates).get(ORG, mandate.id)).next_possible_charge_date as LocalDate
+      const schedules = yield* InstalmentSchedules
+      const made = []
+      for (let i = 0; i < 12; i++) {
+        made.push(yield* schedules.createWithDates(ORG, yield* edge.instalmentsWithDates({
+          name: `Sofa ${i}`, currency: "GBP", total_amount: 2000, links: { mandate: mandate.id },
+          instalments: [{ amount: 1000, charge_date: addDays(earliest, 60) }, { amount: 1000, charge_date: addDays(earliest, 90) }]
+        })))
+      }
+      const simulator = yield* Simulator
+      yield* simulator.advanceTo(START + 3 * DAY)
+      reads.length = 0
+      yield* simulator.advanceTo(START + 4 * DAY)
+      const quiet = [...reads]
+      const moved = made[0]?.links.payments[0] ?? ""
+      yield* (yield* Payments).cancel(ORG, moved)
+      reads.length = 0
+      yield* simulator.advanceTo(START + 5 * DAY)
+      return { quiet, afterMove: [...reads] }
+    }), layer))
+    expect(result.quiet.filter((r) => r.resource === "instalment_schedules")).toEqual([])
+    // The payments waiting for their dates are the payments job's (submission), not the schedules'.
+    expect(result.quiet.filter((r) => r.resource === "payments").every((r) => r.status === "pending_submission")).toBe(true)
+    expect(result.quiet.filter((r) => r.resource === "instalment_schedule_checks")).toEqual([])
+    expect(result.afterMove.filter((r) => r.resource === "instalment_schedule_checks")).toHaveLength(1)
+    expect(result.afterMove.filter((r) => r.resource === "instalment_schedules")).toEqual([])
   })
 })

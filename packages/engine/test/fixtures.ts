@@ -32,6 +32,7 @@ export const edge = {
   paymentRetry: decodeCommand(REQUEST_BODIES.payments.retry, "payments"),
   refund: decodeCommand(REQUEST_BODIES.refunds.create, "refunds"),
   subscription: decodeCommand(REQUEST_BODIES.subscriptions.create, "subscriptions"),
+  instalmentsWithDates: decodeCommand(REQUEST_BODIES.instalment_schedules.create_with_dates, "instalment_schedules"),
   subscriptionUpdate: decodeCommand(REQUEST_BODIES.subscriptions.update, "subscriptions"),
   subscriptionList: decodeCommand(SubscriptionListParams, "subscriptions")
 }

@@ -5,6 +5,7 @@ import {
   Block,
   BlockListParams,
   InstalmentSchedule,
+  instalmentScheduleCreationOf,
   InstalmentScheduleListParams,
   MandateImport,
   MandateImportEntry,
@@ -37,24 +38,49 @@ type Declaration = EndpointDeclaration<EngineServices>
 const BODIES = REQUEST_BODIES
 
 const IS = "instalment_schedules"
-/** The two creations of a schedule: `POST /instalment_schedules/create_with_<how>`, 201 with `Location`, app fees for apps only. */
-const scheduleCreation = <P extends Schema.Top & Schema.Decoder<unknown>>(
-  how: "dates" | "schedule",
-  request: P,
-  create: (s: EngineServices) => (organisation: string, command: P["Type"]) => Effect.Effect<InstalmentSchedule, PaykitError>
-): Declaration =>
+type ScheduleCreate<P extends Schema.Top> = (s: EngineServices) => (organisation: string, command: P["Type"]) => Effect.Effect<InstalmentSchedule, PaykitError>
+
+/** A creation of a schedule: 201 with `Location`, app fees for apps only. */
+const scheduleHandler = <P extends Schema.Top & Schema.Decoder<unknown>>(request: P, create: ScheduleCreate<P>) => (s: EngineServices): ApiHandler =>
+  createHandler(IS, request, create(s), { guard: appFeeOnlyForApps(IS, APP_FEE_PATHS.top) })
+
+/** `POST /instalment_schedules/<path>`: one creation, the endpoint named as its path. */
+const scheduleCreation = <P extends Schema.Top & Schema.Decoder<unknown>>(path: string, request: P, create: ScheduleCreate<P>): Declaration =>
   declare(
     IS,
-    HttpApiEndpoint.post(`create_with_${how}`, `/${IS}/create_with_${how}`, {
+    HttpApiEndpoint.post(path, `/${IS}/${path}`, {
       payload: single(IS, request),
       success: single(IS, InstalmentSchedule).pipe(HttpApiSchema.status(201))
     }).annotate(Idempotent, true),
-    (s) => createHandler(IS, request, create(s), { guard: appFeeOnlyForApps(IS, APP_FEE_PATHS.top) })
+    scheduleHandler(request, create)
   )
 
+const withDates = scheduleHandler(BODIES.instalment_schedules.create_with_dates, (s) => s.instalmentSchedules.createWithDates)
+const withSchedule = scheduleHandler(BODIES.instalment_schedules.create_with_schedule, (s) => s.instalmentSchedules.createWithSchedule)
+
+/**
+ * `POST /instalment_schedules`, which the real API still serves beside its two aliases
+ * (Versioning): the body says which creation it is (`instalmentScheduleCreationOf`).
+ */
+const plainScheduleCreation: Declaration = declare(
+  IS,
+  HttpApiEndpoint.post("create", `/${IS}`, {
+    payload: single(IS, BODIES.instalment_schedules.create),
+    success: single(IS, InstalmentSchedule).pipe(HttpApiSchema.status(201))
+  }).annotate(Idempotent, true),
+  (s) => {
+    const handlers = { dates: withDates(s), schedule: withSchedule(s) }
+    return (request, caller) => Effect.flatMap(unwrap(request, IS), (body) => handlers[instalmentScheduleCreationOf(body)](request, caller))
+  }
+)
+
 const instalmentScheduleRoutes: ReadonlyArray<Declaration> = [
-  scheduleCreation("dates", BODIES.instalment_schedules.create_with_dates, (s) => s.instalmentSchedules.createWithDates),
-  scheduleCreation("schedule", BODIES.instalment_schedules.create_with_schedule, (s) => s.instalmentSchedules.createWithSchedule),
+  scheduleCreation("create_with_dates", BODIES.instalment_schedules.create_with_dates, (s) => s.instalmentSchedules.createWithDates),
+  scheduleCreation("create_with_schedule", BODIES.instalment_schedules.create_with_schedule, (s) => s.instalmentSchedules.createWithSchedule),
+  // The aliases the real API gained (Versioning), each the creation it names.
+  scheduleCreation("with_dates", BODIES.instalment_schedules.create_with_dates, (s) => s.instalmentSchedules.createWithDates),
+  scheduleCreation("with_schedule", BODIES.instalment_schedules.create_with_schedule, (s) => s.instalmentSchedules.createWithSchedule),
+  plainScheduleCreation,
   listEndpoint(IS, InstalmentSchedule, InstalmentScheduleListParams, (s) => s.instalmentSchedules.list),
   getEndpoint(IS, InstalmentSchedule, (s) => s.instalmentSchedules.get),
   updateEndpoint(IS, InstalmentSchedule, BODIES.instalment_schedules.update, (s) => s.instalmentSchedules.update),

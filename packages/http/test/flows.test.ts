@@ -267,11 +267,11 @@ describe("bank account holder verifications", () => {
       const collected = await client.billingRequests.collectBankAccount(br.id, { ...UK_ACCOUNT, account_holder_name: name } as never)
       return collected.links?.customer_bank_account ?? ""
     }
-    const full = await client.bankAccountHolderVerifications.create({ type: "confirmation_of_payee", links: { bank_account: await accountOf("Ada Lovelace") } } as never)
+    const full = await client.bankAccountHolderVerifications.create({ type: "confirmation_of_payee", reference: "INV-42", links: { bank_account: await accountOf("Ada Lovelace") } })
     expect(statusOf(full)).toBe(201)
-    expect(full).toMatchObject({ type: "confirmation_of_payee", status: "completed", result: "full_match", actual_account_name: null })
+    expect(full).toMatchObject({ type: "confirmation_of_payee", status: "completed", result: "full_match", actual_account_name: null, reference: "INV-42" })
     expect(full.id).toMatch(/^BAHV/)
-    expect(await client.bankAccountHolderVerifications.find(full.id)).toMatchObject({ result: "full_match" })
+    expect(await client.bankAccountHolderVerifications.find(full.id)).toMatchObject({ result: "full_match", reference: "INV-42" })
     const partial = await client.bankAccountHolderVerifications.create({ type: "confirmation_of_payee", links: { bank_account: await accountOf("Ada Partial Lovelace") } } as never)
     expect(partial).toMatchObject({ result: "partial_match", actual_account_name: "ADA LOVELACE" })
     expectError(await failure(client.bankAccountHolderVerifications.create({ type: "confirmation_of_payee", links: { bank_account: "BA000000000000" } } as never)), ValidationFailedError, 422)
@@ -281,7 +281,7 @@ describe("bank account holder verifications", () => {
 })
 
 describe("customer notifications", () => {
-  it("handle marks it handled; a handled one is no longer visible (404), nor is an unknown one", async () => {
+  it("handle marks it handled; handling it again is 422 already_actioned; an unknown one is 404", async () => {
     const org = "OR_notifications"
     const client = localClient(await server.token(org), server.url)
     // paykit does not create notifications yet (docs/flows.md): one is stored as the engine would keep it.
@@ -298,7 +298,7 @@ describe("customer notifications", () => {
     const handled = await client.customerNotifications.handle(notification.id)
     expect(handled).toMatchObject({ id: notification.id, action_taken: "handled", action_taken_by: org, type: "payment_created" })
     expect(handled.action_taken_at).toMatch(/^\d{4}-/)
-    expectError(await failure(client.customerNotifications.handle(notification.id)), InvalidApiUsageError, 404)
+    expectError(await failure(client.customerNotifications.handle(notification.id)), InvalidStateError, 422, "already_actioned")
     expectError(await failure(client.customerNotifications.handle("PCN000000000009")), InvalidApiUsageError, 404)
   })
 })

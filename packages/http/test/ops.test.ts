@@ -131,6 +131,63 @@ describe("instalment schedules", () => {
   })
 })
 
+describe("instalment schedule creation paths (Versioning)", () => {
+  /** A POST the official client has no method for: the same envelope, headers and token it sends. */
+  const post = async (token: string, path: string, body: unknown) => {
+    const answer = await fetch(`${server.url}${path}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06", "content-type": "application/json" },
+      body: JSON.stringify({ instalment_schedules: body })
+    })
+    return { status: answer.status, location: answer.headers.get("location"), body: (await answer.json()) as Record<string, Record<string, unknown>> }
+  }
+
+  it("POST /instalment_schedules, /with_dates and /with_schedule create as create_with_dates and create_with_schedule do", async () => {
+    const organisation = "OR_instalment_paths"
+    const { mandate } = await payer(organisation)
+    const token = await server.token(organisation)
+    const base = { currency: "GBP", total_amount: 2000, links: { mandate: mandate.id } }
+    const withDates = (name: string) => ({ ...base, name, instalments: [{ amount: 1000, charge_date: null }, { amount: 1000, charge_date: null }] })
+    const withSchedule = (name: string) => ({ ...base, name, instalments: { amounts: [1000, 1000], interval: 1, interval_unit: "monthly" } })
+    const answers = [
+      await post(token, "/instalment_schedules/with_dates", withDates("aliased dates")),
+      await post(token, "/instalment_schedules/with_schedule", withSchedule("aliased schedule")),
+      await post(token, "/instalment_schedules", withDates("plain dates")),
+      await post(token, "/instalment_schedules", withSchedule("plain schedule"))
+    ]
+    for (const answer of answers) {
+      expect(answer.status).toBe(201)
+      const schedule = answer.body["instalment_schedules"] ?? {}
+      expect(schedule).toMatchObject({ status: "active", total_amount: 2000 })
+      expect(answer.location).toBe(`/instalment_schedules/${String(schedule["id"])}`)
+      expect((schedule["links"] as { payments: ReadonlyArray<string> }).payments).toHaveLength(2)
+    }
+    const listed = await localClient(token, server.url).instalmentSchedules.list({ mandate: mandate.id })
+    expect(listed.instalment_schedules.map((s) => s.name).sort()).toEqual(["aliased dates", "aliased schedule", "plain dates", "plain schedule"])
+  })
+
+  it("each path refuses what its creation refuses; the plain path reads dates from a list of instalments, a schedule otherwise", async () => {
+    const organisation = "OR_instalment_paths_refused"
+    const { mandate } = await payer(organisation)
+    const token = await server.token(organisation)
+    const base = { name: "Bad", currency: "GBP", total_amount: 999, links: { mandate: mandate.id } }
+    const sum = await post(token, "/instalment_schedules", { ...base, instalments: [{ amount: 1000, charge_date: null }] })
+    expect(sum.status).toBe(422)
+    expect(sum.body["error"]).toMatchObject({ type: "validation_failed", errors: [{ field: "total_amount" }] })
+    const scheduleSum = await post(token, "/instalment_schedules", { ...base, instalments: { amounts: [1000], interval: 1, interval_unit: "monthly" } })
+    expect(scheduleSum.body["error"]).toMatchObject({ errors: [{ field: "total_amount" }] })
+    // A list sent to the schedule path is not a schedule; a schedule sent to the dates path is not a list.
+    expect((await post(token, "/instalment_schedules/with_schedule", { ...base, total_amount: 1000, instalments: [{ amount: 1000, charge_date: null }] })).status).toBe(422)
+    expect((await post(token, "/instalment_schedules/with_dates", { ...base, total_amount: 1000, instalments: { amounts: [1000], interval: 1, interval_unit: "monthly" } })).status).toBe(422)
+    const none = await post(token, "/instalment_schedules", { ...base, total_amount: 1000 })
+    expect(none.status).toBe(422)
+    expect(none.body["error"]).toMatchObject({ errors: [{ field: "instalments" }] })
+    // App fees stay a partner app's on every path.
+    const fee = await post(token, "/instalment_schedules", { ...base, total_amount: 1000, app_fee: 10, instalments: [{ amount: 1000, charge_date: null }] })
+    expect(fee.body["error"]).toMatchObject({ errors: [{ field: "app_fee" }] })
+  })
+})
+
 describe("blocks", () => {
   it("journey: a blocked email, domain and bank account refuse the payer; block_by_ref, disable and enable", async () => {
     const { customer, account, client } = await payer("OR_blocks")

@@ -82,8 +82,8 @@ describe("the router", () => {
 
   it("marks as idempotent exactly the creating POSTs (those that answer 201)", () => {
     // Creations named for how they create: an outbound withdrawal, an instalment schedule's two
-    // creations, blocks by a reference.
-    const CREATING_ENDPOINTS = ["create", "withdrawal", "create_with_dates", "create_with_schedule", "block_by_ref"]
+    // creations and their aliases (Versioning), blocks by a reference.
+    const CREATING_ENDPOINTS = ["create", "withdrawal", "create_with_dates", "create_with_schedule", "with_dates", "with_schedule", "block_by_ref"]
     const creating = declared.filter((r) => r.method === "POST" && CREATING_ENDPOINTS.includes(r.endpoint))
     expect(declared.filter((r) => r.idempotent)).toEqual(creating)
   })

@@ -7,7 +7,7 @@ import type { MandateDormancy } from "./domain/mandate-dormancy.ts"
 import type { Mandate } from "./domain/mandates.ts"
 import type { Payment } from "./domain/payments.ts"
 import { DORMANCY_SCHEMES } from "./mandate-dormancy.ts"
-import type { MandateDormancyRepository, PaymentRepository } from "./repositories.ts"
+import type { InstalmentScheduleCheckRepository, MandateDormancyRepository, PaymentRepository } from "./repositories.ts"
 
 /**
  * A lapsing mandate's last use, kept as its payments are made and moved (`domain/mandate-dormancy.ts`):
@@ -19,6 +19,8 @@ import type { MandateDormancyRepository, PaymentRepository } from "./repositorie
 export interface LastUseDeps {
   readonly payments: PaymentRepository["Service"]
   readonly dormancy: MandateDormancyRepository["Service"]
+  /** Instalment schedules to follow, marked as their payments move (`instalment-schedule-checks.ts`). */
+  readonly scheduleChecks: InstalmentScheduleCheckRepository["Service"]
 }
 
 /** A new mandate of a scheme that lapses is watched from the day it was made. */

@@ -12,8 +12,9 @@ import type { CreditorRepository } from "../creditors/repositories.ts"
 import type { PartnerApp } from "../payouts/domain/app-fees.ts"
 import type { LedgerEntry } from "../payouts/domain/settlement-entries.ts"
 import type { Payment } from "./domain/payments.ts"
+import { markScheduleDue } from "./instalment-schedule-checks.ts"
 import { keepLastUse, type LastUseDeps } from "./mandate-last-use.ts"
-import type { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository } from "./repositories.ts"
+import type { CustomerBankAccountRepository, InstalmentScheduleCheckRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository } from "./repositories.ts"
 
 /** Working days after the charge date on which the sandbox bank reports a late failure or a chargeback. */
 export const LATE_FAILURE_AFTER_BUSINESS_DAYS = 3
@@ -79,6 +80,7 @@ export interface PaymentDeps {
   readonly refunds: RefundRepository["Service"]
   /** Lapsing mandates' last use, kept as their payments move (`mandate-last-use.ts`). */
   readonly dormancy: MandateDormancyRepository["Service"]
+  readonly scheduleChecks: InstalmentScheduleCheckRepository["Service"]
   readonly mandates: MandateRepository["Service"]
   readonly creditors: CreditorRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
@@ -116,7 +118,10 @@ export const movePayment = (
       ...(event === "fail" ? { will_attempt_retry: false } : {})
     }
   }), (next) =>
-    // Only a new charge date or a cancellation moves the mandate's last use.
-    next.charge_date !== current.resource.charge_date || (next.status === "cancelled" && current.resource.status !== "cancelled")
-      ? keepLastUse(deps, organisation, next)
-      : Effect.void)
+    Effect.andThen(
+      // Only a new charge date or a cancellation moves the mandate's last use.
+      next.charge_date !== current.resource.charge_date || (next.status === "cancelled" && current.resource.status !== "cancelled")
+        ? keepLastUse(deps, organisation, next)
+        : Effect.void,
+      next.status === current.resource.status ? Effect.void : markScheduleDue(deps.scheduleChecks, organisation, next)
+    ))

@@ -6,7 +6,7 @@ import { Transactor } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { AppAttributionRepository, AppFeeLedgerRepository, LedgerRepository, NegativeBalanceLimitRepository } from "../payouts/repositories.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, InstalmentScheduleCheckRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository } from "./repositories.ts"
 import type { Payment, PaymentCancelRequest, PaymentCreateRequest, PaymentListParams, PaymentRetryRequest, PaymentUpdateRequest } from "./domain/payments.ts"
 import type { Refund, RefundCreateRequest, RefundListParams, RefundUpdateRequest } from "./domain/refunds.ts"
 import { toListQuery } from "../kernel/list-params.ts"
@@ -29,6 +29,7 @@ export const paymentDeps = Effect.gen(function*() {
     reversals: yield* PaymentReversalRepository,
     refunds: yield* RefundRepository,
     dormancy: yield* MandateDormancyRepository,
+    scheduleChecks: yield* InstalmentScheduleCheckRepository,
     mandates: yield* MandateRepository,
     creditors: yield* CreditorRepository,
     accounts: yield* CustomerBankAccountRepository,
@@ -73,6 +74,7 @@ export class Payments extends Context.Service<Payments, {
     never,
     | PaymentRepository
     | PaymentReversalRepository
+    | InstalmentScheduleCheckRepository
     | MandateDormancyRepository
     | RefundRepository
     | MandateRepository

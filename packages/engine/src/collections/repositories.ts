@@ -2,6 +2,7 @@ import { repositoryService } from "../kernel/repository-service.ts"
 import { customerBankAccounts } from "./domain/customer-bank-accounts.ts"
 import { customers } from "./domain/customers.ts"
 import { mandates } from "./domain/mandates.ts"
+import { instalmentScheduleChecks } from "./domain/instalment-schedule-checks.ts"
 import { mandateDormancies } from "./domain/mandate-dormancy.ts"
 import { payments } from "./domain/payments.ts"
 import { paymentReversals } from "./domain/payment-reversals.ts"
@@ -18,3 +19,4 @@ export class PaymentReversalRepository extends repositoryService<PaymentReversal
 export class RefundRepository extends repositoryService<RefundRepository>()("RefundRepository", refunds) {}
 export class SubscriptionRepository extends repositoryService<SubscriptionRepository>()("SubscriptionRepository", subscriptions) {}
 export class SubscriptionScheduleRepository extends repositoryService<SubscriptionScheduleRepository>()("SubscriptionScheduleRepository", subscriptionSchedules) {}
+export class InstalmentScheduleCheckRepository extends repositoryService<InstalmentScheduleCheckRepository>()("InstalmentScheduleCheckRepository", instalmentScheduleChecks) {}

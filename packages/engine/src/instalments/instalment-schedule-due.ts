@@ -1,15 +1,27 @@
 import { Effect } from "effect"
+import { type InvalidState, now, unsafeLocalDate } from "@paykit/core"
 import type { InstalmentScheduleEvent } from "@paykit/machines"
 import { CHARGEABLE_MANDATE_STATUSES } from "../collections/domain/mandates.ts"
 import type { Payment } from "../collections/domain/payments.ts"
 import { type DailyItems, eachInChunks, idOfVersioned } from "../kernel/daily-items.ts"
-import { oneOf } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
+import { type EngineContext, save } from "../kernel/support.ts"
+import type { InstalmentScheduleCheck } from "../collections/domain/instalment-schedule-checks.ts"
 import type { InstalmentSchedule } from "./domain/instalment-schedules.ts"
 import { type InstalmentDeps, moveSchedule } from "./instalment-schedule-rules.ts"
 
 /** Payment statuses that mean an instalment was not collected (the real API's `errored`). */
 const FAILED_PAYMENTS: ReadonlyArray<Payment["status"]> = ["failed", "charged_back"]
+
+/**
+ * Payment statuses in which an instalment has ended without failing: paid out, or never to be
+ * collected (cancelled, or refused by the payer) and so owed no more.
+ */
+const ENDED_UNFAILED_PAYMENTS: ReadonlyArray<Payment["status"]> = ["paid_out", "cancelled", "customer_approval_denied"]
+
+/** Every instalment has ended without failing, and at least one was collected. */
+const allEnded = (payments: ReadonlyArray<Payment["status"]>): boolean =>
+  payments.every((p) => ENDED_UNFAILED_PAYMENTS.includes(p)) && payments.includes("paid_out")
 
 const CAUSES = {
   error: { origin: "gocardless", cause: "instalment_schedule_errored", description: "One of the instalments' payments failed." },
@@ -22,8 +34,8 @@ const CAUSES = {
 type FollowEvent = keyof typeof CAUSES & InstalmentScheduleEvent
 
 /**
- * Where a schedule's payments and mandate put it: completed when every payment is paid out;
- * otherwise cancelled once its mandate can no longer be charged (its pending payments went with
+ * Where a schedule's payments and mandate put it: completed when every instalment has ended
+ * without failing (paid out, or cancelled or denied, with at least one paid out); otherwise cancelled once its mandate can no longer be charged (its pending payments went with
  * the mandate), errored while one of them failed, active again once none has (a failed payment
  * was retried). Pure, for the due work and its tests.
  */
@@ -33,7 +45,7 @@ export const scheduleEventFor = (
   mandateChargeable: boolean
 ): FollowEvent | undefined => {
   if (status !== "active" && status !== "errored") return undefined
-  if (status === "active" && payments.length > 0 && payments.every((p) => p === "paid_out")) return "complete"
+  if (status === "active" && allEnded(payments)) return "complete"
   if (!mandateChargeable) return "cancel"
   const failing = payments.some((p) => FAILED_PAYMENTS.includes(p))
   if (status === "active" && failing) return "error"
@@ -41,16 +53,35 @@ export const scheduleEventFor = (
   return undefined
 }
 
-const follow = Effect.fnUntraced(function*(deps: InstalmentDeps, organisation: string, schedule: Versioned<InstalmentSchedule>) {
+const follow = (deps: InstalmentDeps, organisation: string, schedule: Versioned<InstalmentSchedule>): Effect.Effect<void, InvalidState, EngineContext> =>
+  Effect.gen(function*() {
   const statuses: Array<Payment["status"]> = []
   for (const id of schedule.resource.links.payments) statuses.push((yield* Effect.orDie(deps.paymentRecords.get(organisation, id))).resource.status)
   const mandate = yield* Effect.orDie(deps.mandates.get(organisation, schedule.resource.links.mandate))
   const event = scheduleEventFor(schedule.resource.status, statuses, CHARGEABLE_MANDATE_STATUSES.includes(mandate.resource.status))
   if (event === undefined) return
-  yield* moveSchedule(deps, organisation, schedule, event, CAUSES[event])
+  const moved = yield* moveSchedule(deps, organisation, schedule, event, CAUSES[event])
+  // Resumed, it may be complete already (its retried payment paid out): follow it once more.
+  if (event === "resume") yield* follow(deps, organisation, yield* Effect.orDie(deps.schedules.get(organisation, moved.id)))
+  })
+
+/** A schedule marked due (a payment of it moved): followed, and the mark cleared, in one unit of work. */
+const followDue = Effect.fnUntraced(function*(deps: InstalmentDeps, organisation: string, check: Versioned<InstalmentScheduleCheck>) {
+  const schedule = yield* Effect.option(deps.schedules.get(organisation, check.resource.id))
+  if (schedule._tag === "Some" && FOLLOWED_STATUSES.includes(schedule.value.resource.status)) yield* follow(deps, organisation, schedule.value)
+  yield* save(deps.scheduleChecks, organisation, check, { ...check.resource, due_on: null })
 })
 
-/** The daily job: every active or errored schedule follows its payments, each in a unit of work of its own. */
+/** The statuses in which a schedule follows its payments. */
+const FOLLOWED_STATUSES: ReadonlyArray<InstalmentSchedule["status"]> = ["active", "errored"]
+
+/**
+ * The daily job: the schedules one of whose payments moved by today (`collections/instalment-schedule-checks.ts`)
+ * follow their payments, each in a unit of work of its own; no other schedule is read.
+ */
 export const followPayments = (deps: InstalmentDeps & { readonly eachItem: DailyItems }, organisation: string) =>
-  eachInChunks(deps.schedules, organisation, { status: oneOf(["active", "errored"]) }, (chunk) =>
-    deps.eachItem("instalment schedules", organisation, chunk, idOfVersioned, (schedule) => follow(deps, organisation, schedule)))
+  Effect.gen(function*() {
+    const today = unsafeLocalDate((yield* now).slice(0, 10))
+    yield* eachInChunks(deps.scheduleChecks, organisation, { due_on: { op: "range", lte: today } }, (chunk) =>
+      deps.eachItem("instalment schedules", organisation, chunk, idOfVersioned, (check) => followDue(deps, organisation, check)))
+  })

@@ -1,7 +1,7 @@
 import type { Cause, InstalmentScheduleEvent } from "@paykit/machines"
 import { instalmentScheduleMachine } from "@paykit/machines"
 import type { CreditorRepository } from "../creditors/repositories.ts"
-import type { MandateRepository, PaymentRepository } from "../collections/repositories.ts"
+import type { InstalmentScheduleCheckRepository, MandateRepository, PaymentRepository } from "../collections/repositories.ts"
 import type { Payments } from "../collections/payments.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { applyTransition } from "../kernel/support.ts"
@@ -14,6 +14,8 @@ export interface InstalmentDeps {
   readonly mandates: MandateRepository["Service"]
   readonly creditors: CreditorRepository["Service"]
   readonly paymentRecords: PaymentRepository["Service"]
+  /** The schedules due to follow their payments (`collections/instalment-schedule-checks.ts`). */
+  readonly scheduleChecks: InstalmentScheduleCheckRepository["Service"]
   readonly payments: Payments["Service"]
 }
 

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import type { IdGenerator, NotFound, OperationError } from "@paykit/core"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { MandateRepository, PaymentRepository } from "../collections/repositories.ts"
+import { InstalmentScheduleCheckRepository, MandateRepository, PaymentRepository } from "../collections/repositories.ts"
 import { Payments } from "../collections/payments.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
 import { toListQuery } from "../kernel/list-params.ts"
@@ -38,7 +38,7 @@ export class InstalmentSchedules extends Context.Service<InstalmentSchedules, {
   static readonly layer: Layer.Layer<
     InstalmentSchedules,
     never,
-    InstalmentScheduleRepository | MandateRepository | CreditorRepository | PaymentRepository | Payments | IdGenerator | EventLog | Transactor
+    InstalmentScheduleRepository | MandateRepository | CreditorRepository | PaymentRepository | InstalmentScheduleCheckRepository | Payments | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     InstalmentSchedules,
     Effect.gen(function*() {
@@ -47,6 +47,7 @@ export class InstalmentSchedules extends Context.Service<InstalmentSchedules, {
         mandates: yield* MandateRepository,
         creditors: yield* CreditorRepository,
         paymentRecords: yield* PaymentRepository,
+        scheduleChecks: yield* InstalmentScheduleCheckRepository,
         payments: yield* Payments
       }
       const run = yield* captureUnitOfWork

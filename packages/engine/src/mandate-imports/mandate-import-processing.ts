@@ -1,5 +1,5 @@
 import { Cause, Effect } from "effect"
-import type { IdGenerator, OperationError } from "@paykit/core"
+import { type IdGenerator, now, type OperationError } from "@paykit/core"
 import type { Customers } from "../collections/customers.ts"
 import type { Mandates } from "../collections/mandates.ts"
 import { DAILY_ITEM_FAILED, eachInChunks } from "../kernel/daily-items.ts"
@@ -7,7 +7,14 @@ import type { EventLog } from "../kernel/ports/event-log.ts"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { save } from "../kernel/support.ts"
-import { entryStatusOf, type MandateImport, type MandateImportEntry, type ProcessingErrors } from "./domain/mandate-imports.ts"
+import {
+  entryStatusOf,
+  erasedEntryRequest,
+  type MandateImport,
+  type MandateImportEntry,
+  type PendingEntryRequest,
+  type ProcessingErrors
+} from "./domain/mandate-imports.ts"
 import { type ImportDeps, moveImport } from "./mandate-import-rules.ts"
 
 /** The services processing makes payers with, and the units of work it runs each entry in. */
@@ -29,9 +36,8 @@ export const processingErrorsOf = (error: OperationError): ProcessingErrors => {
 }
 
 /** One entry's customer, bank account and mandate, made through the collections' own use cases. */
-const payerOf = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: string, batch: MandateImport, entry: MandateImportEntry) {
-  const request = yield* Effect.orDie(deps.requests.get(organisation, entry.id))
-  const { customer: customerRequest, bank_account, mandate: mandateRequest } = request.resource
+const payerOf = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: string, batch: MandateImport, request: PendingEntryRequest) {
+  const { customer: customerRequest, bank_account, mandate: mandateRequest } = request
   const customer = yield* deps.customers.create(organisation, customerRequest)
   const account = yield* deps.customers.createBankAccount(organisation, { ...bank_account, links: { customer: customer.id } })
   const mandate = yield* deps.mandates.create(organisation, {
@@ -46,15 +52,24 @@ const payerOf = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: 
 
 /**
  * One entry, in a unit of work of its own: its payer is made and linked, or (everything it made
- * rolled back) the refusal is kept in its `processing_errors`.
+ * rolled back) the refusal is kept in its `processing_errors`. Either way the payer's details it
+ * kept are deleted in the unit of work that records the outcome.
  */
 const processEntry = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: string, batch: MandateImport, entry: Versioned<MandateImportEntry>) {
+  const request = yield* Effect.orDie(deps.requests.get(organisation, entry.resource.id))
+  const pending = request.resource
+  if (!("bank_account" in pending)) {
+    // Deleted only with an outcome, or with a cancelled import, which is never processed.
+    return yield* Effect.die(new Error(`mandate import entry ${entry.resource.id} has no outcome and its details are deleted`))
+  }
+  const erase = Effect.flatMap(now, (at) => save(deps.requests, organisation, request, erasedEntryRequest(pending, at)))
   const made = yield* Effect.result(deps.run(Effect.gen(function*() {
-    const links = yield* payerOf(deps, organisation, batch, entry.resource)
+    const links = yield* payerOf(deps, organisation, batch, pending)
     yield* save(deps.entries, organisation, entry, { ...entry.resource, links: { ...entry.resource.links, ...links } })
+    yield* erase
   })))
   if (made._tag === "Success") return
-  yield* deps.run(Effect.asVoid(save(deps.entries, organisation, entry, { ...entry.resource, processing_errors: processingErrorsOf(made.failure) })))
+  yield* deps.run(Effect.andThen(save(deps.entries, organisation, entry, { ...entry.resource, processing_errors: processingErrorsOf(made.failure) }), erase))
 })
 
 /**

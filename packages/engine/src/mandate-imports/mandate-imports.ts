@@ -12,10 +12,12 @@ import { toListQuery } from "../kernel/list-params.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import type { Transactor } from "../kernel/ports/repository.ts"
-import { applyCreation, captureUnitOfWork, insertNew } from "../kernel/support.ts"
+import { applyCreation, captureUnitOfWork, insertNew, save } from "../kernel/support.ts"
+import { eachInChunks } from "../kernel/daily-items.ts"
 import {
   MANDATE_IMPORT_ENTRIES_ROOT,
   MANDATE_IMPORTS_ROOT,
+  erasedEntryRequest,
   type MandateImport,
   type MandateImportCreateRequest,
   type MandateImportEntry,
@@ -45,12 +47,29 @@ const create = Effect.fnUntraced(function*(deps: ImportDeps & { readonly credito
 })
 
 /**
+ * Cancels an import still being filled, and deletes the payer's details its entries kept, in the
+ * same unit of work (entries cannot be added meanwhile: their write of the import conflicts).
+ */
+const cancel = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, id: string) {
+  const cancelled = yield* moveImport(deps, organisation, yield* deps.imports.get(organisation, id), "cancel")
+  const at = yield* now
+  yield* eachInChunks(deps.entries, organisation, { mandate_import: eq(id) }, (chunk) =>
+    Effect.forEach(chunk, (entry) =>
+      Effect.orDie(Effect.flatMap(deps.requests.get(organisation, entry.resource.id), (request) =>
+        save(deps.requests, organisation, request, erasedEntryRequest(request.resource, at)))), { discard: true }))
+  return cancelled
+})
+
+/**
  * Adds an entry to an import still being filled (`created`). Its customer's names and its bank
  * details are checked now, as the real API does, so a bad entry is refused at once rather than
  * when the import is processed; the details are kept aside for processing.
  */
 const addEntry = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, req: MandateImportEntryCreateRequest) {
   const batch = yield* deps.imports.get(organisation, req.links.mandate_import)
+  // A versioned write of the import it read, unchanged: a submit or cancel committed since then
+  // makes this unit of work conflict, so no entry lands in an import already submitted.
+  yield* save(deps.imports, organisation, batch, batch.resource)
   if (batch.resource.status !== "created") {
     return yield* new InvalidState({
       reason: "mandate_import_not_created",
@@ -123,7 +142,7 @@ export class MandateImports extends Context.Service<MandateImports, {
             yield* schedule({ organisation: o, kind: MANDATE_IMPORT_PROCESSING, key: id, dueAt: at + MANDATE_IMPORT_PROCESSING_DELAY_MS })
             return submitted
           })),
-        cancel: (o, id) => run(Effect.flatMap(deps.imports.get(o, id), (current) => moveImport(deps, o, current, "cancel"))),
+        cancel: (o, id) => run(cancel(deps, o, id)),
         addEntry: (o, command) => run(addEntry(deps, o, command)),
         listEntries: (o, params) =>
           deps.entries.list(o, toListQuery(params, {

@@ -44,6 +44,7 @@ const create = (deps: Deps, organisation: string, req: BankAccountHolderVerifica
       status: "completed",
       result: verification.result,
       actual_account_name: verification.actual_account_name,
+      reference: req.reference ?? null,
       links: { bank_account: account.id }
     }
     yield* insertNew(deps.verifications, organisation, stored)

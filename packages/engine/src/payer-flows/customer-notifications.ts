@@ -1,21 +1,22 @@
 import { Context, Effect, Layer } from "effect"
-import { NotFound, now } from "@paykit/core"
-import type { InvalidState } from "@paykit/core"
+import { InvalidState, type NotFound, now, timestampToMillis } from "@paykit/core"
 import { save } from "../kernel/support.ts"
 import { CustomerNotificationRepository } from "./repositories.ts"
 import type { CustomerNotification } from "./domain/customer-notifications.ts"
 
-const ROOT = "customer_notifications"
-
 /**
- * Marks a notification handled by the integrator. As the real API says of its notifications, one
- * that has been actioned is no longer visible: handling it again answers 404.
+ * Marks a notification handled by the integrator. As the real API does, one already handled, or
+ * whose deadline has passed (GoCardless has sent it itself), answers 422 `already_actioned`.
  */
 const handle = (notifications: CustomerNotificationRepository["Service"], organisation: string, id: string) =>
   Effect.gen(function*() {
     const current = yield* notifications.get(organisation, id)
-    if (current.resource.action_taken !== null) return yield* new NotFound({ resource: ROOT, id })
-    const next: CustomerNotification = { ...current.resource, action_taken: "handled", action_taken_at: yield* now, action_taken_by: organisation }
+    const at = yield* now
+    const { action_taken, deadline } = current.resource
+    if (action_taken !== null || (deadline !== undefined && timestampToMillis(at) >= timestampToMillis(deadline))) {
+      return yield* new InvalidState({ reason: "already_actioned", message: "This notification has already been actioned, or its deadline has passed" })
+    }
+    const next: CustomerNotification = { ...current.resource, action_taken: "handled", action_taken_at: at, action_taken_by: organisation }
     yield* save(notifications, organisation, current, next)
     return next
   })

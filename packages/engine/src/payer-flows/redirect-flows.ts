@@ -17,6 +17,7 @@ import { MandateRepository } from "../collections/repositories.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { schemeRefusal } from "../creditors/scheme-identifiers.ts"
+import { constantTimeEquals } from "../kernel/constant-time.ts"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { captureUnitOfWork, type EngineContext, insertNew, save } from "../kernel/support.ts"
@@ -119,12 +120,17 @@ const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlo
   Effect.gen(function*() {
     const current = yield* deps.redirectFlows.get(organisation, id)
     const flow = current.resource
-    // The real API's answer to another session's token: `bad_request`, not a field error.
-    if (req.session_token !== flow.session_token) {
+    // The real API's answer to another session's token: `bad_request`, not a field error. Compared
+    // in constant time: the token is the payer's session secret.
+    if (!constantTimeEquals(req.session_token, flow.session_token)) {
       return yield* new InvalidApiUsage({ reason: "bad_request", status: 400, message: "The session_token differs from the one the redirect flow was created with" })
     }
     if (flow.links.mandate !== undefined) {
       return yield* new InvalidState({ reason: "redirect_flow_already_completed", message: "This redirect flow has already been completed" })
+    }
+    // "You cannot complete an expired redirect flow" (the real API): from `expires_at` on.
+    if (timestampToMillis(yield* now) >= timestampToMillis(flow.expires_at)) {
+      return yield* new InvalidState({ reason: "redirect_flow_expired", message: "This redirect flow has expired: redirect flows expire 30 minutes after they are created" })
     }
     const br = yield* fulfilledRequest(deps, organisation, flow.links.billing_request)
     const mandateId = br.mandate_request?.links.mandate

@@ -2,6 +2,7 @@ import { Effect, Schema } from "effect"
 import { type Currency, isCountryCode, type LocalDate, withNewId } from "@paykit/core"
 import { canTransition, paymentMachine, payoutMachine } from "@paykit/machines"
 import { assembleDecodedPartnerPayout, assembleDecodedPayout, BankReferencePrefix, type PayoutFx, renderExchangeRate } from "@paykit/money"
+import { markScheduleDue } from "../collections/instalment-schedule-checks.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { applyCreation, applyTransition, save } from "../kernel/support.ts"
@@ -93,7 +94,7 @@ const settleRow = (stores: PayoutStores, organisation: string, payout: Payout, r
     // settled by its reversal row in the same payout; its status stays where the bank put it.
     if (event === undefined || !canTransition(paymentMachine, payment.resource.status, event, {}, payout.created_at)) return
     const mandate = payment.resource.links.mandate
-    yield* applyTransition(stores.payments, {
+    const moved = yield* applyTransition(stores.payments, {
       organisation, machine: paymentMachine, current: payment, event, context: {},
       cause: {
         origin: "gocardless",
@@ -103,6 +104,7 @@ const settleRow = (stores: PayoutStores, organisation: string, payout: Payout, r
       links: { payment: entry.payment, ...(mandate === undefined ? {} : { mandate }), creditor: payout.links.creditor, payout: payout.id },
       ...(event === "pay_out" ? { patch: (x) => ({ ...x, links: { ...x.links, payout: payout.id } }) } : {})
     })
+    if (moved.status !== payment.resource.status) yield* markScheduleDue(stores.scheduleChecks, organisation, moved)
   })
 
 /** The currency a creditor's payout in `currency` is exchanged into, with the sandbox's estimate. */

@@ -8,7 +8,7 @@ import type { Transactor } from "../kernel/ports/repository.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import { applyTransition, captureUnitOfWork, save } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
-import type { PaymentRepository } from "../collections/repositories.ts"
+import type { InstalmentScheduleCheckRepository, PaymentRepository } from "../collections/repositories.ts"
 import type { CreditorBankAccountRepository, CreditorRepository } from "../creditors/repositories.ts"
 import { type AppFeeLedgerRepository, type LedgerRepository, type PayoutRepository, type PayoutStores, payoutStores } from "./repositories.ts"
 import type { Payout } from "./domain/payouts.ts"
@@ -78,6 +78,7 @@ export class Payouts extends Context.Service<Payouts, {
     Payouts,
     never,
     | PayoutRepository
+    | InstalmentScheduleCheckRepository
     | LedgerRepository
     | AppFeeLedgerRepository
     | PaymentRepository

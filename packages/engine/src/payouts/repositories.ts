@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { PaymentRepository } from "../collections/repositories.ts"
+import { InstalmentScheduleCheckRepository, PaymentRepository } from "../collections/repositories.ts"
 import { CreditorBankAccountRepository, CreditorRepository } from "../creditors/repositories.ts"
 import { repositoryService } from "../kernel/repository-service.ts"
 import { negativeBalanceLimits } from "./domain/negative-balance-limits.ts"
@@ -23,6 +23,8 @@ export interface PayoutStores {
   readonly ledger: LedgerRepository["Service"]
   readonly appFees: AppFeeLedgerRepository["Service"]
   readonly payments: PaymentRepository["Service"]
+  /** Instalment schedules to follow once a payment of theirs is paid out. */
+  readonly scheduleChecks: InstalmentScheduleCheckRepository["Service"]
   readonly creditors: CreditorRepository["Service"]
   readonly accounts: CreditorBankAccountRepository["Service"]
 }
@@ -30,13 +32,14 @@ export interface PayoutStores {
 export const payoutStores: Effect.Effect<
   PayoutStores,
   never,
-  PayoutRepository | LedgerRepository | AppFeeLedgerRepository | PaymentRepository | CreditorRepository | CreditorBankAccountRepository
+  PayoutRepository | LedgerRepository | AppFeeLedgerRepository | PaymentRepository | InstalmentScheduleCheckRepository | CreditorRepository | CreditorBankAccountRepository
 > = Effect.gen(function*() {
   return {
     payouts: yield* PayoutRepository,
     ledger: yield* LedgerRepository,
     appFees: yield* AppFeeLedgerRepository,
     payments: yield* PaymentRepository,
+    scheduleChecks: yield* InstalmentScheduleCheckRepository,
     creditors: yield* CreditorRepository,
     accounts: yield* CreditorBankAccountRepository
   }

@@ -1,7 +1,8 @@
 import { Effect, Schema } from "effect"
 import { Event, EventDetails } from "../kernel/domain/events.ts"
 import { StoredMetadata } from "../kernel/fields.ts"
-import { constantTimeEquals, gocardlessSignature } from "./signing.ts"
+import { constantTimeEquals } from "../kernel/constant-time.ts"
+import { gocardlessSignature } from "./signing.ts"
 
 /**
  * The receiving side, for an integrator's server (paykit's or GoCardless's webhooks alike): check

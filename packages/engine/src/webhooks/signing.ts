@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto"
+import { createHmac } from "node:crypto"
 import type { WebhookSignatureScheme } from "./domain/webhook-endpoints.ts"
 
 /**
@@ -47,9 +47,3 @@ export const signedHeaders = (
     : { [STANDARD_SIGNATURE_HEADER]: standardSignature(secret, webhookId, timestampSeconds, body) })
 })
 
-/** Compares two strings in time that depends on their length only (the length of a signature is public). */
-export const constantTimeEquals = (a: string, b: string): boolean => {
-  const left = Buffer.from(a, "utf8")
-  const right = Buffer.from(b, "utf8")
-  return left.length === right.length && timingSafeEqual(left, right)
-}

@@ -19,7 +19,7 @@ import {
 import { WebhookEndpointRepository } from "./repositories.ts"
 import { WebhookSecretKey } from "./secret-box.ts"
 import { WebhookSender } from "./sender.ts"
-import { constantTimeEquals } from "./signing.ts"
+import { constantTimeEquals } from "../kernel/constant-time.ts"
 
 /** Bytes of a secret paykit makes (base64url: 43 characters). */
 const GENERATED_SECRET_BYTES = 32

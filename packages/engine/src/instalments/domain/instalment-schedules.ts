@@ -103,6 +103,21 @@ export const InstalmentScheduleCreateWithScheduleRequest = withRules(Schema.Stru
 }), [(r) => instalmentTotalIssues(r.instalments.amounts, r.total_amount)])
 export type InstalmentScheduleCreateWithScheduleRequest = typeof InstalmentScheduleCreateWithScheduleRequest.Type
 
+/**
+ * `POST /instalment_schedules` (Versioning: still served beside `/with_dates` and
+ * `/with_schedule`): either creation, told apart by its body.
+ */
+export const InstalmentScheduleCreateRequest = Schema.Union([InstalmentScheduleCreateWithDatesRequest, InstalmentScheduleCreateWithScheduleRequest])
+export type InstalmentScheduleCreateRequest = typeof InstalmentScheduleCreateRequest.Type
+
+/**
+ * Which creation a `POST /instalment_schedules` body asks for: a list of `instalments` (each with
+ * its own date) is `create_with_dates`; anything else is read as `create_with_schedule`, whose
+ * Schema then names what is wrong (a missing `instalments` included).
+ */
+export const instalmentScheduleCreationOf = (body: unknown): "dates" | "schedule" =>
+  typeof body === "object" && body !== null && Array.isArray((body as { readonly instalments?: unknown }).instalments) ? "dates" : "schedule"
+
 /** `PUT /instalment_schedules/:id`: metadata only (the real API's update). */
 export const InstalmentScheduleUpdateRequest = MetadataUpdateRequest
 export type InstalmentScheduleUpdateRequest = typeof InstalmentScheduleUpdateRequest.Type

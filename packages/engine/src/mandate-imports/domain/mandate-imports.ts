@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ID_PREFIXES, IdOf, MandateScheme, Metadata } from "@paykit/core"
+import { ID_PREFIXES, IdOf, MandateScheme, Metadata, Timestamp } from "@paykit/core"
 import { MANDATE_IMPORT_STATUSES } from "@paykit/machines"
 import { AUTHORISATION_SOURCES } from "@paykit/validation"
 import { BankDetails } from "../../collections/domain/customer-bank-accounts.ts"
@@ -107,14 +107,28 @@ export type MandateImportEntryCreateRequest = typeof MandateImportEntryCreateReq
  * What an entry asks for, kept until its import is processed: the bank details are not part of
  * the entry the API shows. Keyed by the entry's id.
  */
-export const MandateImportEntryRequest = Schema.Struct({
+export const PendingEntryRequest = Schema.Struct({
   id: Id,
   created_at: CreatedAt,
   customer: CustomerCreateRequest,
   bank_account: BankDetails,
   mandate: Schema.NullOr(MandateImportEntryMandate)
 })
+export type PendingEntryRequest = typeof PendingEntryRequest.Type
+
+/**
+ * The same record once its entry is processed or its import cancelled: the payer's details and
+ * bank details are deleted (the record's port has no delete, so what stays is the id and when).
+ */
+export const ErasedEntryRequest = Schema.Struct({ id: Id, created_at: CreatedAt, erased_at: Timestamp })
+export type ErasedEntryRequest = typeof ErasedEntryRequest.Type
+
+export const MandateImportEntryRequest = Schema.Union([PendingEntryRequest, ErasedEntryRequest])
 export type MandateImportEntryRequest = typeof MandateImportEntryRequest.Type
+
+/** The request with its details deleted. */
+export const erasedEntryRequest = (request: MandateImportEntryRequest, at: Timestamp): ErasedEntryRequest =>
+  ({ id: request.id, created_at: request.created_at, erased_at: at })
 
 export const mandateImportEntryRequests = defineResource({
   name: "mandate_import_entry_requests",

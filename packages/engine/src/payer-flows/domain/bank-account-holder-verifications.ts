@@ -12,7 +12,9 @@ export const BANK_ACCOUNT_HOLDER_VERIFICATION_STATUSES = ["pending", "completed"
  * A bank account holder verification with the real API's fields: the name of a customer bank
  * account checked with the account's bank (the engine's `NameVerifier`). The verifier answers at
  * once, so it is stored `completed` with its result; `created_at` and `links` are this engine's
- * additions (the real resource shows neither).
+ * additions (the real resource shows neither), and so is `reference`: the creation request's own
+ * (Versioning: "`reference` added to creating bank account holder verification"), kept and
+ * answered under that name, null when none was given (absent from rows stored before it was kept).
  */
 export const BankAccountHolderVerification = Schema.Struct({
   id: Id,
@@ -21,6 +23,7 @@ export const BankAccountHolderVerification = Schema.Struct({
   status: Schema.Literals(BANK_ACCOUNT_HOLDER_VERIFICATION_STATUSES),
   result: Schema.NullOr(Schema.Literals(NAME_VERIFICATION_RESULTS)),
   actual_account_name: NullableString,
+  reference: Schema.optionalKey(NullableString),
   links: Schema.Struct({ bank_account: Schema.String })
 })
 export type BankAccountHolderVerification = typeof BankAccountHolderVerification.Type

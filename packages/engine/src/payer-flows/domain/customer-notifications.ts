@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ID_PREFIXES } from "@paykit/core"
+import { ID_PREFIXES, Timestamp } from "@paykit/core"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, NullableString, NullableTimestamp } from "../../kernel/fields.ts"
 
@@ -12,7 +12,8 @@ export const CUSTOMER_NOTIFICATION_TYPES = [
 /**
  * A customer notification with the real API's fields: a notification to a customer that an
  * integrator who sends its own has taken on. `action_taken` is null until it is handled;
- * `created_at` is this engine's addition.
+ * `created_at` is this engine's addition, and so is `deadline`: the real API names it on the
+ * event's `customer_notifications` entry, and refuses handling from then on (`already_actioned`).
  */
 export const CustomerNotification = Schema.Struct({
   id: Id,
@@ -21,6 +22,7 @@ export const CustomerNotification = Schema.Struct({
   action_taken: Schema.NullOr(Schema.Literals(["handled"])),
   action_taken_at: NullableTimestamp,
   action_taken_by: NullableString,
+  deadline: Schema.optionalKey(Timestamp),
   links: Schema.Struct({
     customer: Schema.String,
     event: Schema.String,
