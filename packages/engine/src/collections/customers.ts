@@ -5,7 +5,7 @@ import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { NameVerifier, type NameVerification } from "../kernel/ports/name-verifier.ts"
-import { CustomerBankAccountRepository, CustomerRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, SubscriptionRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, CustomerRepository, InstalmentScheduleCheckRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, SubscriptionRepository } from "./repositories.ts"
 import { CANCELLABLE_MANDATE_STATUSES, cancelMandatesOfAccount } from "./mandate-cancel.ts"
 import {
   BANK_ACCOUNTS_ROOT,
@@ -63,6 +63,7 @@ export class Customers extends Context.Service<Customers, {
     | PaymentRepository
     | SubscriptionRepository
     | MandateDormancyRepository
+    | InstalmentScheduleCheckRepository
     | NameVerifier
     | BlockScreen
     | IdGenerator
@@ -83,7 +84,8 @@ export class Customers extends Context.Service<Customers, {
         mandates: yield* MandateRepository,
         payments: yield* PaymentRepository,
         subscriptions: yield* SubscriptionRepository,
-        dormancy: yield* MandateDormancyRepository
+        dormancy: yield* MandateDormancyRepository,
+        scheduleChecks: yield* InstalmentScheduleCheckRepository
       }
       return Customers.of({
         create: (o, command) => run(createCustomer(deps, o, command)),
@@ -116,6 +118,7 @@ interface CustomerDeps {
   readonly payments: PaymentRepository["Service"]
   readonly subscriptions: SubscriptionRepository["Service"]
   readonly dormancy: MandateDormancyRepository["Service"]
+  readonly scheduleChecks: InstalmentScheduleCheckRepository["Service"]
 }
 
 /** A customer that has not been removed: a removed one's data is gone (`customer_data_removed`, the real API's reason). */

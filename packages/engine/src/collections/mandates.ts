@@ -6,7 +6,7 @@ import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { CustomerBankAccountRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, SubscriptionRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, InstalmentScheduleCheckRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, SubscriptionRepository } from "./repositories.ts"
 import { cancelMandateWithPayments } from "./mandate-cancel.ts"
 import { watchAgain, watchMandate } from "./mandate-last-use.ts"
 import {
@@ -61,6 +61,7 @@ export class Mandates extends Context.Service<Mandates, {
     | CreditorRepository
     | CustomerBankAccountRepository
     | MandateDormancyRepository
+    | InstalmentScheduleCheckRepository
     | PaymentRepository
     | SubscriptionRepository
     | BankGateway
@@ -75,7 +76,10 @@ export class Mandates extends Context.Service<Mandates, {
       const accounts = yield* CustomerBankAccountRepository
       const run = yield* captureUnitOfWork
       const dormancy = yield* MandateDormancyRepository
-      const deps: MandateDeps = { mandates, creditors, accounts, dormancy, payments: yield* PaymentRepository, subscriptions: yield* SubscriptionRepository }
+      const deps: MandateDeps = {
+        mandates, creditors, accounts, dormancy, payments: yield* PaymentRepository, subscriptions: yield* SubscriptionRepository,
+        scheduleChecks: yield* InstalmentScheduleCheckRepository
+      }
       const due: MandateDueDeps = { mandates, accounts, dormancy, bank: yield* BankGateway, eachItem: yield* captureDailyItems }
       return Mandates.of({
         create: (o, command, options) => run(createMandate(deps, o, command, options)),
@@ -96,6 +100,7 @@ interface MandateDeps {
   readonly creditors: CreditorRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
   readonly dormancy: MandateDormancyRepository["Service"]
+  readonly scheduleChecks: InstalmentScheduleCheckRepository["Service"]
   readonly payments: PaymentRepository["Service"]
   readonly subscriptions: SubscriptionRepository["Service"]
 }
