@@ -18,7 +18,7 @@ import { subscriptionSchedules, subscriptions } from "./collections/domain/subsc
 import { outboundPayments } from "./outbound/domain/outbound-payments.ts"
 import { outboundPaymentImportEntries, outboundPaymentImports } from "./outbound/domain/outbound-payment-imports.ts"
 import { paymentAccounts } from "./outbound/domain/payment-accounts.ts"
-import { paymentAccountTransactions } from "./outbound/domain/payment-account-transactions.ts"
+import { paymentAccountStatements, paymentAccountTransactions } from "./outbound/domain/payment-account-transactions.ts"
 import { bankAuthorisations } from "./payer-flows/domain/bank-authorisations.ts"
 import { customerBillingDetails } from "./payer-flows/domain/billing-details.ts"
 import { billingRequests } from "./payer-flows/domain/billing-requests.ts"
@@ -50,7 +50,7 @@ import {
 } from "./collections/repositories.ts"
 import {
   OutboundPaymentImportEntryRepository, OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository,
-  PaymentAccountTransactionRepository
+  PaymentAccountStatementRepository, PaymentAccountTransactionRepository
 } from "./outbound/repositories.ts"
 import {
   AppAttributionRepository, AppFeeLedgerRepository, LedgerRepository, NegativeBalanceLimitRepository, PayoutRepository
@@ -78,7 +78,7 @@ export const RESOURCE_DEFINITIONS = [
   creditors, creditorBankAccounts, verificationDetails, customers, customerBankAccounts, mandates, mandateDormancies, instalmentScheduleChecks, payments, paymentReversals, refunds,
   negativeBalanceLimits,
   ledgerEntries,
-  outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts, paymentAccountTransactions,
+  outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts, paymentAccountTransactions, paymentAccountStatements,
   billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations,
   ...FLOW_DEFINITIONS,
   subscriptions, subscriptionSchedules, payouts,
@@ -97,6 +97,7 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(VerificationDetailRepository, verificationDetails),
   fromBackend(SchemeIdentifierLocationRepository, schemeIdentifierLocations),
   fromBackend(PaymentAccountTransactionRepository, paymentAccountTransactions),
+  fromBackend(PaymentAccountStatementRepository, paymentAccountStatements),
   fromBackend(ExportRepository, dataExports),
   fromBackend(CustomerRepository, customers),
   fromBackend(CustomerBankAccountRepository, customerBankAccounts),

@@ -1,8 +1,11 @@
-import { Effect } from "effect"
+import { Effect, Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { type Timestamp, unsafeAmount } from "@paykit/core"
-import { type LedgerEntry, LedgerRepository, type Page, type PayoutItem, PayoutItems, PayoutRepository } from "@paykit/engine"
+import { CURRENCIES, type Timestamp, unsafeAmount } from "@paykit/core"
+import {
+  type LedgerEntry, LedgerRepository, merchantTaxInput, type Page, type PayoutItem, PayoutItems, PayoutRepository, payoutTaxDestination
+} from "@paykit/engine"
+import { assemblePayout, renderPayoutItem } from "@paykit/money"
 import { ORG, runEngine } from "./fixtures.ts"
 
 /**
@@ -93,5 +96,28 @@ describe("payout items", () => {
       const lastPage = forwards.length - (forwards.length % limit === 0 ? limit : forwards.length % limit)
       expect(backwards).toEqual(all.slice(0, lastPage))
     }), { numRuns: 40 })
+  })
+})
+
+describe("payout item taxes", () => {
+  // The items of a payout, as its assembly renders them and as `GET /payout_items` renders them
+  // from the stored payout, carry the same tax figures: one rule converts tax for both.
+  it("are the same whether rendered by the payout's assembly or read from the stored payout", () => {
+    const currency = fc.constantFrom(...CURRENCIES)
+    const country = fc.constantFrom("GB", "FR", "US")
+    fc.assert(fc.property(currency, country, fc.array(minor, { minLength: 1, maxLength: 3 }), (cur, cc, amounts) => {
+      const entries = amounts.map((amount, i) => ({
+        kind: "payment_paid_out", currency: cur, payment: `PM${i}`, mandate: `MD${i}`, amount,
+        gocardless_fee: { fee: 30, tax: { amount: 6, tax_rate_id: "GB_VAT_4" } }, app_fee: 0
+      }))
+      const assembled = assemblePayout({
+        creditor: { id: "CR0001", bank_reference_prefix: "ACME", country_code: cc },
+        currency: cur, reference_sequence: 1, fees_invoiced: false, entries, ...merchantTaxInput(cc, cur)
+      })
+      if (Result.isFailure(assembled)) throw new Error(JSON.stringify(assembled.failure))
+      const payout = assembled.success
+      const read = payout.items.map((i) => renderPayoutItem(i, payoutTaxDestination(payout.currency, payout.tax_currency)))
+      expect(payout.rendered_items).toEqual(read)
+    }))
   })
 })

@@ -40,6 +40,8 @@ export const checkDefinition = (definition: { readonly name: string; readonly fi
 
 const StoredRow = Schema.Struct({ version: DbInteger, data: Schema.Unknown })
 const decodeStoredRow = Schema.decodeUnknownEffect(StoredRow)
+const AggregateRow = Schema.Struct({ key: Schema.NullOr(Schema.String), count: Schema.String, sum: Schema.String })
+const decodeAggregateRow = Schema.decodeUnknownEffect(AggregateRow)
 const VersionRow = Schema.Struct({ version: DbInteger })
 const decodeVersionRow = Schema.decodeUnknownEffect(VersionRow)
 const ExistsRow = Schema.Struct({ newer: Schema.Boolean, older: Schema.Boolean })
@@ -62,6 +64,7 @@ export interface SqlRepository<A extends { readonly id: string; readonly created
     /** Whether matches lie newer than a page's first id and older than its last: its cursors. */
     readonly cursors: (organisation: string, filters: ListQuery<K>["filters"], first: string, last: string) => Statement<Row>
     readonly scan: (organisation: string, filters: ListQuery<K>["filters"], page?: ScanPage) => Statement<Row>
+    readonly aggregate: (organisation: string, filters: ListQuery<K>["filters"], by: K, sum: string) => Statement<Row>
   }
 }
 
@@ -233,9 +236,27 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       ORDER BY id ASC LIMIT ${page.limit}`
   }
 
+  /**
+   * The groups alone leave the database: rows are found by the filters' indexes and folded there.
+   * Counts and sums come as text, exact whatever their size.
+   */
+  const aggregateStatement = (organisation: string, filters: ListQuery<K>["filters"], by: K, sum: string) => {
+    const where = sql.or(matching(organisation, filters).map((branch) => sql.and(branch)))
+    const field = sql.literal(`'${assertIdentifier(`sum of ${definition.name}`, sum)}'`)
+    return sql`SELECT filters->>${sql.literal(`'${by}'`)} AS key, count(*)::text AS count,
+      coalesce(sum((data->>${field})::numeric), 0)::text AS sum
+      FROM ${table} WHERE ${where} GROUP BY 1`
+  }
+
   return {
     definition,
-    statements: { get: getStatement, page: pageStatement, cursors: cursorStatement, scan: scanStatement },
+    statements: { get: getStatement, page: pageStatement, cursors: cursorStatement, scan: scanStatement, aggregate: aggregateStatement },
+    aggregate: (organisation, filters, by, sum) =>
+      Effect.suspend(() => aggregateStatement(organisation, filters, by, sum)).pipe(
+        Effect.flatMap((rows) => Effect.forEach(rows, (row) => decodeAggregateRow(row))),
+        Effect.orDie,
+        Effect.map((rows) => rows.map((row) => ({ key: row.key, count: Number(row.count), sum: BigInt(row.sum) })))
+      ),
     get: (organisation, id) =>
       getStatement(organisation, id).pipe(
         Effect.orDie,

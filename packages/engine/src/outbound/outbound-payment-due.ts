@@ -4,7 +4,7 @@ import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { CreditorBankAccountRepository } from "../creditors/repositories.ts"
 import type { CustomerBankAccountRepository } from "../collections/repositories.ts"
-import type { PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
+import type { AccountStatementStores, PaymentAccountRepository } from "./repositories.ts"
 import type { OutboundPayment } from "./domain/outbound-payments.ts"
 import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
 import { findAccount, moveBalance } from "./payment-accounts.ts"
@@ -30,10 +30,9 @@ export const approvalDeadlineOf = (p: Pick<OutboundPayment, "execution_date" | "
     : timestampToMillis(p.created_at) + APPROVAL_WINDOW_MILLIS
 
 /** What the daily work on outbound payments reads and moves. */
-export interface OutboundDueWork {
+export interface OutboundDueWork extends AccountStatementStores {
   readonly payments: OutboundPaymentStore
   readonly accounts: PaymentAccountRepository["Service"]
-  readonly transactions: PaymentAccountTransactionRepository["Service"]
   readonly creditorAccounts: CreditorBankAccountRepository["Service"]
   readonly customerAccounts: CustomerBankAccountRepository["Service"]
   readonly bank: BankGateway["Service"]
@@ -51,7 +50,7 @@ const recordDebit = (deps: OutboundDueWork, organisation: string, payment: Outbo
   Effect.gen(function*() {
     const account = yield* findAccount(deps.accounts, organisation, payment.links.creditor)
     if (account === undefined) return yield* Effect.die(`outbound payment ${payment.id} executed without a payment account`)
-    yield* recordMovement(deps.transactions, organisation, account.resource, {
+    yield* recordMovement(deps, organisation, account.resource, {
       direction: "debit",
       amount: payment.amount,
       counterparty_name: recipient,

@@ -1,7 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { OUTBOUND_PAYMENT_STATUSES } from "@paykit/machines"
 import { sumBig } from "@paykit/money"
-import { eq } from "../kernel/ports/list-query.ts"
 import { OutboundPaymentRepository } from "./repositories.ts"
 
 /**
@@ -29,21 +28,22 @@ export class OutboundPaymentStatistics extends Context.Service<OutboundPaymentSt
     OutboundPaymentStatistics,
     Effect.gen(function*() {
       const payments = yield* OutboundPaymentRepository
-      // Each status is read through the `status` filter index.
-      const ofStatus = (organisation: string, status: (typeof OUTBOUND_PAYMENT_STATUSES)[number]) =>
-        Effect.map(payments.scan(organisation, { status: eq(status) }), (rows) => ({
-          status,
-          count: rows.length,
-          amount: Number(sumBig(rows.map((r) => r.resource.amount)))
-        }))
       return OutboundPaymentStatistics.of({
+        // Counted and summed in the store, grouped by status: the cost follows the statuses, not
+        // the payments the organisation ever had.
         stats: (organisation) =>
-          Effect.map(Effect.forEach(OUTBOUND_PAYMENT_STATUSES, (status) => ofStatus(organisation, status)), (statuses) => ({
-            currency: "GBP" as const,
-            total_count: statuses.reduce((n, s) => n + s.count, 0),
-            total_amount: Number(sumBig(statuses.map((s) => s.amount))),
-            statuses
-          }))
+          Effect.map(payments.aggregate(organisation, {}, "status", "amount"), (groups) => {
+            const statuses = OUTBOUND_PAYMENT_STATUSES.map((status) => {
+              const group = groups.find((g) => g.key === status)
+              return { status, count: group?.count ?? 0, amount: Number(group?.sum ?? 0n) }
+            })
+            return {
+              currency: "GBP" as const,
+              total_count: statuses.reduce((n, s) => n + s.count, 0),
+              total_amount: Number(sumBig(statuses.map((s) => s.amount))),
+              statuses
+            }
+          })
       })
     })
   )

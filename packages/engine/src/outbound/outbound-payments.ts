@@ -19,7 +19,7 @@ import { type NameVerification, NameVerifier } from "../kernel/ports/name-verifi
 import { Transactor } from "../kernel/ports/repository.ts"
 import { CreditorBankAccountRepository, CreditorRepository } from "../creditors/repositories.ts"
 import { CustomerBankAccountRepository } from "../collections/repositories.ts"
-import { OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
+import { OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository, PaymentAccountStatementRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
 import type {
   OutboundPayment,
@@ -323,6 +323,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
     | BankGateway
     | IdGenerator
     | PaymentAccountTransactionRepository
+    | PaymentAccountStatementRepository
     | EventLog
     | Transactor
   > = Layer.effect(
@@ -333,6 +334,7 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         imports: yield* OutboundPaymentImportRepository,
         accounts: yield* PaymentAccountRepository,
         transactions: yield* PaymentAccountTransactionRepository,
+        statements: yield* PaymentAccountStatementRepository,
         creditors: yield* CreditorRepository,
         creditorAccounts: yield* CreditorBankAccountRepository,
         customerAccounts: yield* CustomerBankAccountRepository,

@@ -1,9 +1,10 @@
 import { Context, Effect, Layer } from "effect"
-import { type NotFound, today, withNewId } from "@paykit/core"
+import { InvalidState, type NotFound, now, today, withNewId } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { toListQuery } from "../kernel/list-params.ts"
-import { emit, insertNew } from "../kernel/support.ts"
-import { PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
+import type { DuplicateId, VersionConflict } from "../kernel/ports/repository.ts"
+import { conflictOf, emit, insertNew } from "../kernel/support.ts"
+import { type AccountStatementStores, PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
 import type { PaymentAccount } from "./domain/payment-accounts.ts"
 import type {
   PaymentAccountTransaction,
@@ -23,29 +24,57 @@ export interface Movement {
   readonly outbound_payment?: string
 }
 
-/** The account's statement balance: the balance after its newest transaction (0 before the first). */
-const statementBalance = (transactions: Transactions, organisation: string, account: string) =>
+/**
+ * The balance after the newest transaction of an account whose movements predate its statement
+ * record (transactions were written before it existed): the record starts from there.
+ */
+const balanceBeforeStatements = (transactions: Transactions, organisation: string, account: string) =>
   Effect.map(
     transactions.list(organisation, { limit: 1, filters: { payment_account: eq(account) } }),
     (page) => page.items[0]?.balance_after_transaction ?? 0
   )
 
+/** What a concurrent movement of the account makes of this one's statement write: a 409 conflict. */
+const STATEMENT_RACES = {
+  VersionConflict: (e: VersionConflict) => Effect.fail(conflictOf(e)),
+  DuplicateId: (e: DuplicateId) => Effect.fail(new InvalidState({ reason: "conflict", message: e.message })),
+  // The record was read in this unit of work.
+  NotFound: (e: NotFound) => Effect.die(e)
+}
+
+/**
+ * Moves the account's statement balance by `signed` and returns the new balance. The record's
+ * version check serialises the movements of one account (see `PaymentAccountStatement`).
+ */
+const moveStatement = (stores: AccountStatementStores, organisation: string, account: string, signed: number) =>
+  Effect.gen(function*() {
+    const stored = yield* Effect.option(stores.statements.get(organisation, account))
+    if (stored._tag === "Some") {
+      const balance = stored.value.resource.balance + signed
+      yield* stores.statements.update(organisation, { ...stored.value.resource, balance }, stored.value.version)
+      return balance
+    }
+    const balance = (yield* balanceBeforeStatements(stores.transactions, organisation, account)) + signed
+    yield* stores.statements.insert(organisation, { id: account, created_at: yield* now, balance })
+    return balance
+  }).pipe(Effect.catchTags(STATEMENT_RACES))
+
 /**
  * Records a movement on the account, valued today, with its event (`created`), in the caller's
  * unit of work: funds received (`fund`) and outbound payments executed (the daily outbound work)
- * write one each.
+ * write one each. A movement of the same account committed meanwhile makes it a 409 `conflict`.
  */
-export const recordMovement = (transactions: Transactions, organisation: string, account: PaymentAccount, movement: Movement) =>
+export const recordMovement = (stores: AccountStatementStores, organisation: string, account: PaymentAccount, movement: Movement) =>
   Effect.gen(function*() {
-    const before = yield* statementBalance(transactions, organisation, account.id)
     const signed = movement.direction === "credit" ? movement.amount : -movement.amount
+    const balance = yield* moveStatement(stores, organisation, account.id, signed)
     const value_date = yield* today()
     const stored = yield* withNewId("payment_account_transaction", (id, created_at) =>
-      insertNew(transactions, organisation, {
+      insertNew(stores.transactions, organisation, {
         id,
         created_at,
         amount: movement.amount,
-        balance_after_transaction: before + signed,
+        balance_after_transaction: balance,
         counterparty_name: movement.counterparty_name,
         currency: "GBP",
         description: movement.description,

@@ -4,7 +4,7 @@ import { eq, type Page } from "../kernel/ports/list-query.ts"
 import type { Transactor, Versioned } from "../kernel/ports/repository.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
+import { type AccountStatementStores, PaymentAccountRepository, PaymentAccountStatementRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
 import { recordMovement } from "./payment-account-transactions.ts"
 import { type RepositoryOf } from "../kernel/repository-service.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
@@ -120,7 +120,7 @@ export const moveBalance = Effect.fnUntraced(function*(
 
 /** Money arrives in the creditor's account, opened on first use. */
 const fund = Effect.fnUntraced(function*(
-  stores: { readonly accounts: Accounts; readonly transactions: PaymentAccountTransactionRepository["Service"]; readonly creditors: CreditorRepository["Service"] },
+  stores: AccountStatementStores & { readonly accounts: Accounts; readonly creditors: CreditorRepository["Service"] },
   organisation: string,
   command: PaymentAccountFundRequest
 ) {
@@ -129,7 +129,7 @@ const fund = Effect.fnUntraced(function*(
   const next: PaymentAccount = { ...account.resource, account_balance: account.resource.account_balance + command.amount }
   yield* save(stores.accounts, organisation, account, next)
   // The funds come from the creditor's own bank account (the sandbox's top-up names no other).
-  yield* recordMovement(stores.transactions, organisation, next, {
+  yield* recordMovement(stores, organisation, next, {
     direction: "credit", amount: command.amount, counterparty_name: creditor.resource.name, description: "Funds received", reference: "FUNDING"
   })
   return next
@@ -147,19 +147,20 @@ export class PaymentAccounts extends Context.Service<PaymentAccounts, {
   static readonly layer: Layer.Layer<
     PaymentAccounts,
     never,
-    PaymentAccountRepository | PaymentAccountTransactionRepository | CreditorRepository | IdGenerator | EventLog | Transactor
+    PaymentAccountRepository | PaymentAccountTransactionRepository | PaymentAccountStatementRepository | CreditorRepository | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     PaymentAccounts,
     Effect.gen(function*() {
       const accounts = yield* PaymentAccountRepository
       const transactions = yield* PaymentAccountTransactionRepository
+      const statements = yield* PaymentAccountStatementRepository
       const creditors = yield* CreditorRepository
       const run = yield* captureUnitOfWork
 
       return PaymentAccounts.of({
         get: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
         list: (o, params) => accounts.list(o, toListQuery(params, { creditor: params.creditor === undefined ? undefined : eq(params.creditor) })),
-        fund: (o, command) => run(fund({ accounts, transactions, creditors }, o, command))
+        fund: (o, command) => run(fund({ accounts, transactions, statements, creditors }, o, command))
       })
     })
   )

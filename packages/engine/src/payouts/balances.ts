@@ -1,7 +1,8 @@
 import { Context, Effect, Layer } from "effect"
-import { CURRENCIES, type Currency, now, type NotFound, type Timestamp } from "@paykit/core"
+import { CURRENCIES, type Currency, isCurrency, now, type NotFound, type Timestamp } from "@paykit/core"
 import { itemsOfEntry, sumBig } from "@paykit/money"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
+import type { AggregateGroup } from "../kernel/ports/repository.ts"
 import { PaymentRepository } from "../collections/repositories.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
@@ -41,6 +42,12 @@ export const balancesOf = (creditor: string, totals: Totals, at: Timestamp): Rea
     }))
   })
 
+/** Adds an aggregate grouped by currency to one balance type. */
+const addGroups = (totals: Totals, type: BalanceType, groups: Effect.Effect<ReadonlyArray<AggregateGroup>>) =>
+  Effect.map(groups, (rows) => {
+    for (const row of rows) if (row.key !== null && isCurrency(row.key)) add(totals, row.key, type, row.sum)
+  })
+
 export const balanceKey = (b: Balance) => `${b.currency}.${BALANCE_TYPES.indexOf(b.balance_type)}`
 
 export class Balances extends Context.Service<Balances, {
@@ -59,15 +66,12 @@ export class Balances extends Context.Service<Balances, {
           for (const identifier of creditor.scheme_identifiers) {
             if (identifier.status === "active") add(totals, identifier.currency, "confirmed_funds", 0n)
           }
-          for (const { resource: p } of yield* payments.scan(organisation, { creditor: eq(creditor.id), status: eq("submitted") })) {
-            add(totals, p.currency, "pending_payments_submitted", BigInt(p.amount))
-          }
+          // Submitted payments and pending payouts are counted in the store, grouped by currency.
+          yield* addGroups(totals, "pending_payments_submitted", payments.aggregate(organisation, { creditor: eq(creditor.id), status: eq("submitted") }, "currency", "amount"))
           for (const { resource: row } of yield* ledger.scan(organisation, { creditor: eq(creditor.id), payout: eq("none") })) {
             add(totals, row.currency, "confirmed_funds", sumBig(itemsOfEntry(row.entry, false).map((i) => i.amount)))
           }
-          for (const { resource: payout } of yield* payouts.scan(organisation, { creditor: eq(creditor.id), status: eq("pending") })) {
-            add(totals, payout.currency, "pending_payouts", BigInt(payout.amount))
-          }
+          yield* addGroups(totals, "pending_payouts", payouts.aggregate(organisation, { creditor: eq(creditor.id), status: eq("pending") }, "currency", "amount"))
           return totals
         })
       return Balances.of({

@@ -11,7 +11,7 @@ import type { AppFeeLedgerEntry } from "./domain/app-fees.ts"
 import type { Payout } from "./domain/payouts.ts"
 import type { LedgerEntry } from "./domain/settlement-entries.ts"
 import type { PayoutStores } from "./repositories.ts"
-import { sandboxRate } from "./sandbox-fx.ts"
+import { merchantTaxInput, sandboxRate } from "./sandbox-fx.ts"
 
 /** A payout's fields when it is not exchanged. */
 const NO_FX: PayoutFx = { fx_currency: null, fx_amount: null, exchange_rate: null, estimated_exchange_rate: null }
@@ -131,6 +131,7 @@ export const assembleMerchantPayout = (stores: PayoutStores, organisation: strin
       currency,
       reference_sequence: sequence,
       fees_invoiced: false,
+      ...merchantTaxInput(creditor.country_code, currency),
       entries: rows.map((r) => r.resource.entry)
     })))
     // A zero or negative balance is carried to the next payout (the spec's negative balance).

@@ -18,7 +18,7 @@ import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { AppFeeLedgerRepository, LedgerRepository, PayoutRepository } from "./repositories.ts"
 import type { Payout } from "./domain/payouts.ts"
 import { PAYOUT_ITEMS, PAYOUT_ITEMS_RETENTION_MONTHS, type PayoutItem, type PayoutItemListParams } from "./domain/payout-items.ts"
-import { sandboxRate } from "./sandbox-fx.ts"
+import { payoutTaxDestination } from "./sandbox-fx.ts"
 
 /**
  * `GET /payout_items?payout=`: the credits and debits that make up a payout's amount, rendered by
@@ -80,11 +80,7 @@ const cursorOf = (field: "after" | "before", value: string): Effect.Effect<Curso
 }
 
 /** The tax currency of the payout's items, with the sandbox's rate when it differs from the payout's. */
-const destinationOf = (payout: Payout): TaxDestination | null => {
-  if (payout.tax_currency === null) return null
-  const rate = payout.tax_currency === payout.currency ? undefined : sandboxRate(payout.currency, payout.tax_currency)
-  return rate === undefined ? { currency: payout.tax_currency } : { currency: payout.tax_currency, rate }
-}
+const destinationOf = (payout: Payout): TaxDestination | null => payoutTaxDestination(payout.currency, payout.tax_currency)
 
 /** The items of rows (newest row first, each row's items in their fixed order), with their positions. */
 const positioned = (rows: ReadonlyArray<ItemRow>, destination: TaxDestination | null): Array<Positioned> =>

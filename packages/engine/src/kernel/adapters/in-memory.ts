@@ -231,6 +231,20 @@ const makeRepository = <A extends { readonly id: string; readonly created_at: st
         }
         return out
       }),
+    aggregate: (organisation, filters, by, sum) =>
+      read((tx) => {
+        const groups = new Map<string | null, { key: string | null; count: number; sum: bigint }>()
+        for (const id of idsOf(tx, name, organisation)) {
+          const row = rowOf(tx, name, organisation, id)
+          if (row === undefined) continue
+          const resource = typed(row).resource
+          if (!matchesAll(definition, resource, filters)) continue
+          const key = definition.filters[by](resource)
+          const group = groups.get(key) ?? { key, count: 0, sum: 0n }
+          groups.set(key, { key, count: group.count + 1, sum: group.sum + BigInt(resource[sum] as number) })
+        }
+        return [...groups.values()]
+      }),
     insert: (organisation, resource) =>
       typedRow(writeRow<DuplicateId>(name, organisation, resource.id, (current) =>
         current !== undefined ? new DuplicateId({ resource: name, id: resource.id }) : { resource, version: 1 })),

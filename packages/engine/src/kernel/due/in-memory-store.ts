@@ -2,7 +2,7 @@ import { Context, Effect, Layer, Option, Schema } from "effect"
 import { defineResource } from "../definition.ts"
 import { type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkSchedule, DueWorkStore, type NextDue } from "../ports/due-work.ts"
 import type { NotFound } from "@paykit/core"
-import { type DuplicateId, type Repository, RepositoryBackend, type VersionConflict, type Versioned } from "../ports/repository.ts"
+import { type DuplicateId, RepositoryBackend, type VersionConflict, type Versioned } from "../ports/repository.ts"
 
 /**
  * The in-memory `DueWorkStore`, for the library face and the engine's tests. Its rows are a
@@ -56,7 +56,7 @@ const freshly = <A>(attempt: Effect.Effect<A, VersionConflict | DuplicateId | No
 
 export const makeInMemoryDueWorkStore = Effect.gen(function*() {
   const backend = yield* RepositoryBackend
-  const rows: Repository<DueRow> = backend.repository(dueRows)
+  const rows = backend.repository(dueRows)
   const offsets = new Map<string, number>()
   const offsetOf = (organisation: string) => offsets.get(organisation) ?? 0
   const pending = (organisation: string) =>

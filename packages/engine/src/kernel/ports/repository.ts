@@ -37,6 +37,16 @@ export interface ScanPage {
   readonly limit: number
 }
 
+/** The names of a resource's top-level number fields (minor units): what `aggregate` can sum. */
+export type IntegerFieldOf<A> = { readonly [P in keyof A]: A[P] extends number ? P : never }[keyof A] & string
+
+/** One group of an `aggregate`: its value of the grouping key (null: none), how many, and their sum. */
+export interface AggregateGroup {
+  readonly key: string | null
+  readonly count: number
+  readonly sum: bigint
+}
+
 /**
  * The repository port of one aggregate. Every call names the organisation: the organisation is
  * part of every key, so one tenant can never read or change another's resources.
@@ -51,6 +61,17 @@ export interface Repository<A extends { readonly id: string; readonly created_at
    * read what is due a chunk at a time, `kernel/daily-items.ts`).
    */
   readonly scan: (organisation: string, filters: ListQuery<K>["filters"], page?: ScanPage) => Effect.Effect<ReadonlyArray<Versioned<A>>>
+  /**
+   * The matches counted and their integer field `sum` summed, grouped by the filter key `by`:
+   * totals whose cost follows the groups, not the rows (SQL answers with `GROUP BY` and loads no
+   * resource; in memory, a fold).
+   */
+  readonly aggregate: (
+    organisation: string,
+    filters: ListQuery<K>["filters"],
+    by: K,
+    sum: IntegerFieldOf<A>
+  ) => Effect.Effect<ReadonlyArray<AggregateGroup>>
   readonly insert: (organisation: string, resource: A) => Effect.Effect<Versioned<A>, DuplicateId>
   /**
    * Inserts fresh records (history rows, events) in the order given, in one write: one statement

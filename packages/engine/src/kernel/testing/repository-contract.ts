@@ -153,6 +153,33 @@ const storageCases: ReadonlyArray<ContractCase> = [
     })
   },
   {
+    name: "an aggregate counts and sums the matches per value of its key, of the organisation only",
+    run: Effect.gen(function*() {
+      const r = yield* Effect.map(RepositoryBackend, (b: RepositoryBackend["Service"]) => b.repository(tallies))
+      // n = 1..9: groups a, b, c in turn; n = 9 has no group; amounts 1000 n (and 2^40 for n = 7).
+      const tally = (n: number): Tally => ({
+        id: lowestIdAt(ID_PREFIXES.payment, BASE_MS + n * 1000),
+        created_at: timestampFromMillis(BASE_MS + n * 1000),
+        amount: n === 7 ? 2 ** 40 : n * 1000,
+        group: n === 9 ? null : ["a", "b", "c"][n % 3] ?? null
+      })
+      yield* r.insertAll(ORG, [1, 2, 3, 4, 5, 6, 7, 8, 9].map(tally))
+      yield* r.insertAll("OR0000000000ZZ", [tally(1)])
+      const groups = yield* r.aggregate(ORG, { created_at: { op: "range", gte: tally(2).created_at } }, "group", "amount")
+      const sorted = [...groups].sort((x, y) => String(x.key).localeCompare(String(y.key)))
+      // Matches 2..9: a = {3, 6}, b = {4, 7}, c = {2, 5, 8}, none = {9}.
+      const expected = [
+        { key: "a", count: 2, sum: 9_000n },
+        { key: "b", count: 2, sum: 4_000n + 2n ** 40n },
+        { key: "c", count: 3, sum: 15_000n },
+        { key: null, count: 1, sum: 9_000n }
+      ]
+      yield* check(JSON.stringify(sorted, (_, v) => typeof v === "bigint" ? v.toString() : v) === JSON.stringify(expected, (_, v) => typeof v === "bigint" ? v.toString() : v), `groups: ${JSON.stringify(sorted, (_, v) => typeof v === "bigint" ? v.toString() : v)}`)
+      const none = yield* r.aggregate(ORG, { group: eq("z") }, "group", "amount")
+      yield* check(none.length === 0, "no match, no group")
+    })
+  },
+  {
     name: "organisations never see each other's resources",
     run: Effect.gen(function*() {
       const r = yield* repo
@@ -334,6 +361,17 @@ const storageCases: ReadonlyArray<ContractCase> = [
     })
   }
 ]
+
+/** A resource with an amount and a grouping key, for aggregates. */
+const Tally = Schema.Struct({ id: Schema.String, created_at: Schema.String, amount: Schema.Number, group: Schema.NullOr(Schema.String) })
+type Tally = typeof Tally.Type
+
+const tallies = defineResource({
+  name: "tallies",
+  idPrefix: ID_PREFIXES.payment,
+  schema: Tally,
+  filters: { created_at: (r: Tally) => r.created_at, group: (r: Tally) => r.group }
+})
 
 /**
  * A resource of the refund machine's table, standing for any machine resource: the history rows

@@ -49,6 +49,23 @@ export const paymentAccountTransactions = defineResource({
 })
 
 /**
+ * An account's statement balance after its latest movement (engine-internal, not on the wire; its
+ * id is the account's). Each movement updates it with its version check, so two movements of one
+ * account, from any processes, are serialised (the later one to commit builds on the other or
+ * loses with a conflict), and no balance depends on how transaction ids sort: ids carry their
+ * process's clock, which a sandbox advance runs days ahead of the stored time.
+ */
+export const PaymentAccountStatement = Schema.Struct({ id: Id, created_at: CreatedAt, balance: Schema.Int })
+export type PaymentAccountStatement = typeof PaymentAccountStatement.Type
+
+export const paymentAccountStatements = defineResource({
+  name: "payment_account_statements",
+  idPrefix: ID_PREFIXES.payment_account,
+  schema: PaymentAccountStatement,
+  filters: { created_at: (r: PaymentAccountStatement) => r.created_at }
+})
+
+/**
  * `GET /payment_accounts/{id}/transactions` parameters (the client's
  * `PaymentAccountTransactionListRequest`): the value-date range is required, inclusive.
  */
