@@ -110,6 +110,21 @@ describe("billing requests, their actions, customers, bank accounts, mandates, s
     expectError(await failure(client.bankAuthorisations.find("BAU000000000000")), InvalidApiUsageError, 404)
   })
 
+  it("a redirect_uri the payer is sent to is an absolute http(s) URL without control characters (bank authorisations, notify)", async () => {
+    const dual = await client.billingRequests.create(DUAL as never)
+    await client.billingRequests.collectCustomerDetails(dual.id ?? "", ADA as never)
+    await client.billingRequests.collectBankAccount(dual.id ?? "", UK_ACCOUNT as never)
+    const bank = (await client.institutions.list({ country_code: "GB" } as never)).institutions[0]?.id ?? ""
+    await client.billingRequests.selectInstitution(dual.id ?? "", { institution: bank, country_code: "GB" } as never)
+    // Put in a link's href and a 303's Location: a script, inline content or a header split.
+    for (const redirect_uri of ["javascript:alert(1)", "data:text/html,<script>alert(1)</script>", "https://acme.example/done\r\nSet-Cookie: a=b", "https://acme.example/\u0000", "/relative"]) {
+      expectError(await failure(client.bankAuthorisations.create({ redirect_uri, links: { billing_request: dual.id } } as never)), ValidationFailedError, 422)
+      expectError(await failure(client.billingRequests.notify(dual.id ?? "", { notification_type: "email", redirect_uri } as never)), ValidationFailedError, 422)
+    }
+    const created = await client.bankAuthorisations.create({ redirect_uri: "https://acme.example/done?order=42", links: { billing_request: dual.id } } as never)
+    expect(created.redirect_uri).toBe("https://acme.example/done?order=42")
+  })
+
   it("customers, customer bank accounts and mandates: get and list; a bad filter is ValidationFailedError", async () => {
     const mandate = await client.mandates.find(mandateId)
     expect(mandate.scheme).toBe("bacs")

@@ -8,7 +8,7 @@ import {
   DashboardBaseUrl, DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, HostedPagesBaseUrl, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
   retentionPolicy, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
-import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, PageSigningSecret, paykitRoutes, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, PageSigningSecret, paykitRoutes, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
@@ -139,14 +139,20 @@ export const publicUrlOf = (config: Pick<ServerConfig, "host" | "publicUrl">): E
 
 /**
  * What the pages read of the server: the engine's URL bases (`HostedPagesBaseUrl`,
- * `DashboardBaseUrl`) set to the public URL, and the secret their CSRF key comes from (the
- * server's key, so every process on one store takes the others' forms).
+ * `DashboardBaseUrl`) set to the public URL, the secret their CSRF key comes from (the
+ * server's key, so every process on one store takes the others' forms), and whether the sandbox
+ * bank's page acts (a sandbox server's; a live server's payers authorise at their real banks).
  */
 const pagesLayer = (config: ServerConfig) =>
   Layer.unwrap(Effect.gen(function*() {
     const url = yield* publicUrlOf(config)
     const secret = yield* serverSecretKey(config.database, config.webhooks)
-    return Layer.mergeAll(Layer.succeed(HostedPagesBaseUrl, url), Layer.succeed(DashboardBaseUrl, url), Layer.succeed(PageSigningSecret, secret))
+    return Layer.mergeAll(
+      Layer.succeed(HostedPagesBaseUrl, url),
+      Layer.succeed(DashboardBaseUrl, url),
+      Layer.succeed(PageSigningSecret, secret),
+      Layer.succeed(SandboxBankPage, config.mode === "sandbox")
+    )
   }))
 
 /** The sandbox server: every organisation on its own clock, moved by `/sandbox/simulator/advance`. */

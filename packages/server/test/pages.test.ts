@@ -1,7 +1,9 @@
+import { Effect } from "effect"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { issueAccessToken } from "@paykit/http"
-import { localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
+import { DueWorkStore } from "@paykit/engine"
+import { csrfSignerFrom, issueAccessToken } from "@paykit/http"
+import { localClient, run, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
 import { bankAuthorisation, PAGES_TOKEN, validatedImport } from "./pages-support.ts"
 
 /**
@@ -175,7 +177,70 @@ describe("CSRF keys across processes", () => {
   })
 })
 
+describe("the organisation's clock", () => {
+  const MINUTE = 60_000
+  const raiseClock = (own: TestServer, byMs: number) =>
+    run(own, Effect.flatMap(DueWorkStore, (store) => store.raiseOffset(own.boot.organisation.id, byMs)))
+
+  it("a page acts and judges expiry on the organisation's clock, not the wall clock (no due work run)", async () => {
+    const own = await startServer({ sandboxToken: PAGES_TOKEN })
+    try {
+      const ownClient = localClient(PAGES_TOKEN, own.url)
+      // A day ahead: the visit the page records is no earlier than the authorisation's creation.
+      await raiseClock(own, 24 * 60 * MINUTE)
+      const fresh = (await bankAuthorisation(ownClient)).authorisation
+      expect((await fetch(fresh.url ?? "")).status).toBe(200)
+      const visited = await ownClient.bankAuthorisations.find(fresh.id ?? "")
+      expect(Date.parse(visited.last_visited_at ?? "")).toBeGreaterThanOrEqual(Date.parse(fresh.created_at ?? ""))
+      // Past expires_at on the organisation's clock, before the expiry's due work ran: the link is expired.
+      const { authorisation } = await bankAuthorisation(ownClient)
+      await raiseClock(own, 24 * 60 * MINUTE + 20 * MINUTE)
+      const html = await (await fetch(authorisation.url ?? "")).text()
+      expect(html).toContain("This authorisation link has expired.")
+      expect(html).not.toContain("<form")
+    } finally {
+      await own.close()
+    }
+  })
+})
+
+describe("a live server", () => {
+  const SECRET = "33".repeat(32)
+  it("serves no sandbox bank: its page, its post and its completion answer 403 and change nothing", async () => {
+    const live = await startServer({ mode: "live", secretKey: SECRET })
+    try {
+      const liveClient = localClient(live.boot.accessToken ?? "", live.url)
+      const { authorisation } = await bankAuthorisation(liveClient)
+      const page = await fetch(authorisation.url ?? "")
+      expect(page.status).toBe(403)
+      expect(await page.text()).not.toContain("<form")
+      // A token the server would take, had it served the form.
+      const csrf = csrfSignerFrom(Buffer.from(SECRET, "hex")).sign("bank_authorisation", live.boot.organisation.id, authorisation.id ?? "", Date.now())
+      expect((await post(authorisation.url ?? "", { choice: "authorise", csrf_token: csrf })).status).toBe(403)
+      expect((await fetch(`${authorisation.url}/complete`)).status).toBe(403)
+      const stored = await liveClient.bankAuthorisations.find(authorisation.id ?? "")
+      expect(stored.last_visited_at).toBeNull()
+      expect(stored.authorised_at).toBeNull()
+    } finally {
+      await live.close()
+    }
+  })
+})
+
 describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
+  it("a NUL in the organisation of a page's path is a 404 page, never a lookup", async () => {
+    const own = await start()
+    try {
+      for (const path of ["/pages/OR%00/bank_authorisations/BAU000000000000", "/pages/OR%00/outbound_payment_imports/IM000000000000"]) {
+        const missing = await fetch(`${own.url}${path}`)
+        expect(missing.status, path).toBe(404)
+        expect(await missing.text(), path).toContain("There is nothing at this address.")
+      }
+    } finally {
+      await own.close()
+    }
+  })
+
   it("the bank page's visit and choice are stored", async () => {
     const own = await start()
     try {

@@ -64,7 +64,7 @@ const qrCode = (services: PageServices): PageAnswer => (p) =>
   })
 
 export const assetPages = (services: PageServices): ReadonlyArray<PageRoute> => [
-  pageAt("GET", HOSTED_PAGE_PATHS.bankAuthorisationQrCode, qrCode(services)),
-  pageAt("GET", HOSTED_PAGE_PATHS.institutionIcon, institutionImage(services, institutionIcon)),
-  pageAt("GET", HOSTED_PAGE_PATHS.institutionLogo, institutionImage(services, institutionLogo))
+  pageAt(services, "GET", HOSTED_PAGE_PATHS.bankAuthorisationQrCode, qrCode(services)),
+  pageAt(services, "GET", HOSTED_PAGE_PATHS.institutionIcon, institutionImage(services, institutionIcon)),
+  pageAt(services, "GET", HOSTED_PAGE_PATHS.institutionLogo, institutionImage(services, institutionLogo))
 ]

@@ -11,7 +11,7 @@ import {
 import type { PageRoute } from "../routes.ts"
 import { type Html, html } from "./html.ts"
 import { layout } from "./layout.ts"
-import { csrfValid, errorPage, formFields, formGuard, page, type PageAnswer, pageAt, type PageRequest, redirect } from "./page-kit.ts"
+import { csrfToken, csrfValid, errorPage, formFields, formGuard, page, type PageAnswer, pageAt, type PageRequest, redirect } from "./page-kit.ts"
 import type { PageServices } from "./page-services.ts"
 
 /**
@@ -143,7 +143,7 @@ const show = (services: PageServices): PageAnswer => (p) =>
     const content = html`<p>${p.messages.bank_intro}</p>
 <p class="notice">${p.messages.sandbox_notice}</p>
 ${details(p, shown)}
-${outcome === undefined ? choiceForm(p, services.csrf.sign(PURPOSE, p.id, Date.now()), bankReportsAccount(shown.request)) : finished(p, shown, outcome)}`
+${outcome === undefined ? choiceForm(p, csrfToken(services.csrf, p, PURPOSE), bankReportsAccount(shown.request)) : finished(p, shown, outcome)}`
     return page(200, layout({ language: p.language, messages: p.messages, title: p.messages.bank_title, theme, path: p.path, content }))
   })
 
@@ -176,8 +176,14 @@ const complete = (services: PageServices): PageAnswer => (p) =>
     return page(200, layout({ language: p.language, messages: p.messages, title: p.messages.complete_title, theme, path: p.path, content }))
   })
 
-export const bankAuthorisationPages = (services: PageServices): ReadonlyArray<PageRoute> => [
-  pageAt("GET", HOSTED_PAGE_PATHS.bankAuthorisation, show(services)),
-  pageAt("POST", HOSTED_PAGE_PATHS.bankAuthorisation, choose(services)),
-  pageAt("GET", HOSTED_PAGE_PATHS.bankAuthorisationComplete, complete(services))
-]
+/** On a live server: no sandbox bank, so neither a visit, a choice nor an outcome (`SandboxBankPage`). */
+const liveRefusal: PageAnswer = (p) => Effect.succeed(errorPage(p, 403, p.messages.bank_sandbox_only))
+
+export const bankAuthorisationPages = (services: PageServices): ReadonlyArray<PageRoute> => {
+  const served = (answer: PageAnswer): PageAnswer => services.sandboxBank ? answer : liveRefusal
+  return [
+    pageAt(services, "GET", HOSTED_PAGE_PATHS.bankAuthorisation, served(show(services))),
+    pageAt(services, "POST", HOSTED_PAGE_PATHS.bankAuthorisation, served(choose(services))),
+    pageAt(services, "GET", HOSTED_PAGE_PATHS.bankAuthorisationComplete, served(complete(services)))
+  ]
+}

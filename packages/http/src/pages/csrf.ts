@@ -4,7 +4,8 @@ import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto"
 /**
  * CSRF tokens of the pages' forms. A token is `<expiry>.<mac>`: an HMAC-SHA256, under a key of
  * the server's, of the form's purpose (`bank_authorisation`, `outbound_payment_import`), the
- * resource the page shows and the expiry. A form posted with a token made for another resource or
+ * organisation and resource the page shows and the expiry. The organisation is covered although
+ * ids are unique across organisations (defence in depth: a token never crosses organisations). A form posted with a token made for another resource or
  * purpose, a token past its expiry, or none, is refused before any engine action. Tokens travel in
  * a hidden field of the form's body, never in a URL. They carry no session: the pages have none;
  * what a token proves is that the post came from the page of that very resource, served by this
@@ -18,25 +19,27 @@ export const CSRF_TOKEN_LIFETIME_MS = 60 * 60 * 1000
 export const CSRF_FIELD = "csrf_token"
 
 export interface CsrfSigner {
-  readonly sign: (purpose: string, resourceId: string, nowMs: number) => string
-  readonly verify: (token: string | undefined, purpose: string, resourceId: string, nowMs: number) => boolean
+  readonly sign: (purpose: string, organisation: string, resourceId: string, nowMs: number) => string
+  readonly verify: (token: string | undefined, purpose: string, organisation: string, resourceId: string, nowMs: number) => boolean
 }
 
-const macOf = (key: Uint8Array, purpose: string, resourceId: string, expiresAt: number): Buffer =>
-  createHmac("sha256", key).update(`${purpose}\n${resourceId}\n${expiresAt}`).digest()
+// JSON framing: no text moved from one field to the next makes the same message.
+const macOf = (key: Uint8Array, purpose: string, organisation: string, resourceId: string, expiresAt: number): Buffer =>
+  createHmac("sha256", key).update(JSON.stringify([purpose, organisation, resourceId, expiresAt])).digest()
 
 export const makeCsrfSigner = (key: Uint8Array): CsrfSigner => ({
-  sign: (purpose, resourceId, nowMs) => {
+  sign: (purpose, organisation, resourceId, nowMs) => {
     const expiresAt = nowMs + CSRF_TOKEN_LIFETIME_MS
-    return `${expiresAt}.${macOf(key, purpose, resourceId, expiresAt).toString("base64url")}`
+    return `${expiresAt}.${macOf(key, purpose, organisation, resourceId, expiresAt).toString("base64url")}`
   },
-  verify: (token, purpose, resourceId, nowMs) => {
+  verify: (token, purpose, organisation, resourceId, nowMs) => {
     const match = token === undefined ? null : /^(\d{1,16})\.([A-Za-z0-9_-]{43})$/.exec(token)
     if (match === null) return false
     const expiresAt = Number(match[1])
     if (!(expiresAt > nowMs) || expiresAt > nowMs + CSRF_TOKEN_LIFETIME_MS) return false
-    const given = Buffer.from(match[2] ?? "", "base64url")
-    const expected = macOf(key, purpose, resourceId, expiresAt)
+    // Compared as text: decoding would ignore the last character's spare bits, so several tokens would pass.
+    const given = Buffer.from(match[2] ?? "")
+    const expected = Buffer.from(macOf(key, purpose, organisation, resourceId, expiresAt).toString("base64url"))
     return given.length === expected.length && timingSafeEqual(given, expected)
   }
 })

@@ -10,7 +10,7 @@ import { authenticateWith } from "../access-tokens.ts"
 import type { PageRoute } from "../routes.ts"
 import { type Html, html } from "./html.ts"
 import { layout } from "./layout.ts"
-import { csrfValid, errorPage, formFields, formGuard, page, type PageAnswer, pageAt, type PageRequest, redirect } from "./page-kit.ts"
+import { csrfToken, csrfValid, errorPage, formFields, formGuard, page, type PageAnswer, pageAt, type PageRequest, redirect } from "./page-kit.ts"
 import type { PageServices } from "./page-services.ts"
 
 /**
@@ -74,7 +74,7 @@ const show = (services: PageServices): PageAnswer => (p) =>
 ${entriesTable(p, entries.items, batch.currency)}
 ${entries.after === null ? "" : html`<p class="notice">${p.messages.import_entries_more}</p>`}
 ${CANCELLABLE.includes(batch.status)
-      ? decisionForm(p, batch, services.csrf.sign(PURPOSE, p.id, Date.now()))
+      ? decisionForm(p, batch, csrfToken(services.csrf, p, PURPOSE))
       : ""}
 ${batch.status === "invalid" ? html`<p class="notice">${p.messages.import_not_ready}</p>` : ""}`
     return page(200, layout({ language: p.language, messages: p.messages, title: p.messages.import_title, theme, path: p.path, content }))
@@ -98,6 +98,6 @@ const decide = (services: PageServices): PageAnswer => (p) =>
   })
 
 export const importPages = (services: PageServices): ReadonlyArray<PageRoute> => [
-  pageAt("GET", HOSTED_PAGE_PATHS.outboundPaymentImport, show(services)),
-  pageAt("POST", HOSTED_PAGE_PATHS.outboundPaymentImport, decide(services))
+  pageAt(services, "GET", HOSTED_PAGE_PATHS.outboundPaymentImport, show(services)),
+  pageAt(services, "POST", HOSTED_PAGE_PATHS.outboundPaymentImport, decide(services))
 ]

@@ -17,4 +17,5 @@ export const hostedPages: Effect.Effect<ReadonlyArray<PageRoute>, never, Effect.
 
 export { escapeHtml, html, Html } from "./html.ts"
 export { LANGUAGES, MESSAGES, pickLanguage } from "./i18n.ts"
-export { makeCsrfSigner, PageSigningSecret } from "./csrf.ts"
+export { csrfSignerFrom, makeCsrfSigner, PageSigningSecret } from "./csrf.ts"
+export { SandboxBankPage } from "./page-services.ts"

@@ -76,9 +76,13 @@ export const redirect = (location: string): ApiResponse => ({ status: 303, body:
 export const formGuard = (p: PageRequest, token: string): Html =>
   html`<input type="hidden" name="${CSRF_FIELD}" value="${token}"><input type="hidden" name="lang" value="${p.language}">`
 
-/** Whether a post carries a good token for this page's resource and `purpose`. */
+/** Whether a post carries a good token for this page's organisation, resource and `purpose`. */
 export const csrfValid = (csrf: CsrfSigner, p: PageRequest, purpose: string): boolean =>
-  csrf.verify(formFields(p.request)[CSRF_FIELD], purpose, p.id, Date.now())
+  csrf.verify(formFields(p.request)[CSRF_FIELD], purpose, p.organisation, p.id, Date.now())
+
+/** A token for this page's form (`purpose`), as `csrfValid` checks it. */
+export const csrfToken = (csrf: CsrfSigner, p: PageRequest, purpose: string): string =>
+  csrf.sign(purpose, p.organisation, p.id, Date.now())
 
 /** The page of an error: the engine's message under the page's title, in the layout. */
 export const errorPage = (p: PageRequest, status: number, detail: string, theme: Theme = DEFAULT_THEME): ApiResponse =>
@@ -95,12 +99,17 @@ export const errorPage = (p: PageRequest, status: number, detail: string, theme:
 const pageOfError = (p: PageRequest, error: PaykitError): ApiResponse =>
   errorPage(p, httpStatusOf(error), error._tag === "NotFound" ? p.messages.error_not_found : `${p.messages.error_refused}: ${error.message}`)
 
-/** Runs `effect` on the organisation's clock (its sandbox offset; none where the server keeps no clocks). */
-const onOrganisationClock = <A, E, R>(organisation: string, effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-  Effect.flatMap(Effect.serviceOption(DueWorkStore), (store) =>
-    Option.isNone(store)
-      ? effect
-      : Effect.flatMap(store.value.offsetOf(organisation), (offset) => withClockOffset(offset, effect)))
+/** Runs an effect on an organisation's clock. */
+export type OrganisationClock = <A, E, R>(organisation: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+
+/**
+ * The organisation's clock (its sandbox offset; none where the server keeps no clocks), from the
+ * `DueWorkStore` taken when the pages are bound: a request's context no longer holds the engine's
+ * services (`app.ts` trims them), so a lookup per request would find none and run on the wall clock.
+ */
+export const organisationClock: Effect.Effect<OrganisationClock> = Effect.map(Effect.serviceOption(DueWorkStore), (store) =>
+  (organisation, effect) =>
+    Option.isNone(store) ? effect : Effect.flatMap(store.value.offsetOf(organisation), (offset) => withClockOffset(offset, effect)))
 
 /** The answer with the language asked kept for the pages that follow (a session cookie: nothing else is stored). */
 const keepLanguage = (language: Language) => (response: ApiResponse): ApiResponse => ({
@@ -122,8 +131,12 @@ const checkedIds = (p: PageRequest, collection: string): Effect.Effect<void, Not
     ? Effect.fail(new NotFound({ resource: "organisations", id: p.organisation }))
     : Effect.asVoid(pathIdOf(collection, p.id))
 
-/** A page at `path` (with `:organisation` and `:id`), its engine errors answered as pages. */
-export const pageAt = (method: "GET" | "POST", path: string, answer: PageAnswer): PageRoute => {
+/**
+ * A page at `path` (with `:organisation` and `:id`), its engine errors answered as pages. The ids
+ * are checked before the organisation's clock is looked up: a malformed one (a NUL, which
+ * PostgreSQL refuses in text) reaches no store.
+ */
+export const pageAt = (pages: { readonly onClock: OrganisationClock }, method: "GET" | "POST", path: string, answer: PageAnswer): PageRoute => {
   const segments = path.split("/")
   // The collection the id belongs to: the segment before it (`bank_authorisations/:id`).
   const collection = segments[segments.indexOf(":id") - 1] ?? ""
@@ -132,8 +145,10 @@ export const pageAt = (method: "GET" | "POST", path: string, answer: PageAnswer)
     path,
     page: (request) => {
       const p = pageRequestOf(request)
-      const answered = Effect.catch(Effect.andThen(checkedIds(p, collection), answer(p)), (error) => Effect.succeed(pageOfError(p, error)))
-      return onOrganisationClock(p.organisation, p.asked === undefined ? answered : Effect.map(answered, keepLanguage(p.asked)))
+      // Pages without an organisation (an institution's image) need no clock.
+      const clocked = p.request.params["organisation"] === undefined ? answer(p) : pages.onClock(p.organisation, answer(p))
+      const answered = Effect.catch(Effect.andThen(checkedIds(p, collection), clocked), (error) => Effect.succeed(pageOfError(p, error)))
+      return p.asked === undefined ? answered : Effect.map(answered, keepLanguage(p.asked))
     }
   }
 }

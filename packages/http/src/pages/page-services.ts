@@ -1,8 +1,16 @@
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import { BankAuthorisations, BillingRequests, Creditors, Institutions, OutboundPaymentImports, PayerThemes } from "@paykit/engine"
 import { AccessTokens } from "../access-tokens.ts"
 import { csrfSignerFrom, PageSigningSecret } from "./csrf.ts"
 import { type Theme, themeOf } from "./layout.ts"
+import { organisationClock } from "./page-kit.ts"
+
+/**
+ * Whether the sandbox bank's authorisation page acts: a sandbox server's. On a live server the
+ * payer authorises at the real bank, whose page is the bank's; the page answers 403 as the API's
+ * `/sandbox/` routes do.
+ */
+export const SandboxBankPage = Context.Reference<boolean>("@paykit/http/SandboxBankPage", { defaultValue: () => true })
 
 /** The engine services and ports the pages call, taken once when the pages are bound (as the API's routes take theirs). */
 export const pageServices = Effect.gen(function*() {
@@ -15,6 +23,8 @@ export const pageServices = Effect.gen(function*() {
     imports: yield* OutboundPaymentImports,
     tokens: yield* AccessTokens,
     csrf: csrfSignerFrom(yield* PageSigningSecret),
+    sandboxBank: yield* SandboxBankPage,
+    onClock: yield* organisationClock,
     /** The creditor's payer theme as the layout's colours. */
     themeOf: (organisation: string, creditor: string): Effect.Effect<Theme> =>
       Effect.map(payerThemes.forCreditor(organisation, creditor), themeOf)

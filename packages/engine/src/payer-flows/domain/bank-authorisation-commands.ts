@@ -1,10 +1,11 @@
 import { Schema } from "effect"
 import { IdOf } from "@paykit/core"
 import { CollectBankAccount } from "@paykit/validation"
+import { PayerUri } from "./payer-fields.ts"
 
 /** `POST /bank_authorisations`: the body under `bank_authorisations`. */
 export const BankAuthorisationCreateRequest = Schema.Struct({
-  redirect_uri: Schema.optionalKey(Schema.String),
+  redirect_uri: Schema.optionalKey(PayerUri),
   links: Schema.Struct({ billing_request: IdOf("billing_request") })
 })
 export type BankAuthorisationCreateRequest = typeof BankAuthorisationCreateRequest.Type

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { CountryCode, Currency, Metadata } from "@paykit/core"
-import { PayerAddressFields, PayerText } from "./payer-fields.ts"
+import { PayerAddressFields, PayerText, PayerUri } from "./payer-fields.ts"
 import { BILLING_REQUEST_STATUSES } from "@paykit/machines"
 import type { BillingRequestCreate, CollectBankAccount } from "@paykit/validation"
 import { Email, optionalNullable, OptionalName } from "@paykit/validation"
@@ -57,7 +57,7 @@ export type SelectInstitutionRequest = typeof SelectInstitutionRequest.Type
 
 export const NotifyRequest = Schema.Struct({
   notification_type: Schema.Literals(["email"]),
-  redirect_uri: Schema.optionalKey(Schema.String)
+  redirect_uri: Schema.optionalKey(PayerUri)
 })
 export type NotifyRequest = typeof NotifyRequest.Type
 

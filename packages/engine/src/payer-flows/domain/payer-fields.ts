@@ -15,16 +15,24 @@ export const PayerAddressFields = {
   country_code: Schema.optionalKey(Schema.NullOr(CountryCode))
 } as const
 
-/** A URI the payer is sent to (`redirect_uri`, `exit_uri`, `success_redirect_url`): absolute, http or https. */
+/** Control characters: the URL parser drops tabs and line breaks, but the text kept would split a Location header. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+
+/**
+ * A URI the payer is sent to (`redirect_uri`, `exit_uri`, `success_redirect_url`, a bank
+ * authorisation's and a notify's `redirect_uri`): absolute, http or https, without control
+ * characters. The pages put it in a link and a 303's `Location`, so no `javascript:` or `data:`.
+ */
 export const PayerUri = Schema.String.check(
   Schema.makeFilter((s: string) => {
+    if (CONTROL_CHARACTER.test(s)) return false
     try {
       const url = new URL(s)
       return url.protocol === "https:" || url.protocol === "http:"
     } catch {
       return false
     }
-  }, { message: "must be an absolute http or https URL" })
+  }, { message: "must be an absolute http or https URL without control characters" })
 )
 
 /** The customer details an integrator may prefill on a hosted flow (billing request and redirect flows). */

@@ -19,6 +19,7 @@ export const da: Messages = {
   bank_expired: "Dette godkendelseslink er udløbet.",
   bank_finished: "Denne godkendelse er allerede afsluttet.",
   bank_continue: "Tilbage til forretningen",
+  bank_sandbox_only: "Dette er en live-server: betaleren godkender i sin egen bank, ikke på denne side.",
   bank_account_intro: "Banken oplyser den konto, du betaler fra, til betalingsaftalen.",
   bank_account_holder: "Kontohaverens navn",
   bank_branch_code: "Registreringsnummer (sort code)",

@@ -19,6 +19,7 @@ export const de: Messages = {
   bank_expired: "Dieser Autorisierungslink ist abgelaufen.",
   bank_finished: "Diese Autorisierung ist bereits abgeschlossen.",
   bank_continue: "Zurück zum Händler",
+  bank_sandbox_only: "Dies ist ein Live-Server: Der Zahler autorisiert bei seiner eigenen Bank, nicht auf dieser Seite.",
   bank_account_intro: "Die Bank meldet das Konto, von dem Sie zahlen, für das Lastschriftmandat.",
   bank_account_holder: "Name des Kontoinhabers",
   bank_branch_code: "Bankleitzahl (Sort Code)",

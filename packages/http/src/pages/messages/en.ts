@@ -18,6 +18,7 @@ export const en = {
   bank_expired: "This authorisation link has expired.",
   bank_finished: "This authorisation is already finished.",
   bank_continue: "Return to the merchant",
+  bank_sandbox_only: "This is a live server: the payer authorises at their own bank, not on this page.",
   bank_account_intro: "The bank reports the account you pay from, for the Direct Debit mandate.",
   bank_account_holder: "Account holder name",
   bank_branch_code: "Sort code",

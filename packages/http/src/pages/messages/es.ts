@@ -19,6 +19,7 @@ export const es: Messages = {
   bank_expired: "Este enlace de autorización ha caducado.",
   bank_finished: "Esta autorización ya ha terminado.",
   bank_continue: "Volver al comercio",
+  bank_sandbox_only: "Este es un servidor real: el pagador autoriza en su propio banco, no en esta página.",
   bank_account_intro: "El banco comunica la cuenta desde la que paga, para el mandato de domiciliación.",
   bank_account_holder: "Titular de la cuenta",
   bank_branch_code: "Código de sucursal (sort code)",

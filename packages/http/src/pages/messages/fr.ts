@@ -19,6 +19,7 @@ export const fr: Messages = {
   bank_expired: "Ce lien d'autorisation a expiré.",
   bank_finished: "Cette autorisation est déjà terminée.",
   bank_continue: "Retourner chez le marchand",
+  bank_sandbox_only: "Ceci est un serveur de production : le payeur autorise auprès de sa propre banque, pas sur cette page.",
   bank_account_intro: "La banque communique le compte que vous utilisez, pour le mandat de prélèvement.",
   bank_account_holder: "Titulaire du compte",
   bank_branch_code: "Code guichet (sort code)",

@@ -19,6 +19,7 @@ export const sv: Messages = {
   bank_expired: "Den här godkännandelänken har upphört att gälla.",
   bank_finished: "Det här godkännandet är redan avslutat.",
   bank_continue: "Tillbaka till handlaren",
+  bank_sandbox_only: "Detta är en liveserver: betalaren godkänner i sin egen bank, inte på den här sidan.",
   bank_account_intro: "Banken rapporterar kontot du betalar från, för autogiromedgivandet.",
   bank_account_holder: "Kontoinnehavarens namn",
   bank_branch_code: "Clearingnummer (sort code)",
