@@ -170,6 +170,20 @@ describe("mandates", () => {
     expect(await reasonOf(client.mandates.reinstate(mandate, {} as never), InvalidStateError, 422)).toBe("mandate_not_inactive")
     expect(await actions("mandate", mandate, "mandates")).toEqual(["created", "cancelled", "resubmission_requested"])
   })
+
+  it("a mandate cancelled by disabling its account, or whose customer was removed, is not reinstated", async () => {
+    const disabled = await payer()
+    await client.customerBankAccounts.disable(disabled.account)
+    expect(await reasonOf(client.mandates.reinstate(disabled.mandate, {} as never), InvalidStateError, 422)).toBe("bank_account_disabled")
+    const removed = await payer()
+    await client.mandates.cancel(removed.mandate, {} as never)
+    await client.customers.remove(removed.customer)
+    expect(await reasonOf(client.mandates.reinstate(removed.mandate, {} as never), InvalidStateError, 422)).toBe("customer_data_removed")
+    for (const mandate of [disabled.mandate, removed.mandate]) {
+      expect((await client.mandates.find(mandate)).status).toBe("cancelled")
+      expect(await actions("mandate", mandate, "mandates")).toEqual(["created", "cancelled"])
+    }
+  })
 })
 
 describe("payments", () => {
