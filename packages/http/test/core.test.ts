@@ -86,6 +86,22 @@ describe("customers", () => {
     ]) expect(await reasonOf(call(), InvalidStateError, 422)).toBe("customer_data_removed")
     expect(await actions("customer", customer, "customers")).toEqual(["removed"])
   })
+
+  it("remove erases what else names the person: the billing request's billing detail, the bank accounts' holder name and metadata; a billing request for them is refused", async () => {
+    const customer = await newCustomer()
+    const account = (await client.customerBankAccounts.create({ ...UK_ACCOUNT, metadata: { nickname: "Ada's" }, links: { customer } } as never)).id ?? ""
+    const request = (await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer } } as never)).id ?? ""
+    // The customer's address is complete, so the request's billing detail holds it from the start.
+    expect((await client.billingRequests.find(request)).resources?.customer_billing_detail).toMatchObject({ address_line1: ADA.address_line1 })
+    await client.customers.remove(customer)
+    const detail = (await client.billingRequests.find(request)).resources?.customer_billing_detail
+    expect(detail).toMatchObject({ address_line1: null, city: null, postal_code: null, country_code: null, ip_address: null, swedish_identity_number: null })
+    const erased = { id: account, account_holder_name: "", metadata: {}, enabled: false }
+    expect(await client.customerBankAccounts.find(account)).toMatchObject(erased)
+    expect((await client.customerBankAccounts.list({ customer } as never)).customer_bank_accounts).toMatchObject([erased])
+    const refused = client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer } } as never)
+    expect(await reasonOf(refused, InvalidStateError, 422)).toBe("customer_data_removed")
+  })
 })
 
 describe("customer bank accounts", () => {
