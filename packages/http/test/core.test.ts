@@ -102,6 +102,17 @@ describe("customers", () => {
     const refused = client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer } } as never)
     expect(await reasonOf(refused, InvalidStateError, 422)).toBe("customer_data_removed")
   })
+
+  it("GET /subscriptions omits the subscriptions of removed customers (spec), by any filter", async () => {
+    const { customer, mandate } = await payer()
+    const subscription = (await client.subscriptions.create({ amount: 1500, currency: "GBP", interval_unit: "monthly", day_of_month: 1, links: { mandate } } as never)).id ?? ""
+    const listed = async (query: Record<string, string>) => (await client.subscriptions.list({ limit: "500", ...query } as never)).subscriptions.map((s) => s.id)
+    await client.mandates.cancel(mandate, {} as never)
+    expect(await listed({})).toContain(subscription)
+    await client.customers.remove(customer)
+    for (const query of [{}, { mandate }, { customer }, { status: "cancelled" }]) expect(await listed(query)).not.toContain(subscription)
+    expect((await client.subscriptions.find(subscription)).status).toBe("cancelled")
+  })
 })
 
 describe("customer bank accounts", () => {
