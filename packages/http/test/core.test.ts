@@ -90,7 +90,9 @@ describe("customers", () => {
   it("remove erases what else names the person: the billing request's billing detail, the bank accounts' holder name and metadata; a billing request for them is refused", async () => {
     const customer = await newCustomer()
     const account = (await client.customerBankAccounts.create({ ...UK_ACCOUNT, metadata: { nickname: "Ada's" }, links: { customer } } as never)).id ?? ""
-    const request = (await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer } } as never)).id ?? ""
+    const request = (await client.billingRequests.create({
+      mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer, customer_bank_account: account }
+    } as never)).id ?? ""
     // The customer's address is complete, so the request's billing detail holds it from the start.
     expect((await client.billingRequests.find(request)).resources?.customer_billing_detail).toMatchObject({ address_line1: ADA.address_line1 })
     await client.customers.remove(customer)
@@ -101,6 +103,9 @@ describe("customers", () => {
     expect((await client.customerBankAccounts.list({ customer } as never)).customer_bank_accounts).toMatchObject([erased])
     const refused = client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer } } as never)
     expect(await reasonOf(refused, InvalidStateError, 422)).toBe("customer_data_removed")
+    // Its details and account were given before the removal: the payer's next step would confirm them.
+    expect(await reasonOf(client.billingRequests.confirmPayerDetails(request, {} as never), InvalidStateError, 422)).toBe("customer_data_removed")
+    expect((await client.billingRequests.cancel(request, {} as never)).status).toBe("cancelled")
   })
 
   it("GET /subscriptions omits the subscriptions of removed customers (spec), by any filter", async () => {

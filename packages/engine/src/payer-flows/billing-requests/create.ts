@@ -103,6 +103,10 @@ const linkedCustomer = (deps: Pick<BillingRequestDeps, "customers">, organisatio
     return found.resource
   })
 
+/** An action on a billing request needs its customer not removed: their data is erased (`customer_data_removed`). */
+export const checkPayerNotRemoved = (deps: Pick<BillingRequestDeps, "customers" | "requests">, organisation: string, id: string) =>
+  Effect.flatMap(deps.requests.get(organisation, id), (br) => linkedCustomer(deps, organisation, br.resource.links.customer))
+
 /** The linked customer (or a new blank one) and the linked bank account, which must be theirs. */
 const payerOf = (deps: Pick<BillingRequestDeps, "customers" | "accounts">, organisation: string, links: BillingRequestCreateCommand["links"]) =>
   Effect.gen(function*() {
