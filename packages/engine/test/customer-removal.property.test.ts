@@ -2,6 +2,8 @@ import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import {
+  BillingRequestFlowRepository,
+  BillingRequestFlows,
   BillingRequests,
   Customer,
   CustomerBankAccountRepository,
@@ -19,7 +21,8 @@ import { edge, ORG, runEngine } from "./fixtures.ts"
  * The rule of a customer's removal: no personal value of the customer survives it, in any record
  * linked to them. Stated twice: over the Customer Schema itself (every field but its identity and
  * language erased), and over the engine: a customer with any personal details, bank accounts
- * (holder names, metadata) and billing requests made for them is removed, and then no value they
+ * (holder names, metadata) and billing requests made for them (their flows prefilled with the
+ * payer's details) is removed, and then no value they
  * gave is found in anything stored for them (the customer, their bank accounts, their billing
  * details) nor in any answer that reads them.
  */
@@ -60,12 +63,15 @@ const person = fc.record({
 const payer = fc.record({
   person,
   accounts: fc.array(fc.record({ holder: personal, note: personal, withMandate: fc.boolean() }), { minLength: 1, maxLength: 3 }),
-  billingRequests: fc.nat({ max: 2 })
+  billingRequests: fc.nat({ max: 2 }),
+  /** A flow of each billing request, with the payer's details prefilled on it. */
+  prefilled: fc.record({ given_name: personal, city: personal, email: personal.map((s) => `${s}@example.org`) })
 })
 type Payer = typeof payer extends fc.Arbitrary<infer P> ? P : never
 
 const valuesOf = (p: Payer): ReadonlyArray<string> => [
   ...Object.values(p.person),
+  ...(p.billingRequests > 0 ? Object.values(p.prefilled) : []),
   ...p.accounts.flatMap((a) => [a.holder, a.note])
 ]
 
@@ -76,6 +82,7 @@ const removeAndRead = (p: Payer) =>
     const customers = yield* Customers
     const mandates = yield* Mandates
     const billingRequests = yield* BillingRequests
+    const flows = yield* BillingRequestFlows
     const made = yield* customers.create(ORG, yield* edge.customer({ ...p.person, country_code: "GB", metadata: { note: p.person.metadata } }))
     const accounts: Array<string> = []
     for (const a of p.accounts) {
@@ -90,23 +97,28 @@ const removeAndRead = (p: Payer) =>
       }
     }
     const requests: Array<string> = []
+    const flowIds: Array<string> = []
     for (let n = 0; n < p.billingRequests; n++) {
       const request = yield* billingRequests.create(ORG, {
         mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer: made.id }
       } as never)
       requests.push(request.id)
+      flowIds.push((yield* flows.create(ORG, { prefilled_customer: p.prefilled, links: { billing_request: request.id } })).id)
     }
     const answer = yield* customers.remove(ORG, made.id)
+    const storedFlows = yield* BillingRequestFlowRepository
     const stored = [
       yield* (yield* CustomerRepository).get(ORG, made.id),
       ...yield* (yield* CustomerBankAccountRepository).scan(ORG, { customer: eq(made.id) }),
-      ...yield* (yield* CustomerBillingDetailRepository).scan(ORG, { customer: eq(made.id) })
+      ...yield* (yield* CustomerBillingDetailRepository).scan(ORG, { customer: eq(made.id) }),
+      ...yield* Effect.forEach(flowIds, (id) => storedFlows.get(ORG, id))
     ]
     const read = [
       answer,
       yield* customers.listBankAccounts(ORG, { customer: made.id } as never),
       ...yield* Effect.forEach(accounts, (id) => customers.getBankAccount(ORG, id)),
-      ...yield* Effect.forEach(requests, (id) => billingRequests.get(ORG, id))
+      ...yield* Effect.forEach(requests, (id) => billingRequests.get(ORG, id)),
+      ...yield* Effect.forEach(flowIds, (id) => flows.get(ORG, id))
     ]
     return JSON.stringify([stored, read])
   })

@@ -17,7 +17,7 @@ import {
   erasedCustomerBankAccount
 } from "./domain/customer-bank-accounts.ts"
 import { erasedBillingDetail } from "../payer-flows/domain/billing-details.ts"
-import { CustomerBillingDetailRepository } from "../payer-flows/repositories.ts"
+import { BillingRequestFlowRepository, BillingRequestRepository, CustomerBillingDetailRepository } from "../payer-flows/repositories.ts"
 import {
   type Customer,
   type CustomerCreateRequest,
@@ -63,6 +63,8 @@ export class Customers extends Context.Service<Customers, {
     | CustomerRepository
     | CustomerBankAccountRepository
     | CustomerBillingDetailRepository
+    | BillingRequestRepository
+    | BillingRequestFlowRepository
     | MandateRepository
     | PaymentRepository
     | SubscriptionRepository
@@ -84,6 +86,8 @@ export class Customers extends Context.Service<Customers, {
         customers,
         accounts,
         details: yield* CustomerBillingDetailRepository,
+        requests: yield* BillingRequestRepository,
+        flows: yield* BillingRequestFlowRepository,
         verifier,
         screen: yield* BlockScreen,
         mandates: yield* MandateRepository,
@@ -117,6 +121,8 @@ interface CustomerDeps {
   readonly customers: CustomerRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
   readonly details: CustomerBillingDetailRepository["Service"]
+  readonly requests: BillingRequestRepository["Service"]
+  readonly flows: BillingRequestFlowRepository["Service"]
   readonly verifier: NameVerifier["Service"]
   /** The blocks' check of new payer details (`blocks/block-screen.ts`). */
   readonly screen: BlockScreen["Service"]
@@ -213,7 +219,8 @@ const removeCustomer = (deps: CustomerDeps, organisation: string, id: string) =>
 
 /**
  * What else names the removed customer: their bank accounts (disabled, as their mandates are
- * cancelled) and the billing details their billing requests collected, each erased.
+ * cancelled), the billing details their billing requests collected and the customer details
+ * prefilled on those requests' flows, each erased.
  */
 const erasePayerRecords = (deps: CustomerDeps, organisation: string, customer: string) =>
   Effect.gen(function*() {
@@ -223,6 +230,13 @@ const erasePayerRecords = (deps: CustomerDeps, organisation: string, customer: s
     }
     for (const detail of yield* deps.details.scan(organisation, { customer: eq(customer) })) {
       yield* save(deps.details, organisation, detail, erasedBillingDetail(detail.resource)).pipe(Effect.orDie)
+    }
+    for (const request of yield* deps.requests.scan(organisation, { customer: eq(customer) })) {
+      for (const flow of yield* deps.flows.scan(organisation, { billing_request: eq(request.resource.id) })) {
+        if (flow.resource.prefilled_customer !== null) {
+          yield* save(deps.flows, organisation, flow, { ...flow.resource, prefilled_customer: null }).pipe(Effect.orDie)
+        }
+      }
     }
   })
 
