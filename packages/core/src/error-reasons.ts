@@ -134,7 +134,6 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   refund_payment_invalid_state: state("The payment is not in a status that can be refunded."),
   total_amount_confirmation_invalid: state("total_amount_confirmation is not the payment's refunded total after this refund: another refund may have been made meanwhile."),
   retry_failed: state("The payment cannot be retried: it has not failed, or it was retried three times already."),
-  number_of_refunds_exceeded: state("The payment already has the most refunds a payment may have (five)."),
   refunds_not_enabled: state("Refunds are not enabled for this creditor."),
   available_refund_amount_insufficient: state("The creditor's balance after its negative balance limit does not cover the refund."),
   fee_schedule_has_no_rule: state("No fee rule applies to this payment."),

@@ -86,6 +86,38 @@ describe("customers", () => {
     ]) expect(await reasonOf(call(), InvalidStateError, 422)).toBe("customer_data_removed")
     expect(await actions("customer", customer, "customers")).toEqual(["removed"])
   })
+
+  it("remove erases what else names the person: the billing request's billing detail, the bank accounts' holder name and metadata; a billing request for them is refused", async () => {
+    const customer = await newCustomer()
+    const account = (await client.customerBankAccounts.create({ ...UK_ACCOUNT, metadata: { nickname: "Ada's" }, links: { customer } } as never)).id ?? ""
+    const request = (await client.billingRequests.create({
+      mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer, customer_bank_account: account }
+    } as never)).id ?? ""
+    // The customer's address is complete, so the request's billing detail holds it from the start.
+    expect((await client.billingRequests.find(request)).resources?.customer_billing_detail).toMatchObject({ address_line1: ADA.address_line1 })
+    await client.customers.remove(customer)
+    const detail = (await client.billingRequests.find(request)).resources?.customer_billing_detail
+    expect(detail).toMatchObject({ address_line1: null, city: null, postal_code: null, country_code: null, ip_address: null, swedish_identity_number: null })
+    const erased = { id: account, account_holder_name: "", metadata: {}, enabled: false }
+    expect(await client.customerBankAccounts.find(account)).toMatchObject(erased)
+    expect((await client.customerBankAccounts.list({ customer } as never)).customer_bank_accounts).toMatchObject([erased])
+    const refused = client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer } } as never)
+    expect(await reasonOf(refused, InvalidStateError, 422)).toBe("customer_data_removed")
+    // Its details and account were given before the removal: the payer's next step would confirm them.
+    expect(await reasonOf(client.billingRequests.confirmPayerDetails(request, {} as never), InvalidStateError, 422)).toBe("customer_data_removed")
+    expect((await client.billingRequests.cancel(request, {} as never)).status).toBe("cancelled")
+  })
+
+  it("GET /subscriptions omits the subscriptions of removed customers (spec), by any filter", async () => {
+    const { customer, mandate } = await payer()
+    const subscription = (await client.subscriptions.create({ amount: 1500, currency: "GBP", interval_unit: "monthly", day_of_month: 1, links: { mandate } } as never)).id ?? ""
+    const listed = async (query: Record<string, string>) => (await client.subscriptions.list({ limit: "500", ...query } as never)).subscriptions.map((s) => s.id)
+    await client.mandates.cancel(mandate, {} as never)
+    expect(await listed({})).toContain(subscription)
+    await client.customers.remove(customer)
+    for (const query of [{}, { mandate }, { customer }, { status: "cancelled" }]) expect(await listed(query)).not.toContain(subscription)
+    expect((await client.subscriptions.find(subscription)).status).toBe("cancelled")
+  })
 })
 
 describe("customer bank accounts", () => {
@@ -169,6 +201,20 @@ describe("mandates", () => {
     expect((await client.mandates.reinstate(mandate, {} as never)).status).toBe("pending_submission")
     expect(await reasonOf(client.mandates.reinstate(mandate, {} as never), InvalidStateError, 422)).toBe("mandate_not_inactive")
     expect(await actions("mandate", mandate, "mandates")).toEqual(["created", "cancelled", "resubmission_requested"])
+  })
+
+  it("a mandate cancelled by disabling its account, or whose customer was removed, is not reinstated", async () => {
+    const disabled = await payer()
+    await client.customerBankAccounts.disable(disabled.account)
+    expect(await reasonOf(client.mandates.reinstate(disabled.mandate, {} as never), InvalidStateError, 422)).toBe("bank_account_disabled")
+    const removed = await payer()
+    await client.mandates.cancel(removed.mandate, {} as never)
+    await client.customers.remove(removed.customer)
+    expect(await reasonOf(client.mandates.reinstate(removed.mandate, {} as never), InvalidStateError, 422)).toBe("customer_data_removed")
+    for (const mandate of [disabled.mandate, removed.mandate]) {
+      expect((await client.mandates.find(mandate)).status).toBe("cancelled")
+      expect(await actions("mandate", mandate, "mandates")).toEqual(["created", "cancelled"])
+    }
   })
 })
 

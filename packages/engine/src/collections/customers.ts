@@ -13,8 +13,11 @@ import {
   type CustomerBankAccount,
   type CustomerBankAccountCreateRequest,
   type CustomerBankAccountListParams,
-  type CustomerBankAccountUpdateRequest
+  type CustomerBankAccountUpdateRequest,
+  erasedCustomerBankAccount
 } from "./domain/customer-bank-accounts.ts"
+import { erasedBillingDetail } from "../payer-flows/domain/billing-details.ts"
+import { BillingRequestFlowRepository, BillingRequestRepository, CustomerBillingDetailRepository } from "../payer-flows/repositories.ts"
 import {
   type Customer,
   type CustomerCreateRequest,
@@ -59,6 +62,9 @@ export class Customers extends Context.Service<Customers, {
     never,
     | CustomerRepository
     | CustomerBankAccountRepository
+    | CustomerBillingDetailRepository
+    | BillingRequestRepository
+    | BillingRequestFlowRepository
     | MandateRepository
     | PaymentRepository
     | SubscriptionRepository
@@ -79,6 +85,9 @@ export class Customers extends Context.Service<Customers, {
       const deps: CustomerDeps = {
         customers,
         accounts,
+        details: yield* CustomerBillingDetailRepository,
+        requests: yield* BillingRequestRepository,
+        flows: yield* BillingRequestFlowRepository,
         verifier,
         screen: yield* BlockScreen,
         mandates: yield* MandateRepository,
@@ -111,6 +120,9 @@ export class Customers extends Context.Service<Customers, {
 interface CustomerDeps {
   readonly customers: CustomerRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
+  readonly details: CustomerBillingDetailRepository["Service"]
+  readonly requests: BillingRequestRepository["Service"]
+  readonly flows: BillingRequestFlowRepository["Service"]
   readonly verifier: NameVerifier["Service"]
   /** The blocks' check of new payer details (`blocks/block-screen.ts`). */
   readonly screen: BlockScreen["Service"]
@@ -193,8 +205,7 @@ const removeCustomer = (deps: CustomerDeps, organisation: string, id: string) =>
         links: { customer: id }
       })
     }
-    const accounts = yield* deps.accounts.scan(organisation, { customer: eq(id), enabled: eq("true") })
-    for (const account of accounts) yield* disableAccount(deps, organisation, account)
+    yield* erasePayerRecords(deps, organisation, id)
     const erased = erasedCustomer(current.resource)
     yield* save(deps.customers, organisation, current, { ...erased, removed_at: yield* now }).pipe(Effect.orDie)
     yield* emit(organisation, {
@@ -204,6 +215,29 @@ const removeCustomer = (deps: CustomerDeps, organisation: string, id: string) =>
       cause: API_CAUSE("customer_removed", "The customer was removed and their personal data erased at your request.")
     })
     return erased
+  })
+
+/**
+ * What else names the removed customer: their bank accounts (disabled, as their mandates are
+ * cancelled), the billing details their billing requests collected and the customer details
+ * prefilled on those requests' flows, each erased.
+ */
+const erasePayerRecords = (deps: CustomerDeps, organisation: string, customer: string) =>
+  Effect.gen(function*() {
+    for (const account of yield* deps.accounts.scan(organisation, { customer: eq(customer) })) {
+      const erased = yield* save(deps.accounts, organisation, account, erasedCustomerBankAccount(account.resource)).pipe(Effect.orDie)
+      if (account.resource.enabled) yield* disableAccount(deps, organisation, erased)
+    }
+    for (const detail of yield* deps.details.scan(organisation, { customer: eq(customer) })) {
+      yield* save(deps.details, organisation, detail, erasedBillingDetail(detail.resource)).pipe(Effect.orDie)
+    }
+    for (const request of yield* deps.requests.scan(organisation, { customer: eq(customer) })) {
+      for (const flow of yield* deps.flows.scan(organisation, { billing_request: eq(request.resource.id) })) {
+        if (flow.resource.prefilled_customer !== null) {
+          yield* save(deps.flows, organisation, flow, { ...flow.resource, prefilled_customer: null }).pipe(Effect.orDie)
+        }
+      }
+    }
   })
 
 const createBankAccount = (deps: CustomerDeps, organisation: string, req: CustomerBankAccountCreateRequest) =>

@@ -6,7 +6,7 @@ import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { CustomerBankAccountRepository, InstalmentScheduleCheckRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, SubscriptionRepository } from "./repositories.ts"
+import { CustomerBankAccountRepository, CustomerRepository, InstalmentScheduleCheckRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, SubscriptionRepository } from "./repositories.ts"
 import { cancelMandateWithPayments } from "./mandate-cancel.ts"
 import { watchAgain, watchMandate } from "./mandate-last-use.ts"
 import {
@@ -18,6 +18,7 @@ import {
   MANDATES_ROOT
 } from "./domain/mandates.ts"
 import { mandateSchemesOfAccount } from "./account-schemes.ts"
+import { isRemoved } from "./domain/customers.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import { schemeRefusal } from "../creditors/scheme-identifiers.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
@@ -59,6 +60,7 @@ export class Mandates extends Context.Service<Mandates, {
     never,
     | MandateRepository
     | CreditorRepository
+    | CustomerRepository
     | CustomerBankAccountRepository
     | MandateDormancyRepository
     | InstalmentScheduleCheckRepository
@@ -77,7 +79,7 @@ export class Mandates extends Context.Service<Mandates, {
       const run = yield* captureUnitOfWork
       const dormancy = yield* MandateDormancyRepository
       const deps: MandateDeps = {
-        mandates, creditors, accounts, dormancy, payments: yield* PaymentRepository, subscriptions: yield* SubscriptionRepository,
+        mandates, creditors, accounts, dormancy, customers: yield* CustomerRepository, payments: yield* PaymentRepository, subscriptions: yield* SubscriptionRepository,
         scheduleChecks: yield* InstalmentScheduleCheckRepository
       }
       const due: MandateDueDeps = { mandates, accounts, dormancy, bank: yield* BankGateway, eachItem: yield* captureDailyItems }
@@ -99,6 +101,7 @@ interface MandateDeps {
   readonly mandates: MandateRepository["Service"]
   readonly creditors: CreditorRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
+  readonly customers: CustomerRepository["Service"]
   readonly dormancy: MandateDormancyRepository["Service"]
   readonly scheduleChecks: InstalmentScheduleCheckRepository["Service"]
   readonly payments: PaymentRepository["Service"]
@@ -117,9 +120,10 @@ const createMandate = (deps: MandateDeps, organisation: string, req: MandateCrea
     const account = yield* deps.accounts.get(organisation, req.links.customer_bank_account).pipe(
       Effect.mapError(() => invalidField(MANDATES_ROOT, ["links", "customer_bank_account"], "must be a customer bank account of this organisation"))
     )
-    if (!account.resource.enabled) {
-      return yield* new InvalidState({ reason: "bank_account_disabled", message: "The customer bank account is disabled" })
-    }
+    if (!account.resource.enabled) return yield* accountDisabled()
+    // A versioned save of the unchanged account: a customer's removal (which disables, so saves, each
+    // of their accounts) at the same time conflicts with this creation instead of missing its mandate.
+    yield* save(deps.accounts, organisation, account, account.resource)
     const creditor = yield* resolveCreditor(deps.creditors, organisation, MANDATES_ROOT, req.links.creditor)
     const available = mandateSchemesOfAccount(account.resource.country_code)
     const scheme = req.scheme ?? available[0]
@@ -193,9 +197,31 @@ const cancelMandate = (deps: MandateDeps, organisation: string, id: string, req:
     return yield* present(deps, organisation, next)
   })
 
+const accountDisabled = () => new InvalidState({ reason: "bank_account_disabled", message: "The customer bank account is disabled" })
+
+/**
+ * A mandate whose customer was removed or whose account was disabled stays dormant: reinstating it
+ * would collect from a payer whose data is erased or from an account they closed.
+ * (The real API also allows at most 10 resubmissions but names no reason for it: not enforced, see docs.)
+ */
+const checkPayerStillThere = (deps: MandateDeps, organisation: string, mandate: Mandate) =>
+  Effect.gen(function*() {
+    const customer = yield* Effect.orDie(deps.customers.get(organisation, mandate.links.customer))
+    if (isRemoved(customer.resource)) {
+      return yield* new InvalidState({
+        reason: "customer_data_removed",
+        message: "The mandate's customer was removed and their data erased",
+        links: { customer: mandate.links.customer }
+      })
+    }
+    const account = yield* Effect.orDie(deps.accounts.get(organisation, mandate.links.customer_bank_account))
+    if (!account.resource.enabled) return yield* accountDisabled()
+  })
+
 const reinstateMandate = (deps: MandateDeps, organisation: string, id: string, req: MandateMetadataRequest = {}) =>
   Effect.gen(function*() {
     const current = yield* deps.mandates.get(organisation, id)
+    yield* checkPayerStillThere(deps, organisation, current.resource)
     const cause = API_CAUSE("mandate_reinstated", "The mandate was reinstated at your request.")
     const next = yield* moveMandate(deps.mandates, organisation, current, "reinstate", cause, undefined, req.metadata)
     yield* watchAgain(deps.dormancy, organisation, id)

@@ -6,7 +6,7 @@ import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { API_CAUSE, applyCreation, emit, save } from "../kernel/support.ts"
 import type { Payment } from "./domain/payments.ts"
-import { MAX_REFUNDS_PER_PAYMENT, type Refund, type RefundCreateRequest, REFUNDS_ROOT, type RefundUpdateRequest } from "./domain/refunds.ts"
+import { type Refund, type RefundCreateRequest, REFUNDS_ROOT, type RefundUpdateRequest } from "./domain/refunds.ts"
 import { balance, recordRefund } from "./payment-ledger.ts"
 import { type PaymentDeps, paymentLinks } from "./payment-rules.ts"
 
@@ -40,14 +40,6 @@ const refundablePayment = (deps: PaymentDeps, organisation: string, req: RefundC
     }
     if (p.amount_refunded + req.amount > p.amount) {
       return yield* new InvalidState({ reason: "refund_amount_exceeds_payment", message: "The refunds would exceed the payment's amount", links: { payment: p.id } })
-    }
-    const earlier = yield* deps.refunds.scan(organisation, { payment: eq(p.id) })
-    if (earlier.length >= MAX_REFUNDS_PER_PAYMENT) {
-      return yield* new InvalidState({
-        reason: "number_of_refunds_exceeded",
-        message: `A payment can be refunded at most ${MAX_REFUNDS_PER_PAYMENT} times`,
-        links: { payment: p.id }
-      })
     }
     return { payment, mandate }
   })

@@ -5,7 +5,8 @@ import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { AppAttributionRepository } from "../payouts/repositories.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { MandateRepository, SubscriptionRepository, SubscriptionScheduleRepository } from "./repositories.ts"
+import { CustomerRepository, MandateRepository, SubscriptionRepository, SubscriptionScheduleRepository } from "./repositories.ts"
+import { isRemoved } from "./domain/customers.ts"
 import type {
   Subscription,
   SubscriptionCancelRequest,
@@ -47,6 +48,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     | SubscriptionScheduleRepository
     | AppAttributionRepository
     | MandateRepository
+    | CustomerRepository
     | CreditorRepository
     | Payments
     | IdGenerator
@@ -62,8 +64,21 @@ export class Subscriptions extends Context.Service<Subscriptions, {
         mandates: yield* MandateRepository,
         creditors: yield* CreditorRepository
       }
+      const customers = yield* CustomerRepository
       const run = yield* captureUnitOfWork
       const due: SubscriptionDueDeps = { ...deps, payments: yield* Payments, eachItem: yield* captureDailyItems }
+
+      /**
+       * The spec: "subscriptions of removed customers are omitted". Their removal is not a mark on
+       * the subscription, so the page is narrowed after it is read (its cursors kept, so a page may
+       * come out short while later ones still follow).
+       */
+      const payerRemoved = (organisation: string, mandate: string) =>
+        Effect.gen(function*() {
+          const found = yield* Effect.orDie(deps.mandates.get(organisation, mandate))
+          const customer = yield* Effect.orDie(customers.get(organisation, found.resource.links.customer))
+          return isRemoved(customer.resource)
+        })
 
       /** `customer` is not stored on a subscription: it narrows to the customer's mandates. */
       const list = (organisation: string, params: SubscriptionListParams) =>
@@ -79,7 +94,8 @@ export class Subscriptions extends Context.Service<Subscriptions, {
             mandate: mandateFilter,
             status: statuses === undefined ? undefined : oneOf(statuses)
           }))
-          return { ...page, items: yield* Effect.forEach(page.items, (s) => present(deps, organisation, s)) }
+          const shown = yield* Effect.filter(page.items, (s) => Effect.map(payerRemoved(organisation, s.links.mandate), (removed) => !removed))
+          return { ...page, items: yield* Effect.forEach(shown, (s) => present(deps, organisation, s)) }
         })
 
       return Subscriptions.of({

@@ -4,7 +4,7 @@ import { EventLog } from "../kernel/ports/event-log.ts"
 import type { Page } from "../kernel/ports/list-query.ts"
 import { NameVerifier } from "../kernel/ports/name-verifier.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
-import { captureUnitOfWork } from "../kernel/support.ts"
+import { captureUnitOfWork, type EngineContext } from "../kernel/support.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { CustomerBankAccountRepository, CustomerRepository } from "../collections/repositories.ts"
 import { Customers } from "../collections/customers.ts"
@@ -28,7 +28,7 @@ import {
   SelectInstitutionRequest
 } from "./domain/billing-request-commands.ts"
 import { billingRequestDeps } from "./billing-requests/deps.ts"
-import { createBillingRequest } from "./billing-requests/create.ts"
+import { checkPayerNotRemoved, createBillingRequest } from "./billing-requests/create.ts"
 import { collectCustomerDetails } from "./billing-requests/collect-customer-details.ts"
 import { collectBankAccount } from "./billing-requests/collect-bank-account.ts"
 import { fulfilBillingRequest } from "./billing-requests/fulfil.ts"
@@ -95,19 +95,21 @@ export class BillingRequests extends Context.Service<BillingRequests, {
     Effect.gen(function*() {
       const deps = yield* billingRequestDeps
       const run = yield* captureUnitOfWork
+      /** An action of the payer's journey, refused once the customer was removed (a cancellation is not one). */
+      const act = <A, E>(o: string, id: string, action: Effect.Effect<A, E, EngineContext>) => run(Effect.andThen(checkPayerNotRemoved(deps, o, id), action))
       return BillingRequests.of({
         create: (o, c) => run(createBillingRequest(deps, o, c)),
         get: (o, id) => getBillingRequest(deps, o, id),
         list: (o, p) => listBillingRequests(deps, o, p),
-        collectCustomerDetails: (o, id, c) => run(collectCustomerDetails(deps, o, id, c)),
-        collectBankAccount: (o, id, c) => run(collectBankAccount(deps, o, id, c)),
-        confirmPayerDetails: (o, id, c = {}) => run(confirmPayerDetails(deps, o, id, c)),
-        fulfil: (o, id, c = {}) => run(fulfilBillingRequest(deps, o, id, c)),
+        collectCustomerDetails: (o, id, c) => act(o, id, collectCustomerDetails(deps, o, id, c)),
+        collectBankAccount: (o, id, c) => act(o, id, collectBankAccount(deps, o, id, c)),
+        confirmPayerDetails: (o, id, c = {}) => act(o, id, confirmPayerDetails(deps, o, id, c)),
+        fulfil: (o, id, c = {}) => act(o, id, fulfilBillingRequest(deps, o, id, c)),
         cancel: (o, id, c = {}) => run(cancelBillingRequest(deps, o, id, c)),
-        notify: (o, id, c) => run(notifyPayer(deps, o, id, c)),
-        fallback: (o, id) => run(fallbackBillingRequest(deps, o, id)),
-        chooseCurrency: (o, id, c) => run(chooseCurrency(deps, o, id, c)),
-        selectInstitution: (o, id, c) => run(selectInstitution(deps, o, id, c)),
+        notify: (o, id, c) => act(o, id, notifyPayer(deps, o, id, c)),
+        fallback: (o, id) => act(o, id, fallbackBillingRequest(deps, o, id)),
+        chooseCurrency: (o, id, c) => act(o, id, chooseCurrency(deps, o, id, c)),
+        selectInstitution: (o, id, c) => act(o, id, selectInstitution(deps, o, id, c)),
         institutions: (o, id, p) => billingRequestInstitutions(deps, o, id, p)
       })
     })

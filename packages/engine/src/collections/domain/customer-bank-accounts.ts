@@ -26,6 +26,12 @@ export const CustomerBankAccount = Schema.Struct({
 })
 export type CustomerBankAccount = typeof CustomerBankAccount.Type
 
+/**
+ * A removed customer's bank account: the holder's name and the metadata erased (the type keeps the
+ * name a string, so it becomes empty); the number's ending, bank and currency, which name no one, kept.
+ */
+export const erasedCustomerBankAccount = (a: CustomerBankAccount): CustomerBankAccount => ({ ...a, account_holder_name: "", metadata: {} })
+
 export const customerBankAccounts = defineResource({
   name: "customer_bank_accounts",
   idPrefix: ID_PREFIXES.customer_bank_account,

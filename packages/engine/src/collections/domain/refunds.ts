@@ -54,9 +54,6 @@ export type RefundCreateRequest = typeof RefundCreateRequest.Type
 export const RefundUpdateRequest = MetadataUpdateRequest
 export type RefundUpdateRequest = typeof RefundUpdateRequest.Type
 
-/** The real API's limit: a payment takes at most five refunds (`number_of_refunds_exceeded` beyond). */
-export const MAX_REFUNDS_PER_PAYMENT = 5
-
 export const RefundListParams = Schema.Struct({
   ...listFields("refund"),
   payment: idFilter("payment"),

@@ -1,8 +1,8 @@
 import { Effect } from "effect"
-import { fieldError, invalidField, newId, now, validationFailed } from "@paykit/core"
+import { fieldError, InvalidState, invalidField, newId, now, validationFailed } from "@paykit/core"
 import { billingRequestMachine, buildActions } from "@paykit/machines"
 import { paymentRequestScheme } from "@paykit/validation"
-import type { Customer } from "../../collections/domain/customers.ts"
+import { type Customer, isRemoved } from "../../collections/domain/customers.ts"
 import { schemeRefusal } from "../../creditors/scheme-identifiers.ts"
 import { resolveCreditor } from "../../creditors/creditor-link.ts"
 import { API_CAUSE, applyCreation, type EngineContext, insertNew } from "../../kernel/support.ts"
@@ -91,14 +91,28 @@ const blankCustomer = (deps: Pick<BillingRequestDeps, "customers">, organisation
     return customer
   })
 
+/** A linked customer of the organisation, refused once removed: their data is erased (`customer_data_removed`). */
+const linkedCustomer = (deps: Pick<BillingRequestDeps, "customers">, organisation: string, id: string) =>
+  Effect.gen(function*() {
+    const found = yield* deps.customers.get(organisation, id).pipe(
+      Effect.mapError(() => invalidField(ROOT, ["links", "customer"], "must be a customer of this organisation"))
+    )
+    if (isRemoved(found.resource)) {
+      return yield* new InvalidState({ reason: "customer_data_removed", message: "The customer was removed and their data erased", links: { customer: id } })
+    }
+    return found.resource
+  })
+
+/** An action on a billing request needs its customer not removed: their data is erased (`customer_data_removed`). */
+export const checkPayerNotRemoved = (deps: Pick<BillingRequestDeps, "customers" | "requests">, organisation: string, id: string) =>
+  Effect.flatMap(deps.requests.get(organisation, id), (br) => linkedCustomer(deps, organisation, br.resource.links.customer))
+
 /** The linked customer (or a new blank one) and the linked bank account, which must be theirs. */
 const payerOf = (deps: Pick<BillingRequestDeps, "customers" | "accounts">, organisation: string, links: BillingRequestCreateCommand["links"]) =>
   Effect.gen(function*() {
     const customer = links?.customer === undefined
       ? yield* blankCustomer(deps, organisation)
-      : (yield* deps.customers.get(organisation, links.customer).pipe(
-        Effect.mapError(() => invalidField(ROOT, ["links", "customer"], "must be a customer of this organisation"))
-      )).resource
+      : yield* linkedCustomer(deps, organisation, links.customer)
     if (links?.customer_bank_account === undefined) return { customer, accountId: undefined }
     const account = yield* deps.accounts.get(organisation, links.customer_bank_account).pipe(
       Effect.mapError(() => invalidField(ROOT, ["links", "customer_bank_account"], "must be a customer bank account of this organisation"))

@@ -22,3 +22,10 @@ export const customerBillingDetails = defineResource({
     customer: (r: CustomerBillingDetail) => r.links.customer
   }
 })
+
+/** A removed customer's billing detail: the address, identity numbers and IP address erased; the id and schemes kept. */
+export const erasedBillingDetail = (d: CustomerBillingDetail): CustomerBillingDetail => ({
+  ...d,
+  address_line1: null, address_line2: null, address_line3: null, city: null, region: null, postal_code: null, country_code: null,
+  swedish_identity_number: null, danish_identity_number: null, ip_address: null
+})
