@@ -151,7 +151,8 @@ export const engineServices = Effect.gen(function*() {
   }
 })
 export type EngineServices = Effect.Success<typeof engineServices>
-type Declaration = EndpointDeclaration<EngineServices>
+/** One route of the API's table, bound to the engine's services (every `routes-*.ts` declares these). */
+export type Declaration = EndpointDeclaration<EngineServices>
 
 /** An answer computed by @paykit/validation with no exported Schema (the bank details lookup): declared as an object. */
 export const EngineDecodedBody = Schema.Record(Schema.String, Schema.Unknown)

@@ -4,8 +4,8 @@ import { customerBankAccounts, customers, mandates, payments, REQUEST_BODIES, re
 import { idParamOf } from "./api-request.ts"
 import { ok } from "./api-response.ts"
 import { APP_FEE_PATHS, appFeeOnlyForApps } from "./app-fees.ts"
-import type { EngineServices } from "./api.ts"
-import { actionEndpoint, bodilessActionEndpoint, createEndpoint, declare, type EndpointDeclaration, IdParams, updateEndpoint } from "./endpoints.ts"
+import type { Declaration } from "./api.ts"
+import { actionEndpoint, bodilessActionEndpoint, createEndpoint, declare, IdParams, updateEndpoint } from "./endpoints.ts"
 import { single } from "./wire.ts"
 
 /**
@@ -13,7 +13,6 @@ import { single } from "./wire.ts"
  * and refunds, as the real API serves them. Their reads are `collectionRoutes` in `api.ts`.
  */
 
-type Declaration = EndpointDeclaration<EngineServices>
 
 const BODIES = REQUEST_BODIES
 /** Actions whose attributes are all optional: `null` is no attributes. */

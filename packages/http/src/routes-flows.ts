@@ -10,13 +10,12 @@ import {
   REQUEST_BODIES,
   RedirectFlow
 } from "@paykit/engine"
-import type { EngineServices } from "./api.ts"
+import type { Declaration } from "./api.ts"
 import {
   actionEndpoint,
   bodilessActionEndpoint,
   createEndpoint,
   declare,
-  type EndpointDeclaration,
   getEndpoint,
   Idempotent,
   listEndpoint,
@@ -31,7 +30,6 @@ import { single } from "./wire.ts"
  * notifications, each with the real API's path, verb and envelope (the official client's services).
  */
 
-type Declaration = EndpointDeclaration<EngineServices>
 const BODIES = REQUEST_BODIES
 const BRF = "billing_request_flows"
 const BRT = "billing_request_templates"

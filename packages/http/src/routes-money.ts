@@ -29,9 +29,9 @@ import {
   SchemeIdentifierListParams,
   SchemeIdentifiers
 } from "@paykit/engine"
-import type { EngineServices } from "./api.ts"
+import type { Declaration, EngineServices } from "./api.ts"
 import { ok } from "./api-response.ts"
-import { bodilessActionEndpoint, createEndpoint, declare, type EndpointDeclaration, getEndpoint, IdParams, listEndpoint, RateLimit } from "./endpoints.ts"
+import { bodilessActionEndpoint, createEndpoint, declare, getEndpoint, IdParams, listEndpoint, RateLimit } from "./endpoints.ts"
 import { queryDeclaration, queryShapeOf } from "./query-params.ts"
 import { OUTBOUND_PAYMENT_OTHER } from "./rate-limit.ts"
 import { listHandler, type ListParamsSchema, nestedListHandler, queryReadHandler } from "./read-handlers.ts"
@@ -58,7 +58,6 @@ export const moneyServices = Effect.gen(function*() {
   }
 })
 
-type Declaration = EndpointDeclaration<EngineServices>
 
 /** A `GET` of a path with an id and query parameters, answered by the handler `bind` makes. */
 const readUnderId = (

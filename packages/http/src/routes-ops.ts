@@ -14,13 +14,12 @@ import {
 } from "@paykit/engine"
 import type { ApiHandler } from "./api-request.ts"
 import { jsonResponse } from "./api-response.ts"
-import type { EngineServices } from "./api.ts"
+import type { Declaration, EngineServices } from "./api.ts"
 import { APP_FEE_PATHS, appFeeOnlyForApps } from "./app-fees.ts"
 import {
   bodilessActionEndpoint,
   createEndpoint,
   declare,
-  type EndpointDeclaration,
   getEndpoint,
   Idempotent,
   listEndpoint,
@@ -34,7 +33,6 @@ import { createdWithoutLocation, createHandler, unwrap } from "./write-handlers.
  * part "ops"): the official client's paths, verbs and envelopes (`gocardless-nodejs`'s services).
  */
 
-type Declaration = EndpointDeclaration<EngineServices>
 const BODIES = REQUEST_BODIES
 
 const IS = "instalment_schedules"
