@@ -17,7 +17,7 @@ import { unwrap } from "./write-handlers.ts"
  * (`pages/mandate-pdf-links.ts`), absolute under the server's public URL as the hosted pages'
  * are. The language is the first of `Accept-Language` the scheme's form is written in, else
  * English. 201, as the schema says (the spec's sample shows 200), and idempotent as every creation
- * is: a repeated `Idempotency-Key` answers the first link again (with its first expiry).
+ * is: a repeated `Idempotency-Key` answers the conflict naming the PDF it made.
  */
 
 const decode = decodeInputEffect(MandatePdfCreate, MANDATE_PDFS)

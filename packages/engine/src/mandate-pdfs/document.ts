@@ -5,6 +5,7 @@ import type { CustomerBankAccount } from "../collections/domain/customer-bank-ac
 import type { Mandate } from "../collections/domain/mandates.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
 import { identifierSchemeOf } from "../creditors/scheme-identifiers.ts"
+import type { StoredAddress } from "../kernel/fields.ts"
 import { type MandateDocument, type PdfLanguage, SCHEME_LANGUAGES } from "./domain/mandate-pdfs.ts"
 
 /**
@@ -13,15 +14,8 @@ import { type MandateDocument, type PdfLanguage, SCHEME_LANGUAGES } from "./doma
  * them), with the creditor as the scheme knows it.
  */
 
-type Address = {
-  readonly address_line1?: string | null | undefined
-  readonly address_line2?: string | null | undefined
-  readonly address_line3?: string | null | undefined
-  readonly city?: string | null | undefined
-  readonly region?: string | null | undefined
-  readonly postal_code?: string | null | undefined
-  readonly country_code?: string | null | undefined
-}
+/** The address fields customers, creditors and the request share. */
+type Address = { readonly [K in keyof typeof StoredAddress]?: string | null | undefined }
 
 const present = (s: string | null | undefined): s is string => s !== null && s !== undefined && s.trim() !== ""
 const orNull = (s: string | null | undefined): string | null => (present(s) ? s : null)
