@@ -2,7 +2,9 @@ import { execFileSync } from "node:child_process"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { MANDATE_PDF_SCHEMES, type MandatePdfScheme } from "@paykit/validation"
-import { MandatePdfs, type PdfLanguage, SCHEME_LANGUAGES } from "../src/index.ts"
+import fc from "fast-check"
+import { type PdfLanguage, SCHEME_LANGUAGES } from "../src/index.ts"
+import { pdfLanguageOf } from "../src/mandate-pdfs/document.ts"
 import { renderMandatePdf } from "../src/mandate-pdfs/render.ts"
 import { SAMPLES, sampleRecord } from "./mandate-pdf-samples.ts"
 
@@ -95,15 +97,23 @@ describe("mandate PDFs: every scheme and language", () => {
     expect(textOf(await render("bacs", "en"))).toContain("Signature Date")
   })
 
-  it("is deterministic: the same record gives the same bytes; another creation time, other bytes", async () => {
+  it("is deterministic: the same content and clock give the same bytes (whatever the record's id); another creation time, other bytes", async () => {
     const a = await render("sepa_core", "de")
-    const b = await render("sepa_core", "de")
+    const b = await Effect.runPromise(renderMandatePdf({ ...sampleRecord("sepa_core", "de"), id: "MPD0000000000ZZ" }))
     expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true)
     const c = await render("sepa_core", "de", "2026-11-25T10:00:00.000Z")
     expect(Buffer.from(a).equals(Buffer.from(c))).toBe(false)
   })
 
-  it("is served by the engine's MandatePdfs service", () => {
-    expect(MandatePdfs.key).toBe("@paykit/engine/MandatePdfs")
+})
+
+describe("the form's language (spec rule 4)", () => {
+  const language = fc.constantFrom("en", "da", "de", "es", "fr", "it", "nl", "pt", "sv", "pl", "el", "ja", "")
+  it("is the first accepted language the scheme's form is written in, else English", () => {
+    fc.assert(fc.property(fc.constantFrom(...MANDATE_PDF_SCHEMES), fc.array(language, { maxLength: 5 }), (scheme, accepted) => {
+      const supported: ReadonlyArray<string> = SCHEME_LANGUAGES[scheme]
+      expect(pdfLanguageOf(scheme, accepted)).toBe(accepted.find((l) => supported.includes(l)) ?? "en")
+      expect(supported).toContain(pdfLanguageOf(scheme, accepted))
+    }))
   })
 })

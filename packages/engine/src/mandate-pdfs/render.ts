@@ -117,7 +117,7 @@ export const renderMandatePdf = (record: MandatePdfRecord): Effect.Effect<Uint8A
       size: "A4",
       margin: MARGIN,
       lang: form.language,
-      info: { Title: form.title, Subject: record.id, Producer: "paykit", Creator: "paykit", CreationDate: created, ModDate: created }
+      info: { Title: form.title, Producer: "paykit", Creator: "paykit", CreationDate: created, ModDate: created }
     })
     const chunks: Array<Buffer> = []
     doc.on("data", (chunk: Buffer) => chunks.push(chunk))
