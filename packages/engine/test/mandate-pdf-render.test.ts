@@ -86,6 +86,14 @@ describe("mandate PDFs: every scheme and language", () => {
     expect(textOf(await render("ach", "en"))).toContain("Дмитрий Иванов")
   })
 
+  it("embeds its font, subset: the reader needs no font of its own", async () => {
+    const pdf = await render("sepa_core", "en")
+    const fonts = execFileSync("pdffonts", ["-"], { input: pdf }).toString("utf8").split("\n").slice(2).filter((l) => l.trim() !== "")
+    expect(fonts.length).toBe(2)
+    // Each row: a subset name (six letters, `+`, the face), its type, encoding, then emb sub uni "yes yes yes".
+    for (const row of fonts) expect(row).toMatch(/^[A-Z]{6}\+DejaVuSans(-Bold)?\s.*\syes\s+yes\s+yes\s/)
+  })
+
   it("a language the scheme has no text in falls back to English", async () => {
     expect(textOf(await render("bacs", "fr"))).toContain("Instruction to your bank or building society")
   })
