@@ -77,6 +77,7 @@ import {
   BillingRequestsWithActions,
   BillingRequestTemplates,
   CustomerNotifications,
+  MandatePdfs,
   RedirectFlows
 } from "@paykit/engine"
 import { TaxRate } from "@paykit/money"
@@ -106,6 +107,9 @@ import { single } from "./wire.ts"
 import { OPS_ROUTES } from "./routes-ops.ts"
 import { FLOW_ROUTES } from "./routes-flows.ts"
 import { MONEY_ROUTES, moneyServices } from "./routes-money.ts"
+import { MANDATE_PDF_ROUTES } from "./routes-mandate-pdfs.ts"
+import { PageSigningSecret } from "./pages/csrf.ts"
+import { mandatePdfLinksFrom } from "./pages/mandate-pdf-links.ts"
 
 /**
  * The route table of the API: one declaration per endpoint, in the order the OpenAPI document
@@ -147,6 +151,8 @@ export const engineServices = Effect.gen(function*() {
     redirectFlows: yield* RedirectFlows,
     bankAccountHolderVerifications: yield* BankAccountHolderVerifications,
     customerNotifications: yield* CustomerNotifications,
+    mandatePdfs: yield* MandatePdfs,
+    mandatePdfLinks: mandatePdfLinksFrom(yield* PageSigningSecret),
     money: yield* moneyServices
   }
 })
@@ -338,7 +344,8 @@ export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...webhookEndpointRoutes,
   ...OPS_ROUTES,
   ...FLOW_ROUTES,
-  ...MONEY_ROUTES
+  ...MONEY_ROUTES,
+  ...MANDATE_PDF_ROUTES
 ]
 
 /** The `HttpApi` of a table (its OpenAPI document): a group per resource key, in the order of first appearance. */

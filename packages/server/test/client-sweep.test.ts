@@ -20,7 +20,6 @@ const DERIVED = new Set(["all"])
  * that they still answer path_not_found, so this list shrinks as they land.
  */
 const NOT_YET_SERVED = new Set([
-  "mandatePdfs.create",
   "logos.createForCreditor",
   "bankAccountDetails.find",
   "transferredMandates.transferredMandates"

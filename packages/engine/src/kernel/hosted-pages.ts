@@ -9,6 +9,7 @@ export const HOSTED_PAGE_PATHS = {
   bankAuthorisationComplete: "/pages/:organisation/bank_authorisations/:id/complete",
   bankAuthorisationQrCode: "/pages/:organisation/bank_authorisations/:id/qr.png",
   outboundPaymentImport: "/pages/:organisation/outbound_payment_imports/:id",
+  mandatePdf: "/pages/:organisation/mandate_pdfs/:id",
   institutionIcon: "/institutions/:id/icon.svg",
   institutionLogo: "/institutions/:id/logo.svg"
 } as const

@@ -1,7 +1,8 @@
 import { Context, Effect } from "effect"
-import { BankAuthorisations, BillingRequests, Creditors, Institutions, OutboundPaymentImports, PayerThemes } from "@paykit/engine"
+import { BankAuthorisations, BillingRequests, Creditors, Institutions, MandatePdfs, OutboundPaymentImports, PayerThemes } from "@paykit/engine"
 import { AccessTokens } from "../access-tokens.ts"
 import { csrfSignerFrom, PageSigningSecret } from "./csrf.ts"
+import { mandatePdfLinksFrom } from "./mandate-pdf-links.ts"
 import { type Theme, themeOf } from "./layout.ts"
 import { organisationClock } from "./page-kit.ts"
 
@@ -23,6 +24,8 @@ export const pageServices = Effect.gen(function*() {
     imports: yield* OutboundPaymentImports,
     tokens: yield* AccessTokens,
     csrf: csrfSignerFrom(yield* PageSigningSecret),
+    mandatePdfs: yield* MandatePdfs,
+    mandatePdfLinks: mandatePdfLinksFrom(yield* PageSigningSecret),
     sandboxBank: yield* SandboxBankPage,
     onClock: yield* organisationClock,
     /** The creditor's payer theme as the layout's colours. */

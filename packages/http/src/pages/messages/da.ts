@@ -48,6 +48,7 @@ export const da: Messages = {
   error_title: "Siden kan ikke vises",
   error_not_found: "Der er intet på denne adresse.",
   error_form_expired: "Formularen er udløbet eller blev ikke sendt fra sin side. Åbn siden igen, og prøv igen.",
+  error_mandate_pdf_link: "Dette link til en mandat-PDF er udløbet eller ugyldigt. Bed om et nyt.",
   error_refused: "Anmodningen blev afvist",
   back: "Tilbage"
 }

@@ -48,6 +48,7 @@ export const de: Messages = {
   error_title: "Diese Seite kann nicht angezeigt werden",
   error_not_found: "Unter dieser Adresse gibt es nichts.",
   error_form_expired: "Dieses Formular ist abgelaufen oder wurde nicht von seiner Seite gesendet. Öffnen Sie die Seite erneut und versuchen Sie es noch einmal.",
+  error_mandate_pdf_link: "Dieser Link zu einem Mandats-PDF ist abgelaufen oder ungültig. Fordern Sie einen neuen an.",
   error_refused: "Die Anfrage wurde abgelehnt",
   back: "Zurück"
 }

@@ -47,6 +47,7 @@ export const en = {
   error_title: "This page cannot be shown",
   error_not_found: "There is nothing at this address.",
   error_form_expired: "This form has expired or was not sent from its page. Open the page again and retry.",
+  error_mandate_pdf_link: "This link to a mandate PDF has expired or is not valid. Ask for a new one.",
   error_refused: "The request was refused",
   back: "Back"
 } as const

@@ -48,6 +48,7 @@ export const es: Messages = {
   error_title: "No se puede mostrar esta página",
   error_not_found: "No hay nada en esta dirección.",
   error_form_expired: "Este formulario ha caducado o no se envió desde su página. Vuelva a abrir la página e inténtelo de nuevo.",
+  error_mandate_pdf_link: "Este enlace a un PDF de orden de domiciliación ha caducado o no es válido. Solicite uno nuevo.",
   error_refused: "La solicitud fue rechazada",
   back: "Volver"
 }

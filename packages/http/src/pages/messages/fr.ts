@@ -48,6 +48,7 @@ export const fr: Messages = {
   error_title: "Cette page ne peut pas être affichée",
   error_not_found: "Il n'y a rien à cette adresse.",
   error_form_expired: "Ce formulaire a expiré ou n'a pas été envoyé depuis sa page. Rouvrez la page et réessayez.",
+  error_mandate_pdf_link: "Ce lien vers un PDF de mandat a expiré ou n'est pas valide. Demandez-en un nouveau.",
   error_refused: "La demande a été refusée",
   back: "Retour"
 }

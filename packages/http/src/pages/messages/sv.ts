@@ -48,6 +48,7 @@ export const sv: Messages = {
   error_title: "Sidan kan inte visas",
   error_not_found: "Det finns inget på den här adressen.",
   error_form_expired: "Formuläret har gått ut eller skickades inte från sin sida. Öppna sidan igen och försök på nytt.",
+  error_mandate_pdf_link: "Den här länken till en medgivande-PDF har gått ut eller är ogiltig. Be om en ny.",
   error_refused: "Begäran avvisades",
   back: "Tillbaka"
 }
