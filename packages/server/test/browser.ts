@@ -22,6 +22,12 @@ export interface Browser {
   readonly close: () => Promise<void>
 }
 
+/** A new tab, as a new visitor: no language kept from another test. */
+export const freshPage = async (browser: Browser): Promise<Page> => {
+  await browser.context.clearCookies()
+  return browser.context.newPage()
+}
+
 export const launchBrowser = async (): Promise<Browser> => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set PAYKIT_CHROMIUM)`)
   const profile = mkdtempSync(join(tmpdir(), "paykit-chromium-"))

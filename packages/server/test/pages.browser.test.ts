@@ -1,6 +1,6 @@
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { accessibilityViolations, type Browser, launchBrowser, screenshot } from "./browser.ts"
+import { accessibilityViolations, type Browser, freshPage, launchBrowser, screenshot } from "./browser.ts"
 import { localClient, startServer, type TestServer } from "./harness.ts"
 import { advance, bankAuthorisation, PAGES_TOKEN, validatedImport } from "./pages-support.ts"
 
@@ -26,11 +26,7 @@ afterAll(async () => {
   await server.close()
 })
 
-/** A new tab, as a new visitor: no language kept from another test. */
-const newPage = async () => {
-  await browser.context.clearCookies()
-  return browser.context.newPage()
-}
+const newPage = () => freshPage(browser)
 
 const expectAccessible = async (page: Parameters<typeof accessibilityViolations>[0]) => {
   expect(await accessibilityViolations(page)).toEqual([])

@@ -9,6 +9,8 @@ export const HOSTED_PAGE_PATHS = {
   bankAuthorisationComplete: "/pages/:organisation/bank_authorisations/:id/complete",
   bankAuthorisationQrCode: "/pages/:organisation/bank_authorisations/:id/qr.png",
   outboundPaymentImport: "/pages/:organisation/outbound_payment_imports/:id",
+  billingRequestFlow: "/pages/:organisation/billing_request_flows/:id",
+  redirectFlow: "/pages/:organisation/redirect_flows/:id",
   institutionIcon: "/institutions/:id/icon.svg",
   institutionLogo: "/institutions/:id/logo.svg"
 } as const

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { PageRoute } from "../routes.ts"
 import { assetPages } from "./assets.ts"
 import { bankAuthorisationPages } from "./bank-authorisation-page.ts"
+import { flowPages } from "./flow-page.ts"
 import { importPages } from "./import-page.ts"
 import { pageServices } from "./page-services.ts"
 
@@ -12,6 +13,7 @@ import { pageServices } from "./page-services.ts"
 export const hostedPages: Effect.Effect<ReadonlyArray<PageRoute>, never, Effect.Services<typeof pageServices>> = Effect.map(pageServices, (services) => [
   ...bankAuthorisationPages(services),
   ...importPages(services),
+  ...flowPages(services),
   ...assetPages(services)
 ])
 

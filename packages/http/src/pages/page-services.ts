@@ -1,5 +1,14 @@
 import { Context, Effect } from "effect"
-import { BankAuthorisations, BillingRequests, Creditors, Institutions, OutboundPaymentImports, PayerThemes } from "@paykit/engine"
+import {
+  BankAuthorisations,
+  BillingRequestFlows,
+  BillingRequests,
+  Creditors,
+  Institutions,
+  OutboundPaymentImports,
+  PayerThemes,
+  RedirectFlows
+} from "@paykit/engine"
 import { AccessTokens } from "../access-tokens.ts"
 import { csrfSignerFrom, PageSigningSecret } from "./csrf.ts"
 import { type Theme, themeOf } from "./layout.ts"
@@ -18,6 +27,8 @@ export const pageServices = Effect.gen(function*() {
   return {
     billingRequests: yield* BillingRequests,
     bankAuthorisations: yield* BankAuthorisations,
+    billingRequestFlows: yield* BillingRequestFlows,
+    redirectFlows: yield* RedirectFlows,
     creditors: yield* Creditors,
     institutions: yield* Institutions,
     imports: yield* OutboundPaymentImports,
