@@ -238,7 +238,7 @@ describe("redirect flows", () => {
     expect(completed.links?.mandate).toMatch(/^MD/)
     expect(completed.links?.customer).toMatch(/^CU/)
     expect(completed.links?.customer_bank_account).toMatch(/^BA/)
-    expect(completed.confirmation_url).toBe(`${HOSTED_PAGES}/redirect_flows/${flow.id}/success`)
+    expect(completed.confirmation_url).toBe(`${HOSTED_PAGES}/pages/OR_redirect/redirect_flows/${flow.id}/success`)
     const mandate = await client.mandates.find(completed.links?.mandate ?? "")
     expect(completed.mandate_reference).toBe(mandate.reference)
     expect(mandate.links?.customer_bank_account).toBe(completed.links?.customer_bank_account)

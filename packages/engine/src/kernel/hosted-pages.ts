@@ -11,6 +11,7 @@ export const HOSTED_PAGE_PATHS = {
   outboundPaymentImport: "/pages/:organisation/outbound_payment_imports/:id",
   billingRequestFlow: "/pages/:organisation/billing_request_flows/:id",
   redirectFlow: "/pages/:organisation/redirect_flows/:id",
+  redirectFlowConfirmation: "/pages/:organisation/redirect_flows/:id/success",
   institutionIcon: "/institutions/:id/icon.svg",
   institutionLogo: "/institutions/:id/logo.svg"
 } as const

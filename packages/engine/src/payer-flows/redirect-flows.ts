@@ -37,9 +37,6 @@ export type CompleteError = OperationError | InvalidApiUsage
 
 export { RedirectFlowCompleteRequest, RedirectFlowCreateRequest }
 
-/** The page confirming the payer's Direct Debit once the flow is completed: `<base>/redirect_flows/<id>/success`. */
-export const redirectFlowConfirmationUrl = (base: string, id: string): string => `${base}/redirect_flows/${id}/success`
-
 const isFlowLanguage = Schema.is(FlowLanguage)
 
 /** A flow without a scheme lets the payer's account decide; its billing request starts in GBP, which `choose_currency` may change. */
@@ -146,7 +143,8 @@ const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlo
     const base = yield* HostedPagesBaseUrl
     const next: RedirectFlow = {
       ...flow,
-      confirmation_url: redirectFlowConfirmationUrl(base, flow.id),
+      // The page confirming the payer's Direct Debit once the flow is completed.
+      confirmation_url: hostedPageUrl(base, "redirectFlowConfirmation", { organisation, id: flow.id }),
       ...(mandate.resource.reference === null ? {} : { mandate_reference: mandate.resource.reference }),
       links: { ...flow.links, customer: br.links.customer, customer_bank_account: accountId, mandate: mandateId }
     }

@@ -46,10 +46,15 @@ const detailsCommand = (p: PageRequest, flow: BillingRequestFlow, fields: Readon
   }
 }
 
+/**
+ * The account as the API's body: the account type only for a US account (the API refuses it on
+ * any other), the flow's prefilled one when locked, whatever the form says.
+ */
 const accountCommand = (flow: BillingRequestFlow, fields: Readonly<Record<string, string>>) => {
+  const account = answered(fields, ACCOUNT_FIELDS)
   const prefilled = flow.prefilled_bank_account?.account_type
   const type = flow.lock_bank_account && prefilled !== undefined ? prefilled : fields["account_type"] || prefilled
-  return { ...answered(fields, ACCOUNT_FIELDS), ...(type === undefined || type === "" ? {} : { account_type: type }) }
+  return { ...account, ...(type === undefined || type === "" || account["country_code"] !== "US" ? {} : { account_type: type }) }
 }
 
 /** The country whose banks the payer chooses from: the billing address's, else the UK's (the sandbox's banks are British). */

@@ -25,40 +25,48 @@ import type { PageServices } from "./page-services.ts"
 
 interface FlowView {
   readonly flow: BillingRequestFlow
-  /** The CSRF purpose of the page's forms. */
-  readonly purpose: string
   readonly expiresAt: Timestamp
   /** Where the payer goes at the end; null: the last page is the end. */
   readonly finishUrl: string | null
 }
 
-type Loader = (services: PageServices, p: PageRequest) => Effect.Effect<FlowView, PaykitError>
+interface Loader {
+  /** The CSRF purpose of the page's forms. */
+  readonly purpose: string
+  readonly load: (services: PageServices, p: PageRequest) => Effect.Effect<FlowView, PaykitError>
+}
 
-const billingRequestFlowView: Loader = (services, p) =>
-  Effect.map(services.billingRequestFlows.get(p.organisation, p.id), (flow) => ({
-    flow,
-    purpose: "billing_request_flow",
-    expiresAt: flow.expires_at,
-    finishUrl: flow.redirect_uri
-  }))
+const billingRequestFlowView: Loader = {
+  purpose: "billing_request_flow",
+  load: (services, p) =>
+    Effect.map(services.billingRequestFlows.get(p.organisation, p.id), (flow) => ({
+      flow,
+      expiresAt: flow.expires_at,
+      finishUrl: flow.redirect_uri
+    }))
+}
 
-const redirectFlowView: Loader = (services, p) =>
-  Effect.gen(function*() {
+const redirectFlowView: Loader = {
+  purpose: "redirect_flow",
+  load: (services, p) =>
+    Effect.gen(function*() {
     const redirectFlow = yield* services.redirectFlows.get(p.organisation, p.id)
     const flow = yield* services.billingRequestFlows.forBillingRequest(p.organisation, redirectFlow.links.billing_request)
     if (flow === undefined) return yield* new NotFound({ resource: "redirect_flows", id: p.id })
     return {
       flow,
-      purpose: "redirect_flow",
       expiresAt: redirectFlow.expires_at,
       finishUrl: withQuery(redirectFlow.success_redirect_url, { redirect_flow_id: redirectFlow.id })
     }
   })
+}
 
 interface FlowContext {
   readonly services: PageServices
   readonly p: PageRequest
   readonly view: FlowView
+  /** The CSRF purpose of the page's forms. */
+  readonly purpose: string
   readonly request: BillingRequest
   readonly payee: string
   readonly theme: Theme
@@ -66,9 +74,9 @@ interface FlowContext {
 }
 
 /** The flow, its billing request as it is now (fulfilled if the payer is done and the flow fulfils), its payee and theme, in the flow's language. */
-const contextOf = (services: PageServices, load: Loader, given: PageRequest): Effect.Effect<FlowContext, PaykitError> =>
+const contextOf = (services: PageServices, loader: Loader, given: PageRequest): Effect.Effect<FlowContext, PaykitError> =>
   Effect.gen(function*() {
-    const view = yield* load(services, given)
+    const view = yield* loader.load(services, given)
     const p = inLanguageOf(given, view.flow.language)
     const current = yield* services.billingRequests.get(p.organisation, view.flow.links.billing_request)
     // The payer's part is over (the last step, or the bank's return): the flow fulfils as the API's fulfil.
@@ -76,7 +84,7 @@ const contextOf = (services: PageServices, load: Loader, given: PageRequest): Ef
     const creditor = yield* services.creditors.get(p.organisation, request.links.creditor)
     const theme = yield* services.themeOf(p.organisation, creditor.id)
     const expired = timestampToMillis(view.expiresAt) <= timestampToMillis(yield* now)
-    return { services, p, view, request, payee: creditor.name, theme, expired }
+    return { services, p, view, purpose: loader.purpose, request, payee: creditor.name, theme, expired }
   })
 
 const TITLES: Readonly<Record<FlowStep, "flow_title_currency" | "flow_title_details" | "flow_title_bank_account" | "flow_title_confirm" | "flow_title_institution" | "flow_title_authorise">> = {
@@ -95,7 +103,7 @@ const exitLink = (ctx: FlowContext): HtmlValue =>
   ctx.view.flow.exit_uri === null ? "" : html`<p><a href="${ctx.view.flow.exit_uri}">${ctx.p.messages.flow_exit}</a></p>`
 
 const stepContent = (ctx: FlowContext, step: FlowStep, input: FormInput): Effect.Effect<HtmlValue, PaykitError> => {
-  const form: StepForm = { p: ctx.p, token: csrfToken(ctx.services.csrf, ctx.p, ctx.view.purpose), request: ctx.request, flow: ctx.view.flow, input }
+  const form: StepForm = { p: ctx.p, token: csrfToken(ctx.services.csrf, ctx.p, ctx.purpose), request: ctx.request, flow: ctx.view.flow, input }
   switch (step) {
     case "choose_currency":
       return Effect.succeed(currencyForm(form))
@@ -171,8 +179,9 @@ const toTheBank = (ctx: FlowContext): Effect.Effect<ApiResponse, PaykitError> =>
 
 const post = (services: PageServices, load: Loader): PageAnswer => (given) =>
   Effect.gen(function*() {
+    // Before anything is looked up or done: a post without its page's token changes nothing.
+    if (!csrfValid(services.csrf, given, load.purpose)) return errorPage(given, 403, given.messages.error_form_expired)
     const ctx = yield* contextOf(services, load, given)
-    if (!csrfValid(services.csrf, ctx.p, ctx.view.purpose)) return errorPage(ctx.p, 403, ctx.p.messages.error_form_expired, ctx.theme)
     const state = flowStateOf(ctx.request, ctx.view.flow)
     const fields = formFields(ctx.p.request)
     // A form of another step (a second tab, the back button): the page shows where the flow is now.

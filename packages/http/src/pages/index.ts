@@ -3,6 +3,7 @@ import type { PageRoute } from "../routes.ts"
 import { assetPages } from "./assets.ts"
 import { bankAuthorisationPages } from "./bank-authorisation-page.ts"
 import { flowPages } from "./flow-page.ts"
+import { redirectFlowConfirmationPages } from "./redirect-flow-confirmation-page.ts"
 import { importPages } from "./import-page.ts"
 import { pageServices } from "./page-services.ts"
 
@@ -14,6 +15,7 @@ export const hostedPages: Effect.Effect<ReadonlyArray<PageRoute>, never, Effect.
   ...bankAuthorisationPages(services),
   ...importPages(services),
   ...flowPages(services),
+  ...redirectFlowConfirmationPages(services),
   ...assetPages(services)
 ])
 

@@ -4,7 +4,9 @@ import {
   BillingRequestFlows,
   BillingRequests,
   Creditors,
+  Customers,
   Institutions,
+  Mandates,
   OutboundPaymentImports,
   PayerThemes,
   RedirectFlows
@@ -30,6 +32,8 @@ export const pageServices = Effect.gen(function*() {
     billingRequestFlows: yield* BillingRequestFlows,
     redirectFlows: yield* RedirectFlows,
     creditors: yield* Creditors,
+    customers: yield* Customers,
+    mandates: yield* Mandates,
     institutions: yield* Institutions,
     imports: yield* OutboundPaymentImports,
     tokens: yield* AccessTokens,
