@@ -1,7 +1,7 @@
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { localClient, startServer, type TestServer } from "./harness.ts"
-import { advance, PAGES_TOKEN } from "./pages-support.ts"
+import { advance, hiddenToken, PAGES_TOKEN, postForm } from "./pages-support.ts"
 
 /**
  * The billing request flow and redirect flow pages over HTTP, as a browser without JavaScript
@@ -17,10 +17,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const hiddenToken = (page: string): string => /name="csrf_token" value="([^"]+)"/.exec(page)?.[1] ?? ""
-
-const post = (url: string, fields: Record<string, string>) =>
-  fetch(url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() })
+const post = postForm
 
 const DETAILS = {
   step: "collect_customer_details",

@@ -33,7 +33,7 @@ export interface StepForm {
 }
 
 const problemList = (p: PageRequest, problems: ReadonlyArray<Problem>): HtmlValue =>
-  problems.length === 0 ? "" : html`<div role="alert"><p>${p.messages.flow_errors}</p><ul>${
+  problems.length === 0 ? "" : html`<div role="alert" class="problems"><p>${p.messages.flow_errors}</p><ul>${
     problems.map((problem) => html`<li>${problem.field}: ${problem.message}</li>`)
   }</ul></div>`
 

@@ -29,7 +29,7 @@ export const currencyForm = (form: StepForm): Html => {
   const chosen = form.input.values["currency"] ?? form.request.mandate_request?.currency ?? ""
   return stepForm(form, "choose_currency", html`<fieldset><legend>${form.p.messages.flow_currency}</legend>${
     CURRENCIES.map((currency) =>
-      html`<label><input type="radio" name="currency" value="${currency}" required${currency === chosen ? html` checked` : ""}> ${currency}</label>`)
+      html`<label class="choice"><input type="radio" name="currency" value="${currency}" required${currency === chosen ? html` checked` : ""}> ${currency}</label>`)
   }</fieldset>`, form.p.messages.flow_continue)
 }
 
@@ -58,7 +58,7 @@ export const institutionForm = (form: StepForm, institutions: ReadonlyArray<Inst
   return stepForm(form, "select_institution", html`<p>${m.flow_institution_intro}</p>
 <fieldset><legend>${m.flow_title_institution}</legend>${
     institutions.map((institution) =>
-      html`<label><input type="radio" name="institution" value="${institution.id}" required${institution.id === chosen ? html` checked` : ""}> <img src="${institution.icon_url}" alt="" width="24" height="24"> ${institution.name}</label>`)
+      html`<label class="choice"><input type="radio" name="institution" value="${institution.id}" required${institution.id === chosen ? html` checked` : ""}> <img src="${institution.icon_url}" alt="" width="24" height="24"> ${institution.name}</label>`)
   }</fieldset>`, m.flow_continue)
 }
 
