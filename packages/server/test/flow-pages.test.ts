@@ -1,6 +1,6 @@
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { localClient, startServer, type TestServer } from "./harness.ts"
+import { localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
 import { advance, hiddenToken, PAGES_TOKEN, postForm } from "./pages-support.ts"
 
 /**
@@ -126,5 +126,37 @@ describe("an expired flow", () => {
     expect(await page.text()).toContain("This link has expired.")
     expect((await post(url, { ...DETAILS, csrf_token: token })).status).toBe(303)
     expect((await customerOf(request))?.email).toBeNull()
+  })
+})
+
+/** Each step's post, with the token of the page before it; the answer must move the flow on. */
+const answer = async (url: string, fields: Record<string, string>) => {
+  const answered = await post(url, { ...fields, csrf_token: hiddenToken(await (await fetch(url)).text()) })
+  expect(answered.status, await answered.clone().text()).toBe(303)
+  return answered
+}
+
+describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
+  it("a redirect flow walked over its pages ends at success_redirect_url and completes; a NUL in a flow page's path is a 404", async () => {
+    const own = await start()
+    try {
+      const ownClient = localClient(own.boot.accessToken ?? "", own.url)
+      const flow = await ownClient.redirectFlows.create({ session_token: "SESS_db", success_redirect_url: "https://merchant.example/rf?basket=1", scheme: "bacs" } as never)
+      const url = flow.redirect_url ?? ""
+      await answer(url, DETAILS)
+      await answer(url, { step: "collect_bank_account", account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "55779911" })
+      await answer(url, { step: "confirm_payer_details" })
+      const done = await (await fetch(url)).text()
+      expect(done).toContain("<h1>All done</h1>")
+      expect(done).toContain(`href="https://merchant.example/rf?basket=1&amp;redirect_flow_id=${flow.id ?? ""}"`)
+      const completed = await ownClient.redirectFlows.complete(flow.id ?? "", { session_token: "SESS_db" })
+      expect(completed.links?.mandate).toMatch(/^MD/)
+      expect((await fetch(completed.confirmation_url ?? "")).status).toBe(200)
+      for (const path of ["/pages/OR%00/billing_request_flows/BRF000000000000", "/pages/OR%00/redirect_flows/RE000000000000"]) {
+        expect((await fetch(`${own.url}${path}`)).status, path).toBe(404)
+      }
+    } finally {
+      await own.close()
+    }
   })
 })
