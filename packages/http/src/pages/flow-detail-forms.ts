@@ -11,6 +11,8 @@ export const CUSTOMER_FIELDS = ["email", "given_name", "family_name", "company_n
 export const BILLING_FIELDS = ["address_line1", "address_line2", "city", "postal_code", "country_code", "swedish_identity_number", "danish_identity_number"] as const
 export type DetailField = (typeof CUSTOMER_FIELDS)[number] | (typeof BILLING_FIELDS)[number]
 
+const isDetailField = (name: string): name is DetailField => (CUSTOMER_FIELDS as ReadonlyArray<string>).includes(name) || (BILLING_FIELDS as ReadonlyArray<string>).includes(name)
+
 const isCustomerField = (name: DetailField): name is (typeof CUSTOMER_FIELDS)[number] => (CUSTOMER_FIELDS as ReadonlyArray<string>).includes(name)
 
 const blank = (value: string | null | undefined): boolean => value === undefined || value === null || value.trim() === ""
@@ -71,7 +73,7 @@ const lockedDetails = (form: StepForm): Html => {
     const value = knownValue(form.request, form.flow, name)
     return value === null ? [] : [html`<dt>${m[`flow_${name}`]}</dt><dd>${value}</dd>`]
   })
-  const missing = incompleteFields(form.request).filter((name) => !askedFields(form.request).some((f) => f === name && knownValue(form.request, form.flow, f) !== null))
+  const missing = incompleteFields(form.request).filter((name) => !isDetailField(name) || knownValue(form.request, form.flow, name) === null)
   const shown = html`<p>${m.flow_details_locked}</p><dl>${known}</dl>`
   if (missing.length === 0) return stepForm(form, "collect_customer_details", shown, m.flow_continue)
   return html`${shown}<p role="alert">${m.flow_details_locked_missing}</p><ul>${missing.map((name) => html`<li>${name}</li>`)}</ul>`
@@ -113,9 +115,9 @@ export const bankAccountForm = (form: StepForm): Html => {
   return stepForm(form, "collect_bank_account", html`<p class="notice" id="account_hint">${m.flow_account_hint}</p>
 ${field(form, "account_holder_name", m.bank_account_holder, v["account_holder_name"] ?? holderOf(form.request), { required: true, autocomplete: "name" })}
 ${field(form, "country_code", m.flow_account_country, country, { required: true, autocomplete: "country" })}
-${field(form, "iban", m.flow_iban, v["iban"] ?? "", {})}
-${field(form, "branch_code", m.bank_branch_code, v["branch_code"] ?? "", { inputmode: "numeric" })}
-${field(form, "account_number", m.bank_account_number, v["account_number"] ?? "", { inputmode: "numeric" })}
-${field(form, "bank_code", m.flow_bank_code, v["bank_code"] ?? "", {})}
+${field(form, "iban", m.flow_iban, v["iban"] ?? "", { describedBy: "account_hint" })}
+${field(form, "branch_code", m.bank_branch_code, v["branch_code"] ?? "", { inputmode: "numeric", describedBy: "account_hint" })}
+${field(form, "account_number", m.bank_account_number, v["account_number"] ?? "", { inputmode: "numeric", describedBy: "account_hint" })}
+${field(form, "bank_code", m.flow_bank_code, v["bank_code"] ?? "", { describedBy: "account_hint" })}
 ${accountType(form)}`, m.flow_continue)
 }

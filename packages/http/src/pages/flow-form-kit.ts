@@ -42,12 +42,16 @@ interface InputOptions {
   readonly autocomplete?: string
   readonly type?: string
   readonly inputmode?: string
+  /** The id of a hint the input is described by. */
+  readonly describedBy?: string
 }
 
 export const field = (form: StepForm, name: string, label: string, value: string, options: InputOptions = {}): Html => html`<label for="${name}">${label}</label>
 <input id="${name}" name="${name}" value="${value}" type="${options.type ?? "text"}"${options.required === true ? html` required` : ""}${
   options.autocomplete === undefined ? "" : html` autocomplete="${options.autocomplete}"`
 }${options.inputmode === undefined ? "" : html` inputmode="${options.inputmode}"`}${
+  options.describedBy === undefined ? "" : html` aria-describedby="${options.describedBy}"`
+}${
   form.input.problems.some((problem) => problem.field === name) ? html` aria-invalid="true"` : ""
 }>`
 

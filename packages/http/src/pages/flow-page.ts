@@ -150,20 +150,20 @@ const render = (ctx: FlowContext, state: FlowState, input: FormInput, status = 2
   }
 }
 
-/** The end, or the page again: straight to the merchant when the flow skips its success screen. */
-const after = (ctx: FlowContext): ApiResponse => {
-  const state = flowStateOf(ctx.request, ctx.view.flow)
-  const done = state.kind === "ready" || state.kind === "fulfilled"
-  return done && ctx.view.flow.skip_success_screen && ctx.view.finishUrl !== null ? redirect(ctx.view.finishUrl) : redirect(withQuery(ctx.p.path, { lang: ctx.p.language }))
-}
+/** Straight to the merchant once the payer is done, when the flow skips its success screen. */
+const skipToMerchant = (ctx: FlowContext, state: FlowState): ApiResponse | undefined =>
+  (state.kind === "ready" || state.kind === "fulfilled") && ctx.view.flow.skip_success_screen && ctx.view.finishUrl !== null
+    ? redirect(ctx.view.finishUrl)
+    : undefined
+
+/** The page again, in its language (the flow's state decides what it shows). */
+const again = (ctx: FlowContext): ApiResponse => redirect(withQuery(ctx.p.path, { lang: ctx.p.language }))
 
 const show = (services: PageServices, load: Loader): PageAnswer => (given) =>
   Effect.gen(function*() {
     const ctx = yield* contextOf(services, load, given)
     const state = flowStateOf(ctx.request, ctx.view.flow)
-    const done = state.kind === "ready" || state.kind === "fulfilled"
-    if (done && ctx.view.flow.skip_success_screen && ctx.view.finishUrl !== null) return redirect(ctx.view.finishUrl)
-    return yield* render(ctx, state, NO_INPUT)
+    return skipToMerchant(ctx, state) ?? (yield* render(ctx, state, NO_INPUT))
   })
 
 /** The bank authorisation of the payer's choice, coming back to this page (`?outcome=...`), then the sandbox bank's page. */
@@ -185,7 +185,7 @@ const post = (services: PageServices, load: Loader): PageAnswer => (given) =>
     const state = flowStateOf(ctx.request, ctx.view.flow)
     const fields = formFields(ctx.p.request)
     // A form of another step (a second tab, the back button): the page shows where the flow is now.
-    if (ctx.expired || state.kind !== "step" || fields["step"] !== state.step) return redirect(withQuery(ctx.p.path, { lang: ctx.p.language }))
+    if (ctx.expired || state.kind !== "step" || fields["step"] !== state.step) return again(ctx)
     if (state.step === "bank_authorisation") return yield* toTheBank(ctx)
     const acted = yield* Effect.result(actOn(state.step, { services, p: ctx.p, flow: ctx.view.flow, request: ctx.request, fields }))
     if (acted._tag === "Failure") {
@@ -195,12 +195,12 @@ const post = (services: PageServices, load: Loader): PageAnswer => (given) =>
     }
     const next = yield* contextOf(services, load, given)
     const nextState = flowStateOf(next.request, next.view.flow)
-    // Answered, yet the same step: what the request still misses is said on the form again.
-    if (nextState.kind === "step" && nextState.step === "collect_customer_details") {
+    // Details answered, yet still the details: what the request misses is said on the form again.
+    if (state.step === "collect_customer_details" && nextState.kind === "step" && nextState.step === state.step) {
       const problems = incompleteFields(next.request).map((name) => ({ field: name, message: next.p.messages.flow_missing }))
       return yield* render(next, nextState, { values: fields, problems }, 422)
     }
-    return after(next)
+    return skipToMerchant(next, nextState) ?? again(next)
   })
 
 export const flowPages = (services: PageServices): ReadonlyArray<PageRoute> => [
