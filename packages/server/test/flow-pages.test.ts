@@ -115,6 +115,36 @@ describe("the flow's forms", () => {
   })
 })
 
+describe("what the request still misses, and a closed request", () => {
+  it("details posted without a field the request needs: refused by the API's rule, on the form (422), nothing kept", async () => {
+    const { request, url } = await mandateFlow()
+    const { family_name: _left, ...partial } = DETAILS
+    const refused = await post(url, { ...partial, csrf_token: hiddenToken(await (await fetch(url)).text()) })
+    expect(refused.status).toBe(422)
+    const html = await refused.text()
+    expect(html).toContain("<li>customer.family_name: is required for this billing request</li>")
+    expect(html).toContain("name=\"family_name\" value=\"\" type=\"text\" required autocomplete=\"family-name\" aria-invalid=\"true\"")
+    expect(html).toContain("value=\"ada@example.com\"")
+    expect((await customerOf(request))?.email).toBeNull()
+  })
+
+  it("locked details the merchant left incomplete: what is missing is listed, and there is no way on", async () => {
+    const { url } = await mandateFlow({ lock_customer_details: true, prefilled_customer: { email: "lin@example.com", given_name: "Lin", family_name: "Locke" } })
+    const html = await (await fetch(url)).text()
+    expect(html).toContain("lin@example.com")
+    expect(html).toContain("<li>address_line1</li>")
+    expect(html).not.toContain("<button")
+  })
+
+  it("a cancelled request's flow says it can no longer be completed", async () => {
+    const { request, url } = await mandateFlow({ exit_uri: "https://merchant.example/exit" })
+    await client.billingRequests.cancel(request, {} as never)
+    const html = await (await fetch(url)).text()
+    expect(html).toContain("<h1>This request is closed</h1>")
+    expect(html).toContain("href=\"https://merchant.example/exit\"")
+  })
+})
+
 describe("an expired flow", () => {
   it("says so (410) and takes no answer", async () => {
     const { request, url } = await mandateFlow()

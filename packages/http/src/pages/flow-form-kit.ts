@@ -52,7 +52,8 @@ export const field = (form: StepForm, name: string, label: string, value: string
 }${options.inputmode === undefined ? "" : html` inputmode="${options.inputmode}"`}${
   options.describedBy === undefined ? "" : html` aria-describedby="${options.describedBy}"`
 }${
-  form.input.problems.some((problem) => problem.field === name) ? html` aria-invalid="true"` : ""
+  // A field error names the field by its path in the API's body (`customer.email`).
+  form.input.problems.some((problem) => problem.field === name || problem.field.endsWith(`.${name}`)) ? html` aria-invalid="true"` : ""
 }>`
 
 export const stepForm = (form: StepForm, step: FlowStep, body: HtmlValue, button: string): Html => html`${problemList(form.p, form.input.problems)}

@@ -6,7 +6,7 @@ import type { PageRoute } from "../routes.ts"
 import { html, type HtmlValue } from "./html.ts"
 import { layout, type Theme } from "./layout.ts"
 import { actOn, institutionCountry } from "./flow-actions.ts"
-import { bankAccountForm, detailsForm, incompleteFields } from "./flow-detail-forms.ts"
+import { bankAccountForm, detailsForm } from "./flow-detail-forms.ts"
 import { type FormInput, NO_INPUT, type StepForm } from "./flow-form-kit.ts"
 import { authoriseForm, confirmForm, currencyForm, institutionForm, requestSummary } from "./flow-forms.ts"
 import { type FlowState, type FlowStep, flowStateOf } from "./flow-steps.ts"
@@ -195,11 +195,6 @@ const post = (services: PageServices, load: Loader): PageAnswer => (given) =>
     }
     const next = yield* contextOf(services, load, given)
     const nextState = flowStateOf(next.request, next.view.flow)
-    // Details answered, yet still the details: what the request misses is said on the form again.
-    if (state.step === "collect_customer_details" && nextState.kind === "step" && nextState.step === state.step) {
-      const problems = incompleteFields(next.request).map((name) => ({ field: name, message: next.p.messages.flow_missing }))
-      return yield* render(next, nextState, { values: fields, problems }, 422)
-    }
     return skipToMerchant(next, nextState) ?? again(next)
   })
 

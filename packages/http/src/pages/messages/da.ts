@@ -56,7 +56,6 @@ export const da: Messages = {
   flow_title_expired: "Linket er udløbet",
   flow_kind_both: "En betaling og en betalingsaftale",
   flow_errors: "Ret venligst følgende:",
-  flow_missing: "er påkrævet",
   flow_continue: "Fortsæt",
   flow_exit: "Afbryd og gå tilbage til forhandleren",
   flow_currency: "Valuta",

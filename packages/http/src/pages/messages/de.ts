@@ -56,7 +56,6 @@ export const de: Messages = {
   flow_title_expired: "Dieser Link ist abgelaufen",
   flow_kind_both: "Eine Zahlung und ein Lastschriftmandat",
   flow_errors: "Bitte korrigieren Sie Folgendes:",
-  flow_missing: "ist erforderlich",
   flow_continue: "Weiter",
   flow_exit: "Abbrechen und zum Händler zurückkehren",
   flow_currency: "Währung",

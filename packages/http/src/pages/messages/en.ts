@@ -55,7 +55,6 @@ export const en = {
   flow_title_expired: "This link has expired",
   flow_kind_both: "A payment and a Direct Debit mandate",
   flow_errors: "Please correct the following:",
-  flow_missing: "is required",
   flow_continue: "Continue",
   flow_exit: "Exit and return to the merchant",
   flow_currency: "Currency",

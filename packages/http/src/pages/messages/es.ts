@@ -56,7 +56,6 @@ export const es: Messages = {
   flow_title_expired: "Este enlace ha caducado",
   flow_kind_both: "Un pago y un mandato de domiciliación",
   flow_errors: "Corrija lo siguiente:",
-  flow_missing: "es obligatorio",
   flow_continue: "Continuar",
   flow_exit: "Salir y volver al comercio",
   flow_currency: "Moneda",

@@ -56,7 +56,6 @@ export const fr: Messages = {
   flow_title_expired: "Ce lien a expiré",
   flow_kind_both: "Un paiement et un mandat de prélèvement",
   flow_errors: "Veuillez corriger ce qui suit :",
-  flow_missing: "est obligatoire",
   flow_continue: "Continuer",
   flow_exit: "Quitter et retourner chez le marchand",
   flow_currency: "Devise",

@@ -56,7 +56,6 @@ export const sv: Messages = {
   flow_title_expired: "Länken har gått ut",
   flow_kind_both: "En betalning och ett autogiromedgivande",
   flow_errors: "Rätta följande:",
-  flow_missing: "krävs",
   flow_continue: "Fortsätt",
   flow_exit: "Avbryt och gå tillbaka till handlaren",
   flow_currency: "Valuta",
