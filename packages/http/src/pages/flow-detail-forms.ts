@@ -18,13 +18,13 @@ const isCustomerField = (name: DetailField): name is (typeof CUSTOMER_FIELDS)[nu
 const blank = (value: string | null | undefined): boolean => value === undefined || value === null || value.trim() === ""
 
 /** What the billing request already holds for a field, else what the flow prefilled. */
-export const knownValue = (request: BillingRequest, flow: BillingRequestFlow, name: DetailField): string | null => {
+const knownValue = (request: BillingRequest, flow: BillingRequestFlow, name: DetailField): string | null => {
   const held = isCustomerField(name) ? request.resources.customer[name] : request.resources.customer_billing_detail[name]
   return blank(held) ? flow.prefilled_customer?.[name] ?? null : held ?? null
 }
 
 /** The fields `collect_customer_details` still misses (its `incomplete_fields`). */
-export const incompleteFields = (request: BillingRequest): ReadonlyArray<string> => {
+const incompleteFields = (request: BillingRequest): ReadonlyArray<string> => {
   const incomplete = request.actions.find((a) => a.type === "collect_customer_details")?.collect_customer_details?.incomplete_fields
   return incomplete === undefined ? [] : [...incomplete.customer, ...incomplete.customer_billing_detail]
 }
