@@ -199,6 +199,24 @@ describe("the billing request flow pages in Chromium", () => {
     await page.close()
   })
 
+  it("the keyboard meets the skip link, the languages, each field in reading order, Continue, then Exit", async () => {
+    const { flow } = await mandateFlow()
+    const page = await newPage()
+    await page.goto(flow.authorisation_url ?? "")
+    const focused: Array<string> = []
+    for (let i = 0; i < 18; i++) {
+      await page.keyboard.press("Tab")
+      focused.push(String(await page.evaluate("(e => e.labels?.[0]?.textContent ?? e.textContent?.trim() ?? '')(document.activeElement)")))
+    }
+    expect(focused).toEqual([
+      "Skip to content", "English", "Français", "Deutsch", "Español", "Svenska", "Dansk",
+      "Email address", "First name", "Last name", "Company name (optional, for a business)",
+      "Address line 1", "Address line 2 (optional)", "Town or city", "Postcode", "Country code (two letters, such as GB)",
+      "Continue", "Exit and return to the merchant"
+    ])
+    await page.close()
+  })
+
   it("the flow's language picks the pages' language; the exit link leads to exit_uri", async () => {
     const { flow } = await mandateFlow({ language: "sv" })
     const page = await newPage()
