@@ -1,7 +1,7 @@
 import type { GoCardlessClient } from "gocardless-nodejs"
 import type { Page } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { accessibilityViolations, type Browser, freshPage, launchBrowser, screenshot } from "./browser.ts"
+import { accessibilityViolations, type Browser, focusOrder, freshPage, launchBrowser, screenshot } from "./browser.ts"
 import { collectPayerAccount, collectPayerDetails, localClient, startServer, type TestServer } from "./harness.ts"
 import { PAGES_TOKEN } from "./pages-support.ts"
 
@@ -203,12 +203,7 @@ describe("the billing request flow pages in Chromium", () => {
     const { flow } = await mandateFlow()
     const page = await newPage()
     await page.goto(flow.authorisation_url ?? "")
-    const focused: Array<string> = []
-    for (let i = 0; i < 18; i++) {
-      await page.keyboard.press("Tab")
-      focused.push(String(await page.evaluate("(e => e.labels?.[0]?.textContent ?? e.textContent?.trim() ?? '')(document.activeElement)")))
-    }
-    expect(focused).toEqual([
+    expect(await focusOrder(page, 18)).toEqual([
       "Skip to content", "English", "Français", "Deutsch", "Español", "Svenska", "Dansk",
       "Email address", "First name", "Last name", "Company name (optional, for a business)",
       "Address line 1", "Address line 2 (optional)", "Town or city", "Postcode", "Country code (two letters, such as GB)",
