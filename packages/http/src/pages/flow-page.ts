@@ -12,6 +12,7 @@ import { authoriseForm, confirmForm, currencyForm, institutionForm, requestSumma
 import { type FlowState, type FlowStep, flowStateOf } from "./flow-steps.ts"
 import { csrfToken, csrfValid, errorPage, formFields, inLanguageOf, page, type PageAnswer, pageAt, type PageRequest, redirect, withQuery } from "./page-kit.ts"
 import type { PageServices } from "./page-services.ts"
+import type { MessageKey } from "./messages/en.ts"
 
 /**
  * The billing request flow pages (at a flow's `authorisation_url`) and the redirect flow pages (at
@@ -87,7 +88,7 @@ const contextOf = (services: PageServices, loader: Loader, given: PageRequest): 
     return { services, p, view, purpose: loader.purpose, request, payee: creditor.name, theme, expired }
   })
 
-const TITLES: Readonly<Record<FlowStep, "flow_title_currency" | "flow_title_details" | "flow_title_bank_account" | "flow_title_confirm" | "flow_title_institution" | "flow_title_authorise">> = {
+const TITLES: Readonly<Record<FlowStep, MessageKey>> = {
   choose_currency: "flow_title_currency",
   collect_customer_details: "flow_title_details",
   collect_bank_account: "flow_title_bank_account",
