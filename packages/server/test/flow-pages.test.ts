@@ -56,6 +56,24 @@ describe("the flows' URLs", () => {
   })
 })
 
+describe("PAYKIT_PUBLIC_URL", () => {
+  it("is the base of a flow's authorisation_url and a redirect flow's redirect_url", async () => {
+    const proxied = await startServer({ sandboxToken: PAGES_TOKEN, publicUrl: "https://pay.example.com" })
+    try {
+      const proxiedClient = localClient(PAGES_TOKEN, proxied.url)
+      const organisation = proxied.boot.organisation.id
+      const request = await proxiedClient.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } } as never)
+      const flow = await proxiedClient.billingRequestFlows.create({ links: { billing_request: request.id } } as never)
+      expect(flow.authorisation_url).toBe(`https://pay.example.com/pages/${organisation}/billing_request_flows/${flow.id}`)
+      const redirectFlow = await proxiedClient.redirectFlows.create({ session_token: "S", success_redirect_url: "https://merchant.example/rf", scheme: "bacs" } as never)
+      expect(redirectFlow.redirect_url).toBe(`https://pay.example.com/pages/${organisation}/redirect_flows/${redirectFlow.id}`)
+      expect((await fetch(`${proxied.url}${new URL(flow.authorisation_url ?? "").pathname}`)).status).toBe(200)
+    } finally {
+      await proxied.close()
+    }
+  })
+})
+
 describe("the flow's forms", () => {
   it("a post without its page's token, or with another flow's, is refused and changes nothing", async () => {
     const { request, url } = await mandateFlow()
