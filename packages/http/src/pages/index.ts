@@ -2,6 +2,8 @@ import { Effect } from "effect"
 import type { PageRoute } from "../routes.ts"
 import { assetPages } from "./assets.ts"
 import { bankAuthorisationPages } from "./bank-authorisation-page.ts"
+import { flowPages } from "./flow-page.ts"
+import { redirectFlowConfirmationPages } from "./redirect-flow-confirmation-page.ts"
 import { importPages } from "./import-page.ts"
 import { mandatePdfPages } from "./mandate-pdf-page.ts"
 import { pageServices } from "./page-services.ts"
@@ -14,6 +16,8 @@ export const hostedPages: Effect.Effect<ReadonlyArray<PageRoute>, never, Effect.
   ...bankAuthorisationPages(services),
   ...importPages(services),
   ...mandatePdfPages(services),
+  ...flowPages(services),
+  ...redirectFlowConfirmationPages(services),
   ...assetPages(services)
 ])
 

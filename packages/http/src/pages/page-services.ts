@@ -1,5 +1,17 @@
 import { Context, Effect } from "effect"
-import { BankAuthorisations, BillingRequests, Creditors, Institutions, MandatePdfs, OutboundPaymentImports, PayerThemes } from "@paykit/engine"
+import {
+  BankAuthorisations,
+  BillingRequestFlows,
+  BillingRequests,
+  Creditors,
+  Customers,
+  Institutions,
+  MandatePdfs,
+  Mandates,
+  OutboundPaymentImports,
+  PayerThemes,
+  RedirectFlows
+} from "@paykit/engine"
 import { AccessTokens } from "../access-tokens.ts"
 import { csrfSignerFrom, PageSigningSecret } from "./csrf.ts"
 import { mandatePdfLinksFrom } from "./mandate-pdf-links.ts"
@@ -19,7 +31,11 @@ export const pageServices = Effect.gen(function*() {
   return {
     billingRequests: yield* BillingRequests,
     bankAuthorisations: yield* BankAuthorisations,
+    billingRequestFlows: yield* BillingRequestFlows,
+    redirectFlows: yield* RedirectFlows,
     creditors: yield* Creditors,
+    customers: yield* Customers,
+    mandates: yield* Mandates,
     institutions: yield* Institutions,
     imports: yield* OutboundPaymentImports,
     tokens: yield* AccessTokens,
