@@ -32,6 +32,7 @@ export const ID_PREFIXES = {
   mandate_import: "IM",
   mandate_import_entry: "MIE",
   negative_balance_limit: "NBL",
+  oauth_app: "APP",
   organisation: "OR",
   outbound_payment: "OUT",
   outbound_payment_import: "IM",

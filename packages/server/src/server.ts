@@ -14,6 +14,8 @@ import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import type { Database, ServerConfig } from "./config.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
 import { migrateServer } from "./migrations/index.ts"
+import { oauthAppRoutes } from "./oauth/app-routes.ts"
+import { OAuthStore } from "./oauth/store.ts"
 import { Organisations } from "./organisations.ts"
 import { rootRoute } from "./root-page.ts"
 import { dueWorkerLayer, ensureDailyRuns, ensureStorageMaintenance, pollDueWork, type WorkerTiming } from "./due-work.ts"
@@ -42,7 +44,7 @@ const describeDatabase = (database: Database): string =>
   database._tag === "Postgres" ? "postgresql (DATABASE_URL)" : database.dataDir === undefined ? "pglite (in memory)" : `pglite ${database.dataDir}`
 
 /** What a running server offers its embedder and its tests, in both modes. */
-export type ServerServices = Bootstrap | HttpServer.HttpServer | SqlClient.SqlClient | AccessTokens | IdempotencyStore | Organisations | DueWorker | DueWorkStore | DueWorkSchedule
+export type ServerServices = Bootstrap | HttpServer.HttpServer | SqlClient.SqlClient | AccessTokens | IdempotencyStore | Organisations | DueWorker | DueWorkStore | DueWorkSchedule | OAuthStore
 
 export interface ServerOptions {
   /** Replaces the configured database (tests pass an in-memory PGlite or one on a temporary directory). */
@@ -74,6 +76,7 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
     SqlAccessTokens,
     SqlIdempotencyStore,
     Organisations.layerSql,
+    OAuthStore.layerSql,
     // Windows in the database, on real time: shared by every process on it.
     SqlRateLimiter,
     RetentionSql
@@ -120,7 +123,7 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   )
   const sandbox = config.mode === "sandbox" ? sandboxRoutes : liveSandboxRoutes
   const scenarios = config.mode === "sandbox" ? scenarioRoutes : liveScenarioRoutes
-  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, rootRoute(config.mode))).pipe(Layer.provide(pagesLayer(config)))
+  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, oauthAppRoutes, rootRoute(config.mode))).pipe(Layer.provide(pagesLayer(config)))
   return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(started))))
 }
 
