@@ -3,6 +3,7 @@ import { HttpApiEndpoint } from "effect/http-api"
 import { IdGenerator, type PaykitError } from "@paykit/core"
 import { Creditors } from "@paykit/engine"
 import {
+  type AccessTokens,
   ApiProtocol,
   type ApiHandler,
   bindRoutes,
@@ -24,7 +25,7 @@ import { OAuthStore } from "./store.ts"
  * only read), without the API's protocol (no `GoCardless-Version`), as the sandbox's routes.
  */
 
-type Services = OAuthStore | Creditors | IdGenerator
+type Services = OAuthStore | Creditors | IdGenerator | AccessTokens
 
 /** The table's services, captured when the routes are bound: a request's context no longer holds the engine's. */
 const services = Effect.context<Services>()

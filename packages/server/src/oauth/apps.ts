@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Forbidden, invalidField, NotFound, newId, now, type PaykitError } from "@paykit/core"
 import { Creditors } from "@paykit/engine"
-import type { CallerShape } from "@paykit/http"
+import { AccessTokens, type CallerShape } from "@paykit/http"
 import { randomBytes } from "node:crypto"
 import { hashSecret } from "./secrets.ts"
 import { type OAuthApp, OAuthStore } from "./store.ts"
@@ -132,6 +132,8 @@ export const disableApp = (organisation: string, id: string) =>
   Effect.gen(function*() {
     const app = yield* appOf(organisation, id)
     const store = yield* OAuthStore
+    const tokens = yield* AccessTokens
     yield* store.setAppStatus(app.id, "disabled")
+    for (const grant of yield* store.grantsOf(app.id)) yield* tokens.setStatus(grant.tokenId, "inactive")
     return viewOf({ ...app, status: "disabled" })
   })

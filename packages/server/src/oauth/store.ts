@@ -62,6 +62,8 @@ export class OAuthStore extends Context.Service<OAuthStore, {
   readonly appById: (id: string) => Effect.Effect<OAuthApp | undefined>
   readonly appByClientId: (clientId: string) => Effect.Effect<OAuthApp | undefined>
   readonly setAppStatus: (id: string, status: OAuthAppStatus) => Effect.Effect<void>
+  /** The operator's approval of the app's payment pages (no API sets it: the real service's review does). */
+  readonly setPaymentPagesApproved: (id: string, approved: boolean) => Effect.Effect<void>
   readonly insertCode: (code: OAuthCode) => Effect.Effect<void>
   /** Marks the code used and returns it as it was (one step: two exchanges of one code never both see it unused). */
   readonly consumeCode: (codeHash: string) => Effect.Effect<ConsumedCode | undefined>
@@ -84,6 +86,11 @@ export class OAuthStore extends Context.Service<OAuthStore, {
         Effect.sync(() => {
           const app = apps.get(id)
           if (app !== undefined) apps.set(id, { ...app, status })
+        }),
+      setPaymentPagesApproved: (id, approved) =>
+        Effect.sync(() => {
+          const app = apps.get(id)
+          if (app !== undefined) apps.set(id, { ...app, paymentPagesApproved: approved })
         }),
       insertCode: (code) => Effect.sync(() => void codes.set(code.codeHash, { code, used: false, token: null })),
       consumeCode: (codeHash) =>
@@ -184,6 +191,7 @@ const sqlStore = (sql: SqlClient.SqlClient): OAuthStore["Service"] => {
     appById: (id) => Effect.map(apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE id = ${id}`), (r) => r[0]),
     appByClientId: (clientId) => Effect.map(apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE client_id = ${clientId}`), (r) => r[0]),
     setAppStatus: (id, status) => Effect.orDie(sql`UPDATE oauth_apps SET status = ${status} WHERE id = ${id}`),
+    setPaymentPagesApproved: (id, approved) => Effect.orDie(sql`UPDATE oauth_apps SET payment_pages_approved = ${approved} WHERE id = ${id}`),
     insertCode: (c) =>
       Effect.orDie(sql`INSERT INTO oauth_codes (code_hash, app_id, organisation_id, scope, redirect_uri, email, expires_at)
         VALUES (${c.codeHash}, ${c.app}, ${c.organisation}, ${c.scope}, ${c.redirectUri}, ${c.email}, ${c.expiresAt})`),
