@@ -42,7 +42,7 @@ const ADAPTERS: ReadonlyArray<readonly [string, Layer.Layer<OAuthStore, unknown>
 ]
 
 const app = (id: string, clientId: string): OAuthApp => ({
-  id, organisation: ORG, creditor: "CR1", name: "App", redirectUris: ["https://a.example/cb", "http://127.0.0.1/cb"], webhookUrl: null,
+  id, organisation: ORG, creditor: "CR1", name: "App", redirectUris: ["https://a.example/cb", "http://127.0.0.1/cb"], webhookUrl: null, webhookSecretSealed: null,
   clientId, clientSecretHash: "a".repeat(64), status: "enabled", paymentPagesApproved: false, createdAt: "2026-11-24T00:00:00.000Z"
 })
 

@@ -6,7 +6,9 @@ import { SqlClient } from "effect/sql"
  * that registered it; its secret, its codes and the tokens it is issued are stored as SHA-256
  * hashes only. A grant ties an issued access token to the app and the connected organisation, so
  * that a reconnect disables the earlier token, `revoke` and `introspect` answer for the app's own
- * tokens only, and the app's webhooks find the organisations connected to it.
+ * tokens only, and the app's webhooks find the organisations connected to it. The secret the app
+ * verifies its webhooks with is sealed (as webhook endpoints' are): it is copied to the endpoint
+ * made in each organisation that connects.
  */
 export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -17,6 +19,7 @@ export default Effect.gen(function*() {
   name text NOT NULL,
   redirect_uris jsonb NOT NULL,
   webhook_url text,
+  webhook_secret_sealed text,
   client_id text COLLATE "C" NOT NULL UNIQUE,
   client_secret_hash text COLLATE "C" NOT NULL CHECK (client_secret_hash ~ '^[0-9a-f]{64}$'),
   status text NOT NULL CHECK (status IN ('enabled', 'disabled')),

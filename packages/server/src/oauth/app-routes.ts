@@ -1,7 +1,7 @@
 import { type Context, Effect, Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
 import { IdGenerator, type PaykitError } from "@paykit/core"
-import { Creditors } from "@paykit/engine"
+import type { Creditors, WebhookEndpoints, WebhookSecretKey, WebhookSender } from "@paykit/engine"
 import {
   type AccessTokens,
   ApiProtocol,
@@ -25,7 +25,7 @@ import { OAuthStore } from "./store.ts"
  * only read), without the API's protocol (no `GoCardless-Version`), as the sandbox's routes.
  */
 
-type Services = OAuthStore | Creditors | IdGenerator | AccessTokens
+type Services = OAuthStore | Creditors | IdGenerator | AccessTokens | WebhookEndpoints | WebhookSecretKey | WebhookSender
 
 /** The table's services, captured when the routes are bound: a request's context no longer holds the engine's. */
 const services = Effect.context<Services>()
@@ -35,7 +35,7 @@ const run = <A>(context: Context.Context<Services>, effect: Effect.Effect<A, Pay
 const endpoint = (e: HttpApiEndpoint.Constraint & Parameters<typeof declare>[1], handler: (context: Context.Context<Services>) => ApiHandler) =>
   declare(OAUTH_APPS, e.annotate(ApiProtocol, false), handler)
 
-const CreatedApp = Schema.Struct({ ...OAuthAppView.fields, client_secret: Schema.String })
+const CreatedApp = Schema.Struct({ ...OAuthAppView.fields, client_secret: Schema.String, webhook_secret: Schema.optionalKey(Schema.String) })
 
 export const OAUTH_APP_ROUTES: ReadonlyArray<EndpointDeclaration<Context.Context<Services>>> = [
   endpoint(

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { Forbidden, invalidField, NotFound, newId, now, type PaykitError } from "@paykit/core"
-import { Creditors } from "@paykit/engine"
+import { Creditors, WebhookEndpoints, WebhookSecretKey, WebhookSender } from "@paykit/engine"
 import { AccessTokens, type CallerShape } from "@paykit/http"
 import { randomBytes } from "node:crypto"
 import { hashSecret } from "./secrets.ts"
@@ -98,17 +98,33 @@ const feeCreditor = (organisation: string, given: string | undefined) =>
     return only
   })
 
+/** What an app's webhook secret is sealed to: that app (a sealed secret copied elsewhere does not open). */
+export const appSecretContext = (app: string): string => `oauth_apps/${app}`
+
+/** The webhook URL under the mode's delivery rules, and a signing secret for it (shown once, kept sealed). */
+const webhookOf = (id: string, url: string | null | undefined) =>
+  Effect.gen(function*() {
+    if (url === undefined || url === null) return { url: null, secret: undefined, sealed: null }
+    const refused = (yield* WebhookSender).refusal(url)
+    if (refused !== undefined) return yield* Effect.fail(invalidField(OAUTH_APPS, ["webhook_url"], refused))
+    const secret = randomBytes(32).toString("base64url")
+    return { url, secret, sealed: (yield* WebhookSecretKey).seal(secret, appSecretContext(id)) }
+  })
+
 export const registerApp = (organisation: string, command: OAuthAppCreateRequest) =>
   Effect.gen(function*() {
     const creditor = yield* feeCreditor(organisation, command.links?.creditor)
     const clientSecret = credential()
+    const id = yield* newId("oauth_app")
+    const webhook = yield* webhookOf(id, command.webhook_url)
     const app: OAuthApp = {
-      id: yield* newId("oauth_app"),
+      id,
       organisation,
       creditor: creditor.id,
       name: command.name,
       redirectUris: command.redirect_uris,
-      webhookUrl: command.webhook_url ?? null,
+      webhookUrl: webhook.url,
+      webhookSecretSealed: webhook.sealed,
       clientId: credential(),
       clientSecretHash: hashSecret(clientSecret),
       status: "enabled",
@@ -116,7 +132,7 @@ export const registerApp = (organisation: string, command: OAuthAppCreateRequest
       createdAt: yield* now
     }
     yield* (yield* OAuthStore).insertApp(app)
-    return { ...viewOf(app), client_secret: clientSecret }
+    return { ...viewOf(app), client_secret: clientSecret, ...(webhook.secret === undefined ? {} : { webhook_secret: webhook.secret }) }
   })
 
 /** An app of the organisation; another organisation's is as unknown as a made-up id. */
@@ -134,6 +150,10 @@ export const disableApp = (organisation: string, id: string) =>
     const store = yield* OAuthStore
     const tokens = yield* AccessTokens
     yield* store.setAppStatus(app.id, "disabled")
-    for (const grant of yield* store.grantsOf(app.id)) yield* tokens.setStatus(grant.tokenId, "inactive")
+    const endpoints = yield* WebhookEndpoints
+    for (const grant of yield* store.grantsOf(app.id)) {
+      yield* tokens.setStatus(grant.tokenId, "inactive")
+      yield* Effect.orDie(endpoints.disconnectApp(grant.organisation, app.id))
+    }
     return viewOf({ ...app, status: "disabled" })
   })

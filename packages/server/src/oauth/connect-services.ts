@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { IdGenerator } from "@paykit/core"
-import { Creditors } from "@paykit/engine"
+import { Creditors, WebhookEndpoints, WebhookSecretKey } from "@paykit/engine"
 import { AccessTokens, csrfSignerFrom, PageSigningSecret } from "@paykit/http"
 import type { ServerMode } from "../config.ts"
 import { Organisations } from "../organisations.ts"
@@ -17,6 +17,8 @@ export const connectServices = (mode: ServerMode) =>
       tokens: yield* AccessTokens,
       organisations: yield* Organisations,
       creditors: yield* Creditors,
+      webhookEndpoints: yield* WebhookEndpoints,
+      box: yield* WebhookSecretKey,
       ids: yield* Effect.context<IdGenerator>(),
       csrf: csrfSignerFrom(yield* PageSigningSecret),
       /** Whether the consent page may create an organisation: a sandbox's (a live server's merchants exist already). */

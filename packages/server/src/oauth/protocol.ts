@@ -2,6 +2,7 @@ import { Clock, Effect } from "effect"
 import { newId } from "@paykit/core"
 import { type AccessTokenRecord, AccessTokens, type ApiRequest, type ApiResponse, hashToken, headerOf, issueAccessToken } from "@paykit/http"
 import type { ConnectServices } from "./connect-services.ts"
+import { appSecretContext } from "./apps.ts"
 import { secretMatches } from "./secrets.ts"
 import type { OAuthApp } from "./store.ts"
 
@@ -128,7 +129,10 @@ const exchange = (services: ConnectServices, app: OAuthApp, code: string, redire
     if (consumed === undefined || consumed.code.app !== app.id) return invalidGrant("The code is not valid")
     if (consumed.usedBefore) {
       // RFC 6749 4.1.2: a code used twice revokes what its first exchange issued.
-      if (consumed.issuedToken !== null) yield* tokens.setStatus(consumed.issuedToken, "revoked")
+      if (consumed.issuedToken !== null) {
+        yield* tokens.setStatus(consumed.issuedToken, "revoked")
+        yield* Effect.orDie(services.webhookEndpoints.disconnectApp(consumed.code.organisation, app.id))
+      }
       return invalidGrant("The code has already been used; the access token it issued is revoked")
     }
     if ((yield* Clock.currentTimeMillis) >= consumed.code.expiresAt) return invalidGrant("The code has expired")
@@ -144,8 +148,20 @@ const exchange = (services: ConnectServices, app: OAuthApp, code: string, redire
     )
     yield* store.insertGrant({ tokenId: id, app: app.id, organisation, email })
     yield* store.setCodeToken(consumed.code.codeHash, id)
+    yield* deliverToApp(services, app, organisation)
     return json(200, { access_token: token, scope, token_type: "bearer", email, organisation_id: organisation })
   })
+
+/**
+ * An app with a webhook URL receives the connected organisation's events: an endpoint of that
+ * organisation at the app's URL, signed with the app's secret, whose bodies add `links.organisation`.
+ * The URL passed the mode's delivery rules at registration, so a refusal here is a defect.
+ */
+const deliverToApp = (services: ConnectServices, app: OAuthApp, organisation: string): Effect.Effect<void> => {
+  const secret = app.webhookSecretSealed === null ? undefined : services.box.open(app.webhookSecretSealed, appSecretContext(app.id))
+  if (app.webhookUrl === null || secret === undefined) return Effect.void
+  return Effect.orDie(services.webhookEndpoints.connectApp(organisation, { app: app.id, url: app.webhookUrl, secret }))
+}
 
 /** The token's record if it is one this app was issued, whatever its status. */
 const appTokenOf = (services: ConnectServices, app: OAuthApp, token: string): Effect.Effect<{ readonly record: AccessTokenRecord; readonly email: string } | undefined> =>
@@ -174,7 +190,11 @@ export const revoke = (services: ConnectServices) => (request: ApiRequest): Effe
     if (token === undefined || token === "") return Effect.succeed(oauthError("invalid_request", "token is required"))
     return Effect.gen(function*() {
       const found = yield* appTokenOf(services, app, token)
-      if (found !== undefined) yield* services.tokens.setStatus(found.record.id, "revoked")
+      if (found !== undefined) {
+        yield* services.tokens.setStatus(found.record.id, "revoked")
+        // One active token per app and organisation (a reconnect disables the earlier): the app's access ends here.
+        yield* Effect.orDie(services.webhookEndpoints.disconnectApp(found.record.organisation, app.id))
+      }
       return { status: 200, body: "", headers: { ...NO_STORE, "content-type": "text/plain; charset=utf-8" } }
     })
   })

@@ -20,6 +20,8 @@ export interface OAuthApp {
   readonly name: string
   readonly redirectUris: ReadonlyArray<string>
   readonly webhookUrl: string | null
+  /** The app's webhook signing secret, sealed with the server's `WebhookSecretKey` (`appSecretContext`); null without a webhook URL. */
+  readonly webhookSecretSealed: string | null
   readonly clientId: string
   /** Hex SHA-256 of the client secret. */
   readonly clientSecretHash: string
@@ -122,6 +124,7 @@ const AppRow = Schema.Struct({
   name: Schema.String,
   redirect_uris: Schema.Union([Schema.Array(Schema.String), Schema.fromJsonString(Schema.Array(Schema.String))]),
   webhook_url: Schema.NullOr(Schema.String),
+  webhook_secret_sealed: Schema.NullOr(Schema.String),
   client_id: Schema.String,
   client_secret_hash: Schema.String,
   status: Schema.Literals(OAUTH_APP_STATUSES),
@@ -137,6 +140,7 @@ const appOf = (row: typeof AppRow.Type): OAuthApp => ({
   name: row.name,
   redirectUris: row.redirect_uris,
   webhookUrl: row.webhook_url,
+  webhookSecretSealed: row.webhook_secret_sealed,
   clientId: row.client_id,
   clientSecretHash: row.client_secret_hash,
   status: row.status,
@@ -177,7 +181,7 @@ const GrantRow = Schema.Struct({ token_id: Schema.String, app_id: Schema.String,
 const decodeGrants = Schema.decodeUnknownEffect(Schema.Array(GrantRow))
 const grantOfRow = (row: typeof GrantRow.Type): OAuthGrant => ({ tokenId: row.token_id, app: row.app_id, organisation: row.organisation_id, email: row.email })
 
-const APP_COLUMNS = "id, organisation_id, creditor_id, name, redirect_uris, webhook_url, client_id, client_secret_hash, status, payment_pages_approved, created_at"
+const APP_COLUMNS = "id, organisation_id, creditor_id, name, redirect_uris, webhook_url, webhook_secret_sealed, client_id, client_secret_hash, status, payment_pages_approved, created_at"
 
 // A database failure here is a defect, as on the access tokens' path: the request answers 500.
 const sqlStore = (sql: SqlClient.SqlClient): OAuthStore["Service"] => {
@@ -186,7 +190,7 @@ const sqlStore = (sql: SqlClient.SqlClient): OAuthStore["Service"] => {
   return OAuthStore.of({
     insertApp: (a) =>
       Effect.orDie(sql`INSERT INTO oauth_apps (${sql.literal(APP_COLUMNS)}) VALUES (${a.id}, ${a.organisation}, ${a.creditor}, ${a.name},
-        ${JSON.stringify(a.redirectUris)}::jsonb, ${a.webhookUrl}, ${a.clientId}, ${a.clientSecretHash}, ${a.status}, ${a.paymentPagesApproved}, ${a.createdAt})`),
+        ${JSON.stringify(a.redirectUris)}::jsonb, ${a.webhookUrl}, ${a.webhookSecretSealed}, ${a.clientId}, ${a.clientSecretHash}, ${a.status}, ${a.paymentPagesApproved}, ${a.createdAt})`),
     appsOf: (organisation) => apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE organisation_id = ${organisation} ORDER BY id`),
     appById: (id) => Effect.map(apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE id = ${id}`), (r) => r[0]),
     appByClientId: (clientId) => Effect.map(apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE client_id = ${clientId}`), (r) => r[0]),
