@@ -1,7 +1,7 @@
 import { type Context, Effect, Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
 import { IdGenerator, type PaykitError } from "@paykit/core"
-import type { Creditors, WebhookEndpoints, WebhookSecretKey, WebhookSender } from "@paykit/engine"
+import type { CreditorRepository, WebhookEndpoints, WebhookSecretKey, WebhookSender } from "@paykit/engine"
 import {
   type AccessTokens,
   ApiProtocol,
@@ -25,7 +25,7 @@ import { OAuthStore } from "./store.ts"
  * only read), without the API's protocol (no `GoCardless-Version`), as the sandbox's routes.
  */
 
-type Services = OAuthStore | Creditors | IdGenerator | AccessTokens | WebhookEndpoints | WebhookSecretKey | WebhookSender
+type Services = OAuthStore | CreditorRepository | IdGenerator | AccessTokens | WebhookEndpoints | WebhookSecretKey | WebhookSender
 
 /** The table's services, captured when the routes are bound: a request's context no longer holds the engine's. */
 const services = Effect.context<Services>()

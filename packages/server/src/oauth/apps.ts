@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { Forbidden, invalidField, NotFound, newId, now, type PaykitError } from "@paykit/core"
-import { Creditors, WebhookEndpoints, WebhookSecretKey, WebhookSender } from "@paykit/engine"
+import { CreditorRepository, resolveCreditor, WebhookEndpoints, WebhookSecretKey, WebhookSender } from "@paykit/engine"
 import { AccessTokens, type CallerShape } from "@paykit/http"
 import { randomBytes } from "node:crypto"
 import { hashSecret } from "./secrets.ts"
@@ -82,22 +82,6 @@ const credential = (): string => randomBytes(48).toString("base64url")
 export const ownTokenOnly = (caller: CallerShape): Effect.Effect<void, Forbidden> =>
   caller.app === null ? Effect.void : Effect.fail(new Forbidden({ reason: "forbidden", message: "A partner app's access token cannot manage OAuth apps" }))
 
-/** The creditor app fees are paid to: the one named, else the organisation's only creditor. */
-const feeCreditor = (organisation: string, given: string | undefined) =>
-  Effect.gen(function*() {
-    const creditors = yield* Creditors
-    const link = ["links", "creditor"]
-    if (given !== undefined) {
-      return yield* Effect.mapError(creditors.get(organisation, given), () => invalidField(OAUTH_APPS, link, "must be a creditor of this organisation"))
-    }
-    const page = yield* creditors.list(organisation, { limit: 2 })
-    const only = page.items[0]
-    if (page.items.length !== 1 || only === undefined) {
-      return yield* Effect.fail(invalidField(OAUTH_APPS, link, "is required unless the organisation has exactly one creditor"))
-    }
-    return only
-  })
-
 /** What an app's webhook secret is sealed to: that app (a sealed secret copied elsewhere does not open). */
 export const appSecretContext = (app: string): string => `oauth_apps/${app}`
 
@@ -113,7 +97,8 @@ const webhookOf = (id: string, url: string | null | undefined) =>
 
 export const registerApp = (organisation: string, command: OAuthAppCreateRequest) =>
   Effect.gen(function*() {
-    const creditor = yield* feeCreditor(organisation, command.links?.creditor)
+    // The creditor app fees are paid to: the one named, else the organisation's only creditor.
+    const creditor = (yield* resolveCreditor(yield* CreditorRepository, organisation, OAUTH_APPS, command.links?.creditor)).resource
     const clientSecret = credential()
     const id = yield* newId("oauth_app")
     const webhook = yield* webhookOf(id, command.webhook_url)
