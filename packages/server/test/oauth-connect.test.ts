@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hashToken } from "@paykit/http"
 import { OAuthStore } from "../src/index.ts"
-import { api, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
+import { api, localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
 import { authorizeUrl, CALLBACK, connectUrlOf, connectWith, consent, exchange, form, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
 
 /** Issue 20: the connect server, RFC 6749's checks as tests, on each database. */
@@ -167,7 +167,7 @@ describe.each(SERVER_DATABASES)("the connect server on %s", (_name, start) => {
     expect((await api(server.url, token.access_token, "/customers")).status).toBe(200)
     const write = await api(server.url, token.access_token, "/customers", { method: "POST", body: { customers: { email: "p@example.com", given_name: "P", family_name: "Q" } } })
     expect(write.status).toBe(403)
-    expect(await write.json()).toMatchObject({ error: { type: "invalid_api_usage" } })
+    expect(await write.json()).toMatchObject({ error: { type: "invalid_api_usage", errors: [{ reason: "insufficient_permissions" }] } })
   })
 
   it("in the sandbox, signing up makes a new organisation with its creditor", async () => {
@@ -176,5 +176,27 @@ describe.each(SERVER_DATABASES)("the connect server on %s", (_name, start) => {
     expect(token.organisation_id).not.toBe(server.boot.organisation.id)
     const creditors = await localClient(token.access_token, server.url).creditors.list()
     expect(creditors.creditors.map((c) => c.name)).toEqual(["Corner Shop"])
+  })
+})
+
+describe("the connect server of a live server", () => {
+  it("offers no signup: a user logs in with their organisation's token", async () => {
+    const server = await startServer({ mode: "live" })
+    try {
+      const connect = await connectUrlOf(server)
+      const own = server.boot.accessToken ?? ""
+      const app = await registerApp(server, own)
+      const query = { response_type: "code", client_id: app.client_id, redirect_uri: CALLBACK, scope: "read_write" }
+      const page = await (await fetch(authorizeUrl(connect, query))).text()
+      expect(page).not.toContain("name=\"account\" value=\"signup\"")
+      expect(page).toContain("name=\"account\" value=\"login\"")
+      const signup = await form(`${connect}/oauth/authorize`, { ...query, initial_view: "signup", csrf_token: /name="csrf_token" value="([^"]+)"/.exec(page)?.[1] ?? "", decision: "allow", account: "signup", organisation_name: "Shop", country_code: "GB", email: "a@b.example" })
+      expect(signup.status).toBe(200)
+      expect(await signup.text()).toContain("not an active token")
+      const token = await connectWith(connect, app, own)
+      expect(token.organisation_id).toBe(server.boot.organisation.id)
+    } finally {
+      await server.close()
+    }
   })
 })
