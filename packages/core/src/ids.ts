@@ -33,6 +33,7 @@ export const ID_PREFIXES = {
   mandate_import_entry: "MIE",
   mandate_pdf: "MPD",
   negative_balance_limit: "NBL",
+  oauth_app: "APP",
   organisation: "OR",
   outbound_payment: "OUT",
   outbound_payment_import: "IM",

@@ -26,6 +26,8 @@ export interface AccessTokenRecord {
    * `app_fee`.
    */
   readonly app?: PartnerApp
+  /** Whether the app's payment pages are approved as scheme-rules compliant (read with the token; absent: not). */
+  readonly appPaymentPagesApproved?: boolean
   /**
    * How far the organisation's sandbox clock runs ahead of real time, read with the token (one
    * query): every request runs under its organisation's clock, and an advance made through another
@@ -120,6 +122,7 @@ export const authenticateWith = (
           scope: record.scope,
           tokenId: record.id,
           app: record.app ?? null,
+          ...(record.appPaymentPagesApproved === true ? { appPaymentPagesApproved: true } : {}),
           ...(record.clockOffsetMillis === undefined ? {} : { clockOffsetMillis: record.clockOffsetMillis })
         })
     }

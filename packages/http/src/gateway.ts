@@ -4,6 +4,7 @@ import { API_VERSION, Forbidden, InvalidState, millisIn, type PaykitError, RateL
 import { CallingApp, withClockOffset } from "@paykit/engine"
 import type { AccessTokens } from "./access-tokens.ts"
 import { authenticateWith } from "./access-tokens.ts"
+import { APP_RESTRICTED_REASON, type AppRestriction } from "./app-restrictions.ts"
 import { type ApiRequest, headerOf } from "./api-request.ts"
 import { type ApiResponse, withHeaders } from "./api-response.ts"
 import { PROTOCOL_REASONS, rateLimitHeaders, usage } from "./error-response.ts"
@@ -64,6 +65,9 @@ const answerOf = (outcome: KeyedCreation<ApiResponse>): Effect.Effect<ApiRespons
     })
   )
 
+const appRefused = (restriction: AppRestriction | undefined, pagesApproved: boolean): boolean =>
+  restriction === "always" || (restriction === "unless_payment_pages_approved" && !pagesApproved)
+
 export interface GatewayPorts {
   readonly tokens: AccessTokens["Service"]
   readonly idempotency: IdempotencyStore["Service"]
@@ -100,6 +104,8 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
     if (caller.scope === "read_only" && method !== "GET") {
       return Effect.fail(new Forbidden({ reason: PROTOCOL_REASONS.readOnlyToken, message: "This access token is read-only" }))
     }
+    const restricted = caller.app !== null && appRefused(route.appRestriction, caller.appPaymentPagesApproved === true)
+    if (restricted) return Effect.fail(new Forbidden({ reason: APP_RESTRICTED_REASON, message: "This endpoint is restricted for partner apps" }))
     const bodyProblem = method === "POST" || method === "PUT" ? bodyProblemOf(route, request) : undefined
     const limitGroup = route.rateLimit
     if (limitGroup === undefined) return bodyProblem === undefined ? handle(route, request, caller) : Effect.fail(bodyProblem)

@@ -22,6 +22,8 @@ export interface CallerShape {
   readonly scope: AccessScope
   readonly tokenId: string
   readonly app: PartnerApp | null
+  /** For an app's token: whether the app's payment pages are approved (the restricted endpoints it may then call). */
+  readonly appPaymentPagesApproved?: boolean
   /** The organisation's clock offset (`AccessTokenRecord.clockOffsetMillis`): the gateway runs the handler under it. */
   readonly clockOffsetMillis?: number
 }

@@ -1,6 +1,7 @@
 import { Context, Effect, type Schema } from "effect"
 import type { PaykitError } from "@paykit/core"
 import type { ApiHandler, ApiRequest } from "./api-request.ts"
+import { type AppRestriction, appRestrictionOf } from "./app-restrictions.ts"
 import type { ApiResponse } from "./api-response.ts"
 import { ApiProtocol, type EndpointDeclaration, Idempotent, RateLimit } from "./endpoints.ts"
 import type { RateLimitGroup } from "./rate-limit.ts"
@@ -32,6 +33,8 @@ export interface Route {
   readonly apiProtocol: boolean
   /** The Schemas of its successful answers, for the tests that check every answer. */
   readonly success: ReadonlyArray<Schema.Top>
+  /** Whether a partner app's token may not call it (`APP_RESTRICTIONS`). */
+  readonly appRestriction: AppRestriction | undefined
 }
 
 /** A page's answer to a request: a page has no caller. */
@@ -62,7 +65,8 @@ export const routeOf = <S>({ group, endpoint }: EndpointDeclaration<S>, handler:
   idempotent: Context.get(endpoint.annotations, Idempotent),
   rateLimit: Context.get(endpoint.annotations, RateLimit),
   apiProtocol: Context.get(endpoint.annotations, ApiProtocol),
-  success: [...endpoint.success]
+  success: [...endpoint.success],
+  appRestriction: appRestrictionOf(endpoint.method, endpoint.path)
 })
 
 /** The routes of a table, each handler bound to `services`. */

@@ -36,7 +36,15 @@ export interface ServerConfig {
    * import authorisation pages). Absent: the listening address (`publicUrlOf`).
    */
   readonly publicUrl?: string
+  /** `PAYKIT_CONNECT_PORT`: the connect server's port (docs/oauth.md); absent, `connectPortOf`. */
+  readonly connectPort?: number
+  /** `PAYKIT_CONNECT_URL`: where apps send users to the connect server; absent, its listening address. */
+  readonly connectUrl?: string
 }
+
+/** The connect server's port: the one configured, else the API's port + 1 (0, a free one, when the API's is 0). */
+export const connectPortOf = (config: Pick<ServerConfig, "port" | "connectPort">): number =>
+  config.connectPort ?? (config.port === 0 ? 0 : config.port + 1)
 
 export interface WebhookConfig {
   /** `PAYKIT_WEBHOOK_URL` and `PAYKIT_WEBHOOK_SECRET`: the sandbox organisation's endpoint, made or updated at start. */
@@ -64,14 +72,20 @@ const WorkerMillis = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetw
 const RetentionDays = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 36_500 }))
 
 /** An http(s) URL without query or fragment (the pages' paths are appended to it). */
-const PublicUrl = Schema.String.check(Schema.makeFilter((value: string) => {
+/** An http(s) base URL without query or fragment (paths are appended to it), named `setting` in its message. */
+const baseUrlSetting = (setting: string) => Schema.String.check(Schema.makeFilter((value: string) => {
   try {
     const url = new URL(value)
     return (url.protocol === "http:" || url.protocol === "https:") && url.search === "" && url.hash === "" && url.username === "" && url.password === ""
   } catch {
     return false
   }
-}, { message: "PAYKIT_PUBLIC_URL must be an http or https URL without query, fragment or credentials" }))
+}, { message: `${setting} must be an http or https URL without query, fragment or credentials` }))
+
+const PublicUrl = baseUrlSetting("PAYKIT_PUBLIC_URL")
+const ConnectUrl = baseUrlSetting("PAYKIT_CONNECT_URL")
+/** A port, or 0 for any free one (tests and child processes that must not guess a free port + 1). */
+const ConnectPort = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 65_535 }))
 
 const nonEmpty = (name: string) =>
   Config.option(Config.String(name)).pipe(Config.map((value) => Option.filter(value, (v) => v.trim().length > 0)))
@@ -89,7 +103,9 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   webhookSecret: Config.option(Config.schema(WebhookSecret, "PAYKIT_WEBHOOK_SECRET")),
   webhookSecretKey: nonEmpty("PAYKIT_WEBHOOK_SECRET_KEY"),
   eventRetentionDays: Config.schema(RetentionDays, "PAYKIT_EVENT_RETENTION_DAYS").pipe(Config.withDefault(DEFAULT_EVENT_RETENTION_DAYS)),
-  publicUrl: Config.option(Config.schema(PublicUrl, "PAYKIT_PUBLIC_URL"))
+  publicUrl: Config.option(Config.schema(PublicUrl, "PAYKIT_PUBLIC_URL")),
+  connectPort: Config.option(Config.schema(ConnectPort, "PAYKIT_CONNECT_PORT")),
+  connectUrl: Config.option(Config.schema(ConnectUrl, "PAYKIT_CONNECT_URL"))
 }).pipe(
   Config.mapEffect(({ webhookUrl, webhookSecret, webhookSecretKey, ...rest }) =>
     Option.isSome(webhookUrl) && Option.isNone(webhookSecret)
@@ -105,9 +121,11 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
         } satisfies WebhookConfig
       })
   ),
-  Config.map(({ databaseUrl, dataDir, sandboxToken, pollMillis, leaseMillis, publicUrl, ...rest }): ServerConfig => ({
+  Config.map(({ databaseUrl, dataDir, sandboxToken, pollMillis, leaseMillis, publicUrl, connectPort, connectUrl, ...rest }): ServerConfig => ({
     ...rest,
     ...(Option.isSome(publicUrl) ? { publicUrl: publicUrl.value } : {}),
+    ...(Option.isSome(connectPort) ? { connectPort: connectPort.value } : {}),
+    ...(Option.isSome(connectUrl) ? { connectUrl: connectUrl.value } : {}),
     worker: {
       ...(Option.isSome(pollMillis) ? { pollMillis: pollMillis.value } : {}),
       ...(Option.isSome(leaseMillis) ? { leaseMillis: leaseMillis.value } : {})

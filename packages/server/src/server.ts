@@ -11,9 +11,12 @@ import {
 import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, PageSigningSecret, paykitRoutes, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
-import type { Database, ServerConfig } from "./config.ts"
+import { connectPortOf, type Database, type ServerConfig } from "./config.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
 import { migrateServer } from "./migrations/index.ts"
+import { oauthAppRoutes } from "./oauth/app-routes.ts"
+import { ConnectServer, connectServerLayer } from "./oauth/connect-server.ts"
+import { OAuthStore } from "./oauth/store.ts"
 import { Organisations } from "./organisations.ts"
 import { rootRoute } from "./root-page.ts"
 import { dueWorkerLayer, ensureDailyRuns, ensureStorageMaintenance, pollDueWork, type WorkerTiming } from "./due-work.ts"
@@ -42,7 +45,7 @@ const describeDatabase = (database: Database): string =>
   database._tag === "Postgres" ? "postgresql (DATABASE_URL)" : database.dataDir === undefined ? "pglite (in memory)" : `pglite ${database.dataDir}`
 
 /** What a running server offers its embedder and its tests, in both modes. */
-export type ServerServices = Bootstrap | HttpServer.HttpServer | SqlClient.SqlClient | AccessTokens | IdempotencyStore | Organisations | DueWorker | DueWorkStore | DueWorkSchedule
+export type ServerServices = Bootstrap | HttpServer.HttpServer | SqlClient.SqlClient | AccessTokens | IdempotencyStore | Organisations | DueWorker | DueWorkStore | DueWorkSchedule | OAuthStore | ConnectServer
 
 export interface ServerOptions {
   /** Replaces the configured database (tests pass an in-memory PGlite or one on a temporary directory). */
@@ -74,6 +77,7 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
     SqlAccessTokens,
     SqlIdempotencyStore,
     Organisations.layerSql,
+    OAuthStore.layerSql,
     // Windows in the database, on real time: shared by every process on it.
     SqlRateLimiter,
     RetentionSql
@@ -120,8 +124,10 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   )
   const sandbox = config.mode === "sandbox" ? sandboxRoutes : liveSandboxRoutes
   const scenarios = config.mode === "sandbox" ? scenarioRoutes : liveScenarioRoutes
-  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, rootRoute(config.mode))).pipe(Layer.provide(pagesLayer(config)))
-  return announce(config).pipe(Layer.provideMerge(serveHttpApp(routes, listen).pipe(Layer.provideMerge(started))))
+  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, oauthAppRoutes, rootRoute(config.mode))).pipe(Layer.provide(pagesLayer(config)))
+  // The connect server (OAuth) listens beside the API, on the same host, stores and pages' secret.
+  const connect = connectServerLayer(config.mode, { ...listen, port: connectPortOf(config) }, config.connectUrl, pagesLayer(config))
+  return announce(config).pipe(Layer.provideMerge(Layer.merge(serveHttpApp(routes, listen), connect).pipe(Layer.provideMerge(started))))
 }
 
 /**
@@ -203,7 +209,8 @@ const announce = (config: ServerConfig) =>
       organisation: boot.organisation.id,
       database: describeDatabase(config.database),
       docs: "/docs",
-      public_url: yield* publicUrlOf(config)
+      public_url: yield* publicUrlOf(config),
+      connect_url: (yield* ConnectServer).publicUrl
     })
     // Released first: the server then stops accepting and waits for the requests in flight.
     yield* Effect.addFinalizer(() => Effect.sync(() => log({ level: "info", msg: "shutting down; finishing requests in flight" })))

@@ -18,7 +18,8 @@ const TokenRow = Schema.Struct({
   status: Schema.Literals(ACCESS_TOKEN_STATUSES),
   app_organisation_id: Schema.NullOr(Schema.String),
   app_creditor_id: Schema.NullOr(Schema.String),
-  clock_offset_ms: DbInteger
+  clock_offset_ms: DbInteger,
+  payment_pages_approved: Schema.NullOr(Schema.Boolean)
 })
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TokenRow))
 
@@ -30,8 +31,11 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
     return AccessTokens.of({
       findByHash: (tokenHash) =>
         // The organisation's clock comes with the token: the database keeps a copy on each (migration 0008).
-        sql`SELECT id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id, clock_offset_ms
-          FROM access_tokens WHERE token_hash = ${tokenHash}`.pipe(
+        // An app's token brings its app's approval too (server migration 0011's grants): one query still.
+        sql`SELECT t.id, t.organisation_id, t.scope, t.token_hash, t.status, t.app_organisation_id, t.app_creditor_id, t.clock_offset_ms,
+            a.payment_pages_approved
+          FROM access_tokens t LEFT JOIN oauth_grants g ON g.token_id = t.id LEFT JOIN oauth_apps a ON a.id = g.app_id
+          WHERE t.token_hash = ${tokenHash}`.pipe(
           Effect.flatMap(decodeRows),
           Effect.map((rows) => {
             const row = rows[0]
@@ -46,7 +50,11 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
             }
             return row.app_organisation_id === null || row.app_creditor_id === null
               ? record
-              : { ...record, app: { organisation: row.app_organisation_id, creditor: row.app_creditor_id } }
+              : {
+                ...record,
+                app: { organisation: row.app_organisation_id, creditor: row.app_creditor_id },
+                ...(row.payment_pages_approved === true ? { appPaymentPagesApproved: true } : {})
+              }
           }),
           Effect.orDie
         ),

@@ -43,7 +43,7 @@ export const freePort = (): Promise<number> =>
 
 /** `extraEnv`: more settings (the worker's `PAYKIT_WORKER_LEASE_MS`, `PAYKIT_WORKER_POLL_MS`). */
 export const startChild = (database: ChildDatabase, port: number, extraEnv: Readonly<Record<string, string>> = {}): ChildServer => {
-  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", PAYKIT_MODE: "sandbox", PAYKIT_SANDBOX_TOKEN: CHILD_TOKEN, ...extraEnv }
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: "127.0.0.1", PAYKIT_MODE: "sandbox", PAYKIT_SANDBOX_TOKEN: CHILD_TOKEN, PAYKIT_CONNECT_PORT: "0", ...extraEnv }
   delete env["DATABASE_URL"]
   delete env["PAYKIT_DATA_DIR"]
   if ("dataDir" in database) env["PAYKIT_DATA_DIR"] = database.dataDir

@@ -1,6 +1,6 @@
 import { ConfigProvider, Effect, Exit, Option, Redacted } from "effect"
 import { describe, expect, it } from "vitest"
-import { DEFAULT_DATA_DIR, DEFAULT_PORT, serverConfig } from "../src/index.ts"
+import { connectPortOf, DEFAULT_DATA_DIR, DEFAULT_PORT, serverConfig } from "../src/index.ts"
 
 const read = (env: Record<string, string>) =>
   Effect.runSyncExit(Effect.provide(serverConfig, ConfigProvider.layer(ConfigProvider.fromEnvRecord(env))))
@@ -47,6 +47,17 @@ describe("the environment", () => {
     expect(value({ PAYKIT_PUBLIC_URL: "https://pay.example.com/paykit" }).publicUrl).toBe("https://pay.example.com/paykit")
     for (const url of ["pay.example.com", "ftp://pay.example.com", "https://pay.example.com/?a=1", "https://pay.example.com/#x", "https://u:p@pay.example.com"]) {
       expect(Exit.isFailure(read({ PAYKIT_PUBLIC_URL: url })), url).toBe(true)
+    }
+  })
+
+  it("PAYKIT_CONNECT_PORT (default the API's port + 1; 0 any free port) and PAYKIT_CONNECT_URL", () => {
+    expect(connectPortOf(value({}))).toBe(DEFAULT_PORT + 1)
+    expect(connectPortOf(value({ PORT: "9001" }))).toBe(9002)
+    expect(connectPortOf(value({ PORT: "9001", PAYKIT_CONNECT_PORT: "7000" }))).toBe(7000)
+    expect(connectPortOf(value({ PAYKIT_CONNECT_PORT: "0" }))).toBe(0)
+    expect(value({ PAYKIT_CONNECT_URL: "https://connect.example.com" }).connectUrl).toBe("https://connect.example.com")
+    for (const env of [{ PAYKIT_CONNECT_PORT: "70000" }, { PAYKIT_CONNECT_PORT: "x" }, { PAYKIT_CONNECT_URL: "connect.example.com" }]) {
+      expect(Exit.isFailure(read(env)), JSON.stringify(env)).toBe(true)
     }
   })
 })

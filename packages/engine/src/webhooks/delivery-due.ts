@@ -21,6 +21,10 @@ export const WEBHOOK_DELIVERY_KIND = "webhook_delivery"
 export const deliveryBody = (webhookId: string, events: ReadonlyArray<Event>): string =>
   JSON.stringify({ events, meta: { webhook_id: webhookId } })
 
+/** The events as a partner app receives them: the connected organisation in `links.organisation` (spec, Events). */
+export const withOrganisationLink = (events: ReadonlyArray<Event>, organisation: string): ReadonlyArray<Event> =>
+  events.map((event) => ({ ...event, links: { ...event.links, organisation } }))
+
 /** How many times a lost race on an endpoint's failure record is tried again (other deliveries to it may finish at once). */
 const ENDPOINT_SAVE_TRIES = 5
 
@@ -142,7 +146,8 @@ const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>, nowOf: Orga
         const id = yield* newId("webhook")
         const delivery: WebhookDelivery = {
           id, created_at: timestampFromMillis(at), webhook_endpoint: endpoint.resource.id,
-          request_body: deliveryBody(id, events), status: "pending", attempts: 0
+          request_body: deliveryBody(id, endpoint.resource.partner_app === undefined ? events : withOrganisationLink(events, organisation)),
+          status: "pending", attempts: 0
         }
         yield* insertNew(deps.deliveries, organisation, delivery)
         yield* deps.schedule.schedule({ organisation, kind: WEBHOOK_DELIVERY_KIND, key: id, dueAt: at })

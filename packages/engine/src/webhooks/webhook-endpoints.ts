@@ -111,6 +111,45 @@ const ensure = Effect.fnUntraced(function*(
   return publicEndpoint((yield* save(endpoints, organisation, existing, next)).resource)
 })
 
+/** What connects a partner app's webhook URL to an organisation: the app, its URL, the secret the app verifies with. */
+export interface PartnerAppEndpoint {
+  readonly app: string
+  readonly url: string
+  readonly secret: string
+}
+
+/**
+ * The organisation's endpoint for a partner app, made on the first connection, enabled again (and
+ * its secret resealed) on a reconnection: the app then receives the organisation's events.
+ */
+const connectApp = Effect.fnUntraced(function*(
+  endpoints: Endpoints,
+  box: WebhookSecretKey["Service"],
+  sender: WebhookSender["Service"],
+  organisation: string,
+  command: PartnerAppEndpoint
+): Effect.fn.Return<void, ValidationFailed | InvalidState, IdGenerator> {
+  yield* checkUrl(sender, command.url)
+  const existing = (yield* endpoints.scan(organisation, { url: eq(command.url) })).find((v) => v.resource.partner_app === command.app)
+  if (existing !== undefined) {
+    const sealed = box.seal(command.secret, secretContext(organisation, existing.resource.id))
+    yield* save(endpoints, organisation, existing, { ...withEnabled(existing.resource, true), sealed_secret: sealed })
+    return
+  }
+  yield* withNewId("webhook_endpoint", (id, created_at) =>
+    insertNew(endpoints, organisation, {
+      id, created_at, url: command.url, signature_scheme: "gocardless", enabled: true, disabled_reason: null, failing_since: null,
+      sealed_secret: box.seal(command.secret, secretContext(organisation, id)), partner_app: command.app
+    } satisfies StoredWebhookEndpoint))
+})
+
+/** The app's endpoints in the organisation disabled: its access was revoked, or the app disabled. */
+const disconnectApp = Effect.fnUntraced(function*(endpoints: Endpoints, organisation: string, app: string): Effect.fn.Return<void, InvalidState> {
+  for (const current of yield* endpoints.scan(organisation, { enabled: eq("true") })) {
+    if (current.resource.partner_app === app) yield* save(endpoints, organisation, current, withEnabled(current.resource, false))
+  }
+})
+
 export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
   /** A new endpoint; the answer holds its secret, the only time the API shows it. */
   readonly create: (organisation: string, command: WebhookEndpointCreateRequest) => Effect.Effect<CreatedWebhookEndpoint, ValidationFailed>
@@ -119,6 +158,8 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
   readonly update: (organisation: string, id: string, command: WebhookEndpointUpdateRequest) => Effect.Effect<WebhookEndpoint, ValidationFailed | NotFound | InvalidState>
   readonly disable: (organisation: string, id: string) => Effect.Effect<WebhookEndpoint, NotFound | InvalidState>
   readonly ensure: (organisation: string, command: { readonly url: string; readonly secret: string }) => Effect.Effect<WebhookEndpoint, ValidationFailed | InvalidState>
+  readonly connectApp: (organisation: string, command: PartnerAppEndpoint) => Effect.Effect<void, ValidationFailed | InvalidState>
+  readonly disconnectApp: (organisation: string, app: string) => Effect.Effect<void, InvalidState>
 }>()("@paykit/engine/WebhookEndpoints") {
   static readonly layer: Layer.Layer<
     WebhookEndpoints,
@@ -143,7 +184,9 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
           ),
         update: (o, id, command) => run(update(endpoints, sender, o, id, command)),
         disable: (o, id) => run(setEnabled(endpoints, o, id, false)),
-        ensure: (o, command) => run(ensure(endpoints, box, sender, o, command))
+        ensure: (o, command) => run(ensure(endpoints, box, sender, o, command)),
+        connectApp: (o, command) => run(connectApp(endpoints, box, sender, o, command)),
+        disconnectApp: (o, app) => run(disconnectApp(endpoints, o, app))
       })
     })
   )

@@ -74,6 +74,8 @@ export interface PageFrame {
   /** The page's path, for the language switch's links. */
   readonly path: string
   readonly content: Html
+  /** Without the language switch: a page whose text is in one language only (the OAuth consent page). */
+  readonly singleLanguage?: boolean
 }
 
 const languageSwitch = (frame: PageFrame): Html => html`<nav aria-label="${frame.messages.language}"><ul>${
@@ -93,7 +95,7 @@ export const layout = (frame: PageFrame): Html => html`<!doctype html>
 </head>
 <body>
 <a class="skip" href="#content">${frame.messages.skip_to_content}</a>
-<header><span>paykit</span>${languageSwitch(frame)}</header>
+<header><span>paykit</span>${frame.singleLanguage === true ? "" : languageSwitch(frame)}</header>
 <main id="content">
 <h1>${frame.title}</h1>
 ${frame.content}

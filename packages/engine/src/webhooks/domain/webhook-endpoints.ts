@@ -56,7 +56,16 @@ export type CreatedWebhookEndpoint = typeof CreatedWebhookEndpoint.Type
  * An endpoint as stored: its secret sealed with the server's key (`secret-box.ts`), since a signing
  * secret must be read back to sign and so cannot be hashed.
  */
-export const StoredWebhookEndpoint = Schema.Struct({ ...publicFields, sealed_secret: Schema.String })
+export const StoredWebhookEndpoint = Schema.Struct({
+  ...publicFields,
+  sealed_secret: Schema.String,
+  /**
+   * The partner app (its id) this endpoint delivers the organisation's events to, for an
+   * organisation connected to an app with a webhook URL (docs/oauth.md): its bodies add
+   * `links.organisation`. Absent on the organisation's own endpoints.
+   */
+  partner_app: Schema.optionalKey(Schema.String)
+})
 export type StoredWebhookEndpoint = typeof StoredWebhookEndpoint.Type
 
 /** The API's key of webhook endpoints: their path, and the root of their requests' field errors. */
@@ -73,7 +82,7 @@ export const webhookEndpoints = defineResource({
   }
 })
 
-export const publicEndpoint = ({ sealed_secret: _sealed, ...endpoint }: StoredWebhookEndpoint): WebhookEndpoint => endpoint
+export const publicEndpoint = ({ sealed_secret: _sealed, partner_app: _app, ...endpoint }: StoredWebhookEndpoint): WebhookEndpoint => endpoint
 
 /** An absolute http(s) URL without credentials; whether plain http is allowed depends on the mode (`WebhookSender.refusal`). */
 export const WebhookUrl = Schema.String.check(

@@ -1,0 +1,7 @@
+export * from "./app-routes.ts"
+export * from "./apps.ts"
+export * from "./store.ts"
+export * from "./connect-server.ts"
+export * from "./consent.ts"
+export * from "./protocol.ts"
+export * from "./secrets.ts"

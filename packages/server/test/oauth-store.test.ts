@@ -1,0 +1,96 @@
+import { PgClient } from "@effect/sql-pg"
+import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { SqlClient } from "effect/sql"
+import { randomUUID } from "node:crypto"
+import { afterAll, describe, expect, it } from "vitest"
+import { DueWorkSchedule } from "@paykit/engine"
+import { makeSqlDueWorkStore, migrate, PgliteClient } from "@paykit/store-sql"
+import { migrateServer, type OAuthApp, OAuthStore, Organisations } from "../src/index.ts"
+
+/** The OAuth store's contract, on each adapter: in memory, PGlite, and PostgreSQL when `DATABASE_URL` is set. */
+
+const ORG = "OR00000000OAUTH1"
+const OTHER = "OR00000000OAUTH2"
+
+const sqlStore = (client: Layer.Layer<SqlClient.SqlClient, unknown>) => {
+  const database = Layer.effectDiscard(Effect.andThen(migrate(), migrateServer)).pipe(Layer.provideMerge(client))
+  const schedule = Layer.effect(DueWorkSchedule, Effect.map(makeSqlDueWorkStore, (store) => DueWorkSchedule.of({ schedule: store.schedule })))
+  // The apps, codes and grants name organisations and access tokens (foreign keys): made first.
+  const seeded = Layer.effectDiscard(Effect.gen(function*() {
+    const organisations = yield* Organisations
+    yield* organisations.insert({ id: ORG, name: "One", environment: "sandbox" })
+    yield* organisations.insert({ id: OTHER, name: "Two", environment: "sandbox" })
+    const sql = yield* SqlClient.SqlClient
+    for (const id of ["AT1", "AT2", "AT3"]) {
+      yield* sql`INSERT INTO access_tokens (id, organisation_id, scope, token_hash, status) VALUES (${id}, ${OTHER}, 'read_write', ${id.padEnd(64, "0").toLowerCase().replace(/[^0-9a-f]/g, "0")}, 'active')`
+    }
+  }))
+  return Layer.mergeAll(OAuthStore.layerSql, seeded).pipe(Layer.provide(Organisations.layerSql), Layer.provide(schedule), Layer.provideMerge(database))
+}
+
+const postgres = (url: string) => {
+  const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`
+  const admin = (statement: string) => Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)).pipe(Effect.provide(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
+  const scoped = `${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+  return Layer.unwrap(Effect.as(Effect.acquireRelease(admin(`CREATE SCHEMA ${schema}`), () => Effect.orDie(admin(`DROP SCHEMA ${schema} CASCADE`))), PgClient.layer({ url: Redacted.make(scoped), maxConnections: 4 })))
+}
+
+const ADAPTERS: ReadonlyArray<readonly [string, Layer.Layer<OAuthStore, unknown>]> = [
+  ["memory", OAuthStore.layerMemory],
+  ["PGlite", sqlStore(PgliteClient.layer({}))],
+  ...(process.env["DATABASE_URL"] === undefined ? [] : [["PostgreSQL", sqlStore(postgres(process.env["DATABASE_URL"] ?? ""))] as const])
+]
+
+const app = (id: string, clientId: string): OAuthApp => ({
+  id, organisation: ORG, creditor: "CR1", name: "App", redirectUris: ["https://a.example/cb", "http://127.0.0.1/cb"], webhookUrl: null, webhookSecretSealed: null,
+  clientId, clientSecretHash: "a".repeat(64), status: "enabled", paymentPagesApproved: false, createdAt: "2026-11-24T00:00:00.000Z"
+})
+
+describe.each(ADAPTERS)("the OAuth store, %s", (_name, layer) => {
+  const runtime = ManagedRuntime.make(layer)
+  afterAll(() => runtime.dispose())
+  const run = <A>(effect: Effect.Effect<A, never, OAuthStore>) => runtime.runPromise(effect)
+
+  it("keeps apps: by id, by client id, per organisation; status and approval change", async () => {
+    const [byId, byClient, mine, changed] = await run(Effect.gen(function*() {
+      const store = yield* OAuthStore
+      yield* store.insertApp(app("APP1", "client-1"))
+      yield* store.insertApp(app("APP2", "client-2"))
+      yield* store.setAppStatus("APP2", "disabled")
+      yield* store.setPaymentPagesApproved("APP2", true)
+      return [yield* store.appById("APP1"), yield* store.appByClientId("client-2"), yield* store.appsOf(ORG), yield* store.appById("APP2")]
+    }))
+    expect(byId).toEqual(app("APP1", "client-1"))
+    expect(byClient?.id).toBe("APP2")
+    expect(mine.map((a) => a.id)).toEqual(["APP1", "APP2"])
+    expect(changed).toMatchObject({ status: "disabled", paymentPagesApproved: true })
+    expect(await run(Effect.flatMap(OAuthStore, (s) => s.appByClientId("nobody")))).toBeUndefined()
+  })
+
+  it("a code is consumed once: the first take sees it unused, every later one used, with the token it issued", async () => {
+    const code = { codeHash: "b".repeat(64), app: "APP1", organisation: OTHER, scope: "read_only" as const, redirectUri: "https://a.example/cb", email: "e@x.example", expiresAt: 1_000 }
+    const [first, second, third, none] = await run(Effect.gen(function*() {
+      const store = yield* OAuthStore
+      yield* store.insertCode(code)
+      const first = yield* store.consumeCode(code.codeHash)
+      yield* store.setCodeToken(code.codeHash, "AT1")
+      return [first, yield* store.consumeCode(code.codeHash), yield* store.consumeCode(code.codeHash), yield* store.consumeCode("c".repeat(64))]
+    }))
+    expect(first).toEqual({ code, usedBefore: false, issuedToken: null })
+    expect(second).toEqual({ code, usedBefore: true, issuedToken: "AT1" })
+    expect(third?.usedBefore).toBe(true)
+    expect(none).toBeUndefined()
+  })
+
+  it("keeps grants by token, and per app and organisation", async () => {
+    const [one, forOther, forApp] = await run(Effect.gen(function*() {
+      const store = yield* OAuthStore
+      yield* store.insertGrant({ tokenId: "AT2", app: "APP1", organisation: OTHER, email: "a@x.example" })
+      yield* store.insertGrant({ tokenId: "AT3", app: "APP1", organisation: ORG, email: "b@x.example" })
+      return [yield* store.grantOf("AT2"), yield* store.grantsOf("APP1", OTHER), yield* store.grantsOf("APP1")]
+    }))
+    expect(one).toEqual({ tokenId: "AT2", app: "APP1", organisation: OTHER, email: "a@x.example" })
+    expect(forOther.map((g) => g.tokenId)).toEqual(["AT2"])
+    expect(forApp.map((g) => g.tokenId).sort()).toEqual(["AT2", "AT3"])
+  })
+})
