@@ -106,6 +106,7 @@ import { single } from "./wire.ts"
 import { OPS_ROUTES } from "./routes-ops.ts"
 import { FLOW_ROUTES } from "./routes-flows.ts"
 import { MONEY_ROUTES, moneyServices } from "./routes-money.ts"
+import { DOCUMENT_ROUTES, documentServices } from "./routes-documents.ts"
 
 /**
  * The route table of the API: one declaration per endpoint, in the order the OpenAPI document
@@ -147,7 +148,8 @@ export const engineServices = Effect.gen(function*() {
     redirectFlows: yield* RedirectFlows,
     bankAccountHolderVerifications: yield* BankAccountHolderVerifications,
     customerNotifications: yield* CustomerNotifications,
-    money: yield* moneyServices
+    money: yield* moneyServices,
+    documents: yield* documentServices
   }
 })
 export type EngineServices = Effect.Success<typeof engineServices>
@@ -338,7 +340,8 @@ export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...webhookEndpointRoutes,
   ...OPS_ROUTES,
   ...FLOW_ROUTES,
-  ...MONEY_ROUTES
+  ...MONEY_ROUTES,
+  ...DOCUMENT_ROUTES
 ]
 
 /** The `HttpApi` of a table (its OpenAPI document): a group per resource key, in the order of first appearance. */

@@ -10,7 +10,8 @@ export const HOSTED_PAGE_PATHS = {
   bankAuthorisationQrCode: "/pages/:organisation/bank_authorisations/:id/qr.png",
   outboundPaymentImport: "/pages/:organisation/outbound_payment_imports/:id",
   institutionIcon: "/institutions/:id/icon.svg",
-  institutionLogo: "/institutions/:id/logo.svg"
+  institutionLogo: "/institutions/:id/logo.svg",
+  creditorLogo: "/pages/:organisation/logos/:id"
 } as const
 
 export type HostedPage = keyof typeof HOSTED_PAGE_PATHS

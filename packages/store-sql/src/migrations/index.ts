@@ -18,6 +18,7 @@ import opsFilterIndexes from "./0057_ops_filter_indexes.ts"
 import flowFilterIndexes from "./0058_flow_filter_indexes.ts"
 import moneyReads from "./0059_money_reads.ts"
 import customerRemovedFilter from "./0060_customer_removed_filter.ts"
+import oneLogoPerCreditor from "./0073_one_logo_per_creditor.ts"
 
 /**
  * Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file.
@@ -43,7 +44,8 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0057_ops_filter_indexes": opsFilterIndexes,
   "0058_flow_filter_indexes": flowFilterIndexes,
   "0059_money_reads": moneyReads,
-  "0060_customer_removed_filter": customerRemovedFilter
+  "0060_customer_removed_filter": customerRemovedFilter,
+  "0073_one_logo_per_creditor": oneLogoPerCreditor
 }
 
 /** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */
