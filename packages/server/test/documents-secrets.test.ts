@@ -1,7 +1,10 @@
 import { constants, createDecipheriv, generateKeyPairSync, type KeyObject, privateDecrypt } from "node:crypto"
+import { Effect } from "effect"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { api, fulfilledMandateRequest, json, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
+import { issueAccessToken } from "@paykit/http"
+import { Organisations } from "../src/index.ts"
+import { api, fulfilledMandateRequest, json, localClient, run, SERVER_DATABASES, type TestServer } from "./harness.ts"
 
 /**
  * Issue 21's secrets through the official client over HTTP: public keys (paykit's extension), a
@@ -136,5 +139,39 @@ describe.each(SERVER_DATABASES)("public keys and encrypted bank details on %s", 
     // Without the header, the organisation's newest enabled key.
     const newest = await keyId(pem(pair.publicKey))
     expect((await client.transferredMandates.transferredMandates(mandate)).public_key_id).toBe(newest)
+  })
+
+  /** A customer with a UK bank account, through the client. */
+  const payerAccount = async (email: string) => {
+    const customer = await client.customers.create({ email, given_name: "Kay", family_name: "Jones", country_code: "GB" } as never)
+    const account = await client.customerBankAccounts.create({
+      account_holder_name: "Kay Jones", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id ?? "" }
+    } as never)
+    return { customer: customer.id ?? "", account: account.id ?? "" }
+  }
+
+  it("keeps each organisation's keys and accounts to itself", async () => {
+    const kid = await keyId(pem(pair.publicKey))
+    const { account } = await payerAccount("kay@example.com")
+    const other = `OR_documents_${Math.random().toString(36).slice(2, 8)}`
+    await run(server, Effect.gen(function*() {
+      yield* (yield* Organisations).insert({ id: other, name: "Other", environment: "sandbox" })
+    }))
+    const otherToken = await run(server, issueAccessToken({ id: `AT_${other}`, organisation: other, scope: "read_write" }))
+    const otherClient = localClient(otherToken, server.url)
+    // The other organisation's own key names nothing here, and this one's key nothing there.
+    const created = await api(server.url, otherToken, "/public_keys", { method: "POST", body: { public_keys: { public_key: pem(pair.publicKey) } } })
+    const otherKey = String(((await json(created))["public_keys"] as Record<string, unknown>)["id"])
+    expect(await refusal(client.bankAccountDetails.find(account, { "Svc-Key-Id": otherKey }))).toEqual({ statusCode: 400, reason: "invalid_svc_key_id" })
+    expect((await refusal(otherClient.bankAccountDetails.find(account, { "Svc-Key-Id": otherKey }))).statusCode).toBe(404)
+    expect((await refusal(otherClient.bankAccountDetails.find(account, { "Svc-Key-Id": kid }))).statusCode).toBe(404)
+  })
+
+  it("erases an account's full details with its customer", async () => {
+    const kid = await keyId(pem(pair.publicKey))
+    const { customer, account } = await payerAccount("erased@example.com")
+    await client.bankAccountDetails.find(account, { "Svc-Key-Id": kid })
+    await client.customers.remove(customer)
+    expect(await refusal(client.bankAccountDetails.find(account, { "Svc-Key-Id": kid }))).toEqual({ statusCode: 422, reason: "bank_account_details_unavailable" })
   })
 })
