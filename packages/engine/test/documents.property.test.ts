@@ -1,6 +1,7 @@
 import { constants, createDecipheriv, generateKeyPairSync, privateDecrypt } from "node:crypto"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
+import { timestampFromMillis } from "@paykit/core"
 import { resolveBankDetails } from "@paykit/validation"
 import { switchedAccountNumber } from "../src/documents/account-switch.ts"
 import { sealTo, transferredDetailsOf } from "../src/documents/encrypted-details.ts"
@@ -11,7 +12,7 @@ import type { PublicKey } from "../src/documents/domain/public-keys.ts"
 
 const pair = generateKeyPairSync("rsa", { modulusLength: 2048 })
 const pem = pair.publicKey.export({ type: "spki", format: "pem" }).toString()
-const key: PublicKey = { id: "PK000000000001", created_at: "2026-01-01T00:00:00.000Z", enabled: true, public_key: pem, key_size: 2048 }
+const key: PublicKey = { id: "PK000000000001", created_at: timestampFromMillis(Date.UTC(2026, 0, 1)), enabled: true, public_key: pem, key_size: 2048 }
 
 describe("a switched account's number", () => {
   it("is, for any seed, an 8-digit number that passes the modulus check at the sandbox sort code, and the same for the same seed", () => {
