@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { LOGO_IMAGE_MAX_BASE64_LENGTH, type PaykitError } from "@paykit/core"
+import { LOGO_IMAGE_MAX_BASE64_LENGTH, type PaykitError, pathIdOf } from "@paykit/core"
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
 import {
   EncryptedBankDetails,
@@ -38,9 +38,19 @@ export const documentServices = Effect.gen(function*() {
 
 const BODIES = REQUEST_BODIES
 
-/** A read keyed by a path id and the caller's `Svc-Key-Id`, answered under `key`. */
-const encryptedRead = <A>(key: string, read: (organisation: string, id: string, keyId: string | undefined) => Effect.Effect<A, PaykitError>): ApiHandler =>
-  (request, caller) => Effect.map(read(caller.organisation, paramOf(request, "id"), headerOf(request, SVC_KEY_ID_HEADER)), (answer) => ok({ [key]: answer }))
+/**
+ * A read keyed by a path id and the caller's `Svc-Key-Id`, answered under `key`. The id is one of
+ * `collection` (an account's, a mandate's), checked against its grammar: a malformed one is a 404
+ * before any storage sees it.
+ */
+const encryptedRead = <A>(
+  key: string,
+  collection: string,
+  read: (organisation: string, id: string, keyId: string | undefined) => Effect.Effect<A, PaykitError>
+): ApiHandler =>
+(request, caller) =>
+  Effect.flatMap(pathIdOf(collection, paramOf(request, "id")), (id) =>
+    Effect.map(read(caller.organisation, id, headerOf(request, SVC_KEY_ID_HEADER)), (answer) => ok({ [key]: answer })))
 
 const BAD = "bank_account_details"
 const TM = "transferred_mandates"
@@ -49,12 +59,12 @@ const encryptedRoutes: ReadonlyArray<Declaration> = [
   declare(
     BAD,
     HttpApiEndpoint.get("get", `/${BAD}/:id`, { params: IdParams, success: single(BAD, FlattenedJwe) }),
-    (s) => encryptedRead(BAD, s.documents.encrypted.ofAccount)
+    (s) => encryptedRead(BAD, "customer_bank_accounts", s.documents.encrypted.ofAccount)
   ),
   declare(
     TM,
     HttpApiEndpoint.get("get", `/${TM}/:id`, { params: IdParams, success: single(TM, TransferredMandate) }),
-    (s) => encryptedRead(TM, s.documents.encrypted.ofTransfer)
+    (s) => encryptedRead(TM, "mandates", s.documents.encrypted.ofTransfer)
   )
 ]
 

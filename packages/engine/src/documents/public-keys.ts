@@ -34,15 +34,18 @@ export const checkPublicKey = (text: string): { readonly pem: string; readonly b
   return { pem: key.export({ type: "spki", format: "pem" }).toString(), bits }
 }
 
-const svcKeyRefusal = (reason: string, message: string) => new InvalidApiUsage({ status: 400, reason, message })
 
 /** Whether a read without `Svc-Key-Id` uses the organisation's newest enabled key, or is refused. */
 export type KeyFallback = "required" | "newest"
 
 const missing = (fallback: KeyFallback) =>
-  svcKeyRefusal("missing_svc_key_id", fallback === "required"
-    ? "The Svc-Key-Id header naming one of your public keys is required"
-    : "No enabled public key: register one with POST /public_keys or name one in the Svc-Key-Id header")
+  new InvalidApiUsage({
+    status: 400,
+    reason: "missing_svc_key_id",
+    message: fallback === "required"
+      ? "The Svc-Key-Id header naming one of your public keys is required"
+      : "No enabled public key: register one with POST /public_keys or name one in the Svc-Key-Id header"
+  })
 
 /**
  * The organisation's RSA public keys (paykit's own extension; the spec does not show how the key
@@ -91,7 +94,7 @@ export class PublicKeys extends Context.Service<PublicKeys, {
         Effect.flatMap(Effect.option(keys.get(organisation, id)), (found) =>
           found._tag === "Some" && found.value.resource.enabled
             ? Effect.succeed(found.value.resource)
-            : Effect.fail(svcKeyRefusal("invalid_svc_key_id", `Svc-Key-Id ${id} names no enabled public key of this organisation`)))
+            : Effect.fail(new InvalidApiUsage({ status: 400, reason: "invalid_svc_key_id", message: `Svc-Key-Id ${id} names no enabled public key of this organisation` })))
 
       const usable = (organisation: string, id: string | undefined, fallback: KeyFallback) =>
         id !== undefined
