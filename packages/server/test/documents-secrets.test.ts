@@ -127,6 +127,8 @@ describe.each(SERVER_DATABASES)("public keys and encrypted bank details on %s", 
     const after = await client.mandates.find(mandate)
     const moved = after.links?.customer_bank_account ?? ""
     expect(moved).not.toBe(before.links?.customer_bank_account)
+    const transferred = (await client.events.list({ mandate, action: "transferred" } as never)).events[0]
+    expect(transferred?.links).toMatchObject({ mandate, new_customer_bank_account: moved, previous_customer_bank_account: before.links?.customer_bank_account })
 
     const answer = await client.transferredMandates.transferredMandates(mandate, { "Svc-Key-Id": kid })
     expect(answer).toMatchObject({ public_key_id: kid, links: { customer_bank_account: moved, mandate } })

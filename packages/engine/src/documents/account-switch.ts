@@ -39,6 +39,7 @@ export interface SwitchDeps {
  * A current account switch of the mandate's payer (CASS), as the sandbox makes one: the payer's
  * account moves to a new account at the sandbox bank under the same holder, the mandate follows it
  * (its `links.customer_bank_account`), and the move is recorded for `GET /transferred_mandates/:id`.
+ * Answers the links the `transferred` event carries.
  * The old account stays as it was: the switch service, not the payer, closed it.
  */
 export const switchAccount = (deps: SwitchDeps, organisation: string, mandate: Versioned<Mandate>) =>
@@ -59,5 +60,6 @@ export const switchAccount = (deps: SwitchDeps, organisation: string, mandate: V
     yield* earlier._tag === "Some"
       ? Effect.asVoid(save(deps.transfers, organisation, earlier.value, record))
       : Effect.asVoid(insertNew(deps.transfers, organisation, record))
-    return moved
+    // The links of the mandate's `transferred` event, as the real API's.
+    return { new_customer_bank_account: moved.id, previous_customer_bank_account: previous }
   })

@@ -54,11 +54,11 @@ export const MANDATE_PATHS = {
   mandate_suspended_by_payer: { paths: { active: ["suspend_by_payer"] }, schemes: ["pay_to"] }
 } as const satisfies Record<string, MandateScenario>
 
-const move = (deps: ScenarioDeps, organisation: string, id: string, event: MandateStep) =>
+const move = (deps: ScenarioDeps, organisation: string, id: string, event: MandateStep, links?: Readonly<Record<string, string>>) =>
   Effect.gen(function*() {
     const current = yield* Effect.orDie(deps.payment.mandates.get(organisation, id))
     const reason = event === "fail" ? { reason_code: SANDBOX_BANK_FAILURES.mandateFailure.reason_code } : undefined
-    yield* moveMandate(deps.payment.mandates, organisation, current, event, CAUSES[event], reason)
+    yield* moveMandate(deps.payment.mandates, organisation, current, event, CAUSES[event], reason, undefined, links)
   })
 
 const checkScheme = (scenario: string, m: Mandate, schemes: ReadonlyArray<MandateScheme> | undefined) =>
@@ -75,8 +75,10 @@ const mandateScenario = (spec: MandateScenario): Scenario<ScenarioDeps> => ({
         yield* checkScheme(scenario, current.resource, spec.schemes)
         for (const event of steps) {
           // A transfer is a current account switch: the payer's new account is made and the mandate follows it first.
-          if (event === "transfer") yield* switchAccount(deps.accountSwitch, organisation, yield* Effect.orDie(deps.payment.mandates.get(organisation, id)))
-          yield* move(deps, organisation, id, event)
+          const links = event === "transfer"
+            ? yield* switchAccount(deps.accountSwitch, organisation, yield* Effect.orDie(deps.payment.mandates.get(organisation, id)))
+            : undefined
+          yield* move(deps, organisation, id, event, links)
         }
       })))
 })
