@@ -1,4 +1,4 @@
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { now } from "@paykit/core"
 import { BankDetailsVault, FullBankDetails } from "../collections/bank-details-vault.ts"
 import { WebhookSecretKey } from "../webhooks/secret-box.ts"
@@ -30,7 +30,7 @@ export const BankDetailsVaultLive: Layer.Layer<BankDetailsVault, never, SealedBa
           onFailure: () => undefined,
           onSuccess: ({ resource }) => {
             const plain = resource.sealed === null ? undefined : box.open(resource.sealed, contextOf(organisation, account))
-            return plain === undefined ? undefined : decode(plain).pipe((o) => o._tag === "Some" ? o.value : undefined)
+            return plain === undefined ? undefined : Option.getOrUndefined(decode(plain))
           }
         }),
       erase: (organisation, account) =>

@@ -44,18 +44,18 @@ export const transferredDetailsOf = (d: FullBankDetails) => ({
   swift_account_number: d.account_number
 })
 
+/** jose's answer in the spec's shape: with a protected header, RSA-OAEP and GCM, every member is present (a defect if not). */
+const decodeJwe = Schema.decodeUnknownEffect(FlattenedJwe)
+
 const jweOf = (details: FullBankDetails, key: PublicKey): Effect.Effect<FlattenedJwe> =>
-  Effect.orDie(Effect.tryPromise(() =>
-    new FlattenedEncrypt(new TextEncoder().encode(JSON.stringify(details)))
-      .setProtectedHeader({ alg: JWE_ALG, enc: JWE_ENC, kid: key.id })
-      .encrypt(createPublicKey(key.public_key))
-  )).pipe(Effect.map((jwe) => ({
-    protected: jwe.protected ?? "",
-    encrypted_key: jwe.encrypted_key ?? "",
-    iv: jwe.iv ?? "",
-    ciphertext: jwe.ciphertext,
-    tag: jwe.tag ?? ""
-  })))
+  Effect.orDie(Effect.flatMap(
+    Effect.tryPromise(() =>
+      new FlattenedEncrypt(new TextEncoder().encode(JSON.stringify(details)))
+        .setProtectedHeader({ alg: JWE_ALG, enc: JWE_ENC, kid: key.id })
+        .encrypt(createPublicKey(key.public_key))
+    ),
+    (jwe) => decodeJwe({ protected: jwe.protected, encrypted_key: jwe.encrypted_key, iv: jwe.iv, ciphertext: jwe.ciphertext, tag: jwe.tag })
+  ))
 
 /** `plain` under a fresh AES-256-GCM key, and that key under `key` with RSA-OAEP (SHA-256); both base64. */
 export const sealTo = (plain: string, key: PublicKey): { readonly sealed: string; readonly encryptedKey: string } => {
