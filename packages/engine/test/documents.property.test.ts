@@ -61,6 +61,12 @@ describe("a public key", () => {
     }
   })
 
+  it("is refused when it is a private key, in PEM or JWK, though its public half could be derived", () => {
+    for (const text of [pair.privateKey.export({ type: "pkcs8", format: "pem" }).toString(), pair.privateKey.export({ type: "pkcs1", format: "pem" }).toString(), JSON.stringify(pair.privateKey.export({ format: "jwk" }))]) {
+      expect(checkPublicKey(text)).toMatchObject({ _tag: "ValidationFailed" })
+    }
+  })
+
   it("is refused for any text that is not one", () => {
     fc.assert(fc.property(fc.string(), (text) => {
       expect("_tag" in checkPublicKey(text)).toBe(true)

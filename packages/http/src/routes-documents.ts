@@ -5,6 +5,7 @@ import {
   EncryptedBankDetails,
   FlattenedJwe,
   Logos,
+  PUBLIC_KEY_MAX_CHARACTERS,
   PUBLIC_KEYS,
   PublicKey,
   PublicKeyListParams,
@@ -81,7 +82,9 @@ const logoRoute: Declaration = declare(
 )
 
 const publicKeyRoutes: ReadonlyArray<Declaration> = annotateEach([
-  createEndpoint(PUBLIC_KEYS, PublicKey, BODIES.public_keys.create, (s) => s.documents.publicKeys.create),
+  createEndpoint(PUBLIC_KEYS, PublicKey, BODIES.public_keys.create, (s) => s.documents.publicKeys.create, {
+    longText: { public_key: PUBLIC_KEY_MAX_CHARACTERS }
+  }),
   listEndpoint(PUBLIC_KEYS, PublicKey, PublicKeyListParams, (s) => s.documents.publicKeys.list),
   getEndpoint(PUBLIC_KEYS, PublicKey, (s) => s.documents.publicKeys.get),
   bodilessActionEndpoint("disable", PUBLIC_KEYS, PublicKey, (s) => s.documents.publicKeys.disable)

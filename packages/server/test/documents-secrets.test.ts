@@ -64,7 +64,7 @@ describe.each(SERVER_DATABASES)("public keys and encrypted bank details on %s", 
   }, 120_000)
   afterAll(async () => server.close())
 
-  it("takes an RSA key of 2048 bits or more as PEM or JWK, and refuses any other key", async () => {
+  it("takes an RSA key of 2048 bits or more as PEM or JWK, and refuses any other key", { timeout: 120_000 }, async () => {
     const created = await createKey(pem(pair.publicKey))
     expect(created.status).toBe(201)
     const key = (await json(created))["public_keys"] as Record<string, unknown>
@@ -74,6 +74,10 @@ describe.each(SERVER_DATABASES)("public keys and encrypted bank details on %s", 
     const jwk = JSON.stringify(rsaPair(3072).publicKey.export({ format: "jwk" }))
     expect(((await json(await createKey(jwk)))["public_keys"] as Record<string, unknown>)["key_size"]).toBe(3072)
 
+    // Longer than the default string limit: its field has its own.
+    const large = await json(await createKey(pem(rsaPair(8192).publicKey)))
+    expect((large["public_keys"] as Record<string, unknown>)["key_size"]).toBe(8192)
+
     const small = await createKey(pem(rsaPair(1024).publicKey))
     expect(small.status).toBe(422)
     expect(JSON.stringify(await json(small))).toContain("at least 2048 bits")
@@ -81,7 +85,10 @@ describe.each(SERVER_DATABASES)("public keys and encrypted bank details on %s", 
     expect((await createKey("not a key")).status).toBe(422)
     // A private key is not a public one, whatever it holds.
     const priv = pair.privateKey.export({ type: "pkcs8", format: "pem" }).toString()
-    expect((await createKey(priv)).status).toBe(422)
+    const refusedPrivate = await createKey(priv)
+    expect(refusedPrivate.status).toBe(422)
+    expect(JSON.stringify(await json(refusedPrivate))).toContain("not a private one")
+    expect((await createKey(JSON.stringify(pair.privateKey.export({ format: "jwk" })))).status).toBe(422)
   })
 
   it("lists, reads and disables keys", async () => {

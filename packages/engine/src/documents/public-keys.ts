@@ -1,4 +1,4 @@
-import { createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto"
+import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import { type IdGenerator, InvalidApiUsage, invalidField, InvalidState, newId, type NotFound, now, type ValidationFailed } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
@@ -11,23 +11,46 @@ import { PublicKeyRepository } from "./repositories.ts"
 /** The header naming the caller's public key (spec: `GET /bank_account_details/:id`). */
 export const SVC_KEY_ID_HEADER = "svc-key-id"
 
-/** A PEM (`-----BEGIN`) or, failing that, a JWK given as JSON text. */
-const keyObjectOf = (text: string): KeyObject | undefined => {
+type KeyInput = string | { readonly key: JsonWebKey; readonly format: "jwk" }
+
+/** A PEM (`-----BEGIN`) or, failing that, a JWK given as JSON text, as node:crypto reads it. */
+const keyInputOf = (text: string): KeyInput | undefined => {
+  if (text.trimStart().startsWith("-----BEGIN")) return text
   try {
-    if (text.trimStart().startsWith("-----BEGIN")) return createPublicKey(text)
     const jwk: unknown = JSON.parse(text)
-    return typeof jwk === "object" && jwk !== null ? createPublicKey({ key: jwk as JsonWebKey, format: "jwk" }) : undefined
+    return typeof jwk === "object" && jwk !== null ? { key: jwk as JsonWebKey, format: "jwk" } : undefined
   } catch {
-    // Neither a PEM nor a JWK node can read: the caller is told, below.
+    // Not JSON: neither form; the caller is told, below.
+    return undefined
+  }
+}
+
+/** Whether node reads the input as a private key (`createPublicKey` would quietly derive the public half of one). */
+const isPrivate = (input: KeyInput): boolean => {
+  try {
+    createPrivateKey(input)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const publicKeyOf = (input: KeyInput): KeyObject | undefined => {
+  try {
+    return createPublicKey(input)
+  } catch {
+    // Not a key node can read: the caller is told, below.
     return undefined
   }
 }
 
 /** The key as stored (SPKI PEM and its size), or the field error of a key that is not an RSA key of 2048 bits or more. */
 export const checkPublicKey = (text: string): { readonly pem: string; readonly bits: number } | ValidationFailed => {
-  const key = keyObjectOf(text)
+  const input = keyInputOf(text)
+  // A private key given here is refused rather than reduced to its public half: it should never have been sent.
+  if (input !== undefined && isPrivate(input)) return invalidField(PUBLIC_KEYS, ["public_key"], "must be a public key, not a private one")
+  const key = input === undefined ? undefined : publicKeyOf(input)
   if (key === undefined) return invalidField(PUBLIC_KEYS, ["public_key"], "must be a public key in PEM or JWK form")
-  if (key.type !== "public") return invalidField(PUBLIC_KEYS, ["public_key"], "must be a public key, not a private one")
   const bits = key.asymmetricKeyDetails?.modulusLength
   if (key.asymmetricKeyType !== "rsa" || bits === undefined) return invalidField(PUBLIC_KEYS, ["public_key"], "must be an RSA key")
   if (bits < PUBLIC_KEY_MIN_BITS) return invalidField(PUBLIC_KEYS, ["public_key"], `must be at least ${PUBLIC_KEY_MIN_BITS} bits long`)
