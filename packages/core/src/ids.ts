@@ -31,6 +31,7 @@ export const ID_PREFIXES = {
   mandate: "MD",
   mandate_import: "IM",
   mandate_import_entry: "MIE",
+  mandate_pdf: "MPD",
   negative_balance_limit: "NBL",
   organisation: "OR",
   outbound_payment: "OUT",

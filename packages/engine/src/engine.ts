@@ -27,6 +27,7 @@ import { MoneyReads } from "./payouts/money-reads.ts"
 import { SchemeIdentifiers } from "./creditors/scheme-identifier-records.ts"
 import { FundsAvailabilities } from "./collections/funds-availability.ts"
 import { Exports } from "./exports/exports.ts"
+import { MandatePdfs } from "./mandate-pdfs/mandate-pdfs.ts"
 import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
 import { ClockControl } from "./kernel/simulator.ts"
 import { Simulator } from "./kernel/due/simulator.ts"
@@ -94,6 +95,7 @@ export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Laye
   SchemeIdentifiers.layer,
   FundsAvailabilities.layer,
   Exports.layer,
+  MandatePdfs.layer,
   Logos.layer,
   EncryptedBankDetails.layer.pipe(Layer.provideMerge(PublicKeys.layer))
 ).pipe(Layer.provideMerge(FoundationServices))))

@@ -27,6 +27,8 @@ import { appAttributions, appFeeEntries } from "./payouts/domain/app-fees.ts"
 import { payerThemes } from "./creditors/domain/payer-themes.ts"
 import { dataExports } from "./exports/domain/exports.ts"
 import { ExportRepository } from "./exports/repositories.ts"
+import { mandatePdfs } from "./mandate-pdfs/domain/mandate-pdfs.ts"
+import { MandatePdfRepository } from "./mandate-pdfs/repositories.ts"
 import { schemeIdentifierLocations } from "./creditors/domain/scheme-identifiers.ts"
 import { webhookEndpoints } from "./webhooks/domain/webhook-endpoints.ts"
 import { webhookDeliveries, webhooks } from "./webhooks/domain/webhooks.ts"
@@ -76,6 +78,7 @@ export * from "./instalments/repositories.ts"
 export * from "./blocks/repositories.ts"
 export * from "./mandate-imports/repositories.ts"
 export * from "./exports/repositories.ts"
+export * from "./mandate-pdfs/repositories.ts"
 export * from "./documents/repositories.ts"
 
 /** Every resource definition the engine stores: a storage adapter creates one table per entry. */
@@ -88,7 +91,7 @@ export const RESOURCE_DEFINITIONS = [
   ...FLOW_DEFINITIONS,
   subscriptions, subscriptionSchedules, payouts,
   appAttributions, appFeeEntries,
-  payerThemes, schemeIdentifierLocations, dataExports,
+  payerThemes, schemeIdentifierLocations, dataExports, mandatePdfs,
   webhookEndpoints, webhookDeliveries, webhooks,
   instalmentSchedules,
   blocks, blockMatches, bankAccountFingerprints,
@@ -105,6 +108,7 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(PaymentAccountTransactionRepository, paymentAccountTransactions),
   fromBackend(PaymentAccountStatementRepository, paymentAccountStatements),
   fromBackend(ExportRepository, dataExports),
+  fromBackend(MandatePdfRepository, mandatePdfs),
   fromBackend(CustomerRepository, customers),
   fromBackend(CustomerBankAccountRepository, customerBankAccounts),
   fromBackend(MandateRepository, mandates),

@@ -77,6 +77,7 @@ import {
   BillingRequestsWithActions,
   BillingRequestTemplates,
   CustomerNotifications,
+  MandatePdfs,
   RedirectFlows
 } from "@paykit/engine"
 import { TaxRate } from "@paykit/money"
@@ -106,6 +107,9 @@ import { single } from "./wire.ts"
 import { OPS_ROUTES } from "./routes-ops.ts"
 import { FLOW_ROUTES } from "./routes-flows.ts"
 import { MONEY_ROUTES, moneyServices } from "./routes-money.ts"
+import { MANDATE_PDF_ROUTES } from "./routes-mandate-pdfs.ts"
+import { PageSigningSecret } from "./pages/csrf.ts"
+import { mandatePdfLinksFrom } from "./pages/mandate-pdf-links.ts"
 import { DOCUMENT_ROUTES, documentServices } from "./routes-documents.ts"
 
 /**
@@ -148,6 +152,8 @@ export const engineServices = Effect.gen(function*() {
     redirectFlows: yield* RedirectFlows,
     bankAccountHolderVerifications: yield* BankAccountHolderVerifications,
     customerNotifications: yield* CustomerNotifications,
+    mandatePdfs: yield* MandatePdfs,
+    mandatePdfLinks: mandatePdfLinksFrom(yield* PageSigningSecret),
     money: yield* moneyServices,
     documents: yield* documentServices
   }
@@ -341,6 +347,7 @@ export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...OPS_ROUTES,
   ...FLOW_ROUTES,
   ...MONEY_ROUTES,
+  ...MANDATE_PDF_ROUTES,
   ...DOCUMENT_ROUTES
 ]
 

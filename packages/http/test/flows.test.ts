@@ -51,7 +51,7 @@ describe("billing request flows", () => {
     } as never)
     expect(statusOf(flow)).toBe(201)
     expect(flow.id).toMatch(/^BRF/)
-    expect(flow.authorisation_url).toBe(`${HOSTED_PAGES}/billing_request_flows/${flow.id}`)
+    expect(flow.authorisation_url).toBe(`${HOSTED_PAGES}/pages/OR_flows/billing_request_flows/${flow.id}`)
     expect(flow).toMatchObject({
       auto_fulfil: true, lock_currency: true, lock_bank_account: false, lock_customer_details: false, language: "fr",
       redirect_uri: "https://acme.example/done", exit_uri: "https://acme.example/exit", session_token: null,
@@ -220,10 +220,12 @@ describe("redirect flows", () => {
     expect(flow.id).toMatch(/^RE/)
     const br = flow.links?.billing_request ?? ""
     expect(br).toMatch(/^BRQ/)
-    expect(flow.redirect_url).toMatch(new RegExp(`^${HOSTED_PAGES}/billing_request_flows/BRF`))
+    expect(flow.redirect_url).toBe(`${HOSTED_PAGES}/pages/OR_redirect/redirect_flows/${flow.id}`)
     expect(flow).toMatchObject({ description: "Wine boxes", scheme: "bacs", session_token: "SESS_1", metadata: { basket: "12" } })
     expect(flow.confirmation_url).toBeUndefined()
-    const pageFlow = await client.billingRequestFlows.initialise(flow.redirect_url?.split("/").pop() ?? "")
+    // The billing request flow the redirect flow's pages follow, named by its billing request's `flow_created` event.
+    const created = (await client.events.list({ billing_request: br } as never)).events.find((e) => e.action === "flow_created")
+    const pageFlow = await client.billingRequestFlows.initialise(created?.links?.billing_request_flow ?? "")
     expect(pageFlow).toMatchObject({ language: "en", redirect_uri: "https://acme.example/pay/confirm", auto_fulfil: false, links: { billing_request: br } })
     expect(pageFlow.prefilled_customer).toMatchObject({ given_name: "Ada" })
     expectError(await failure(client.redirectFlows.complete(flow.id ?? "", { session_token: "SESS_1" })), InvalidStateError, 422, "redirect_flow_incomplete")
@@ -236,7 +238,7 @@ describe("redirect flows", () => {
     expect(completed.links?.mandate).toMatch(/^MD/)
     expect(completed.links?.customer).toMatch(/^CU/)
     expect(completed.links?.customer_bank_account).toMatch(/^BA/)
-    expect(completed.confirmation_url).toBe(`${HOSTED_PAGES}/redirect_flows/${flow.id}/success`)
+    expect(completed.confirmation_url).toBe(`${HOSTED_PAGES}/pages/OR_redirect/redirect_flows/${flow.id}/success`)
     const mandate = await client.mandates.find(completed.links?.mandate ?? "")
     expect(completed.mandate_reference).toBe(mandate.reference)
     expect(mandate.links?.customer_bank_account).toBe(completed.links?.customer_bank_account)

@@ -22,6 +22,22 @@ export interface Browser {
   readonly close: () => Promise<void>
 }
 
+/** A new tab, as a new visitor: no language kept from another test. */
+export const freshPage = async (browser: Browser): Promise<Page> => {
+  await browser.context.clearCookies()
+  return browser.context.newPage()
+}
+
+/** What `count` presses of Tab reach, each named by its label (a field) or its text (a link, a button). */
+export const focusOrder = async (page: Page, count: number): Promise<ReadonlyArray<string>> => {
+  const focused: Array<string> = []
+  for (let i = 0; i < count; i++) {
+    await page.keyboard.press("Tab")
+    focused.push(String(await page.evaluate("(e => e.labels?.[0]?.textContent ?? e.textContent?.trim() ?? '')(document.activeElement)")))
+  }
+  return focused
+}
+
 export const launchBrowser = async (): Promise<Browser> => {
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium (or set PAYKIT_CHROMIUM)`)
   const profile = mkdtempSync(join(tmpdir(), "paykit-chromium-"))

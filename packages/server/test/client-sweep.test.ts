@@ -19,8 +19,7 @@ const DERIVED = new Set(["all"])
  * transferred mandates), not built yet: docs/http.md lists them as not served. The sweep checks
  * that they still answer path_not_found, so this list shrinks as they land.
  */
-const NOT_YET_SERVED = new Set([
-  "mandatePdfs.create"
+const NOT_YET_SERVED = new Set<string>([
 ])
 
 type Method = (...args: ReadonlyArray<unknown>) => Promise<unknown>

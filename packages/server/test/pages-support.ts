@@ -56,3 +56,10 @@ export const validatedImport = async (server: TestServer, client: GoCardlessClie
   await advance(server, 15)
   return created
 }
+
+/** The CSRF token of a page's form. */
+export const hiddenToken = (page: string): string => /name="csrf_token" value="([^"]+)"/.exec(page)?.[1] ?? ""
+
+/** A form post as a browser sends it, its redirect not followed. */
+export const postForm = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+  fetch(url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields).toString() })

@@ -1,6 +1,6 @@
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { accessibilityViolations, type Browser, launchBrowser, screenshot } from "./browser.ts"
+import { accessibilityViolations, type Browser, focusOrder, freshPage, launchBrowser, screenshot } from "./browser.ts"
 import { localClient, startServer, type TestServer } from "./harness.ts"
 import { advance, bankAuthorisation, PAGES_TOKEN, validatedImport } from "./pages-support.ts"
 
@@ -26,11 +26,7 @@ afterAll(async () => {
   await server.close()
 })
 
-/** A new tab, as a new visitor: no language kept from another test. */
-const newPage = async () => {
-  await browser.context.clearCookies()
-  return browser.context.newPage()
-}
+const newPage = () => freshPage(browser)
 
 const expectAccessible = async (page: Parameters<typeof accessibilityViolations>[0]) => {
   expect(await accessibilityViolations(page)).toEqual([])
@@ -118,12 +114,7 @@ describe("the bank authorisation page in Chromium", () => {
     const { authorisation } = await bankAuthorisation(client)
     const page = await newPage()
     await page.goto(authorisation.url ?? "")
-    const focused: Array<string> = []
-    for (let i = 0; i < 9; i++) {
-      await page.keyboard.press("Tab")
-      focused.push(String(await page.evaluate("document.activeElement?.textContent?.trim() ?? ''")))
-    }
-    expect(focused).toEqual(["Skip to content", "English", "Français", "Deutsch", "Español", "Svenska", "Dansk", "Authorise", "Deny"])
+    expect(await focusOrder(page, 9)).toEqual(["Skip to content", "English", "Français", "Deutsch", "Español", "Svenska", "Dansk", "Authorise", "Deny"])
     await page.getByRole("link", { name: "Français" }).click()
     await page.waitForURL((url) => url.searchParams.get("lang") === "fr")
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Autoriser auprès de votre banque")

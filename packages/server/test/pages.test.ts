@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { DueWorkStore } from "@paykit/engine"
 import { csrfSignerFrom, issueAccessToken } from "@paykit/http"
 import { localClient, run, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
-import { bankAuthorisation, PAGES_TOKEN, validatedImport } from "./pages-support.ts"
+import { bankAuthorisation, hiddenToken, PAGES_TOKEN, postForm, validatedImport } from "./pages-support.ts"
 
 /**
  * The pages for people over HTTP, as a browser without JavaScript meets them (plain GETs and form
@@ -20,10 +20,7 @@ beforeAll(async () => {
 })
 afterAll(() => server.close())
 
-const hiddenToken = (page: string): string => /name="csrf_token" value="([^"]+)"/.exec(page)?.[1] ?? ""
-
-const post = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(url, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields).toString() })
+const post = postForm
 
 describe("URLs handed to people", () => {
   it("are absolute under the listening address, and each is served", async () => {

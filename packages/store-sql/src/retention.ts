@@ -1,5 +1,5 @@
 import { Effect, Layer, Schema } from "effect"
-import { RetentionStore, WEBHOOK_DELIVERY_STATUSES, WEBHOOKS, webhookDeliveries } from "@paykit/engine"
+import { mandatePdfs, RetentionStore, WEBHOOK_DELIVERY_STATUSES, WEBHOOKS, webhookDeliveries } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
 import { DbInteger } from "./db-integer.ts"
@@ -9,7 +9,8 @@ import { DbInteger } from "./db-integer.ts"
  * index scoped by organisation (`events_created_at` and `resources_created_at` on the stored
  * `created_at` text, `idempotency_keys_created_at`) and removed at most `limit` at a time, so one
  * call is a bounded unit of work. Events still in the outbox wait for the pump; pending webhook
- * deliveries, and the attempts recorded for them, wait for their last attempt.
+ * deliveries, and the attempts recorded for them, wait for their last attempt. Mandate PDFs go once
+ * their URL has expired.
  */
 
 const CountRow = Schema.Struct({ n: DbInteger })
@@ -68,7 +69,8 @@ export const makeRetentionSql = Effect.gen(function*() {
         const deliveries = yield* pruneResources(organisation, webhookDeliveries.name, iso(cutoffs.eventsBefore), limit,
           sql`AND r.filters->>'status' IN ${sql.in(SETTLED_DELIVERIES)}`)
         const keys = yield* pruneKeys(organisation, iso(cutoffs.idempotencyKeysBefore), limit)
-        return Math.max(events, attempts, deliveries, keys)
+        const pdfs = yield* pruneResources(organisation, mandatePdfs.name, iso(cutoffs.mandatePdfsBefore), limit)
+        return Math.max(events, attempts, deliveries, keys, pdfs)
       })).pipe(Effect.orDie)
   })
 })

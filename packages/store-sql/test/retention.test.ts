@@ -7,6 +7,7 @@ import { DATABASES } from "./support/databases.ts"
 
 /** Rows written straight into the tables, each dated; the store is asked to prune what is older than a cutoff. */
 const DAY = 86_400_000
+const MINUTE = 60_000
 const NOW = Date.parse("2026-11-24T06:00:00.000Z")
 const iso = (millis: number) => new Date(millis).toISOString()
 const A = "OR_retention_a"
@@ -36,6 +37,9 @@ const seed = Effect.gen(function*() {
     yield* resource(organisation, "webhook_deliveries", "WD_old_given_up", NOW - 93 * DAY, { status: "given_up" })
     yield* resource(organisation, "webhook_deliveries", "WD_old_pending", NOW - 92 * DAY, { status: "pending" })
     yield* resource(organisation, "payments", "PM_old", NOW - 400 * DAY)
+    // A mandate PDF whose URL expired a minute ago, and one whose URL is still served.
+    yield* resource(organisation, "mandate_pdfs", "MPD_expired", NOW - 11 * MINUTE)
+    yield* resource(organisation, "mandate_pdfs", "MPD_live", NOW - 5 * MINUTE)
     yield* key(organisation, "key-old", NOW - 31 * DAY)
     yield* key(organisation, "key-new", NOW - 29 * DAY)
   }
@@ -52,10 +56,10 @@ const remaining = (organisation: string) =>
     return { events: events.map((r) => r.id), resources: resources.map((r) => r.id), keys: keys.map((r) => r.key) }
   })
 
-const cutoffs = { eventsBefore: NOW - 90 * DAY, idempotencyKeysBefore: NOW - 30 * DAY }
+const cutoffs = { eventsBefore: NOW - 90 * DAY, idempotencyKeysBefore: NOW - 30 * DAY, mandatePdfsBefore: NOW - 10 * MINUTE }
 
 describe.each(DATABASES)("retention on $name", (database) => {
-  it("removes only one organisation's rows past their period: no waiting event, no pending delivery nor its attempts, nothing else", { timeout: 60_000 }, async () => {
+  it("removes only one organisation's rows past their period: no waiting event, no pending delivery nor its attempts, no live mandate PDF, nothing else", { timeout: 60_000 }, async () => {
     const [removed, again, a, b] = await Effect.runPromise(Effect.provide(
       Effect.gen(function*() {
         yield* migrate()
@@ -70,11 +74,11 @@ describe.each(DATABASES)("retention on $name", (database) => {
     expect(again).toBe(0)
     expect(a).toEqual({
       events: ["EV_new", "EV_old_waiting"],
-      resources: ["PM_old", "WB_new", "WB_old_of_pending", "WD_old_pending"],
+      resources: ["MPD_live", "PM_old", "WB_new", "WB_old_of_pending", "WD_old_pending"],
       keys: ["key-new"]
     })
     expect(b.events).toHaveLength(4)
-    expect(b.resources).toHaveLength(7)
+    expect(b.resources).toHaveLength(9)
     expect(b.keys).toHaveLength(2)
   })
 
@@ -94,7 +98,7 @@ describe.each(DATABASES)("retention on $name", (database) => {
     ))
     expect(first).toBe(1)
     expect(afterFirst.events).toEqual(["EV_new", "EV_old_2", "EV_old_waiting"])
-    expect(afterFirst.resources).toEqual(["PM_old", "WB_new", "WB_old_of_pending", "WD_old_delivered", "WD_old_pending"])
+    expect(afterFirst.resources).toEqual(["MPD_live", "PM_old", "WB_new", "WB_old_of_pending", "WD_old_delivered", "WD_old_pending"])
     expect(refusal).toBe("Failure")
   })
 })

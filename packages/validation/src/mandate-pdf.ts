@@ -72,6 +72,22 @@ export const MANDATE_AND_DETAILS_MESSAGE = "Cannot provide both a mandate and ot
 
 const given = (v: unknown): boolean => v !== undefined && v !== null && v !== ""
 
+/** The schemes that have a mandate form (a PDF): every debit scheme but the instant ones, which mandate by consent online. */
+export const MANDATE_PDF_SCHEMES = ["ach", "autogiro", "bacs", "becs", "becs_nz", "betalingsservice", "pad", "sepa_core"] as const satisfies ReadonlyArray<MandateScheme>
+export type MandatePdfScheme = (typeof MANDATE_PDF_SCHEMES)[number]
+export const isMandatePdfScheme = (s: string): s is MandatePdfScheme => (MANDATE_PDF_SCHEMES as ReadonlyArray<string>).includes(s)
+
+/**
+ * The scheme of a request's form: the one given, else the only debit scheme of the account's
+ * country (every country paykit reaches has one). Undefined when neither says.
+ */
+export const mandatePdfSchemeOf = (r: MandatePdfRequest): MandateScheme | undefined => {
+  if (r.scheme !== undefined && r.scheme !== null) return r.scheme
+  if (!given(r.iban) && !given(r.account_number) && !given(r.bank_code) && !given(r.branch_code)) return undefined
+  const resolution = resolveBankDetails(r)
+  return resolution.valid && resolution.account.available_debit_schemes.length === 1 ? resolution.account.available_debit_schemes[0] : undefined
+}
+
 /** Fields only one scheme's mandate form has. */
 const SCHEME_ONLY_FIELDS: ReadonlyArray<readonly [keyof MandatePdfRequest, MandateScheme, string]> = [
   ["phone_number", "becs_nz", "BECS NZ"],
@@ -94,6 +110,7 @@ export const mandatePdfIssues = (r: MandatePdfRequest): ReadonlyArray<RuleIssue>
   const issues: Array<RuleIssue> = []
   const hasLocal = given(r.account_number) || given(r.bank_code) || given(r.branch_code)
   const scheme: MandateScheme | undefined = r.scheme ?? undefined
+  if (scheme !== undefined && !isMandatePdfScheme(scheme)) issues.push(issue(["scheme"], `has no mandate form; use one of ${MANDATE_PDF_SCHEMES.join(", ")}`))
 
   // Rule 2: without a scheme the form needs a mandate, an iban, or local details with a country.
   if (scheme === undefined && !given(r.iban) && !(hasLocal && given(r.country_code))) {
@@ -116,7 +133,8 @@ export const mandatePdfIssues = (r: MandatePdfRequest): ReadonlyArray<RuleIssue>
         issues.push(issue(["scheme"], `is not available for bank accounts in ${account.country_code}`))
       }
       currency ??= account.currency
-      effectiveScheme ??= account.available_debit_schemes.length === 1 ? account.available_debit_schemes[0] : undefined
+      effectiveScheme ??= mandatePdfSchemeOf(r)
+      if (effectiveScheme === undefined) issues.push(issue(["country_code"], `has no direct debit scheme for bank accounts in ${account.country_code}`))
     }
   }
   if (effectiveScheme === "autogiro" && given(r.iban)) issues.push(issue(["iban"], "is not accepted for Autogiro; give local bank details"))

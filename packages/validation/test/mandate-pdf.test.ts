@@ -1,7 +1,8 @@
+import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { MANDATE_PDF_ACCOUNT_HOLDER_NAME_MAX_LENGTH } from "@paykit/core"
-import { MANDATE_AND_DETAILS_MESSAGE, validateMandatePdfCreate } from "../src/index.ts"
+import { MANDATE_AND_DETAILS_MESSAGE, mandatePdfSchemeOf, validateMandatePdfCreate } from "../src/index.ts"
 import { errorsOf, expectSuccess, pointersOf } from "./helpers.ts"
 
 const validate = validateMandatePdfCreate
@@ -94,5 +95,26 @@ describe("mandate PDF rules", () => {
     expect(pointersOf(validate({ country_code: "GB", branch_code: "200000", account_number: "55779912" }))).toEqual([P("account_number")])
     expect(pointersOf(validate({ scheme: "bacs", iban: "DE89370400440532013000" }))).toEqual([P("scheme")])
     expect(pointersOf(validate({ scheme: "sepa_core", iban: "DE89370400440532013000", bic: "NOT A BIC" }))).toEqual([P("bic")])
+  })
+
+  it("a scheme without a paper form, or an account of a country without a debit scheme, is refused", () => {
+    expect(pointersOf(validate({ scheme: "faster_payments" }))).toEqual([P("scheme")])
+    expect(pointersOf(validate({ scheme: "pay_to" }))).toEqual([P("scheme")])
+    expect(pointersOf(validate({ iban: "CH9300762011623852957" }))).toEqual([P("country_code")])
+  })
+
+  it("the form's scheme is the one given, else the only debit scheme of the account's country", () => {
+    const cases: ReadonlyArray<readonly [Record<string, string>, string | undefined]> = [
+      [{ scheme: "pad" }, "pad"],
+      [{ iban: "FR1420041010050500013M02606" }, "sepa_core"],
+      [{ country_code: "GB", branch_code: "200000", account_number: "55779911" }, "bacs"],
+      [{ country_code: "SE", branch_code: "5000", account_number: "1234567" }, "autogiro"],
+      [{ country_code: "US", bank_code: "011000015", account_number: "12345", account_type: "checking" }, "ach"],
+      [{}, undefined]
+    ]
+    for (const [body, scheme] of cases) {
+      const decoded = validate(body)
+      expect(Result.isSuccess(decoded) ? mandatePdfSchemeOf(decoded.success) : "refused").toBe(scheme ?? "refused")
+    }
   })
 })

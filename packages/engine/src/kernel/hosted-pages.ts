@@ -9,6 +9,10 @@ export const HOSTED_PAGE_PATHS = {
   bankAuthorisationComplete: "/pages/:organisation/bank_authorisations/:id/complete",
   bankAuthorisationQrCode: "/pages/:organisation/bank_authorisations/:id/qr.png",
   outboundPaymentImport: "/pages/:organisation/outbound_payment_imports/:id",
+  mandatePdf: "/pages/:organisation/mandate_pdfs/:id",
+  billingRequestFlow: "/pages/:organisation/billing_request_flows/:id",
+  redirectFlow: "/pages/:organisation/redirect_flows/:id",
+  redirectFlowConfirmation: "/pages/:organisation/redirect_flows/:id/success",
   institutionIcon: "/institutions/:id/icon.svg",
   institutionLogo: "/institutions/:id/logo.svg",
   creditorLogo: "/pages/:organisation/logos/:id"

@@ -17,6 +17,8 @@ import { Transactor } from "../kernel/ports/repository.ts"
 import { API_CAUSE, captureUnitOfWork, type EngineContext, emit, insertNew, save } from "../kernel/support.ts"
 import { BillingRequestFlowRepository, BillingRequestRepository } from "./repositories.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
+import { hostedPageUrl } from "../kernel/hosted-pages.ts"
+import { eq } from "../kernel/ports/list-query.ts"
 import {
   type BillingRequestFlow,
   BillingRequestFlowCreateRequest,
@@ -28,8 +30,9 @@ const ROOT = "billing_request_flows"
 /** The statuses of a billing request a payer can still be sent to complete. */
 const OPEN_STATUSES: ReadonlyArray<string> = ["pending", "ready_to_fulfil"]
 
-/** The hosted page of a flow: `<base>/billing_request_flows/<id>` (the page itself is served by a later issue). */
-export const billingRequestFlowUrl = (base: string, id: string): string => `${base}/billing_request_flows/${id}`
+/** The hosted pages of a flow (docs/pages.md): `<base>/pages/<organisation>/billing_request_flows/<id>`. */
+export const billingRequestFlowUrl = (base: string, organisation: string, id: string): string =>
+  hostedPageUrl(base, "billingRequestFlow", { organisation, id })
 
 /** Bytes of randomness in a session token: as many as a webhook secret's. */
 const SESSION_TOKEN_BYTES = 24
@@ -77,7 +80,7 @@ export const createBillingRequestFlow = (deps: Deps, organisation: string, req: 
     const flow: BillingRequestFlow = {
       id,
       created_at: at,
-      authorisation_url: billingRequestFlowUrl(base, id),
+      authorisation_url: billingRequestFlowUrl(base, organisation, id),
       auto_fulfil: req.auto_fulfil ?? true,
       customer_details_captured: req.customer_details_captured ?? false,
       exit_uri: req.exit_uri ?? null,
@@ -119,6 +122,8 @@ export class BillingRequestFlows extends Context.Service<BillingRequestFlows, {
   readonly create: (organisation: string, command: BillingRequestFlowCreateRequest) => Effect.Effect<BillingRequestFlow, OperationError>
   readonly initialise: (organisation: string, id: string) => Effect.Effect<BillingRequestFlow, OperationError>
   readonly get: (organisation: string, id: string) => Effect.Effect<BillingRequestFlow, NotFound>
+  /** The newest flow of a billing request (a redirect flow's pages take their settings from it). */
+  readonly forBillingRequest: (organisation: string, billingRequest: string) => Effect.Effect<BillingRequestFlow | undefined>
 }>()("@paykit/engine/BillingRequestFlows") {
   static readonly layer: Layer.Layer<BillingRequestFlows, never, BillingRequestFlowRepository | BillingRequestRepository | Transactor | IdGenerator | EventLog> =
     Layer.effect(
@@ -129,7 +134,9 @@ export class BillingRequestFlows extends Context.Service<BillingRequestFlows, {
         return BillingRequestFlows.of({
           create: (o, c) => run(createBillingRequestFlow(deps, o, c)),
           initialise: (o, id) => run(initialise(deps, o, id)),
-          get: (o, id) => Effect.map(deps.flows.get(o, id), (v) => v.resource)
+          get: (o, id) => Effect.map(deps.flows.get(o, id), (v) => v.resource),
+          forBillingRequest: (o, billingRequest) =>
+            Effect.map(deps.flows.list(o, { limit: 1, filters: { billing_request: eq(billingRequest) } }), (page) => page.items[0])
         })
       })
     )

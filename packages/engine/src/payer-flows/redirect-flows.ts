@@ -25,6 +25,7 @@ import { BillingRequestFlowRepository, BillingRequestRepository, RedirectFlowRep
 import { BillingRequests } from "./billing-requests.ts"
 import { createBillingRequestFlow } from "./billing-request-flows.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
+import { hostedPageUrl } from "../kernel/hosted-pages.ts"
 import type { BillingRequest } from "./domain/billing-requests.ts"
 import { FlowLanguage } from "./domain/billing-request-flows.ts"
 import { type RedirectFlow, RedirectFlowCompleteRequest, RedirectFlowCreateRequest } from "./domain/redirect-flows.ts"
@@ -35,9 +36,6 @@ const ROOT = "redirect_flows"
 export type CompleteError = OperationError | InvalidApiUsage
 
 export { RedirectFlowCompleteRequest, RedirectFlowCreateRequest }
-
-/** The page confirming the payer's Direct Debit once the flow is completed: `<base>/redirect_flows/<id>/success`. */
-export const redirectFlowConfirmationUrl = (base: string, id: string): string => `${base}/redirect_flows/${id}/success`
 
 const isFlowLanguage = Schema.is(FlowLanguage)
 
@@ -55,7 +53,8 @@ interface Deps {
 
 /**
  * As the real API does today: a billing request with a mandate request, and its billing request
- * flow (sending the payer back to `success_redirect_url`), whose page is the flow's `redirect_url`.
+ * flow (sending the payer back to `success_redirect_url`, the settings of the redirect flow's
+ * pages at `redirect_url`).
  */
 const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest): Effect.Effect<RedirectFlow, OperationError, EngineContext> =>
   Effect.gen(function*() {
@@ -72,7 +71,7 @@ const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest
       links: { creditor: creditor.resource.id }
     })
     const { language, phone_number: _phone, ...prefilled } = req.prefilled_customer ?? {}
-    const flow = yield* createBillingRequestFlow(deps, organisation, {
+    yield* createBillingRequestFlow(deps, organisation, {
       links: { billing_request: br.id },
       redirect_uri: req.success_redirect_url,
       // The integrator completes the flow (`actions/complete`), which fulfils the billing request.
@@ -83,15 +82,17 @@ const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest
       ...(req.prefilled_bank_account === undefined ? {} : { prefilled_bank_account: req.prefilled_bank_account })
     })
     const at = yield* now
+    const id = yield* newId("redirect_flow")
     const redirectFlow: RedirectFlow = {
-      id: yield* newId("redirect_flow"),
+      id,
       created_at: at,
       expires_at: timestampFromMillis(timestampToMillis(at) + REDIRECT_FLOW_LIFE_MS),
       description: req.description ?? null,
       session_token: req.session_token,
       scheme: req.scheme ?? null,
       success_redirect_url: req.success_redirect_url,
-      redirect_url: flow.authorisation_url,
+      // The redirect flow's own pages: the flow's steps, ending at `success_redirect_url` with its id.
+      redirect_url: hostedPageUrl(yield* HostedPagesBaseUrl, "redirectFlow", { organisation, id }),
       metadata: req.metadata ?? {},
       links: { creditor: br.links.creditor, billing_request: br.id }
     }
@@ -142,7 +143,8 @@ const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlo
     const base = yield* HostedPagesBaseUrl
     const next: RedirectFlow = {
       ...flow,
-      confirmation_url: redirectFlowConfirmationUrl(base, flow.id),
+      // The page confirming the payer's Direct Debit once the flow is completed.
+      confirmation_url: hostedPageUrl(base, "redirectFlowConfirmation", { organisation, id: flow.id }),
       ...(mandate.resource.reference === null ? {} : { mandate_reference: mandate.resource.reference }),
       links: { ...flow.links, customer: br.links.customer, customer_bank_account: accountId, mandate: mandateId }
     }

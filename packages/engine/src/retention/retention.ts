@@ -1,5 +1,5 @@
 import { Clock, Context, Effect } from "effect"
-import { MILLIS_PER_DAY } from "@paykit/core"
+import { MANDATE_PDF_URL_LIFE_MS, MILLIS_PER_DAY } from "@paykit/core"
 import { dueDone, dueRetryAt, type DueWorkDeclarations, DueWorkSchedule } from "../kernel/ports/due-work.ts"
 import { nextDailyRunAfter } from "../kernel/simulator.ts"
 import { dailyRunKey } from "../kernel/due/daily-run.ts"
@@ -7,7 +7,7 @@ import { dailyRunKey } from "../kernel/due/daily-run.ts"
 /**
  * Retention: what the store keeps only for a period. Events and webhook records (the attempts and
  * the settled deliveries) are kept for `RetentionPolicy.eventsMillis`, idempotency keys for their
- * lifetime; older rows are removed by a due-work kind, `retention`, one row per organisation a
+ * lifetime, mandate PDFs (the payer's details a form shows) until their URL expires; older rows are removed by a due-work kind, `retention`, one row per organisation a
  * day, on that organisation's clock. The outbox needs no retention: the webhook pump deletes each
  * event's outbox row in the transaction that turns it into deliveries.
  */
@@ -30,6 +30,8 @@ export interface RetentionPolicy {
 export interface RetentionCutoffs {
   readonly eventsBefore: number
   readonly idempotencyKeysBefore: number
+  /** Mandate PDFs asked for before this have an expired URL: nothing serves them any more. */
+  readonly mandatePdfsBefore: number
 }
 
 /**
@@ -45,7 +47,8 @@ export class RetentionStore extends Context.Service<RetentionStore, {
 /** The cutoffs of a run at `now` under `policy`. */
 export const cutoffsAt = (policy: RetentionPolicy, now: number): RetentionCutoffs => ({
   eventsBefore: now - policy.eventsMillis,
-  idempotencyKeysBefore: now - policy.idempotencyKeysMillis
+  idempotencyKeysBefore: now - policy.idempotencyKeysMillis,
+  mandatePdfsBefore: now - MANDATE_PDF_URL_LIFE_MS
 })
 
 /** The policy for a period in days and the idempotency keys' lifetime. */

@@ -11,7 +11,7 @@ import {
 import type { PageRoute } from "../routes.ts"
 import { type Html, html } from "./html.ts"
 import { layout } from "./layout.ts"
-import { csrfToken, csrfValid, errorPage, formFields, formGuard, page, type PageAnswer, pageAt, type PageRequest, redirect } from "./page-kit.ts"
+import { csrfToken, csrfValid, errorPage, formFields, formGuard, page, type PageAnswer, pageAt, type PageRequest, redirect, withQuery } from "./page-kit.ts"
 import type { PageServices } from "./page-services.ts"
 
 /**
@@ -28,12 +28,7 @@ export const OUTCOMES = ["success", "failure", "timeout"] as const
 export type Outcome = (typeof OUTCOMES)[number]
 
 /** `redirect_uri` with the outcome and the authorisation's id added to its query. */
-export const outcomeUrl = (redirectUri: string, outcome: Outcome, id: string): string => {
-  const hash = redirectUri.indexOf("#")
-  const [base, fragment] = hash === -1 ? [redirectUri, ""] : [redirectUri.slice(0, hash), redirectUri.slice(hash)]
-  const query = new URLSearchParams({ outcome, id }).toString()
-  return `${base}${base.includes("?") ? "&" : "?"}${query}${fragment}`
-}
+export const outcomeUrl = (redirectUri: string, outcome: Outcome, id: string): string => withQuery(redirectUri, { outcome, id })
 
 /** The outcome a finished authorisation reports; `undefined` while the payer may still choose. */
 const outcomeOf = (a: BankAuthorisation, nowMs: number): Outcome | undefined => {

@@ -31,7 +31,7 @@ export const LANGUAGE_NAMES: Readonly<Record<Language, string>> = {
 export const isLanguage = (value: unknown): value is Language => typeof value === "string" && (LANGUAGES as ReadonlyArray<string>).includes(value)
 
 /** `fr-CA,fr;q=0.9,en;q=0.8` as its languages, best first (the region dropped). */
-const acceptedLanguages = (header: string): ReadonlyArray<string> =>
+export const acceptedLanguages = (header: string): ReadonlyArray<string> =>
   header.split(",")
     .map((part) => {
       const [tag = "", ...params] = part.trim().split(";")

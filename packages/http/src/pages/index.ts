@@ -2,7 +2,10 @@ import { Effect } from "effect"
 import type { PageRoute } from "../routes.ts"
 import { assetPages } from "./assets.ts"
 import { bankAuthorisationPages } from "./bank-authorisation-page.ts"
+import { flowPages } from "./flow-page.ts"
+import { redirectFlowConfirmationPages } from "./redirect-flow-confirmation-page.ts"
 import { importPages } from "./import-page.ts"
+import { mandatePdfPages } from "./mandate-pdf-page.ts"
 import { pageServices } from "./page-services.ts"
 
 /**
@@ -12,10 +15,14 @@ import { pageServices } from "./page-services.ts"
 export const hostedPages: Effect.Effect<ReadonlyArray<PageRoute>, never, Effect.Services<typeof pageServices>> = Effect.map(pageServices, (services) => [
   ...bankAuthorisationPages(services),
   ...importPages(services),
+  ...mandatePdfPages(services),
+  ...flowPages(services),
+  ...redirectFlowConfirmationPages(services),
   ...assetPages(services)
 ])
 
 export { escapeHtml, html, Html } from "./html.ts"
 export { LANGUAGES, MESSAGES, pickLanguage } from "./i18n.ts"
 export { csrfSignerFrom, makeCsrfSigner, PageSigningSecret } from "./csrf.ts"
+export { mandatePdfLinksFrom, type MandatePdfLinks } from "./mandate-pdf-links.ts"
 export { SandboxBankPage } from "./page-services.ts"

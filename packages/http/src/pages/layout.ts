@@ -63,6 +63,9 @@ button:focus-visible,a:focus-visible,input:focus-visible{outline:3px solid #ffbf
 label{display:block;font-weight:600;margin-top:1rem}input{font:inherit;padding:.4rem;width:100%;max-width:30rem;border:1px solid #5f6b76;border-radius:4px}
 fieldset{border:1px solid #c0c8d0;border-radius:6px;margin-top:1rem}legend{padding:0 .25rem}
 .notice{color:#4a5560;font-size:.9rem}.status{font-weight:600}
+label.choice{display:flex;align-items:center;gap:.5rem;font-weight:400;margin-top:.5rem}label.choice input{width:auto}
+select{font:inherit;padding:.4rem;border:1px solid #5f6b76;border-radius:4px}select:focus-visible{outline:3px solid #ffbf47;outline-offset:2px}
+.problems{border-left:4px solid #b00020;padding-left:.75rem}
 `
 
 export interface PageFrame {

@@ -69,6 +69,24 @@ const HTML_HEADERS = {
 
 export const page = (status: number, markup: Html): ApiResponse => ({ status, body: markup.markup, headers: HTML_HEADERS })
 
+/** `uri` with `params` added to its query (after any query it has, before any fragment). */
+export const withQuery = (uri: string, params: Readonly<Record<string, string>>): string => {
+  const hash = uri.indexOf("#")
+  const [base, fragment] = hash === -1 ? [uri, ""] : [uri.slice(0, hash), uri.slice(hash)]
+  return `${base}${base.includes("?") ? "&" : "?"}${new URLSearchParams(params).toString()}${fragment}`
+}
+
+/**
+ * The page in the language its resource names (a flow's `language`) unless the payer chose one:
+ * the request's own `lang`, then the language the payer chose before (the cookie), then the
+ * resource's, then the browser's.
+ */
+export const inLanguageOf = (p: PageRequest, resourceLanguage: string | null): PageRequest => {
+  const kept = cookieLanguage(header(p.request, "cookie")) ?? (isLanguage(resourceLanguage) ? resourceLanguage : undefined)
+  const language = pickLanguage(p.asked, header(p.request, "accept-language"), kept)
+  return { ...p, language, messages: MESSAGES[language] }
+}
+
 /** After a form post: the browser GETs `location` (303 See Other). */
 export const redirect = (location: string): ApiResponse => ({ status: 303, body: "", headers: { location, "cache-control": "no-store" } })
 

@@ -1,7 +1,22 @@
 import { Context, Effect } from "effect"
-import { BankAuthorisations, BillingRequests, Creditors, hostedPageUrl, Institutions, Logos, OutboundPaymentImports, PayerThemes } from "@paykit/engine"
+import {
+  BankAuthorisations,
+  BillingRequestFlows,
+  BillingRequests,
+  Creditors,
+  Customers,
+  hostedPageUrl,
+  Institutions,
+  Logos,
+  MandatePdfs,
+  Mandates,
+  OutboundPaymentImports,
+  PayerThemes,
+  RedirectFlows
+} from "@paykit/engine"
 import { AccessTokens } from "../access-tokens.ts"
 import { csrfSignerFrom, PageSigningSecret } from "./csrf.ts"
+import { mandatePdfLinksFrom } from "./mandate-pdf-links.ts"
 import { type Theme, themeOf } from "./layout.ts"
 import { organisationClock } from "./page-kit.ts"
 
@@ -27,12 +42,18 @@ export const pageServices = Effect.gen(function*() {
   return {
     billingRequests: yield* BillingRequests,
     bankAuthorisations: yield* BankAuthorisations,
+    billingRequestFlows: yield* BillingRequestFlows,
+    redirectFlows: yield* RedirectFlows,
     creditors,
     logos,
+    customers: yield* Customers,
+    mandates: yield* Mandates,
     institutions: yield* Institutions,
     imports: yield* OutboundPaymentImports,
     tokens: yield* AccessTokens,
     csrf: csrfSignerFrom(yield* PageSigningSecret),
+    mandatePdfs: yield* MandatePdfs,
+    mandatePdfLinks: mandatePdfLinksFrom(yield* PageSigningSecret),
     sandboxBank: yield* SandboxBankPage,
     onClock: yield* organisationClock,
     /** The creditor's payer theme as the layout's colours, and its logo. */

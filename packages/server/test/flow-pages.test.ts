@@ -1,0 +1,210 @@
+import type { GoCardlessClient } from "gocardless-nodejs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
+import { advance, hiddenToken, PAGES_TOKEN, postForm } from "./pages-support.ts"
+
+/**
+ * The billing request flow and redirect flow pages over HTTP, as a browser without JavaScript
+ * meets them: their URLs, the CSRF refusals, escaping, stale forms, the locks and expiry.
+ * flow-pages.browser.test.ts walks the same pages in Chromium.
+ */
+
+let server: TestServer
+let client: GoCardlessClient
+beforeAll(async () => {
+  server = await startServer({ sandboxToken: PAGES_TOKEN })
+  client = localClient(PAGES_TOKEN, server.url)
+})
+afterAll(() => server.close())
+
+const post = postForm
+
+const DETAILS = {
+  step: "collect_customer_details",
+  email: "ada@example.com",
+  given_name: "Ada",
+  family_name: "Lovelace",
+  address_line1: "1 Analytical Row",
+  city: "London",
+  postal_code: "N1 1AA",
+  country_code: "gb"
+}
+
+const mandateFlow = async (flow: Record<string, unknown> = {}) => {
+  const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } } as never)
+  const created = await client.billingRequestFlows.create({ links: { billing_request: request.id }, redirect_uri: "https://merchant.example/done", ...flow } as never)
+  return { request: request.id ?? "", url: created.authorisation_url ?? "" }
+}
+
+const customerOf = async (request: string) => (await client.billingRequests.find(request)).resources?.customer
+
+describe("the flows' URLs", () => {
+  it("a billing request flow's authorisation_url and a redirect flow's redirect_url are absolute and served", async () => {
+    const organisation = server.boot.organisation.id
+    const { url } = await mandateFlow()
+    expect(url).toMatch(new RegExp(`^${server.url}/pages/${organisation}/billing_request_flows/BRF`))
+    expect((await fetch(url)).status).toBe(200)
+    const redirectFlow = await client.redirectFlows.create({ session_token: "SESS_secret_123", success_redirect_url: "https://merchant.example/rf", scheme: "bacs" } as never)
+    expect(redirectFlow.redirect_url).toBe(`${server.url}/pages/${organisation}/redirect_flows/${redirectFlow.id}`)
+    const page = await fetch(redirectFlow.redirect_url ?? "")
+    expect(page.status).toBe(200)
+    // The session token is the merchant's secret: never on the payer's pages.
+    expect(await page.text()).not.toContain("SESS_secret_123")
+    expect((await fetch(`${server.url}/pages/${organisation}/billing_request_flows/BRF000000000000`)).status).toBe(404)
+    // Its confirmation page exists once the flow is completed (its mandate made), not before.
+    expect((await fetch(`${redirectFlow.redirect_url ?? ""}/success`)).status).toBe(404)
+  })
+})
+
+describe("PAYKIT_PUBLIC_URL", () => {
+  it("is the base of a flow's authorisation_url and a redirect flow's redirect_url", async () => {
+    const proxied = await startServer({ sandboxToken: PAGES_TOKEN, publicUrl: "https://pay.example.com" })
+    try {
+      const proxiedClient = localClient(PAGES_TOKEN, proxied.url)
+      const organisation = proxied.boot.organisation.id
+      const request = await proxiedClient.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } } as never)
+      const flow = await proxiedClient.billingRequestFlows.create({ links: { billing_request: request.id } } as never)
+      expect(flow.authorisation_url).toBe(`https://pay.example.com/pages/${organisation}/billing_request_flows/${flow.id}`)
+      const redirectFlow = await proxiedClient.redirectFlows.create({ session_token: "S", success_redirect_url: "https://merchant.example/rf", scheme: "bacs" } as never)
+      expect(redirectFlow.redirect_url).toBe(`https://pay.example.com/pages/${organisation}/redirect_flows/${redirectFlow.id}`)
+      expect((await fetch(`${proxied.url}${new URL(flow.authorisation_url ?? "").pathname}`)).status).toBe(200)
+    } finally {
+      await proxied.close()
+    }
+  })
+})
+
+describe("the flow's forms", () => {
+  it("a post without its page's token, or with another flow's, is refused and changes nothing", async () => {
+    const { request, url } = await mandateFlow()
+    const other = await mandateFlow()
+    expect((await post(url, DETAILS)).status).toBe(403)
+    const otherToken = hiddenToken(await (await fetch(other.url)).text())
+    expect((await post(url, { ...DETAILS, csrf_token: otherToken })).status).toBe(403)
+    expect((await customerOf(request))?.email).toBeNull()
+    const token = hiddenToken(await (await fetch(url)).text())
+    const answered = await post(url, { ...DETAILS, csrf_token: token })
+    expect(answered.status).toBe(303)
+    expect(await customerOf(request)).toMatchObject({ email: "ada@example.com", family_name: "Lovelace" })
+  })
+
+  it("a form of another step than the request's (a second tab) changes nothing and shows where the flow is", async () => {
+    const { request, url } = await mandateFlow()
+    const token = hiddenToken(await (await fetch(url)).text())
+    const stale = await post(url, { csrf_token: token, step: "confirm_payer_details" })
+    expect(stale.status).toBe(303)
+    expect(stale.headers.get("location")).toMatch(/\/billing_request_flows\/BRF\w+\?lang=en$/)
+    expect((await client.billingRequests.find(request)).actions?.find((a) => a.type === "confirm_payer_details")?.status).toBe("pending")
+  })
+
+  it("escapes what the merchant prefilled", async () => {
+    const { url } = await mandateFlow({ prefilled_customer: { given_name: "<img src=x onerror=alert(1)>\"'" } })
+    const html = await (await fetch(url)).text()
+    expect(html).not.toContain("<img src=x")
+    expect(html).toContain("value=\"&lt;img src=x onerror=alert(1)&gt;&quot;&#39;\"")
+  })
+
+  it("a bad bank account is refused with the API's rules, on the form (422), and nothing is collected", async () => {
+    const { request, url } = await mandateFlow()
+    await post(url, { ...DETAILS, csrf_token: hiddenToken(await (await fetch(url)).text()) })
+    const token = hiddenToken(await (await fetch(url)).text())
+    const refused = await post(url, { csrf_token: token, step: "collect_bank_account", account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "12" })
+    expect(refused.status).toBe(422)
+    const html = await refused.text()
+    expect(html).toContain("role=\"alert\"")
+    expect(html).toContain("aria-invalid=\"true\"")
+    expect((await client.billingRequests.find(request)).links?.customer_bank_account).toBeUndefined()
+  })
+
+  it("a locked bank account's type is the prefilled one, not asked; it applies to US accounts only (the API refuses it elsewhere)", async () => {
+    const { request, url } = await mandateFlow({ lock_bank_account: true, prefilled_bank_account: { account_type: "savings" } })
+    await post(url, { ...DETAILS, csrf_token: hiddenToken(await (await fetch(url)).text()) })
+    const html = await (await fetch(url)).text()
+    expect(html).toContain("<h1>Your bank account</h1>")
+    expect(html).not.toContain("name=\"account_type\"")
+    const answered = await post(url, {
+      csrf_token: hiddenToken(html), step: "collect_bank_account", account_holder_name: "Ada Lovelace", country_code: "GB",
+      branch_code: "200000", account_number: "55779911", account_type: "checking"
+    })
+    expect(answered.status).toBe(303)
+    const account = (await client.billingRequests.find(request)).resources?.customer_bank_account
+    expect(account?.account_number_ending).toBe("11")
+    expect(account?.account_type).toBeNull()
+  })
+})
+
+describe("what the request still misses, and a closed request", () => {
+  it("details posted without a field the request needs: refused by the API's rule, on the form (422), nothing kept", async () => {
+    const { request, url } = await mandateFlow()
+    const { family_name: _left, ...partial } = DETAILS
+    const refused = await post(url, { ...partial, csrf_token: hiddenToken(await (await fetch(url)).text()) })
+    expect(refused.status).toBe(422)
+    const html = await refused.text()
+    expect(html).toContain("<li>customer.family_name: is required for this billing request</li>")
+    expect(html).toContain("name=\"family_name\" value=\"\" type=\"text\" required autocomplete=\"family-name\" aria-invalid=\"true\"")
+    expect(html).toContain("value=\"ada@example.com\"")
+    expect((await customerOf(request))?.email).toBeNull()
+  })
+
+  it("locked details the merchant left incomplete: what is missing is listed, and there is no way on", async () => {
+    const { url } = await mandateFlow({ lock_customer_details: true, prefilled_customer: { email: "lin@example.com", given_name: "Lin", family_name: "Locke" } })
+    const html = await (await fetch(url)).text()
+    expect(html).toContain("lin@example.com")
+    expect(html).toContain("<li>address_line1</li>")
+    expect(html).not.toContain("<button")
+  })
+
+  it("a cancelled request's flow says it can no longer be completed", async () => {
+    const { request, url } = await mandateFlow({ exit_uri: "https://merchant.example/exit" })
+    await client.billingRequests.cancel(request, {} as never)
+    const html = await (await fetch(url)).text()
+    expect(html).toContain("<h1>This request is closed</h1>")
+    expect(html).toContain("href=\"https://merchant.example/exit\"")
+  })
+})
+
+describe("an expired flow", () => {
+  it("says so (410) and takes no answer", async () => {
+    const { request, url } = await mandateFlow()
+    const token = hiddenToken(await (await fetch(url)).text())
+    // Billing request flows live seven days.
+    await advance(server, 8 * 24 * 60 * 60)
+    const page = await fetch(url)
+    expect(page.status).toBe(410)
+    expect(await page.text()).toContain("This link has expired.")
+    expect((await post(url, { ...DETAILS, csrf_token: token })).status).toBe(303)
+    expect((await customerOf(request))?.email).toBeNull()
+  })
+})
+
+/** Each step's post, with the token of the page before it; the answer must move the flow on. */
+const answer = async (url: string, fields: Record<string, string>) => {
+  const answered = await post(url, { ...fields, csrf_token: hiddenToken(await (await fetch(url)).text()) })
+  expect(answered.status, await answered.clone().text()).toBe(303)
+  return answered
+}
+
+describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
+  it("a redirect flow walked over its pages ends at success_redirect_url and completes; a NUL in a flow page's path is a 404", async () => {
+    const own = await start()
+    try {
+      const ownClient = localClient(own.boot.accessToken ?? "", own.url)
+      const flow = await ownClient.redirectFlows.create({ session_token: "SESS_db", success_redirect_url: "https://merchant.example/rf?basket=1", scheme: "bacs" } as never)
+      const url = flow.redirect_url ?? ""
+      await answer(url, DETAILS)
+      await answer(url, { step: "collect_bank_account", account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "55779911" })
+      await answer(url, { step: "confirm_payer_details" })
+      const done = await (await fetch(url)).text()
+      expect(done).toContain("<h1>All done</h1>")
+      expect(done).toContain(`href="https://merchant.example/rf?basket=1&amp;redirect_flow_id=${flow.id ?? ""}"`)
+      const completed = await ownClient.redirectFlows.complete(flow.id ?? "", { session_token: "SESS_db" })
+      expect(completed.links?.mandate).toMatch(/^MD/)
+      expect((await fetch(completed.confirmation_url ?? "")).status).toBe(200)
+      for (const path of ["/pages/OR%00/billing_request_flows/BRF000000000000", "/pages/OR%00/redirect_flows/RE000000000000"]) {
+        expect((await fetch(`${own.url}${path}`)).status, path).toBe(404)
+      }
+    } finally {
+      await own.close()
+    }
+  })
+})
