@@ -18,7 +18,7 @@ export const decodeInput = <S extends Schema.Decoder<unknown>>(schema: S, root: 
 }
 
 /** `decodeInput` as an Effect. */
-export const decodeInputEffect = <S extends Schema.Decoder<unknown>>(schema: S, root: string) => {
-  const decode = decodeInput(schema, root)
+export const decodeInputEffect = <S extends Schema.Decoder<unknown>>(schema: S, root: string, longText?: LongTextFields) => {
+  const decode = decodeInput(schema, root, longText)
   return (input: unknown): Effect.Effect<S["Type"], ValidationFailed> => Effect.fromResult(decode(input))
 }

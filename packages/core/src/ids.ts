@@ -45,6 +45,8 @@ export const ID_PREFIXES = {
   payment_account_transaction: "PAT",
   payout: "PO",
   payout_item: "POI",
+  /** paykit's own extension: a caller's RSA public key, named by `Svc-Key-Id`. */
+  public_key: "PK",
   redirect_flow: "RE",
   refund: "RF",
   scheme_identifier: "SU",

@@ -51,6 +51,12 @@ export const APP_FEE_MAX_BASIS_POINTS = 5000
 /** Logo: scaled to at most this size. */
 export const LOGO_MAX_WIDTH_PX = 300
 export const LOGO_MAX_HEIGHT_PX = 40
+/**
+ * Logo: the most pixels an upload may declare (24 megapixels, a 6000x4000 photo). The decoder
+ * refuses a larger canvas before allocating it, so a small file declaring a huge one (a
+ * decompression bomb) is refused.
+ */
+export const LOGO_MAX_INPUT_PIXELS = 24_000_000
 
 /** Rate limits of the outbound payment endpoint groups, per organisation per minute. */
 export const OUTBOUND_PAYMENT_WRITE_RATE_LIMIT_PER_MINUTE = 300

@@ -49,6 +49,10 @@ import { InstalmentSchedules } from "./instalments/instalment-schedules.ts"
 import { instalmentDueWork } from "./instalments/jobs.ts"
 import { MandateImports } from "./mandate-imports/mandate-imports.ts"
 import { mandateImportDeadlines, mandateImportDueWork } from "./mandate-imports/due.ts"
+import { BankDetailsVaultLive } from "./documents/bank-details-vault.ts"
+import { EncryptedBankDetails } from "./documents/encrypted-details.ts"
+import { Logos } from "./documents/logos.ts"
+import { PublicKeys } from "./documents/public-keys.ts"
 
 /**
  * The services the others build on: customers (screened by the blocks), mandates, payments,
@@ -56,7 +60,7 @@ import { mandateImportDeadlines, mandateImportDueWork } from "./mandate-imports/
  */
 const FoundationServices = Subscriptions.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(
-    Customers.layer.pipe(Layer.provideMerge(BlockScreen.layer)),
+    Customers.layer.pipe(Layer.provideMerge(BlockScreen.layer), Layer.provideMerge(BankDetailsVaultLive)),
     Mandates.layer,
     Payments.layer,
     Institutions.layer,
@@ -68,8 +72,8 @@ const FoundationServices = Subscriptions.layer.pipe(
  * Every API-facing engine service: creditors (with bank accounts and verification details),
  * customers (with bank accounts), mandates, payments and refunds, subscriptions, payouts, events,
  * outbound payments, imports and payment accounts, billing requests, bank and payer
- * authorisations, institutions, tax rates, negative balance limits, payer themes, webhook
- * endpoints and records, and the sandbox's scenario simulators (served on a sandbox server
+ * authorisations, institutions, tax rates, negative balance limits, payer themes and logos,
+ * webhook endpoints and records, public keys and the encrypted bank details reads, and the sandbox's scenario simulators (served on a sandbox server
  * only). It needs storage (`EngineStorage` and the repositories), a `BankGateway`, a
  * `NameVerifier`, an `IdGenerator`, and for webhooks a `WebhookSecretKey` and a `WebhookSender`;
  * never `ClockControl`: only the simulator moves time, and it is not part of this layer.
@@ -91,7 +95,9 @@ export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Laye
   SchemeIdentifiers.layer,
   FundsAvailabilities.layer,
   Exports.layer,
-  MandatePdfs.layer
+  MandatePdfs.layer,
+  Logos.layer,
+  EncryptedBankDetails.layer.pipe(Layer.provideMerge(PublicKeys.layer))
 ).pipe(Layer.provideMerge(FoundationServices))))
 
 /**

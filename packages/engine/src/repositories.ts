@@ -38,6 +38,10 @@ import { InstalmentScheduleRepository } from "./instalments/repositories.ts"
 import { bankAccountFingerprints, blockMatches, blocks } from "./blocks/domain/blocks.ts"
 import { BankAccountFingerprintRepository, BlockMatchRepository, BlockRepository } from "./blocks/repositories.ts"
 import { mandateImportEntries, mandateImportEntryRequests, mandateImports } from "./mandate-imports/domain/mandate-imports.ts"
+import { logos } from "./documents/domain/logos.ts"
+import { publicKeys } from "./documents/domain/public-keys.ts"
+import { mandateTransfers, sealedBankDetails } from "./documents/domain/sealed-records.ts"
+import { LogoRepository, MandateTransferRepository, PublicKeyRepository, SealedBankDetailsRepository } from "./documents/repositories.ts"
 import { MandateImportEntryRepository, MandateImportEntryRequestRepository, MandateImportRepository } from "./mandate-imports/repositories.ts"
 import {
   BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, FLOW_DEFINITIONS, FlowRepositoriesFromBackend,
@@ -75,6 +79,7 @@ export * from "./blocks/repositories.ts"
 export * from "./mandate-imports/repositories.ts"
 export * from "./exports/repositories.ts"
 export * from "./mandate-pdfs/repositories.ts"
+export * from "./documents/repositories.ts"
 
 /** Every resource definition the engine stores: a storage adapter creates one table per entry. */
 export const RESOURCE_DEFINITIONS = [
@@ -90,7 +95,8 @@ export const RESOURCE_DEFINITIONS = [
   webhookEndpoints, webhookDeliveries, webhooks,
   instalmentSchedules,
   blocks, blockMatches, bankAccountFingerprints,
-  mandateImports, mandateImportEntries, mandateImportEntryRequests
+  mandateImports, mandateImportEntries, mandateImportEntryRequests,
+  publicKeys, sealedBankDetails, mandateTransfers, logos
 ] as const
 
 /** Every aggregate's repository, built from whichever storage backend is provided. */
@@ -137,5 +143,9 @@ export const RepositoriesFromBackend = Layer.mergeAll(
   fromBackend(MandateImportRepository, mandateImports),
   fromBackend(MandateImportEntryRepository, mandateImportEntries),
   fromBackend(MandateImportEntryRequestRepository, mandateImportEntryRequests),
+  fromBackend(PublicKeyRepository, publicKeys),
+  fromBackend(SealedBankDetailsRepository, sealedBankDetails),
+  fromBackend(MandateTransferRepository, mandateTransfers),
+  fromBackend(LogoRepository, logos),
   FlowRepositoriesFromBackend
 )

@@ -1,5 +1,7 @@
 import { BillingRequestCreate, CollectBankAccount } from "@paykit/validation"
 import { PayerThemeCreateRequest } from "./creditors/domain/payer-themes.ts"
+import { LogoCreateRequest } from "./documents/domain/logos.ts"
+import { PublicKeyCreateRequest } from "./documents/domain/public-keys.ts"
 import { SchemeIdentifierCreateRequest } from "./creditors/domain/scheme-identifiers.ts"
 import { BankAuthorisationCreateRequest } from "./payer-flows/domain/bank-authorisation-commands.ts"
 import {
@@ -100,6 +102,8 @@ export const REQUEST_BODIES = {
   bank_authorisations: { create: BankAuthorisationCreateRequest },
   payer_authorisations: { create: PayerAuthorisationBody, update: PayerAuthorisationBody },
   payer_themes: { create: PayerThemeCreateRequest },
+  logos: { create: LogoCreateRequest },
+  public_keys: { create: PublicKeyCreateRequest },
   webhook_endpoints: { create: WebhookEndpointCreateRequest, update: WebhookEndpointUpdateRequest },
   instalment_schedules: {
     create: InstalmentScheduleCreateRequest,

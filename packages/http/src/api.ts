@@ -110,6 +110,7 @@ import { MONEY_ROUTES, moneyServices } from "./routes-money.ts"
 import { MANDATE_PDF_ROUTES } from "./routes-mandate-pdfs.ts"
 import { PageSigningSecret } from "./pages/csrf.ts"
 import { mandatePdfLinksFrom } from "./pages/mandate-pdf-links.ts"
+import { DOCUMENT_ROUTES, documentServices } from "./routes-documents.ts"
 
 /**
  * The route table of the API: one declaration per endpoint, in the order the OpenAPI document
@@ -153,7 +154,8 @@ export const engineServices = Effect.gen(function*() {
     customerNotifications: yield* CustomerNotifications,
     mandatePdfs: yield* MandatePdfs,
     mandatePdfLinks: mandatePdfLinksFrom(yield* PageSigningSecret),
-    money: yield* moneyServices
+    money: yield* moneyServices,
+    documents: yield* documentServices
   }
 })
 export type EngineServices = Effect.Success<typeof engineServices>
@@ -345,7 +347,8 @@ export const PAYKIT_ROUTES: ReadonlyArray<Declaration> = [
   ...OPS_ROUTES,
   ...FLOW_ROUTES,
   ...MONEY_ROUTES,
-  ...MANDATE_PDF_ROUTES
+  ...MANDATE_PDF_ROUTES,
+  ...DOCUMENT_ROUTES
 ]
 
 /** The `HttpApi` of a table (its OpenAPI document): a group per resource key, in the order of first appearance. */

@@ -1,5 +1,5 @@
 import { Effect, type Schema } from "effect"
-import { decodeInputEffect, invalidField, type PaykitError } from "@paykit/core"
+import { decodeInputEffect, invalidField, type LongTextFields, type PaykitError } from "@paykit/core"
 import { type ApiHandler, type ApiRequest, idParamOf } from "./api-request.ts"
 import { type ApiResponse, created, jsonResponse, ok } from "./api-response.ts"
 import type { CallerShape } from "./request-context.ts"
@@ -38,6 +38,8 @@ export interface BodyOptions {
   readonly nullIsEmpty?: boolean
   /** The attributes may also come under `data`, or not at all (actions, `/outbound_payments/withdrawal`). */
   readonly allowData?: boolean
+  /** Fields allowed past the default string length, each with its own maximum (a logo's base64 `image`). */
+  readonly longText?: LongTextFields
 }
 
 export type Create<C, A> = (organisation: string, command: C, caller: CallerShape) => Effect.Effect<A, PaykitError>
@@ -45,7 +47,7 @@ export type Change<C, A> = (organisation: string, id: string, command: C, caller
 
 /** The typed command of a request: the unwrapped body, guarded, then decoded with `schema` under `key`. */
 const commandOf = <S extends Schema.Decoder<unknown>>(key: string, schema: S, options: BodyOptions) => {
-  const decode = decodeInputEffect(schema, key)
+  const decode = decodeInputEffect(schema, key, options.longText)
   const guard = options.guard
   return (request: ApiRequest, caller: CallerShape): Effect.Effect<S["Type"], PaykitError> =>
     Effect.flatMap(unwrap(request, key, options), (raw) => {
@@ -84,12 +86,13 @@ export const createdWithoutLocation = <S extends Schema.Decoder<unknown>, A>(
   key: string,
   schema: S,
   create: Create<S["Type"], A>,
-  createdIdOf?: (result: A) => string
+  createdIdOf?: (result: A) => string,
+  options: BodyOptions = {}
 ): ApiHandler =>
   postingHandler(key, schema, create, (k, result) => {
     const response = jsonResponse(201, { [k]: result })
     return createdIdOf === undefined ? response : { ...response, resourceId: createdIdOf(result) }
-  }, {})
+  }, options)
 
 /** A POST that computes an answer and stores nothing (`/bank_details_lookups`): 200. */
 export const postHandler = <S extends Schema.Decoder<unknown>, A>(key: string, schema: S, run: Create<S["Type"], A>): ApiHandler =>

@@ -83,12 +83,14 @@ const explain = (statement: Statement<Row>, generic: boolean) =>
     } satisfies Plan
   })
 
+const ONE_PER_CREDITOR = new Set(["payer_themes", "logos"])
+
 /** Rows of every type (most of them payments) in two organisations, each filter key holding one of VALUES values. */
 const load = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const typed = definitions.filter((definition) => !isOwnTable(definition.name))
   const shares = typed.map((definition) => ({ definition, rows: definition.name === "payments" ? ROWS / 2 : Math.floor(ROWS / 2 / typed.length) }))
-  // Payer themes are unique per creditor (migration 0004): theirs get a value each.
+  // Payer themes and logos are unique per creditor (migrations 0004, 0073): theirs get a value each.
   const filtersOf = (keys: ReadonlyArray<string>, values = `(i % ${VALUES})`) =>
     `jsonb_build_object('created_at', to_char(timestamp '2026-01-01' + i * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"000Z"')${
       keys.map((key) => `, '${key}', '${key}-' || ${values}`).join("")
@@ -97,7 +99,7 @@ const load = Effect.gen(function*() {
   for (const { definition, rows } of shares) {
     yield* sql.unsafe(`INSERT INTO resources (organisation_id, resource_type, id, version, created_at, filters, data)
       SELECT CASE WHEN i % 10 = 0 THEN '${OTHER}' ELSE '${ORG}' END, '${definition.name}', 'ID' || lpad(i::text, 12, '0'), 1,
-        timestamp '2026-01-01' + i * interval '1 millisecond', ${filtersOf(keysOf(definition), definition.name === "payer_themes" ? "i" : undefined)}, '{}'::json
+        timestamp '2026-01-01' + i * interval '1 millisecond', ${filtersOf(keysOf(definition), ONE_PER_CREDITOR.has(definition.name) ? "i" : undefined)}, '{}'::json
       FROM generate_series(${offset + 1}, ${offset + rows}) AS i`)
     offset += rows
   }

@@ -1,11 +1,12 @@
 import { Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { IdGenerator, InvalidState } from "@paykit/core"
+import { IdGenerator } from "@paykit/core"
 import { Creditors, engineServicesOn, PayerThemeRepository, PayerThemes, SandboxBank, sandboxWebhooks } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import { migrate } from "../src/migrations/index.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
+import { expectOneWinnerRestConflicts } from "./support/fixtures.ts"
 
 /**
  * One payer theme per creditor, held by the database: concurrent first upserts make one theme
@@ -25,13 +26,7 @@ describe.each(DATABASES)("payer themes on $name", (database) => {
           colours.map((colour) => Effect.exit(themes.upsert(ORG, { link_text_colour: colour, links: { creditor: creditor.id } }))),
           { concurrency: "unbounded" }
         )
-        for (const outcome of outcomes) {
-          if (Exit.isFailure(outcome)) {
-            const error = outcome.cause.reasons.find((r) => r._tag === "Fail")
-            expect(error?._tag === "Fail" && error.error instanceof InvalidState && error.error.reason).toBe("conflict")
-          }
-        }
-        expect(outcomes.some(Exit.isSuccess)).toBe(true)
+        expectOneWinnerRestConflicts(outcomes)
         const stored = yield* (yield* PayerThemeRepository).scan(ORG, {})
         expect(stored).toHaveLength(1)
         expect((yield* themes.forCreditor(ORG, creditor.id))?.id).toBe(stored[0]?.resource.id)

@@ -33,6 +33,7 @@ import { isEurozone } from "../creditors/scheme-identifiers.ts"
 import { addressLinesOf } from "../kernel/address-request.ts"
 import { API_CAUSE, captureUnitOfWork, emit, insertNew, save } from "../kernel/support.ts"
 import { BlockScreen } from "../blocks/block-screen.ts"
+import { BankDetailsVault } from "./bank-details-vault.ts"
 
 type Errors = ValidationFailed | NotFound | InvalidState
 
@@ -72,6 +73,7 @@ export class Customers extends Context.Service<Customers, {
     | InstalmentScheduleCheckRepository
     | NameVerifier
     | BlockScreen
+    | BankDetailsVault
     | IdGenerator
     | EventLog
     | Transactor
@@ -90,6 +92,7 @@ export class Customers extends Context.Service<Customers, {
         flows: yield* BillingRequestFlowRepository,
         verifier,
         screen: yield* BlockScreen,
+        vault: yield* BankDetailsVault,
         mandates: yield* MandateRepository,
         payments: yield* PaymentRepository,
         subscriptions: yield* SubscriptionRepository,
@@ -126,6 +129,8 @@ interface CustomerDeps {
   readonly verifier: NameVerifier["Service"]
   /** The blocks' check of new payer details (`blocks/block-screen.ts`). */
   readonly screen: BlockScreen["Service"]
+  /** Where the account's full details are sealed (`bank-details-vault.ts`); the resource keeps the ending. */
+  readonly vault: BankDetailsVault["Service"]
   readonly mandates: MandateRepository["Service"]
   readonly payments: PaymentRepository["Service"]
   readonly subscriptions: SubscriptionRepository["Service"]
@@ -226,6 +231,7 @@ const erasePayerRecords = (deps: CustomerDeps, organisation: string, customer: s
   Effect.gen(function*() {
     for (const account of yield* deps.accounts.scan(organisation, { customer: eq(customer) })) {
       const erased = yield* save(deps.accounts, organisation, account, erasedCustomerBankAccount(account.resource)).pipe(Effect.orDie)
+      yield* deps.vault.erase(organisation, account.resource.id)
       if (account.resource.enabled) yield* disableAccount(deps, organisation, erased)
     }
     for (const detail of yield* deps.details.scan(organisation, { customer: eq(customer) })) {
@@ -273,6 +279,17 @@ const createBankAccount = (deps: CustomerDeps, organisation: string, req: Custom
     }
     yield* screen.bankAccount(organisation, BANK_ACCOUNTS_ROOT, account.id, resolved, account.bank_name)
     yield* insertNew(accounts, organisation, account)
+    yield* deps.vault.keep(organisation, account.id, {
+      account_holder_name: req.account_holder_name,
+      country_code: resolved.country_code,
+      currency: resolved.currency,
+      iban: resolved.iban,
+      bank_code: resolved.bank_code,
+      branch_code: resolved.branch_code,
+      account_number: resolved.account_number,
+      account_number_suffix: resolved.account_number_suffix,
+      account_type: account.account_type
+    })
     return account
   })
 

@@ -57,7 +57,9 @@ export const moveMandate = (
   event: MandateEvent,
   cause: Cause,
   extra?: { readonly reason_code?: string },
-  eventMetadata?: Metadata
+  eventMetadata?: Metadata,
+  /** Links the move's event carries besides the mandate's own (a transfer's accounts). */
+  moreLinks?: Readonly<Record<string, string>>
 ): Effect.Effect<Mandate, InvalidState, EngineContext> =>
   Effect.flatMap(isReinstating(organisation, current.resource, event), (reinstating) => applyTransition(repository, {
     organisation,
@@ -66,7 +68,7 @@ export const moveMandate = (
     event,
     context: { reinstating },
     cause,
-    links: mandateLinks(current.resource),
+    links: moreLinks === undefined ? mandateLinks(current.resource) : { ...mandateLinks(current.resource), ...moreLinks },
     ...(extra === undefined ? {} : { extra: { ...extra, scheme: current.resource.scheme } }),
     ...(eventMetadata === undefined ? {} : { eventMetadata })
   }))

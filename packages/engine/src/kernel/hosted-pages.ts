@@ -14,7 +14,8 @@ export const HOSTED_PAGE_PATHS = {
   redirectFlow: "/pages/:organisation/redirect_flows/:id",
   redirectFlowConfirmation: "/pages/:organisation/redirect_flows/:id/success",
   institutionIcon: "/institutions/:id/icon.svg",
-  institutionLogo: "/institutions/:id/logo.svg"
+  institutionLogo: "/institutions/:id/logo.svg",
+  creditorLogo: "/pages/:organisation/logos/:id"
 } as const
 
 export type HostedPage = keyof typeof HOSTED_PAGE_PATHS

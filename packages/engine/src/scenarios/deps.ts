@@ -5,6 +5,10 @@ import { paymentDeps } from "../collections/payments.ts"
 import { type PayoutStores, payoutStores } from "../payouts/repositories.ts"
 import { BankAuthorisations } from "../payer-flows/bank-authorisations.ts"
 import { BillingRequests } from "../payer-flows/billing-requests.ts"
+import { Customers } from "../collections/customers.ts"
+import { CustomerBankAccountRepository } from "../collections/repositories.ts"
+import { MandateTransferRepository } from "../documents/repositories.ts"
+import type { SwitchDeps } from "../documents/account-switch.ts"
 
 /**
  * What the scenarios reach: the stores the due work of payments, mandates, refunds and payouts
@@ -16,15 +20,24 @@ export interface ScenarioDeps {
   readonly payouts: PayoutStores
   readonly billingRequests: BillingRequests["Service"]
   readonly bankAuthorisations: BankAuthorisations["Service"]
+  /** What a current account switch (`mandate_transferred`) moves a mandate with. */
+  readonly accountSwitch: SwitchDeps
   readonly unitOfWork: <A, E>(effect: Effect.Effect<A, E, EngineContext>) => Effect.Effect<A, E>
 }
 
 export const scenarioDeps = Effect.gen(function*() {
+  const payment = yield* paymentDeps
   const deps: ScenarioDeps = {
-    payment: yield* paymentDeps,
+    payment,
     payouts: yield* payoutStores,
     billingRequests: yield* BillingRequests,
     bankAuthorisations: yield* BankAuthorisations,
+    accountSwitch: {
+      customers: yield* Customers,
+      accounts: yield* CustomerBankAccountRepository,
+      mandates: payment.mandates,
+      transfers: yield* MandateTransferRepository
+    },
     unitOfWork: yield* captureUnitOfWork
   }
   return deps

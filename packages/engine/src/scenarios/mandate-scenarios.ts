@@ -6,6 +6,7 @@ import { MANDATE_ACTIVATED, MANDATE_EXPIRED, MANDATE_SUBMITTED } from "../collec
 import { CUSTOMER_APPROVAL, moveMandate } from "../collections/mandate-rules.ts"
 import type { Mandate } from "../collections/domain/mandates.ts"
 import type { ScenarioDeps } from "./deps.ts"
+import { switchAccount } from "../documents/account-switch.ts"
 import { type Paths, resourceOf, type Scenario, SCENARIO_SCHEME_NOT_SUPPORTED, scenariosOf, stepsFrom } from "./domain.ts"
 
 const CASS = "The customer's bank account was moved to a new bank through the Current Account Switching Service."
@@ -53,11 +54,11 @@ export const MANDATE_PATHS = {
   mandate_suspended_by_payer: { paths: { active: ["suspend_by_payer"] }, schemes: ["pay_to"] }
 } as const satisfies Record<string, MandateScenario>
 
-const move = (deps: ScenarioDeps, organisation: string, id: string, event: MandateStep) =>
+const move = (deps: ScenarioDeps, organisation: string, id: string, event: MandateStep, links?: Readonly<Record<string, string>>) =>
   Effect.gen(function*() {
     const current = yield* Effect.orDie(deps.payment.mandates.get(organisation, id))
     const reason = event === "fail" ? { reason_code: SANDBOX_BANK_FAILURES.mandateFailure.reason_code } : undefined
-    yield* moveMandate(deps.payment.mandates, organisation, current, event, CAUSES[event], reason)
+    yield* moveMandate(deps.payment.mandates, organisation, current, event, CAUSES[event], reason, undefined, links)
   })
 
 const checkScheme = (scenario: string, m: Mandate, schemes: ReadonlyArray<MandateScheme> | undefined) =>
@@ -72,7 +73,13 @@ const mandateScenario = (spec: MandateScenario): Scenario<ScenarioDeps> => ({
       deps.unitOfWork(Effect.gen(function*() {
         const steps = yield* stepsFrom(scenario, "mandate", current.resource, spec.paths)
         yield* checkScheme(scenario, current.resource, spec.schemes)
-        for (const event of steps) yield* move(deps, organisation, id, event)
+        for (const event of steps) {
+          // A transfer is a current account switch: the payer's new account is made and the mandate follows it first.
+          const links = event === "transfer"
+            ? yield* switchAccount(deps.accountSwitch, organisation, yield* Effect.orDie(deps.payment.mandates.get(organisation, id)))
+            : undefined
+          yield* move(deps, organisation, id, event, links)
+        }
       })))
 })
 

@@ -63,7 +63,12 @@ const qrCode = (services: PageServices): PageAnswer => (p) =>
     return image("image/png", yield* qrCodePng(authorisation.url))
   })
 
+/** A creditor's logo (`POST /branding/logos`): the scaled image, in the format it was uploaded in. */
+const creditorLogo = (services: PageServices): PageAnswer => (p) =>
+  Effect.map(services.logos.get(p.organisation, p.id), (logo) => image(`image/${logo.format}`, Buffer.from(logo.image, "base64")))
+
 export const assetPages = (services: PageServices): ReadonlyArray<PageRoute> => [
+  pageAt(services, "GET", HOSTED_PAGE_PATHS.creditorLogo, creditorLogo(services)),
   pageAt(services, "GET", HOSTED_PAGE_PATHS.bankAuthorisationQrCode, qrCode(services)),
   pageAt(services, "GET", HOSTED_PAGE_PATHS.institutionIcon, institutionImage(services, institutionIcon)),
   pageAt(services, "GET", HOSTED_PAGE_PATHS.institutionLogo, institutionImage(services, institutionLogo))

@@ -13,6 +13,8 @@ export interface Theme {
   readonly link: string
   readonly button: string
   readonly border: string
+  /** The creditor's logo (`POST /branding/logos`), shown in the header in place of paykit's name. */
+  readonly logo?: { readonly src: string; readonly alt: string }
 }
 
 /** paykit's own colours, for a creditor without a payer theme (or a colour it never set). */
@@ -95,7 +97,7 @@ export const layout = (frame: PageFrame): Html => html`<!doctype html>
 </head>
 <body>
 <a class="skip" href="#content">${frame.messages.skip_to_content}</a>
-<header><span>paykit</span>${frame.singleLanguage === true ? "" : languageSwitch(frame)}</header>
+<header>${frame.theme.logo === undefined ? html`<span>paykit</span>` : html`<img src="${frame.theme.logo.src}" alt="${frame.theme.logo.alt}">`}${frame.singleLanguage === true ? "" : languageSwitch(frame)}</header>
 <main id="content">
 <h1>${frame.title}</h1>
 ${frame.content}

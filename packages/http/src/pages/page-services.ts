@@ -5,7 +5,9 @@ import {
   BillingRequests,
   Creditors,
   Customers,
+  hostedPageUrl,
   Institutions,
+  Logos,
   MandatePdfs,
   Mandates,
   OutboundPaymentImports,
@@ -28,12 +30,22 @@ export const SandboxBankPage = Context.Reference<boolean>("@paykit/http/SandboxB
 /** The engine services and ports the pages call, taken once when the pages are bound (as the API's routes take theirs). */
 export const pageServices = Effect.gen(function*() {
   const payerThemes = yield* PayerThemes
+  const logos = yield* Logos
+  const creditors = yield* Creditors
+  /** The creditor's logo as the header shows it: its page's path, with the time it changed so a replaced one is fetched again. */
+  const logoOf = (organisation: string, creditor: string) =>
+    Effect.flatMap(logos.forCreditor(organisation, creditor), (logo) =>
+      logo === null ? Effect.succeed(undefined) : Effect.map(Effect.option(creditors.get(organisation, creditor)), (found) => ({
+        src: `${hostedPageUrl("", "creditorLogo", { organisation, id: logo.id })}?v=${encodeURIComponent(logo.updated_at)}`,
+        alt: found._tag === "Some" ? found.value.name : ""
+      })))
   return {
     billingRequests: yield* BillingRequests,
     bankAuthorisations: yield* BankAuthorisations,
     billingRequestFlows: yield* BillingRequestFlows,
     redirectFlows: yield* RedirectFlows,
-    creditors: yield* Creditors,
+    creditors,
+    logos,
     customers: yield* Customers,
     mandates: yield* Mandates,
     institutions: yield* Institutions,
@@ -44,9 +56,10 @@ export const pageServices = Effect.gen(function*() {
     mandatePdfLinks: mandatePdfLinksFrom(yield* PageSigningSecret),
     sandboxBank: yield* SandboxBankPage,
     onClock: yield* organisationClock,
-    /** The creditor's payer theme as the layout's colours. */
+    /** The creditor's payer theme as the layout's colours, and its logo. */
     themeOf: (organisation: string, creditor: string): Effect.Effect<Theme> =>
-      Effect.map(payerThemes.forCreditor(organisation, creditor), themeOf)
+      Effect.zipWith(payerThemes.forCreditor(organisation, creditor), logoOf(organisation, creditor), (theme, logo) =>
+        logo === undefined ? themeOf(theme) : { ...themeOf(theme), logo })
   }
 })
 

@@ -1,4 +1,6 @@
-import { ID_PREFIXES, lowestIdAt, timestampFromMillis } from "@paykit/core"
+import { Exit } from "effect"
+import { expect } from "vitest"
+import { ID_PREFIXES, InvalidState, lowestIdAt, timestampFromMillis } from "@paykit/core"
 import { type Event, sampleCustomer } from "@paykit/engine"
 
 export const ORG = "OR000000000001"
@@ -20,4 +22,15 @@ export const event = (n: number, links: Record<string, string> = {}): Event => {
     metadata: {},
     resource_metadata: {}
   }
+}
+
+/** Concurrent first writes of a one-per-creditor record: at least one made it, and every other lost the race as a 409 `conflict`. */
+export const expectOneWinnerRestConflicts = (outcomes: ReadonlyArray<Exit.Exit<unknown, unknown>>): void => {
+  for (const outcome of outcomes) {
+    if (Exit.isFailure(outcome)) {
+      const error = outcome.cause.reasons.find((r) => r._tag === "Fail")
+      expect(error?._tag === "Fail" && error.error instanceof InvalidState && error.error.reason).toBe("conflict")
+    }
+  }
+  expect(outcomes.some(Exit.isSuccess)).toBe(true)
 }
