@@ -26,10 +26,10 @@ export const MANDATE_PDFS = "mandate_pdfs"
 /** `subscription_frequency` takes a subscription's interval units. */
 export const SUBSCRIPTION_FREQUENCIES = INTERVAL_UNITS
 
-/** Blank, or 6 to 18 characters. */
-export const MandatePdfReference = Schema.String.check(
+/** Blank, or 6 to 18 characters, on one line. */
+export const MandatePdfReference = plainTextUpTo(MANDATE_PDF_REFERENCE_MAX_LENGTH).check(
   Schema.makeFilter(
-    (s: string) => s.length === 0 || (s.length >= MANDATE_PDF_REFERENCE_MIN_LENGTH && s.length <= MANDATE_PDF_REFERENCE_MAX_LENGTH),
+    (s: string) => s.length === 0 || s.length >= MANDATE_PDF_REFERENCE_MIN_LENGTH,
     { message: `must be ${MANDATE_PDF_REFERENCE_MIN_LENGTH} to ${MANDATE_PDF_REFERENCE_MAX_LENGTH} characters, or blank` }
   )
 )

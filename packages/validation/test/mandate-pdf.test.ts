@@ -139,6 +139,7 @@ describe("mandate PDF rules", () => {
         expect(pointersOf(validate({ scheme: "bacs", [field]: `Ab${control}c${del}` }))).toEqual([P(field)])
       })
     )
+    expect(pointersOf(validate({ scheme: "bacs", mandate_reference: "REF\r\n12345" }))).toEqual([P("mandate_reference")])
   })
 
   it("payer_ip_address must be an IPv4 or IPv6 address", () => {
