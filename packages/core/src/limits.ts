@@ -89,6 +89,12 @@ export const STRING_MAX_LENGTH = 1000
 export const INPUT_MAX_DEPTH = 16
 /** Creditor and customer names, company names and account holder names given at creation. */
 export const NAME_MAX_LENGTH = 255
+/**
+ * A postal address field (a line, city, region or postal code) where a request's text is drawn
+ * onto a document (mandate PDFs): as long as a name may be, far above any real address line, and
+ * short enough that the PDF's line wrapping stays quick on one unbroken word.
+ */
+export const ADDRESS_FIELD_MAX_LENGTH = NAME_MAX_LENGTH
 /** Free-text descriptions (payments, billing request payment and mandate requests). */
 export const DESCRIPTION_MAX_LENGTH = 255
 /** Email addresses: RFC 5321's longest path, less the angle brackets. */

@@ -33,6 +33,7 @@ import { ClockControl } from "./kernel/simulator.ts"
 import { Simulator } from "./kernel/due/simulator.ts"
 import { DueKinds, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore } from "./kernel/ports/due-work.ts"
 import { payerFlowDeadlines } from "./payer-flows/due.ts"
+import { mandatePdfDeadlines } from "./mandate-pdfs/due.ts"
 import { outboundDeadlines } from "./outbound/due.ts"
 import { JobRegistry } from "./kernel/jobs.ts"
 import { creditorDueWork } from "./creditors/jobs.ts"
@@ -122,7 +123,8 @@ export const EngineJobs = JobRegistry.layer(Effect.gen(function*() {
  * `DueWorkSchedule` when the composition provides one.
  */
 export const EngineDeadlines = Effect.gen(function*() {
-  const declared: ReadonlyArray<DueWorkDeclarations> = [yield* payerFlowDeadlines, yield* outboundDeadlines, yield* mandateImportDeadlines, yield* sideRecordsDueWork]
+  const declared: ReadonlyArray<DueWorkDeclarations> = [yield* payerFlowDeadlines, yield* outboundDeadlines, yield* mandateImportDeadlines, yield* sideRecordsDueWork,
+    yield* mandatePdfDeadlines]
   return declared
 })
 

@@ -1,6 +1,6 @@
 import type { LocalDate } from "@paykit/core"
 import type { MandatePdfScheme } from "@paykit/validation"
-import type { MandateDocument, MandatePdfRecord, PdfLanguage } from "../src/index.ts"
+import type { MandateDocument, MandatePdfDrawing, PdfLanguage } from "../src/index.ts"
 
 /**
  * One filled-in form per scheme, as a request's details resolve: what the rendering tests read
@@ -78,9 +78,7 @@ export const SAMPLES: Readonly<Record<MandatePdfScheme, Sample>> = {
   }
 }
 
-export const sampleRecord = (scheme: MandatePdfScheme, language: PdfLanguage, created_at = "2026-11-24T10:00:00.000Z"): MandatePdfRecord => ({
-  id: "MPD0000000000A1",
-  created_at: created_at as MandatePdfRecord["created_at"],
-  expires_at: "2026-11-24T10:10:00.000Z" as MandatePdfRecord["expires_at"],
+export const sampleRecord = (scheme: MandatePdfScheme, language: PdfLanguage, created_at = "2026-11-24T10:00:00.000Z"): MandatePdfDrawing => ({
+  created_at,
   document: { ...SAMPLES[scheme], language }
 })

@@ -6,7 +6,7 @@ import { MANDATE_PDFS, MandatePdfCreate } from "@paykit/validation"
 import { headerOf } from "./api-request.ts"
 import { jsonResponse } from "./api-response.ts"
 import type { Declaration } from "./api.ts"
-import { declare, Idempotent } from "./endpoints.ts"
+import { declare } from "./endpoints.ts"
 import { acceptedLanguages } from "./pages/i18n.ts"
 import { single } from "./wire.ts"
 import { unwrap } from "./write-handlers.ts"
@@ -16,8 +16,10 @@ import { unwrap } from "./write-handlers.ts"
  * by the engine, and the answer's `url` a link to the PDF's page signed until `expires_at`
  * (`pages/mandate-pdf-links.ts`), absolute under the server's public URL as the hosted pages'
  * are. The language is the first of `Accept-Language` the scheme's form is written in, else
- * English. 201, as the schema says (the spec's sample shows 200), and idempotent as every creation
- * is: a repeated `Idempotency-Key` answers the conflict naming the PDF it made.
+ * English. 201, as the schema says (the spec's sample shows 200). Not idempotency-tracked: a
+ * creation's 409 names a resource the client then fetches, and a mandate PDF has no GET (the
+ * official client fails on it), so each request, keyed or not, makes a fresh PDF; making one
+ * changes nothing else.
  */
 
 const decode = decodeInputEffect(MandatePdfCreate, MANDATE_PDFS)
@@ -27,14 +29,14 @@ const createMandatePdf: Declaration = declare(
   HttpApiEndpoint.post("create", `/${MANDATE_PDFS}`, {
     payload: single(MANDATE_PDFS, MandatePdfCreate),
     success: single(MANDATE_PDFS, MandatePdf).pipe(HttpApiSchema.status(201))
-  }).annotate(Idempotent, true),
+  }),
   (s) => (request, caller) =>
     Effect.gen(function*() {
       const command = yield* Effect.flatMap(unwrap(request, MANDATE_PDFS), decode)
       const accepted = acceptedLanguages(headerOf(request, "accept-language") ?? "")
       const record = yield* s.mandatePdfs.create(caller.organisation, command, accepted)
       const url = s.mandatePdfLinks.url(yield* HostedPagesBaseUrl, caller.organisation, record.id, record.expires_at)
-      return { ...jsonResponse(201, { [MANDATE_PDFS]: { url, expires_at: record.expires_at } }), resourceId: record.id }
+      return jsonResponse(201, { [MANDATE_PDFS]: { url, expires_at: record.expires_at } })
     })
 )
 

@@ -91,11 +91,17 @@ export const webhookOutboxOf = (outbox: Outbox["Service"], sql: SqlClient.SqlCli
 const OrganisationRow = Schema.Struct({ organisation_id: Schema.String })
 const decodeOrganisationRows = Schema.decodeUnknownEffect(Schema.Array(OrganisationRow))
 
-/** The organisation (`organisation`, when given) whose queued event is oldest and not held by another taker. */
+/**
+ * The organisation (`organisation`, when given) whose queued event is oldest and not held by
+ * another taker. Only rows whose event exists count: `drain` joins the events, so a row without
+ * one (the outbox has no foreign key since migration 0061) would be picked and drained empty at
+ * every pump, and no other organisation's events would ever go.
+ */
 const oldestWaiting = (sql: SqlClient.SqlClient, organisation: string | undefined): Effect.Effect<string | undefined> =>
-  (organisation === undefined
-    ? sql`SELECT organisation_id FROM outbox ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`
-    : sql`SELECT organisation_id FROM outbox WHERE organisation_id = ${organisation} ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED`).pipe(
+  sql`SELECT o.organisation_id FROM outbox o
+    WHERE ${organisation === undefined ? sql`TRUE` : sql`o.organisation_id = ${organisation}`}
+      AND EXISTS (SELECT 1 FROM events e WHERE e.organisation_id = o.organisation_id AND e.id = o.event_id)
+    ORDER BY o.seq LIMIT 1 FOR UPDATE OF o SKIP LOCKED`.pipe(
     Effect.flatMap(decodeOrganisationRows),
     Effect.map((rows) => rows[0]?.organisation_id),
     Effect.orDie

@@ -1,3 +1,4 @@
+import { isIP } from "node:net"
 import { Schema } from "effect"
 import { DESCRIPTION_MAX_LENGTH, EMAIL_MAX_LENGTH, NAME_MAX_LENGTH } from "@paykit/core"
 
@@ -25,6 +26,30 @@ export const NonBlankString = Schema.String.check(
 /** At most `max` characters (UTF-16 code units, as the spec's limits count). */
 export const stringUpTo = (max: number) =>
   Schema.String.check(Schema.makeFilter((s: string) => s.length <= max, { message: `must be at most ${max} characters` }))
+
+/** Control characters (C0 and DEL): they would split a header, or draw nothing on a document. */
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
+
+/** One line of text, at most `max` characters, without control characters. */
+export const plainTextUpTo = (max: number) =>
+  stringUpTo(max).check(Schema.makeFilter((s: string) => !CONTROL_CHARACTER.test(s), { message: "must not contain control characters" }))
+
+/** An IPv4 or IPv6 address, as Node reads one. */
+export const IpAddress = Schema.String.check(
+  Schema.makeFilter((s: string) => isIP(s) !== 0, { expected: "an IP address", message: "must be an IPv4 or IPv6 address" })
+)
+
+/** The digits an international phone number has at most (E.164) and a local one at least. */
+const PHONE_DIGITS_MAX = 15
+const PHONE_DIGITS_MIN = 5
+
+/** A phone number as people write one: an optional `+`, then digits with spaces, dots, hyphens or brackets. */
+export const PhoneNumber = Schema.String.check(
+  Schema.makeFilter((s: string) => {
+    const digits = s.replace(/\D/g, "").length
+    return /^\+?[0-9 ().-]+$/.test(s) && digits >= PHONE_DIGITS_MIN && digits <= PHONE_DIGITS_MAX
+  }, { message: `must be a phone number of ${PHONE_DIGITS_MIN} to ${PHONE_DIGITS_MAX} digits, with an optional leading +` })
+)
 
 /** `#RGB` or `#RRGGBB`, either case. */
 export const HEX_COLOUR_PATTERN = /^#(?:[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6})$/

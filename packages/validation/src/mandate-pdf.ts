@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { INTERVAL_UNITS } from "@paykit/schedule"
 import {
+  ADDRESS_FIELD_MAX_LENGTH,
   CountryCode,
   type Currency,
   decodeInput,
@@ -10,12 +11,13 @@ import {
   MANDATE_PDF_REFERENCE_MAX_LENGTH,
   MANDATE_PDF_REFERENCE_MIN_LENGTH,
   type MandateScheme,
-  MandateScheme as MandateSchemeSchema
+  MandateScheme as MandateSchemeSchema,
+  NAME_MAX_LENGTH
 } from "@paykit/core"
 import { accountTypeIssues, ACCOUNT_TYPES, resolveBankDetails } from "./bank-details/bank-account.ts"
 import { checkBic } from "./bank-details/iban.ts"
 import { CURRENCY_OF_MANDATE_SCHEME } from "./currency-schemes.ts"
-import { optionalNullable, PositiveAmount, stringUpTo } from "./fields.ts"
+import { IpAddress, optionalNullable, PhoneNumber, plainTextUpTo, PositiveAmount } from "./fields.ts"
 import { type RuleIssue, issue, withRules } from "./rules.ts"
 
 /** POST /mandate_pdfs: the body under `mandate_pdfs`. */
@@ -24,13 +26,27 @@ export const MANDATE_PDFS = "mandate_pdfs"
 /** `subscription_frequency` takes a subscription's interval units. */
 export const SUBSCRIPTION_FREQUENCIES = INTERVAL_UNITS
 
-/** Blank, or 6 to 18 characters. */
-export const MandatePdfReference = Schema.String.check(
+/** Blank, or 6 to 18 characters, on one line. */
+export const MandatePdfReference = plainTextUpTo(MANDATE_PDF_REFERENCE_MAX_LENGTH).check(
   Schema.makeFilter(
-    (s: string) => s.length === 0 || (s.length >= MANDATE_PDF_REFERENCE_MIN_LENGTH && s.length <= MANDATE_PDF_REFERENCE_MAX_LENGTH),
+    (s: string) => s.length === 0 || s.length >= MANDATE_PDF_REFERENCE_MIN_LENGTH,
     { message: `must be ${MANDATE_PDF_REFERENCE_MIN_LENGTH} to ${MANDATE_PDF_REFERENCE_MAX_LENGTH} characters, or blank` }
   )
 )
+
+/** A Swedish personnummer or organisationsnummer: 10 or 12 digits, a `-` or `+` allowed before the last four. */
+export const SwedishIdentityNumber = Schema.String.check(
+  Schema.makeFilter((s: string) => /^(?:\d{2})?\d{6}[-+]?\d{4}$/.test(s), { message: "must be a personal or organisation number of 10 or 12 digits" })
+)
+
+/** A Danish CPR number: 10 digits, a `-` allowed after the date. */
+export const DanishIdentityNumber = Schema.String.check(
+  Schema.makeFilter((s: string) => /^\d{6}-?\d{4}$/.test(s), { message: "must be a CPR number of 10 digits" })
+)
+
+/** Text the form draws: as long as the customer's fields may be, on one line. */
+const PdfName = optionalNullable(plainTextUpTo(NAME_MAX_LENGTH))
+const PdfAddressField = optionalNullable(plainTextUpTo(ADDRESS_FIELD_MAX_LENGTH))
 
 export const MandatePdfFields = Schema.Struct({
   scheme: optionalNullable(MandateSchemeSchema),
@@ -40,23 +56,23 @@ export const MandatePdfFields = Schema.Struct({
   account_number: optionalNullable(Schema.String),
   bank_code: optionalNullable(Schema.String),
   branch_code: optionalNullable(Schema.String),
-  account_holder_name: optionalNullable(stringUpTo(MANDATE_PDF_ACCOUNT_HOLDER_NAME_MAX_LENGTH)),
-  given_name: optionalNullable(Schema.String),
-  family_name: optionalNullable(Schema.String),
-  company_name: optionalNullable(Schema.String),
+  account_holder_name: optionalNullable(plainTextUpTo(MANDATE_PDF_ACCOUNT_HOLDER_NAME_MAX_LENGTH)),
+  given_name: PdfName,
+  family_name: PdfName,
+  company_name: PdfName,
   mandate_reference: optionalNullable(MandatePdfReference),
   signature_date: optionalNullable(LocalDate),
-  phone_number: optionalNullable(Schema.String),
-  swedish_identity_number: optionalNullable(Schema.String),
-  danish_identity_number: optionalNullable(Schema.String),
-  address_line1: optionalNullable(Schema.String),
-  address_line2: optionalNullable(Schema.String),
-  address_line3: optionalNullable(Schema.String),
-  city: optionalNullable(Schema.String),
-  region: optionalNullable(Schema.String),
-  postal_code: optionalNullable(Schema.String),
+  phone_number: optionalNullable(PhoneNumber),
+  swedish_identity_number: optionalNullable(SwedishIdentityNumber),
+  danish_identity_number: optionalNullable(DanishIdentityNumber),
+  address_line1: PdfAddressField,
+  address_line2: PdfAddressField,
+  address_line3: PdfAddressField,
+  city: PdfAddressField,
+  region: PdfAddressField,
+  postal_code: PdfAddressField,
   account_type: optionalNullable(Schema.Literals(ACCOUNT_TYPES)),
-  payer_ip_address: optionalNullable(Schema.String),
+  payer_ip_address: optionalNullable(IpAddress),
   subscription_amount: optionalNullable(PositiveAmount),
   subscription_frequency: optionalNullable(Schema.Literals(SUBSCRIPTION_FREQUENCIES)),
   links: Schema.optionalKey(

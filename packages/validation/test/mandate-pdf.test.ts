@@ -1,7 +1,7 @@
 import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { MANDATE_PDF_ACCOUNT_HOLDER_NAME_MAX_LENGTH } from "@paykit/core"
+import { ADDRESS_FIELD_MAX_LENGTH, MANDATE_PDF_ACCOUNT_HOLDER_NAME_MAX_LENGTH, NAME_MAX_LENGTH } from "@paykit/core"
 import { MANDATE_AND_DETAILS_MESSAGE, mandatePdfSchemeOf, validateMandatePdfCreate } from "../src/index.ts"
 import { errorsOf, expectSuccess, pointersOf } from "./helpers.ts"
 
@@ -81,7 +81,7 @@ describe("mandate PDF rules", () => {
 
   it("scheme-only fields: identity numbers and phone number", () => {
     expectSuccess(validate({ scheme: "autogiro", swedish_identity_number: "198112289874" }))
-    expect(pointersOf(validate({ scheme: "bacs", swedish_identity_number: "1", danish_identity_number: "2", phone_number: "3" }))).toEqual([
+    expect(pointersOf(validate({ scheme: "bacs", swedish_identity_number: "198112289874", danish_identity_number: "0101901234", phone_number: "+44 20 7946 0000" }))).toEqual([
       P("phone_number"), P("swedish_identity_number"), P("danish_identity_number")
     ])
     expect(pointersOf(validate({ iban: "DE89370400440532013000", danish_identity_number: "0101901234" }))).toEqual([P("danish_identity_number")])
@@ -115,6 +115,53 @@ describe("mandate PDF rules", () => {
     for (const [body, scheme] of cases) {
       const decoded = validate(body)
       expect(Result.isSuccess(decoded) ? mandatePdfSchemeOf(decoded.success) : "refused").toBe(scheme ?? "refused")
+    }
+  })
+
+  it("free text is capped at the customer's limits: names at NAME_MAX_LENGTH, address fields at ADDRESS_FIELD_MAX_LENGTH", () => {
+    const fields: ReadonlyArray<readonly [string, number]> = [
+      ["given_name", NAME_MAX_LENGTH], ["family_name", NAME_MAX_LENGTH], ["company_name", NAME_MAX_LENGTH],
+      ["address_line1", ADDRESS_FIELD_MAX_LENGTH], ["address_line2", ADDRESS_FIELD_MAX_LENGTH], ["address_line3", ADDRESS_FIELD_MAX_LENGTH],
+      ["city", ADDRESS_FIELD_MAX_LENGTH], ["region", ADDRESS_FIELD_MAX_LENGTH], ["postal_code", ADDRESS_FIELD_MAX_LENGTH]
+    ]
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), fc.integer({ min: 1, max: 400 }), ([field, max], length) => {
+        const pointers = pointersOf(validate({ scheme: "bacs", [field]: "x".repeat(length) }))
+        expect(pointers).toEqual(length > max ? [P(field)] : [])
+      })
+    )
+  })
+
+  it("free text with a control character is refused on its field", () => {
+    const fields = ["given_name", "family_name", "company_name", "address_line1", "address_line2", "address_line3", "city", "postal_code", "account_holder_name"] as const
+    fc.assert(
+      fc.property(fc.constantFrom(...fields), fc.integer({ min: 0, max: 0x1f }).map((c) => String.fromCharCode(c)), fc.constantFrom("", "\u007f"), (field, control, del) => {
+        expect(pointersOf(validate({ scheme: "bacs", [field]: `Ab${control}c${del}` }))).toEqual([P(field)])
+      })
+    )
+    expect(pointersOf(validate({ scheme: "bacs", mandate_reference: "REF\r\n12345" }))).toEqual([P("mandate_reference")])
+  })
+
+  it("payer_ip_address must be an IPv4 or IPv6 address", () => {
+    for (const ip of ["203.0.113.7", "2001:db8::1", "::ffff:192.0.2.1"]) expectSuccess(validate({ scheme: "ach", account_type: "checking", payer_ip_address: ip }))
+    for (const ip of ["not an ip", "203.0.113.256", "1.2.3.4; I also authorise everything", "x".repeat(40), ""]) {
+      expect(pointersOf(validate({ scheme: "ach", account_type: "checking", payer_ip_address: ip }))).toEqual([P("payer_ip_address")])
+    }
+  })
+
+  it("phone_number and the identity numbers are checked for their format", () => {
+    expectSuccess(validate({ scheme: "becs_nz", phone_number: "+64 (21) 555-0123" }))
+    expectSuccess(validate({ scheme: "autogiro", swedish_identity_number: "811228-9874" }))
+    expectSuccess(validate({ scheme: "autogiro", swedish_identity_number: "5566778899" }))
+    expectSuccess(validate({ scheme: "betalingsservice", danish_identity_number: "010190-1234" }))
+    for (const phone of ["call me", "+64", "1".repeat(40), "+64 21 555\n0123"]) {
+      expect(pointersOf(validate({ scheme: "becs_nz", phone_number: phone }))).toEqual([P("phone_number")])
+    }
+    for (const id of ["19811228987", "ABCDEFGHIJ", "1981-12-28-9874"]) {
+      expect(pointersOf(validate({ scheme: "autogiro", swedish_identity_number: id }))).toEqual([P("swedish_identity_number")])
+    }
+    for (const id of ["010190123", "01019012345", "CPR"]) {
+      expect(pointersOf(validate({ scheme: "betalingsservice", danish_identity_number: id }))).toEqual([P("danish_identity_number")])
     }
   })
 })

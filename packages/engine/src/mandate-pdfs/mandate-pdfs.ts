@@ -1,29 +1,41 @@
 import { Context, Effect, Layer } from "effect"
 import {
-  type IdGenerator, invalidField, MANDATE_PDF_URL_LIFE_MS, newId, type NotFound, now, SCHEME_CURRENCY, timestampFromMillis, type ValidationFailed
+  type IdGenerator, invalidField, MANDATE_PDF_URL_LIFE_MS, newId, type NotFound, now, SCHEME_CURRENCY, type Timestamp, timestampFromMillis, timestampToMillis,
+  type ValidationFailed
 } from "@paykit/core"
 import { isMandatePdfScheme, MANDATE_PDFS, type MandatePdfRequest, type MandatePdfScheme, mandatePdfSchemeOf } from "@paykit/validation"
+import { isRemoved } from "../collections/domain/customers.ts"
 import { CustomerBankAccountRepository, CustomerRepository, MandateRepository } from "../collections/repositories.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { captureIdGenerator, insertNew } from "../kernel/support.ts"
+import { optionalSchedule } from "../kernel/due/deadlines.ts"
+import type { EventLog } from "../kernel/ports/event-log.ts"
+import type { Transactor } from "../kernel/ports/repository.ts"
+import { captureUnitOfWork, insertNew } from "../kernel/support.ts"
 import { type MandateDocument, type MandatePdfRecord } from "./domain/mandate-pdfs.ts"
 import { mandateDocument, pdfLanguageOf, requestDocument } from "./document.ts"
 import { renderMandatePdf } from "./render.ts"
 import { MandatePdfRepository } from "./repositories.ts"
 
+/** The due work erasing a mandate PDF at its `expires_at`, keyed by its id. */
+export const MANDATE_PDF_EXPIRY = "mandate_pdf_expiry"
+
 /**
- * `POST /mandate_pdfs`: resolves the form's content (spec rules 1-4) and keeps it, for
- * `MANDATE_PDF_URL_LIFE_MS`, under an id the HTTP layer signs into the answer's URL; the PDF is
- * drawn when that URL is opened. `accepted` is the caller's `Accept-Language`, best first.
+ * `POST /mandate_pdfs`: resolves the form's content (spec rules 1-4), draws the PDF and keeps it,
+ * for `MANDATE_PDF_URL_LIFE_MS`, under an id the HTTP layer signs into the answer's URL; opening
+ * the URL serves the kept bytes (drawn once, however often it is opened). At `expires_at` due work
+ * erases them. `accepted` is the caller's `Accept-Language`, best first.
  */
 export class MandatePdfs extends Context.Service<MandatePdfs, {
   readonly create: (organisation: string, command: MandatePdfRequest, accepted: ReadonlyArray<string>) => Effect.Effect<MandatePdfRecord, ValidationFailed>
   readonly get: (organisation: string, id: string) => Effect.Effect<MandatePdfRecord, NotFound>
-  readonly render: (record: MandatePdfRecord) => Effect.Effect<Uint8Array>
+  /** Drops the PDF of `id` (its `MANDATE_PDF_EXPIRY` due work); a record already erased or pruned is left as it is. */
+  readonly erase: (organisation: string, id: string) => Effect.Effect<void>
 }>()("@paykit/engine/MandatePdfs") {
   static readonly layer: Layer.Layer<
-    MandatePdfs, never, MandatePdfRepository | CreditorRepository | MandateRepository | CustomerRepository | CustomerBankAccountRepository | IdGenerator
+    MandatePdfs,
+    never,
+    MandatePdfRepository | CreditorRepository | MandateRepository | CustomerRepository | CustomerBankAccountRepository | IdGenerator | EventLog | Transactor
   > = Layer.effect(MandatePdfs, Effect.gen(function*() {
     const deps = {
       pdfs: yield* MandatePdfRepository,
@@ -32,11 +44,20 @@ export class MandatePdfs extends Context.Service<MandatePdfs, {
       customers: yield* CustomerRepository,
       accounts: yield* CustomerBankAccountRepository
     }
-    const provideIds = yield* captureIdGenerator
+    const run = yield* captureUnitOfWork
+    const schedule = yield* optionalSchedule
     return MandatePdfs.of({
-      create: (organisation, command, accepted) => provideIds(create(deps, organisation, command, accepted)),
+      create: (organisation, command, accepted) =>
+        Effect.gen(function*() {
+          const document = yield* documentOf(deps, organisation, command, accepted)
+          const created_at = yield* now
+          // Drawn before the unit of work, so no transaction waits on pdfkit; the bytes and their erasure commit together.
+          const pdf = yield* renderMandatePdf({ created_at, document })
+          return yield* run(Effect.tap(insertPdf(deps, organisation, created_at, pdf), (record) =>
+            schedule({ organisation, kind: MANDATE_PDF_EXPIRY, key: record.id, dueAt: timestampToMillis(record.expires_at) })))
+        }),
       get: (organisation, id) => Effect.map(deps.pdfs.get(organisation, id), (v) => v.resource),
-      render: renderMandatePdf
+      erase: (organisation, id) => run(erase(deps, organisation, id))
     })
   }))
 }
@@ -63,6 +84,8 @@ const fromMandate = (deps: Deps, organisation: string, id: string, accepted: Rea
       deps.customers.get(organisation, mandate.links.customer),
       deps.accounts.get(organisation, mandate.links.customer_bank_account)
     ]))
+    // A removed customer's details are erased: a form would be blank where the payer was.
+    if (isRemoved(customer.resource)) return yield* invalidField(MANDATE_PDFS, ["links", "mandate"], "belongs to a removed customer")
     return mandateDocument(mandate, scheme, pdfLanguageOf(scheme, accepted), {
       creditor: creditor.resource, customer: customer.resource, account: account.resource
     })
@@ -77,20 +100,25 @@ const fromRequest = (deps: Deps, organisation: string, r: MandatePdfRequest, acc
     return requestDocument(r, scheme, pdfLanguageOf(scheme, accepted), creditor.resource, SCHEME_CURRENCY[scheme])
   })
 
-const create = (
-  deps: Deps, organisation: string, r: MandatePdfRequest, accepted: ReadonlyArray<string>
-): Effect.Effect<MandatePdfRecord, ValidationFailed, IdGenerator> =>
+const documentOf = (deps: Deps, organisation: string, r: MandatePdfRequest, accepted: ReadonlyArray<string>): Effect.Effect<MandateDocument, ValidationFailed> => {
+  const mandate = r.links?.mandate
+  return mandate === undefined || mandate === null ? fromRequest(deps, organisation, r, accepted) : fromMandate(deps, organisation, mandate, accepted)
+}
+
+const insertPdf = (deps: Deps, organisation: string, created_at: Timestamp, pdf: Uint8Array): Effect.Effect<MandatePdfRecord, never, IdGenerator> =>
   Effect.gen(function*() {
-    const mandate = r.links?.mandate
-    const document: MandateDocument = mandate === undefined || mandate === null
-      ? yield* fromRequest(deps, organisation, r, accepted)
-      : yield* fromMandate(deps, organisation, mandate, accepted)
-    const created_at = yield* now
     const record: MandatePdfRecord = {
       id: yield* newId("mandate_pdf"),
       created_at,
       expires_at: timestampFromMillis(Date.parse(created_at) + MANDATE_PDF_URL_LIFE_MS),
-      document
+      pdf
     }
     return (yield* insertNew(deps.pdfs, organisation, record)).resource
+  })
+
+const erase = (deps: Deps, organisation: string, id: string): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    const found = yield* Effect.option(deps.pdfs.get(organisation, id))
+    if (found._tag === "None" || found.value.resource.pdf === null) return
+    yield* Effect.orDie(deps.pdfs.update(organisation, { ...found.value.resource, pdf: null }, found.value.version))
   })

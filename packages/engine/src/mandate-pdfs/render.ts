@@ -2,14 +2,14 @@ import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import PDFDocument from "pdfkit"
-import type { MandatePdfRecord } from "./domain/mandate-pdfs.ts"
+import type { MandatePdfDrawing } from "./domain/mandate-pdfs.ts"
 import { type Form, mandateForm, type Notice, type Section } from "./texts/index.ts"
 
 /**
  * Draws a mandate form as a PDF with pdfkit (docs/mandate-pdfs.md says why pdfkit). The text is
  * set in DejaVu Sans, embedded and subset, so any name a payer holds renders (Polish, Greek,
- * Cyrillic...; the standard Helvetica's WinAnsi cannot). The same record gives the same bytes: the
- * creation date is the record's, and pdfkit derives the trailer's file ID and the font subsets'
+ * Cyrillic...; the standard Helvetica's WinAnsi cannot). The same drawing gives the same bytes: the
+ * creation date is the drawing's, and pdfkit derives the trailer's file ID and the font subsets'
  * tags from the document info and the font's position, never from the time or chance.
  */
 
@@ -107,8 +107,8 @@ const drawForm = (doc: Doc, form: Form): void => {
   for (const notice of form.notices) drawNotice(doc, notice)
 }
 
-/** The PDF of a stored request: its form in its language, dated when it was asked for. */
-export const renderMandatePdf = (record: MandatePdfRecord): Effect.Effect<Uint8Array> =>
+/** The PDF of a request: its form in its language, dated when it was asked for. */
+export const renderMandatePdf = (record: MandatePdfDrawing): Effect.Effect<Uint8Array> =>
   Effect.callback<Uint8Array>((resume) => {
     const form = mandateForm(record.document)
     const { regular, bold } = loadFonts()

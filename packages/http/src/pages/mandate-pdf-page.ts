@@ -7,7 +7,7 @@ import { errorPage, pageAt, type PageAnswer } from "./page-kit.ts"
 import type { PageServices } from "./page-services.ts"
 
 /**
- * Where a mandate PDF's signed URL leads: the PDF, drawn from what `POST /mandate_pdfs` kept, while
+ * Where a mandate PDF's signed URL leads: the PDF `POST /mandate_pdfs` drew and kept, while
  * the link's signature holds and its expiry is ahead on the organisation's clock (the same clock
  * that dated the answer's `expires_at`). A link past its expiry, altered, or made for another
  * PDF is refused with a page saying so (403), before anything is read.
@@ -35,7 +35,9 @@ const show = (services: PageServices): PageAnswer => (p) =>
       return errorPage(p, 403, p.messages.error_mandate_pdf_link)
     }
     const record = yield* services.mandatePdfs.get(p.organisation, p.id)
-    return pdf(record.id, yield* services.mandatePdfs.render(record))
+    // Erased at its expiry: only a link checked an instant before it gets here.
+    if (record.pdf === null) return errorPage(p, 403, p.messages.error_mandate_pdf_link)
+    return pdf(record.id, record.pdf)
   })
 
 export const mandatePdfPages = (services: PageServices): ReadonlyArray<PageRoute> => [

@@ -67,15 +67,22 @@ export const MandateDocument = Schema.Struct({
 })
 export type MandateDocument = typeof MandateDocument.Type
 
+/** What the renderer draws: a document, dated when it was asked for (the PDF's creation date). */
+export interface MandatePdfDrawing {
+  readonly created_at: string
+  readonly document: MandateDocument
+}
+
 /**
- * A mandate PDF asked for: its document and until when its URL is served. Kept so the URL can be
- * a short signed link (never the payer's details in a query string); no API reads it back.
+ * A mandate PDF asked for: the PDF, drawn once at creation, and until when its URL serves it. Kept
+ * so the URL can be a short signed link (never the payer's details in a query string); no API
+ * reads it back. `pdf` is null once erased at `expires_at` (due work; the payer's details go with it).
  */
 export const MandatePdfRecord = Schema.Struct({
   id: Id,
   created_at: CreatedAt,
   expires_at: Timestamp,
-  document: MandateDocument
+  pdf: Schema.NullOr(Schema.Uint8ArrayFromBase64)
 })
 export type MandatePdfRecord = typeof MandatePdfRecord.Type
 

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { CountryCode } from "@paykit/core"
+import { CONTROL_CHARACTER } from "@paykit/validation"
 
 /** A text field the payer may give, leave out, or clear with null. */
 export const PayerText = Schema.optionalKey(Schema.NullOr(Schema.String))
@@ -14,9 +15,6 @@ export const PayerAddressFields = {
   postal_code: PayerText,
   country_code: Schema.optionalKey(Schema.NullOr(CountryCode))
 } as const
-
-/** Control characters: the URL parser drops tabs and line breaks, but the text kept would split a Location header. */
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/
 
 /**
  * A URI the payer is sent to (`redirect_uri`, `exit_uri`, `success_redirect_url`, a bank

@@ -1,0 +1,43 @@
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql"
+import { describe, expect, it } from "vitest"
+import { type Event, EventLog } from "@paykit/engine"
+import { Outbox, webhookOutboxOf } from "../src/outbox.ts"
+import { SqlStorage } from "../src/sql-storage.ts"
+import { DATABASES } from "./support/databases.ts"
+
+/**
+ * The webhook outbox port picks the organisation whose queued event is oldest. A queued row whose
+ * event is gone (the outbox has no foreign key since migration 0061) must not be that pick: the
+ * drain joins the events and would find nothing, every time, and no other organisation's event
+ * would ever be taken.
+ */
+
+const ORPHANED = "OR0000000000XA"
+const WAITING = "OR0000000000XB"
+
+const event: Event = {
+  id: "EV0000000000B1", created_at: "2026-11-23T09:00:00.000Z" as Event["created_at"], resource_type: "mandates", action: "created",
+  links: { mandate: "MD0000000000B1" },
+  details: { origin: "api", cause: "mandate_created", description: "Mandate created via the API." },
+  metadata: {}, resource_metadata: {}
+}
+
+describe.each(DATABASES)("outbox on $name", (database) => {
+  it("a queued row without its event does not starve another organisation's events", { timeout: 60_000 }, async () => {
+    const storage = SqlStorage.pipe(Layer.provideMerge(database.isolated()), Layer.orDie)
+    const taken = await Effect.runPromise(Effect.scoped(Effect.provide(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      // Oldest in the queue: a row whose event does not exist.
+      yield* sql`INSERT INTO outbox (organisation_id, event_id) VALUES (${ORPHANED}, 'EV0000000000A1')`
+      yield* (yield* EventLog).append(WAITING, [event])
+      const port = webhookOutboxOf(yield* Outbox, sql)
+      const seen: Array<string> = []
+      const handle = (batch: ReadonlyArray<{ readonly organisation: string; readonly event: Event }>) =>
+        Effect.sync(() => seen.push(...batch.map((entry) => `${entry.organisation}/${entry.event.id}`)))
+      yield* port.take(undefined, 10, handle)
+      return seen
+    }), Layer.merge(storage, EventLog.layerFromBackend.pipe(Layer.provide(storage))))))
+    expect(taken).toEqual([`${WAITING}/${event.id}`])
+  })
+})
