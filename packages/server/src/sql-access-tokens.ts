@@ -31,7 +31,7 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
     return AccessTokens.of({
       findByHash: (tokenHash) =>
         // The organisation's clock comes with the token: the database keeps a copy on each (migration 0008).
-        // An app's token brings its app's approval too (server migration 0011's grants): one query still.
+        // An app's token brings its app's approval too (server migration 0010's grants): one query still.
         sql`SELECT t.id, t.organisation_id, t.scope, t.token_hash, t.status, t.app_organisation_id, t.app_creditor_id, t.clock_offset_ms,
             a.payment_pages_approved
           FROM access_tokens t LEFT JOIN oauth_grants g ON g.token_id = t.id LEFT JOIN oauth_apps a ON a.id = g.app_id

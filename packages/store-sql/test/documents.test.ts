@@ -9,7 +9,7 @@ import { DATABASES } from "./support/databases.ts"
 import { expectOneWinnerRestConflicts } from "./support/fixtures.ts"
 
 /**
- * Issue 21's records on SQL: one logo per creditor held by the database (migration 0073), public
+ * Issue 21's records on SQL: one logo per creditor held by the database (migration 0062), public
  * keys stored per organisation, and a customer bank account's full details sealed at rest (the
  * number is in no row as text) yet opened again by the vault.
  */

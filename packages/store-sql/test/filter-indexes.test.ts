@@ -90,7 +90,7 @@ const load = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const typed = definitions.filter((definition) => !isOwnTable(definition.name))
   const shares = typed.map((definition) => ({ definition, rows: definition.name === "payments" ? ROWS / 2 : Math.floor(ROWS / 2 / typed.length) }))
-  // Payer themes and logos are unique per creditor (migrations 0004, 0073): theirs get a value each.
+  // Payer themes and logos are unique per creditor (migrations 0004, 0062): theirs get a value each.
   const filtersOf = (keys: ReadonlyArray<string>, values = `(i % ${VALUES})`) =>
     `jsonb_build_object('created_at', to_char(timestamp '2026-01-01' + i * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"000Z"')${
       keys.map((key) => `, '${key}', '${key}-' || ${values}`).join("")

@@ -5,7 +5,7 @@ import { DbInteger } from "@paykit/store-sql"
 
 /**
  * Where partner apps, their authorisation codes and their grants are kept (server migration
- * 0011): on SQL, and in memory for embedders and tests. Secrets and codes are stored as SHA-256
+ * 0010): on SQL, and in memory for embedders and tests. Secrets and codes are stored as SHA-256
  * hashes only; the access tokens themselves are the `AccessTokens` port's.
  */
 
