@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ACCESS_TOKEN_REASONS, ERROR_REASONS, ERROR_TYPES, SUBSCRIPTION_PAUSE_REASONS, VALIDATION_FAILED_REASON } from "@paykit/core"
-import { PROTOCOL_REASONS } from "@paykit/http"
+import { APP_RESTRICTED_REASON, PROTOCOL_REASONS } from "@paykit/http"
 import { AVAILABLE_REFUND_AMOUNT_INSUFFICIENT, FX_AMOUNT_OUT_OF_RANGE, NO_FEE_RULE, PAYOUT_AMOUNT_OUT_OF_RANGE } from "@paykit/money"
 import { SANDBOX_ONLY_REASON } from "../src/index.ts"
 import { api, json, startServer, type TestServer } from "./harness.ts"
@@ -48,7 +48,8 @@ const NAMED_REASONS = [
   FX_AMOUNT_OUT_OF_RANGE,
   NO_FEE_RULE,
   PAYOUT_AMOUNT_OUT_OF_RANGE,
-  SANDBOX_ONLY_REASON
+  SANDBOX_ONLY_REASON,
+  APP_RESTRICTED_REASON
 ]
 
 describe("error documentation", () => {

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { Forbidden, invalidField, NotFound, newId, now, type PaykitError } from "@paykit/core"
 import { CreditorRepository, resolveCreditor, WebhookEndpoints, WebhookSecretKey, WebhookSender } from "@paykit/engine"
-import { AccessTokens, type CallerShape } from "@paykit/http"
+import { AccessTokens, APP_RESTRICTED_REASON, type CallerShape } from "@paykit/http"
 import { randomBytes } from "node:crypto"
 import { hashSecret } from "./secrets.ts"
 import { type OAuthApp, OAuthStore } from "./store.ts"
@@ -80,7 +80,7 @@ const credential = (): string => randomBytes(48).toString("base64url")
 
 /** Apps act for other organisations; only an organisation's own token manages its apps. */
 export const ownTokenOnly = (caller: CallerShape): Effect.Effect<void, Forbidden> =>
-  caller.app === null ? Effect.void : Effect.fail(new Forbidden({ reason: "forbidden", message: "A partner app's access token cannot manage OAuth apps" }))
+  caller.app === null ? Effect.void : Effect.fail(new Forbidden({ reason: APP_RESTRICTED_REASON, message: "A partner app's access token cannot manage OAuth apps" }))
 
 /** What an app's webhook secret is sealed to: that app (a sealed secret copied elsewhere does not open). */
 export const appSecretContext = (app: string): string => `oauth_apps/${app}`
