@@ -1,4 +1,4 @@
-import { constants, createDecipheriv, generateKeyPairSync, privateDecrypt } from "node:crypto"
+import { constants, createDecipheriv, generateKeyPairSync, privateDecrypt, randomBytes } from "node:crypto"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { timestampFromMillis } from "@paykit/core"
@@ -64,6 +64,22 @@ describe("a public key", () => {
   it("is refused when it is a private key, in PEM or JWK, though its public half could be derived", () => {
     for (const text of [pair.privateKey.export({ type: "pkcs8", format: "pem" }).toString(), pair.privateKey.export({ type: "pkcs1", format: "pem" }).toString(), JSON.stringify(pair.privateKey.export({ format: "jwk" }))]) {
       expect(checkPublicKey(text)).toMatchObject({ _tag: "ValidationFailed" })
+    }
+  })
+
+  it("is refused when RSA-OAEP cannot encrypt to it (too large a modulus, an even one, an exponent OpenSSL refuses)", () => {
+    const base = pair.publicKey.export({ format: "jwk" })
+    const b64 = (bytes: Buffer) => bytes.toString("base64url")
+    const oddModulus = (bytes: number) => { const n = randomBytes(bytes); n[0] = (n[0] ?? 0) | 0x80; n[bytes - 1] = (n[bytes - 1] ?? 0) | 1; return b64(n) }
+    const evenModulus = Buffer.from(base.n ?? "", "base64url"); evenModulus[evenModulus.length - 1] = (evenModulus[evenModulus.length - 1] ?? 0) & 0xfe
+    const bigExponent = Buffer.alloc(10, 0xff)
+    for (const jwk of [
+      { kty: "RSA", n: oddModulus(2125), e: "AQAB" },
+      { kty: "RSA", n: b64(evenModulus), e: "AQAB" },
+      // OpenSSL bounds the exponent at 64 bits above 3072-bit moduli.
+      { kty: "RSA", n: oddModulus(512), e: b64(bigExponent) }
+    ]) {
+      expect(checkPublicKey(JSON.stringify(jwk))).toMatchObject({ _tag: "ValidationFailed" })
     }
   })
 

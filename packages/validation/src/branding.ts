@@ -29,9 +29,15 @@ export type LogoImageCheck =
   | { readonly valid: true; readonly image: ImageInfo; readonly bytes: Uint8Array }
   | { readonly valid: false; readonly message: string }
 
-/** Whether `image` is base64 of a JPG or PNG whose size can be read (and is not zero). */
+/**
+ * A data URI's prefix, as GoCardless's examples send the image. Its declared type decides nothing:
+ * the bytes' magic numbers do, so a PNG declared as JPEG is read as the PNG it is.
+ */
+const IMAGE_DATA_URI_PREFIX = /^data:image\/(?:png|jpe?g);base64,/i
+
+/** Whether `image` is base64 (bare or as a PNG/JPEG data URI) of a JPG or PNG whose size can be read (and is not zero). */
 export const checkLogoImage = (image: string): LogoImageCheck => {
-  const bytes = decodeBase64(image)
+  const bytes = decodeBase64(image.replace(IMAGE_DATA_URI_PREFIX, ""))
   if (bytes === null) return { valid: false, message: "must be base64 encoded data" }
   if (bytes.length === 0) return { valid: false, message: "must not be empty" }
   const info = imageInfo(bytes)

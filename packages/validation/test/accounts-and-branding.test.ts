@@ -90,6 +90,10 @@ describe("logos", () => {
     expect(errorsOf(validateLogoCreate({ image: base64(gif) }))).toEqual([
       { field: "image", message: "must be a JPG or PNG image", request_pointer: "/logos/image", reason: "validation_failed" }
     ])
+    // A data URI is read as its base64; the type it declares is not trusted (the bytes decide).
+    expectSuccess(validateLogoCreate({ image: `data:image/png;base64,${base64(png(300, 40))}` }))
+    expectSuccess(validateLogoCreate({ image: `data:image/jpeg;base64,${base64(png(300, 40))}` }))
+    expect(errorsOf(validateLogoCreate({ image: `data:image/gif;base64,${base64(gif)}` }))[0]?.message).toBe("must be base64 encoded data")
     expect(errorsOf(validateLogoCreate({ image: "not base64!" }))[0]?.message).toBe("must be base64 encoded data")
     expect(pointersOf(validateLogoCreate({}))).toEqual(["/logos/image"])
   })

@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from "node:crypto"
+import { constants, createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject, publicEncrypt, randomBytes } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
 import { type IdGenerator, InvalidApiUsage, invalidField, InvalidState, newId, type NotFound, now, type ValidationFailed } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
@@ -44,6 +44,20 @@ const publicKeyOf = (input: KeyInput): KeyObject | undefined => {
   }
 }
 
+/**
+ * OpenSSL reads keys it later refuses to encrypt with (a modulus over 16384 bits or an even one, too
+ * large an exponent); trying once here turns that into a 422 now rather than a 500 on every read
+ * that would use the key.
+ */
+const canEncryptTo = (key: KeyObject): boolean => {
+  try {
+    publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: "sha256" }, randomBytes(32))
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** The key as stored (SPKI PEM and its size), or the field error of a key that is not an RSA key of 2048 bits or more. */
 export const checkPublicKey = (text: string): { readonly pem: string; readonly bits: number } | ValidationFailed => {
   const input = keyInputOf(text)
@@ -54,6 +68,7 @@ export const checkPublicKey = (text: string): { readonly pem: string; readonly b
   const bits = key.asymmetricKeyDetails?.modulusLength
   if (key.asymmetricKeyType !== "rsa" || bits === undefined) return invalidField(PUBLIC_KEYS, ["public_key"], "must be an RSA key")
   if (bits < PUBLIC_KEY_MIN_BITS) return invalidField(PUBLIC_KEYS, ["public_key"], `must be at least ${PUBLIC_KEY_MIN_BITS} bits long`)
+  if (!canEncryptTo(key)) return invalidField(PUBLIC_KEYS, ["public_key"], "must be an RSA key that RSA-OAEP can encrypt to (an odd modulus of at most 16384 bits, an exponent of at most 64 bits)")
   return { pem: key.export({ type: "spki", format: "pem" }).toString(), bits }
 }
 
