@@ -93,7 +93,7 @@ describe("the flow's forms", () => {
     const token = hiddenToken(await (await fetch(url)).text())
     const stale = await post(url, { csrf_token: token, step: "confirm_payer_details" })
     expect(stale.status).toBe(303)
-    expect(stale.headers.get("location")).toMatch(/\/billing_request_flows\/BRF\w+\?lang=en$/)
+    expect(stale.headers.get("location")).toMatch(/\/billing_request_flows\/BRF\w+$/)
     expect((await client.billingRequests.find(request)).actions?.find((a) => a.type === "confirm_payer_details")?.status).toBe("pending")
   })
 
@@ -206,5 +206,77 @@ describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
     } finally {
       await own.close()
     }
+  })
+})
+
+/** Every required action of a mandate request done through the API: the request is ready to fulfil. */
+const readyThroughApi = async (request: string) => {
+  await client.billingRequests.collectCustomerDetails(request, {
+    customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
+    customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
+  } as never)
+  await client.billingRequests.collectBankAccount(request, { account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "55779911" } as never)
+  await client.billingRequests.confirmPayerDetails(request, {} as never)
+}
+
+describe("review fixes", () => {
+  it("locked details post what the page showed: the customer's held value, not a prefilled one the payer never saw", async () => {
+    const customer = await client.customers.create({ email: "held@example.com", given_name: "Held", family_name: "Person" } as never)
+    const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer: customer.id } } as never)
+    const flow = await client.billingRequestFlows.create({
+      links: { billing_request: request.id }, lock_customer_details: true,
+      prefilled_customer: { email: "other@example.com", given_name: "Other", family_name: "Person", address_line1: "1 Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
+    } as never)
+    const url = flow.authorisation_url ?? ""
+    const html = await (await fetch(url)).text()
+    expect(html).toContain("held@example.com")
+    expect(html).not.toContain("other@example.com")
+    expect((await post(url, { step: "collect_customer_details", csrf_token: hiddenToken(html) })).status).toBe(303)
+    expect((await customerOf(request.id ?? ""))?.email).toBe("held@example.com")
+  })
+
+  it("region and address_line3: asked, prefilled, and posted when locked", async () => {
+    const address = { address_line1: "1 Row", address_line3: "Hamlet", city: "London", region: "Greater London", postal_code: "N1 1AA", country_code: "GB" }
+    const open = await mandateFlow({ prefilled_customer: { email: "a@example.com", given_name: "A", family_name: "B", ...address } })
+    const html = await (await fetch(open.url)).text()
+    expect(html).toContain("name=\"region\" value=\"Greater London\"")
+    expect(html).toContain("name=\"address_line3\" value=\"Hamlet\"")
+    const locked = await mandateFlow({ lock_customer_details: true, prefilled_customer: { email: "a@example.com", given_name: "A", family_name: "B", ...address } })
+    expect((await post(locked.url, { step: "collect_customer_details", csrf_token: hiddenToken(await (await fetch(locked.url)).text()) })).status).toBe(303)
+    const detail = (await client.billingRequests.find(locked.request)).resources?.customer_billing_detail
+    expect(detail).toMatchObject({ region: "Greater London", address_line3: "Hamlet" })
+  })
+
+  it("an expired auto_fulfil flow opened later is a 410 and fulfils nothing", async () => {
+    const { request, url } = await mandateFlow({ auto_fulfil: true })
+    await readyThroughApi(request)
+    await advance(server, 8 * 24 * 60 * 60)
+    expect((await fetch(url)).status).toBe(410)
+    const after = await client.billingRequests.find(request)
+    expect(after.status).toBe("ready_to_fulfil")
+    expect(after.links?.mandate_request_mandate).toBeUndefined()
+  })
+
+  it("a form's post and its redirect keep no language cookie; only the language switch does", async () => {
+    const { url } = await mandateFlow({ language: "fr" })
+    const html = await (await fetch(url)).text()
+    expect(html).toContain("<html lang=\"fr\"")
+    const answered = await post(url, { ...DETAILS, lang: "fr", csrf_token: hiddenToken(html) })
+    expect(answered.status).toBe(303)
+    expect(answered.headers.get("set-cookie")).toBeNull()
+    const location = answered.headers.get("location") ?? ""
+    expect(location).not.toContain("lang=")
+    const switched = await fetch(`${url}?lang=de`)
+    expect(switched.headers.get("set-cookie")).toContain("paykit_lang=de")
+  })
+
+  it("overlapping posts of one step: the loser is shown the page as it is now, not an error", async () => {
+    const { request, url } = await mandateFlow()
+    await post(url, { ...DETAILS, csrf_token: hiddenToken(await (await fetch(url)).text()) })
+    const token = hiddenToken(await (await fetch(url)).text())
+    const account = { csrf_token: token, step: "collect_bank_account", account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "55779911" }
+    const answers = await Promise.all([post(url, account), post(url, account), post(url, account)])
+    for (const answered of answers) expect(answered.status, await answered.clone().text()).toBe(303)
+    expect((await client.billingRequests.find(request)).links?.customer_bank_account).toMatch(/^BA/)
   })
 })

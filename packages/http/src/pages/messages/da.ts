@@ -66,6 +66,8 @@ export const da: Messages = {
   flow_address: "Faktureringsadresse",
   flow_address_line1: "Adresselinje 1",
   flow_address_line2: "Adresselinje 2 (valgfrit)",
+  flow_address_line3: "Adresselinje 3 (valgfrit)",
+  flow_region: "Region (valgfrit)",
   flow_city: "By",
   flow_postal_code: "Postnummer",
   flow_country_code: "Landekode (to bogstaver, for eksempel DK)",

@@ -66,6 +66,8 @@ export const de: Messages = {
   flow_address: "Rechnungsadresse",
   flow_address_line1: "Adresszeile 1",
   flow_address_line2: "Adresszeile 2 (optional)",
+  flow_address_line3: "Adresszeile 3 (optional)",
+  flow_region: "Bundesland oder Region (optional)",
   flow_city: "Ort",
   flow_postal_code: "Postleitzahl",
   flow_country_code: "Ländercode (zwei Buchstaben, etwa DE)",

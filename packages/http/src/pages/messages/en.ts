@@ -65,6 +65,8 @@ export const en = {
   flow_address: "Billing address",
   flow_address_line1: "Address line 1",
   flow_address_line2: "Address line 2 (optional)",
+  flow_address_line3: "Address line 3 (optional)",
+  flow_region: "County or region (optional)",
   flow_city: "Town or city",
   flow_postal_code: "Postcode",
   flow_country_code: "Country code (two letters, such as GB)",

@@ -66,6 +66,8 @@ export const es: Messages = {
   flow_address: "Dirección de facturación",
   flow_address_line1: "Dirección, línea 1",
   flow_address_line2: "Dirección, línea 2 (opcional)",
+  flow_address_line3: "Dirección, línea 3 (opcional)",
+  flow_region: "Provincia o región (opcional)",
   flow_city: "Ciudad",
   flow_postal_code: "Código postal",
   flow_country_code: "Código de país (dos letras, como ES)",

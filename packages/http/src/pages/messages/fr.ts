@@ -66,6 +66,8 @@ export const fr: Messages = {
   flow_address: "Adresse de facturation",
   flow_address_line1: "Adresse, ligne 1",
   flow_address_line2: "Adresse, ligne 2 (facultatif)",
+  flow_address_line3: "Adresse, ligne 3 (facultatif)",
+  flow_region: "Département ou région (facultatif)",
   flow_city: "Ville",
   flow_postal_code: "Code postal",
   flow_country_code: "Code pays (deux lettres, par exemple FR)",

@@ -66,6 +66,8 @@ export const sv: Messages = {
   flow_address: "Faktureringsadress",
   flow_address_line1: "Adressrad 1",
   flow_address_line2: "Adressrad 2 (valfritt)",
+  flow_address_line3: "Adressrad 3 (valfritt)",
+  flow_region: "Län eller region (valfritt)",
   flow_city: "Ort",
   flow_postal_code: "Postnummer",
   flow_country_code: "Landskod (två bokstäver, till exempel SE)",
