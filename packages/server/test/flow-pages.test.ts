@@ -140,8 +140,8 @@ describe("what the request still misses, and a closed request", () => {
     const refused = await post(url, { ...partial, csrf_token: hiddenToken(await (await fetch(url)).text()) })
     expect(refused.status).toBe(422)
     const html = await refused.text()
-    expect(html).toContain("<li>customer.family_name: is required for this billing request</li>")
-    expect(html).toContain("name=\"family_name\" value=\"\" type=\"text\" required autocomplete=\"family-name\" aria-invalid=\"true\"")
+    expect(html).toContain("<li id=\"problem-family_name\">Last name: is required for this billing request</li>")
+    expect(html).toContain("name=\"family_name\" value=\"\" type=\"text\" required autocomplete=\"family-name\" aria-describedby=\"problem-family_name\" aria-invalid=\"true\"")
     expect(html).toContain("value=\"ada@example.com\"")
     expect((await customerOf(request))?.email).toBeNull()
   })
@@ -150,7 +150,7 @@ describe("what the request still misses, and a closed request", () => {
     const { url } = await mandateFlow({ lock_customer_details: true, prefilled_customer: { email: "lin@example.com", given_name: "Lin", family_name: "Locke" } })
     const html = await (await fetch(url)).text()
     expect(html).toContain("lin@example.com")
-    expect(html).toContain("<li>address_line1</li>")
+    expect(html).toContain("<li>Address line 1</li>")
     expect(html).not.toContain("<button")
   })
 
@@ -268,6 +268,16 @@ describe("review fixes", () => {
     expect(location).not.toContain("lang=")
     const switched = await fetch(`${url}?lang=de`)
     expect(switched.headers.get("set-cookie")).toContain("paykit_lang=de")
+  })
+
+  it("a translated page names what is missing or refused by its translated label, not the API's name or English rule", async () => {
+    const locked = await mandateFlow({ language: "de", lock_customer_details: true, prefilled_customer: { email: "lin@example.com", given_name: "Lin", family_name: "Locke" } })
+    expect(await (await fetch(locked.url)).text()).toContain("<li>Adresszeile 1</li>")
+    const { url } = await mandateFlow({ language: "de" })
+    const { family_name: _left, ...partial } = DETAILS
+    const refused = await (await post(url, { ...partial, lang: "de", csrf_token: hiddenToken(await (await fetch(url)).text()) })).text()
+    expect(refused).toContain("<li id=\"problem-family_name\">Nachname: Bitte prüfen Sie diese Angabe.</li>")
+    expect(refused).not.toContain("is required")
   })
 
   it("overlapping posts of one step: the loser is shown the page as it is now, not an error", async () => {

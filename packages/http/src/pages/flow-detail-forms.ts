@@ -1,6 +1,6 @@
 import type { BillingRequest, BillingRequestFlow } from "@paykit/engine"
 import { type Html, html } from "./html.ts"
-import { field, type StepForm, stepForm } from "./flow-form-kit.ts"
+import { field, labelOf, type StepForm, stepForm } from "./flow-form-kit.ts"
 
 /**
  * The payer's details and bank account forms. Locked details (`lock_customer_details`) are shown,
@@ -78,7 +78,7 @@ const lockedDetails = (form: StepForm): Html => {
   const missing = incompleteFields(form.request).filter((name) => !isDetailField(name) || knownValue(form.request, form.flow, name) === null)
   const shown = html`<p>${m.flow_details_locked}</p><dl>${known}</dl>`
   if (missing.length === 0) return stepForm(form, "collect_customer_details", shown, m.flow_continue)
-  return html`${shown}<p role="alert">${m.flow_details_locked_missing}</p><ul>${missing.map((name) => html`<li>${name}</li>`)}</ul>`
+  return html`${shown}<p role="alert">${m.flow_details_locked_missing}</p><ul>${missing.map((name) => html`<li>${labelOf(m, name)}</li>`)}</ul>`
 }
 
 export const detailsForm = (form: StepForm): Html => {

@@ -55,6 +55,7 @@ export const da: Messages = {
   flow_title_closed: "Denne anmodning er lukket",
   flow_title_expired: "Linket er udløbet",
   flow_kind_both: "En betaling og en betalingsaftale",
+  flow_field_check: "Kontrollér dette svar.",
   flow_errors: "Ret venligst følgende:",
   flow_continue: "Fortsæt",
   flow_exit: "Afbryd og gå tilbage til forhandleren",

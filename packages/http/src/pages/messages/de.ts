@@ -55,6 +55,7 @@ export const de: Messages = {
   flow_title_closed: "Diese Anfrage ist geschlossen",
   flow_title_expired: "Dieser Link ist abgelaufen",
   flow_kind_both: "Eine Zahlung und ein Lastschriftmandat",
+  flow_field_check: "Bitte prüfen Sie diese Angabe.",
   flow_errors: "Bitte korrigieren Sie Folgendes:",
   flow_continue: "Weiter",
   flow_exit: "Abbrechen und zum Händler zurückkehren",

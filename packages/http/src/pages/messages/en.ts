@@ -54,6 +54,7 @@ export const en = {
   flow_title_closed: "This request is closed",
   flow_title_expired: "This link has expired",
   flow_kind_both: "A payment and a Direct Debit mandate",
+  flow_field_check: "Please check this answer.",
   flow_errors: "Please correct the following:",
   flow_continue: "Continue",
   flow_exit: "Exit and return to the merchant",

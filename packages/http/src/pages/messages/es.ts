@@ -55,6 +55,7 @@ export const es: Messages = {
   flow_title_closed: "Esta solicitud está cerrada",
   flow_title_expired: "Este enlace ha caducado",
   flow_kind_both: "Un pago y un mandato de domiciliación",
+  flow_field_check: "Revise esta respuesta.",
   flow_errors: "Corrija lo siguiente:",
   flow_continue: "Continuar",
   flow_exit: "Salir y volver al comercio",

@@ -55,6 +55,7 @@ export const fr: Messages = {
   flow_title_closed: "Cette demande est close",
   flow_title_expired: "Ce lien a expiré",
   flow_kind_both: "Un paiement et un mandat de prélèvement",
+  flow_field_check: "Veuillez vérifier cette réponse.",
   flow_errors: "Veuillez corriger ce qui suit :",
   flow_continue: "Continuer",
   flow_exit: "Quitter et retourner chez le marchand",

@@ -55,6 +55,7 @@ export const sv: Messages = {
   flow_title_closed: "Den här begäran är stängd",
   flow_title_expired: "Länken har gått ut",
   flow_kind_both: "En betalning och ett autogiromedgivande",
+  flow_field_check: "Kontrollera detta svar.",
   flow_errors: "Rätta följande:",
   flow_continue: "Fortsätt",
   flow_exit: "Avbryt och gå tillbaka till handlaren",
