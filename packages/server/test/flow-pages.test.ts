@@ -1,6 +1,6 @@
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
+import { api, localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
 import { advance, hiddenToken, PAGES_TOKEN, postForm } from "./pages-support.ts"
 
 /**
@@ -177,13 +177,6 @@ describe("an expired flow", () => {
   })
 })
 
-/** Each step's post, with the token of the page before it; the answer must move the flow on. */
-const answer = async (url: string, fields: Record<string, string>) => {
-  const answered = await post(url, { ...fields, csrf_token: hiddenToken(await (await fetch(url)).text()) })
-  expect(answered.status, await answered.clone().text()).toBe(303)
-  return answered
-}
-
 describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
   it("a redirect flow walked over its pages ends at success_redirect_url and completes; a NUL in a flow page's path is a 404", async () => {
     const own = await start()
@@ -208,6 +201,13 @@ describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
     }
   })
 })
+
+/** Each step's post, with the token of the page before it; the answer must move the flow on. */
+const answer = async (url: string, fields: Record<string, string>) => {
+  const answered = await post(url, { ...fields, csrf_token: hiddenToken(await (await fetch(url)).text()) })
+  expect(answered.status, await answered.clone().text()).toBe(303)
+  return answered
+}
 
 /** Every required action of a mandate request done through the API: the request is ready to fulfil. */
 const readyThroughApi = async (request: string) => {
@@ -278,6 +278,35 @@ describe("review fixes", () => {
     const refused = await (await post(url, { ...partial, lang: "de", csrf_token: hiddenToken(await (await fetch(url)).text()) })).text()
     expect(refused).toContain("<li id=\"problem-family_name\">Nachname: Bitte prüfen Sie diese Angabe.</li>")
     expect(refused).not.toContain("is required")
+  })
+
+  it("a redirect flow's page follows its own billing request flow, not a later one made on its request; the link stays internal", async () => {
+    const redirectFlow = await client.redirectFlows.create({ session_token: "S1", success_redirect_url: "https://merchant.example/rf", scheme: "bacs", prefilled_customer: { language: "fr" } } as never)
+    await client.billingRequestFlows.create({ links: { billing_request: redirectFlow.links?.billing_request }, language: "de", auto_fulfil: true } as never)
+    const url = redirectFlow.redirect_url ?? ""
+    expect(await (await fetch(url)).text()).toContain("<html lang=\"fr\"")
+    const shown = await api(server.url, PAGES_TOKEN, `/redirect_flows/${redirectFlow.id ?? ""}`)
+    expect(await shown.text()).not.toContain("billing_request_flow")
+    await answer(url, DETAILS)
+    await answer(url, { step: "collect_bank_account", account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "55779911" })
+    await answer(url, { step: "confirm_payer_details" })
+    await fetch(url)
+    // The later flow's auto_fulfil does not fulfil before the merchant completes the redirect flow.
+    expect((await client.billingRequests.find(redirectFlow.links?.billing_request ?? "")).status).toBe("ready_to_fulfil")
+  })
+
+  it("a redirect flow's confirmation page is in the flow's language and lives 15 minutes after completion", async () => {
+    const redirectFlow = await client.redirectFlows.create({ session_token: "S2", success_redirect_url: "https://merchant.example/rf", scheme: "bacs", prefilled_customer: { language: "de" } } as never)
+    const url = redirectFlow.redirect_url ?? ""
+    await answer(url, DETAILS)
+    await answer(url, { step: "collect_bank_account", account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "55779911" })
+    await answer(url, { step: "confirm_payer_details" })
+    const completed = await client.redirectFlows.complete(redirectFlow.id ?? "", { session_token: "S2" })
+    const confirmation = await fetch(completed.confirmation_url ?? "")
+    expect(confirmation.status).toBe(200)
+    expect(await confirmation.text()).toContain("<html lang=\"de\"")
+    await advance(server, 16 * 60)
+    expect((await fetch(completed.confirmation_url ?? "")).status).toBe(410)
   })
 
   it("overlapping posts of one step: the loser is shown the page as it is now, not an error", async () => {

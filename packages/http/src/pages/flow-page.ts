@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { decodeInputEffect, NotFound, now, type PaykitError, type Timestamp, timestampToMillis } from "@paykit/core"
-import { type BillingRequest, BillingRequestInstitutionParams, type BillingRequestFlow, HOSTED_PAGE_PATHS, HostedPagesBaseUrl } from "@paykit/engine"
+import { type BillingRequest, BillingRequestInstitutionParams, type BillingRequestFlow, HOSTED_PAGE_PATHS, HostedPagesBaseUrl, type RedirectFlow } from "@paykit/engine"
 import type { ApiResponse } from "../api-response.ts"
 import type { PageRoute } from "../routes.ts"
 import { html, type HtmlValue } from "./html.ts"
@@ -47,13 +47,23 @@ const billingRequestFlowView: Loader = {
     }))
 }
 
+/**
+ * A redirect flow's own billing request flow (its language is the redirect flow's) (its stored link), never a later one made on the
+ * same request through the API. Flows stored before the link was kept: their request's newest.
+ */
+export const ownFlowOf = (services: PageServices, organisation: string, redirectFlow: RedirectFlow): Effect.Effect<BillingRequestFlow, NotFound> =>
+  Effect.gen(function*() {
+    const own = yield* services.redirectFlows.ownBillingRequestFlow(organisation, redirectFlow.id)
+    const flow = own === undefined ? yield* services.billingRequestFlows.forBillingRequest(organisation, redirectFlow.links.billing_request) : yield* services.billingRequestFlows.get(organisation, own)
+    return flow ?? (yield* new NotFound({ resource: "redirect_flows", id: redirectFlow.id }))
+  })
+
 const redirectFlowView: Loader = {
   purpose: "redirect_flow",
   load: (services, p) =>
     Effect.gen(function*() {
     const redirectFlow = yield* services.redirectFlows.get(p.organisation, p.id)
-    const flow = yield* services.billingRequestFlows.forBillingRequest(p.organisation, redirectFlow.links.billing_request)
-    if (flow === undefined) return yield* new NotFound({ resource: "redirect_flows", id: p.id })
+    const flow = yield* ownFlowOf(services, p.organisation, redirectFlow)
     return {
       flow,
       expiresAt: redirectFlow.expires_at,
