@@ -319,3 +319,38 @@ describe("review fixes", () => {
     expect((await client.billingRequests.find(request)).links?.customer_bank_account).toMatch(/^BA/)
   })
 })
+
+describe("a billing request template's authorisation_url", () => {
+  it("shows a Start page (creating nothing); its post starts a billing request of the template's and its flow, then the flow's page", async () => {
+    const template = await client.billingRequestTemplates.create({
+      name: "Gym <membership>", mandate_request_currency: "GBP", mandate_request_scheme: "bacs",
+      payment_request_amount: "2500", payment_request_currency: "GBP", payment_request_description: "Joining fee", redirect_uri: "https://merchant.example/welcome"
+    } as never)
+    const url = template.authorisation_url ?? ""
+    expect(url).toMatch(new RegExp(`^${server.url}/pages/${server.boot.organisation.id}/billing_request_templates/BRT`))
+    const count = async () => (await client.billingRequests.list({ limit: "500" } as never)).billing_requests.length
+    const before = await count()
+    const shown = await fetch(url)
+    expect(shown.status).toBe(200)
+    const html = await shown.text()
+    expect(html).toContain("Gym &lt;membership&gt;")
+    await fetch(url)
+    await fetch(url, { method: "HEAD" })
+    expect(await count()).toBe(before)
+    expect((await post(url, {})).status).toBe(403)
+    expect(await count()).toBe(before)
+    const started = await post(url, { csrf_token: hiddenToken(html) })
+    expect(started.status).toBe(303)
+    const location = started.headers.get("location") ?? ""
+    expect(location).toMatch(new RegExp(`^${server.url}/pages/${server.boot.organisation.id}/billing_request_flows/BRF\\w+$`))
+    const flowId = location.split("/").at(-1) ?? ""
+    const flow = await client.billingRequestFlows.initialise(flowId, {} as never)
+    const request = await client.billingRequests.find(flow.links?.billing_request ?? "")
+    expect(request.mandate_request).toMatchObject({ currency: "GBP", scheme: "bacs" })
+    expect(request.payment_request).toMatchObject({ amount: 2500, currency: "GBP", description: "Joining fee" })
+    expect(flow.redirect_uri).toBe("https://merchant.example/welcome")
+    expect((await fetch(location)).status).toBe(200)
+    expect(await count()).toBe(before + 1)
+    expect((await fetch(`${server.url}/pages/${server.boot.organisation.id}/billing_request_templates/BRT000000000000`)).status).toBe(404)
+  })
+})
