@@ -40,6 +40,8 @@ export const BANK_AUTHORISATION_URL_LIFE_MS = 15 * 60 * 1000
 export const BILLING_REQUEST_FLOW_LIFE_MS = 7 * 24 * 60 * 60 * 1000
 /** Redirect flow life, in milliseconds: thirty minutes after creation, as the real API documents. */
 export const REDIRECT_FLOW_LIFE_MS = 30 * 60 * 1000
+/** A completed redirect flow's `confirmation_url` is available for 15 minutes after completion (the real API). */
+export const REDIRECT_FLOW_CONFIRMATION_LIFE_MS = 15 * 60 * 1000
 /** OAuth authorisation code life, in milliseconds. */
 export const OAUTH_CODE_LIFE_MS = 5 * 60 * 1000
 /** OAuth `client_id` and `client_secret` length. */

@@ -91,7 +91,8 @@ describe("the billing request flow pages in Chromium", () => {
     await page.getByLabel("Sort code").fill("200000")
     await page.getByLabel("Account number").fill("1")
     await click(page, "Continue")
-    expect(await page.getByRole("alert").innerText()).toContain("account_number")
+    expect(await page.getByRole("alert").innerText()).toContain("Account number")
+    expect(await page.getByLabel("Account number").getAttribute("aria-invalid")).toBe("true")
     expect(await page.getByLabel("Sort code").inputValue()).toBe("200000")
     await expectAccessible(page)
     await fillAccount(page)
@@ -203,10 +204,10 @@ describe("the billing request flow pages in Chromium", () => {
     const { flow } = await mandateFlow()
     const page = await newPage()
     await page.goto(flow.authorisation_url ?? "")
-    expect(await focusOrder(page, 18)).toEqual([
+    expect(await focusOrder(page, 20)).toEqual([
       "Skip to content", "English", "Français", "Deutsch", "Español", "Svenska", "Dansk",
       "Email address", "First name", "Last name", "Company name (optional, for a business)",
-      "Address line 1", "Address line 2 (optional)", "Town or city", "Postcode", "Country code (two letters, such as GB)",
+      "Address line 1", "Address line 2 (optional)", "Address line 3 (optional)", "Town or city", "County or region (optional)", "Postcode", "Country code (two letters, such as GB)",
       "Continue", "Exit and return to the merchant"
     ])
     await page.close()
@@ -266,5 +267,34 @@ describe("the redirect flow pages in Chromium", () => {
     await expectAccessible(page)
     await screenshot(page, "redirect-flow-confirmation")
     await page.close()
+  })
+})
+
+describe("a billing request template's page in Chromium", () => {
+  it("Start makes a billing request of the template's and sends the payer through its flow to fulfilment", async () => {
+    const template = await client.billingRequestTemplates.create({
+      name: "Gym membership", mandate_request_currency: "GBP", mandate_request_scheme: "bacs", redirect_uri: `${MERCHANT}/welcome`
+    } as never)
+    const page = await newPage()
+    await page.goto(template.authorisation_url ?? "")
+    expect(await heading(page)).toBe("Set up with Sandbox Creditor Ltd")
+    expect(await page.locator("main").innerText()).toContain("Gym membership")
+    await expectAccessible(page)
+    await screenshot(page, "template-start")
+    await click(page, "Start")
+    expect(await heading(page)).toBe("Your details")
+    const flowId = new URL(page.url()).pathname.split("/").at(-1) ?? ""
+    await fillDetails(page)
+    await click(page, "Continue")
+    await fillAccount(page)
+    await click(page, "Continue")
+    await click(page, "Confirm")
+    expect(await heading(page)).toBe("All done")
+    const flow = await client.billingRequestFlows.initialise(flowId, {} as never)
+    const request = await client.billingRequests.find(flow.links?.billing_request ?? "")
+    expect(request.status).toBe("fulfilled")
+    expect((await client.mandates.find(request.mandate_request?.links?.mandate ?? "")).scheme).toBe("bacs")
+    await page.getByRole("link", { name: "Return to the merchant" }).click()
+    await page.waitForURL(`${MERCHANT}/welcome`)
   })
 })

@@ -1,6 +1,6 @@
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
+import { api, localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
 import { advance, hiddenToken, PAGES_TOKEN, postForm } from "./pages-support.ts"
 
 /**
@@ -93,7 +93,7 @@ describe("the flow's forms", () => {
     const token = hiddenToken(await (await fetch(url)).text())
     const stale = await post(url, { csrf_token: token, step: "confirm_payer_details" })
     expect(stale.status).toBe(303)
-    expect(stale.headers.get("location")).toMatch(/\/billing_request_flows\/BRF\w+\?lang=en$/)
+    expect(stale.headers.get("location")).toMatch(/\/billing_request_flows\/BRF\w+$/)
     expect((await client.billingRequests.find(request)).actions?.find((a) => a.type === "confirm_payer_details")?.status).toBe("pending")
   })
 
@@ -140,8 +140,8 @@ describe("what the request still misses, and a closed request", () => {
     const refused = await post(url, { ...partial, csrf_token: hiddenToken(await (await fetch(url)).text()) })
     expect(refused.status).toBe(422)
     const html = await refused.text()
-    expect(html).toContain("<li>customer.family_name: is required for this billing request</li>")
-    expect(html).toContain("name=\"family_name\" value=\"\" type=\"text\" required autocomplete=\"family-name\" aria-invalid=\"true\"")
+    expect(html).toContain("<li id=\"problem-family_name\">Last name: is required for this billing request</li>")
+    expect(html).toContain("name=\"family_name\" value=\"\" type=\"text\" required autocomplete=\"family-name\" aria-describedby=\"problem-family_name\" aria-invalid=\"true\"")
     expect(html).toContain("value=\"ada@example.com\"")
     expect((await customerOf(request))?.email).toBeNull()
   })
@@ -150,7 +150,7 @@ describe("what the request still misses, and a closed request", () => {
     const { url } = await mandateFlow({ lock_customer_details: true, prefilled_customer: { email: "lin@example.com", given_name: "Lin", family_name: "Locke" } })
     const html = await (await fetch(url)).text()
     expect(html).toContain("lin@example.com")
-    expect(html).toContain("<li>address_line1</li>")
+    expect(html).toContain("<li>Address line 1</li>")
     expect(html).not.toContain("<button")
   })
 
@@ -177,13 +177,6 @@ describe("an expired flow", () => {
   })
 })
 
-/** Each step's post, with the token of the page before it; the answer must move the flow on. */
-const answer = async (url: string, fields: Record<string, string>) => {
-  const answered = await post(url, { ...fields, csrf_token: hiddenToken(await (await fetch(url)).text()) })
-  expect(answered.status, await answered.clone().text()).toBe(303)
-  return answered
-}
-
 describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
   it("a redirect flow walked over its pages ends at success_redirect_url and completes; a NUL in a flow page's path is a 404", async () => {
     const own = await start()
@@ -206,5 +199,158 @@ describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
     } finally {
       await own.close()
     }
+  })
+})
+
+/** Each step's post, with the token of the page before it; the answer must move the flow on. */
+const answer = async (url: string, fields: Record<string, string>) => {
+  const answered = await post(url, { ...fields, csrf_token: hiddenToken(await (await fetch(url)).text()) })
+  expect(answered.status, await answered.clone().text()).toBe(303)
+  return answered
+}
+
+/** Every required action of a mandate request done through the API: the request is ready to fulfil. */
+const readyThroughApi = async (request: string) => {
+  await client.billingRequests.collectCustomerDetails(request, {
+    customer: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace" },
+    customer_billing_detail: { address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
+  } as never)
+  await client.billingRequests.collectBankAccount(request, { account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "55779911" } as never)
+  await client.billingRequests.confirmPayerDetails(request, {} as never)
+}
+
+describe("review fixes", () => {
+  it("locked details post what the page showed: the customer's held value, not a prefilled one the payer never saw", async () => {
+    const customer = await client.customers.create({ email: "held@example.com", given_name: "Held", family_name: "Person" } as never)
+    const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" }, links: { customer: customer.id } } as never)
+    const flow = await client.billingRequestFlows.create({
+      links: { billing_request: request.id }, lock_customer_details: true,
+      prefilled_customer: { email: "other@example.com", given_name: "Other", family_name: "Person", address_line1: "1 Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
+    } as never)
+    const url = flow.authorisation_url ?? ""
+    const html = await (await fetch(url)).text()
+    expect(html).toContain("held@example.com")
+    expect(html).not.toContain("other@example.com")
+    expect((await post(url, { step: "collect_customer_details", csrf_token: hiddenToken(html) })).status).toBe(303)
+    expect((await customerOf(request.id ?? ""))?.email).toBe("held@example.com")
+  })
+
+  it("region and address_line3: asked, prefilled, and posted when locked", async () => {
+    const address = { address_line1: "1 Row", address_line3: "Hamlet", city: "London", region: "Greater London", postal_code: "N1 1AA", country_code: "GB" }
+    const open = await mandateFlow({ prefilled_customer: { email: "a@example.com", given_name: "A", family_name: "B", ...address } })
+    const html = await (await fetch(open.url)).text()
+    expect(html).toContain("name=\"region\" value=\"Greater London\"")
+    expect(html).toContain("name=\"address_line3\" value=\"Hamlet\"")
+    const locked = await mandateFlow({ lock_customer_details: true, prefilled_customer: { email: "a@example.com", given_name: "A", family_name: "B", ...address } })
+    expect((await post(locked.url, { step: "collect_customer_details", csrf_token: hiddenToken(await (await fetch(locked.url)).text()) })).status).toBe(303)
+    const detail = (await client.billingRequests.find(locked.request)).resources?.customer_billing_detail
+    expect(detail).toMatchObject({ region: "Greater London", address_line3: "Hamlet" })
+  })
+
+  it("an expired auto_fulfil flow opened later is a 410 and fulfils nothing", async () => {
+    const { request, url } = await mandateFlow({ auto_fulfil: true })
+    await readyThroughApi(request)
+    await advance(server, 8 * 24 * 60 * 60)
+    expect((await fetch(url)).status).toBe(410)
+    const after = await client.billingRequests.find(request)
+    expect(after.status).toBe("ready_to_fulfil")
+    expect(after.links?.mandate_request_mandate).toBeUndefined()
+  })
+
+  it("a form's post and its redirect keep no language cookie; only the language switch does", async () => {
+    const { url } = await mandateFlow({ language: "fr" })
+    const html = await (await fetch(url)).text()
+    expect(html).toContain("<html lang=\"fr\"")
+    const answered = await post(url, { ...DETAILS, lang: "fr", csrf_token: hiddenToken(html) })
+    expect(answered.status).toBe(303)
+    expect(answered.headers.get("set-cookie")).toBeNull()
+    const location = answered.headers.get("location") ?? ""
+    expect(location).not.toContain("lang=")
+    const switched = await fetch(`${url}?lang=de`)
+    expect(switched.headers.get("set-cookie")).toContain("paykit_lang=de")
+  })
+
+  it("a translated page names what is missing or refused by its translated label, not the API's name or English rule", async () => {
+    const locked = await mandateFlow({ language: "de", lock_customer_details: true, prefilled_customer: { email: "lin@example.com", given_name: "Lin", family_name: "Locke" } })
+    expect(await (await fetch(locked.url)).text()).toContain("<li>Adresszeile 1</li>")
+    const { url } = await mandateFlow({ language: "de" })
+    const { family_name: _left, ...partial } = DETAILS
+    const refused = await (await post(url, { ...partial, lang: "de", csrf_token: hiddenToken(await (await fetch(url)).text()) })).text()
+    expect(refused).toContain("<li id=\"problem-family_name\">Nachname: Bitte prüfen Sie diese Angabe.</li>")
+    expect(refused).not.toContain("is required")
+  })
+
+  it("a redirect flow's page follows its own billing request flow, not a later one made on its request; the link stays internal", async () => {
+    const redirectFlow = await client.redirectFlows.create({ session_token: "S1", success_redirect_url: "https://merchant.example/rf", scheme: "bacs", prefilled_customer: { language: "fr" } } as never)
+    await client.billingRequestFlows.create({ links: { billing_request: redirectFlow.links?.billing_request }, language: "de", auto_fulfil: true } as never)
+    const url = redirectFlow.redirect_url ?? ""
+    expect(await (await fetch(url)).text()).toContain("<html lang=\"fr\"")
+    const shown = await api(server.url, PAGES_TOKEN, `/redirect_flows/${redirectFlow.id ?? ""}`)
+    expect(await shown.text()).not.toContain("billing_request_flow")
+    await answer(url, DETAILS)
+    await answer(url, { step: "collect_bank_account", account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "55779911" })
+    await answer(url, { step: "confirm_payer_details" })
+    await fetch(url)
+    // The later flow's auto_fulfil does not fulfil before the merchant completes the redirect flow.
+    expect((await client.billingRequests.find(redirectFlow.links?.billing_request ?? "")).status).toBe("ready_to_fulfil")
+  })
+
+  it("a redirect flow's confirmation page is in the flow's language and lives 15 minutes after completion", async () => {
+    const redirectFlow = await client.redirectFlows.create({ session_token: "S2", success_redirect_url: "https://merchant.example/rf", scheme: "bacs", prefilled_customer: { language: "de" } } as never)
+    const url = redirectFlow.redirect_url ?? ""
+    await answer(url, DETAILS)
+    await answer(url, { step: "collect_bank_account", account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "55779911" })
+    await answer(url, { step: "confirm_payer_details" })
+    const completed = await client.redirectFlows.complete(redirectFlow.id ?? "", { session_token: "S2" })
+    const confirmation = await fetch(completed.confirmation_url ?? "")
+    expect(confirmation.status).toBe(200)
+    expect(await confirmation.text()).toContain("<html lang=\"de\"")
+    await advance(server, 16 * 60)
+    expect((await fetch(completed.confirmation_url ?? "")).status).toBe(410)
+  })
+
+  it("overlapping posts of one step: the loser is shown the page as it is now, not an error", async () => {
+    const { request, url } = await mandateFlow()
+    await post(url, { ...DETAILS, csrf_token: hiddenToken(await (await fetch(url)).text()) })
+    const token = hiddenToken(await (await fetch(url)).text())
+    const account = { csrf_token: token, step: "collect_bank_account", account_holder_name: "Ada Lovelace", country_code: "GB", branch_code: "200000", account_number: "55779911" }
+    const answers = await Promise.all([post(url, account), post(url, account), post(url, account)])
+    for (const answered of answers) expect(answered.status, await answered.clone().text()).toBe(303)
+    expect((await client.billingRequests.find(request)).links?.customer_bank_account).toMatch(/^BA/)
+  })
+})
+
+describe("a billing request template's authorisation_url", () => {
+  it("shows a Start page (creating nothing); its post starts a billing request of the template's and its flow, then the flow's page", async () => {
+    const template = await client.billingRequestTemplates.create({
+      name: "Gym <membership>", mandate_request_currency: "GBP", mandate_request_scheme: "bacs",
+      payment_request_amount: "2500", payment_request_currency: "GBP", payment_request_description: "Joining fee", redirect_uri: "https://merchant.example/welcome"
+    } as never)
+    const url = template.authorisation_url ?? ""
+    expect(url).toMatch(new RegExp(`^${server.url}/pages/${server.boot.organisation.id}/billing_request_templates/BRT`))
+    const count = async () => (await client.billingRequests.list({ limit: "500" } as never)).billing_requests.length
+    const before = await count()
+    const shown = await fetch(url)
+    expect(shown.status).toBe(200)
+    const html = await shown.text()
+    expect(html).toContain("Gym &lt;membership&gt;")
+    await fetch(url)
+    await fetch(url, { method: "HEAD" })
+    expect(await count()).toBe(before)
+    expect((await post(url, {})).status).toBe(403)
+    expect(await count()).toBe(before)
+    const started = await post(url, { csrf_token: hiddenToken(html) })
+    expect(started.status).toBe(303)
+    const location = started.headers.get("location") ?? ""
+    expect(location).toMatch(new RegExp(`^${server.url}/pages/${server.boot.organisation.id}/billing_request_flows/BRF\\w+$`))
+    const flowId = location.split("/").at(-1) ?? ""
+    const flow = await client.billingRequestFlows.initialise(flowId, {} as never)
+    const request = await client.billingRequests.find(flow.links?.billing_request ?? "")
+    expect(request.mandate_request).toMatchObject({ currency: "GBP", scheme: "bacs" })
+    expect(request.payment_request).toMatchObject({ amount: 2500, currency: "GBP", description: "Joining fee" })
+    expect(flow.redirect_uri).toBe("https://merchant.example/welcome")
+    expect((await fetch(location)).status).toBe(200)
+    expect(await count()).toBe(before + 1)
+    expect((await fetch(`${server.url}/pages/${server.boot.organisation.id}/billing_request_templates/BRT000000000000`)).status).toBe(404)
   })
 })

@@ -13,6 +13,7 @@ export const HOSTED_PAGE_PATHS = {
   billingRequestFlow: "/pages/:organisation/billing_request_flows/:id",
   redirectFlow: "/pages/:organisation/redirect_flows/:id",
   redirectFlowConfirmation: "/pages/:organisation/redirect_flows/:id/success",
+  billingRequestTemplate: "/pages/:organisation/billing_request_templates/:id",
   institutionIcon: "/institutions/:id/icon.svg",
   institutionLogo: "/institutions/:id/logo.svg",
   creditorLogo: "/pages/:organisation/logos/:id"

@@ -12,6 +12,7 @@ import { BillingRequestFlowRepository, BillingRequestRepository, BillingRequestT
 import { BillingRequests } from "./billing-requests.ts"
 import { startFromTemplate } from "./billing-request-template-start.ts"
 import type { BillingRequestFlow } from "./domain/billing-request-flows.ts"
+import { hostedPageUrl } from "../kernel/hosted-pages.ts"
 import { HostedPagesBaseUrl } from "./institutions.ts"
 import {
   type BillingRequestTemplate,
@@ -21,9 +22,6 @@ import {
 } from "./domain/billing-request-templates.ts"
 
 const ROOT = "billing_request_templates"
-
-/** The reusable link of a template: `<base>/billing_request_templates/<id>` (its page comes with the hosted pages). */
-export const billingRequestTemplateUrl = (base: string, id: string): string => `${base}/billing_request_templates/${id}`
 
 type Fields = Omit<BillingRequestTemplateCreateRequest, "links">
 
@@ -78,7 +76,8 @@ const create = (deps: Deps, organisation: string, req: BillingRequestTemplateCre
       id,
       created_at: at,
       updated_at: at,
-      authorisation_url: billingRequestTemplateUrl(base, id),
+      // The template's reusable link: its page starts a billing request and its flow per visit.
+      authorisation_url: hostedPageUrl(base, "billingRequestTemplate", { organisation, id }),
       ...storedFields(req),
       links: { creditor: creditor.resource.id }
     }

@@ -28,7 +28,7 @@ import { HostedPagesBaseUrl } from "./institutions.ts"
 import { hostedPageUrl } from "../kernel/hosted-pages.ts"
 import type { BillingRequest } from "./domain/billing-requests.ts"
 import { FlowLanguage } from "./domain/billing-request-flows.ts"
-import { type RedirectFlow, RedirectFlowCompleteRequest, RedirectFlowCreateRequest } from "./domain/redirect-flows.ts"
+import { type RedirectFlow, RedirectFlowCompleteRequest, RedirectFlowCreateRequest, type StoredRedirectFlow } from "./domain/redirect-flows.ts"
 
 const ROOT = "redirect_flows"
 
@@ -56,7 +56,7 @@ interface Deps {
  * flow (sending the payer back to `success_redirect_url`, the settings of the redirect flow's
  * pages at `redirect_url`).
  */
-const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest): Effect.Effect<RedirectFlow, OperationError, EngineContext> =>
+const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest): Effect.Effect<StoredRedirectFlow, OperationError, EngineContext> =>
   Effect.gen(function*() {
     // Checked here too, so a refusal points at the redirect flow's own fields.
     const creditor = yield* resolveCreditor(deps.creditors, organisation, ROOT, req.links?.creditor)
@@ -71,7 +71,7 @@ const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest
       links: { creditor: creditor.resource.id }
     })
     const { language, phone_number: _phone, ...prefilled } = req.prefilled_customer ?? {}
-    yield* createBillingRequestFlow(deps, organisation, {
+    const ownFlow = yield* createBillingRequestFlow(deps, organisation, {
       links: { billing_request: br.id },
       redirect_uri: req.success_redirect_url,
       // The integrator completes the flow (`actions/complete`), which fulfils the billing request.
@@ -83,8 +83,9 @@ const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest
     })
     const at = yield* now
     const id = yield* newId("redirect_flow")
-    const redirectFlow: RedirectFlow = {
+    const redirectFlow: StoredRedirectFlow = {
       id,
+      billing_request_flow: ownFlow.id,
       created_at: at,
       expires_at: timestampFromMillis(timestampToMillis(at) + REDIRECT_FLOW_LIFE_MS),
       description: req.description ?? null,
@@ -117,7 +118,7 @@ const fulfilledRequest = (deps: Deps, organisation: string, id: string): Effect.
   })
 
 /** Completes the flow into the customer, bank account and mandate its billing request made. */
-const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlowCompleteRequest): Effect.Effect<RedirectFlow, CompleteError, EngineContext> =>
+const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlowCompleteRequest): Effect.Effect<StoredRedirectFlow, CompleteError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.redirectFlows.get(organisation, id)
     const flow = current.resource
@@ -141,7 +142,7 @@ const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlo
     }
     const mandate = yield* Effect.orDie(deps.mandates.get(organisation, mandateId))
     const base = yield* HostedPagesBaseUrl
-    const next: RedirectFlow = {
+    const next: StoredRedirectFlow = {
       ...flow,
       // The page confirming the payer's Direct Debit once the flow is completed.
       confirmation_url: hostedPageUrl(base, "redirectFlowConfirmation", { organisation, id: flow.id }),
@@ -152,10 +153,15 @@ const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlo
     return next
   })
 
+/** The redirect flow as the API shows it: without its internal link. */
+const publicOf = ({ billing_request_flow: _internal, ...flow }: StoredRedirectFlow): RedirectFlow => flow
+
 export class RedirectFlows extends Context.Service<RedirectFlows, {
   readonly create: (organisation: string, command: RedirectFlowCreateRequest) => Effect.Effect<RedirectFlow, OperationError>
   readonly get: (organisation: string, id: string) => Effect.Effect<RedirectFlow, NotFound>
   readonly complete: (organisation: string, id: string, command: RedirectFlowCompleteRequest) => Effect.Effect<RedirectFlow, CompleteError>
+  /** The id of the redirect flow's own billing request flow (undefined for flows stored before it was kept). */
+  readonly ownBillingRequestFlow: (organisation: string, id: string) => Effect.Effect<string | undefined, NotFound>
 }>()("@paykit/engine/RedirectFlows") {
   static readonly layer: Layer.Layer<
     RedirectFlows,
@@ -174,9 +180,10 @@ export class RedirectFlows extends Context.Service<RedirectFlows, {
       }
       const run = yield* captureUnitOfWork
       return RedirectFlows.of({
-        create: (o, c) => run(create(deps, o, c)),
-        get: (o, id) => Effect.map(deps.redirectFlows.get(o, id), (v) => v.resource),
-        complete: (o, id, c) => run(complete(deps, o, id, c))
+        create: (o, c) => Effect.map(run(create(deps, o, c)), publicOf),
+        get: (o, id) => Effect.map(deps.redirectFlows.get(o, id), (v) => publicOf(v.resource)),
+        complete: (o, id, c) => Effect.map(run(complete(deps, o, id, c)), publicOf),
+        ownBillingRequestFlow: (o, id) => Effect.map(deps.redirectFlows.get(o, id), (v) => v.resource.billing_request_flow)
       })
     })
   )

@@ -8,7 +8,7 @@ import {
   SelectInstitutionRequest
 } from "@paykit/engine"
 import { CollectBankAccount } from "@paykit/validation"
-import { ACCOUNT_FIELDS, BILLING_FIELDS, CUSTOMER_FIELDS } from "./flow-detail-forms.ts"
+import { ACCOUNT_FIELDS, BILLING_FIELDS, CUSTOMER_FIELDS, knownValue } from "./flow-detail-forms.ts"
 import type { FlowStep } from "./flow-steps.ts"
 import type { PageRequest } from "./page-kit.ts"
 import type { PageServices } from "./page-services.ts"
@@ -33,12 +33,15 @@ const answered = (fields: Readonly<Record<string, string>>, names: ReadonlyArray
     return value === "" ? [] : [[name, name === "country_code" ? value.toUpperCase() : value]]
   }))
 
-/** Locked details: what the flow was given, whatever the form says. */
-const prefilledOf = (flow: BillingRequestFlow): Record<string, string> =>
-  Object.fromEntries(Object.entries(flow.prefilled_customer ?? {}).flatMap(([name, value]) => value === null || value === "" ? [] : [[name, value]]))
+/** Locked details: what the page showed (held, else prefilled), whatever the form says. */
+const lockedValues = (request: BillingRequest, flow: BillingRequestFlow): Record<string, string> =>
+  Object.fromEntries([...CUSTOMER_FIELDS, ...BILLING_FIELDS].flatMap((name) => {
+    const value = knownValue(request, flow, name)
+    return value === null ? [] : [[name, value]]
+  }))
 
-const detailsCommand = (p: PageRequest, flow: BillingRequestFlow, fields: Readonly<Record<string, string>>) => {
-  const given = flow.lock_customer_details ? prefilledOf(flow) : fields
+const detailsCommand = (p: PageRequest, request: BillingRequest, flow: BillingRequestFlow, fields: Readonly<Record<string, string>>) => {
+  const given = flow.lock_customer_details ? lockedValues(request, flow) : fields
   return {
     // The page's language is the payer's: kept on the customer, as the API's body may set it.
     customer: { ...answered(given, CUSTOMER_FIELDS), language: p.language },
@@ -75,7 +78,7 @@ export const actOn = (step: Exclude<FlowStep, "bank_authorisation">, a: StepActi
     case "choose_currency":
       return Effect.flatMap(decodeCurrency({ currency: a.fields["currency"] ?? "" }), (c) => br.chooseCurrency(p.organisation, request.id, c))
     case "collect_customer_details":
-      return Effect.flatMap(decodeDetails(detailsCommand(p, a.flow, a.fields)), (c) => br.collectCustomerDetails(p.organisation, request.id, c))
+      return Effect.flatMap(decodeDetails(detailsCommand(p, request, a.flow, a.fields)), (c) => br.collectCustomerDetails(p.organisation, request.id, c))
     case "collect_bank_account":
       return Effect.flatMap(decodeAccount(accountCommand(a.flow, a.fields)), (c) => br.collectBankAccount(p.organisation, request.id, c))
     case "confirm_payer_details":

@@ -1,6 +1,6 @@
 import type { BillingRequest, BillingRequestFlow } from "@paykit/engine"
 import { type Html, html } from "./html.ts"
-import { field, type StepForm, stepForm } from "./flow-form-kit.ts"
+import { field, labelOf, type StepForm, stepForm } from "./flow-form-kit.ts"
 
 /**
  * The payer's details and bank account forms. Locked details (`lock_customer_details`) are shown,
@@ -8,7 +8,7 @@ import { field, type StepForm, stepForm } from "./flow-form-kit.ts"
  */
 
 export const CUSTOMER_FIELDS = ["email", "given_name", "family_name", "company_name"] as const
-export const BILLING_FIELDS = ["address_line1", "address_line2", "city", "postal_code", "country_code", "swedish_identity_number", "danish_identity_number"] as const
+export const BILLING_FIELDS = ["address_line1", "address_line2", "address_line3", "city", "region", "postal_code", "country_code", "swedish_identity_number", "danish_identity_number"] as const
 export type DetailField = (typeof CUSTOMER_FIELDS)[number] | (typeof BILLING_FIELDS)[number]
 
 const isDetailField = (name: string): name is DetailField => (CUSTOMER_FIELDS as ReadonlyArray<string>).includes(name) || (BILLING_FIELDS as ReadonlyArray<string>).includes(name)
@@ -18,7 +18,7 @@ const isCustomerField = (name: DetailField): name is (typeof CUSTOMER_FIELDS)[nu
 const blank = (value: string | null | undefined): boolean => value === undefined || value === null || value.trim() === ""
 
 /** What the billing request already holds for a field, else what the flow prefilled. */
-const knownValue = (request: BillingRequest, flow: BillingRequestFlow, name: DetailField): string | null => {
+export const knownValue = (request: BillingRequest, flow: BillingRequestFlow, name: DetailField): string | null => {
   const held = isCustomerField(name) ? request.resources.customer[name] : request.resources.customer_billing_detail[name]
   return blank(held) ? flow.prefilled_customer?.[name] ?? null : held ?? null
 }
@@ -31,10 +31,10 @@ const incompleteFields = (request: BillingRequest): ReadonlyArray<string> => {
 
 const valueOf = (form: StepForm, name: DetailField): string => form.input.values[name] ?? knownValue(form.request, form.flow, name) ?? ""
 
-const ADDRESS_FIELDS: ReadonlyArray<DetailField> = ["address_line1", "address_line2", "city", "postal_code", "country_code"]
+const ADDRESS_FIELDS: ReadonlyArray<DetailField> = ["address_line1", "address_line2", "address_line3", "city", "region", "postal_code", "country_code"]
 const IDENTITY_FIELDS: ReadonlyArray<DetailField> = ["swedish_identity_number", "danish_identity_number"]
-/** What the form asks for with `required`: every field but the optional address line and company name. */
-const OPTIONAL_FIELDS: ReadonlyArray<DetailField> = ["address_line2", "company_name"]
+/** What the form asks for with `required`: every field but the extra address lines, the region and company name. */
+const OPTIONAL_FIELDS: ReadonlyArray<DetailField> = ["address_line2", "address_line3", "region", "company_name"]
 
 const AUTOCOMPLETE: Readonly<Record<DetailField, string | undefined>> = {
   email: "email",
@@ -43,7 +43,9 @@ const AUTOCOMPLETE: Readonly<Record<DetailField, string | undefined>> = {
   company_name: "organization",
   address_line1: "address-line1",
   address_line2: "address-line2",
+  address_line3: "address-line3",
   city: "address-level2",
+  region: "address-level1",
   postal_code: "postal-code",
   country_code: "country",
   swedish_identity_number: undefined,
@@ -76,7 +78,7 @@ const lockedDetails = (form: StepForm): Html => {
   const missing = incompleteFields(form.request).filter((name) => !isDetailField(name) || knownValue(form.request, form.flow, name) === null)
   const shown = html`<p>${m.flow_details_locked}</p><dl>${known}</dl>`
   if (missing.length === 0) return stepForm(form, "collect_customer_details", shown, m.flow_continue)
-  return html`${shown}<p role="alert">${m.flow_details_locked_missing}</p><ul>${missing.map((name) => html`<li>${name}</li>`)}</ul>`
+  return html`${shown}<p role="alert">${m.flow_details_locked_missing}</p><ul>${missing.map((name) => html`<li>${labelOf(m, name)}</li>`)}</ul>`
 }
 
 export const detailsForm = (form: StepForm): Html => {

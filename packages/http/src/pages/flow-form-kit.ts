@@ -2,6 +2,7 @@ import type { BillingRequest, BillingRequestFlow } from "@paykit/engine"
 import { type Html, html, type HtmlValue } from "./html.ts"
 import { formGuard, type PageRequest } from "./page-kit.ts"
 import type { FlowStep } from "./flow-steps.ts"
+import type { Messages } from "./messages/en.ts"
 
 /**
  * The forms of the flow pages, one per step. A form carries the payer's answers, the CSRF token,
@@ -32,9 +33,31 @@ export interface StepForm {
   readonly input: FormInput
 }
 
+/** The form's input a problem is about: the last name of its path in the API's body (`customer.email`). */
+const inputOf = (problem: Problem): string => problem.field.split(".").at(-1) ?? problem.field
+
+/** The id of a problem's line, which its input is described by. */
+const problemId = (name: string): string => `problem-${name}`
+
+/** The accounts' labels are the bank page's; the rest are the flow's (`flow_<name>`). */
+const ACCOUNT_LABELS: Readonly<Record<string, keyof Messages>> = {
+  account_holder_name: "bank_account_holder",
+  branch_code: "bank_branch_code",
+  account_number: "bank_account_number"
+}
+
+/** A field's label in the page's language; the API's name only for a field no form shows. */
+export const labelOf = (messages: Messages, name: string): string => {
+  const key = ACCOUNT_LABELS[name] ?? `flow_${name}`
+  return key in messages ? messages[key as keyof Messages] : name
+}
+
+/** The engine's rules speak English: other languages say which answer to check. */
+const problemText = (p: PageRequest, problem: Problem): string => p.language === "en" ? problem.message : p.messages.flow_field_check
+
 const problemList = (p: PageRequest, problems: ReadonlyArray<Problem>): HtmlValue =>
   problems.length === 0 ? "" : html`<div role="alert" class="problems"><p>${p.messages.flow_errors}</p><ul>${
-    problems.map((problem) => html`<li>${problem.field}: ${problem.message}</li>`)
+    problems.map((problem) => html`<li id="${problemId(inputOf(problem))}">${labelOf(p.messages, inputOf(problem))}: ${problemText(p, problem)}</li>`)
   }</ul></div>`
 
 interface InputOptions {
@@ -46,15 +69,17 @@ interface InputOptions {
   readonly describedBy?: string
 }
 
-export const field = (form: StepForm, name: string, label: string, value: string, options: InputOptions = {}): Html => html`<label for="${name}">${label}</label>
+export const field = (form: StepForm, name: string, label: string, value: string, options: InputOptions = {}): Html => {
+  const invalid = form.input.problems.some((problem) => inputOf(problem) === name)
+  // An invalid input is described by its problem's line first, then by its hint.
+  const describedBy = [...(invalid ? [problemId(name)] : []), ...(options.describedBy === undefined ? [] : [options.describedBy])].join(" ")
+  return html`<label for="${name}">${label}</label>
 <input id="${name}" name="${name}" value="${value}" type="${options.type ?? "text"}"${options.required === true ? html` required` : ""}${
-  options.autocomplete === undefined ? "" : html` autocomplete="${options.autocomplete}"`
-}${options.inputmode === undefined ? "" : html` inputmode="${options.inputmode}"`}${
-  options.describedBy === undefined ? "" : html` aria-describedby="${options.describedBy}"`
-}${
-  // A field error names the field by its path in the API's body (`customer.email`).
-  form.input.problems.some((problem) => problem.field === name || problem.field.endsWith(`.${name}`)) ? html` aria-invalid="true"` : ""
-}>`
+    options.autocomplete === undefined ? "" : html` autocomplete="${options.autocomplete}"`
+  }${options.inputmode === undefined ? "" : html` inputmode="${options.inputmode}"`}${
+    describedBy === "" ? "" : html` aria-describedby="${describedBy}"`
+  }${invalid ? html` aria-invalid="true"` : ""}>`
+}
 
 export const stepForm = (form: StepForm, step: FlowStep, body: HtmlValue, button: string): Html => html`${problemList(form.p, form.input.problems)}
 <form method="post" action="${form.p.path}">

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { decodeInputEffect, NotFound, now, type PaykitError, type Timestamp, timestampToMillis } from "@paykit/core"
-import { type BillingRequest, BillingRequestInstitutionParams, type BillingRequestFlow, HOSTED_PAGE_PATHS, HostedPagesBaseUrl } from "@paykit/engine"
+import { type BillingRequest, BillingRequestInstitutionParams, type BillingRequestFlow, HOSTED_PAGE_PATHS, HostedPagesBaseUrl, type RedirectFlow } from "@paykit/engine"
 import type { ApiResponse } from "../api-response.ts"
 import type { PageRoute } from "../routes.ts"
 import { html, type HtmlValue } from "./html.ts"
@@ -47,13 +47,23 @@ const billingRequestFlowView: Loader = {
     }))
 }
 
+/**
+ * A redirect flow's own billing request flow (its language is the redirect flow's) (its stored link), never a later one made on the
+ * same request through the API. Flows stored before the link was kept: their request's newest.
+ */
+export const ownFlowOf = (services: PageServices, organisation: string, redirectFlow: RedirectFlow): Effect.Effect<BillingRequestFlow, NotFound> =>
+  Effect.gen(function*() {
+    const own = yield* services.redirectFlows.ownBillingRequestFlow(organisation, redirectFlow.id)
+    const flow = own === undefined ? yield* services.billingRequestFlows.forBillingRequest(organisation, redirectFlow.links.billing_request) : yield* services.billingRequestFlows.get(organisation, own)
+    return flow ?? (yield* new NotFound({ resource: "redirect_flows", id: redirectFlow.id }))
+  })
+
 const redirectFlowView: Loader = {
   purpose: "redirect_flow",
   load: (services, p) =>
     Effect.gen(function*() {
     const redirectFlow = yield* services.redirectFlows.get(p.organisation, p.id)
-    const flow = yield* services.billingRequestFlows.forBillingRequest(p.organisation, redirectFlow.links.billing_request)
-    if (flow === undefined) return yield* new NotFound({ resource: "redirect_flows", id: p.id })
+    const flow = yield* ownFlowOf(services, p.organisation, redirectFlow)
     return {
       flow,
       expiresAt: redirectFlow.expires_at,
@@ -74,17 +84,26 @@ interface FlowContext {
   readonly expired: boolean
 }
 
+/**
+ * The payer's part is over (the last step, or the bank's return): the flow fulfils as the API's
+ * fulfil. A concurrent page that fulfilled first (InvalidState) leaves the request as it is now.
+ */
+const fulfilled = (services: PageServices, p: PageRequest, flow: BillingRequestFlow, current: BillingRequest): Effect.Effect<BillingRequest, PaykitError> =>
+  current.status !== "ready_to_fulfil" || !flow.auto_fulfil
+    ? Effect.succeed(current)
+    : Effect.catchTag(services.billingRequests.fulfil(p.organisation, current.id), "InvalidState", () => services.billingRequests.get(p.organisation, current.id))
+
 /** The flow, its billing request as it is now (fulfilled if the payer is done and the flow fulfils), its payee and theme, in the flow's language. */
 const contextOf = (services: PageServices, loader: Loader, given: PageRequest): Effect.Effect<FlowContext, PaykitError> =>
   Effect.gen(function*() {
     const view = yield* loader.load(services, given)
     const p = inLanguageOf(given, view.flow.language)
+    // Checked before anything is done: an expired flow's link, opened later, fulfils nothing.
+    const expired = timestampToMillis(view.expiresAt) <= timestampToMillis(yield* now)
     const current = yield* services.billingRequests.get(p.organisation, view.flow.links.billing_request)
-    // The payer's part is over (the last step, or the bank's return): the flow fulfils as the API's fulfil.
-    const request = current.status === "ready_to_fulfil" && view.flow.auto_fulfil ? yield* services.billingRequests.fulfil(p.organisation, current.id) : current
+    const request = expired ? current : yield* fulfilled(services, p, view.flow, current)
     const creditor = yield* services.creditors.get(p.organisation, request.links.creditor)
     const theme = yield* services.themeOf(p.organisation, creditor.id)
-    const expired = timestampToMillis(view.expiresAt) <= timestampToMillis(yield* now)
     return { services, p, view, purpose: loader.purpose, request, payee: creditor.name, theme, expired }
   })
 
@@ -157,8 +176,11 @@ const skipToMerchant = (ctx: FlowContext, state: FlowState): ApiResponse | undef
     ? redirect(ctx.view.finishUrl)
     : undefined
 
-/** The page again, in its language (the flow's state decides what it shows). */
-const again = (ctx: FlowContext): ApiResponse => redirect(withQuery(ctx.p.path, { lang: ctx.p.language }))
+/**
+ * The page again (the flow's state decides what it shows). No `lang`: the page's language is the
+ * flow's, or the one the payer chose with the language switch (its cookie).
+ */
+const again = (ctx: FlowContext): ApiResponse => redirect(ctx.p.path)
 
 const show = (services: PageServices, load: Loader): PageAnswer => (given) =>
   Effect.gen(function*() {
@@ -191,6 +213,8 @@ const post = (services: PageServices, load: Loader): PageAnswer => (given) =>
     const acted = yield* Effect.result(actOn(state.step, { services, p: ctx.p, flow: ctx.view.flow, request: ctx.request, fields }))
     if (acted._tag === "Failure") {
       const error = acted.failure
+      // Another post of this step (a double click, a second tab) won: the page shows where the flow is now.
+      if (error._tag === "InvalidState") return again(ctx)
       if (error._tag !== "ValidationFailed") return yield* Effect.fail(error)
       return yield* render(ctx, state, { values: fields, problems: error.errors }, 422)
     }

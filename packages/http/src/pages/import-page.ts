@@ -94,7 +94,7 @@ const decide = (services: PageServices): PageAnswer => (p) =>
     yield* choice === "authorise"
       ? services.imports.authorise(p.organisation, p.id, `access token ${caller.tokenId}`)
       : services.imports.cancel(p.organisation, p.id)
-    return redirect(`${p.path}?lang=${p.language}`)
+    return redirect(p.path)
   })
 
 export const importPages = (services: PageServices): ReadonlyArray<PageRoute> => [

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import type { PageRoute } from "../routes.ts"
 import { assetPages } from "./assets.ts"
 import { bankAuthorisationPages } from "./bank-authorisation-page.ts"
+import { billingRequestTemplatePages } from "./billing-request-template-page.ts"
 import { flowPages } from "./flow-page.ts"
 import { redirectFlowConfirmationPages } from "./redirect-flow-confirmation-page.ts"
 import { importPages } from "./import-page.ts"
@@ -18,6 +19,7 @@ export const hostedPages: Effect.Effect<ReadonlyArray<PageRoute>, never, Effect.
   ...mandatePdfPages(services),
   ...flowPages(services),
   ...redirectFlowConfirmationPages(services),
+  ...billingRequestTemplatePages(services),
   ...assetPages(services)
 ])
 

@@ -135,6 +135,13 @@ const keepLanguage = (language: Language) => (response: ApiResponse): ApiRespons
   headers: { ...response.headers, "set-cookie": `${LANGUAGE_COOKIE}=${language}; Path=/; SameSite=Lax; HttpOnly` }
 })
 
+/**
+ * The language the payer chose with the language switch (a GET's `?lang=`), the only choice kept
+ * in the site-wide cookie: a form's hidden `lang` or a redirect keeping it would otherwise
+ * override the `language` of every later flow.
+ */
+const switched = (p: PageRequest): Language | undefined => p.request.method === "GET" && typeof p.request.query["lang"] === "string" ? p.asked : undefined
+
 export type PageAnswer = (p: PageRequest) => Effect.Effect<ApiResponse, PaykitError>
 
 /** What an organisation's id in a page's path may be: visible ASCII, as storage takes it (ids are never longer). */
@@ -166,7 +173,8 @@ export const pageAt = (pages: { readonly onClock: OrganisationClock }, method: "
       // Pages without an organisation (an institution's image) need no clock.
       const clocked = p.request.params["organisation"] === undefined ? answer(p) : pages.onClock(p.organisation, answer(p))
       const answered = Effect.catch(Effect.andThen(checkedIds(p, collection), clocked), (error) => Effect.succeed(pageOfError(p, error)))
-      return p.asked === undefined ? answered : Effect.map(answered, keepLanguage(p.asked))
+      const chosen = switched(p)
+      return chosen === undefined ? answered : Effect.map(answered, keepLanguage(chosen))
     }
   }
 }

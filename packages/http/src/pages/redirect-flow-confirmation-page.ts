@@ -1,23 +1,30 @@
 import { Effect } from "effect"
-import { NotFound } from "@paykit/core"
+import { NotFound, now, REDIRECT_FLOW_CONFIRMATION_LIFE_MS, timestampToMillis } from "@paykit/core"
 import { HOSTED_PAGE_PATHS } from "@paykit/engine"
 import type { PageRoute } from "../routes.ts"
 import { html } from "./html.ts"
 import { layout } from "./layout.ts"
-import { page, type PageAnswer, pageAt } from "./page-kit.ts"
+import { ownFlowOf } from "./flow-page.ts"
+import { errorPage, inLanguageOf, page, type PageAnswer, pageAt } from "./page-kit.ts"
 import type { PageServices } from "./page-services.ts"
 
 /**
  * A completed redirect flow's `confirmation_url`: the Direct Debit the payer set up (payee,
  * account holder, the account number's ending, the mandate's reference and scheme), all looked up
- * from the flow's links. Before completion the flow has no mandate, and the page is a 404.
+ * from the flow's links, in the flow's language. Before completion the flow has no mandate, and
+ * the page is a 404; 15 minutes after completion (the mandate's creation, which completion makes,
+ * on the organisation's clock) it is gone (410), as the real API's is.
  */
-const show = (services: PageServices): PageAnswer => (p) =>
+const show = (services: PageServices): PageAnswer => (given) =>
   Effect.gen(function*() {
-    const flow = yield* services.redirectFlows.get(p.organisation, p.id)
+    const flow = yield* services.redirectFlows.get(given.organisation, given.id)
     const { mandate: mandateId, customer_bank_account: accountId } = flow.links
-    if (mandateId === undefined || accountId === undefined) return yield* new NotFound({ resource: "redirect_flows", id: p.id })
+    if (mandateId === undefined || accountId === undefined) return yield* new NotFound({ resource: "redirect_flows", id: given.id })
+    const p = inLanguageOf(given, (yield* ownFlowOf(services, given.organisation, flow)).language)
     const mandate = yield* services.mandates.get(p.organisation, mandateId)
+    if (timestampToMillis(mandate.created_at) + REDIRECT_FLOW_CONFIRMATION_LIFE_MS <= timestampToMillis(yield* now)) {
+      return errorPage(p, 410, p.messages.flow_expired)
+    }
     const account = yield* services.customers.getBankAccount(p.organisation, accountId)
     const creditor = yield* services.creditors.get(p.organisation, flow.links.creditor)
     const theme = yield* services.themeOf(p.organisation, creditor.id)

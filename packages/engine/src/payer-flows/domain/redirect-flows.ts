@@ -37,11 +37,19 @@ export const RedirectFlow = Schema.Struct({
 })
 export type RedirectFlow = typeof RedirectFlow.Type
 
+/**
+ * The redirect flow as stored: with the id of its own billing request flow, which its pages
+ * follow (a later `POST /billing_request_flows` on the same request must not take them over).
+ * Internal: the API's answers are encoded with `RedirectFlow`, which leaves it out.
+ */
+export const StoredRedirectFlow = Schema.Struct({ ...RedirectFlow.fields, billing_request_flow: Schema.optionalKey(Schema.String) })
+export type StoredRedirectFlow = typeof StoredRedirectFlow.Type
+
 export const redirectFlows = defineResource({
   name: "redirect_flows",
   idPrefix: ID_PREFIXES.redirect_flow,
-  schema: RedirectFlow,
-  filters: { created_at: (r: RedirectFlow) => r.created_at }
+  schema: StoredRedirectFlow,
+  filters: { created_at: (r: StoredRedirectFlow) => r.created_at }
 })
 
 /** The integrator's token for the payer's session: given at creation and again to complete. */
