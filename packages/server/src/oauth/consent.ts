@@ -123,9 +123,9 @@ ${problem === undefined ? "" : html`<p role="alert">${problem}</p>`}
 ${a.state === undefined ? "" : html`<input type="hidden" name="state" value="${a.state}">`}
 ${field("email", "Your email", a.prefill.email, "email")}
 <fieldset><legend>Your organisation</legend>
-<label><input type="radio" name="account" value="login"${signup ? "" : html` checked`}> Log in: an access token of your organisation</label>
+<label class="choice"><input type="radio" name="account" value="login"${signup ? "" : html` checked`}> Log in: an access token of your organisation</label>
 ${field("access_token", "Access token", undefined, "password")}
-${services.signup ? html`<label><input type="radio" name="account" value="signup"${signup ? html` checked` : ""}> Sign up: a new sandbox organisation</label>
+${services.signup ? html`<label class="choice"><input type="radio" name="account" value="signup"${signup ? html` checked` : ""}> Sign up: a new sandbox organisation</label>
 ${field("organisation_name", "Organisation name", a.prefill.organisation_name)}
 ${field("country_code", "Country (ISO 3166-1 alpha-2)", a.prefill.country_code ?? "GB")}` : ""}
 </fieldset>
