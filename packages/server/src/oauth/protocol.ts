@@ -129,17 +129,14 @@ const exchange = (services: ConnectServices, app: OAuthApp, code: string, redire
     if (consumed === undefined || consumed.code.app !== app.id) return invalidGrant("The code is not valid")
     if (consumed.usedBefore) {
       // RFC 6749 4.1.2: a code used twice revokes what its first exchange issued.
-      if (consumed.issuedToken !== null) {
-        yield* tokens.setStatus(consumed.issuedToken, "revoked")
-        yield* Effect.orDie(services.webhookEndpoints.disconnectApp(consumed.code.organisation, app.id))
-      }
+      if (consumed.issuedToken !== null) yield* revokeToken(services, app.id, consumed.issuedToken, consumed.code.organisation)
       return invalidGrant("The code has already been used; the access token it issued is revoked")
     }
     if ((yield* Clock.currentTimeMillis) >= consumed.code.expiresAt) return invalidGrant("The code has expired")
     if (consumed.code.redirectUri !== redirectUri) return invalidGrant("redirect_uri does not match the authorisation request")
     const { organisation, scope, email } = consumed.code
     // A reconnect: the organisation's earlier token for this app stops working.
-    for (const grant of yield* store.grantsOf(app.id, organisation)) yield* tokens.setStatus(grant.tokenId, "inactive")
+    for (const grant of yield* store.grantsOf(app.id, organisation)) yield* tokens.deactivate(grant.tokenId)
     const id = yield* Effect.provideContext(newId("access_token"), services.ids)
     const token = yield* Effect.provideService(
       issueAccessToken({ id, organisation, scope, app: { organisation: app.organisation, creditor: app.creditor } }),
@@ -148,6 +145,11 @@ const exchange = (services: ConnectServices, app: OAuthApp, code: string, redire
     )
     yield* store.insertGrant({ tokenId: id, app: app.id, organisation, email })
     yield* store.setCodeToken(consumed.code.codeHash, id)
+    // disableApp may have run since the client was authenticated, before this grant existed for it to find.
+    if ((yield* store.appById(app.id))?.status !== "enabled") {
+      yield* tokens.deactivate(id)
+      return oauthError("invalid_client", "The app is disabled")
+    }
     yield* deliverToApp(services, app, organisation)
     return json(200, { access_token: token, scope, token_type: "bearer", email, organisation_id: organisation })
   })
@@ -162,6 +164,19 @@ const deliverToApp = (services: ConnectServices, app: OAuthApp, organisation: st
   if (app.webhookUrl === null || secret === undefined) return Effect.void
   return Effect.orDie(services.webhookEndpoints.connectApp(organisation, { app: app.id, url: app.webhookUrl, secret }))
 }
+
+/**
+ * Revokes one of the app's tokens; the organisation's webhooks for the app stop only when no active
+ * token of the app remains there (revoking an earlier, already inactive token leaves the current connection alone).
+ */
+const revokeToken = (services: ConnectServices, app: string, tokenId: string, organisation: string): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    yield* services.tokens.setStatus(tokenId, "revoked")
+    for (const grant of yield* services.store.grantsOf(app, organisation)) {
+      if ((yield* services.tokens.statusOf(grant.tokenId)) === "active") return
+    }
+    yield* Effect.orDie(services.webhookEndpoints.disconnectApp(organisation, app))
+  })
 
 /** The token's record if it is one this app was issued, whatever its status. */
 const appTokenOf = (services: ConnectServices, app: OAuthApp, token: string): Effect.Effect<{ readonly record: AccessTokenRecord; readonly email: string } | undefined> =>
@@ -190,11 +205,7 @@ export const revoke = (services: ConnectServices) => (request: ApiRequest): Effe
     if (token === undefined || token === "") return Effect.succeed(oauthError("invalid_request", "token is required"))
     return Effect.gen(function*() {
       const found = yield* appTokenOf(services, app, token)
-      if (found !== undefined) {
-        yield* services.tokens.setStatus(found.record.id, "revoked")
-        // One active token per app and organisation (a reconnect disables the earlier): the app's access ends here.
-        yield* Effect.orDie(services.webhookEndpoints.disconnectApp(found.record.organisation, app.id))
-      }
+      if (found !== undefined) yield* revokeToken(services, app.id, found.record.id, found.record.organisation)
       return { status: 200, body: "", headers: { ...NO_STORE, "content-type": "text/plain; charset=utf-8" } }
     })
   })

@@ -1,0 +1,61 @@
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { WebhookEndpoints } from "@paykit/engine"
+import { OAuthStore } from "../src/index.ts"
+import { api, SERVER_DATABASES, type TestServer } from "./harness.ts"
+import { connectUrlOf, connectWith, form, type RegisteredApp, registerApp } from "./oauth-support.ts"
+
+/** The review's fixes to the OAuth work (docs/oauth.md, "Token states"), over HTTP, on each database. */
+
+const reasonOf = async (server: TestServer, token: string) => {
+  const response = await api(server.url, token, "/creditors")
+  return response.status === 200 ? "ok" : (await response.json() as { error: { errors: ReadonlyArray<{ reason: string }> } }).error.errors[0]?.reason
+}
+
+describe.each(SERVER_DATABASES)("OAuth token states on %s", (_name, start) => {
+  let server: TestServer
+  let connect: string
+  let own: string
+  beforeAll(async () => {
+    server = await start()
+    connect = await connectUrlOf(server)
+    own = server.boot.accessToken ?? ""
+  })
+  afterAll(() => server.close())
+
+  const revoke = (app: RegisteredApp, token: string) => form(`${connect}/oauth/revoke`, { client_id: app.client_id, client_secret: app.client_secret, token })
+  const partnerEndpoints = () =>
+    server.runtime.runPromise(Effect.flatMap(WebhookEndpoints, (e) => e.list(server.boot.organisation.id, {})) as unknown as Effect.Effect<{ items: ReadonlyArray<{ enabled: boolean; url: string }> }>)
+
+  it("a revoked token stays revoked through a reconnect and the app's disabling", async () => {
+    const app = await registerApp(server, own)
+    const first = await connectWith(connect, app, own)
+    expect((await revoke(app, first.access_token)).status).toBe(200)
+    const second = await connectWith(connect, app, own)
+    expect(await reasonOf(server, first.access_token)).toBe("access_token_revoked")
+    await api(server.url, own, `/oauth_apps/${app.id}/actions/disable`, { method: "POST" })
+    expect(await reasonOf(server, first.access_token)).toBe("access_token_revoked")
+    expect(await reasonOf(server, second.access_token)).toBe("access_token_not_active")
+  })
+
+  it("a token of a disabled app is refused even if its own status was never changed", async () => {
+    const app = await registerApp(server, own)
+    const token = await connectWith(connect, app, own)
+    // What a token issued in a race with disableApp looks like: the app disabled, the token still active.
+    await server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setAppStatus(app.id, "disabled")))
+    expect(await reasonOf(server, token.access_token)).toBe("access_token_not_active")
+  })
+
+  it("revoking an earlier, already inactive token keeps the current connection's webhooks", async () => {
+    const app = await registerApp(server, own, { webhook_url: "https://hooks.app.example/paykit" })
+    const first = await connectWith(connect, app, own)
+    const second = await connectWith(connect, app, own)
+    const enabledNow = async () => (await partnerEndpoints()).items.filter((e) => e.url === "https://hooks.app.example/paykit").map((e) => e.enabled)
+    expect(await enabledNow()).toEqual([true])
+    expect((await revoke(app, first.access_token)).status).toBe(200)
+    expect(await enabledNow()).toEqual([true])
+    expect(await reasonOf(server, second.access_token)).toBe("ok")
+    expect((await revoke(app, second.access_token)).status).toBe(200)
+    expect(await enabledNow()).toEqual([false])
+  })
+})
