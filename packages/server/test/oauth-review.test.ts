@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { WebhookEndpoints } from "@paykit/engine"
 import { OAuthStore } from "../src/index.ts"
 import { api, SERVER_DATABASES, type TestServer } from "./harness.ts"
-import { connectUrlOf, connectWith, form, type RegisteredApp, registerApp } from "./oauth-support.ts"
+import { connectUrlOf, connectWith, consent, exchange, form, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
 
 /** The review's fixes to the OAuth work (docs/oauth.md, "Token states"), over HTTP, on each database. */
 
@@ -57,5 +57,27 @@ describe.each(SERVER_DATABASES)("OAuth token states on %s", (_name, start) => {
     expect(await reasonOf(server, second.access_token)).toBe("ok")
     expect((await revoke(app, second.access_token)).status).toBe(200)
     expect(await enabledNow()).toEqual([false])
+  })
+
+  const codeFor = async (app: RegisteredApp) =>
+    (await consent(connect, app, { decision: "allow", account: "login", access_token: own, email: "owner@merchant.example" })).searchParams.get("code") ?? ""
+
+  it("two exchanges at once for one app and organisation leave exactly one token active", async () => {
+    const app = await registerApp(server, own)
+    const codes = [await codeFor(app), await codeFor(app)]
+    const answers = await Promise.all(codes.map(async (code) => await (await exchange(connect, app, code)).json() as TokenAnswer))
+    const reasons = await Promise.all(answers.map((a) => reasonOf(server, a.access_token)))
+    expect(reasons.filter((r) => r === "ok").length).toBe(1)
+    expect(reasons.filter((r) => r === "access_token_not_active").length).toBe(1)
+  })
+
+  it("a code used twice at once: the token the first use issued ends revoked", async () => {
+    const app = await registerApp(server, own)
+    const code = await codeFor(app)
+    const responses = await Promise.all([exchange(connect, app, code), exchange(connect, app, code)])
+    const issued = responses.filter((r) => r.status === 200)
+    expect(issued.length).toBe(1)
+    const token = await (issued[0] as Response).json() as TokenAnswer
+    expect(await reasonOf(server, token.access_token)).toBe("access_token_revoked")
   })
 })
