@@ -25,7 +25,7 @@ describe.each(SERVER_DATABASES)("OAuth token states on %s", (_name, start) => {
 
   const revoke = (app: RegisteredApp, token: string) => form(`${connect}/oauth/revoke`, { client_id: app.client_id, client_secret: app.client_secret, token })
   const partnerEndpoints = () =>
-    server.runtime.runPromise(Effect.flatMap(WebhookEndpoints, (e) => e.list(server.boot.organisation.id, {})) as unknown as Effect.Effect<{ items: ReadonlyArray<{ enabled: boolean; url: string }> }>)
+    server.runtime.runPromise(Effect.flatMap(WebhookEndpoints, (e) => e.list(server.boot.organisation.id, {})) as unknown as Effect.Effect<{ items: ReadonlyArray<{ id: string; enabled: boolean; url: string }> }>)
 
   it("a revoked token stays revoked through a reconnect and the app's disabling", async () => {
     const app = await registerApp(server, own)
@@ -79,5 +79,18 @@ describe.each(SERVER_DATABASES)("OAuth token states on %s", (_name, start) => {
     expect(issued.length).toBe(1)
     const token = await (issued[0] as Response).json() as TokenAnswer
     expect(await reasonOf(server, token.access_token)).toBe("access_token_revoked")
+  })
+
+  it("the organisation's API cannot re-enable or re-point an app's endpoint after the app lost access", async () => {
+    const app = await registerApp(server, own, { webhook_url: "https://hooks.partner.example/paykit" })
+    const token = await connectWith(connect, app, own)
+    expect((await revoke(app, token.access_token)).status).toBe(200)
+    const endpoint = (await partnerEndpoints()).items.find((e) => e.url === "https://hooks.partner.example/paykit")
+    for (const change of [{ enabled: true }, { url: "https://elsewhere.example/hook" }]) {
+      const response = await api(server.url, own, `/webhook_endpoints/${endpoint?.id ?? ""}`, { method: "PUT", body: { webhook_endpoints: change } })
+      expect(response.status).toBe(422)
+      expect(await response.json()).toMatchObject({ error: { errors: [{ reason: "partner_app_endpoint" }] } })
+    }
+    expect((await partnerEndpoints()).items.find((e) => e.id === endpoint?.id)).toMatchObject({ enabled: false, url: "https://hooks.partner.example/paykit" })
   })
 })
