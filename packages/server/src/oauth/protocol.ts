@@ -122,31 +122,24 @@ export const accessToken = (services: ConnectServices) => (request: ApiRequest):
 
 const invalidGrant = (description: string) => oauthError("invalid_grant", description)
 
-/** An answer, and what the webhook endpoints do once the exchange's transaction is over. */
-interface Exchanged {
-  readonly response: ApiResponse
-  readonly then: Effect.Effect<void>
-}
-
-const answered = (response: ApiResponse): Exchanged => ({ response, then: Effect.void })
-
+/** The whole exchange holds the code's row and the (app, organisation) lock, its webhook endpoint changes included. */
 const exchange = (services: ConnectServices, app: OAuthApp, code: string, redirectUri: string): Effect.Effect<ApiResponse> =>
-  Effect.flatMap(services.store.exclusive(exchangeCode(services, app, code, redirectUri)), ({ response, then }) => Effect.as(then, response))
+  services.store.exclusive(exchangeCode(services, app, code, redirectUri))
 
-const exchangeCode = (services: ConnectServices, app: OAuthApp, code: string, redirectUri: string): Effect.Effect<Exchanged> =>
+const exchangeCode = (services: ConnectServices, app: OAuthApp, code: string, redirectUri: string): Effect.Effect<ApiResponse> =>
   Effect.gen(function*() {
     const { store } = services
     const consumed = yield* store.consumeCode(hashToken(code))
-    if (consumed === undefined || consumed.code.app !== app.id) return answered(invalidGrant("The code is not valid"))
+    if (consumed === undefined || consumed.code.app !== app.id) return invalidGrant("The code is not valid")
     const { organisation, scope, email } = consumed.code
+    yield* store.lockConnection(app.id, organisation)
     if (consumed.usedBefore) {
       // RFC 6749 4.1.2: a code used twice revokes what its first exchange issued (recorded before the code's row was released).
-      const disconnect = consumed.issuedToken !== null && (yield* revokeToken(services, app.id, consumed.issuedToken, organisation))
-      return { response: invalidGrant("The code has already been used; the access token it issued is revoked"), then: disconnect ? disconnectOf(services, app.id, organisation) : Effect.void }
+      if (consumed.issuedToken !== null) yield* revokeToken(services, app.id, consumed.issuedToken, organisation)
+      return invalidGrant("The code has already been used; the access token it issued is revoked")
     }
-    if ((yield* Clock.currentTimeMillis) >= consumed.code.expiresAt) return answered(invalidGrant("The code has expired"))
-    if (consumed.code.redirectUri !== redirectUri) return answered(invalidGrant("redirect_uri does not match the authorisation request"))
-    yield* store.lockConnection(app.id, organisation)
+    if ((yield* Clock.currentTimeMillis) >= consumed.code.expiresAt) return invalidGrant("The code has expired")
+    if (consumed.code.redirectUri !== redirectUri) return invalidGrant("redirect_uri does not match the authorisation request")
     const id = yield* Effect.provideContext(newId("access_token"), services.ids)
     const token = yield* Effect.provideService(
       issueAccessToken({ id, organisation, scope, app: { organisation: app.organisation, creditor: app.creditor } }),
@@ -160,9 +153,10 @@ const exchangeCode = (services: ConnectServices, app: OAuthApp, code: string, re
     // disableApp may have run since the client was authenticated, before this grant existed for it to find.
     if ((yield* store.appById(app.id))?.status !== "enabled") {
       yield* services.tokens.deactivate(id)
-      return answered(oauthError("invalid_client", "The app is disabled"))
+      return oauthError("invalid_client", "The app is disabled")
     }
-    return { response: json(200, { access_token: token, scope, token_type: "bearer", email, organisation_id: organisation }), then: deliverToApp(services, app, organisation) }
+    yield* deliverToApp(services, app, organisation)
+    return json(200, { access_token: token, scope, token_type: "bearer", email, organisation_id: organisation })
   })
 
 /**
@@ -177,20 +171,17 @@ const deliverToApp = (services: ConnectServices, app: OAuthApp, organisation: st
 }
 
 /**
- * Revokes one of the app's tokens; true when no active token of the app remains for the organisation,
- * whose webhooks for the app then stop (revoking an earlier, already inactive token leaves the current connection alone).
+ * Revokes one of the app's tokens, under the (app, organisation) lock; the organisation's webhooks for the app stop
+ * only when no active token of the app remains there (revoking an earlier, already inactive token leaves the current connection alone).
  */
-const revokeToken = (services: ConnectServices, app: string, tokenId: string, organisation: string): Effect.Effect<boolean> =>
+const revokeToken = (services: ConnectServices, app: string, tokenId: string, organisation: string): Effect.Effect<void> =>
   Effect.gen(function*() {
     yield* services.tokens.setStatus(tokenId, "revoked")
     for (const grant of yield* services.store.grantsOf(app, organisation)) {
-      if ((yield* services.tokens.statusOf(grant.tokenId)) === "active") return false
+      if ((yield* services.tokens.statusOf(grant.tokenId)) === "active") return
     }
-    return true
+    yield* Effect.orDie(services.webhookEndpoints.disconnectApp(organisation, app))
   })
-
-const disconnectOf = (services: ConnectServices, app: string, organisation: string): Effect.Effect<void> =>
-  Effect.orDie(services.webhookEndpoints.disconnectApp(organisation, app))
 
 /** The token's record if it is one this app was issued, whatever its status. */
 const appTokenOf = (services: ConnectServices, app: OAuthApp, token: string): Effect.Effect<{ readonly record: AccessTokenRecord; readonly email: string } | undefined> =>
@@ -219,8 +210,9 @@ export const revoke = (services: ConnectServices) => (request: ApiRequest): Effe
     if (token === undefined || token === "") return Effect.succeed(oauthError("invalid_request", "token is required"))
     return Effect.gen(function*() {
       const found = yield* appTokenOf(services, app, token)
-      if (found !== undefined && (yield* revokeToken(services, app.id, found.record.id, found.record.organisation))) {
-        yield* disconnectOf(services, app.id, found.record.organisation)
+      if (found !== undefined) {
+        const { id, organisation } = found.record
+        yield* services.store.exclusive(Effect.andThen(services.store.lockConnection(app.id, organisation), revokeToken(services, app.id, id, organisation)))
       }
       return { status: 200, body: "", headers: { ...NO_STORE, "content-type": "text/plain; charset=utf-8" } }
     })
