@@ -122,6 +122,7 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   no_verified_business_bank_account: state("The creditor has no verified business bank account."),
   notification_not_supported: state("The billing request cannot notify the payer by this channel."),
   partner_creditor_not_found: state("The partner app's creditor does not exist."),
+  partner_app_endpoint: state("The webhook endpoint delivers to a partner app and follows the app's access: the API cannot re-enable or re-point it."),
   mandate_not_reinstating: state("The mandate is not being reinstated, which this step needs."),
   mandate_reinstating: state("The mandate is being reinstated, so this first-activation step does not apply."),
   outbound_payment_import_entries_pending: state("Some entries of the import have not become outbound payments yet."),

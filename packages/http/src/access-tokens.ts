@@ -28,6 +28,8 @@ export interface AccessTokenRecord {
   readonly app?: PartnerApp
   /** Whether the app's payment pages are approved as scheme-rules compliant (read with the token; absent: not). */
   readonly appPaymentPagesApproved?: boolean
+  /** The app the token was issued to is disabled: the token is refused whatever its own status (a token issued in a race with the disabling). */
+  readonly appDisabled?: boolean
   /**
    * How far the organisation's sandbox clock runs ahead of real time, read with the token (one
    * query): every request runs under its organisation's clock, and an advance made through another
@@ -41,11 +43,18 @@ export class AccessTokens extends Context.Service<AccessTokens, {
   readonly findByHash: (tokenHash: string) => Effect.Effect<AccessTokenRecord | undefined>
   readonly insert: (record: AccessTokenRecord) => Effect.Effect<void>
   readonly setStatus: (id: string, status: AccessTokenStatus) => Effect.Effect<void>
+  /** Makes the token inactive only if it is active: a revoked token stays revoked. */
+  readonly deactivate: (id: string) => Effect.Effect<void>
+  readonly statusOf: (id: string) => Effect.Effect<AccessTokenStatus | undefined>
 }>()("@paykit/http/AccessTokens") {
   /** The in-memory adapter, for tests, benchmarks and the embedded server. */
   static readonly layerMemory: Layer.Layer<AccessTokens> = Layer.sync(AccessTokens, () => {
     const byHash = new Map<string, AccessTokenRecord>()
     const hashById = new Map<string, string>()
+    const recordOf = (id: string) => {
+      const hash = hashById.get(id)
+      return hash === undefined ? undefined : byHash.get(hash)
+    }
     return AccessTokens.of({
       findByHash: (hash) => Effect.sync(() => byHash.get(hash)),
       insert: (record) =>
@@ -55,10 +64,15 @@ export class AccessTokens extends Context.Service<AccessTokens, {
         }),
       setStatus: (id, status) =>
         Effect.sync(() => {
-          const hash = hashById.get(id)
-          const record = hash === undefined ? undefined : byHash.get(hash)
-          if (hash !== undefined && record !== undefined) byHash.set(hash, { ...record, status })
-        })
+          const record = recordOf(id)
+          if (record !== undefined) byHash.set(record.tokenHash, { ...record, status })
+        }),
+      deactivate: (id) =>
+        Effect.sync(() => {
+          const record = recordOf(id)
+          if (record?.status === "active") byHash.set(record.tokenHash, { ...record, status: "inactive" })
+        }),
+      statusOf: (id) => Effect.sync(() => recordOf(id)?.status)
     })
   })
 }
@@ -110,6 +124,9 @@ export const authenticateWith = (
     // case-insensitively from turning into a timing oracle.
     if (record === undefined || !sameHash(record.tokenHash, hash)) {
       return Effect.fail(unauthorised("access_token_not_found", "Access token not found"))
+    }
+    if (record.appDisabled === true && record.status === "active") {
+      return Effect.fail(unauthorised("access_token_not_active", "Access token is not active: its app is disabled"))
     }
     switch (record.status) {
       case "revoked":

@@ -19,9 +19,11 @@ const TokenRow = Schema.Struct({
   app_organisation_id: Schema.NullOr(Schema.String),
   app_creditor_id: Schema.NullOr(Schema.String),
   clock_offset_ms: DbInteger,
-  payment_pages_approved: Schema.NullOr(Schema.Boolean)
+  payment_pages_approved: Schema.NullOr(Schema.Boolean),
+  app_status: Schema.NullOr(Schema.String)
 })
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TokenRow))
+const decodeStatuses = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ status: Schema.Literals(ACCESS_TOKEN_STATUSES) })))
 
 export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClient> = Layer.effect(
   AccessTokens,
@@ -33,7 +35,7 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
         // The organisation's clock comes with the token: the database keeps a copy on each (migration 0008).
         // An app's token brings its app's approval too (server migration 0010's grants): one query still.
         sql`SELECT t.id, t.organisation_id, t.scope, t.token_hash, t.status, t.app_organisation_id, t.app_creditor_id, t.clock_offset_ms,
-            a.payment_pages_approved
+            a.payment_pages_approved, a.status AS app_status
           FROM access_tokens t LEFT JOIN oauth_grants g ON g.token_id = t.id LEFT JOIN oauth_apps a ON a.id = g.app_id
           WHERE t.token_hash = ${tokenHash}`.pipe(
           Effect.flatMap(decodeRows),
@@ -53,7 +55,8 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
               : {
                 ...record,
                 app: { organisation: row.app_organisation_id, creditor: row.app_creditor_id },
-                ...(row.payment_pages_approved === true ? { appPaymentPagesApproved: true } : {})
+                ...(row.payment_pages_approved === true ? { appPaymentPagesApproved: true } : {}),
+                ...(row.app_status === "disabled" ? { appDisabled: true } : {})
               }
           }),
           Effect.orDie
@@ -62,7 +65,14 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
         Effect.orDie(sql`INSERT INTO access_tokens (id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id)
           VALUES (${record.id}, ${record.organisation}, ${record.scope}, ${record.tokenHash}, ${record.status},
             ${record.app?.organisation ?? null}, ${record.app?.creditor ?? null})`),
-      setStatus: (id, status) => Effect.orDie(sql`UPDATE access_tokens SET status = ${status} WHERE id = ${id}`)
+      setStatus: (id, status) => Effect.orDie(sql`UPDATE access_tokens SET status = ${status} WHERE id = ${id}`),
+      deactivate: (id) => Effect.orDie(sql`UPDATE access_tokens SET status = 'inactive' WHERE id = ${id} AND status = 'active'`),
+      statusOf: (id) =>
+        sql`SELECT status FROM access_tokens WHERE id = ${id}`.pipe(
+          Effect.flatMap(decodeStatuses),
+          Effect.map((rows) => rows[0]?.status),
+          Effect.orDie
+        )
     })
   })
 )

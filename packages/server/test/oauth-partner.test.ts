@@ -1,9 +1,9 @@
 import { Effect, Schema } from "effect"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { Creditors, REQUEST_BODIES } from "@paykit/engine"
+import { BillingRequests, Creditors, REQUEST_BODIES } from "@paykit/engine"
 import { OAuthStore } from "../src/index.ts"
-import { api, fulfilledMandateRequest, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
+import { api, collectPayerDetails, fulfilledMandateRequest, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
 import { connectUrlOf, consent, exchange, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
 
 /**
@@ -89,5 +89,35 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
     }
     const partnerPayouts = (await own.payouts.list({ payout_type: "partner" } as never)).payouts
     expect(partnerPayouts.map((p) => [p.amount, p.currency])).toEqual([[500, "GBP"]])
+  }, 120_000)
+
+  it("a billing request the app created pays its app fee to the app, though the payer fulfils it on the hosted pages", async () => {
+    const request = await asApp.billingRequests.create({ payment_request: { amount: 800, currency: "GBP", app_fee: 200, description: "Fee split" } } as never)
+    const id = request.id ?? ""
+    await collectPayerDetails(asApp, id)
+    const institution = (await asApp.institutions.list({ country_code: "GB" } as never)).institutions[0]
+    await asApp.billingRequests.selectInstitution(id, { institution: institution?.id ?? "", country_code: "GB" } as never)
+    const authorisation = await asApp.bankAuthorisations.create({ links: { billing_request: id } } as never)
+    // The payer at their bank (the sandbox's bank), then the hosted page's fulfilment: no app calls.
+    for (const action of ["visit", "authorise"]) {
+      expect((await call(`/sandbox/bank_authorisations/${authorisation.id ?? ""}/actions/${action}`, "POST")).status).toBeLessThan(300)
+    }
+    const ready = await asApp.billingRequests.find(id)
+    const fulfilled = ready.status === "fulfilled"
+      ? ready
+      : await server.runtime.runPromise(Effect.orDie(Effect.flatMap(BillingRequests, (b) => b.fulfil(merchant.organisation_id, id))) as unknown as Effect.Effect<typeof ready>)
+    const payment = fulfilled.payment_request?.links?.payment ?? ""
+    for (let day = 0; day < 12; day++) {
+      expect((await call("/sandbox/simulator/advance", "POST", { by: "P1D" })).status).toBe(200)
+    }
+    const paid = await asApp.payments.find(payment)
+    expect(paid.status).toBe("paid_out")
+    const items = (await asApp.payoutItems.list({ payout: paid.links?.payout ?? "" })).payout_items
+    expect(Number(items.find((i) => i.type === "app_fee")?.amount)).toBe(-200)
+    for (let day = 0; day < 14; day++) {
+      expect((await api(server.url, server.boot.accessToken, "/sandbox/simulator/advance", { method: "POST", body: { by: "P1D" } })).status).toBe(200)
+    }
+    const partnerPayouts = (await own.payouts.list({ payout_type: "partner" } as never)).payouts
+    expect(partnerPayouts.map((p) => [p.amount, p.currency])).toContainEqual([200, "GBP"])
   }, 120_000)
 })

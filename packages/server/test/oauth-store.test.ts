@@ -1,5 +1,6 @@
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
+import { setTimeout as sleep } from "node:timers/promises"
 import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { afterAll, describe, expect, it } from "vitest"
@@ -92,5 +93,20 @@ describe.each(ADAPTERS)("the OAuth store, %s", (_name, layer) => {
     expect(one).toEqual({ tokenId: "AT2", app: "APP1", organisation: OTHER, email: "a@x.example" })
     expect(forOther.map((g) => g.tokenId)).toEqual(["AT2"])
     expect(forApp.map((g) => g.tokenId).sort()).toEqual(["AT2", "AT3"])
+  })
+
+  it("exchanges of one app for one organisation run one at a time", async () => {
+    const spans: Array<readonly [number, number]> = []
+    const exchange = Effect.flatMap(OAuthStore, (store) =>
+      store.exclusive(Effect.gen(function*() {
+        yield* store.lockConnection("APP1", OTHER)
+        const start = Date.now()
+        yield* Effect.promise(() => sleep(40))
+        spans.push([start, Date.now()])
+      })))
+    await run(Effect.all([exchange, exchange, exchange], { concurrency: "unbounded" }))
+    const sorted = [...spans].sort((a, b) => a[0] - b[0])
+    expect(sorted.length).toBe(3)
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i]?.[0]).toBeGreaterThanOrEqual(sorted[i - 1]?.[1] ?? Infinity)
   })
 })

@@ -37,6 +37,19 @@ describe("SqlAccessTokens", () => {
     ])
   })
 
+  it("deactivate changes only an active token: a revoked one stays revoked; statusOf reads it", async () => {
+    const statuses = await run(Effect.gen(function*() {
+      yield* issueAccessToken({ id: "AT_sql_2", organisation: ORG, scope: "read_write" })
+      yield* issueAccessToken({ id: "AT_sql_3", organisation: ORG, scope: "read_write" })
+      const tokens = yield* AccessTokens
+      yield* tokens.setStatus("AT_sql_3", "revoked")
+      yield* tokens.deactivate("AT_sql_2")
+      yield* tokens.deactivate("AT_sql_3")
+      return [yield* tokens.statusOf("AT_sql_2"), yield* tokens.statusOf("AT_sql_3"), yield* tokens.statusOf("AT_none")]
+    }))
+    expect(statuses).toEqual(["inactive", "revoked", undefined])
+  })
+
   it("a partner app's token keeps its app across the store (organisation and creditor); an own token has none", async () => {
     const PARTNER = "OR0000000PARTNER"
     const callers = await run(Effect.gen(function*() {

@@ -6,6 +6,7 @@ import { NameVerifier } from "../kernel/ports/name-verifier.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { captureUnitOfWork, type EngineContext } from "../kernel/support.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
+import { AppAttributionRepository } from "../payouts/repositories.ts"
 import { CustomerBankAccountRepository, CustomerRepository } from "../collections/repositories.ts"
 import { Customers } from "../collections/customers.ts"
 import { Mandates } from "../collections/mandates.ts"
@@ -87,6 +88,7 @@ export class BillingRequests extends Context.Service<BillingRequests, {
     | Subscriptions
     | Institutions
     | NameVerifier
+    | AppAttributionRepository
     | Transactor
     | IdGenerator
     | EventLog

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { type IdGenerator, invalidField, type InvalidState, type NotFound, type ValidationFailed, withNewId } from "@paykit/core"
+import { type IdGenerator, invalidField, InvalidState, type NotFound, type ValidationFailed, withNewId } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { toListQuery } from "../kernel/list-params.ts"
@@ -58,6 +58,17 @@ const create = Effect.fnUntraced(function*(
   return { ...publicEndpoint(stored.resource), secret }
 })
 
+/**
+ * A partner app's endpoint follows the app's access (`connectApp`, `disconnectApp`): the
+ * organisation may disable it, never re-enable or re-point it (the app may have lost access).
+ */
+const partnerAppEndpoint = (app: string): InvalidState =>
+  new InvalidState({
+    reason: "partner_app_endpoint",
+    message: "This endpoint delivers to a partner app and follows the app's access: it cannot be changed through the API (disable it, or reconnect the app)",
+    links: { oauth_app: app }
+  })
+
 /** The endpoint with `enabled` set: enabling clears the reason and the failing run, disabling names the user as the reason. */
 const withEnabled = (endpoint: StoredWebhookEndpoint, enabled: boolean): StoredWebhookEndpoint =>
   enabled
@@ -78,6 +89,7 @@ const update = Effect.fnUntraced(function*(
 ): Effect.fn.Return<WebhookEndpoint, ValidationFailed | NotFound | InvalidState> {
   if (command.url !== undefined) yield* checkUrl(sender, command.url)
   const current = yield* endpoints.get(organisation, id)
+  if (current.resource.partner_app !== undefined) return yield* Effect.fail(partnerAppEndpoint(current.resource.partner_app))
   const moved = {
     ...current.resource,
     ...(command.url === undefined ? {} : { url: command.url }),

@@ -137,7 +137,7 @@ export const disableApp = (organisation: string, id: string) =>
     yield* store.setAppStatus(app.id, "disabled")
     const endpoints = yield* WebhookEndpoints
     for (const grant of yield* store.grantsOf(app.id)) {
-      yield* tokens.setStatus(grant.tokenId, "inactive")
+      yield* tokens.deactivate(grant.tokenId)
       yield* Effect.orDie(endpoints.disconnectApp(grant.organisation, app.id))
     }
     return viewOf({ ...app, status: "disabled" })

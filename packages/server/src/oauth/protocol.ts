@@ -122,32 +122,39 @@ export const accessToken = (services: ConnectServices) => (request: ApiRequest):
 
 const invalidGrant = (description: string) => oauthError("invalid_grant", description)
 
+/** The whole exchange holds the code's row and the (app, organisation) lock, its webhook endpoint changes included. */
 const exchange = (services: ConnectServices, app: OAuthApp, code: string, redirectUri: string): Effect.Effect<ApiResponse> =>
+  services.store.exclusive(exchangeCode(services, app, code, redirectUri))
+
+const exchangeCode = (services: ConnectServices, app: OAuthApp, code: string, redirectUri: string): Effect.Effect<ApiResponse> =>
   Effect.gen(function*() {
-    const { store, tokens } = services
+    const { store } = services
     const consumed = yield* store.consumeCode(hashToken(code))
     if (consumed === undefined || consumed.code.app !== app.id) return invalidGrant("The code is not valid")
+    const { organisation, scope, email } = consumed.code
+    yield* store.lockConnection(app.id, organisation)
     if (consumed.usedBefore) {
-      // RFC 6749 4.1.2: a code used twice revokes what its first exchange issued.
-      if (consumed.issuedToken !== null) {
-        yield* tokens.setStatus(consumed.issuedToken, "revoked")
-        yield* Effect.orDie(services.webhookEndpoints.disconnectApp(consumed.code.organisation, app.id))
-      }
+      // RFC 6749 4.1.2: a code used twice revokes what its first exchange issued (recorded before the code's row was released).
+      if (consumed.issuedToken !== null) yield* revokeToken(services, app.id, consumed.issuedToken, organisation)
       return invalidGrant("The code has already been used; the access token it issued is revoked")
     }
     if ((yield* Clock.currentTimeMillis) >= consumed.code.expiresAt) return invalidGrant("The code has expired")
     if (consumed.code.redirectUri !== redirectUri) return invalidGrant("redirect_uri does not match the authorisation request")
-    const { organisation, scope, email } = consumed.code
-    // A reconnect: the organisation's earlier token for this app stops working.
-    for (const grant of yield* store.grantsOf(app.id, organisation)) yield* tokens.setStatus(grant.tokenId, "inactive")
     const id = yield* Effect.provideContext(newId("access_token"), services.ids)
     const token = yield* Effect.provideService(
       issueAccessToken({ id, organisation, scope, app: { organisation: app.organisation, creditor: app.creditor } }),
       AccessTokens,
-      tokens
+      services.tokens
     )
     yield* store.insertGrant({ tokenId: id, app: app.id, organisation, email })
     yield* store.setCodeToken(consumed.code.codeHash, id)
+    // A reconnect: the organisation's earlier tokens for this app stop working (a revoked one stays revoked).
+    for (const grant of yield* store.grantsOf(app.id, organisation)) if (grant.tokenId !== id) yield* services.tokens.deactivate(grant.tokenId)
+    // disableApp may have run since the client was authenticated, before this grant existed for it to find.
+    if ((yield* store.appById(app.id))?.status !== "enabled") {
+      yield* services.tokens.deactivate(id)
+      return oauthError("invalid_client", "The app is disabled")
+    }
     yield* deliverToApp(services, app, organisation)
     return json(200, { access_token: token, scope, token_type: "bearer", email, organisation_id: organisation })
   })
@@ -162,6 +169,19 @@ const deliverToApp = (services: ConnectServices, app: OAuthApp, organisation: st
   if (app.webhookUrl === null || secret === undefined) return Effect.void
   return Effect.orDie(services.webhookEndpoints.connectApp(organisation, { app: app.id, url: app.webhookUrl, secret }))
 }
+
+/**
+ * Revokes one of the app's tokens, under the (app, organisation) lock; the organisation's webhooks for the app stop
+ * only when no active token of the app remains there (revoking an earlier, already inactive token leaves the current connection alone).
+ */
+const revokeToken = (services: ConnectServices, app: string, tokenId: string, organisation: string): Effect.Effect<void> =>
+  Effect.gen(function*() {
+    yield* services.tokens.setStatus(tokenId, "revoked")
+    for (const grant of yield* services.store.grantsOf(app, organisation)) {
+      if ((yield* services.tokens.statusOf(grant.tokenId)) === "active") return
+    }
+    yield* Effect.orDie(services.webhookEndpoints.disconnectApp(organisation, app))
+  })
 
 /** The token's record if it is one this app was issued, whatever its status. */
 const appTokenOf = (services: ConnectServices, app: OAuthApp, token: string): Effect.Effect<{ readonly record: AccessTokenRecord; readonly email: string } | undefined> =>
@@ -191,9 +211,8 @@ export const revoke = (services: ConnectServices) => (request: ApiRequest): Effe
     return Effect.gen(function*() {
       const found = yield* appTokenOf(services, app, token)
       if (found !== undefined) {
-        yield* services.tokens.setStatus(found.record.id, "revoked")
-        // One active token per app and organisation (a reconnect disables the earlier): the app's access ends here.
-        yield* Effect.orDie(services.webhookEndpoints.disconnectApp(found.record.organisation, app.id))
+        const { id, organisation } = found.record
+        yield* services.store.exclusive(Effect.andThen(services.store.lockConnection(app.id, organisation), revokeToken(services, app.id, id, organisation)))
       }
       return { status: 200, body: "", headers: { ...NO_STORE, "content-type": "text/plain; charset=utf-8" } }
     })

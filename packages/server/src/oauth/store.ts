@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
 import { ACCESS_SCOPES, type AccessScope } from "@paykit/http"
 import { DbInteger } from "@paykit/store-sql"
@@ -74,8 +74,21 @@ export class OAuthStore extends Context.Service<OAuthStore, {
   readonly grantOf: (tokenId: string) => Effect.Effect<OAuthGrant | undefined>
   /** The grants of an app for one organisation, or for all its organisations. */
   readonly grantsOf: (app: string, organisation?: string) => Effect.Effect<ReadonlyArray<OAuthGrant>>
+  /**
+   * Runs a code's exchange as one unit: on SQL a transaction, so the code's row stays locked from
+   * its consumption to the token recorded on it (a concurrent reuse waits, then sees that token).
+   */
+  readonly exclusive: <A, R>(effect: Effect.Effect<A, never, R>) => Effect.Effect<A, never, R>
+  /** Inside `exclusive`: waits for every other exchange of the app for the organisation to finish (one connection at a time). */
+  readonly lockConnection: (app: string, organisation: string) => Effect.Effect<void>
 }>()("@paykit/server/OAuthStore") {
-  static readonly layerMemory: Layer.Layer<OAuthStore> = Layer.sync(OAuthStore, () => {
+  static readonly layerMemory: Layer.Layer<OAuthStore> = Layer.effect(OAuthStore, Effect.map(Semaphore.make(1), (lock) => memoryStore(lock)))
+
+  static readonly layerSql: Layer.Layer<OAuthStore, never, SqlClient.SqlClient> = Layer.effect(OAuthStore, Effect.map(SqlClient.SqlClient, (sql) => sqlStore(sql)))
+}
+
+// In memory one lock serialises every exchange: enough for one process, which is all memory serves.
+const memoryStore = (exchanges: Semaphore.Semaphore): OAuthStore["Service"] => {
     const apps = new Map<string, OAuthApp>()
     const codes = new Map<string, { code: OAuthCode; used: boolean; token: string | null }>()
     const grants = new Map<string, OAuthGrant>()
@@ -110,11 +123,10 @@ export class OAuthStore extends Context.Service<OAuthStore, {
       insertGrant: (grant) => Effect.sync(() => void grants.set(grant.tokenId, grant)),
       grantOf: (tokenId) => Effect.sync(() => grants.get(tokenId)),
       grantsOf: (app, organisation) =>
-        Effect.sync(() => [...grants.values()].filter((g) => g.app === app && (organisation === undefined || g.organisation === organisation)))
+        Effect.sync(() => [...grants.values()].filter((g) => g.app === app && (organisation === undefined || g.organisation === organisation))),
+      exclusive: (effect) => exchanges.withPermits(1)(effect),
+      lockConnection: () => Effect.void
     })
-  })
-
-  static readonly layerSql: Layer.Layer<OAuthStore, never, SqlClient.SqlClient> = Layer.effect(OAuthStore, Effect.map(SqlClient.SqlClient, (sql) => sqlStore(sql)))
 }
 
 const AppRow = Schema.Struct({
@@ -217,6 +229,10 @@ const sqlStore = (sql: SqlClient.SqlClient): OAuthStore["Service"] => {
     grantsOf: (app, organisation) =>
       grants(organisation === undefined
         ? sql`SELECT token_id, app_id, organisation_id, email FROM oauth_grants WHERE app_id = ${app} ORDER BY token_id`
-        : sql`SELECT token_id, app_id, organisation_id, email FROM oauth_grants WHERE app_id = ${app} AND organisation_id = ${organisation} ORDER BY token_id`)
+        : sql`SELECT token_id, app_id, organisation_id, email FROM oauth_grants WHERE app_id = ${app} AND organisation_id = ${organisation} ORDER BY token_id`),
+    // BEGIN or COMMIT failing is the database's failure: a defect, as every query here.
+    exclusive: (effect) => Effect.orDie(sql.withTransaction(effect)),
+    // A transaction-scoped advisory lock: held to COMMIT, across every process on the database.
+    lockConnection: (app, organisation) => Effect.orDie(sql`SELECT pg_advisory_xact_lock(hashtext(${app}), hashtext(${organisation}))`)
   })
 }

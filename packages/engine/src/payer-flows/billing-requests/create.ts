@@ -12,6 +12,7 @@ import type { BillingRequestCreateCommand } from "../domain/billing-request-comm
 import { embedBillingDetail, embedCustomer, factsOf } from "../billing-request-steps.ts"
 import { type BillingRequestDeps, type Errors, ROOT } from "./deps.ts"
 import { present } from "./read.ts"
+import { CallingApp, recordAttribution } from "../../payouts/app-fees.ts"
 
 type Requested<K extends "mandate_request" | "payment_request" | "subscription_request"> = NonNullable<BillingRequestCreateCommand[K]>
 
@@ -146,8 +147,11 @@ const newBillingDetail = (deps: Pick<BillingRequestDeps, "details">, organisatio
     return detail
   })
 
+const hasAppFee = (br: BillingRequest): boolean =>
+  (br.payment_request?.app_fee ?? 0) > 0 || (br.subscription_request?.app_fee ?? 0) > 0
+
 export const createBillingRequest = (
-  deps: Pick<BillingRequestDeps, "requests" | "details" | "customers" | "accounts" | "creditors">,
+  deps: Pick<BillingRequestDeps, "requests" | "details" | "customers" | "accounts" | "creditors" | "attributions">,
   organisation: string,
   req: BillingRequestCreateCommand
 ): Effect.Effect<BillingRequest, Errors, EngineContext> =>
@@ -190,5 +194,8 @@ export const createBillingRequest = (
       cause: API_CAUSE("billing_request_created", "This billing request has been created."),
       links: { billing_request: fields.id, customer: customer.id, creditor: creditor.id }
     })
+    // Its fulfilment may come later from the payer's page, where no app calls: the app is remembered now.
+    const app = yield* CallingApp
+    if (app !== null && hasAppFee(br)) yield* recordAttribution(deps, organisation, br.id, app)
     return yield* present(deps, organisation, br)
   })

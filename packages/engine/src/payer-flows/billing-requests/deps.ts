@@ -8,6 +8,7 @@ import { Mandates } from "../../collections/mandates.ts"
 import { Payments } from "../../collections/payments.ts"
 import { Subscriptions } from "../../collections/subscriptions.ts"
 import { Institutions } from "../institutions.ts"
+import { AppAttributionRepository } from "../../payouts/repositories.ts"
 
 /** The API resource key billing request field errors are reported under. */
 export { BILLING_REQUESTS as ROOT } from "@paykit/validation"
@@ -31,6 +32,8 @@ export interface BillingRequestDeps {
   readonly subscriptions: Subscriptions["Service"]
   readonly institutions: Institutions["Service"]
   readonly verifier: NameVerifier["Service"]
+  /** The partner app a request was created by (keyed by the request's id): its fulfilment's payment and subscription are the app's. */
+  readonly attributions: AppAttributionRepository["Service"]
 }
 
 export const billingRequestDeps = Effect.gen(function*() {
@@ -45,7 +48,8 @@ export const billingRequestDeps = Effect.gen(function*() {
     payments: yield* Payments,
     subscriptions: yield* Subscriptions,
     institutions: yield* Institutions,
-    verifier: yield* NameVerifier
+    verifier: yield* NameVerifier,
+    attributions: yield* AppAttributionRepository
   }
   return deps
 })

@@ -7,6 +7,7 @@ import type { MetadataCommand } from "../domain/billing-request-commands.ts"
 import { stepBillingRequest } from "../billing-request-steps.ts"
 import type { BillingRequestDeps, Errors } from "./deps.ts"
 import { present } from "./read.ts"
+import { attributionOf } from "../../payouts/app-fees.ts"
 
 const mandateCommand = (m: StoredMandateRequest, accountId: string, creditor: string, ipAddress: string | null): typeof REQUEST_BODIES.mandates.create.Type => ({
   ...(m.scheme === null ? {} : { scheme: m.scheme }),
@@ -63,8 +64,10 @@ const createMandate = (deps: Pick<BillingRequestDeps, "details" | "mandates">, o
   })
 
 /** The resources the request asks for: its mandate, then a payment and a subscription on it. */
-const createResources = (deps: Pick<BillingRequestDeps, "details" | "mandates" | "payments" | "subscriptions">, organisation: string, br: BillingRequest) =>
+const createResources = (deps: Pick<BillingRequestDeps, "details" | "mandates" | "payments" | "subscriptions" | "attributions">, organisation: string, br: BillingRequest) =>
   Effect.gen(function*() {
+    // The app that created the request gets its fees, whoever fulfils it (the payer's page, the merchant).
+    const origin = { app: yield* attributionOf(deps.attributions, organisation, br.id) }
     const mandate = br.mandate_request === null ? undefined : (yield* createMandate(deps, organisation, br, br.mandate_request)).id
     const p = br.payment_request
     // Pay by Bank: the payer authorised this payment at their bank (the request's
@@ -81,11 +84,11 @@ const createResources = (deps: Pick<BillingRequestDeps, "details" | "mandates" |
         reference: p.reference,
         app_fee: p.app_fee,
         metadata: p.metadata
-      })
-      : yield* deps.payments.create(organisation, paymentCommand(p, mandate))
+      }, origin)
+      : yield* deps.payments.create(organisation, paymentCommand(p, mandate), origin)
     const sr = br.subscription_request
     // Planned by @paykit/schedule through the Subscriptions service, like POST /subscriptions.
-    const subscription = sr === null || mandate === undefined ? undefined : yield* deps.subscriptions.create(organisation, subscriptionCommand(sr, mandate))
+    const subscription = sr === null || mandate === undefined ? undefined : yield* deps.subscriptions.create(organisation, subscriptionCommand(sr, mandate), origin)
     const done: Fulfilment = {
       ...(mandate === undefined ? {} : { mandate }),
       ...(payment === undefined ? {} : { payment: payment.id }),
@@ -111,7 +114,7 @@ const linkedTo = (b: BillingRequest, done: Fulfilment): BillingRequest => ({
 })
 
 export const fulfilBillingRequest = (
-  deps: Pick<BillingRequestDeps, "requests" | "customers" | "details" | "accounts" | "mandates" | "payments" | "subscriptions">,
+  deps: Pick<BillingRequestDeps, "requests" | "customers" | "details" | "accounts" | "mandates" | "payments" | "subscriptions" | "attributions">,
   organisation: string,
   id: string,
   req: MetadataCommand
