@@ -93,4 +93,14 @@ describe.each(SERVER_DATABASES)("OAuth token states on %s", (_name, start) => {
     }
     expect((await partnerEndpoints()).items.find((e) => e.id === endpoint?.id)).toMatchObject({ enabled: false, url: "https://hooks.partner.example/paykit" })
   })
+
+  it("the organisation may still turn an app's endpoint off with the standard PUT", async () => {
+    const app = await registerApp(server, own, { webhook_url: "https://hooks.other-partner.example/paykit" })
+    await connectWith(connect, app, own)
+    const endpoint = (await partnerEndpoints()).items.find((e) => e.url === "https://hooks.other-partner.example/paykit")
+    expect(endpoint).toMatchObject({ enabled: true })
+    const response = await api(server.url, own, `/webhook_endpoints/${endpoint?.id ?? ""}`, { method: "PUT", body: { webhook_endpoints: { enabled: false } } })
+    expect(response.status).toBe(200)
+    expect((await partnerEndpoints()).items.find((e) => e.id === endpoint?.id)).toMatchObject({ enabled: false })
+  })
 })

@@ -89,7 +89,9 @@ const update = Effect.fnUntraced(function*(
 ): Effect.fn.Return<WebhookEndpoint, ValidationFailed | NotFound | InvalidState> {
   if (command.url !== undefined) yield* checkUrl(sender, command.url)
   const current = yield* endpoints.get(organisation, id)
-  if (current.resource.partner_app !== undefined) return yield* Effect.fail(partnerAppEndpoint(current.resource.partner_app))
+  // A partner app's endpoint is the app's to point and to turn on; its organisation may only turn it off.
+  const onlyDisables = command.url === undefined && command.signature_scheme === undefined && command.enabled !== true
+  if (current.resource.partner_app !== undefined && !onlyDisables) return yield* Effect.fail(partnerAppEndpoint(current.resource.partner_app))
   const moved = {
     ...current.resource,
     ...(command.url === undefined ? {} : { url: command.url }),

@@ -134,11 +134,14 @@ export const disableApp = (organisation: string, id: string) =>
     const app = yield* appOf(organisation, id)
     const store = yield* OAuthStore
     const tokens = yield* AccessTokens
-    yield* store.setAppStatus(app.id, "disabled")
     const endpoints = yield* WebhookEndpoints
-    for (const grant of yield* store.grantsOf(app.id)) {
-      yield* tokens.deactivate(grant.tokenId)
-      yield* Effect.orDie(endpoints.disconnectApp(grant.organisation, app.id))
-    }
+    // One unit with the exchanges (which hold the app's row): every grant they make is seen here.
+    yield* store.exclusive(Effect.gen(function*() {
+      yield* store.setAppStatus(app.id, "disabled")
+      for (const grant of yield* store.grantsOf(app.id)) {
+        yield* tokens.deactivate(grant.tokenId)
+        yield* Effect.orDie(endpoints.disconnectApp(grant.organisation, app.id))
+      }
+    }))
     return viewOf({ ...app, status: "disabled" })
   })

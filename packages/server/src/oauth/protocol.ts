@@ -140,6 +140,8 @@ const exchangeCode = (services: ConnectServices, app: OAuthApp, code: string, re
     }
     if ((yield* Clock.currentTimeMillis) >= consumed.code.expiresAt) return invalidGrant("The code has expired")
     if (consumed.code.redirectUri !== redirectUri) return invalidGrant("redirect_uri does not match the authorisation request")
+    // Held to the end: a disable waits for this exchange and then finds its grant, or came first and is seen here.
+    if ((yield* store.appForExchange(app.id))?.status !== "enabled") return oauthError("invalid_client", "The app is disabled")
     const id = yield* Effect.provideContext(newId("access_token"), services.ids)
     const token = yield* Effect.provideService(
       issueAccessToken({ id, organisation, scope, app: { organisation: app.organisation, creditor: app.creditor } }),
@@ -150,11 +152,6 @@ const exchangeCode = (services: ConnectServices, app: OAuthApp, code: string, re
     yield* store.setCodeToken(consumed.code.codeHash, id)
     // A reconnect: the organisation's earlier tokens for this app stop working (a revoked one stays revoked).
     for (const grant of yield* store.grantsOf(app.id, organisation)) if (grant.tokenId !== id) yield* services.tokens.deactivate(grant.tokenId)
-    // disableApp may have run since the client was authenticated, before this grant existed for it to find.
-    if ((yield* store.appById(app.id))?.status !== "enabled") {
-      yield* services.tokens.deactivate(id)
-      return oauthError("invalid_client", "The app is disabled")
-    }
     yield* deliverToApp(services, app, organisation)
     return json(200, { access_token: token, scope, token_type: "bearer", email, organisation_id: organisation })
   })

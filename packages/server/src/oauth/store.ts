@@ -79,6 +79,11 @@ export class OAuthStore extends Context.Service<OAuthStore, {
    * its consumption to the token recorded on it (a concurrent reuse waits, then sees that token).
    */
   readonly exclusive: <A, R>(effect: Effect.Effect<A, never, R>) => Effect.Effect<A, never, R>
+  /**
+   * Inside `exclusive`: the app, held until the exchange ends against a concurrent disable (on SQL
+   * `FOR SHARE`: `disableApp`'s update waits for the exchange, then finds its grant).
+   */
+  readonly appForExchange: (id: string) => Effect.Effect<OAuthApp | undefined>
   /** Inside `exclusive`: waits for every other exchange of the app for the organisation to finish (one connection at a time). */
   readonly lockConnection: (app: string, organisation: string) => Effect.Effect<void>
 }>()("@paykit/server/OAuthStore") {
@@ -96,6 +101,7 @@ const memoryStore = (exchanges: Semaphore.Semaphore): OAuthStore["Service"] => {
       insertApp: (app) => Effect.sync(() => void apps.set(app.id, app)),
       appsOf: (organisation) => Effect.sync(() => [...apps.values()].filter((a) => a.organisation === organisation)),
       appById: (id) => Effect.sync(() => apps.get(id)),
+      appForExchange: (id) => Effect.sync(() => apps.get(id)),
       appByClientId: (clientId) => Effect.sync(() => [...apps.values()].find((a) => a.clientId === clientId)),
       setAppStatus: (id, status) =>
         Effect.sync(() => {
@@ -206,6 +212,7 @@ const sqlStore = (sql: SqlClient.SqlClient): OAuthStore["Service"] => {
     appsOf: (organisation) => apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE organisation_id = ${organisation} ORDER BY id`),
     appById: (id) => Effect.map(apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE id = ${id}`), (r) => r[0]),
     appByClientId: (clientId) => Effect.map(apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE client_id = ${clientId}`), (r) => r[0]),
+    appForExchange: (id) => Effect.map(apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE id = ${id} FOR SHARE`), (r) => r[0]),
     setAppStatus: (id, status) => Effect.orDie(sql`UPDATE oauth_apps SET status = ${status} WHERE id = ${id}`),
     setPaymentPagesApproved: (id, approved) => Effect.orDie(sql`UPDATE oauth_apps SET payment_pages_approved = ${approved} WHERE id = ${id}`),
     insertCode: (c) =>

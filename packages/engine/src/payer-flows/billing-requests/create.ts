@@ -196,6 +196,7 @@ export const createBillingRequest = (
     })
     // Its fulfilment may come later from the payer's page, where no app calls: the app is remembered now.
     const app = yield* CallingApp
-    if (app !== null && hasAppFee(br)) yield* recordAttribution(deps, organisation, br.id, app)
+    // A subscription is the app's even without a fee: the app may set one later by an update.
+    if (app !== null && (hasAppFee(br) || br.subscription_request !== null)) yield* recordAttribution(deps, organisation, br.id, app)
     return yield* present(deps, organisation, br)
   })

@@ -67,7 +67,9 @@ const createMandate = (deps: Pick<BillingRequestDeps, "details" | "mandates">, o
 const createResources = (deps: Pick<BillingRequestDeps, "details" | "mandates" | "payments" | "subscriptions" | "attributions">, organisation: string, br: BillingRequest) =>
   Effect.gen(function*() {
     // The app that created the request gets its fees, whoever fulfils it (the payer's page, the merchant).
-    const origin = { app: yield* attributionOf(deps.attributions, organisation, br.id) }
+    // A request no app created is the fulfilling app's, if an app fulfils it (undefined: the caller's).
+    const attributed = yield* attributionOf(deps.attributions, organisation, br.id)
+    const origin = attributed === null ? {} : { app: attributed }
     const mandate = br.mandate_request === null ? undefined : (yield* createMandate(deps, organisation, br, br.mandate_request)).id
     const p = br.payment_request
     // Pay by Bank: the payer authorised this payment at their bank (the request's
