@@ -1,7 +1,7 @@
 import { unsafeLocalDate } from "@paykit/core"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { Creditors, Events, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
+import { AppAttributionRepository, CallingApp, Creditors, Events, type PartnerApp, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
 import { ADA, bankAuthorisationsAtEdge, billingRequestsAtEdge, ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
 import { edge } from "./fixtures.ts"
 
@@ -42,6 +42,43 @@ describe("billing request subscription_request", () => {
     expect([r.subscription.amount, r.subscription.currency, r.subscription.count, r.subscription.name, r.subscription.day_of_month]).toEqual([2500, "USD", 3, "Gym", 15])
     expect(r.payments).toHaveLength(3)
     expect(r.payments.every(([, amount, scheme]) => amount === 2500 && scheme === "ach")).toBe(true)
+  })
+
+  it("is the app's that created the request, fee or not, whoever fulfils it; a request no app created is the fulfilling app's", async () => {
+    const r = await runBilling(Effect.gen(function*() {
+      yield* setUpCreditor
+      // Each app is an organisation of its own with the creditor its partner payouts go to.
+      const appIn = (organisation: string) =>
+        Effect.map((Creditors).use((c) => c.create(organisation, { name: `App ${organisation}`, country_code: "GB", creditor_type: "company" })), (c): PartnerApp => ({ organisation, creditor: c.id }))
+      const creator = yield* appIn("OR0000000000PA")
+      const fulfiller = yield* appIn("OR0000000000PB")
+      const usCreditor = yield* (yield* Creditors).create(ORG, { name: "Acme Gym US", country_code: "US", creditor_type: "company" })
+      const brs = yield* billingRequestsAtEdge
+      const subscriptionOf = (app: PartnerApp | null, fulfilledBy: PartnerApp | null) =>
+        Effect.gen(function*() {
+          const created = yield* Effect.provideService(brs.create(ORG, {
+            links: { creditor: usCreditor.id },
+            mandate_request: { currency: "USD", scheme: "ach" },
+            subscription_request: { amount: 2500, currency: "USD", interval_unit: "monthly", name: "Gym" }
+          }), CallingApp, app)
+          yield* brs.collectCustomerDetails(ORG, created.id, US_PAYER)
+          yield* brs.collectBankAccount(ORG, created.id, US_ACCOUNT)
+          yield* brs.confirmPayerDetails(ORG, created.id, {})
+          const fulfilled = yield* Effect.provideService(brs.fulfil(ORG, created.id, {}), CallingApp, fulfilledBy)
+          const attribution = yield* Effect.option((yield* AppAttributionRepository).get(ORG, fulfilled.links.subscription_request_subscription ?? ""))
+          return attribution._tag === "Some" ? attribution.value.resource.app : null
+        })
+      return {
+        creator,
+        fulfiller,
+        byCreatorFulfilledByMerchant: yield* subscriptionOf(creator, null),
+        byMerchantFulfilledByApp: yield* subscriptionOf(null, fulfiller),
+        byMerchantFulfilledByMerchant: yield* subscriptionOf(null, null)
+      }
+    }))
+    expect(r.byCreatorFulfilledByMerchant).toEqual(r.creator)
+    expect(r.byMerchantFulfilledByApp).toEqual(r.fulfiller)
+    expect(r.byMerchantFulfilledByMerchant).toBeNull()
   })
 
   it("is refused with a Bacs mandate request, and with an amount of 0", async () => {
