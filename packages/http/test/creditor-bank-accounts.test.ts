@@ -18,7 +18,7 @@ afterAll(async () => {
   await server.close()
 })
 
-const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => server.runtime.runPromise(effect as Effect.Effect<A, E, never>)
+const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => server.run(effect)
 
 const expectError = (error: unknown, kind: abstract new (...args: never) => ApiError, code: number) => {
   expect(error).toBeInstanceOf(kind)

@@ -32,7 +32,7 @@ afterAll(async () => {
   await server.close()
 })
 
-const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => server.runtime.runPromise(effect as Effect.Effect<A, E, never>)
+const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => server.run(effect)
 
 const DIRECTOR = {
   given_name: "Grace", family_name: "Hopper", date_of_birth: "1970-01-01", street: "1 High Street", city: "London",

@@ -45,7 +45,9 @@ export const startServer = async () => {
     await runtime.dispose()
     if (answers.problems.length > 0) throw new Error(`answers that do not decode with their declared Schema:\n${answers.problems.join("\n")}`)
   }
-  return { runtime, url, token, answers, close }
+  /** Runs an engine effect in the server's runtime, whose layer provides every service the engine needs. */
+  const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => runtime.runPromise(effect as Effect.Effect<A, E, never>)
+  return { runtime, url, token, answers, close, run }
 }
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>

@@ -13,7 +13,7 @@ import { failure, localClient, startServer, type TestServer } from "./harness.ts
 
 let server: TestServer
 let client: GoCardlessClient
-const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => server.runtime.runPromise(effect as Effect.Effect<A, E, never>)
+const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => server.run(effect)
 
 /** A fresh organisation with a creditor, a customer, a bank account and a mandate. */
 const payer = async (organisation: string) => {
