@@ -1,7 +1,7 @@
 import { Context, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiSchema } from "effect/http-api"
 import type { ApiHandler } from "./api-request.ts"
-import { type Getter, getHandler, type Lister, listHandler, type ListParamsSchema } from "./read-handlers.ts"
+import { type ListParamsSchema, type Getter, getHandler, type Lister, listHandler } from "./read-handlers.ts"
 import type { RateLimitGroup } from "./rate-limit.ts"
 import { type ParamsSchema, queryDeclaration, queryShapeOf } from "./query-params.ts"
 import { page, single } from "./wire.ts"

@@ -80,7 +80,7 @@ export const bindRoutes = <S, E, R>(
  * A room of a route table: the routes of one family of resources, reads and writes together. It
  * names the resources it serves (the first segment of each of its paths, which no other room
  * serves), holds its declarations (what the OpenAPI document reads) and binds them to the
- * services it takes, so a room needs nothing of the others.
+ * services it takes, so adding a room changes no other room and no list of services.
  */
 export interface RouteRoom<R> {
   readonly resources: ReadonlyArray<string>
