@@ -1,0 +1,26 @@
+import { defineRoom } from "../kernel/room.ts"
+import { fromBackend } from "../kernel/repository-service.ts"
+import {
+  InstalmentScheduleCreateRequest,
+  InstalmentScheduleCreateWithDatesRequest,
+  InstalmentScheduleCreateWithScheduleRequest,
+  instalmentSchedules,
+  InstalmentScheduleUpdateRequest
+} from "./domain/instalment-schedules.ts"
+import { instalmentDueWork } from "./jobs.ts"
+import { InstalmentScheduleRepository } from "./repositories.ts"
+
+/** The instalments' room: schedules of payments of fixed amounts and dates. */
+export const instalmentsRoom = defineRoom({
+  resources: [instalmentSchedules],
+  repositories: fromBackend(InstalmentScheduleRepository, instalmentSchedules),
+  requestBodies: {
+    instalment_schedules: {
+      create: InstalmentScheduleCreateRequest,
+      create_with_dates: InstalmentScheduleCreateWithDatesRequest,
+      create_with_schedule: InstalmentScheduleCreateWithScheduleRequest,
+      update: InstalmentScheduleUpdateRequest
+    }
+  },
+  dueWork: instalmentDueWork
+})

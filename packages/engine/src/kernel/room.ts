@@ -1,0 +1,82 @@
+import { Effect, Layer, type Schema } from "effect"
+import type { DueWork } from "./jobs.ts"
+import type { DueWorkDeclarations } from "./ports/due-work.ts"
+import type { RepositoryBackend } from "./ports/repository.ts"
+
+/**
+ * What a room hands the centre, in its `room.ts`: everything `repositories.ts`,
+ * `request-schemas.ts` and `engine.ts` used to import file by file, so a new resource touches its
+ * room and, for a new room, one line of `src/rooms.ts`. Every part is optional: a room with no
+ * storage, bodies or due work (scenarios, retention) has no module. `Effect` and `Layer` are
+ * covariant in what they need, so `unknown` admits any room's requirements; the centre reads each
+ * room's own from its literal type.
+ */
+export interface Room {
+  /** Its stored resources: a storage adapter makes one table of each. */
+  readonly resources?: ReadonlyArray<{ readonly name: string; readonly filters: object }>
+  /** Its repositories, built from whichever storage backend is provided. */
+  readonly repositories?: Layer.Layer<never, never, RepositoryBackend>
+  /** Its request bodies by API resource and action (`REQUEST_BODIES`). */
+  readonly requestBodies?: { readonly [resource: string]: { readonly [action: string]: Schema.Top } }
+  /** Its jobs of the daily run (`jobs.ts`). */
+  readonly dueWork?: Effect.Effect<ReadonlyArray<DueWork>, never, unknown>
+  /** Its deadlines and pumps, which a server's worker runs besides the daily run. */
+  readonly deadlines?: Effect.Effect<DueWorkDeclarations, never, unknown>
+}
+
+/** Defines a room's module with its literal types (the centre derives exact types from them). */
+export const defineRoom = <const R extends Room>(room: R): R => room
+
+/** What the rooms that declare `K` declare under it (a room without it adds nothing). */
+type Part<Rooms extends ReadonlyArray<Room>, K extends keyof Room> = Rooms[number] extends infer One
+  ? One extends { readonly [P in K]: infer V } ? Exclude<V, undefined> : never
+  : never
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
+
+/** Every room's resources, in the rooms' order: their names and filters are what an adapter reads of them all. */
+export const resourcesOf = (rooms: ReadonlyArray<Room>): ReadonlyArray<NonNullable<Room["resources"]>[number]> =>
+  rooms.flatMap((room) => room.resources ?? [])
+
+/**
+ * Every room's repositories in one layer. The fold's result is the union of the rooms' layers,
+ * which TypeScript cannot follow through `reduce`: the type is stated, from the rooms' own.
+ */
+export const repositoriesOf = <const Rooms extends ReadonlyArray<Room>>(
+  rooms: Rooms
+): Layer.Layer<Layer.Success<Part<Rooms, "repositories">>, never, RepositoryBackend> =>
+  rooms.reduce<Layer.Layer<never, never, RepositoryBackend>>((all, room) => room.repositories === undefined ? all : Layer.merge(all, room.repositories), Layer.empty) as Layer.Layer<
+    Layer.Success<Part<Rooms, "repositories">>,
+    never,
+    RepositoryBackend
+  >
+
+/** Every room's request bodies in one record, keyed by API resource (two rooms never share a key). */
+export const requestBodiesOf = <const Rooms extends ReadonlyArray<Room>>(rooms: Rooms): Intersection<Part<Rooms, "requestBodies">> => {
+  const all: Record<string, unknown> = {}
+  for (const room of rooms) {
+    for (const [resource, bodies] of Object.entries(room.requestBodies ?? {})) {
+      if (resource in all) throw new Error(`two rooms declare the request bodies of ${resource}`)
+      all[resource] = bodies
+    }
+  }
+  return all as Intersection<Part<Rooms, "requestBodies">>
+}
+
+type Needs<E> = E extends Effect.Effect<infer _A, infer _E, infer R> ? R : never
+
+/** Every room's jobs of the daily run (the registry orders them by their `order`). */
+export const dueWorkOf = <const Rooms extends ReadonlyArray<Room>>(rooms: Rooms): Effect.Effect<ReadonlyArray<DueWork>, never, Needs<Part<Rooms, "dueWork">>> =>
+  // Typed from the rooms' own declarations, as `repositoriesOf` is.
+  Effect.map(Effect.forEach(rooms, (room) => room.dueWork ?? Effect.succeed([])), (lists) => lists.flat()) as Effect.Effect<
+    ReadonlyArray<DueWork>,
+    never,
+    Needs<Part<Rooms, "dueWork">>
+  >
+
+/** Every room's deadlines and pumps. */
+export const deadlinesOf = <const Rooms extends ReadonlyArray<Room>>(rooms: Rooms): Effect.Effect<ReadonlyArray<DueWorkDeclarations>, never, Needs<Part<Rooms, "deadlines">>> =>
+  Effect.forEach(rooms.flatMap((room) => room.deadlines === undefined ? [] : [room.deadlines]), (declared) => declared) as Effect.Effect<
+    ReadonlyArray<DueWorkDeclarations>,
+    never,
+    Needs<Part<Rooms, "deadlines">>
+  >

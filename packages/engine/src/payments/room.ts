@@ -1,0 +1,23 @@
+import { Effect, Layer } from "effect"
+import { defineRoom } from "../kernel/room.ts"
+import { fromBackend } from "../kernel/repository-service.ts"
+import { instalmentScheduleChecks } from "./domain/instalment-schedule-checks.ts"
+import { paymentReversals } from "./domain/payment-reversals.ts"
+import { PaymentCancelRequest, PaymentCreateRequest, PaymentRetryRequest, payments, PaymentUpdateRequest } from "./domain/payments.ts"
+import { Payments } from "./payments.ts"
+import { InstalmentScheduleCheckRepository, PaymentRepository, PaymentReversalRepository } from "./repositories.ts"
+
+/** The payments' room: the debits, their reversals and refunds' ledger rows, and the side records payments keep. */
+export const paymentsRoom = defineRoom({
+  resources: [payments, paymentReversals, instalmentScheduleChecks],
+  repositories: Layer.mergeAll(
+    fromBackend(PaymentRepository, payments),
+    fromBackend(PaymentReversalRepository, paymentReversals),
+    fromBackend(InstalmentScheduleCheckRepository, instalmentScheduleChecks)
+  ),
+  requestBodies: {
+    payments: { create: PaymentCreateRequest, update: PaymentUpdateRequest, cancel: PaymentCancelRequest, retry: PaymentRetryRequest }
+  },
+  /** Payments are confirmed or fail, the next day's are submitted, late failures, chargebacks and refunds move. */
+  dueWork: Effect.map(Payments, (payments) => [{ name: "payments", order: 40, deadline: false, run: payments.processDay }])
+})
