@@ -12,7 +12,7 @@ import {
   NEGATIVE_BALANCE_LIMITS_ROOT,
   type NegativeBalanceLimitListParams,
   type NegativeBalanceLimitSetCommand
-} from "../payouts/domain/requests.ts"
+} from "./domain/negative-balance-limits.ts"
 import { API_CAUSE, emit, insertNew, captureUnitOfWork } from "../kernel/support.ts"
 import { linkedCreditor } from "../creditors/creditor-link.ts"
 
