@@ -1,4 +1,4 @@
-/** What the engine exports of the hosted flows and their neighbours (issue 18), in one line of `index.ts`. */
+/** What the engine exports of the hosted flows and their neighbours, in one line of `index.ts`. */
 export * from "./domain/bank-account-holder-verifications.ts"
 export * from "./domain/billing-request-flows.ts"
 export * from "./domain/billing-request-templates.ts"

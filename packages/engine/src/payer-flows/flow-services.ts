@@ -7,7 +7,7 @@ import { CustomerNotifications } from "./customer-notifications.ts"
 import { RedirectFlows } from "./redirect-flows.ts"
 
 /**
- * The hosted flows and their neighbours (issue 18): billing request flows and templates, redirect
+ * The hosted flows and their neighbours: billing request flows and templates, redirect
  * flows, billing requests created with actions, bank account holder verifications and customer
  * notifications. Built on the billing request and bank authorisation services.
  */

@@ -23,7 +23,7 @@ export class BankAccountHolderVerificationRepository
   extends repositoryService<BankAccountHolderVerificationRepository>()("BankAccountHolderVerificationRepository", bankAccountHolderVerifications) {}
 export class CustomerNotificationRepository extends repositoryService<CustomerNotificationRepository>()("CustomerNotificationRepository", customerNotifications) {}
 
-/** The definitions of the hosted flows and their neighbours (issue 18), listed with the engine's others. */
+/** The definitions of the hosted flows and their neighbours, listed with the engine's others. */
 export const FLOW_DEFINITIONS = [billingRequestFlows, billingRequestTemplates, redirectFlows, bankAccountHolderVerifications, customerNotifications] as const
 
 /** Their repositories, built from whichever storage backend is provided. */
