@@ -99,6 +99,12 @@ describe("the engine's rooms", () => {
     expect([...folders].sort()).toEqual([...ROOM_ORDER].sort())
   })
 
+  it("are listed in the README's layout table in the same order", () => {
+    const readme = readFileSync(join(SRC, "..", "README.md"), "utf8")
+    const listed = [...readme.matchAll(/^\| `src\/([a-z-]+)\/` \|/gm)].map((m) => m[1])
+    expect(listed).toEqual([...ROOM_ORDER])
+  })
+
   it("import only from rooms below them, and never from the centre", () => {
     const rank = (room: string) => ROOM_ORDER.findIndex((r) => r === room)
     const upward = arrows
