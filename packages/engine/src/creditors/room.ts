@@ -1,6 +1,4 @@
-import { Layer } from "effect"
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { defineRoom, store } from "../kernel/room.ts"
 import { creditorBankAccounts } from "./domain/creditor-bank-accounts.ts"
 import { creditors } from "./domain/creditors.ts"
 import { payerThemes, PayerThemeCreateRequest } from "./domain/payer-themes.ts"
@@ -14,14 +12,13 @@ import {
 
 /** The creditors' room: the creditors, their bank accounts, verification, scheme identifiers and payer themes. */
 export const creditorsRoom = defineRoom({
-  resources: [creditors, creditorBankAccounts, verificationDetails, payerThemes, schemeIdentifierLocations],
-  repositories: Layer.mergeAll(
-    fromBackend(CreditorRepository, creditors),
-    fromBackend(CreditorBankAccountRepository, creditorBankAccounts),
-    fromBackend(VerificationDetailRepository, verificationDetails),
-    fromBackend(SchemeIdentifierLocationRepository, schemeIdentifierLocations),
-    fromBackend(PayerThemeRepository, payerThemes)
-  ),
+  stores: [
+    store(CreditorRepository, creditors),
+    store(CreditorBankAccountRepository, creditorBankAccounts),
+    store(VerificationDetailRepository, verificationDetails),
+    store(PayerThemeRepository, payerThemes),
+    store(SchemeIdentifierLocationRepository, schemeIdentifierLocations)
+  ],
   requestBodies: {
     creditors: { create: CreditorCreateRequest, update: CreditorUpdateRequest },
     scheme_identifiers: { create: SchemeIdentifierCreateRequest },

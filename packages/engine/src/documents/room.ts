@@ -1,6 +1,4 @@
-import { Layer } from "effect"
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { defineRoom, store } from "../kernel/room.ts"
 import { LogoCreateRequest, logos } from "./domain/logos.ts"
 import { PublicKeyCreateRequest, publicKeys } from "./domain/public-keys.ts"
 import { mandateTransfers, sealedBankDetails } from "./domain/sealed-records.ts"
@@ -8,12 +6,11 @@ import { LogoRepository, MandateTransferRepository, PublicKeyRepository, SealedB
 
 /** The documents' room: public keys, sealed bank details and mandate transfers, logos. */
 export const documentsRoom = defineRoom({
-  resources: [publicKeys, sealedBankDetails, mandateTransfers, logos],
-  repositories: Layer.mergeAll(
-    fromBackend(PublicKeyRepository, publicKeys),
-    fromBackend(SealedBankDetailsRepository, sealedBankDetails),
-    fromBackend(MandateTransferRepository, mandateTransfers),
-    fromBackend(LogoRepository, logos)
-  ),
+  stores: [
+    store(PublicKeyRepository, publicKeys),
+    store(SealedBankDetailsRepository, sealedBankDetails),
+    store(MandateTransferRepository, mandateTransfers),
+    store(LogoRepository, logos)
+  ],
   requestBodies: { logos: { create: LogoCreateRequest }, public_keys: { create: PublicKeyCreateRequest } }
 })

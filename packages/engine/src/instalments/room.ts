@@ -1,5 +1,4 @@
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { defineRoom, store } from "../kernel/room.ts"
 import {
   InstalmentScheduleCreateRequest,
   InstalmentScheduleCreateWithDatesRequest,
@@ -12,8 +11,7 @@ import { InstalmentScheduleRepository } from "./repositories.ts"
 
 /** The instalments' room: schedules of payments of fixed amounts and dates. */
 export const instalmentsRoom = defineRoom({
-  resources: [instalmentSchedules],
-  repositories: fromBackend(InstalmentScheduleRepository, instalmentSchedules),
+  stores: [store(InstalmentScheduleRepository, instalmentSchedules)],
   requestBodies: {
     instalment_schedules: {
       create: InstalmentScheduleCreateRequest,

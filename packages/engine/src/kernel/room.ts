@@ -1,7 +1,9 @@
-import { Effect, Layer, type Schema } from "effect"
+import { type Context, Effect, Layer, type Schema } from "effect"
+import type { ResourceDefinition } from "./definition.ts"
 import type { DueWork } from "./jobs.ts"
 import type { DueWorkDeclarations } from "./ports/due-work.ts"
-import type { RepositoryBackend } from "./ports/repository.ts"
+import type { Repository, RepositoryBackend } from "./ports/repository.ts"
+import { fromBackend } from "./repository-service.ts"
 
 /**
  * What a room hands the centre, in its `room.ts`: everything `repositories.ts`,
@@ -12,10 +14,8 @@ import type { RepositoryBackend } from "./ports/repository.ts"
  * room's own from its literal type.
  */
 export interface Room {
-  /** Its stored resources: a storage adapter makes one table of each. */
-  readonly resources?: ReadonlyArray<{ readonly name: string; readonly filters: object }>
-  /** Its repositories, built from whichever storage backend is provided. */
-  readonly repositories?: Layer.Layer<never, never, RepositoryBackend>
+  /** Its stored resources, each with its repository (`store`): a storage adapter makes one table of each. */
+  readonly stores?: ReadonlyArray<Store<never>>
   /** Its request bodies by API resource and action (`REQUEST_BODIES`). */
   readonly requestBodies?: { readonly [resource: string]: { readonly [action: string]: Schema.Top } }
   /** Its jobs of the daily run (`jobs.ts`). */
@@ -23,6 +23,18 @@ export interface Room {
   /** Its deadlines and pumps, which a server's worker runs besides the daily run. */
   readonly deadlines?: Effect.Effect<DueWorkDeclarations, never, unknown>
 }
+
+/** One stored resource of a room: its definition, and its repository built from the storage backend. */
+export interface Store<I> {
+  readonly definition: { readonly name: string; readonly filters: object }
+  readonly layer: Layer.Layer<I, never, RepositoryBackend>
+}
+
+/** The store of `definition` under its repository's key (`repositoryService`). */
+export const store = <I, A extends { readonly id: string; readonly created_at: string }, K extends string>(
+  tag: Context.Key<I, Repository<A, K>>,
+  definition: ResourceDefinition<A, K>
+): Store<I> => ({ definition, layer: fromBackend(tag, definition) })
 
 /** Defines a room's module with its literal types (the centre derives exact types from them). */
 export const defineRoom = <const R extends Room>(room: R): R => room
@@ -34,21 +46,20 @@ type Part<Rooms extends ReadonlyArray<Room>, K extends keyof Room> = Rooms[numbe
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
 
 /** Every room's resources, in the rooms' order: their names and filters are what an adapter reads of them all. */
-export const resourcesOf = (rooms: ReadonlyArray<Room>): ReadonlyArray<NonNullable<Room["resources"]>[number]> =>
-  rooms.flatMap((room) => room.resources ?? [])
+export const resourcesOf = (rooms: ReadonlyArray<Room>): ReadonlyArray<Store<never>["definition"]> =>
+  rooms.flatMap((room) => (room.stores ?? []).map((stored) => stored.definition))
+
+type Repositories<Rooms extends ReadonlyArray<Room>> = Layer.Success<Part<Rooms, "stores">[number]["layer"]>
 
 /**
  * Every room's repositories in one layer. The fold's result is the union of the rooms' layers,
  * which TypeScript cannot follow through `reduce`: the type is stated, from the rooms' own.
  */
-export const repositoriesOf = <const Rooms extends ReadonlyArray<Room>>(
-  rooms: Rooms
-): Layer.Layer<Layer.Success<Part<Rooms, "repositories">>, never, RepositoryBackend> =>
-  rooms.reduce<Layer.Layer<never, never, RepositoryBackend>>((all, room) => room.repositories === undefined ? all : Layer.merge(all, room.repositories), Layer.empty) as Layer.Layer<
-    Layer.Success<Part<Rooms, "repositories">>,
-    never,
-    RepositoryBackend
-  >
+export const repositoriesOf = <const Rooms extends ReadonlyArray<Room>>(rooms: Rooms): Layer.Layer<Repositories<Rooms>, never, RepositoryBackend> =>
+  rooms.flatMap((room) => room.stores ?? []).reduce<Layer.Layer<never, never, RepositoryBackend>>(
+    (all, stored) => Layer.merge(all, stored.layer),
+    Layer.empty
+  ) as Layer.Layer<Repositories<Rooms>, never, RepositoryBackend>
 
 /** Every room's request bodies in one record, keyed by API resource (two rooms never share a key). */
 export const requestBodiesOf = <const Rooms extends ReadonlyArray<Room>>(rooms: Rooms): Intersection<Part<Rooms, "requestBodies">> => {

@@ -1,6 +1,4 @@
-import { Layer } from "effect"
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { defineRoom, store } from "../kernel/room.ts"
 import { appAttributions, appFeeEntries } from "./domain/app-fees.ts"
 import { negativeBalanceLimits } from "./domain/negative-balance-limits.ts"
 import { ledgerEntries } from "./domain/settlement-entries.ts"
@@ -11,11 +9,10 @@ import { AppAttributionRepository, AppFeeLedgerRepository, LedgerRepository, Neg
  * the negative balance limits. Below both payments (which write it) and payouts (which settle it).
  */
 export const ledgerRoom = defineRoom({
-  resources: [negativeBalanceLimits, ledgerEntries, appAttributions, appFeeEntries],
-  repositories: Layer.mergeAll(
-    fromBackend(NegativeBalanceLimitRepository, negativeBalanceLimits),
-    fromBackend(LedgerRepository, ledgerEntries),
-    fromBackend(AppAttributionRepository, appAttributions),
-    fromBackend(AppFeeLedgerRepository, appFeeEntries)
-  )
+  stores: [
+    store(NegativeBalanceLimitRepository, negativeBalanceLimits),
+    store(LedgerRepository, ledgerEntries),
+    store(AppAttributionRepository, appAttributions),
+    store(AppFeeLedgerRepository, appFeeEntries)
+  ]
 })

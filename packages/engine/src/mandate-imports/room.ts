@@ -1,6 +1,4 @@
-import { Layer } from "effect"
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { defineRoom, store } from "../kernel/room.ts"
 import {
   MandateImportCreateRequest,
   mandateImportEntries,
@@ -13,12 +11,11 @@ import { MandateImportEntryRepository, MandateImportEntryRequestRepository, Mand
 
 /** The mandate imports' room: mandates moved from another provider, entry by entry. */
 export const mandateImportsRoom = defineRoom({
-  resources: [mandateImports, mandateImportEntries, mandateImportEntryRequests],
-  repositories: Layer.mergeAll(
-    fromBackend(MandateImportRepository, mandateImports),
-    fromBackend(MandateImportEntryRepository, mandateImportEntries),
-    fromBackend(MandateImportEntryRequestRepository, mandateImportEntryRequests)
-  ),
+  stores: [
+    store(MandateImportRepository, mandateImports),
+    store(MandateImportEntryRepository, mandateImportEntries),
+    store(MandateImportEntryRequestRepository, mandateImportEntryRequests)
+  ],
   requestBodies: { mandate_imports: { create: MandateImportCreateRequest }, mandate_import_entries: { create: MandateImportEntryCreateRequest } },
   dueWork: mandateImportDueWork,
   deadlines: mandateImportDeadlines

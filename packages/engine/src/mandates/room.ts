@@ -1,6 +1,5 @@
-import { Effect, Layer } from "effect"
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { Effect } from "effect"
+import { defineRoom, store } from "../kernel/room.ts"
 import { mandateDormancies } from "./domain/mandate-dormancy.ts"
 import { MandateCreateRequest, MandateMetadataRequest, mandates } from "./domain/mandates.ts"
 import { Mandates } from "./mandates.ts"
@@ -8,8 +7,10 @@ import { MandateDormancyRepository, MandateRepository } from "./repositories.ts"
 
 /** The mandates' room: the authority to debit, its dormancy record, and the bank's answers to it. */
 export const mandatesRoom = defineRoom({
-  resources: [mandates, mandateDormancies],
-  repositories: Layer.mergeAll(fromBackend(MandateRepository, mandates), fromBackend(MandateDormancyRepository, mandateDormancies)),
+  stores: [
+    store(MandateRepository, mandates),
+    store(MandateDormancyRepository, mandateDormancies)
+  ],
   requestBodies: {
     mandates: { create: MandateCreateRequest, update: MandateMetadataRequest, cancel: MandateMetadataRequest, reinstate: MandateMetadataRequest }
   },

@@ -1,6 +1,4 @@
-import { Layer } from "effect"
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { defineRoom, store } from "../kernel/room.ts"
 import { outboundDeadlines } from "./due.ts"
 import { outboundDueWork } from "./jobs.ts"
 import { OutboundPaymentImportCreateRequest, outboundPaymentImportEntries, outboundPaymentImports } from "./domain/outbound-payment-imports.ts"
@@ -20,15 +18,14 @@ import {
 
 /** The outbound room: payments out of the creditor's payment account, their imports, and the account's transactions. */
 export const outboundRoom = defineRoom({
-  resources: [outboundPayments, outboundPaymentImports, outboundPaymentImportEntries, paymentAccounts, paymentAccountTransactions, paymentAccountStatements],
-  repositories: Layer.mergeAll(
-    fromBackend(OutboundPaymentRepository, outboundPayments),
-    fromBackend(OutboundPaymentImportRepository, outboundPaymentImports),
-    fromBackend(OutboundPaymentImportEntryRepository, outboundPaymentImportEntries),
-    fromBackend(PaymentAccountRepository, paymentAccounts),
-    fromBackend(PaymentAccountTransactionRepository, paymentAccountTransactions),
-    fromBackend(PaymentAccountStatementRepository, paymentAccountStatements)
-  ),
+  stores: [
+    store(OutboundPaymentRepository, outboundPayments),
+    store(OutboundPaymentImportRepository, outboundPaymentImports),
+    store(OutboundPaymentImportEntryRepository, outboundPaymentImportEntries),
+    store(PaymentAccountRepository, paymentAccounts),
+    store(PaymentAccountTransactionRepository, paymentAccountTransactions),
+    store(PaymentAccountStatementRepository, paymentAccountStatements)
+  ],
   requestBodies: {
     outbound_payments: {
       create: OutboundPaymentCreateRequest,

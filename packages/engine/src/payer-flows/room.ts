@@ -1,7 +1,5 @@
-import { Layer } from "effect"
 import { BillingRequestCreate, CollectBankAccount } from "@paykit/validation"
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { defineRoom, store } from "../kernel/room.ts"
 import { MetadataUpdateRequest } from "../kernel/metadata-requests.ts"
 import { BankAuthorisationCreateRequest } from "./domain/bank-authorisation-commands.ts"
 import { bankAuthorisations } from "./domain/bank-authorisations.ts"
@@ -20,20 +18,18 @@ import { payerFlowDeadlines } from "./due.ts"
 import { FLOW_REQUEST_BODIES } from "./flow-request-schemas.ts"
 import { payerFlowDueWork } from "./jobs.ts"
 import {
-  BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, FLOW_DEFINITIONS, FlowRepositoriesFromBackend,
-  PayerAuthorisationRepository
+  BankAuthorisationRepository, BillingRequestRepository, CustomerBillingDetailRepository, FLOW_STORES, PayerAuthorisationRepository
 } from "./repositories.ts"
 
 /** The payer flows' room: billing requests, their hosted flows, bank and payer authorisations. */
 export const payerFlowsRoom = defineRoom({
-  resources: [billingRequests, customerBillingDetails, bankAuthorisations, payerAuthorisations, ...FLOW_DEFINITIONS],
-  repositories: Layer.mergeAll(
-    fromBackend(BillingRequestRepository, billingRequests),
-    fromBackend(CustomerBillingDetailRepository, customerBillingDetails),
-    fromBackend(BankAuthorisationRepository, bankAuthorisations),
-    fromBackend(PayerAuthorisationRepository, payerAuthorisations),
-    FlowRepositoriesFromBackend
-  ),
+  stores: [
+    store(BillingRequestRepository, billingRequests),
+    store(CustomerBillingDetailRepository, customerBillingDetails),
+    store(BankAuthorisationRepository, bankAuthorisations),
+    store(PayerAuthorisationRepository, payerAuthorisations),
+    ...FLOW_STORES
+  ],
   requestBodies: {
     billing_requests: {
       create: BillingRequestCreate,

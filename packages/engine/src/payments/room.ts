@@ -1,6 +1,5 @@
-import { Effect, Layer } from "effect"
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { Effect } from "effect"
+import { defineRoom, store } from "../kernel/room.ts"
 import { instalmentScheduleChecks } from "./domain/instalment-schedule-checks.ts"
 import { paymentReversals } from "./domain/payment-reversals.ts"
 import { PaymentCancelRequest, PaymentCreateRequest, PaymentRetryRequest, payments, PaymentUpdateRequest } from "./domain/payments.ts"
@@ -9,12 +8,11 @@ import { InstalmentScheduleCheckRepository, PaymentRepository, PaymentReversalRe
 
 /** The payments' room: the debits, their reversals and refunds' ledger rows, and the side records payments keep. */
 export const paymentsRoom = defineRoom({
-  resources: [payments, paymentReversals, instalmentScheduleChecks],
-  repositories: Layer.mergeAll(
-    fromBackend(PaymentRepository, payments),
-    fromBackend(PaymentReversalRepository, paymentReversals),
-    fromBackend(InstalmentScheduleCheckRepository, instalmentScheduleChecks)
-  ),
+  stores: [
+    store(PaymentRepository, payments),
+    store(PaymentReversalRepository, paymentReversals),
+    store(InstalmentScheduleCheckRepository, instalmentScheduleChecks)
+  ],
   requestBodies: {
     payments: { create: PaymentCreateRequest, update: PaymentUpdateRequest, cancel: PaymentCancelRequest, retry: PaymentRetryRequest }
   },

@@ -1,5 +1,4 @@
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { defineRoom, store } from "../kernel/room.ts"
 import { payouts } from "./domain/payouts.ts"
 import { PayoutUpdateRequest } from "./domain/requests.ts"
 import { payoutDueWork } from "./jobs.ts"
@@ -7,8 +6,7 @@ import { PayoutRepository } from "./repositories.ts"
 
 /** The payouts' room: paying the ledger out to the creditors. */
 export const payoutsRoom = defineRoom({
-  resources: [payouts],
-  repositories: fromBackend(PayoutRepository, payouts),
+  stores: [store(PayoutRepository, payouts)],
   requestBodies: { payouts: { update: PayoutUpdateRequest } },
   dueWork: payoutDueWork
 })

@@ -1,5 +1,4 @@
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { defineRoom, store } from "../kernel/room.ts"
 import { RefundCreateRequest, refunds, RefundUpdateRequest } from "./domain/refunds.ts"
 import { RefundRepository } from "./repositories.ts"
 
@@ -8,7 +7,6 @@ import { RefundRepository } from "./repositories.ts"
  * (`Payments.createRefund`, `payments/refund-actions.ts`), so its use cases live with the payments.
  */
 export const refundsRoom = defineRoom({
-  resources: [refunds],
-  repositories: fromBackend(RefundRepository, refunds),
+  stores: [store(RefundRepository, refunds)],
   requestBodies: { refunds: { create: RefundCreateRequest, update: RefundUpdateRequest } }
 })

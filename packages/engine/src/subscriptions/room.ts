@@ -1,6 +1,5 @@
-import { Effect, Layer } from "effect"
-import { defineRoom } from "../kernel/room.ts"
-import { fromBackend } from "../kernel/repository-service.ts"
+import { Effect } from "effect"
+import { defineRoom, store } from "../kernel/room.ts"
 import { dueDone, type DueWorkDeclarations } from "../kernel/ports/due-work.ts"
 import { Payments } from "../payments/payments.ts"
 import { SIDE_RECORDS_KIND } from "../payments/side-records.ts"
@@ -36,8 +35,10 @@ export const sideRecordsDueWork: Effect.Effect<DueWorkDeclarations, never, Payme
 
 /** The subscriptions' room: the schedules that make payments, and their schedule records. */
 export const subscriptionsRoom = defineRoom({
-  resources: [subscriptions, subscriptionSchedules],
-  repositories: Layer.mergeAll(fromBackend(SubscriptionRepository, subscriptions), fromBackend(SubscriptionScheduleRepository, subscriptionSchedules)),
+  stores: [
+    store(SubscriptionRepository, subscriptions),
+    store(SubscriptionScheduleRepository, subscriptionSchedules)
+  ],
   requestBodies: {
     subscriptions: {
       create: SubscriptionCreateRequest,
