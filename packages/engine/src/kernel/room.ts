@@ -9,9 +9,9 @@ import { fromBackend } from "./repository-service.ts"
  * What a room hands the centre, in its `room.ts`: everything `repositories.ts`,
  * `request-schemas.ts` and `engine.ts` used to import file by file, so a new resource touches its
  * room and, for a new room, one line of `src/rooms.ts`. Every part is optional: a room with no
- * storage, bodies or due work (scenarios, retention) has no module. `Effect` and `Layer` are
- * covariant in what they need, so `unknown` admits any room's requirements; the centre reads each
- * room's own from its literal type.
+ * storage, bodies or due work (scenarios, retention) has no module. An `Effect` is covariant in
+ * what it needs and a `Layer` contravariant in what it provides, so `unknown` and `never` below
+ * admit any room's; the centre reads each room's own types from its literal type.
  */
 export interface Room {
   /** Its stored resources, each with its repository (`store`): a storage adapter makes one table of each. */
