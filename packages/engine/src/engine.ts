@@ -8,16 +8,16 @@ import type { NameVerifier } from "./kernel/ports/name-verifier.ts"
 import type { RepositoryBackend, Transactor } from "./kernel/ports/repository.ts"
 import { RepositoriesFromBackend } from "./repositories.ts"
 import { Creditors } from "./creditors/creditors.ts"
-import { Customers } from "./collections/customers.ts"
+import { Customers } from "./customers/customers.ts"
 import { Events } from "./kernel/events.ts"
-import { Mandates } from "./collections/mandates.ts"
-import { Payments } from "./collections/payments.ts"
+import { Mandates } from "./mandates/mandates.ts"
+import { Payments } from "./payments/payments.ts"
 import { Payouts } from "./payouts/payouts.ts"
-import { Subscriptions } from "./collections/subscriptions.ts"
+import { Subscriptions } from "./subscriptions/subscriptions.ts"
 import { BankAuthorisations } from "./payer-flows/bank-authorisations.ts"
 import { BillingRequests } from "./payer-flows/billing-requests.ts"
 import { Institutions } from "./payer-flows/institutions.ts"
-import { NegativeBalanceLimits } from "./payouts/negative-balance-limits.ts"
+import { NegativeBalanceLimits } from "./ledger/negative-balance-limits.ts"
 import { OutboundServices } from "./outbound/outbound-services.ts"
 import { PayerAuthorisations } from "./payer-flows/payer-authorisations.ts"
 import { FlowServices } from "./payer-flows/flow-services.ts"
@@ -25,48 +25,56 @@ import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
 import { MoneyReads } from "./payouts/money-reads.ts"
 import { SchemeIdentifiers } from "./creditors/scheme-identifier-records.ts"
-import { FundsAvailabilities } from "./collections/funds-availability.ts"
+import { FundsAvailabilities } from "./payments/funds-availability.ts"
 import { Exports } from "./exports/exports.ts"
 import { MandatePdfs } from "./mandate-pdfs/mandate-pdfs.ts"
 import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
 import { ClockControl } from "./kernel/simulator.ts"
 import { Simulator } from "./kernel/due/simulator.ts"
-import { DueKinds, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore } from "./kernel/ports/due-work.ts"
-import { payerFlowDeadlines } from "./payer-flows/due.ts"
-import { mandatePdfDeadlines } from "./mandate-pdfs/due.ts"
-import { outboundDeadlines } from "./outbound/due.ts"
+import { DueKinds, type DueWorkSchedule, type DueWorkStore } from "./kernel/ports/due-work.ts"
+import { deadlinesOf, dueWorkOf } from "./kernel/room.ts"
+import { ROOMS } from "./rooms.ts"
 import { JobRegistry } from "./kernel/jobs.ts"
-import { creditorDueWork } from "./creditors/jobs.ts"
-import { collectionDueWork, sideRecordsDueWork } from "./collections/jobs.ts"
-import { payoutDueWork } from "./payouts/jobs.ts"
-import { outboundDueWork } from "./outbound/jobs.ts"
-import { payerFlowDueWork } from "./payer-flows/jobs.ts"
 import { WebhookServices } from "./webhooks/webhook-services.ts"
 import { WebhookSecretKey } from "./webhooks/secret-box.ts"
 import { SANDBOX_SENDER_POLICY, WebhookSender } from "./webhooks/sender.ts"
-import { BlockScreen } from "./blocks/block-screen.ts"
+import { BlockScreenLive } from "./blocks/block-screen.ts"
+import { AccountMandatesLive } from "./mandates/account-mandates.ts"
+import { MandateEndingsLive } from "./subscriptions/mandate-endings.ts"
+import { PayerRecordEraserLive } from "./payer-flows/payer-erasure.ts"
 import { Blocks } from "./blocks/blocks.ts"
 import { InstalmentSchedules } from "./instalments/instalment-schedules.ts"
-import { instalmentDueWork } from "./instalments/jobs.ts"
 import { MandateImports } from "./mandate-imports/mandate-imports.ts"
-import { mandateImportDeadlines, mandateImportDueWork } from "./mandate-imports/due.ts"
 import { BankDetailsVaultLive } from "./documents/bank-details-vault.ts"
 import { EncryptedBankDetails } from "./documents/encrypted-details.ts"
 import { Logos } from "./documents/logos.ts"
 import { PublicKeys } from "./documents/public-keys.ts"
 
 /**
- * The services the others build on: customers (screened by the blocks), mandates, payments,
- * subscriptions (and the reference data).
+ * The ports the lower rooms declare and the upper ones implement (docs/architecture.md, "Rooms"):
+ * the customers' block screen, bank details vault, account mandates and payer record eraser, and
+ * the mandates' endings. Each needs only storage, so they sit under every service.
+ */
+const Ports = Layer.mergeAll(
+  BlockScreenLive,
+  BankDetailsVaultLive,
+  PayerRecordEraserLive,
+  AccountMandatesLive.pipe(Layer.provideMerge(MandateEndingsLive))
+)
+
+/**
+ * The services the others build on: customers, mandates, payments, subscriptions (and the
+ * reference data), on the ports.
  */
 const FoundationServices = Subscriptions.layer.pipe(
   Layer.provideMerge(Layer.mergeAll(
-    Customers.layer.pipe(Layer.provideMerge(BlockScreen.layer), Layer.provideMerge(BankDetailsVaultLive)),
+    Customers.layer,
     Mandates.layer,
     Payments.layer,
     Institutions.layer,
     TaxRates.layer
-  ))
+  )),
+  Layer.provideMerge(Ports)
 )
 
 /**
@@ -102,31 +110,17 @@ export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Laye
 ).pipe(Layer.provideMerge(FoundationServices))))
 
 /**
- * The daily run: every feature's due work in one registry, which the kernel's simulator runs in
- * the order the declarations give (docs/engine.md, "The simulator").
+ * The daily run: every room's due work (`rooms.ts`) in one registry, which the kernel's simulator
+ * runs in the order the declarations give (docs/engine.md, "The simulator").
  */
-export const EngineJobs = JobRegistry.layer(Effect.gen(function*() {
-  return [
-    ...(yield* creditorDueWork),
-    ...(yield* collectionDueWork),
-    ...(yield* payoutDueWork),
-    ...(yield* outboundDueWork),
-    ...(yield* payerFlowDueWork),
-    ...(yield* instalmentDueWork),
-    ...(yield* mandateImportDueWork)
-  ]
-}))
+export const EngineJobs = JobRegistry.layer(dueWorkOf(ROOMS))
 
 /**
  * The engine's deadlines as due work (kinds only: the daily run is `dailyRunDeclarations`): what a
  * server's `DueWorker` runs besides the daily run. The use cases schedule them through
  * `DueWorkSchedule` when the composition provides one.
  */
-export const EngineDeadlines = Effect.gen(function*() {
-  const declared: ReadonlyArray<DueWorkDeclarations> = [yield* payerFlowDeadlines, yield* outboundDeadlines, yield* mandateImportDeadlines, yield* sideRecordsDueWork,
-    yield* mandatePdfDeadlines]
-  return declared
-})
+export const EngineDeadlines = deadlinesOf(ROOMS)
 
 /** `EngineDeadlines` for the library's simulator, which runs them as a server's worker does. */
 export const EngineDueKinds = Layer.effect(DueKinds, Effect.map(EngineDeadlines, (declarations) => DueKinds.of({ declarations })))

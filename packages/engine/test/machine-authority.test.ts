@@ -26,10 +26,10 @@ const RESOURCE_OF_MACHINE: Readonly<Record<string, readonly [file: string, type:
   outbound_payment_imports: ["outbound/domain/outbound-payment-imports.ts", "OutboundPaymentImport"],
   payouts: ["payouts/domain/payouts.ts", "Payout"],
   payer_authorisations: ["payer-flows/domain/payer-authorisations.ts", "PayerAuthorisation"],
-  subscriptions: ["collections/domain/subscriptions.ts", "Subscription"],
-  mandates: ["collections/domain/mandates.ts", "Mandate"],
-  payments: ["collections/domain/payments.ts", "Payment"],
-  refunds: ["collections/domain/refunds.ts", "Refund"],
+  subscriptions: ["subscriptions/domain/subscriptions.ts", "Subscription"],
+  mandates: ["mandates/domain/mandates.ts", "Mandate"],
+  payments: ["payments/domain/payments.ts", "Payment"],
+  refunds: ["refunds/domain/refunds.ts", "Refund"],
   bank_authorisations: ["payer-flows/domain/bank-authorisations.ts", "BankAuthorisation"],
   billing_requests: ["payer-flows/domain/billing-requests.ts", "BillingRequest"],
   creditors: ["creditors/domain/creditors.ts", "Creditor"],
@@ -231,7 +231,7 @@ const resourceTypes = (program: ts.Program): Array<ts.Type> => {
  * a scan that found nothing could not pass.
  */
 const FIXTURE = (engineSrc: string) => `
-import type { Payment } from "${engineSrc}/collections/domain/payments.ts"
+import type { Payment } from "${engineSrc}/payments/domain/payments.ts"
 import { emit, emitAll } from "${engineSrc}/kernel/support.ts"
 declare const payment: Payment
 declare const changes: { readonly status: "confirmed" }

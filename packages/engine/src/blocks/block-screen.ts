@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto"
-import { Context, Effect, Layer } from "effect"
-import { invalidField, now, type ValidationFailed } from "@paykit/core"
+import { Effect, Layer } from "effect"
+import { BlockScreen } from "../customers/payer-ports.ts"
+import { invalidField, now } from "@paykit/core"
 import { accountIdentityOf, type ResolvedBankAccount } from "@paykit/validation"
 import { oneOf } from "../kernel/ports/list-query.ts"
 import { insertNew } from "../kernel/support.ts"
@@ -21,43 +22,27 @@ export const fingerprintOf = (account: ResolvedBankAccount): string => createHas
 /** The domain of an email address, after its last `@`. */
 const domainOf = (email: string): string => email.slice(email.lastIndexOf("@") + 1)
 
-/**
- * The blocks' check of new payer details, the port the customers' use cases call: a customer
- * whose email or email domain is blocked, or a bank account whose details or bank are, is refused
- * (a `validation_failed` on the field that carries the blocked detail). A bank account that passes
- * has its fingerprint kept, so a later block on it matches its details.
- */
-export class BlockScreen extends Context.Service<BlockScreen, {
-  readonly customer: (organisation: string, root: string, email: string | null) => Effect.Effect<void, ValidationFailed>
-  readonly bankAccount: (
-    organisation: string,
-    root: string,
-    accountId: string,
-    account: ResolvedBankAccount,
-    bankName: string | null
-  ) => Effect.Effect<void, ValidationFailed>
-}>()("@paykit/engine/BlockScreen") {
-  static readonly layer: Layer.Layer<BlockScreen, never, BlockMatchRepository | BankAccountFingerprintRepository> = Layer.effect(
-    BlockScreen,
-    Effect.gen(function*() {
-      const matches = yield* BlockMatchRepository
-      const fingerprints = yield* BankAccountFingerprintRepository
-      const blocked = (organisation: string, values: ReadonlyArray<string>) =>
-        Effect.map(matches.scan(organisation, { match: oneOf(values) }), (found) => found.some((m) => m.resource.active))
-      return BlockScreen.of({
-        customer: (organisation, root, email) =>
-          email === null ? Effect.void : Effect.flatMap(blocked(organisation, [matchOf("email", email), matchOf("email_domain", domainOf(email))]), (hit) =>
-            hit ? invalidField(root, ["email"], "has been blocked from setting up mandates") : Effect.void),
-        bankAccount: (organisation, root, accountId, account, bankName) =>
-          Effect.gen(function*() {
-            const fingerprint = fingerprintOf(account)
-            const values = [matchOf("bank_account", fingerprint), ...(bankName === null ? [] : [matchOf("bank_name", bankName)])]
-            if (yield* blocked(organisation, values)) {
-              return yield* invalidField(root, [account.iban !== null ? "iban" : "account_number"], "belongs to a bank account that has been blocked")
-            }
-            yield* insertNew(fingerprints, organisation, { id: accountId, created_at: yield* now, fingerprint, bank_name: bankName })
-          })
-      })
+/** The customers' `BlockScreen` port, answered from the active blocks' matches. */
+export const BlockScreenLive: Layer.Layer<BlockScreen, never, BlockMatchRepository | BankAccountFingerprintRepository> = Layer.effect(
+  BlockScreen,
+  Effect.gen(function*() {
+    const matches = yield* BlockMatchRepository
+    const fingerprints = yield* BankAccountFingerprintRepository
+    const blocked = (organisation: string, values: ReadonlyArray<string>) =>
+      Effect.map(matches.scan(organisation, { match: oneOf(values) }), (found) => found.some((m) => m.resource.active))
+    return BlockScreen.of({
+      customer: (organisation, root, email) =>
+        email === null ? Effect.void : Effect.flatMap(blocked(organisation, [matchOf("email", email), matchOf("email_domain", domainOf(email))]), (hit) =>
+          hit ? invalidField(root, ["email"], "has been blocked from setting up mandates") : Effect.void),
+      bankAccount: (organisation, root, accountId, account, bankName) =>
+        Effect.gen(function*() {
+          const fingerprint = fingerprintOf(account)
+          const values = [matchOf("bank_account", fingerprint), ...(bankName === null ? [] : [matchOf("bank_name", bankName)])]
+          if (yield* blocked(organisation, values)) {
+            return yield* invalidField(root, [account.iban !== null ? "iban" : "account_number"], "belongs to a bank account that has been blocked")
+          }
+          yield* insertNew(fingerprints, organisation, { id: accountId, created_at: yield* now, fingerprint, bank_name: bankName })
+        })
     })
-  )
-}
+  })
+)

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { type IdGenerator, invalidField, newId, type NotFound, now, type OperationError } from "@paykit/core"
-import { CustomerBankAccountRepository, CustomerRepository, MandateRepository } from "../collections/repositories.ts"
+import { CustomerBankAccountRepository, CustomerRepository } from "../customers/repositories.ts"
+import { MandateRepository } from "../mandates/repositories.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import { eq, type Page } from "../kernel/ports/list-query.ts"

@@ -1,6 +1,6 @@
 import { Effect, Layer, Option, Schema } from "effect"
 import { now } from "@paykit/core"
-import { BankDetailsVault, FullBankDetails } from "../collections/bank-details-vault.ts"
+import { BankDetailsVault, FullBankDetails } from "../customers/bank-details-vault.ts"
 import { WebhookSecretKey } from "../webhooks/secret-box.ts"
 import { insertNew, save } from "../kernel/support.ts"
 import { SealedBankDetailsRepository } from "./repositories.ts"

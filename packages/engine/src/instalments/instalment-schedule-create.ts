@@ -2,8 +2,8 @@ import { Effect } from "effect"
 import { invalidField, type LocalDate, newId, now, today } from "@paykit/core"
 import { instalmentScheduleMachine } from "@paykit/machines"
 import { type BusinessCalendar, calendarFor, instalmentChargeDates } from "@paykit/schedule"
-import { withNextPossibleChargeDate } from "../collections/mandate-rules.ts"
-import { mandateCurrencyRefusal } from "../collections/payment-rules.ts"
+import { withNextPossibleChargeDate } from "../mandates/mandate-rules.ts"
+import { mandateCurrencyRefusal } from "../payments/payment-rules.ts"
 import { applyCreation, applyTransition } from "../kernel/support.ts"
 import {
   INSTALMENT_SCHEDULES_ROOT,

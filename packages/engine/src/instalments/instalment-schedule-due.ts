@@ -1,12 +1,12 @@
 import { Effect } from "effect"
 import { type InvalidState, now, unsafeLocalDate } from "@paykit/core"
 import type { InstalmentScheduleEvent } from "@paykit/machines"
-import { CHARGEABLE_MANDATE_STATUSES } from "../collections/domain/mandates.ts"
-import type { Payment } from "../collections/domain/payments.ts"
+import { CHARGEABLE_MANDATE_STATUSES } from "../mandates/domain/mandates.ts"
+import type { Payment } from "../payments/domain/payments.ts"
 import { type DailyItems, eachInChunks, idOfVersioned } from "../kernel/daily-items.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { type EngineContext, save } from "../kernel/support.ts"
-import type { InstalmentScheduleCheck } from "../collections/domain/instalment-schedule-checks.ts"
+import type { InstalmentScheduleCheck } from "../payments/domain/instalment-schedule-checks.ts"
 import type { InstalmentSchedule } from "./domain/instalment-schedules.ts"
 import { type InstalmentDeps, moveSchedule } from "./instalment-schedule-rules.ts"
 
@@ -76,7 +76,7 @@ const followDue = Effect.fnUntraced(function*(deps: InstalmentDeps, organisation
 const FOLLOWED_STATUSES: ReadonlyArray<InstalmentSchedule["status"]> = ["active", "errored"]
 
 /**
- * The daily job: the schedules one of whose payments moved by today (`collections/instalment-schedule-checks.ts`)
+ * The daily job: the schedules one of whose payments moved by today (`payments/instalment-schedule-checks.ts`)
  * follow their payments, each in a unit of work of its own; no other schedule is read.
  */
 export const followPayments = (deps: InstalmentDeps & { readonly eachItem: DailyItems }, organisation: string) =>

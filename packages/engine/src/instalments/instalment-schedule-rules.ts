@@ -1,8 +1,9 @@
 import type { Cause, InstalmentScheduleEvent } from "@paykit/machines"
 import { instalmentScheduleMachine } from "@paykit/machines"
 import type { CreditorRepository } from "../creditors/repositories.ts"
-import type { InstalmentScheduleCheckRepository, MandateRepository, PaymentRepository } from "../collections/repositories.ts"
-import type { Payments } from "../collections/payments.ts"
+import type { InstalmentScheduleCheckRepository, PaymentRepository } from "../payments/repositories.ts"
+import type { MandateRepository } from "../mandates/repositories.ts"
+import type { Payments } from "../payments/payments.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { applyTransition } from "../kernel/support.ts"
 import type { InstalmentSchedule } from "./domain/instalment-schedules.ts"
@@ -14,7 +15,7 @@ export interface InstalmentDeps {
   readonly mandates: MandateRepository["Service"]
   readonly creditors: CreditorRepository["Service"]
   readonly paymentRecords: PaymentRepository["Service"]
-  /** The schedules due to follow their payments (`collections/instalment-schedule-checks.ts`). */
+  /** The schedules due to follow their payments (`payments/instalment-schedule-checks.ts`). */
   readonly scheduleChecks: InstalmentScheduleCheckRepository["Service"]
   readonly payments: Payments["Service"]
 }

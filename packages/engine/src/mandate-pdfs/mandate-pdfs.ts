@@ -4,8 +4,9 @@ import {
   type ValidationFailed
 } from "@paykit/core"
 import { isMandatePdfScheme, MANDATE_PDFS, type MandatePdfRequest, type MandatePdfScheme, mandatePdfSchemeOf } from "@paykit/validation"
-import { isRemoved } from "../collections/domain/customers.ts"
-import { CustomerBankAccountRepository, CustomerRepository, MandateRepository } from "../collections/repositories.ts"
+import { isRemoved } from "../customers/domain/customers.ts"
+import { CustomerBankAccountRepository, CustomerRepository } from "../customers/repositories.ts"
+import { MandateRepository } from "../mandates/repositories.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { optionalSchedule } from "../kernel/due/deadlines.ts"

@@ -3,7 +3,7 @@ import { addDays, type LocalDate, localDateOfMillisIn, MILLIS_PER_DAY, startOfLo
 import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { CreditorBankAccountRepository } from "../creditors/repositories.ts"
-import type { CustomerBankAccountRepository } from "../collections/repositories.ts"
+import type { CustomerBankAccountRepository } from "../customers/repositories.ts"
 import type { AccountStatementStores, PaymentAccountRepository } from "./repositories.ts"
 import type { OutboundPayment } from "./domain/outbound-payments.ts"
 import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"

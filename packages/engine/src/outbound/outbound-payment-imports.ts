@@ -15,7 +15,7 @@ import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { NameVerifier } from "../kernel/ports/name-verifier.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { CustomerBankAccountRepository } from "../collections/repositories.ts"
+import { CustomerBankAccountRepository } from "../customers/repositories.ts"
 import { OutboundPaymentImportEntryRepository, OutboundPaymentImportRepository } from "./repositories.ts"
 import {
   AuthorisingUser,

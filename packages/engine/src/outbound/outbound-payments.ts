@@ -18,7 +18,7 @@ import { eq, type Filter, type Page } from "../kernel/ports/list-query.ts"
 import { type NameVerification, NameVerifier } from "../kernel/ports/name-verifier.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { CreditorBankAccountRepository, CreditorRepository } from "../creditors/repositories.ts"
-import { CustomerBankAccountRepository } from "../collections/repositories.ts"
+import { CustomerBankAccountRepository } from "../customers/repositories.ts"
 import { OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository, PaymentAccountStatementRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
 import type {

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { type IdGenerator, InvalidState, invalidField, newId, NotFound, now, type OperationError } from "@paykit/core"
-import { CustomerBankAccountRepository } from "../collections/repositories.ts"
+import { CustomerBankAccountRepository } from "../customers/repositories.ts"
 import { NameVerifier } from "../kernel/ports/name-verifier.ts"
 import { captureIdGenerator, insertNew } from "../kernel/support.ts"
 import { BankAccountHolderVerificationRepository } from "./repositories.ts"

@@ -9,7 +9,7 @@ import {
 import type { Repository, Versioned } from "../kernel/ports/repository.ts"
 import type { BillingRequest, EmbeddedBillingDetail, EmbeddedCustomer } from "./domain/billing-requests.ts"
 import type { CustomerBillingDetail } from "./domain/billing-details.ts"
-import type { Customer } from "../collections/domain/customers.ts"
+import type { Customer } from "../customers/domain/customers.ts"
 import { type EngineContext, saveMove } from "../kernel/support.ts"
 
 /**

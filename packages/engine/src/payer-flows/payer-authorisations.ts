@@ -13,8 +13,8 @@ import type {
   PayerAuthorisationMandate
 } from "./domain/payer-authorisations.ts"
 import { PayerAuthorisationBody } from "./domain/payer-authorisation-commands.ts"
-import { Customers } from "../collections/customers.ts"
-import { Mandates } from "../collections/mandates.ts"
+import { Customers } from "../customers/customers.ts"
+import { Mandates } from "../mandates/mandates.ts"
 import { createPayerResources } from "./payer-authorisations/resources.ts"
 import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork } from "../kernel/support.ts"
 

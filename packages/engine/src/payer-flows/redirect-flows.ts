@@ -13,7 +13,7 @@ import {
   timestampToMillis
 } from "@paykit/core"
 import { currencyOfMandateScheme } from "@paykit/validation"
-import { MandateRepository } from "../collections/repositories.ts"
+import { MandateRepository } from "../mandates/repositories.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { schemeRefusal } from "../creditors/scheme-identifiers.ts"

@@ -1,5 +1,5 @@
-import { Layer } from "effect"
-import { fromBackend, repositoryService } from "../kernel/repository-service.ts"
+import { repositoryService } from "../kernel/repository-service.ts"
+import { repositoriesOf, resourcesOf, store } from "../kernel/room.ts"
 import { bankAuthorisations } from "./domain/bank-authorisations.ts"
 import { customerBillingDetails } from "./domain/billing-details.ts"
 import { billingRequests } from "./domain/billing-requests.ts"
@@ -23,14 +23,17 @@ export class BankAccountHolderVerificationRepository
   extends repositoryService<BankAccountHolderVerificationRepository>()("BankAccountHolderVerificationRepository", bankAccountHolderVerifications) {}
 export class CustomerNotificationRepository extends repositoryService<CustomerNotificationRepository>()("CustomerNotificationRepository", customerNotifications) {}
 
-/** The definitions of the hosted flows and their neighbours, listed with the engine's others. */
-export const FLOW_DEFINITIONS = [billingRequestFlows, billingRequestTemplates, redirectFlows, bankAccountHolderVerifications, customerNotifications] as const
+/** The hosted flows and their neighbours, each with its repository, listed in the room's stores (`room.ts`). */
+export const FLOW_STORES = [
+  store(BillingRequestFlowRepository, billingRequestFlows),
+  store(BillingRequestTemplateRepository, billingRequestTemplates),
+  store(RedirectFlowRepository, redirectFlows),
+  store(BankAccountHolderVerificationRepository, bankAccountHolderVerifications),
+  store(CustomerNotificationRepository, customerNotifications)
+] as const
+
+/** Their definitions. */
+export const FLOW_DEFINITIONS = resourcesOf([{ stores: FLOW_STORES }])
 
 /** Their repositories, built from whichever storage backend is provided. */
-export const FlowRepositoriesFromBackend = Layer.mergeAll(
-  fromBackend(BillingRequestFlowRepository, billingRequestFlows),
-  fromBackend(BillingRequestTemplateRepository, billingRequestTemplates),
-  fromBackend(RedirectFlowRepository, redirectFlows),
-  fromBackend(BankAccountHolderVerificationRepository, bankAccountHolderVerifications),
-  fromBackend(CustomerNotificationRepository, customerNotifications)
-)
+export const FlowRepositoriesFromBackend = repositoriesOf([{ stores: FLOW_STORES }])

@@ -3,10 +3,11 @@ import { CURRENCIES, type Currency, isCurrency, now, type NotFound, type Timesta
 import { itemsOfEntry, sumBig } from "@paykit/money"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import type { AggregateGroup } from "../kernel/ports/repository.ts"
-import { PaymentRepository } from "../collections/repositories.ts"
+import { PaymentRepository } from "../payments/repositories.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
-import { LedgerRepository, PayoutRepository } from "./repositories.ts"
+import { LedgerRepository } from "../ledger/repositories.ts"
+import { PayoutRepository } from "./repositories.ts"
 import { type Balance, type BalanceListParams, BALANCE_TYPES, type BalanceType } from "./domain/balances.ts"
 import { ascendingPageBy, keyedQueryOf } from "./tax-rates.ts"
 

@@ -1,18 +1,12 @@
 import { Effect } from "effect"
-import { InstalmentScheduleCheckRepository, PaymentRepository } from "../collections/repositories.ts"
+import { InstalmentScheduleCheckRepository, PaymentRepository } from "../payments/repositories.ts"
 import { CreditorBankAccountRepository, CreditorRepository } from "../creditors/repositories.ts"
 import { repositoryService } from "../kernel/repository-service.ts"
-import { negativeBalanceLimits } from "./domain/negative-balance-limits.ts"
+import { AppFeeLedgerRepository, LedgerRepository } from "../ledger/repositories.ts"
 import { payouts } from "./domain/payouts.ts"
-import { ledgerEntries } from "./domain/settlement-entries.ts"
-import { appAttributions, appFeeEntries } from "./domain/app-fees.ts"
 
 /** The repositories of the payouts feature's resources, keyed `@paykit/engine/<name>`. */
-export class NegativeBalanceLimitRepository extends repositoryService<NegativeBalanceLimitRepository>()("NegativeBalanceLimitRepository", negativeBalanceLimits) {}
-export class LedgerRepository extends repositoryService<LedgerRepository>()("LedgerRepository", ledgerEntries) {}
 export class PayoutRepository extends repositoryService<PayoutRepository>()("PayoutRepository", payouts) {}
-export class AppAttributionRepository extends repositoryService<AppAttributionRepository>()("AppAttributionRepository", appAttributions) {}
-export class AppFeeLedgerRepository extends repositoryService<AppFeeLedgerRepository>()("AppFeeLedgerRepository", appFeeEntries) {}
 
 /**
  * What the payouts feature reads and writes, taken once when its service is built: its own

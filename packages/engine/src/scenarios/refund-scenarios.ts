@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { type Cause, type RefundEvent, refundMachine, type RefundStatus } from "@paykit/machines"
 import { applyTransition } from "../kernel/support.ts"
-import { advanceRefund } from "../collections/payment-due.ts"
-import { recordRefundReturned } from "../collections/payment-ledger.ts"
-import { refundLinks } from "../collections/refunds.ts"
+import { advanceRefund } from "../payments/payment-due.ts"
+import { recordRefundReturned } from "../payments/payment-ledger.ts"
+import { refundLinks } from "../payments/refund-actions.ts"
 import type { ScenarioDeps } from "./deps.ts"
 import { type Paths, resourceOf, type Scenario, scenariosOf, stepsFrom } from "./domain.ts"
 

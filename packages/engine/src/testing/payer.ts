@@ -1,8 +1,8 @@
 import { unsafeLocalDate } from "@paykit/core"
 import { Effect } from "effect"
 import { Creditors } from "../creditors/creditors.ts"
-import { Customers } from "../collections/customers.ts"
-import { Mandates } from "../collections/mandates.ts"
+import { Customers } from "../customers/customers.ts"
+import { Mandates } from "../mandates/mandates.ts"
 
 /**
  * A creditor with a GBP payout account, a customer with a UK bank account and a Bacs mandate on

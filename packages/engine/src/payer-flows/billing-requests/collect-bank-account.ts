@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { fieldError, invalidField, isCountryCode, validationFailed } from "@paykit/core"
 import { resolveBankDetails, type ResolvedBankAccount } from "@paykit/validation"
-import type { REQUEST_BODIES } from "../../request-schemas.ts"
+import type { CustomerBankAccountCreateRequest } from "../../customers/domain/customer-bank-accounts.ts"
 import { isEurozone } from "../../creditors/scheme-identifiers.ts"
 import type { EngineContext } from "../../kernel/support.ts"
 import type { BillingRequest } from "../domain/billing-requests.ts"
@@ -19,7 +19,7 @@ const bankAccountCommand = (
   resolved: ResolvedBankAccount,
   holder: string,
   customer: string
-): typeof REQUEST_BODIES.customer_bank_accounts.create.Type => {
+): CustomerBankAccountCreateRequest => {
   const details = resolved.iban !== null
     ? { iban: resolved.iban }
     : {

@@ -1,8 +1,7 @@
 import { Effect } from "effect"
 import { fieldError, isCountryCode, movedFieldErrors, validationFailed } from "@paykit/core"
 import { type BillingRequestAction, incompleteFields } from "@paykit/machines"
-import { type Customer, CUSTOMERS_ROOT } from "../../collections/domain/customers.ts"
-import type { REQUEST_BODIES } from "../../request-schemas.ts"
+import { type Customer, CUSTOMERS_ROOT, type CustomerUpdateRequest } from "../../customers/domain/customers.ts"
 import { type EngineContext, save } from "../../kernel/support.ts"
 import type { CustomerBillingDetail } from "../domain/billing-details.ts"
 import type { BillingRequest } from "../domain/billing-requests.ts"
@@ -16,7 +15,7 @@ export const withIncompleteFields = (actions: ReadonlyArray<BillingRequestAction
   actions.map((a) => (a.type === "collect_customer_details" ? { ...a, collect_customer_details: { incomplete_fields: incomplete } } : a))
 
 /** The customer as collection leaves it: its own fields, and the address the billing detail gives. */
-const customerUpdate = (c: Customer, d: CustomerBillingDetail): typeof REQUEST_BODIES.customers.update.Type => {
+const customerUpdate = (c: Customer, d: CustomerBillingDetail): CustomerUpdateRequest => {
   const { id: _id, created_at: _createdAt, ...own } = embedCustomer(c)
   return {
     ...own,

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { fieldError, InvalidState, invalidField, newId, now, validationFailed } from "@paykit/core"
 import { billingRequestMachine, buildActions } from "@paykit/machines"
 import { paymentRequestScheme } from "@paykit/validation"
-import { type Customer, isRemoved } from "../../collections/domain/customers.ts"
+import { type Customer, isRemoved } from "../../customers/domain/customers.ts"
 import { schemeRefusal } from "../../creditors/scheme-identifiers.ts"
 import { resolveCreditor } from "../../creditors/creditor-link.ts"
 import { API_CAUSE, applyCreation, type EngineContext, insertNew } from "../../kernel/support.ts"
@@ -12,7 +12,7 @@ import type { BillingRequestCreateCommand } from "../domain/billing-request-comm
 import { embedBillingDetail, embedCustomer, factsOf } from "../billing-request-steps.ts"
 import { type BillingRequestDeps, type Errors, ROOT } from "./deps.ts"
 import { present } from "./read.ts"
-import { CallingApp, recordAttribution } from "../../payouts/app-fees.ts"
+import { CallingApp, recordAttribution } from "../../ledger/app-fees.ts"
 
 type Requested<K extends "mandate_request" | "payment_request" | "subscription_request"> = NonNullable<BillingRequestCreateCommand[K]>
 

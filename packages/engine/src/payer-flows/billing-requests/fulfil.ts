@@ -1,15 +1,17 @@
 import { Effect } from "effect"
 import { InvalidState, unsafeAmount } from "@paykit/core"
-import type { REQUEST_BODIES } from "../../request-schemas.ts"
+import type { MandateCreateRequest } from "../../mandates/domain/mandates.ts"
+import type { PaymentCreateRequest } from "../../payments/domain/payments.ts"
+import type { SubscriptionCreateRequest } from "../../subscriptions/domain/subscriptions.ts"
 import { API_CAUSE, type EngineContext } from "../../kernel/support.ts"
 import type { BillingRequest, StoredMandateRequest, StoredPaymentRequest, StoredSubscriptionRequest } from "../domain/billing-requests.ts"
 import type { MetadataCommand } from "../domain/billing-request-commands.ts"
 import { stepBillingRequest } from "../billing-request-steps.ts"
 import type { BillingRequestDeps, Errors } from "./deps.ts"
 import { present } from "./read.ts"
-import { attributionOf } from "../../payouts/app-fees.ts"
+import { attributionOf } from "../../ledger/app-fees.ts"
 
-const mandateCommand = (m: StoredMandateRequest, accountId: string, creditor: string, ipAddress: string | null): typeof REQUEST_BODIES.mandates.create.Type => ({
+const mandateCommand = (m: StoredMandateRequest, accountId: string, creditor: string, ipAddress: string | null): MandateCreateRequest => ({
   ...(m.scheme === null ? {} : { scheme: m.scheme }),
   ...(m.reference === null ? {} : { reference: m.reference }),
   metadata: m.metadata,
@@ -18,7 +20,7 @@ const mandateCommand = (m: StoredMandateRequest, accountId: string, creditor: st
   links: { customer_bank_account: accountId, creditor }
 })
 
-const paymentCommand = (p: StoredPaymentRequest, mandate: string): typeof REQUEST_BODIES.payments.create.Type => ({
+const paymentCommand = (p: StoredPaymentRequest, mandate: string): PaymentCreateRequest => ({
   amount: unsafeAmount(p.amount),
   currency: p.currency,
   ...(p.description === null ? {} : { description: p.description }),
@@ -28,7 +30,7 @@ const paymentCommand = (p: StoredPaymentRequest, mandate: string): typeof REQUES
   links: { mandate }
 })
 
-const subscriptionCommand = (s: StoredSubscriptionRequest, mandate: string): typeof REQUEST_BODIES.subscriptions.create.Type => ({
+const subscriptionCommand = (s: StoredSubscriptionRequest, mandate: string): SubscriptionCreateRequest => ({
   amount: unsafeAmount(s.amount),
   currency: s.currency,
   interval: s.interval,

@@ -8,7 +8,7 @@ import {
   MandateConstraints,
   PAYMENT_REQUEST_SCHEMES,
   VERIFY_LEVELS, PAYMENT_REQUEST_CURRENCIES } from "@paykit/validation"
-import { CustomerBankAccount } from "../../collections/domain/customer-bank-accounts.ts"
+import { CustomerBankAccount } from "../../customers/domain/customer-bank-accounts.ts"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, Minor, NullableString, StoredAddress, StoredMetadata } from "../../kernel/fields.ts"
 

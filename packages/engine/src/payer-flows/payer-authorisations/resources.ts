@@ -1,8 +1,10 @@
 import { Effect } from "effect"
 import { resolveBankDetails } from "@paykit/validation"
-import type { Customers } from "../../collections/customers.ts"
-import type { Mandates } from "../../collections/mandates.ts"
-import { REQUEST_BODIES } from "../../request-schemas.ts"
+import type { Customers } from "../../customers/customers.ts"
+import type { Mandates } from "../../mandates/mandates.ts"
+import { CustomerCreateRequest } from "../../customers/domain/customers.ts"
+import { CustomerBankAccountCreateRequest } from "../../customers/domain/customer-bank-accounts.ts"
+import { MandateCreateRequest } from "../../mandates/domain/mandates.ts"
 import { decodeCommand } from "../../kernel/commands.ts"
 import type { PayerAuthorisation } from "../domain/payer-authorisations.ts"
 
@@ -12,9 +14,9 @@ import type { PayerAuthorisation } from "../domain/payer-authorisations.ts"
  * so each is decoded here with its resource's own Schema under its own key, as the API would,
  * and a refusal fails the authorisation with the same field errors.
  */
-const decodeCustomer = decodeCommand(REQUEST_BODIES.customers.create, "customers")
-const decodeBankAccount = decodeCommand(REQUEST_BODIES.customer_bank_accounts.create, "customer_bank_accounts")
-const decodeMandate = decodeCommand(REQUEST_BODIES.mandates.create, "mandates")
+const decodeCustomer = decodeCommand(CustomerCreateRequest, "customers")
+const decodeBankAccount = decodeCommand(CustomerBankAccountCreateRequest, "customer_bank_accounts")
+const decodeMandate = decodeCommand(MandateCreateRequest, "mandates")
 
 const bankAccountOf = (b: PayerAuthorisation["bank_account"], customer: string) => {
   const resolution = resolveBankDetails(b, { rejectSekIban: true, checkCurrencyAndAccountType: true })

@@ -1,0 +1,30 @@
+import { defineRoom, store } from "../kernel/room.ts"
+import { creditorBankAccounts } from "./domain/creditor-bank-accounts.ts"
+import { creditors } from "./domain/creditors.ts"
+import { payerThemes, PayerThemeCreateRequest } from "./domain/payer-themes.ts"
+import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./domain/requests.ts"
+import { SchemeIdentifierCreateRequest, schemeIdentifierLocations } from "./domain/scheme-identifiers.ts"
+import { verificationDetails } from "./domain/verification-details.ts"
+import { creditorDueWork } from "./jobs.ts"
+import {
+  CreditorBankAccountRepository, CreditorRepository, PayerThemeRepository, SchemeIdentifierLocationRepository, VerificationDetailRepository
+} from "./repositories.ts"
+
+/** The creditors' room: the creditors, their bank accounts, verification, scheme identifiers and payer themes. */
+export const creditorsRoom = defineRoom({
+  stores: [
+    store(CreditorRepository, creditors),
+    store(CreditorBankAccountRepository, creditorBankAccounts),
+    store(VerificationDetailRepository, verificationDetails),
+    store(PayerThemeRepository, payerThemes),
+    store(SchemeIdentifierLocationRepository, schemeIdentifierLocations)
+  ],
+  requestBodies: {
+    creditors: { create: CreditorCreateRequest, update: CreditorUpdateRequest },
+    scheme_identifiers: { create: SchemeIdentifierCreateRequest },
+    creditor_bank_accounts: { create: CreditorBankAccountCreateRequest },
+    verification_details: { create: VerificationDetailCreateRequest },
+    payer_themes: { create: PayerThemeCreateRequest }
+  },
+  dueWork: creditorDueWork
+})

@@ -1,0 +1,8 @@
+import { defineRoom, store } from "../kernel/room.ts"
+import { dataExports } from "./domain/exports.ts"
+import { ExportRepository } from "./repositories.ts"
+
+/** The exports' room: the organisation's data exports. */
+export const exportsRoom = defineRoom({
+  stores: [store(ExportRepository, dataExports)]
+})

@@ -1,0 +1,24 @@
+import { defineRoom, store } from "../kernel/room.ts"
+import {
+  InstalmentScheduleCreateRequest,
+  InstalmentScheduleCreateWithDatesRequest,
+  InstalmentScheduleCreateWithScheduleRequest,
+  instalmentSchedules,
+  InstalmentScheduleUpdateRequest
+} from "./domain/instalment-schedules.ts"
+import { instalmentDueWork } from "./jobs.ts"
+import { InstalmentScheduleRepository } from "./repositories.ts"
+
+/** The instalments' room: schedules of payments of fixed amounts and dates. */
+export const instalmentsRoom = defineRoom({
+  stores: [store(InstalmentScheduleRepository, instalmentSchedules)],
+  requestBodies: {
+    instalment_schedules: {
+      create: InstalmentScheduleCreateRequest,
+      create_with_dates: InstalmentScheduleCreateWithDatesRequest,
+      create_with_schedule: InstalmentScheduleCreateWithScheduleRequest,
+      update: InstalmentScheduleUpdateRequest
+    }
+  },
+  dueWork: instalmentDueWork
+})

@@ -1,0 +1,10 @@
+import { defineRoom, store } from "../kernel/room.ts"
+import { mandatePdfs } from "./domain/mandate-pdfs.ts"
+import { mandatePdfDeadlines } from "./due.ts"
+import { MandatePdfRepository } from "./repositories.ts"
+
+/** The mandate PDFs' room: the documents a payer signs, made and kept for their expiry. */
+export const mandatePdfsRoom = defineRoom({
+  stores: [store(MandatePdfRepository, mandatePdfs)],
+  deadlines: mandatePdfDeadlines
+})

@@ -1,0 +1,12 @@
+import { defineRoom, store } from "../kernel/room.ts"
+import { payouts } from "./domain/payouts.ts"
+import { PayoutUpdateRequest } from "./domain/requests.ts"
+import { payoutDueWork } from "./jobs.ts"
+import { PayoutRepository } from "./repositories.ts"
+
+/** The payouts' room: paying the ledger out to the creditors. */
+export const payoutsRoom = defineRoom({
+  stores: [store(PayoutRepository, payouts)],
+  requestBodies: { payouts: { update: PayoutUpdateRequest } },
+  dueWork: payoutDueWork
+})

@@ -1,0 +1,43 @@
+import { blocksRoom } from "./blocks/room.ts"
+import { creditorsRoom } from "./creditors/room.ts"
+import { customersRoom } from "./customers/room.ts"
+import { documentsRoom } from "./documents/room.ts"
+import { exportsRoom } from "./exports/room.ts"
+import { instalmentsRoom } from "./instalments/room.ts"
+import { ledgerRoom } from "./ledger/room.ts"
+import { mandateImportsRoom } from "./mandate-imports/room.ts"
+import { mandatePdfsRoom } from "./mandate-pdfs/room.ts"
+import { mandatesRoom } from "./mandates/room.ts"
+import { outboundRoom } from "./outbound/room.ts"
+import { payerFlowsRoom } from "./payer-flows/room.ts"
+import { paymentsRoom } from "./payments/room.ts"
+import { payoutsRoom } from "./payouts/room.ts"
+import { refundsRoom } from "./refunds/room.ts"
+import { subscriptionsRoom } from "./subscriptions/room.ts"
+import { webhooksRoom } from "./webhooks/room.ts"
+
+/**
+ * The registry of the engine's rooms, lowest first (the order of `docs/architecture.md`'s arrows):
+ * each room's `room.ts` declares its stored resources, repositories, request bodies and due work,
+ * and `repositories.ts`, `request-schemas.ts` and `engine.ts` derive theirs from this list. A new
+ * room is one line here; a new resource in a room touches only its room.
+ */
+export const ROOMS = [
+  creditorsRoom,
+  ledgerRoom,
+  customersRoom,
+  mandatesRoom,
+  refundsRoom,
+  paymentsRoom,
+  subscriptionsRoom,
+  instalmentsRoom,
+  payoutsRoom,
+  outboundRoom,
+  payerFlowsRoom,
+  webhooksRoom,
+  documentsRoom,
+  mandatePdfsRoom,
+  blocksRoom,
+  mandateImportsRoom,
+  exportsRoom
+] as const

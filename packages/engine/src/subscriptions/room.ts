@@ -1,0 +1,54 @@
+import { Effect } from "effect"
+import { defineRoom, store } from "../kernel/room.ts"
+import { dueDone, type DueWorkDeclarations } from "../kernel/ports/due-work.ts"
+import { Payments } from "../payments/payments.ts"
+import { SIDE_RECORDS_KIND } from "../payments/side-records.ts"
+import {
+  SubscriptionCancelRequest,
+  SubscriptionCreateRequest,
+  SubscriptionPauseRequest,
+  SubscriptionResumeRequest,
+  subscriptionSchedules,
+  subscriptions,
+  SubscriptionUpdateRequest
+} from "./domain/subscriptions.ts"
+import { SubscriptionRepository, SubscriptionScheduleRepository } from "./repositories.ts"
+import { Subscriptions } from "./subscriptions.ts"
+
+/**
+ * The `side_records` kind (`payments/side-records.ts`): the side records of payments and of
+ * subscriptions kept where missing. Declared here, the room that knows both.
+ */
+export const sideRecordsDueWork: Effect.Effect<DueWorkDeclarations, never, Payments | Subscriptions> = Effect.gen(function*() {
+  const payments = yield* Payments
+  const subscriptions = yield* Subscriptions
+  return {
+    pumps: [],
+    kinds: [{
+      kind: SIDE_RECORDS_KIND,
+      // Each record is made in a unit of work of its own (`captureDailyItems`).
+      ownUnitsOfWork: true,
+      run: (item) => Effect.as(Effect.andThen(payments.keepMissingSideRecords(item.organisation), subscriptions.keepMissingSideRecords(item.organisation)), dueDone)
+    }]
+  }
+})
+
+/** The subscriptions' room: the schedules that make payments, and their schedule records. */
+export const subscriptionsRoom = defineRoom({
+  stores: [
+    store(SubscriptionRepository, subscriptions),
+    store(SubscriptionScheduleRepository, subscriptionSchedules)
+  ],
+  requestBodies: {
+    subscriptions: {
+      create: SubscriptionCreateRequest,
+      update: SubscriptionUpdateRequest,
+      pause: SubscriptionPauseRequest,
+      resume: SubscriptionResumeRequest,
+      cancel: SubscriptionCancelRequest
+    }
+  },
+  /** Subscriptions create the payments whose advance notice starts today (after the mandates, before the payments). */
+  dueWork: Effect.map(Subscriptions, (subscriptions) => [{ name: "subscriptions", order: 30, deadline: false, run: subscriptions.processDay }]),
+  deadlines: sideRecordsDueWork
+})

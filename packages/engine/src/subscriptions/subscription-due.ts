@@ -1,0 +1,162 @@
+import { Effect } from "effect"
+import { addDays, type LocalDate, today, unsafeAmount } from "@paykit/core"
+import { subscriptionMachine } from "@paykit/machines"
+import { calendarFor, chargeDay, formatDayNumber, hasFurtherPayments, type SubscriptionSchedule } from "@paykit/schedule"
+import type { Versioned } from "../kernel/ports/repository.ts"
+import { type DailyItems, eachInChunks, idOfVersioned } from "../kernel/daily-items.ts"
+import { applyTransition, save } from "../kernel/support.ts"
+import { attributionOf } from "../ledger/app-fees.ts"
+import type { Mandate } from "../mandates/domain/mandates.ts"
+import type { PaymentCreateRequest } from "../payments/domain/payments.ts"
+import type { Subscription, SubscriptionScheduleRecord } from "./domain/subscriptions.ts"
+import type { Payments } from "../payments/payments.ts"
+import { factsOf, mandateToday, type SubscriptionDeps, subscriptionLinks } from "./subscription-rules.ts"
+import { withNextPossibleChargeDate } from "../mandates/mandate-rules.ts"
+
+/** What the daily work of subscriptions reads and writes: it creates payments through their service. */
+export interface SubscriptionDueDeps extends SubscriptionDeps {
+  readonly payments: Payments["Service"]
+  readonly eachItem: DailyItems
+}
+
+/** The payment command of a subscription's occurrence charged on `chargeDate`. */
+const paymentOf = (s: Subscription, chargeDate: LocalDate): PaymentCreateRequest => ({
+  amount: unsafeAmount(s.amount),
+  currency: s.currency,
+  charge_date: chargeDate,
+  ...(s.name === null ? {} : { description: s.name }),
+  ...(s.payment_reference === null ? {} : { reference: s.payment_reference }),
+  ...(s.app_fee === null ? {} : { app_fee: unsafeAmount(s.app_fee) }),
+  retry_if_possible: s.retry_if_possible,
+  links: { mandate: s.links.mandate }
+})
+
+
+/** A status change the daily run makes by itself: the schedule is spent, or a pause for cycles ended. */
+const moveByItself = (deps: SubscriptionDueDeps, organisation: string, current: Versioned<Subscription>, mandate: Mandate, schedule: SubscriptionSchedule, event: "finish" | "resume") =>
+  applyTransition(deps.subscriptions, {
+    organisation,
+    machine: subscriptionMachine,
+    current,
+    event,
+    context: factsOf(schedule, mandate.scheme),
+    cause: event === "finish"
+      ? { origin: "gocardless", cause: "subscription_finished", description: "Every payment of the subscription has been created." }
+      : { origin: "gocardless", cause: "subscription_resumed", description: "The subscription's pause for a number of cycles has ended." },
+    links: subscriptionLinks(current.resource, mandate)
+  })
+
+/** One occurrence charged: its payment created, the schedule advanced, the machine told (its guard checks there was one). */
+const chargeOccurrence = (deps: SubscriptionDueDeps, organisation: string, current: Versioned<Subscription>, record: Versioned<SubscriptionScheduleRecord>, mandate: Mandate, chargeDate: LocalDate) =>
+  Effect.gen(function*() {
+    const s = current.resource
+    const schedule = record.resource.schedule
+    const payment = yield* deps.payments.create(organisation, paymentOf(s, chargeDate), { subscription: s.id, app: yield* attributionOf(deps.attributions, organisation, s.id) })
+    yield* applyTransition(deps.subscriptions, {
+      organisation,
+      machine: subscriptionMachine,
+      current,
+      event: "create_payment",
+      context: factsOf(schedule, mandate.scheme),
+      cause: { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." },
+      links: { ...subscriptionLinks(s, mandate), payment: payment.id }
+    })
+    return yield* save(deps.schedules, organisation, record, { ...record.resource, schedule: { ...schedule, fromIndex: schedule.fromIndex + 1, pause: { kind: "active" } } })
+  })
+
+/** Where a subscription's day ended: what it waits for next. */
+type Waiting =
+  | { readonly _tag: "Nothing" }
+  | { readonly _tag: "Mandate" }
+  | { readonly _tag: "Notice"; readonly due: LocalDate }
+
+/** One subscription's work of the day: its due payments, a pause ending, its finish; then what it waits for. */
+const processOne = (deps: SubscriptionDueDeps, organisation: string, initial: Versioned<Subscription>, mandate: Mandate) =>
+  Effect.gen(function*() {
+    let current = initial
+    const calendar = calendarFor(mandate.scheme)
+    let record = yield* deps.schedules.get(organisation, current.resource.id)
+    while (true) {
+      const schedule = record.resource.schedule
+      if (!hasFurtherPayments(schedule, calendar)) {
+        yield* moveByItself(deps, organisation, current, mandate, schedule, "finish")
+        return { record: yield* deps.schedules.get(organisation, current.resource.id), waiting: { _tag: "Nothing" } as Waiting }
+      }
+      const npcd = mandate.next_possible_charge_date
+      if (schedule.pause.kind === "paused_indefinitely") return { record, waiting: { _tag: "Nothing" } as Waiting }
+      if (npcd === null) return { record, waiting: { _tag: "Mandate" } as Waiting }
+      const due: LocalDate = formatDayNumber(chargeDay(schedule.recurrence, calendar, schedule.fromIndex))
+      if (due > npcd) return { record, waiting: { _tag: "Notice", due } as Waiting }
+      // A pause for cycles ends by itself once the first occurrence after it falls due.
+      if (current.resource.status === "paused") {
+        yield* moveByItself(deps, organisation, current, mandate, schedule, "resume")
+        current = yield* deps.subscriptions.get(organisation, current.resource.id)
+      }
+      // An occurrence whose notice has already passed is charged as soon as the scheme allows.
+      record = yield* chargeOccurrence(deps, organisation, current, record, mandate, due < npcd ? npcd : due)
+      current = yield* deps.subscriptions.get(organisation, current.resource.id)
+    }
+  })
+
+/** The first day after `day` whose next possible charge date reaches `due`: when its notice starts. */
+const noticeStarts = (deps: SubscriptionDueDeps, organisation: string, mandateId: string, day: LocalDate, due: LocalDate) =>
+  Effect.gen(function*() {
+    const mandate = (yield* deps.mandates.get(organisation, mandateId)).resource
+    const creditor = (yield* Effect.orDie(deps.creditors.get(organisation, mandate.links.creditor))).resource
+    let next = addDays(day, 1)
+    // Each step is arithmetic on the scheme's calendar; `due` is at most a year or so away.
+    while (next < due && (withNextPossibleChargeDate(mandate, creditor, next).next_possible_charge_date ?? next) < due) next = addDays(next, 1)
+    return next
+  })
+
+/**
+ * One subscription whose day came: its work, then the day it next has something to do. An
+ * ended one, or one paused until resumed, has none (an API action sets it again); one whose
+ * mandate cannot be charged yet is looked at again tomorrow.
+ */
+const processDue = (deps: SubscriptionDueDeps, organisation: string, found: Versioned<SubscriptionScheduleRecord>, day: LocalDate) =>
+  Effect.gen(function*() {
+    const current = yield* Effect.orDie(deps.subscriptions.get(organisation, found.resource.id))
+    if (!LIVE_SUBSCRIPTION_STATUSES.some((s) => s === current.resource.status)) {
+      return yield* save(deps.schedules, organisation, found, { ...found.resource, due_on: null })
+    }
+    const mandate = yield* mandateToday(deps, organisation, current.resource.links.mandate)
+    const { record, waiting } = yield* processOne(deps, organisation, current, mandate)
+    const dueOn = waiting._tag === "Nothing"
+      ? null
+      : waiting._tag === "Mandate"
+      ? addDays(day, 1)
+      : yield* noticeStarts(deps, organisation, current.resource.links.mandate, day, waiting.due)
+    return yield* save(deps.schedules, organisation, record, { ...record.resource, due_on: dueOn })
+  })
+
+/** The statuses of a subscription that can still charge. */
+const LIVE_SUBSCRIPTION_STATUSES = ["active", "paused"] as const
+
+/**
+ * The subscriptions' day (the simulator's `subscriptions` job): creates the payments that fall
+ * due, through the Payments service (whose machine creates each payment and emits its
+ * `created`). An occurrence is charged once its charge date is the mandate's next possible charge
+ * date (the last day its advance notice allows), so the payment is created as late as the scheme
+ * permits. Pauses for cycles end by themselves; subscriptions whose schedule is spent finish.
+ * It reads only the subscriptions whose day came (`due_on` of their schedule record, kept as the
+ * day their next occurrence's notice starts), not every active one: the day's work follows what is due, not what is stored.
+ */
+export const processSubscriptionsDay = (deps: SubscriptionDueDeps, organisation: string) =>
+  Effect.gen(function*() {
+    const day = yield* today()
+    yield* eachInChunks(deps.schedules, organisation, { due_on: { op: "range", lte: day } }, (due) =>
+      deps.eachItem("subscriptions", organisation, due, idOfVersioned, (record) => processDue(deps, organisation, record, day)))
+  })
+
+/**
+ * A schedule record made before `due_on` was kept (a database written before schedule records carried it) is read by no
+ * daily run: it is given today, so the next run reads it and keeps its day from then on.
+ */
+export const keepScheduleDueDates = (deps: SubscriptionDueDeps, organisation: string) =>
+  Effect.gen(function*() {
+    const day = yield* today()
+    yield* eachInChunks(deps.schedules, organisation, undefined, (chunk) =>
+      deps.eachItem("side records: subscription schedules", organisation, chunk.filter((r) => r.resource.due_on === undefined), idOfVersioned, (record) =>
+        save(deps.schedules, organisation, record, { ...record.resource, due_on: day })))
+  })
