@@ -1,26 +1,32 @@
 import { fromDayNumber, type Timestamp, timestampFromMillis } from "@paykit/core"
 import fc from "fast-check"
 import {
+  accessTokenMachine,
   type AnyMachine,
+  bankAccountHolderVerificationMachine,
   bankAuthorisationMachine,
   billingRequestMachine,
   type BillingRequestContext,
   type BillingRequestFacts,
   buildActions,
   type Cause,
+  creditorBankAccountVerificationMachine,
   creditorVerificationMachine,
   instalmentScheduleMachine,
   type Machine,
   mandateImportMachine,
   mandateMachine,
+  oauthAppMachine,
   outboundPaymentImportMachine,
   outboundPaymentMachine,
   payerAuthorisationMachine,
   paymentMachine,
   payoutMachine,
   refundMachine,
+  schemeIdentifierMachine,
   subscriptionMachine,
-  type SubscriptionPauseFacts
+  type SubscriptionPauseFacts,
+  webhookDeliveryMachine
 } from "../src/index.ts"
 
 export const BASE_MS = Date.UTC(2026, 10, 21, 9, 0, 0)
@@ -122,5 +128,11 @@ export const CASES: ReadonlyArray<MachineCase> = [
   { machine: erase(billingRequestMachine), context: billingRequestContextArb },
   { machine: erase(creditorVerificationMachine), context: fc.constant({}) },
   { machine: erase(instalmentScheduleMachine), context: fc.constant({}) },
-  { machine: erase(mandateImportMachine), context: fc.constant({}) }
+  { machine: erase(mandateImportMachine), context: fc.constant({}) },
+  { machine: erase(webhookDeliveryMachine), context: fc.record({ endpoint_enabled: fc.boolean(), retry_left: fc.boolean() }) },
+  { machine: erase(creditorBankAccountVerificationMachine), context: fc.constant({}) },
+  { machine: erase(schemeIdentifierMachine), context: fc.constant({}) },
+  { machine: erase(bankAccountHolderVerificationMachine), context: fc.constant({}) },
+  { machine: erase(accessTokenMachine), context: fc.constant({}) },
+  { machine: erase(oauthAppMachine), context: fc.constant({}) }
 ]
