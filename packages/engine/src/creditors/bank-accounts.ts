@@ -1,8 +1,8 @@
 import { Effect } from "effect"
 import { type Currency, invalidField, newId, now } from "@paykit/core"
-import { creditorVerificationMachine } from "@paykit/machines"
+import { creditorBankAccountVerificationMachine, creditorVerificationMachine } from "@paykit/machines"
 import type { Versioned } from "../kernel/ports/repository.ts"
-import { accepts, API_CAUSE, applyTransition, emit, insertNew, save } from "../kernel/support.ts"
+import { accepts, API_CAUSE, applyCreation, applyTransition, emit, save } from "../kernel/support.ts"
 import type { CreditorBankAccount } from "./domain/creditor-bank-accounts.ts"
 import { type Creditor, payoutLinkKey } from "./domain/creditors.ts"
 import { CREDITOR_BANK_ACCOUNTS_ROOT, type CreditorBankAccountCreateCommand } from "./domain/requests.ts"
@@ -35,8 +35,10 @@ const makeDefaultPayoutAccount = (stores: CreditorStores, organisation: string, 
   })
 
 /**
- * `POST /creditor_bank_accounts`: the account awaits review; it becomes the creditor's default
- * payout account in its currency when asked to, or when the creditor has none in it.
+ * `POST /creditor_bank_accounts`: the account is made in review (its verification machine's
+ * `in_review`: its details come with it, and it needs its own review whoever its creditor is); it
+ * becomes the creditor's default payout account in its currency when asked to, or when the
+ * creditor has none in it.
  */
 export const createBankAccount = (stores: CreditorStores, organisation: string, command: CreditorBankAccountCreateCommand) =>
   Effect.gen(function*() {
@@ -45,22 +47,28 @@ export const createBankAccount = (stores: CreditorStores, organisation: string, 
     if (digits === undefined) {
       return yield* invalidField(CREDITOR_BANK_ACCOUNTS_ROOT, ["account_number"], "is required unless an iban is given")
     }
-    const account: CreditorBankAccount = {
-      id: yield* newId("creditor_bank_account"),
-      created_at: yield* now,
-      account_holder_name: command.account_holder_name,
-      account_number_ending: endingOf(digits, command.currency),
-      account_type: command.account_type ?? null,
-      bank_name: null,
-      country_code: command.country_code,
-      currency: command.currency,
-      enabled: true,
-      // An account needs its own review, whoever its creditor is.
-      verification_status: "in_review",
-      metadata: command.metadata ?? {},
-      links: { creditor: creditor.resource.id }
-    }
-    yield* insertNew(stores.accounts, organisation, account)
+    const id = yield* newId("creditor_bank_account")
+    const stored = yield* applyCreation(stores.accounts, {
+      organisation,
+      machine: creditorBankAccountVerificationMachine,
+      state: "in_review",
+      resource: {
+        id,
+        created_at: yield* now,
+        account_holder_name: command.account_holder_name,
+        account_number_ending: endingOf(digits, command.currency),
+        account_type: command.account_type ?? null,
+        bank_name: null,
+        country_code: command.country_code,
+        currency: command.currency,
+        enabled: true,
+        metadata: command.metadata ?? {},
+        links: { creditor: creditor.resource.id }
+      },
+      cause: API_CAUSE("creditor_bank_account_created"),
+      links: { creditor: creditor.resource.id, creditor_bank_account: id }
+    }).pipe(Effect.orDie)
+    const account = stored.resource
     if (command.set_as_default_payout_account === true || creditor.resource.links[payoutLinkKey(command.currency)] === null) {
       yield* makeDefaultPayoutAccount(stores, organisation, creditor, account)
     }

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { newId, now } from "@paykit/core"
-import { creditorVerificationMachine } from "@paykit/machines"
+import { creditorVerificationMachine, type SchemeIdentifierEvent, schemeIdentifierMachine, type SchemeIdentifierStatus } from "@paykit/machines"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { addressLinesOf } from "../kernel/address-request.ts"
-import { API_CAUSE, applyCreation } from "../kernel/support.ts"
-import { type Creditor, NO_PAYOUT_ACCOUNTS, type SchemeIdentifier } from "./domain/creditors.ts"
+import { API_CAUSE, applyCreation, createEmbedded } from "../kernel/support.ts"
+import { type Creditor, NO_PAYOUT_ACCOUNTS, SchemeIdentifier } from "./domain/creditors.ts"
 import type { CreditorCreateCommand } from "./domain/requests.ts"
 import type { CreditorStores } from "./repositories.ts"
 import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
@@ -18,23 +18,37 @@ const prefixOf = (name: string): string => {
 
 type Address = Pick<Creditor, "address_line1" | "address_line2" | "address_line3" | "city" | "region" | "postal_code" | "country_code">
 
-/** The scheme identifiers of a new creditor of `country_code`; each carries the creditor's name and address. */
-const schemeIdentifiersOf = (name: string, address: Address & { readonly country_code: CreditorCreateCommand["country_code"] }, created_at: Creditor["created_at"]) =>
+/**
+ * The scheme identifiers of a new creditor of `country_code`, active as their machine creates them
+ * (the engine is their scheme operator); each carries the creditor's name and address.
+ */
+const schemeIdentifiersOf = (
+  organisation: string,
+  creditor: Pick<Creditor, "id" | "name" | "created_at">,
+  address: Address & { readonly country_code: CreditorCreateCommand["country_code"] }
+) =>
   Effect.forEach(schemeIdentifierTemplates(address.country_code), (t) =>
-    Effect.map(newId("scheme_identifier"), (id): SchemeIdentifier => ({
-      id,
-      created_at,
-      name,
-      scheme: t.scheme,
-      reference: null,
-      status: "active",
-      minimum_advance_notice: t.minimum_advance_notice,
-      ...address,
-      email: null,
-      phone_number: null,
-      currency: t.currency,
-      can_specify_mandate_reference: false
-    })))
+    Effect.flatMap(newId("scheme_identifier"), (id) =>
+      createEmbedded<SchemeIdentifier, SchemeIdentifierStatus, SchemeIdentifierEvent, Record<never, never>>({
+        organisation,
+        machine: schemeIdentifierMachine,
+        state: "active",
+        resource: {
+          id,
+          created_at: creditor.created_at,
+          name: creditor.name,
+          scheme: t.scheme,
+          reference: null,
+          minimum_advance_notice: t.minimum_advance_notice,
+          ...address,
+          email: null,
+          phone_number: null,
+          currency: t.currency,
+          can_specify_mandate_reference: false
+        },
+        cause: API_CAUSE("creditor_created"),
+        links: { creditor: creditor.id }
+      }, SchemeIdentifier)))
 
 /**
  * `POST /creditors`: the creditor as its verification machine creates it (action required,
@@ -59,7 +73,8 @@ export const createCreditor = (stores: CreditorStores, organisation: string, com
       custom_payment_pages_enabled: false,
       merchant_responsible_for_notifications: false,
       links: NO_PAYOUT_ACCOUNTS,
-      scheme_identifiers: yield* schemeIdentifiersOf(command.name, address, created_at)
+      // "active" is one of the machine's initial states: a refusal would be a defect of the table.
+      scheme_identifiers: yield* Effect.orDie(schemeIdentifiersOf(organisation, { id, name: command.name, created_at }, address))
     }
     // "action_required" is the machine's initial state: a refusal would be a defect of the table.
     const stored: Versioned<Creditor> = yield* applyCreation(stores.creditors, {

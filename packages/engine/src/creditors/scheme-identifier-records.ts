@@ -1,13 +1,14 @@
 import { Context, Effect, Layer } from "effect"
 import { type IdGenerator, newId, NotFound, now, type OperationError } from "@paykit/core"
+import { type SchemeIdentifierEvent, schemeIdentifierMachine, type SchemeIdentifierStatus } from "@paykit/machines"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import type { Transactor } from "../kernel/ports/repository.ts"
 import { toListQuery } from "../kernel/list-params.ts"
-import { captureUnitOfWork, save } from "../kernel/support.ts"
+import { API_CAUSE, captureUnitOfWork, createEmbedded, save } from "../kernel/support.ts"
 import { resolveCreditor } from "./creditor-link.ts"
 import { CreditorRepository, SchemeIdentifierLocationRepository } from "./repositories.ts"
-import type { Creditor, SchemeIdentifier } from "./domain/creditors.ts"
+import { type Creditor, SchemeIdentifier } from "./domain/creditors.ts"
 import {
   SCHEME_IDENTIFIERS,
   type SchemeIdentifierCreateCommand,
@@ -25,8 +26,9 @@ export const locateSchemeIdentifiers = (locations: Locations, organisation: stri
 /**
  * `POST /scheme_identifiers`: a new identifier of the creditor (the named one, or the
  * organisation's only one) under the creditor's own name for the payer's statements. It is
- * `pending`, as the real API's is until the scheme operator registers it; only active identifiers
- * are applied (`schemeRefusal`), and paykit has no registration step yet, so it stays pending.
+ * `pending` as its machine creates it, as the real API's is until the scheme operator registers it;
+ * only active identifiers are applied (`schemeRefusal`), and paykit has no registration step yet,
+ * so it stays pending.
  */
 const createSchemeIdentifier = (creditors: Creditors, locations: Locations, organisation: string, command: SchemeIdentifierCreateCommand) =>
   Effect.gen(function*() {
@@ -34,21 +36,27 @@ const createSchemeIdentifier = (creditors: Creditors, locations: Locations, orga
     const template = schemeIdentifierTemplateOf(command.scheme)
     if (template === undefined) return yield* Effect.die(`no template for the scheme ${command.scheme}`)
     const c = creditor.resource
-    const identifier: SchemeIdentifier = {
-      id: yield* newId("scheme_identifier"),
-      created_at: yield* now,
-      name: command.name,
-      scheme: command.scheme,
-      reference: null,
-      status: "pending",
-      minimum_advance_notice: template.minimum_advance_notice,
-      address_line1: c.address_line1, address_line2: c.address_line2, address_line3: c.address_line3,
-      city: c.city, region: c.region, postal_code: c.postal_code, country_code: c.country_code,
-      email: null,
-      phone_number: null,
-      currency: template.currency,
-      can_specify_mandate_reference: false
-    }
+    const identifier = yield* createEmbedded<SchemeIdentifier, SchemeIdentifierStatus, SchemeIdentifierEvent, Record<never, never>>({
+      organisation,
+      machine: schemeIdentifierMachine,
+      state: "pending",
+      resource: {
+        id: yield* newId("scheme_identifier"),
+        created_at: yield* now,
+        name: command.name,
+        scheme: command.scheme,
+        reference: null,
+        minimum_advance_notice: template.minimum_advance_notice,
+        address_line1: c.address_line1, address_line2: c.address_line2, address_line3: c.address_line3,
+        city: c.city, region: c.region, postal_code: c.postal_code, country_code: c.country_code,
+        email: null,
+        phone_number: null,
+        currency: template.currency,
+        can_specify_mandate_reference: false
+      },
+      cause: API_CAUSE("scheme_identifier_created"),
+      links: { creditor: c.id }
+    }, SchemeIdentifier)
     yield* save(creditors, organisation, creditor, { ...c, scheme_identifiers: [...c.scheme_identifiers, identifier] })
     yield* locateSchemeIdentifiers(locations, organisation, c, [identifier])
     return identifier

@@ -415,6 +415,17 @@ export const applyCreation = <A extends MachineResource<S>, K extends string, S 
       Effect.as(recordMoves(request.organisation, final.id, stored.version, steps), stored))
   })
 
+/**
+ * The creation of a resource kept inside another (a creditor's scheme identifiers): the table's
+ * creation entry sets its state and is recorded in the caller's unit of work; the caller stores
+ * the answer in its owner in the same unit. `schema` is the resource's, whose field order it keeps.
+ */
+export const createEmbedded = <A extends MachineResource<S>, S extends string, E extends string, C>(
+  request: Omit<CreationRequest<A, S, E, C>, "then">,
+  schema: Schema.Top
+): Effect.Effect<A, InvalidState, EngineContext> =>
+  Effect.withFiber((fiber) => commitMove(request.organisation, creationOf(request, nowIn(fiber), schema), 1, (next) => Effect.succeed(next)))
+
 /** Whether the machine accepts `event` in `state` (used to skip work that is not due). */
 export const accepts = <S extends string, E extends string, C>(
   machine: Machine<S, E, C>,

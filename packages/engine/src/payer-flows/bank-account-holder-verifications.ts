@@ -1,8 +1,11 @@
 import { Context, Effect, Layer } from "effect"
 import { type IdGenerator, InvalidState, invalidField, newId, NotFound, now, type OperationError } from "@paykit/core"
+import { bankAccountHolderVerificationMachine } from "@paykit/machines"
 import { CustomerBankAccountRepository } from "../customers/repositories.ts"
 import { NameVerifier } from "../kernel/ports/name-verifier.ts"
-import { captureIdGenerator, insertNew } from "../kernel/support.ts"
+import type { EventLog } from "../kernel/ports/event-log.ts"
+import type { Transactor } from "../kernel/ports/repository.ts"
+import { API_CAUSE, applyCreation, captureIdGenerator, captureUnitOfWork, type UnitOfWork } from "../kernel/support.ts"
 import { BankAccountHolderVerificationRepository } from "./repositories.ts"
 import {
   type BankAccountHolderVerification,
@@ -20,9 +23,14 @@ interface Deps {
   readonly verifications: BankAccountHolderVerificationRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
   readonly verifier: NameVerifier["Service"]
+  /** Stores the check with its history; the bank is asked outside it, holding no transaction open. */
+  readonly run: UnitOfWork
 }
 
-/** Asks the account's bank whether the holder's name matches (the `NameVerifier`), and keeps the answer. */
+/**
+ * Asks the account's bank whether the holder's name matches (the `NameVerifier`), and keeps the
+ * answer: the check, asked before it is stored, is created pending and completed in one write.
+ */
 const create = (deps: Deps, organisation: string, req: BankAccountHolderVerificationCreateRequest) =>
   Effect.gen(function*() {
     const account = (yield* deps.accounts.get(organisation, req.links.bank_account).pipe(
@@ -37,18 +45,26 @@ const create = (deps: Deps, organisation: string, req: BankAccountHolderVerifica
       account_number_ending: account.account_number_ending,
       country_code: account.country_code
     })
-    const stored: BankAccountHolderVerification = {
-      id: yield* newId("bank_account_holder_verification"),
-      created_at: yield* now,
-      type: req.type,
-      status: "completed",
-      result: verification.result,
-      actual_account_name: verification.actual_account_name,
-      reference: req.reference ?? null,
-      links: { bank_account: account.id }
-    }
-    yield* insertNew(deps.verifications, organisation, stored)
-    return stored
+    const cause = API_CAUSE("bank_account_holder_verification_created")
+    const links = { bank_account: account.id }
+    const stored = yield* deps.run(applyCreation(deps.verifications, {
+      organisation,
+      machine: bankAccountHolderVerificationMachine,
+      state: "pending",
+      resource: {
+        id: yield* newId("bank_account_holder_verification"),
+        created_at: yield* now,
+        type: req.type,
+        result: verification.result,
+        actual_account_name: verification.actual_account_name,
+        reference: req.reference ?? null,
+        links
+      },
+      cause,
+      links,
+      then: [{ event: "complete", context: {}, cause, links }]
+    }))
+    return stored.resource
   })
 
 export class BankAccountHolderVerifications extends Context.Service<BankAccountHolderVerifications, {
@@ -58,14 +74,15 @@ export class BankAccountHolderVerifications extends Context.Service<BankAccountH
   static readonly layer: Layer.Layer<
     BankAccountHolderVerifications,
     never,
-    BankAccountHolderVerificationRepository | CustomerBankAccountRepository | NameVerifier | IdGenerator
+    BankAccountHolderVerificationRepository | CustomerBankAccountRepository | NameVerifier | IdGenerator | EventLog | Transactor
   > = Layer.effect(
     BankAccountHolderVerifications,
     Effect.gen(function*() {
       const deps: Deps = {
         verifications: yield* BankAccountHolderVerificationRepository,
         accounts: yield* CustomerBankAccountRepository,
-        verifier: yield* NameVerifier
+        verifier: yield* NameVerifier,
+        run: yield* captureUnitOfWork
       }
       const withIds = yield* captureIdGenerator
       return BankAccountHolderVerifications.of({

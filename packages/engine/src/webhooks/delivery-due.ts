@@ -1,10 +1,12 @@
 import { Clock, Context, Effect, Exit, Layer } from "effect"
+import { type Cause, webhookDeliveryMachine, type WebhookDeliveryEvent, type WebhookDeliveryFacts } from "@paykit/machines"
 import { IdGenerator, InvalidState, newId, timestampFromMillis } from "@paykit/core"
 import type { Event } from "../kernel/domain/events.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { type DueItem, type DueOutcome, dueDone, dueRetryAt, DueWorkSchedule } from "../kernel/ports/due-work.ts"
-import { insertNew, save } from "../kernel/support.ts"
+import type { EventLog } from "../kernel/ports/event-log.ts"
+import { applyCreation, applyTransition, captureEngineContext, type EngineContext, insertNew, save } from "../kernel/support.ts"
 import { DISABLED_FOR_FAILING, type StoredWebhookEndpoint } from "./domain/webhook-endpoints.ts"
 import type { WebhookDelivery } from "./domain/webhooks.ts"
 import { attemptDelivery, type AttemptDeps } from "./attempt.ts"
@@ -69,9 +71,35 @@ class SettledElsewhere {
   readonly _tag = "SettledElsewhere"
 }
 
-/** Saves the delivery's next state if nobody else did since `current` was read. */
-const settle = (deps: Deps, organisation: string, current: Versioned<WebhookDelivery>, next: WebhookDelivery) =>
-  Effect.mapError(save(deps.deliveries, organisation, current, next), () => new SettledElsewhere())
+/** Why a delivery moves: the platform's own delivery work. */
+const DELIVERY_CAUSE: Cause = { origin: "gocardless", cause: "webhook_delivery" }
+
+/**
+ * Moves the delivery by its machine (an attempt's outcome, or giving up) and saves it, if nobody
+ * else did since `current` was read: a lost race, or a delivery no longer pending, was settled
+ * by the other run.
+ */
+const settle = (
+  deps: Deps,
+  organisation: string,
+  current: Versioned<WebhookDelivery>,
+  event: WebhookDeliveryEvent,
+  context: WebhookDeliveryFacts,
+  attempts: number
+): Effect.Effect<WebhookDelivery, SettledElsewhere, EngineContext> =>
+  Effect.mapError(
+    applyTransition(deps.deliveries, {
+      organisation,
+      machine: webhookDeliveryMachine,
+      current,
+      event,
+      context,
+      cause: DELIVERY_CAUSE,
+      patch: (delivery) => ({ ...delivery, attempts }),
+      links: { webhook_endpoint: current.resource.webhook_endpoint }
+    }),
+    () => new SettledElsewhere()
+  )
 
 /** What the row should do given the delivery as stored: done unless pending, else due after its backoff. */
 const outcomeOf = (delivery: WebhookDelivery, at: number): DueOutcome =>
@@ -87,7 +115,7 @@ const outcomeOf = (delivery: WebhookDelivery, at: number): DueOutcome =>
  * one delivery at once both send; the one that saves second records its attempt under an id of
  * its own and answers from the state the first left.
  */
-const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, IdGenerator> =>
+const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, EngineContext> =>
   Effect.gen(function*() {
     const found = yield* Effect.option(deps.deliveries.get(item.organisation, item.key))
     if (found._tag === "None" || found.value.resource.status !== "pending") return dueDone
@@ -104,10 +132,12 @@ const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, Id
       const enabled = yield* noteOutcome(deps, item.organisation, endpoint.id, record.successful, at)
       const attempts = delivery.attempts + 1
       const delay = retryDelayAfter(attempts)
-      const status = record.successful ? "delivered" : !enabled || delay === undefined ? "given_up" : "pending"
-      yield* settle(deps, item.organisation, current, { ...delivery, attempts, status })
+      const next = yield* settle(deps, item.organisation, current, record.successful ? "succeed" : "fail", {
+        endpoint_enabled: enabled,
+        retry_left: delay !== undefined
+      }, attempts)
       yield* insertNew(deps.records, item.organisation, record)
-      return status === "pending" && delay !== undefined ? dueRetryAt(at + delay) : dueDone
+      return next.status === "pending" && delay !== undefined ? dueRetryAt(at + delay) : dueDone
     })).pipe(
       // Settled by the other run: this attempt is recorded all the same, under an id of its own.
       Effect.catchTag("SettledElsewhere", () =>
@@ -121,7 +151,7 @@ const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, Id
 /** A delivery to a disabled endpoint: given up without an attempt. */
 const giveUp = (deps: Deps, item: DueItem, current: Versioned<WebhookDelivery>) =>
   Effect.gen(function*() {
-    const saved = yield* Effect.exit(settle(deps, item.organisation, current, { ...current.resource, status: "given_up" }))
+    const saved = yield* Effect.exit(settle(deps, item.organisation, current, "give_up", { endpoint_enabled: false, retry_left: false }, current.resource.attempts))
     if (Exit.isSuccess(saved)) return dueDone
     return outcomeOf((yield* Effect.orDie(deps.deliveries.get(item.organisation, item.key))).resource, yield* Clock.currentTimeMillis)
   })
@@ -131,7 +161,7 @@ const giveUp = (deps: Deps, item: DueItem, current: Versioned<WebhookDelivery>) 
  * scheduled at once. Runs inside the outbox's transaction, so the events leave the outbox exactly
  * when their deliveries are committed.
  */
-const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>, nowOf: OrganisationNow): Effect.Effect<void, never, IdGenerator> =>
+const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>, nowOf: OrganisationNow): Effect.Effect<void, never, EngineContext> =>
   Effect.gen(function*() {
     const organisation = batch[0]?.organisation
     if (organisation === undefined) return
@@ -144,12 +174,19 @@ const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>, nowOf: Orga
     yield* deps.transactor.transaction(Effect.forEach(enabled, (endpoint) =>
       Effect.gen(function*() {
         const id = yield* newId("webhook")
-        const delivery: WebhookDelivery = {
-          id, created_at: timestampFromMillis(at), webhook_endpoint: endpoint.resource.id,
-          request_body: deliveryBody(id, endpoint.resource.partner_app === undefined ? events : withOrganisationLink(events, organisation)),
-          status: "pending", attempts: 0
-        }
-        yield* insertNew(deps.deliveries, organisation, delivery)
+        // "pending" is the machine's initial state: a refusal would be a defect of the table.
+        yield* Effect.orDie(applyCreation(deps.deliveries, {
+          organisation,
+          machine: webhookDeliveryMachine,
+          state: "pending",
+          resource: {
+            id, created_at: timestampFromMillis(at), webhook_endpoint: endpoint.resource.id,
+            request_body: deliveryBody(id, endpoint.resource.partner_app === undefined ? events : withOrganisationLink(events, organisation)),
+            attempts: 0
+          },
+          cause: DELIVERY_CAUSE,
+          links: { webhook_endpoint: endpoint.resource.id }
+        }))
         yield* deps.schedule.schedule({ organisation, kind: WEBHOOK_DELIVERY_KIND, key: id, dueAt: at })
       }), { discard: true }))
   })
@@ -160,7 +197,7 @@ type OrganisationNow = (organisation: string) => Effect.Effect<number>
 const callersClock: OrganisationNow = () => Clock.currentTimeMillis
 
 /** Takes the waiting events of `organisation` (every organisation's when undefined), a batch at a time, until none waits. */
-const pump = (deps: Deps, organisation: string | undefined, nowOf: OrganisationNow): Effect.Effect<void, never, IdGenerator> =>
+const pump = (deps: Deps, organisation: string | undefined, nowOf: OrganisationNow): Effect.Effect<void, never, EngineContext> =>
   Effect.flatMap(
     deps.outbox.take(organisation, WEBHOOK_MAX_EVENTS, (batch) => deliveriesOf(deps, batch, nowOf)),
     (taken) => taken > 0 ? pump(deps, organisation, nowOf) : Effect.void
@@ -176,7 +213,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
     WebhookDeliveries,
     never,
     | WebhookDeliveryRepository | WebhookEndpointRepository | WebhookRepository | WebhookSecretKey | WebhookSender
-    | WebhookOutbox | DueWorkSchedule | Transactor | IdGenerator
+    | WebhookOutbox | DueWorkSchedule | Transactor | IdGenerator | EventLog
   > = Layer.effect(
     WebhookDeliveries,
     Effect.gen(function*() {
@@ -190,10 +227,10 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
         schedule: yield* DueWorkSchedule,
         transactor: yield* Transactor
       }
-      const ids = yield* IdGenerator
+      const provideEngine = yield* captureEngineContext
       return WebhookDeliveries.of({
-        deliver: (item) => Effect.provideService(deliver(deps, item), IdGenerator, ids),
-        pump: (organisation, nowOf = callersClock) => Effect.provideService(pump(deps, organisation, nowOf), IdGenerator, ids)
+        deliver: (item) => provideEngine(deliver(deps, item)),
+        pump: (organisation, nowOf = callersClock) => provideEngine(pump(deps, organisation, nowOf))
       })
     })
   )

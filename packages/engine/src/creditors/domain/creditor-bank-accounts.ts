@@ -1,9 +1,10 @@
 import { Schema } from "effect"
 import { CURRENCIES, ID_PREFIXES } from "@paykit/core"
+import { CREDITOR_BANK_ACCOUNT_VERIFICATION_STATUSES } from "@paykit/machines"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, NullableString, StoredMetadata } from "../../kernel/fields.ts"
 
-export const CREDITOR_BANK_ACCOUNT_VERIFICATION_STATUSES = ["pending", "in_review", "successful", "could_not_verify"] as const
+export { CREDITOR_BANK_ACCOUNT_VERIFICATION_STATUSES }
 
 /** A creditor's own account: where payouts go and where withdrawals are sent. */
 export const CreditorBankAccount = Schema.Struct({

@@ -1,12 +1,11 @@
 import { Schema } from "effect"
 import { CURRENCIES, type Currency, ID_PREFIXES, SCHEME_IDENTIFIER_SCHEMES } from "@paykit/core"
-import { CREDITOR_VERIFICATION_STATUSES } from "@paykit/machines"
+import { CREDITOR_VERIFICATION_STATUSES, SCHEME_IDENTIFIER_STATUSES } from "@paykit/machines"
 import { CREDITOR_TYPES } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, NullableString, StoredAddress } from "../../kernel/fields.ts"
 
-export { CREDITOR_TYPES, CREDITOR_VERIFICATION_STATUSES }
-export const SCHEME_IDENTIFIER_STATUSES = ["pending", "active"] as const
+export { CREDITOR_TYPES, CREDITOR_VERIFICATION_STATUSES, SCHEME_IDENTIFIER_STATUSES }
 
 export const SchemeIdentifier = Schema.Struct({
   id: Id,

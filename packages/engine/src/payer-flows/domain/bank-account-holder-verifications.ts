@@ -1,12 +1,13 @@
 import { Schema } from "effect"
 import { ID_PREFIXES, IdOf } from "@paykit/core"
+import { BANK_ACCOUNT_HOLDER_VERIFICATION_STATUSES } from "@paykit/machines"
 import { defineResource } from "../../kernel/definition.ts"
 import { NAME_VERIFICATION_RESULTS } from "../../kernel/ports/name-verifier.ts"
 import { CreatedAt, Id, NullableString } from "../../kernel/fields.ts"
 
 /** The kinds of verification the real API offers: confirmation of payee only. */
 export const BANK_ACCOUNT_HOLDER_VERIFICATION_TYPES = ["confirmation_of_payee"] as const
-export const BANK_ACCOUNT_HOLDER_VERIFICATION_STATUSES = ["pending", "completed"] as const
+export { BANK_ACCOUNT_HOLDER_VERIFICATION_STATUSES }
 
 /**
  * A bank account holder verification with the real API's fields: the name of a customer bank

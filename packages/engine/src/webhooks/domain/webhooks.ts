@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import { ID_PREFIXES } from "@paykit/core"
+import { WEBHOOK_DELIVERY_STATUSES } from "@paykit/machines"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, NullableString } from "../../kernel/fields.ts"
 import { BooleanQuery, listFields } from "../../kernel/list-params.ts"
@@ -53,8 +54,8 @@ export const WebhookListParams = Schema.Struct({
 })
 export type WebhookListParams = typeof WebhookListParams.Type
 
-/** Where a delivery stands: waiting for an attempt, delivered (a 2xx), or given up (`WEBHOOK_RETRY_DELAYS_MS` spent, or its endpoint disabled). */
-export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "given_up"] as const
+/** Where a delivery stands (`webhookDeliveryMachine`): retries follow `WEBHOOK_RETRY_DELAYS_MS`. */
+export { WEBHOOK_DELIVERY_STATUSES }
 
 /**
  * A delivery: one request body (at most `WEBHOOK_MAX_EVENTS` events of one organisation) for one
