@@ -1,6 +1,14 @@
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
-import { InvalidApiUsage } from "@paykit/core"
+import { InvalidApiUsage, timestampFromMillis } from "@paykit/core"
+import {
+  ACCESS_TOKEN_STATUSES,
+  type AccessTokenEvent,
+  accessTokenMachine,
+  type AccessTokenStatus,
+  createdState,
+  stateAfter
+} from "@paykit/machines"
 import type { PartnerApp } from "@paykit/engine"
 import type { AccessScope, CallerShape } from "./request-context.ts"
 
@@ -9,8 +17,7 @@ import type { AccessScope, CallerShape } from "./request-context.ts"
  * with the stored hash in constant time. A token belongs to one organisation and has one scope.
  */
 
-export const ACCESS_TOKEN_STATUSES = ["active", "revoked", "inactive"] as const
-export type AccessTokenStatus = (typeof ACCESS_TOKEN_STATUSES)[number]
+export { ACCESS_TOKEN_STATUSES, type AccessTokenEvent, type AccessTokenStatus }
 
 export interface AccessTokenRecord {
   readonly id: string
@@ -38,13 +45,22 @@ export interface AccessTokenRecord {
   readonly clockOffsetMillis?: number
 }
 
+/** The token after `event` by its machine at `at`; undefined where the machine refuses it (a revoked token stays revoked). */
+export const tokenAfter = (record: AccessTokenRecord, event: AccessTokenEvent, atMillis: number): AccessTokenRecord | undefined => {
+  const status = stateAfter(accessTokenMachine, record.status, event, {}, timestampFromMillis(atMillis))
+  return status === undefined ? undefined : { ...record, status }
+}
+
 /** The port: look a token up by its hash (an index lookup in SQL), list nothing else. */
 export class AccessTokens extends Context.Service<AccessTokens, {
   readonly findByHash: (tokenHash: string) => Effect.Effect<AccessTokenRecord | undefined>
   readonly insert: (record: AccessTokenRecord) => Effect.Effect<void>
-  readonly setStatus: (id: string, status: AccessTokenStatus) => Effect.Effect<void>
-  /** Makes the token inactive only if it is active: a revoked token stays revoked. */
-  readonly deactivate: (id: string) => Effect.Effect<void>
+  /**
+   * Moves the token by its machine (`accessTokenMachine`), read and written in one step: revoking
+   * ends an active or inactive token, deactivating an active one; an event the machine refuses
+   * (a revoked token revoked again or deactivated) leaves it as it is.
+   */
+  readonly move: (id: string, event: AccessTokenEvent) => Effect.Effect<void>
   readonly statusOf: (id: string) => Effect.Effect<AccessTokenStatus | undefined>
 }>()("@paykit/http/AccessTokens") {
   /** The in-memory adapter, for tests, benchmarks and the embedded server. */
@@ -62,15 +78,11 @@ export class AccessTokens extends Context.Service<AccessTokens, {
           byHash.set(record.tokenHash, record)
           hashById.set(record.id, record.tokenHash)
         }),
-      setStatus: (id, status) =>
-        Effect.sync(() => {
+      move: (id, event) =>
+        Effect.map(Clock.currentTimeMillis, (at) => {
           const record = recordOf(id)
-          if (record !== undefined) byHash.set(record.tokenHash, { ...record, status })
-        }),
-      deactivate: (id) =>
-        Effect.sync(() => {
-          const record = recordOf(id)
-          if (record?.status === "active") byHash.set(record.tokenHash, { ...record, status: "inactive" })
+          const next = record === undefined ? undefined : tokenAfter(record, event, at)
+          if (next !== undefined) byHash.set(next.tokenHash, next)
         }),
       statusOf: (id) => Effect.sync(() => recordOf(id)?.status)
     })
@@ -89,7 +101,7 @@ export const issueAccessToken = (options: {
   Effect.gen(function*() {
     const token = `paykit_${options.scope === "read_only" ? "ro" : "rw"}_${randomBytes(32).toString("base64url")}`
     const store = yield* AccessTokens
-    yield* store.insert({ ...options, tokenHash: hashToken(token), status: "active" })
+    yield* store.insert({ ...options, tokenHash: hashToken(token), status: createdState(accessTokenMachine, "active") })
     return token
   })
 

@@ -7,16 +7,20 @@ import { AccessTokens, authenticateWith, hashToken } from "../src/index.ts"
 const run = <A>(effect: Effect.Effect<A, never, AccessTokens>) => Effect.runPromise(Effect.provide(effect, AccessTokens.layerMemory))
 
 describe("access token states", () => {
-  it("deactivate changes only an active token: a revoked one stays revoked; statusOf reads it", async () => {
+  it("deactivating moves only an active token, revoking an active or inactive one: a revoked one stays revoked; statusOf reads it", async () => {
     const statuses = await run(Effect.gen(function*() {
       const tokens = yield* AccessTokens
-      for (const id of ["AT1", "AT2"]) yield* tokens.insert({ id, organisation: "OR1", scope: "read_write", tokenHash: hashToken(id), status: "active" })
-      yield* tokens.setStatus("AT2", "revoked")
-      yield* tokens.deactivate("AT1")
-      yield* tokens.deactivate("AT2")
-      return [yield* tokens.statusOf("AT1"), yield* tokens.statusOf("AT2"), yield* tokens.statusOf("AT3")]
+      for (const id of ["AT1", "AT2", "AT3"]) yield* tokens.insert({ id, organisation: "OR1", scope: "read_write", tokenHash: hashToken(id), status: "active" })
+      yield* tokens.move("AT2", "revoke")
+      yield* tokens.move("AT1", "deactivate")
+      yield* tokens.move("AT2", "deactivate")
+      yield* tokens.move("AT3", "deactivate")
+      yield* tokens.move("AT3", "deactivate")
+      yield* tokens.move("AT3", "revoke")
+      yield* tokens.move("AT4", "revoke")
+      return [yield* tokens.statusOf("AT1"), yield* tokens.statusOf("AT2"), yield* tokens.statusOf("AT3"), yield* tokens.statusOf("AT4")]
     }))
-    expect(statuses).toEqual(["inactive", "revoked", undefined])
+    expect(statuses).toEqual(["inactive", "revoked", "revoked", undefined])
   })
 
   it("a token whose app is disabled is not active, whatever its own status says; a revoked one still reads revoked", async () => {

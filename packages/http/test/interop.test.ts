@@ -90,7 +90,7 @@ describe("gocardless-nodejs against paykit", () => {
     const { Effect } = await import("effect")
     const revokedToken = await server.token("OR_interop", "read_write", "AT_revoked")
     const inactiveToken = await server.token("OR_interop", "read_write", "AT_inactive")
-    await server.runtime.runPromise(Effect.flatMap(AccessTokens, (s) => Effect.andThen(s.setStatus("AT_revoked", "revoked"), s.setStatus("AT_inactive", "inactive"))))
+    await server.runtime.runPromise(Effect.flatMap(AccessTokens, (s) => Effect.andThen(s.move("AT_revoked", "revoke"), s.move("AT_inactive", "deactivate"))))
     const revoked = await localClient(revokedToken, server.url).creditors.list().catch((e: unknown) => e)
     expect((revoked as AuthenticationError).errors[0]?.reason).toBe("access_token_revoked")
     const inactive = await localClient(inactiveToken, server.url).creditors.list().catch((e: unknown) => e)

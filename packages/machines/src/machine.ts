@@ -290,3 +290,27 @@ export const bindMachine = <S extends string, E extends string, C>(machine: Mach
   creation: (state: S, input: { readonly at: Timestamp; readonly cause: Cause }) => creation(machine, state, input),
   replay: (state: S, steps: ReadonlyArray<Step<E, C>>) => replay(machine, state, steps)
 })
+
+/**
+ * The state `event` leads to from `state` with these facts, or undefined where the table refuses
+ * it: for stores that keep no history (the server's tokens and apps) and apply a move in one step.
+ */
+export const stateAfter = <S extends string, E extends string, C>(
+  machine: Machine<S, E, C>,
+  state: S,
+  event: E,
+  context: C,
+  at: Timestamp
+): S | undefined => {
+  const rule = selectRule(machine, state, event, context, at)
+  return Result.isSuccess(rule) ? rule.success.to : undefined
+}
+
+/**
+ * The state a resource is made in, `state`, checked to be one of the table's initial ones: for
+ * stores that keep no history. Any other is a defect of the caller, thrown at once.
+ */
+export const createdState = <S extends string, E extends string, C>(machine: Machine<S, E, C>, state: S): S => {
+  if (!machine.initial.includes(state)) throw new MachineDefinitionError(`machine ${machine.name}: ${state} is not an initial state`)
+  return state
+}

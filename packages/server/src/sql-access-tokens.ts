@@ -1,6 +1,8 @@
-import { Effect, Layer, Schema } from "effect"
+import { Clock, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
+import { timestampFromMillis } from "@paykit/core"
 import { ACCESS_SCOPES, ACCESS_TOKEN_STATUSES, AccessTokens } from "@paykit/http"
+import { accessTokenMachine, stateAfter } from "@paykit/machines"
 import { DbInteger } from "@paykit/store-sql"
 
 /**
@@ -72,8 +74,14 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
         Effect.orDie(sql`INSERT INTO access_tokens (id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id)
           VALUES (${record.id}, ${record.organisation}, ${record.scope}, ${record.tokenHash}, ${record.status},
             ${record.app?.organisation ?? null}, ${record.app?.creditor ?? null})`),
-      setStatus: (id, status) => Effect.orDie(sql`UPDATE access_tokens SET status = ${status} WHERE id = ${id}`),
-      deactivate: (id) => Effect.orDie(sql`UPDATE access_tokens SET status = 'inactive' WHERE id = ${id} AND status = 'active'`),
+      // The row is locked from the read to the write: two moves of one token never both start from one status.
+      move: (id, event) =>
+        sql.withTransaction(Effect.gen(function*() {
+          const from = (yield* decodeStatuses(yield* sql`SELECT status FROM access_tokens WHERE id = ${id} FOR UPDATE`))[0]?.status
+          if (from === undefined) return
+          const to = stateAfter(accessTokenMachine, from, event, {}, timestampFromMillis(yield* Clock.currentTimeMillis))
+          if (to !== undefined) yield* sql`UPDATE access_tokens SET status = ${to} WHERE id = ${id}`
+        })).pipe(Effect.orDie),
       statusOf: (id) =>
         sql`SELECT status FROM access_tokens WHERE id = ${id}`.pipe(
           Effect.flatMap(decodeStatuses),

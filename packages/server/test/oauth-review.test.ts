@@ -42,7 +42,7 @@ describe.each(SERVER_DATABASES)("OAuth token states on %s", (_name, start) => {
     const app = await registerApp(server, own)
     const token = await connectWith(connect, app, own)
     // What a token issued in a race with disableApp looks like: the app disabled, the token still active.
-    await server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setAppStatus(app.id, "disabled")))
+    await server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.moveApp(app.id, "disable")))
     expect(await reasonOf(server, token.access_token)).toBe("access_token_not_active")
   })
 

@@ -52,15 +52,22 @@ describe.each(ADAPTERS)("the OAuth store, %s", (_name, layer) => {
   afterAll(() => runtime.dispose())
   const run = <A>(effect: Effect.Effect<A, never, OAuthStore>) => runtime.runPromise(effect)
 
-  it("keeps apps: by id, by client id, per organisation; status and approval change", async () => {
-    const [byId, byClient, mine, changed] = await run(Effect.gen(function*() {
+  it("keeps apps: by id, by client id, per organisation; status (by the app's machine) and approval change", async () => {
+    const [byId, byClient, mine, changed, moves] = await run(Effect.gen(function*() {
       const store = yield* OAuthStore
       yield* store.insertApp(app("APP1", "client-1"))
       yield* store.insertApp(app("APP2", "client-2"))
-      yield* store.setAppStatus("APP2", "disabled")
+      const disabled = yield* store.moveApp("APP2", "disable")
+      // Disabling is for good: a second disabling leaves the app as it is; an unknown app is none.
+      const again = yield* store.moveApp("APP2", "disable")
+      const none = yield* store.moveApp("APP_none", "disable")
       yield* store.setPaymentPagesApproved("APP2", true)
-      return [yield* store.appById("APP1"), yield* store.appByClientId("client-2"), yield* store.appsOf(ORG), yield* store.appById("APP2")]
+      return [
+        yield* store.appById("APP1"), yield* store.appByClientId("client-2"), yield* store.appsOf(ORG), yield* store.appById("APP2"),
+        [disabled?.status, again?.status, none]
+      ]
     }))
+    expect(moves).toEqual(["disabled", "disabled", undefined])
     expect(byId).toEqual(app("APP1", "client-1"))
     expect(byClient?.id).toBe("APP2")
     expect(mine.map((a) => a.id)).toEqual(["APP1", "APP2"])

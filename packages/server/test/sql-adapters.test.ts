@@ -24,9 +24,9 @@ describe("SqlAccessTokens", () => {
       const tokens = yield* AccessTokens
       const check = Effect.match(authenticate(`Bearer ${token}`), { onFailure: (e) => e.reason, onSuccess: (caller) => caller })
       const active = yield* check
-      yield* tokens.setStatus("AT_sql_1", "inactive")
+      yield* tokens.move("AT_sql_1", "deactivate")
       const inactive = yield* check
-      yield* tokens.setStatus("AT_sql_1", "revoked")
+      yield* tokens.move("AT_sql_1", "revoke")
       return [active, inactive, yield* check, yield* Effect.match(authenticate("Bearer nope"), { onFailure: (e) => e.reason, onSuccess: () => "accepted" })]
     }))
     expect(results).toEqual([
@@ -37,17 +37,21 @@ describe("SqlAccessTokens", () => {
     ])
   })
 
-  it("deactivate changes only an active token: a revoked one stays revoked; statusOf reads it", async () => {
+  it("deactivating moves only an active token, revoking an active or inactive one: a revoked one stays revoked; statusOf reads it", async () => {
     const statuses = await run(Effect.gen(function*() {
       yield* issueAccessToken({ id: "AT_sql_2", organisation: ORG, scope: "read_write" })
       yield* issueAccessToken({ id: "AT_sql_3", organisation: ORG, scope: "read_write" })
       const tokens = yield* AccessTokens
-      yield* tokens.setStatus("AT_sql_3", "revoked")
-      yield* tokens.deactivate("AT_sql_2")
-      yield* tokens.deactivate("AT_sql_3")
-      return [yield* tokens.statusOf("AT_sql_2"), yield* tokens.statusOf("AT_sql_3"), yield* tokens.statusOf("AT_none")]
+      yield* issueAccessToken({ id: "AT_sql_4", organisation: ORG, scope: "read_write" })
+      yield* tokens.move("AT_sql_3", "revoke")
+      yield* tokens.move("AT_sql_2", "deactivate")
+      yield* tokens.move("AT_sql_3", "deactivate")
+      yield* tokens.move("AT_sql_4", "deactivate")
+      yield* tokens.move("AT_sql_4", "revoke")
+      yield* tokens.move("AT_none", "revoke")
+      return [yield* tokens.statusOf("AT_sql_2"), yield* tokens.statusOf("AT_sql_3"), yield* tokens.statusOf("AT_sql_4"), yield* tokens.statusOf("AT_none")]
     }))
-    expect(statuses).toEqual(["inactive", "revoked", undefined])
+    expect(statuses).toEqual(["inactive", "revoked", "revoked", undefined])
   })
 
   it("a partner app's token keeps its app across the store (organisation and creditor); an own token has none", async () => {

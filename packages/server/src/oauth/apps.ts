@@ -4,6 +4,7 @@ import { CreditorRepository, resolveCreditor, WebhookEndpoints, WebhookSecretKey
 import { AccessTokens, APP_RESTRICTED_REASON, type CallerShape } from "@paykit/http"
 import { randomBytes } from "node:crypto"
 import { hashSecret } from "./secrets.ts"
+import { createdState, oauthAppMachine } from "@paykit/machines"
 import { type OAuthApp, OAuthStore } from "./store.ts"
 
 /**
@@ -112,7 +113,7 @@ export const registerApp = (organisation: string, command: OAuthAppCreateRequest
       webhookSecretSealed: webhook.sealed,
       clientId: credential(),
       clientSecretHash: hashSecret(clientSecret),
-      status: "enabled",
+      status: createdState(oauthAppMachine, "enabled"),
       paymentPagesApproved: false,
       createdAt: yield* now
     }
@@ -136,12 +137,14 @@ export const disableApp = (organisation: string, id: string) =>
     const tokens = yield* AccessTokens
     const endpoints = yield* WebhookEndpoints
     // One unit with the exchanges (which hold the app's row): every grant they make is seen here.
-    yield* store.exclusive(Effect.gen(function*() {
-      yield* store.setAppStatus(app.id, "disabled")
+    const disabled = yield* store.exclusive(Effect.gen(function*() {
+      // A disabled app stays disabled: disabling it again changes nothing and answers it as it is.
+      const after = yield* store.moveApp(app.id, "disable")
       for (const grant of yield* store.grantsOf(app.id)) {
-        yield* tokens.deactivate(grant.tokenId)
+        yield* tokens.move(grant.tokenId, "deactivate")
         yield* Effect.orDie(endpoints.disconnectApp(grant.organisation, app.id))
       }
+      return after ?? app
     }))
-    return viewOf({ ...app, status: "disabled" })
+    return viewOf(disabled)
   })

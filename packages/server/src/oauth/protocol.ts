@@ -151,7 +151,7 @@ const exchangeCode = (services: ConnectServices, app: OAuthApp, code: string, re
     yield* store.insertGrant({ tokenId: id, app: app.id, organisation, email })
     yield* store.setCodeToken(consumed.code.codeHash, id)
     // A reconnect: the organisation's earlier tokens for this app stop working (a revoked one stays revoked).
-    for (const grant of yield* store.grantsOf(app.id, organisation)) if (grant.tokenId !== id) yield* services.tokens.deactivate(grant.tokenId)
+    for (const grant of yield* store.grantsOf(app.id, organisation)) if (grant.tokenId !== id) yield* services.tokens.move(grant.tokenId, "deactivate")
     yield* deliverToApp(services, app, organisation)
     return json(200, { access_token: token, scope, token_type: "bearer", email, organisation_id: organisation })
   })
@@ -173,7 +173,7 @@ const deliverToApp = (services: ConnectServices, app: OAuthApp, organisation: st
  */
 const revokeToken = (services: ConnectServices, app: string, tokenId: string, organisation: string): Effect.Effect<void> =>
   Effect.gen(function*() {
-    yield* services.tokens.setStatus(tokenId, "revoked")
+    yield* services.tokens.move(tokenId, "revoke")
     for (const grant of yield* services.store.grantsOf(app, organisation)) {
       if ((yield* services.tokens.statusOf(grant.tokenId)) === "active") return
     }

@@ -1,6 +1,8 @@
-import { Context, Effect, Layer, Schema, Semaphore } from "effect"
+import { Clock, Context, Effect, Layer, Schema, Semaphore } from "effect"
 import { SqlClient } from "effect/sql"
+import { timestampFromMillis } from "@paykit/core"
 import { ACCESS_SCOPES, type AccessScope } from "@paykit/http"
+import { OAUTH_APP_STATUSES, type OAuthAppEvent, oauthAppMachine, type OAuthAppStatus, stateAfter } from "@paykit/machines"
 import { DbInteger } from "@paykit/store-sql"
 
 /**
@@ -9,8 +11,7 @@ import { DbInteger } from "@paykit/store-sql"
  * hashes only; the access tokens themselves are the `AccessTokens` port's.
  */
 
-export const OAUTH_APP_STATUSES = ["enabled", "disabled"] as const
-export type OAuthAppStatus = (typeof OAUTH_APP_STATUSES)[number]
+export { OAUTH_APP_STATUSES, type OAuthAppEvent, type OAuthAppStatus }
 
 export interface OAuthApp {
   readonly id: string
@@ -58,12 +59,23 @@ export interface OAuthGrant {
   readonly email: string
 }
 
+/** The app after `event` by its machine (`oauthAppMachine`) at `atMillis`; undefined where the machine refuses it (a disabled app stays disabled). */
+export const appAfter = (app: OAuthApp, event: OAuthAppEvent, atMillis: number): OAuthApp | undefined => {
+  const status = stateAfter(oauthAppMachine, app.status, event, {}, timestampFromMillis(atMillis))
+  return status === undefined ? undefined : { ...app, status }
+}
+
 export class OAuthStore extends Context.Service<OAuthStore, {
   readonly insertApp: (app: OAuthApp) => Effect.Effect<void>
   readonly appsOf: (organisation: string) => Effect.Effect<ReadonlyArray<OAuthApp>>
   readonly appById: (id: string) => Effect.Effect<OAuthApp | undefined>
   readonly appByClientId: (clientId: string) => Effect.Effect<OAuthApp | undefined>
-  readonly setAppStatus: (id: string, status: OAuthAppStatus) => Effect.Effect<void>
+  /**
+   * Moves the app by its machine, read and written in one step (on SQL the row is locked from the
+   * read to the write, and waits for the exchanges that hold it); an event the machine refuses
+   * leaves it as it is. Answers the app as it is after, undefined when there is none.
+   */
+  readonly moveApp: (id: string, event: OAuthAppEvent) => Effect.Effect<OAuthApp | undefined>
   /** The operator's approval of the app's payment pages (no API sets it: the real service's review does). */
   readonly setPaymentPagesApproved: (id: string, approved: boolean) => Effect.Effect<void>
   readonly insertCode: (code: OAuthCode) => Effect.Effect<void>
@@ -103,10 +115,12 @@ const memoryStore = (exchanges: Semaphore.Semaphore): OAuthStore["Service"] => {
       appById: (id) => Effect.sync(() => apps.get(id)),
       appForExchange: (id) => Effect.sync(() => apps.get(id)),
       appByClientId: (clientId) => Effect.sync(() => [...apps.values()].find((a) => a.clientId === clientId)),
-      setAppStatus: (id, status) =>
-        Effect.sync(() => {
+      moveApp: (id, event) =>
+        Effect.map(Clock.currentTimeMillis, (at) => {
           const app = apps.get(id)
-          if (app !== undefined) apps.set(id, { ...app, status })
+          const next = app === undefined ? undefined : appAfter(app, event, at)
+          if (next !== undefined) apps.set(id, next)
+          return next ?? app
         }),
       setPaymentPagesApproved: (id, approved) =>
         Effect.sync(() => {
@@ -213,7 +227,13 @@ const sqlStore = (sql: SqlClient.SqlClient): OAuthStore["Service"] => {
     appById: (id) => Effect.map(apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE id = ${id}`), (r) => r[0]),
     appByClientId: (clientId) => Effect.map(apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE client_id = ${clientId}`), (r) => r[0]),
     appForExchange: (id) => Effect.map(apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE id = ${id} FOR SHARE`), (r) => r[0]),
-    setAppStatus: (id, status) => Effect.orDie(sql`UPDATE oauth_apps SET status = ${status} WHERE id = ${id}`),
+    moveApp: (id, event) =>
+      Effect.orDie(sql.withTransaction(Effect.gen(function*() {
+        const app = (yield* apps(sql`SELECT ${sql.literal(APP_COLUMNS)} FROM oauth_apps WHERE id = ${id} FOR UPDATE`))[0]
+        const next = app === undefined ? undefined : appAfter(app, event, yield* Clock.currentTimeMillis)
+        if (next !== undefined) yield* sql`UPDATE oauth_apps SET status = ${next.status} WHERE id = ${id}`
+        return next ?? app
+      }))),
     setPaymentPagesApproved: (id, approved) => Effect.orDie(sql`UPDATE oauth_apps SET payment_pages_approved = ${approved} WHERE id = ${id}`),
     insertCode: (c) =>
       Effect.orDie(sql`INSERT INTO oauth_codes (code_hash, app_id, organisation_id, scope, redirect_uri, email, expires_at)
