@@ -8,34 +8,53 @@ import { describe, expect, it } from "vitest"
 
 /**
  * Machines are the only writer of status. The type checker reads every source file of the
- * engine and the server and finds every way code could set the status of a resource of a machine
- * (a type assignable to the resource's) outside the machine functions:
+ * engine, the http package and the server and finds every way code could set the status of a
+ * resource of a machine (a type assignable to the resource's) outside the machine functions:
  *  - an object literal that sets `status` (`{ ...payment, status: "confirmed" }`), or spreads, after
- *    its first property, an object with a `status` (`{ ...payment, ...changes }`);
+ *    its first property, an object with a `status` (`{ ...payment, ...changes }`); a `status` the
+ *    machine's `createdState` gives (a store that keeps no history making a resource) is the machine's;
  *  - an assignment to a resource's `status` (`payment.status = "confirmed"`, `Object.assign(p, {status})`);
  *  - a direct `emit`/`emitAll` of a status event: an API event a machine's table emits for its
- *    resource type (`payments` `confirmed`), which only the history entry of a move may give.
+ *    resource type (`payments` `confirmed`), which only the history entry of a move may give;
+ *  - an SQL `UPDATE` that sets the status of a table the server keeps a machine's resources in
+ *    (access tokens, OAuth apps), which only the store's move, deciding by the machine, may run.
  */
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
 const ENGINE_SRC = join(ROOT, "packages/engine/src")
 
-/** The stored resource of each machine: its domain file under engine/src and its type. */
-const RESOURCE_OF_MACHINE: Readonly<Record<string, readonly [file: string, type: string]>> = {
-  outbound_payments: ["outbound/domain/outbound-payments.ts", "OutboundPayment"],
-  outbound_payment_imports: ["outbound/domain/outbound-payment-imports.ts", "OutboundPaymentImport"],
-  payouts: ["payouts/domain/payouts.ts", "Payout"],
-  payer_authorisations: ["payer-flows/domain/payer-authorisations.ts", "PayerAuthorisation"],
-  subscriptions: ["subscriptions/domain/subscriptions.ts", "Subscription"],
-  mandates: ["mandates/domain/mandates.ts", "Mandate"],
-  payments: ["payments/domain/payments.ts", "Payment"],
-  refunds: ["refunds/domain/refunds.ts", "Refund"],
-  bank_authorisations: ["payer-flows/domain/bank-authorisations.ts", "BankAuthorisation"],
-  billing_requests: ["payer-flows/domain/billing-requests.ts", "BillingRequest"],
-  creditors: ["creditors/domain/creditors.ts", "Creditor"],
-  instalment_schedules: ["instalments/domain/instalment-schedules.ts", "InstalmentSchedule"],
-  mandate_imports: ["mandate-imports/domain/mandate-imports.ts", "MandateImport"]
+/** The packages whose sources are scanned; each exports the types of its machines' resources from `src/index.ts`. */
+const PACKAGES = ["engine", "http", "server"] as const
+type Package = (typeof PACKAGES)[number]
+
+/**
+ * The stored resource of each machine: the package exporting its type, and the type. Read from the
+ * package's entry point, not a file: where a room's files move, the scan still finds the type.
+ */
+const RESOURCE_OF_MACHINE: Readonly<Record<string, readonly [pkg: Package, type: string]>> = {
+  outbound_payments: ["engine", "OutboundPayment"],
+  outbound_payment_imports: ["engine", "OutboundPaymentImport"],
+  payouts: ["engine", "Payout"],
+  payer_authorisations: ["engine", "PayerAuthorisation"],
+  subscriptions: ["engine", "Subscription"],
+  mandates: ["engine", "Mandate"],
+  payments: ["engine", "Payment"],
+  refunds: ["engine", "Refund"],
+  bank_authorisations: ["engine", "BankAuthorisation"],
+  billing_requests: ["engine", "BillingRequest"],
+  creditors: ["engine", "Creditor"],
+  instalment_schedules: ["engine", "InstalmentSchedule"],
+  mandate_imports: ["engine", "MandateImport"],
+  webhook_deliveries: ["engine", "WebhookDelivery"],
+  creditor_bank_accounts: ["engine", "CreditorBankAccount"],
+  scheme_identifiers: ["engine", "SchemeIdentifier"],
+  bank_account_holder_verifications: ["engine", "BankAccountHolderVerification"],
+  access_tokens: ["http", "AccessTokenRecord"],
+  oauth_apps: ["server", "OAuthApp"]
 }
+
+/** The SQL tables the server keeps a machine's resources in, by machine (the engine's go through its repositories). */
+const SQL_TABLE_OF_MACHINE: Readonly<Record<string, string>> = { access_tokens: "access_tokens", oauth_apps: "oauth_apps" }
 
 /** The fields machines keep their state in: `status`, and a creditor's `verification_status` (its machine's `field`). */
 const STATE_FIELDS: ReadonlySet<string> = new Set(["status", "verification_status"])
@@ -49,7 +68,25 @@ const hasStateField = (type: ts.Type): boolean => [...STATE_FIELDS].some((f) => 
 const MACHINE_FUNCTIONS = new Set([
   "packages/engine/src/kernel/support.ts:transitionOf",
   "packages/engine/src/kernel/support.ts:creationOf",
-  "packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest"
+  "packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest",
+  // The stores that keep no history apply the state their machine's `stateAfter` gives.
+  "packages/http/src/access-tokens.ts:tokenAfter",
+  "packages/server/src/oauth/store.ts:appAfter"
+])
+
+/**
+ * The server's SQL stores reading rows back into records: the stored status, unchanged (the
+ * engine's repositories decode theirs with a Schema, which the scan does not see as a write).
+ */
+const STORE_READS = new Set([
+  "packages/server/src/sql-access-tokens.ts:findByHash",
+  "packages/server/src/oauth/store.ts:appOf"
+])
+
+/** The stores' moves, the only SQL that changes the status of a table of `SQL_TABLE_OF_MACHINE`. */
+const SQL_MOVES = new Set([
+  "packages/server/src/sql-access-tokens.ts:move",
+  "packages/server/src/oauth/store.ts:moveApp"
 ])
 
 /**
@@ -91,10 +128,14 @@ const enclosingFunction = (node: ts.Node): string => {
 
 const isStatusName = (name: ts.Node): boolean => (ts.isIdentifier(name) || ts.isStringLiteral(name)) && STATE_FIELDS.has(name.text)
 
+/** `status: createdState(machine, state)`: the state a machine makes a resource in, checked by the machine. */
+const isCreatedState = (p: ts.ObjectLiteralElementLike): boolean =>
+  ts.isPropertyAssignment(p) && ts.isCallExpression(p.initializer) && p.initializer.expression.getText() === "createdState"
+
 /** Whether a literal writes `status`: by a property, or by a spread (not its first property) of an object that has one. */
 const setsStatus = (checker: ts.TypeChecker, literal: ts.ObjectLiteralExpression): boolean =>
   literal.properties.some((p, i) =>
-    ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && isStatusName(p.name)) ||
+    ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && isStatusName(p.name) && !isCreatedState(p)) ||
     (ts.isSpreadAssignment(p) && i > 0 && hasStateField(checker.getTypeAtLocation(p.expression))))
 
 /** The `status` of a resource written by assignment: `x.status = ...`, `x["status"] = ...`. */
@@ -212,13 +253,35 @@ const statusEmits = (program: ts.Program, files: ReadonlyArray<string>): Array<s
   return found
 }
 
+/** The literal text of an SQL template: its parts without the interpolated values. */
+const templateText = (template: ts.TemplateLiteral): string =>
+  ts.isNoSubstitutionTemplateLiteral(template)
+    ? template.text
+    : [template.head.text, ...template.templateSpans.map((s) => s.literal.text)].join(" ? ")
+
+const SQL_STATUS_WRITE = new RegExp(
+  `\\bUPDATE\\s+(${Object.values(SQL_TABLE_OF_MACHINE).join("|")})\\s+SET\\b(?:(?!\\bWHERE\\b)[\\s\\S])*\\bstatus\\s*=`,
+  "i"
+)
+
+/** `file:function (line n)` of every SQL template whose SET clause (before any WHERE) writes the status of a machine's table. */
+const sqlStatusWrites = (program: ts.Program, files: ReadonlyArray<string>): Array<string> => {
+  const found: Array<string> = []
+  eachNode(program, files, (node, file, source) => {
+    if (ts.isTaggedTemplateExpression(node) && SQL_STATUS_WRITE.test(templateText(node.template))) found.push(where(file, source, node))
+  })
+  return found
+}
+
 const resourceTypes = (program: ts.Program): Array<ts.Type> => {
   const checker = program.getTypeChecker()
-  return Object.values(RESOURCE_OF_MACHINE).map(([file, name]) => {
-    const source = program.getSourceFile(join(ENGINE_SRC, file))
+  return Object.values(RESOURCE_OF_MACHINE).map(([pkg, name]) => {
+    const source = program.getSourceFile(join(ROOT, "packages", pkg, "src/index.ts"))
     const module = source === undefined ? undefined : checker.getSymbolAtLocation(source)
-    const symbol = module === undefined ? undefined : checker.getExportsOfModule(module).find((s) => s.name === name)
-    if (symbol === undefined) throw new Error(`${file} exports no ${name}`)
+    const exported = module === undefined ? undefined : checker.getExportsOfModule(module).find((s) => s.name === name)
+    // A re-export is an alias of the declaration.
+    const symbol = exported !== undefined && (exported.flags & ts.SymbolFlags.Alias) !== 0 ? checker.getAliasedSymbol(exported) : exported
+    if (symbol === undefined) throw new Error(`@paykit/${pkg} exports no ${name}`)
     const type = checker.getDeclaredTypeOfSymbol(symbol)
     // An unresolved type would be assignable from anything and hide every write.
     if ((type.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) !== 0) throw new Error(`${name} did not resolve`)
@@ -241,6 +304,9 @@ export const objectAssignWrite = (p: Payment) => Object.assign(p, { status: "con
 export const statusEmit = () => emit("OR1", { resource_type: "payments", action: "confirmed", links: {}, cause: { origin: "api", cause: "x" } })
 export const statusEmitAll = () => emitAll("OR1", [{ resource_type: "mandates", action: "cancelled", links: {}, cause: { origin: "api", cause: "x" } }])
 export const otherEmit = () => emit("OR1", { resource_type: "customers", action: "created", links: {}, cause: { origin: "api", cause: "x" } })
+declare const sql: (parts: TemplateStringsArray, ...values: ReadonlyArray<unknown>) => void
+export const sqlWrite = (id: string) => sql\`UPDATE access_tokens SET status = 'revoked' WHERE id = \${id}\`
+export const sqlOtherWrite = (id: string) => sql\`UPDATE access_tokens SET scope = 'read_only' WHERE id = \${id} AND status = 'active'\`
 `
 
 /** The engine's and the server's sources and the fixture, in one program: the type checker's work is done once. */
@@ -251,7 +317,7 @@ const scanned = (() => {
     const dir = mkdtempSync(join(tmpdir(), "machine-authority-"))
     const fixture = join(dir, "fixture.ts")
     writeFileSync(fixture, FIXTURE(ENGINE_SRC))
-    const files = [...sourcesOf("engine"), ...sourcesOf("server")]
+    const files = PACKAGES.flatMap(sourcesOf)
     // The program holds the fixture's text once made; its folder is not needed after.
     const program = programOf([...files, fixture])
     program.getSourceFile(fixture)
@@ -271,16 +337,21 @@ describe("machines are the only writer of status", () => {
     const names = (found: ReadonlyArray<string>) => found.map((w) => w.slice(w.indexOf(":") + 1, w.indexOf(" (line")))
     expect(names(statusWrites(program, [fixture], resourceTypes(program)))).toEqual(["spreadWrite", "assignedWrite", "objectAssignWrite"])
     expect(names(statusEmits(program, [fixture]))).toEqual(["statusEmit", "statusEmitAll"])
+    expect(names(sqlStatusWrites(program, [fixture]))).toEqual(["sqlWrite"])
   }, 240_000)
 
-  it("no engine or server code writes the status of a resource of a machine, or emits a status event, outside the machine functions", () => {
+  it("no engine, http or server code writes the status of a resource of a machine, or emits a status event, outside the machine functions", () => {
     const { program, files } = scanned()
     const writes = statusWrites(program, files, resourceTypes(program))
-    const byHand = writes.filter((w) => !MACHINE_FUNCTIONS.has(w.slice(0, w.indexOf(" (line"))))
+    const byHand = writes.filter((w) => !MACHINE_FUNCTIONS.has(w.slice(0, w.indexOf(" (line"))) && !STORE_READS.has(w.slice(0, w.indexOf(" (line"))))
     expect(byHand).toEqual([])
     // The scan sees a write it is meant to see: the billing request step's own.
     expect(writes.some((w) => w.startsWith("packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest"))).toBe(true)
     const emitsByHand = statusEmits(program, files).filter((w) => !SHARED_EVENT_EMITTERS.has(w.slice(0, w.indexOf(" (line"))))
     expect(emitsByHand).toEqual([])
+    const sqlByHand = sqlStatusWrites(program, files)
+    expect(sqlByHand.filter((w) => !SQL_MOVES.has(w.slice(0, w.indexOf(" (line"))))).toEqual([])
+    // The scan sees the SQL it is meant to see: the stores' own moves.
+    expect(sqlByHand.map((w) => w.slice(0, w.indexOf(" (line"))).sort()).toEqual([...SQL_MOVES].sort())
   }, 240_000)
 })

@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { newId } from "@paykit/core"
 import { Creditors } from "@paykit/engine"
 import { AccessTokens, hashToken, issueAccessToken } from "@paykit/http"
+import { accessTokenMachine, createdState } from "@paykit/machines"
 import type { ServerMode, WebhookConfig } from "./config.ts"
 import { ensureSandboxEndpoint } from "./webhook-setup.ts"
 import { type Organisation, Organisations } from "./organisations.ts"
@@ -42,7 +43,7 @@ export const SANDBOX_CREDITOR = { name: "Sandbox Creditor Ltd", country_code: "G
 const tokenRecord = (organisation: string, token: string) =>
   Effect.gen(function*() {
     const id = yield* newId("access_token")
-    return { id, organisation, scope: "read_write", tokenHash: hashToken(token), status: "active" } as const
+    return { id, organisation, scope: "read_write", tokenHash: hashToken(token), status: createdState(accessTokenMachine, "active") } as const
   })
 
 export const bootstrap = (options: {
