@@ -15,6 +15,10 @@ const OTHER = "OR0000000000WB"
 const SECRET = "whsec-test-secret-0001"
 const START = Date.UTC(2026, 10, 23, 9)
 
+/** A delivery's history (`webhookDeliveryMachine`'s entries): `from -event-> to`. */
+const movesOf = (id: string) =>
+  Effect.map(EventLog.use((log) => log.history(ORG, "webhook_deliveries", id)), (rows) => rows.map((r) => `${r.from ?? "*"} -${r.event}-> ${r.to}`))
+
 /** A mandate's `created` event as the engine records one. */
 const mandateEvent = Effect.gen(function*() {
   const at = timestampFromMillis(yield* Clock.currentTimeMillis)
@@ -163,6 +167,12 @@ describe.each(DATABASES)("webhook delivery on $name", (database) => {
       expect((yield* Clock.currentTimeMillis) - Date.parse(failingSince ?? "")).toBeGreaterThanOrEqual(WEBHOOK_ENDPOINT_DISABLE_AFTER_MS)
       const deliveries = (yield* (yield* WebhookDeliveryRepository).scan(ORG, {})).map((d) => d.resource)
       expect(deliveries.map((d) => [d.status, d.attempts])).toEqual([["given_up", attempts]])
+      // Every failed attempt moved it by its machine: pending while a retry was left, then given up.
+      expect(yield* movesOf(deliveries[0]?.id ?? "")).toEqual([
+        "* -create-> pending",
+        ...Array.from({ length: attempts - 1 }, () => "pending -fail-> pending"),
+        "pending -fail-> given_up"
+      ])
       expect((yield* (yield* Webhooks).list(ORG, { successful: false, limit: 50 })).items).toHaveLength(attempts)
 
       // Enabled again: the failing run is forgotten, and new events are delivered.
@@ -188,7 +198,9 @@ describe.each(DATABASES)("webhook delivery on $name", (database) => {
       expect(yield* runDue(schedule.rows)).toBe(1)
       expect(schedule.rows.size).toBe(0)
       expect(hooks.received).toHaveLength(0)
-      expect((yield* (yield* WebhookDeliveryRepository).scan(ORG, {})).map((d) => d.resource.status)).toEqual(["given_up"])
+      const [given] = (yield* (yield* WebhookDeliveryRepository).scan(ORG, {})).map((d) => d.resource)
+      expect(given?.status).toEqual("given_up")
+      expect(yield* movesOf(given?.id ?? "")).toEqual(["* -create-> pending", "pending -give_up-> given_up"])
     }), webhookEngine(database.isolated(), schedule.layer)))
   })
 
@@ -211,6 +223,8 @@ describe.each(DATABASES)("webhook delivery on $name", (database) => {
       expect(records.map((r) => r.id)).toContain(row.key)
       const stored = (yield* (yield* WebhookDeliveryRepository).get(ORG, row.key)).resource
       expect([stored.status, stored.attempts]).toEqual(["delivered", 1])
+      // The run that saved second found it delivered: one move only.
+      expect(yield* movesOf(row.key)).toEqual(["* -create-> pending", "pending -succeed-> delivered"])
     }), webhookEngine(database.isolated(), schedule.layer)))
   })
 })
