@@ -9,8 +9,9 @@ import { DbInteger } from "./db-integer.ts"
  * index scoped by organisation (`events_created_at` and `resources_created_at` on the stored
  * `created_at` text, `idempotency_keys_created_at`) and removed at most `limit` at a time, so one
  * call is a bounded unit of work. Events still in the outbox wait for the pump; pending webhook
- * deliveries, and the attempts recorded for them, wait for their last attempt. Mandate PDFs go once
- * their URL has expired.
+ * deliveries, and the attempts recorded for them, wait for their last attempt; a settled
+ * delivery's history (its machine's entries) goes with it. Mandate PDFs go once their URL has
+ * expired.
  */
 
 const CountRow = Schema.Struct({ n: DbInteger })
@@ -50,6 +51,23 @@ export const makeRetentionSql = Effect.gen(function*() {
     sql`AND NOT EXISTS (SELECT 1 FROM resources d WHERE d.organisation_id = ${organisation}
       AND d.resource_type = ${webhookDeliveries.name} AND d.id = r.filters->>'delivery' AND d.filters->>'status' = ${PENDING_DELIVERY})`
 
+  /**
+   * The history of settled deliveries past their period: found through the history's
+   * `resource_type` index in id order (a history id starts with its instant, so the oldest come
+   * first); an entry stays while its delivery is pending.
+   */
+  const pruneDeliveryHistory = (organisation: string, before: string, limit: number) =>
+    count(sql`WITH gone AS (
+        DELETE FROM transitions WHERE organisation_id = ${organisation} AND id IN (
+          SELECT t.id FROM transitions t WHERE t.organisation_id = ${organisation} AND t.filters ? 'resource_type'
+            AND ((t.filters->>'resource_type') COLLATE "C") = ${webhookDeliveries.name}
+            AND (t.filters->>'created_at') COLLATE "C" < ${before}
+            AND NOT EXISTS (SELECT 1 FROM resources d WHERE d.organisation_id = ${organisation}
+              AND d.resource_type = ${webhookDeliveries.name} AND d.id = t.filters->>'resource_id' AND d.filters->>'status' = ${PENDING_DELIVERY})
+          ORDER BY t.id LIMIT ${limit})
+        RETURNING 1)
+      SELECT count(*) AS n FROM gone`)
+
   const pruneKeys = (organisation: string, before: string, limit: number) =>
     count(sql`WITH gone AS (
         DELETE FROM idempotency_keys WHERE organisation_id = ${organisation} AND key IN (
@@ -61,16 +79,17 @@ export const makeRetentionSql = Effect.gen(function*() {
   return RetentionStore.of({
     prune: (organisation, cutoffs, limit) =>
       sql.withTransaction(Effect.gen(function*() {
-        // The events' append-only trigger lets this transaction's deletes through (migration 0030).
+        // The events' and the history's append-only triggers let this transaction's deletes through (migrations 0030, 0063).
         yield* sql`SELECT set_config('paykit.retention', 'prune', true)`
         const events = yield* pruneEvents(organisation, iso(cutoffs.eventsBefore), limit)
+        const history = yield* pruneDeliveryHistory(organisation, iso(cutoffs.eventsBefore), limit)
         yield* sql`SELECT set_config('paykit.retention', '', true)`
         const attempts = yield* pruneResources(organisation, WEBHOOKS, iso(cutoffs.eventsBefore), limit, attemptKept(organisation))
         const deliveries = yield* pruneResources(organisation, webhookDeliveries.name, iso(cutoffs.eventsBefore), limit,
           sql`AND r.filters->>'status' IN ${sql.in(SETTLED_DELIVERIES)}`)
         const keys = yield* pruneKeys(organisation, iso(cutoffs.idempotencyKeysBefore), limit)
         const pdfs = yield* pruneResources(organisation, mandatePdfs.name, iso(cutoffs.mandatePdfsBefore), limit)
-        return Math.max(events, attempts, deliveries, keys, pdfs)
+        return Math.max(events, history, attempts, deliveries, keys, pdfs)
       })).pipe(Effect.orDie)
   })
 })

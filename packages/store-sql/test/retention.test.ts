@@ -22,6 +22,11 @@ const seed = Effect.gen(function*() {
     sql`INSERT INTO resources (organisation_id, resource_type, id, version, created_at, filters, data)
       VALUES (${organisation}, ${type}, ${id}, 1, ${iso(at)}::timestamptz,
         ${JSON.stringify({ created_at: iso(at), ...filters })}::jsonb, ${JSON.stringify({ id })}::json)`
+  // A history entry's id starts with its instant, as the engine's (`transitionIdOf`).
+  const entry = (organisation: string, type: string, resource: string, at: number, step: number) =>
+    sql`INSERT INTO transitions (organisation_id, id, version, created_at, filters, data)
+      VALUES (${organisation}, ${`${iso(at)}/${resource}/${step}`}, 1, ${iso(at)}::timestamptz,
+        ${JSON.stringify({ created_at: iso(at), resource_type: type, resource_id: resource })}::jsonb, ${JSON.stringify({ resource })}::json)`
   const key = (organisation: string, k: string, at: number) =>
     sql`INSERT INTO idempotency_keys (organisation_id, key, fingerprint, created_at) VALUES (${organisation}, ${k}, 'f', ${iso(at)}::timestamptz)`
   for (const organisation of [A, B]) {
@@ -37,6 +42,12 @@ const seed = Effect.gen(function*() {
     yield* resource(organisation, "webhook_deliveries", "WD_old_given_up", NOW - 93 * DAY, { status: "given_up" })
     yield* resource(organisation, "webhook_deliveries", "WD_old_pending", NOW - 92 * DAY, { status: "pending" })
     yield* resource(organisation, "payments", "PM_old", NOW - 400 * DAY)
+    // The deliveries' history goes with them, the pending one's stays; a payment's history is kept.
+    yield* entry(organisation, "webhook_deliveries", "WD_old_delivered", NOW - 92 * DAY, 10)
+    yield* entry(organisation, "webhook_deliveries", "WD_old_delivered", NOW - 92 * DAY + MINUTE, 20)
+    yield* entry(organisation, "webhook_deliveries", "WD_old_given_up", NOW - 93 * DAY, 10)
+    yield* entry(organisation, "webhook_deliveries", "WD_old_pending", NOW - 94 * DAY, 10)
+    yield* entry(organisation, "payments", "PM_old", NOW - 400 * DAY, 10)
     // A mandate PDF whose URL expired a minute ago, and one whose URL is still served.
     yield* resource(organisation, "mandate_pdfs", "MPD_expired", NOW - 11 * MINUTE)
     yield* resource(organisation, "mandate_pdfs", "MPD_live", NOW - 5 * MINUTE)
@@ -53,7 +64,13 @@ const remaining = (organisation: string) =>
     const events = yield* sql<{ id: string }>`SELECT id FROM events WHERE organisation_id = ${organisation} ORDER BY id`
     const resources = yield* sql<{ id: string }>`SELECT id FROM resources WHERE organisation_id = ${organisation} ORDER BY id`
     const keys = yield* sql<{ key: string }>`SELECT key FROM idempotency_keys WHERE organisation_id = ${organisation} ORDER BY key`
-    return { events: events.map((r) => r.id), resources: resources.map((r) => r.id), keys: keys.map((r) => r.key) }
+    const history = yield* sql<{ id: string }>`SELECT id FROM transitions WHERE organisation_id = ${organisation} ORDER BY id`
+    return {
+      events: events.map((r) => r.id),
+      resources: resources.map((r) => r.id),
+      keys: keys.map((r) => r.key),
+      history: history.map((r) => r.id.split("/")[1])
+    }
   })
 
 const cutoffs = { eventsBefore: NOW - 90 * DAY, idempotencyKeysBefore: NOW - 30 * DAY, mandatePdfsBefore: NOW - 10 * MINUTE }
@@ -70,20 +87,22 @@ describe.each(DATABASES)("retention on $name", (database) => {
       }),
       database.isolated()
     ))
-    expect(removed).toBe(2)
+    expect(removed).toBe(3)
     expect(again).toBe(0)
     expect(a).toEqual({
       events: ["EV_new", "EV_old_waiting"],
       resources: ["MPD_live", "PM_old", "WB_new", "WB_old_of_pending", "WD_old_pending"],
-      keys: ["key-new"]
+      keys: ["key-new"],
+      history: ["PM_old", "WD_old_pending"]
     })
     expect(b.events).toHaveLength(4)
+    expect(b.history).toHaveLength(5)
     expect(b.resources).toHaveLength(9)
     expect(b.keys).toHaveLength(2)
   })
 
-  it("removes at most `limit` rows of a table a call, oldest first; outside it, events stay append-only", { timeout: 60_000 }, async () => {
-    const [first, afterFirst, refusal] = await Effect.runPromise(Effect.provide(
+  it("removes at most `limit` rows of a table a call, oldest first; outside it, events and history stay append-only", { timeout: 60_000 }, async () => {
+    const [first, afterFirst, refusal, historyRefusal] = await Effect.runPromise(Effect.provide(
       Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
         yield* migrate()
@@ -92,13 +111,16 @@ describe.each(DATABASES)("retention on $name", (database) => {
         const n = yield* store.prune(A, cutoffs, 1)
         const left = yield* remaining(A)
         const deleted = yield* Effect.result(sql`DELETE FROM events WHERE organisation_id = ${A} AND id = 'EV_new'`)
-        return [n, left, deleted._tag] as const
+        const historyDeleted = yield* Effect.result(sql`DELETE FROM transitions WHERE organisation_id = ${A}`)
+        return [n, left, deleted._tag, historyDeleted._tag] as const
       }),
       database.isolated()
     ))
     expect(first).toBe(1)
     expect(afterFirst.events).toEqual(["EV_new", "EV_old_2", "EV_old_waiting"])
     expect(afterFirst.resources).toEqual(["MPD_live", "PM_old", "WB_new", "WB_old_of_pending", "WD_old_delivered", "WD_old_pending"])
+    expect(afterFirst.history).toEqual(["PM_old", "WD_old_pending", "WD_old_delivered", "WD_old_delivered"])
     expect(refusal).toBe("Failure")
+    expect(historyRefusal).toBe("Failure")
   })
 })
