@@ -79,7 +79,7 @@ export const makeRetentionSql = Effect.gen(function*() {
   return RetentionStore.of({
     prune: (organisation, cutoffs, limit) =>
       sql.withTransaction(Effect.gen(function*() {
-        // The events' and the history's append-only triggers let this transaction's deletes through (migrations 0030, 0063).
+        // The events' and the history's append-only triggers let this transaction's deletes through (migrations 0030, 0064).
         yield* sql`SELECT set_config('paykit.retention', 'prune', true)`
         const events = yield* pruneEvents(organisation, iso(cutoffs.eventsBefore), limit)
         const history = yield* pruneDeliveryHistory(organisation, iso(cutoffs.eventsBefore), limit)

@@ -21,7 +21,7 @@ import customerRemovedFilter from "./0060_customer_removed_filter.ts"
 import outboxWithoutEventCheck from "./0061_outbox_without_event_check.ts"
 import oneLogoPerCreditor from "./0062_one_logo_per_creditor.ts"
 import idempotencyResource from "./0063_idempotency_resource.ts"
-import transitionsRetention from "./0063_transitions_retention.ts"
+import transitionsRetention from "./0064_transitions_retention.ts"
 
 /**
  * Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file.
@@ -51,7 +51,7 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0061_outbox_without_event_check": outboxWithoutEventCheck,
   "0062_one_logo_per_creditor": oneLogoPerCreditor,
   "0063_idempotency_resource": idempotencyResource,
-  "0063_transitions_retention": transitionsRetention
+  "0064_transitions_retention": transitionsRetention
 }
 
 /** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */
