@@ -28,7 +28,7 @@ const seed = Effect.gen(function*() {
       VALUES (${organisation}, ${`${iso(at)}/${resource}/${step}`}, 1, ${iso(at)}::timestamptz,
         ${JSON.stringify({ created_at: iso(at), resource_type: type, resource_id: resource })}::jsonb, ${JSON.stringify({ resource })}::json)`
   const key = (organisation: string, k: string, at: number) =>
-    sql`INSERT INTO idempotency_keys (organisation_id, key, fingerprint, created_at) VALUES (${organisation}, ${k}, 'f', ${iso(at)}::timestamptz)`
+    sql`INSERT INTO idempotency_keys (organisation_id, key, resource_id, created_at) VALUES (${organisation}, ${k}, 'PM_old', ${iso(at)}::timestamptz)`
   for (const organisation of [A, B]) {
     yield* event(organisation, "EV_old_1", NOW - 100 * DAY)
     yield* event(organisation, "EV_old_2", NOW - 91 * DAY)
