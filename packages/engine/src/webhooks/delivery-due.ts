@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Exit, Layer } from "effect"
+import { type IdGenerator, InvalidState, newId, timestampFromMillis } from "@paykit/core"
 import { type Cause, webhookDeliveryMachine, type WebhookDeliveryEvent, type WebhookDeliveryFacts } from "@paykit/machines"
-import { IdGenerator, InvalidState, newId, timestampFromMillis } from "@paykit/core"
 import type { Event } from "../kernel/domain/events.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
@@ -151,7 +151,8 @@ const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, En
 /** A delivery to a disabled endpoint: given up without an attempt. */
 const giveUp = (deps: Deps, item: DueItem, current: Versioned<WebhookDelivery>) =>
   Effect.gen(function*() {
-    const saved = yield* Effect.exit(settle(deps, item.organisation, current, "give_up", { endpoint_enabled: false, retry_left: false }, current.resource.attempts))
+    const facts = { endpoint_enabled: false, retry_left: false }
+    const saved = yield* Effect.exit(settle(deps, item.organisation, current, "give_up", facts, current.resource.attempts))
     if (Exit.isSuccess(saved)) return dueDone
     return outcomeOf((yield* Effect.orDie(deps.deliveries.get(item.organisation, item.key))).resource, yield* Clock.currentTimeMillis)
   })
