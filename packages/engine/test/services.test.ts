@@ -1,6 +1,6 @@
 import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
-import { Creditors, Customers, Events, Mandates, Payments } from "@paykit/engine"
+import { Creditors, Customers, Events, Mandates, Payments, Subscriptions } from "@paykit/engine"
 import { ORG, OTHER_ORG, runEngine, setUpPayer, edge } from "./fixtures.ts"
 
 const failureOf = <A, E>(exit: Exit.Exit<A, E>): unknown => (Exit.isFailure(exit) ? JSON.parse(JSON.stringify(exit.cause)) : undefined)
@@ -82,6 +82,19 @@ describe("payments and refunds", () => {
     }))
     expect(JSON.stringify(failureOf(currency))).toContain("currency")
     expect(JSON.stringify(failureOf(appFee))).toContain("app_fee")
+  })
+
+  it("refuses a subscription whose app fee is above half its amount, naming the field once", async () => {
+    const exit = await runEngine(Effect.gen(function*() {
+      const { mandate } = yield* setUpPayer(ORG)
+      const subscriptions = yield* Subscriptions
+      return yield* Effect.exit(Effect.flatMap(
+        edge.subscription({ amount: 2000, currency: "GBP", interval_unit: "monthly", day_of_month: 1, app_fee: 1001, links: { mandate: mandate.id } }),
+        (c) => subscriptions.create(ORG, c)
+      ))
+    }))
+    const errors = JSON.stringify(failureOf(exit))
+    expect(errors.match(/"field":"app_fee"/g)).toHaveLength(1)
   })
 
   it("refuses to refund a payment that has not been collected", async () => {

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { InvalidState, invalidField, newId, now, type Timestamp, today } from "@paykit/core"
 import { subscriptionMachine } from "@paykit/machines"
-import { validateAppFee } from "@paykit/money"
 import { calendarFor, planSubscriptionRequest, type SubscriptionPlan } from "@paykit/schedule"
 import { CallingApp, recordAttribution } from "../ledger/app-fees.ts"
 import type { PartnerApp } from "../ledger/domain/app-fees.ts"
@@ -59,7 +58,6 @@ export const createSubscription = (deps: SubscriptionDeps, organisation: string,
     // The daily run creates each payment in the mandate's currency: a subscription in another could never charge.
     const currencyRefusal = mandateCurrencyRefusal(mandate.scheme, req.currency)
     if (currencyRefusal !== undefined) return yield* invalidField(SUBSCRIPTIONS_ROOT, ["currency"], currencyRefusal)
-    if (req.app_fee !== undefined && req.app_fee !== null) yield* Effect.fromResult(validateAppFee(SUBSCRIPTIONS_ROOT, req.amount, req.app_fee))
     const created_at = yield* now
     const fields = subscriptionFields(yield* newId("subscription"), created_at, plan, mandate.id)
     const { resource: subscription } = yield* applyCreation(deps.subscriptions, {
