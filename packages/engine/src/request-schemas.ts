@@ -3,14 +3,14 @@ import { PayerThemeCreateRequest } from "./creditors/domain/payer-themes.ts"
 import { LogoCreateRequest } from "./documents/domain/logos.ts"
 import { PublicKeyCreateRequest } from "./documents/domain/public-keys.ts"
 import { SchemeIdentifierCreateRequest } from "./creditors/domain/scheme-identifiers.ts"
-import { BankAuthorisationCreateRequest } from "./payer-flows/domain/bank-authorisation-commands.ts"
+import { BankAuthorisationCreateRequest } from "./bank-authorisations/domain/bank-authorisation-commands.ts"
 import {
   ChooseCurrencyRequest,
   CollectCustomerDetailsRequest,
   ConfirmPayerDetailsRequest,
   NotifyRequest,
   SelectInstitutionRequest
-} from "./payer-flows/domain/billing-request-commands.ts"
+} from "./billing-requests/domain/billing-request-commands.ts"
 import { CreditorBankAccountCreateRequest, CreditorCreateRequest, CreditorUpdateRequest, VerificationDetailCreateRequest } from "./creditors/domain/requests.ts"
 import { CustomerCreateRequest, CustomerUpdateRequest } from "./collections/domain/customers.ts"
 import { CustomerBankAccountCreateRequest, CustomerBankAccountUpdateRequest } from "./collections/domain/customer-bank-accounts.ts"
@@ -24,7 +24,7 @@ import {
   OutboundPaymentWithdrawalRequest
 } from "./outbound/domain/outbound-payments.ts"
 import { OutboundPaymentImportCreateRequest } from "./outbound/domain/outbound-payment-imports.ts"
-import { PayerAuthorisationBody } from "./payer-flows/domain/payer-authorisation-commands.ts"
+import { PayerAuthorisationBody } from "./payer-authorisations/domain/payer-authorisation-commands.ts"
 import { PaymentCancelRequest, PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest } from "./collections/domain/payments.ts"
 import { RefundCreateRequest, RefundUpdateRequest } from "./collections/domain/refunds.ts"
 import {
@@ -43,7 +43,7 @@ import {
 } from "./instalments/domain/instalment-schedules.ts"
 import { BlockByRefRequest, BlockCreateRequest } from "./blocks/domain/blocks.ts"
 import { MandateImportCreateRequest, MandateImportEntryCreateRequest } from "./mandate-imports/domain/mandate-imports.ts"
-import { FLOW_REQUEST_BODIES } from "./payer-flows/flow-request-schemas.ts"
+import { FLOW_REQUEST_BODIES } from "./composed-rooms.ts"
 
 /**
  * The body Schemas of the API requests, whose Types are the engine operations' commands, under the engine's names, so

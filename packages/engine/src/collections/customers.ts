@@ -16,8 +16,9 @@ import {
   type CustomerBankAccountUpdateRequest,
   erasedCustomerBankAccount
 } from "./domain/customer-bank-accounts.ts"
-import { erasedBillingDetail } from "../payer-flows/domain/billing-details.ts"
-import { BillingRequestFlowRepository, BillingRequestRepository, CustomerBillingDetailRepository } from "../payer-flows/repositories.ts"
+import { erasedBillingDetail } from "../billing-requests/domain/billing-details.ts"
+import { BillingRequestFlowRepository } from "../flows/repositories.ts"
+import { BillingRequestRepository, CustomerBillingDetailRepository } from "../billing-requests/repositories.ts"
 import {
   type Customer,
   type CustomerCreateRequest,
