@@ -15,10 +15,10 @@ import { payouts } from "./payouts/domain/payouts.ts"
 import { refunds } from "./collections/domain/refunds.ts"
 import { ledgerEntries } from "./payouts/domain/settlement-entries.ts"
 import { subscriptionSchedules, subscriptions } from "./collections/domain/subscriptions.ts"
-import { outboundPayments } from "./outbound/domain/outbound-payments.ts"
-import { outboundPaymentImportEntries, outboundPaymentImports } from "./outbound/domain/outbound-payment-imports.ts"
-import { paymentAccounts } from "./outbound/domain/payment-accounts.ts"
-import { paymentAccountStatements, paymentAccountTransactions } from "./outbound/domain/payment-account-transactions.ts"
+import { outboundPayments } from "./outbound-payments/domain/outbound-payments.ts"
+import { outboundPaymentImportEntries, outboundPaymentImports } from "./outbound-payments/domain/outbound-payment-imports.ts"
+import { paymentAccounts } from "./payment-accounts/domain/payment-accounts.ts"
+import { paymentAccountStatements, paymentAccountTransactions } from "./payment-accounts/domain/payment-account-transactions.ts"
 import { bankAuthorisations } from "./bank-authorisations/domain/bank-authorisations.ts"
 import { customerBillingDetails } from "./billing-requests/domain/billing-details.ts"
 import { billingRequests } from "./billing-requests/domain/billing-requests.ts"
@@ -54,10 +54,8 @@ import {
   CustomerBankAccountRepository, CustomerRepository, InstalmentScheduleCheckRepository, MandateDormancyRepository, MandateRepository, PaymentRepository, PaymentReversalRepository, RefundRepository,
   SubscriptionRepository, SubscriptionScheduleRepository
 } from "./collections/repositories.ts"
-import {
-  OutboundPaymentImportEntryRepository, OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository,
-  PaymentAccountStatementRepository, PaymentAccountTransactionRepository
-} from "./outbound/repositories.ts"
+import { OutboundPaymentImportEntryRepository, OutboundPaymentImportRepository, OutboundPaymentRepository } from "./outbound-payments/repositories.ts"
+import { PaymentAccountRepository, PaymentAccountStatementRepository, PaymentAccountTransactionRepository } from "./payment-accounts/repositories.ts"
 import {
   AppAttributionRepository, AppFeeLedgerRepository, LedgerRepository, NegativeBalanceLimitRepository, PayoutRepository
 } from "./payouts/repositories.ts"
@@ -76,7 +74,8 @@ export * from "./payer-authorisations/repositories.ts"
 export * from "./flows/repositories.ts"
 export * from "./bank-account-holder-verifications/repositories.ts"
 export * from "./customer-notifications/repositories.ts"
-export * from "./outbound/repositories.ts"
+export * from "./payment-accounts/repositories.ts"
+export * from "./outbound-payments/repositories.ts"
 export * from "./payouts/repositories.ts"
 export * from "./webhooks/repositories.ts"
 export * from "./instalments/repositories.ts"

@@ -22,8 +22,8 @@ import {
   OutboundPaymentCreateRequest,
   OutboundPaymentUpdateRequest,
   OutboundPaymentWithdrawalRequest
-} from "./outbound/domain/outbound-payments.ts"
-import { OutboundPaymentImportCreateRequest } from "./outbound/domain/outbound-payment-imports.ts"
+} from "./outbound-payments/domain/outbound-payments.ts"
+import { OutboundPaymentImportCreateRequest } from "./outbound-payments/domain/outbound-payment-imports.ts"
 import { PayerAuthorisationBody } from "./payer-authorisations/domain/payer-authorisation-commands.ts"
 import { PaymentCancelRequest, PaymentCreateRequest, PaymentRetryRequest, PaymentUpdateRequest } from "./collections/domain/payments.ts"
 import { RefundCreateRequest, RefundUpdateRequest } from "./collections/domain/refunds.ts"

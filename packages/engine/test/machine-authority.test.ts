@@ -22,8 +22,8 @@ const ENGINE_SRC = join(ROOT, "packages/engine/src")
 
 /** The stored resource of each machine: its domain file under engine/src and its type. */
 const RESOURCE_OF_MACHINE: Readonly<Record<string, readonly [file: string, type: string]>> = {
-  outbound_payments: ["outbound/domain/outbound-payments.ts", "OutboundPayment"],
-  outbound_payment_imports: ["outbound/domain/outbound-payment-imports.ts", "OutboundPaymentImport"],
+  outbound_payments: ["outbound-payments/domain/outbound-payments.ts", "OutboundPayment"],
+  outbound_payment_imports: ["outbound-payments/domain/outbound-payment-imports.ts", "OutboundPaymentImport"],
   payouts: ["payouts/domain/payouts.ts", "Payout"],
   payer_authorisations: ["payer-authorisations/domain/payer-authorisations.ts", "PayerAuthorisation"],
   subscriptions: ["collections/domain/subscriptions.ts", "Subscription"],

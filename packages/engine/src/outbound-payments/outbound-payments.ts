@@ -19,7 +19,9 @@ import { type NameVerification, NameVerifier } from "../kernel/ports/name-verifi
 import { Transactor } from "../kernel/ports/repository.ts"
 import { CreditorBankAccountRepository, CreditorRepository } from "../creditors/repositories.ts"
 import { CustomerBankAccountRepository } from "../collections/repositories.ts"
-import { OutboundPaymentImportRepository, OutboundPaymentRepository, PaymentAccountRepository, PaymentAccountStatementRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
+import { OutboundPaymentImportRepository } from "./repositories.ts"
+import { OutboundPaymentRepository } from "./repositories.ts"
+import { PaymentAccountRepository, PaymentAccountStatementRepository, PaymentAccountTransactionRepository } from "../payment-accounts/repositories.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
 import type {
   OutboundPayment,
@@ -32,7 +34,7 @@ import type {
 } from "./domain/outbound-payments.ts"
 import { rangeFilter, toListQuery } from "../kernel/list-params.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
-import { findAccount, insufficientBalance, moveBalance, openAccount } from "./payment-accounts.ts"
+import { findAccount, insufficientBalance, moveBalance, openAccount } from "../payment-accounts/payment-accounts.ts"
 import { API_CAUSE, applyCreation, captureUnitOfWork, save } from "../kernel/support.ts"
 import { captureDailyItems } from "../kernel/daily-items.ts"
 import { movePayment, OUTBOUND_PAYMENT_TIME_ZONE, OUTBOUND_SCHEME, outboundLinksOf, RESERVED_OUTBOUND_STATUSES } from "./outbound-payment-moves.ts"
@@ -150,7 +152,7 @@ const open = Effect.fnUntraced(function*(
   return stored.resource
 })
 
-/** The due-work kind of an outbound payment's approval deadline (`outbound/due.ts` runs it). */
+/** The due-work kind of an outbound payment's approval deadline (`due.ts` runs it). */
 export const OUTBOUND_APPROVAL_EXPIRY = "outbound_approval_expiry"
 
 const create = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisation: string, command: OutboundPaymentCreateRequest) {

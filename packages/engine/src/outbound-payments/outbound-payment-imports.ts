@@ -69,7 +69,7 @@ const entryErrorsOf = (error: Errors): EntryValidationErrors => {
   return { outbound_payment: byField }
 }
 
-/** The due-work kinds of an import: its validation, and its authorisation deadline (`outbound/due.ts` runs them). */
+/** The due-work kinds of an import: its validation, and its authorisation deadline (`due.ts` runs them). */
 export const IMPORT_VALIDATION = "import_validation"
 export const IMPORT_EXPIRY = "import_expiry"
 /** How long after its creation an import is validated: seconds, not the next morning. */

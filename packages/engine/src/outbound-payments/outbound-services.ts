@@ -1,8 +1,8 @@
 import { Layer } from "effect"
 import { OutboundPaymentImports } from "./outbound-payment-imports.ts"
 import { OutboundPayments } from "./outbound-payments.ts"
-import { PaymentAccounts } from "./payment-accounts.ts"
-import { PaymentAccountTransactions } from "./payment-account-transactions.ts"
+import { PaymentAccounts } from "../payment-accounts/payment-accounts.ts"
+import { PaymentAccountTransactions } from "../payment-accounts/payment-account-transactions.ts"
 import { OutboundPaymentStatistics } from "./outbound-payment-stats.ts"
 
 /**
