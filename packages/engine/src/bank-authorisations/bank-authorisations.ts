@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { optionalSchedule } from "../kernel/due/deadlines.ts"
+import { optionalSchedule } from "../due-work/deadlines.ts"
 import {
   type IdGenerator,
   InvalidState,
@@ -31,7 +31,7 @@ import { BillingRequests } from "../billing-requests/billing-requests.ts"
 import { HostedPagesBaseUrl } from "../institutions/institutions.ts"
 import { hostedPageUrl } from "../kernel/hosted-pages.ts"
 import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork, save } from "../kernel/support.ts"
-import { captureDailyItems, type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
+import { captureDailyItems, type DailyItems, idOfVersioned } from "../due-work/daily-items.ts"
 
 const ROOT = "bank_authorisations"
 

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { sweepKind } from "../kernel/due/deadlines.ts"
+import { sweepKind } from "../due-work/deadlines.ts"
 import type { DueWorkDeclarations } from "../kernel/ports/due-work.ts"
 import { BANK_AUTHORISATION_EXPIRY, BankAuthorisations } from "./bank-authorisations.ts"
 

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { DueWorkDeclaration } from "../kernel/jobs.ts"
+import type { DueWorkDeclaration } from "../due-work/jobs.ts"
 import { BankAuthorisations } from "./bank-authorisations.ts"
 
 /** The payer flows' due work, last of the daily run: a deadline, bank authorisations past their `expires_at` expire. */

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { DueWorkDeclaration } from "../kernel/jobs.ts"
+import type { DueWorkDeclaration } from "../due-work/jobs.ts"
 import { dueDone, type DueWorkDeclarations } from "../kernel/ports/due-work.ts"
 import { Mandates } from "./mandates.ts"
 import { Payments } from "./payments.ts"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { now } from "@paykit/core"
-import { sweepKind } from "../kernel/due/deadlines.ts"
+import { sweepKind } from "../due-work/deadlines.ts"
 import { dueDone, type DueWorkDeclarations } from "../kernel/ports/due-work.ts"
 import { IMPORT_EXPIRY, IMPORT_PROCESSING, IMPORT_VALIDATION, OutboundPaymentImports } from "./outbound-payment-imports.ts"
 import { OUTBOUND_APPROVAL_EXPIRY, OutboundPayments } from "./outbound-payments.ts"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { now, today } from "@paykit/core"
-import type { DueWorkDeclaration } from "../kernel/jobs.ts"
+import type { DueWorkDeclaration } from "../due-work/jobs.ts"
 import { OutboundPaymentImports } from "./outbound-payment-imports.ts"
 import { OutboundPayments } from "./outbound-payments.ts"
 

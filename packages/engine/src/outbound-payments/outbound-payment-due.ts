@@ -6,7 +6,7 @@ import type { CreditorBankAccountRepository } from "../creditors/repositories.ts
 import type { CustomerBankAccountRepository } from "../collections/repositories.ts"
 import type { AccountStatementStores, PaymentAccountRepository } from "../payment-accounts/repositories.ts"
 import type { OutboundPayment } from "./domain/outbound-payments.ts"
-import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
+import { type DailyItems, idOfVersioned } from "../due-work/daily-items.ts"
 import { findAccount, moveBalance } from "../payment-accounts/payment-accounts.ts"
 import { recordMovement } from "../payment-accounts/payment-account-transactions.ts"
 import { movePayment, OUTBOUND_PAYMENT_TIME_ZONE, type OutboundPaymentStore } from "./outbound-payment-moves.ts"

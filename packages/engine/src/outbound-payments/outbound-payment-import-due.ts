@@ -6,7 +6,7 @@ import type { Transactor, Versioned } from "../kernel/ports/repository.ts"
 import type { CustomerBankAccountRepository } from "../collections/repositories.ts"
 import type { CustomerBankAccount } from "../collections/domain/customer-bank-accounts.ts"
 import type { EntryCounts, OutboundPaymentImport, OutboundPaymentImportEntry } from "./domain/outbound-payment-imports.ts"
-import { type DailyItems, idOfVersioned } from "../kernel/daily-items.ts"
+import { type DailyItems, idOfVersioned } from "../due-work/daily-items.ts"
 import { save } from "../kernel/support.ts"
 import { entriesOf, type EntryStore, type ImportStore, moveImport, zeroCounts } from "./outbound-payment-import-moves.ts"
 

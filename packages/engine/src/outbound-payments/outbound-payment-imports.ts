@@ -30,11 +30,11 @@ import { toListQuery } from "../kernel/list-params.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { OutboundPayments } from "./outbound-payments.ts"
 import { applyCreation, captureUnitOfWork, insertNew, save, type UnitOfWork } from "../kernel/support.ts"
-import { captureDailyItems } from "../kernel/daily-items.ts"
+import { captureDailyItems } from "../due-work/daily-items.ts"
 import { hostedPageUrl } from "../kernel/hosted-pages.ts"
 import { entriesOf, importLinksOf, moveImport, zeroCounts } from "./outbound-payment-import-moves.ts"
 import { expireUnauthorised, IMPORT_AUTHORISATION_WINDOW_MILLIS, type ImportDueWork, validatePending } from "./outbound-payment-import-due.ts"
-import { optionalSchedule } from "../kernel/due/deadlines.ts"
+import { optionalSchedule } from "../due-work/deadlines.ts"
 import type { DueRequest } from "../kernel/ports/due-work.ts"
 
 /**

@@ -36,10 +36,10 @@ import { rangeFilter, toListQuery } from "../kernel/list-params.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { findAccount, insufficientBalance, moveBalance, openAccount } from "../payment-accounts/payment-accounts.ts"
 import { API_CAUSE, applyCreation, captureUnitOfWork, save } from "../kernel/support.ts"
-import { captureDailyItems } from "../kernel/daily-items.ts"
+import { captureDailyItems } from "../due-work/daily-items.ts"
 import { movePayment, OUTBOUND_PAYMENT_TIME_ZONE, OUTBOUND_SCHEME, outboundLinksOf, RESERVED_OUTBOUND_STATUSES } from "./outbound-payment-moves.ts"
 import { approvalDeadlineOf, executeDue, expireUnapproved, type OutboundDueWork } from "./outbound-payment-due.ts"
-import { optionalSchedule } from "../kernel/due/deadlines.ts"
+import { optionalSchedule } from "../due-work/deadlines.ts"
 import type { EngineContext } from "../kernel/support.ts"
 
 type Errors = OperationError

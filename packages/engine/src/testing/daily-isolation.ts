@@ -1,11 +1,11 @@
 import { Clock, Effect, Logger, References } from "effect"
 import { unsafeAmount, MILLIS_PER_DAY } from "@paykit/core"
-import { DAILY_ITEM_FAILED } from "../kernel/daily-items.ts"
+import { DAILY_ITEM_FAILED } from "../due-work/daily-items.ts"
 import { TestClock } from "effect/testing"
 import { Payments } from "../collections/payments.ts"
 import { Subscriptions } from "../collections/subscriptions.ts"
-import { Simulator } from "../kernel/due/simulator.ts"
-import { FailureInjection } from "../kernel/testing/failing-storage.ts"
+import { Simulator } from "../due-work/simulator.ts"
+import { FailureInjection } from "./failing-storage.ts"
 import { setUpPayer } from "./payer.ts"
 
 /**

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { defineResource } from "../definition.ts"
-import { type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkSchedule, DueWorkStore, type NextDue } from "../ports/due-work.ts"
+import { defineResource } from "../kernel/definition.ts"
+import { type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkSchedule, DueWorkStore, type NextDue } from "../kernel/ports/due-work.ts"
 import type { NotFound } from "@paykit/core"
-import { type DuplicateId, RepositoryBackend, type VersionConflict, type Versioned } from "../ports/repository.ts"
+import { type DuplicateId, RepositoryBackend, type VersionConflict, type Versioned } from "../kernel/ports/repository.ts"
 
 /**
  * The in-memory `DueWorkStore`, for the library face and the engine's tests. Its rows are a

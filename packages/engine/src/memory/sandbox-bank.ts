@@ -7,8 +7,8 @@ import {
   type MandateOutcome,
   type OutboundOutcome,
   type PayoutOutcome
-} from "../ports/bank-gateway.ts"
-import { type NameVerification, NameVerifier } from "../ports/name-verifier.ts"
+} from "../kernel/ports/bank-gateway.ts"
+import { type NameVerification, NameVerifier } from "../kernel/ports/name-verifier.ts"
 
 /**
  * The deterministic sandbox bank and confirmation-of-payee service. Outcomes are chosen by magic

@@ -1,8 +1,8 @@
 import { MILLIS_PER_DAY } from "@paykit/core"
 import { Effect } from "effect"
-import { type DailyJob, JobRegistry } from "../jobs.ts"
-import { dueDone, type DueWorkDeclarations, DueWorkSchedule } from "../ports/due-work.ts"
-import { DailyRunIncomplete, nextDailyRunAfter, runJobsOf } from "../simulator.ts"
+import { type DailyJob, JobRegistry } from "./jobs.ts"
+import { dueDone, type DueWorkDeclarations, DueWorkSchedule } from "../kernel/ports/due-work.ts"
+import { DailyRunIncomplete, nextDailyRunAfter, runJobsOf } from "./daily-clock.ts"
 
 /**
  * The daily run as due work: per organisation one row of kind `daily_run`, keyed by its date, due

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import type { EngineStorage } from "../../engine.ts"
-import { type Repository, RepositoryBackend } from "../ports/repository.ts"
+import type { EngineStorage } from "../engine.ts"
+import { type Repository, RepositoryBackend } from "../kernel/ports/repository.ts"
 
 /** The defect a `FailureInjection` store raises for the chosen id. */
 export class InjectedFailure extends Schema.TaggedError<InjectedFailure>()("InjectedFailure", {

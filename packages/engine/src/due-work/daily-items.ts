@@ -1,9 +1,9 @@
 import { Cause, Effect } from "effect"
 import type { IdGenerator } from "@paykit/core"
-import type { EventLog } from "./ports/event-log.ts"
-import type { ListQuery } from "./ports/list-query.ts"
-import type { Repository, Transactor, Versioned } from "./ports/repository.ts"
-import { captureUnitOfWork, type EngineContext } from "./support.ts"
+import type { EventLog } from "../kernel/ports/event-log.ts"
+import type { ListQuery } from "../kernel/ports/list-query.ts"
+import type { Repository, Transactor, Versioned } from "../kernel/ports/repository.ts"
+import { captureUnitOfWork, type EngineContext } from "../kernel/support.ts"
 
 /**
  * The items of a daily job, each in its own unit of work. One item that cannot be processed (a

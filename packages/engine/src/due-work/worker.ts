@@ -1,7 +1,7 @@
 import { Cause, Clock, Context, Duration, Effect, Exit, Layer } from "effect"
-import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueRowKey, type DueWorkDeclarations, DueWorkStore } from "../ports/due-work.ts"
-import { Transactor } from "../ports/repository.ts"
-import { atInstant } from "../simulator.ts"
+import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueRowKey, type DueWorkDeclarations, DueWorkStore } from "../kernel/ports/due-work.ts"
+import { Transactor } from "../kernel/ports/repository.ts"
+import { atInstant } from "./daily-clock.ts"
 
 /**
  * The due-work worker: claims due rows with a lease and runs each at its instant, under its

@@ -1,13 +1,13 @@
 import { Effect, Exit, type Layer, Schema } from "effect"
 import { ID_PREFIXES, IdGenerator, lowestIdAt, timestampFromMillis } from "@paykit/core"
 import { refundMachine, RefundStatus } from "@paykit/machines"
-import { EventLog } from "../ports/event-log.ts"
-import { eq, type Filter, oneOf, pageOf } from "../ports/list-query.ts"
-import { RepositoryBackend, Transactor } from "../ports/repository.ts"
-import { type Customer, customers } from "../../collections/domain/customers.ts"
-import type { Event } from "../domain/events.ts"
-import { defineResource } from "../definition.ts"
-import { applyCreation, applyTransition } from "../support.ts"
+import { EventLog } from "../kernel/ports/event-log.ts"
+import { eq, type Filter, oneOf, pageOf } from "../kernel/ports/list-query.ts"
+import { RepositoryBackend, Transactor } from "../kernel/ports/repository.ts"
+import { type Customer, customers } from "../collections/domain/customers.ts"
+import type { Event } from "../kernel/domain/events.ts"
+import { defineResource } from "../kernel/definition.ts"
+import { applyCreation, applyTransition } from "../kernel/support.ts"
 
 /**
  * The contract every storage adapter must honour, as plain Effects so any test runner can run

@@ -1,4 +1,4 @@
-import type { Page } from "../ports/list-query.ts"
+import type { Page } from "../kernel/ports/list-query.ts"
 
 /**
  * `pageOf` over ids kept in ascending order, walking only as far as the page needs instead of
