@@ -237,7 +237,7 @@ const approve = Effect.fnUntraced(function*(deps: OutboundPaymentDeps, organisat
 /**
  * Approves the creditor's payments `ids`, in order, while its balance covers them, and moves the
  * balance once for all of them: an import's chunk writes the payment account row once, not once
- * per payment (issue 17: on PostgreSQL each write left a dead version of that one row, which every
+ * per payment (on PostgreSQL each write left a dead version of that one row, which every
  * later lookup in the transaction walked, so an import's cost grew with the square of its size).
  * A payment not pending approval, of another creditor, or not covered stays as it is. Answers the
  * payments approved.
