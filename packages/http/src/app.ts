@@ -4,7 +4,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import type { Server } from "node:http"
 import { DashboardBaseUrl, HostedPagesBaseUrl } from "@paykit/engine"
 import { AccessTokens } from "./access-tokens.ts"
-import { engineServices, PAYKIT_ROUTES } from "./api.ts"
+import { paykitRoutes } from "./api.ts"
 import { ApiDispatcher, makeDispatcher } from "./dispatcher.ts"
 import { makeGateway } from "./gateway.ts"
 import { IdempotencyStore } from "./idempotency.ts"
@@ -13,11 +13,11 @@ import { hostedPages } from "./pages/index.ts"
 import { RateLimiter } from "./rate-limit.ts"
 import { DefectLog, RequestLog } from "./request-log.ts"
 import { createBoundedServer, REQUEST_BODY_TIMEOUT_MS, REQUEST_HEADERS_TIMEOUT_MS, type RequestTimeouts } from "./request-bounds.ts"
-import { type AnyRoute, bindRoutes, makeRouter } from "./routes.ts"
+import { type AnyRoute, makeRouter } from "./routes.ts"
 
 /**
  * A dispatcher for the routes of one or more route tables, each bound to its services
- * (`bindRoutes`; for the API, `paykitRoutes` over the engine; pages, `pageRoute`), behind the gateway
+ * (`bindRoutes`; for the API, `paykitRoutes`, its rooms over the engine; pages, `pageRoute`), behind the gateway
  * over this package's three ports (`AccessTokens`, `IdempotencyStore`, `RateLimiter`).
  */
 export const apiDispatcher = <const Tables extends ReadonlyArray<Effect.Effect<ReadonlyArray<AnyRoute>, unknown, unknown>>>(...tables: Tables) => {
@@ -43,9 +43,6 @@ const dispatcherOver = <E, R>(routes: Effect.Effect<ReadonlyArray<AnyRoute>, E, 
       })
     })
   )
-
-/** The API's route table bound to the engine's services. */
-export const paykitRoutes = bindRoutes(PAYKIT_ROUTES, engineServices)
 
 export const ApiDispatcherLive = apiDispatcher(paykitRoutes)
 

@@ -90,6 +90,17 @@ export const listEndpoint = <S, P extends ListParamsSchema, A>(
 export const getEndpoint = <S, A>(key: string, resource: Schema.Top, bind: (services: S) => Getter<A>): EndpointDeclaration<S> =>
   declare(key, HttpApiEndpoint.get("get", `/${key}/:id`, { params: IdParams, success: single(key, resource) }), (services) => getHandler(key, bind(services)))
 
+/** A `GET` of a path with an id and query parameters (`path` under another resource's id, or a check), answered by the handler `bind` makes. */
+export const readUnderId = <S>(
+  group: string,
+  name: string,
+  path: `/${string}`,
+  params: ListParamsSchema,
+  success: Schema.Top,
+  bind: (services: S) => ApiHandler
+): EndpointDeclaration<S> =>
+  declare(group, HttpApiEndpoint.get(name, path, { params: IdParams, query: queryDeclaration(queryShapeOf(params)), success }), bind)
+
 /** A write: its handler made from the request Schema and the bound operation by `handler` (`createHandler`, `updateHandler`...). */
 const writeEndpoint = <S, P extends Written, O>(
   key: string,
@@ -101,6 +112,9 @@ const writeEndpoint = <S, P extends Written, O>(
 ): EndpointDeclaration<S> => declare(key, endpoint, (services) => handler(key, request, bind(services), options))
 
 type Written = Schema.Top & Schema.Decoder<unknown>
+
+/** The body options of actions whose attributes are all optional: `null` is no attributes, as the services have always read it. */
+export const OPTIONAL_ATTRIBUTES: BodyOptions = { nullIsEmpty: true }
 
 /** What a write declares: its resource key and Schema, its request Schema, its operation over the services, its body options. */
 type WriteArgs<S, P extends Written, O> = readonly [key: string, resource: Schema.Top, request: P, bind: (services: S) => O, options?: BodyOptions]

@@ -5,7 +5,7 @@ import { OUTBOUND_PAYMENT_OTHER_RATE_LIMIT_PER_MINUTE, OUTBOUND_PAYMENT_WRITE_RA
  * Rate limits: fixed one-minute windows per organisation and endpoint group. The spec names two
  * groups (outbound payment POSTs, other outbound payment endpoints); other endpoints have no
  * limit in the spec and get none here. An endpoint's group is an annotation on its declaration
- * (`RateLimit`, endpoints.ts), set on the outbound payment routes of the table (api.ts).
+ * (`RateLimit`, endpoints.ts), set on the outbound payment routes (routes/outbound-payments.ts).
  */
 
 export const RATE_LIMIT_WINDOW_MS = 60_000

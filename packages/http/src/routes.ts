@@ -76,6 +76,41 @@ export const bindRoutes = <S, E, R>(
 ): Effect.Effect<ReadonlyArray<Route>, E, R> =>
   Effect.map(services, (built) => declarations.map((declaration) => routeOf(declaration, declaration.bind(built))))
 
+/**
+ * A room of a route table: the routes of one family of resources, reads and writes together. It
+ * names the resources it serves (the first segment of each of its paths, which no other room
+ * serves), holds its declarations (what the OpenAPI document reads) and binds them to the
+ * services it takes, so adding a room changes no other room and no list of services.
+ */
+export interface RouteRoom<R> {
+  readonly resources: ReadonlyArray<string>
+  /** Readable whatever the services their handlers are bound over. */
+  readonly declarations: ReadonlyArray<EndpointDeclaration<never>>
+  readonly routes: Effect.Effect<ReadonlyArray<Route>, never, R>
+}
+
+export const routeRoom = <S, R>(
+  resources: ReadonlyArray<string>,
+  services: Effect.Effect<S, never, R>,
+  declarations: ReadonlyArray<EndpointDeclaration<S>>
+): RouteRoom<R> => ({ resources, declarations, routes: bindRoutes(declarations, services) })
+
+/** What the routes of the rooms `Rooms` need: every service any of them takes. */
+export type RoomServices<Rooms extends ReadonlyArray<RouteRoom<unknown>>> = Rooms[number] extends infer Room
+  ? Room extends RouteRoom<infer R> ? R : never
+  : never
+
+/** The routes of rooms in the order listed, each room bound to its own services. */
+export const roomRoutes = <const Rooms extends ReadonlyArray<RouteRoom<unknown>>>(
+  rooms: Rooms
+): Effect.Effect<ReadonlyArray<Route>, never, RoomServices<Rooms>> =>
+  // `all` of a generic tuple does not resolve its services here; they are the rooms' services.
+  Effect.map(Effect.all(rooms.map((room) => room.routes)), (tables) => tables.flat()) as Effect.Effect<
+    ReadonlyArray<Route>,
+    never,
+    RoomServices<Rooms>
+  >
+
 type Segment =
   | { readonly _tag: "Fixed"; readonly text: string }
   | { readonly _tag: "Param"; readonly name: string }

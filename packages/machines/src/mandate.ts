@@ -9,6 +9,19 @@ export const MANDATE_STATUSES = [
 export const MandateStatus = Schema.Literals(MANDATE_STATUSES).annotate({ identifier: "MandateStatus" })
 export type MandateStatus = typeof MandateStatus.Type
 
+/**
+ * The statuses of a mandate that ended: nothing can be collected on it, and pending payments on it
+ * are cancelled (a cancelled or expired mandate may still be reinstated, which makes it live again).
+ */
+export const ENDED_MANDATE_STATUSES = ["failed", "cancelled", "expired", "consumed", "blocked"] as const satisfies ReadonlyArray<MandateStatus>
+
+export const isEndedMandateStatus = (status: MandateStatus): boolean => ENDED_MANDATE_STATUSES.some((s) => s === status)
+
+/** The statuses against which payments can be created: neither ended nor suspended by the payer. */
+export const CHARGEABLE_MANDATE_STATUSES: ReadonlyArray<MandateStatus> = MANDATE_STATUSES.filter(
+  (s) => !isEndedMandateStatus(s) && s !== "suspended_by_payer"
+)
+
 export const MANDATE_EVENTS = [
   "customer_approval_granted", "submit", "activate", "fail", "cancel", "expire", "reinstate", "consume", "block",
   "suspend_by_payer", "resume_by_payer", "transfer", "skip_customer_approval", "request_resubmission"

@@ -1,11 +1,11 @@
 import { Effect, Exit, Layer } from "effect"
-import { Migrator, SqlClient } from "effect/sql"
+import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { Transactor } from "@paykit/engine"
 import { IDEMPOTENCY_KEY_LIFETIME_MS, IdempotencyStore } from "@paykit/http"
 import { SqlStorage } from "@paykit/store-sql"
 import { DATABASES } from "../../store-sql/test/support/databases.ts"
-import { migrateServer, SERVER_MIGRATIONS, SERVER_MIGRATIONS_TABLE, SqlIdempotencyStore } from "../src/index.ts"
+import { migrateServer, SqlIdempotencyStore } from "../src/index.ts"
 
 /**
  * The SQL idempotency store on each database: a keyed creation's rows and its key commit together,
@@ -99,19 +99,4 @@ describe.each(DATABASES)("SqlIdempotencyStore on $name", (database) => {
       expect(yield* store.once(ORG, "old", made("R3"), keep)).toEqual({ _tag: "Created", value: "R3" })
       expect(yield* store.once(ORG, "old", made("R4"), keep)).toEqual({ _tag: "Conflict", resourceId: "R3" })
     })))
-
-  it("migration 0005 keeps each completed key with its resource and frees the keys left incomplete", { timeout: 60_000 }, () =>
-    Effect.runPromise(Effect.provide(
-      Effect.gen(function*() {
-        const sql = yield* SqlClient.SqlClient
-        const before = Object.fromEntries(Object.entries(SERVER_MIGRATIONS).filter(([name]) => name < "0005"))
-        yield* Migrator.make({})({ loader: Migrator.fromRecord(before), table: SERVER_MIGRATIONS_TABLE })
-        yield* sql`INSERT INTO idempotency_keys (organisation_id, key, fingerprint, response, completed_at) VALUES
-          (${ORG}, 'done', 'fp', ${JSON.stringify({ status: 201, body: "{}", location: null, resourceId: "CR1" })}::jsonb, now()),
-          (${ORG}, 'stuck', 'fp', NULL, NULL)`
-        yield* migrateServer
-        return yield* sql<{ key: string; resource_id: string }>`SELECT key, resource_id FROM idempotency_keys ORDER BY key`
-      }),
-      SqlStorage.pipe(Layer.provideMerge(database.isolated()), Layer.orDie)
-    )).then((rows) => expect(rows).toEqual([{ key: "done", resource_id: "CR1" }])))
 })

@@ -5,7 +5,7 @@ import { SqlClient } from "effect/sql"
 /**
  * Upkeep of the database as a kind of due work: `ANALYZE`, so the planner knows the tables' sizes
  * and value spreads. PGlite never analyses by itself (it has no autovacuum), and without
- * statistics it planned a first page as a sort of the whole table (117 ms at 100k rows, issue 17);
+ * statistics it planned a first page as a sort of the whole table (117 ms at 100k rows);
  * PostgreSQL's autovacuum analyses too, and one more pass a day costs it little.
  *
  * Due rows belong to an organisation; upkeep belongs to none, so its rows are filed under

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { Cause } from "@paykit/machines"
+import { type Cause, isEndedMandateStatus } from "@paykit/machines"
 import { today } from "@paykit/core"
 import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { eq } from "../kernel/ports/list-query.ts"
@@ -43,9 +43,6 @@ const answerBank = (deps: MandateDueDeps, organisation: string, current: Version
     return yield* moveMandate(deps.mandates, organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
   })
 
-/** Statuses a mandate leaves only by reinstatement (which watches it again): its dormancy is not looked at. */
-const ENDED_MANDATE_STATUSES = ["failed", "cancelled", "expired", "consumed", "blocked"] as const
-
 /**
  * A mandate whose dormancy falls due today: expired if active; no longer watched once it ended;
  * looked at again tomorrow while it waits for the bank (pending, submitted or suspended), as the
@@ -56,7 +53,7 @@ const expireDormant = (deps: MandateDueDeps, organisation: string, record: Versi
     const current = yield* Effect.orDie(deps.mandates.get(organisation, record.resource.id))
     const status = current.resource.status
     if (status === "active") yield* moveMandate(deps.mandates, organisation, current, "expire", MANDATE_EXPIRED)
-    if (status === "active" || ENDED_MANDATE_STATUSES.some((s) => s === status)) {
+    if (status === "active" || isEndedMandateStatus(status)) {
       yield* save(deps.dormancy, organisation, record, { ...record.resource, watching: false })
     }
   })

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { type LocalDate, now, today } from "@paykit/core"
-import { refundMachine } from "@paykit/machines"
+import { isEndedMandateStatus, refundMachine } from "@paykit/machines"
 import type { PaymentScheme } from "@paykit/money"
 import { calendarFor } from "@paykit/schedule"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
@@ -18,8 +18,6 @@ import { refundLinks } from "./refunds.ts"
 /** Payment statuses a late failure or chargeback takes a collected payment from. */
 export const REVERSIBLE_PAYMENT_STATUSES = ["paid_out", "confirmed"] as const
 
-/** Mandate statuses on which a pending payment can never be collected: it is cancelled. */
-const UNCHARGEABLE_MANDATE_STATUSES = ["failed", "cancelled", "expired", "blocked", "consumed"] as const
 
 /** What the daily work of payments and refunds reads and writes. */
 export interface PaymentDueDeps extends PaymentDeps {
@@ -146,7 +144,7 @@ const submitDue = (deps: PaymentDueDeps, organisation: string, current: Versione
     if (p.charge_date === null || p.links.mandate === undefined) return
     const calendar = calendarFor(p.scheme as PaymentScheme)
     const mandate = (yield* Effect.orDie(deps.mandates.get(organisation, p.links.mandate))).resource
-    if (UNCHARGEABLE_MANDATE_STATUSES.some((s) => s === mandate.status)) {
+    if (isEndedMandateStatus(mandate.status)) {
       yield* movePayment(deps, organisation, current, "cancel", { origin: "gocardless", cause: `mandate_${mandate.status}`, description: "The mandate for this payment can no longer be charged." })
       return
     }

@@ -6,7 +6,7 @@ import { watchFromLastUse } from "./mandate-last-use.ts"
 import { keepBanksReversal, type PaymentDueDeps, REVERSIBLE_PAYMENT_STATUSES } from "./payment-due.ts"
 
 /**
- * The daily run reads only what is due through side records kept as resources move (issue 17):
+ * The daily run reads only what is due through side records kept as resources move:
  * a lapsing mandate's last use, a collected payment's coming reversal, a subscription schedule's
  * `due_on`. A database made before they were kept has resources without them, which the daily run
  * would never read again. The `side_records` kind makes the missing ones, once per organisation:

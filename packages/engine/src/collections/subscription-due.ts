@@ -140,7 +140,7 @@ const LIVE_SUBSCRIPTION_STATUSES = ["active", "paused"] as const
  * date (the last day its advance notice allows), so the payment is created as late as the scheme
  * permits. Pauses for cycles end by themselves; subscriptions whose schedule is spent finish.
  * It reads only the subscriptions whose day came (`due_on` of their schedule record, kept as the
- * day their next occurrence's notice starts), not every active one (issue 17).
+ * day their next occurrence's notice starts), not every active one: the day's work follows what is due, not what is stored.
  */
 export const processSubscriptionsDay = (deps: SubscriptionDueDeps, organisation: string) =>
   Effect.gen(function*() {
@@ -150,7 +150,7 @@ export const processSubscriptionsDay = (deps: SubscriptionDueDeps, organisation:
   })
 
 /**
- * A schedule record made before `due_on` was kept (a database from before issue 17) is read by no
+ * A schedule record made before `due_on` was kept (a database written before schedule records carried it) is read by no
  * daily run: it is given today, so the next run reads it and keeps its day from then on.
  */
 export const keepScheduleDueDates = (deps: SubscriptionDueDeps, organisation: string) =>

@@ -1,36 +1,16 @@
 import { Context, Effect, Layer } from "effect"
 import { NotFound, PAGE_SIZE_DEFAULT } from "@paykit/core"
 import { TAX_RATES, type TaxRate, listTaxRates, taxRateById } from "@paykit/money"
-import type { Page } from "../kernel/ports/list-query.ts"
+import { type KeyedQuery, type Page, pageWindow } from "../kernel/ports/list-query.ts"
 import { TAX_RATES_ROOT, type TaxRateListParams } from "./domain/requests.ts"
-
-/** The pagination of a list of reference data or computed rows: cursors are the rows' keys. */
-export interface KeyedQuery {
-  readonly before?: string
-  readonly after?: string
-  readonly limit: number
-}
 
 /**
  * A page of a list kept in ascending key order (tax rates are reference data listed as
  * @paykit/money orders them, `FR_VAT_1` before `GB_VAT_1`; exchange rates and balances by their
- * currencies): `after` asks for the keys after the cursor, `before` for the keys just before it;
- * each cursor is null when nothing lies beyond.
+ * currencies).
  */
-export const ascendingPageBy = <A>(sorted: ReadonlyArray<A>, keyOf: (a: A) => string, query: KeyedQuery): Page<A> => {
-  const window = sorted.filter((r) => (query.after === undefined || keyOf(r) > query.after) && (query.before === undefined || keyOf(r) < query.before))
-  const items = query.before !== undefined && query.after === undefined
-    ? window.slice(Math.max(0, window.length - query.limit))
-    : window.slice(0, query.limit)
-  const first = items[0]
-  const last = items[items.length - 1]
-  if (first === undefined || last === undefined) return { items, before: null, after: null }
-  return {
-    items,
-    before: sorted.some((r) => keyOf(r) < keyOf(first)) ? keyOf(first) : null,
-    after: sorted.some((r) => keyOf(r) > keyOf(last)) ? keyOf(last) : null
-  }
-}
+export const ascendingPageBy = <A>(sorted: ReadonlyArray<A>, keyOf: (a: A) => string, query: KeyedQuery): Page<A> =>
+  pageWindow(sorted, keyOf, (a, b) => a < b, query)
 
 /** `ascendingPageBy` of rows keyed by their ids. */
 export const ascendingPage = <A extends { readonly id: string }>(sorted: ReadonlyArray<A>, query: KeyedQuery): Page<A> =>

@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
- * One sandbox clock per organisation (issue 16): the one `sandbox_clock` offset becomes every
+ * One sandbox clock per organisation: the one `sandbox_clock` offset becomes every
  * existing organisation's (store-sql's `organisation_clocks`, whose migration runs before the
  * server's), and the old table goes. Each organisation's first daily run is scheduled at start
  * (`ensureDailyRuns`), not here: it needs the engine's key for it.

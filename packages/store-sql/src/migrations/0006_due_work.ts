@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
- * Due work (issue 16): one row per thing that falls due, unique per (organisation, kind, key), due
+ * Due work: one row per thing that falls due, unique per (organisation, kind, key), due
  * at `due_at` (epoch milliseconds on the organisation's clock), leased by a worker until
  * `lease_until` (real epoch milliseconds). `due_work_due` serves the workers' "what is due" claim
  * and `due_work_organisation` a sandbox advance's "this organisation's next row".

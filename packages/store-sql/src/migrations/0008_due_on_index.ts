@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
- * The daily run's "what falls due by this day" (issue 17): an engine side record that has a next
+ * The daily run's "what falls due by this day": an engine side record that has a next
  * expected move carries it as the `due_on` filter (a date; left out once acted on, so the row
  * leaves this index), and the daily run asks for `due_on <= today` in its organisation and type.
  * The expression is the one the repository's range filter writes, so the planner can use it; the

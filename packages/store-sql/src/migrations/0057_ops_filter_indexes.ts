@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { filterIndexName } from "./0020_filter_indexes.ts"
 
 /**
- * The filter keys of issue 18's "ops" resources that no earlier resource had: blocks are listed
+ * The filter keys of the instalment, block and mandate import resources that no earlier resource had: blocks are listed
  * by `block_type` and `reason_type` and screened by `match`; mandate import entries are listed by
  * `mandate_import`. Each gets the index every filter key has since migration 0020.
  */

@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { filterIndexName } from "./0020_filter_indexes.ts"
 
 /**
- * The filter key of billing request templates (issue 18): `payment_request_scheme`, the real
+ * The filter key of billing request templates: `payment_request_scheme`, the real
  * API's one filter of `GET /billing_request_templates`, indexed as every key is since 0020. The
  * other new resources filter on keys that have their index already (`billing_request`) or none.
  */

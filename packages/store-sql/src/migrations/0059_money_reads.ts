@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { filterIndexName } from "./0020_filter_indexes.ts"
 
 /**
- * Issue 18's money part.
+ * The money reads: payout items, balances and exchange rates.
  *
  * The filter keys it added, each with the index every filter key has since migration 0020:
  * payment account transactions are listed by their account (`payment_account`), a value-date

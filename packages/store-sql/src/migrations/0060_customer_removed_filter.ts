@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { filterIndexName } from "./0020_filter_indexes.ts"
 
 /**
- * Customers gain the `removed` filter key (issue 18: a removed customer is never listed), in the
+ * Customers gain the `removed` filter key (a removed customer is never listed), in the
  * shape every filter key has since migration 0020. Every list of customers filters on it, so the
  * customers stored before it get the key's value (`false`: none could have been removed yet), or
  * they would match no list at all.

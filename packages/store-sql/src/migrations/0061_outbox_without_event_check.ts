@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
- * The outbox's foreign key to `events` goes (issue 17). Its check ran for every event appended, as
+ * The outbox's foreign key to `events` goes. Its check ran for every event appended, as
  * a plan the database session caches: on PGlite (one session for the life of the process, no
  * autovacuum) that plan was made while `events` was empty, by the statistics of the start-up's
  * ANALYZE, so every append scanned every event stored, and an import's cost grew with the

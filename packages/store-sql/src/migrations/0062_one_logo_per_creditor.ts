@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 
 /**
- * One logo per creditor, held by the database (issue 21), as payer themes are (migration 0004):
+ * One logo per creditor, held by the database, as payer themes are (migration 0004):
  * two concurrent first uploads of a creditor's logo each find none and each insert one; with this
  * index the second insert finds the first's row and the engine answers it with a 409 `conflict`.
  * No logo was stored before this migration, so there is nothing to clean up.

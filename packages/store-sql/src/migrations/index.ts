@@ -20,6 +20,7 @@ import moneyReads from "./0059_money_reads.ts"
 import customerRemovedFilter from "./0060_customer_removed_filter.ts"
 import outboxWithoutEventCheck from "./0061_outbox_without_event_check.ts"
 import oneLogoPerCreditor from "./0062_one_logo_per_creditor.ts"
+import idempotencyResource from "./0063_idempotency_resource.ts"
 
 /**
  * Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file.
@@ -47,7 +48,8 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0059_money_reads": moneyReads,
   "0060_customer_removed_filter": customerRemovedFilter,
   "0061_outbox_without_event_check": outboxWithoutEventCheck,
-  "0062_one_logo_per_creditor": oneLogoPerCreditor
+  "0062_one_logo_per_creditor": oneLogoPerCreditor,
+  "0063_idempotency_resource": idempotencyResource
 }
 
 /** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */

@@ -7,7 +7,7 @@ import { CreatedAt, Id } from "../../kernel/fields.ts"
  * The engine's side record of an instalment schedule one of whose payments has moved (not an API
  * resource): keyed by the schedule's id, `due_on` the day a payment moved, null once the daily run
  * has followed the schedule. The daily run reads only the records due, so a schedule whose
- * payments stand still is never read (issue 17: work follows what is due, not what is stored).
+ * payments stand still is never read (work follows what is due, not what is stored).
  */
 export const InstalmentScheduleCheck = Schema.Struct({
   id: Id,

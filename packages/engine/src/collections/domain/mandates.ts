@@ -74,8 +74,8 @@ export const MandateListParams = Schema.Struct({
 })
 export type MandateListParams = typeof MandateListParams.Type
 
-/** Mandate statuses against which payments can still be created. */
-export const CHARGEABLE_MANDATE_STATUSES: ReadonlyArray<Mandate["status"]> = ["pending_customer_approval", "pending_submission", "submitted", "active"]
+/** Mandate statuses against which payments can still be created: the mandate machine's list. */
+export { CHARGEABLE_MANDATE_STATUSES } from "@paykit/machines"
 
 /** Schemes whose mandates the payer approves in their bank before they can be submitted. */
 export const CUSTOMER_APPROVAL_SCHEMES: ReadonlyArray<MandateScheme> = ["pay_to"]

@@ -75,7 +75,7 @@ export const SubscriptionScheduleRecord = Schema.Struct({
    * The first day the daily run has something to do for the subscription (its next occurrence's
    * notice starts, `subscription-due.ts`); null while nothing can fall due (ended, or paused until
    * resumed). A change made through the API sets it to its day, so the next run looks. A record
-   * from before issue 17 has none: due from its creation, so the next run computes it.
+   * from before this field existed has none: due from its creation, so the next run computes it.
    */
   due_on: Schema.optionalKey(Schema.NullOr(LocalDate))
 })

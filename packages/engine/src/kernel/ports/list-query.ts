@@ -68,26 +68,44 @@ export const matchesAll = <A extends { readonly id: string; readonly created_at:
   return true
 }
 
+/** The pagination of a list: cursors are keys of its rows. */
+export interface KeyedQuery {
+  readonly before?: string
+  readonly after?: string
+  readonly limit: number
+}
+
 /**
- * The reference semantics of a page, over every matching item sorted by id descending. Adapters
- * that cannot hold everything in memory (SQL) must produce the same page; the repository contract
- * tests check that they do.
+ * The one page window of every list, over all its rows in the list's order (`precedes` orders two
+ * keys): `after` asks for the rows that follow the cursor, `before` alone for the `limit` rows just
+ * ahead of it; each cursor of the answer is null when no row lies beyond it.
  */
-export const pageOf = <A extends { readonly id: string }>(
-  matchingNewestFirst: ReadonlyArray<A>,
-  query: { readonly before?: string; readonly after?: string; readonly limit: number }
+export const pageWindow = <A>(
+  ordered: ReadonlyArray<A>,
+  keyOf: (a: A) => string,
+  precedes: (a: string, b: string) => boolean,
+  query: KeyedQuery
 ): Page<A> => {
-  const window = matchingNewestFirst.filter((r) =>
-    (query.after === undefined || r.id < query.after) && (query.before === undefined || r.id > query.before)
+  const window = ordered.filter((r) =>
+    (query.after === undefined || precedes(query.after, keyOf(r))) && (query.before === undefined || precedes(keyOf(r), query.before))
   )
-  // With only `before`, the page is the `limit` items just newer than the cursor.
   const items = query.before !== undefined && query.after === undefined
     ? window.slice(Math.max(0, window.length - query.limit))
     : window.slice(0, query.limit)
   const first = items[0]
   const last = items[items.length - 1]
   if (first === undefined || last === undefined) return { items, before: null, after: null }
-  const newer = matchingNewestFirst.some((r) => r.id > first.id)
-  const older = matchingNewestFirst.some((r) => r.id < last.id)
-  return { items, before: newer ? first.id : null, after: older ? last.id : null }
+  return {
+    items,
+    before: ordered.some((r) => precedes(keyOf(r), keyOf(first))) ? keyOf(first) : null,
+    after: ordered.some((r) => precedes(keyOf(last), keyOf(r))) ? keyOf(last) : null
+  }
 }
+
+/**
+ * The reference semantics of a page, over every matching item sorted by id descending. Adapters
+ * that cannot hold everything in memory (SQL) must produce the same page; the repository contract
+ * tests check that they do.
+ */
+export const pageOf = <A extends { readonly id: string }>(matchingNewestFirst: ReadonlyArray<A>, query: KeyedQuery): Page<A> =>
+  pageWindow(matchingNewestFirst, (r) => r.id, (a, b) => a > b, query)

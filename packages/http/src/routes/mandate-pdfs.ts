@@ -1,19 +1,21 @@
 import { Effect } from "effect"
 import { HttpApiEndpoint, HttpApiSchema } from "effect/http-api"
 import { decodeInputEffect } from "@paykit/core"
-import { HostedPagesBaseUrl, MandatePdf } from "@paykit/engine"
+import { HostedPagesBaseUrl, MandatePdf, MandatePdfs } from "@paykit/engine"
 import { MANDATE_PDFS, MandatePdfCreate } from "@paykit/validation"
-import { headerOf } from "./api-request.ts"
-import { jsonResponse } from "./api-response.ts"
-import type { Declaration } from "./api.ts"
-import { declare } from "./endpoints.ts"
-import { acceptedLanguages } from "./pages/i18n.ts"
-import { single } from "./wire.ts"
-import { unwrap } from "./write-handlers.ts"
+import { headerOf } from "../api-request.ts"
+import { jsonResponse } from "../api-response.ts"
+import { declare, type EndpointDeclaration } from "../endpoints.ts"
+import { PageSigningSecret } from "../pages/csrf.ts"
+import { acceptedLanguages } from "../pages/i18n.ts"
+import { mandatePdfLinksFrom } from "../pages/mandate-pdf-links.ts"
+import { routeRoom } from "../routes.ts"
+import { single } from "../wire.ts"
+import { unwrap } from "../write-handlers.ts"
 
 /**
- * `POST /mandate_pdfs` (issue 21): the body decoded with the spec's rules, the form's content kept
- * by the engine, and the answer's `url` a link to the PDF's page signed until `expires_at`
+ * `POST /mandate_pdfs`: the body decoded with the spec's rules, the form's content kept by the
+ * engine, and the answer's `url` a link to the PDF's page signed until `expires_at`
  * (`pages/mandate-pdf-links.ts`), absolute under the server's public URL as the hosted pages'
  * are. The language is the first of `Accept-Language` the scheme's form is written in, else
  * English. 201, as the schema says (the spec's sample shows 200). Not idempotency-tracked: a
@@ -22,9 +24,13 @@ import { unwrap } from "./write-handlers.ts"
  * changes nothing else.
  */
 
+const services = Effect.gen(function*() {
+  return { mandatePdfs: yield* MandatePdfs, mandatePdfLinks: mandatePdfLinksFrom(yield* PageSigningSecret) }
+})
+
 const decode = decodeInputEffect(MandatePdfCreate, MANDATE_PDFS)
 
-const createMandatePdf: Declaration = declare(
+const createMandatePdf: EndpointDeclaration<Effect.Success<typeof services>> = declare(
   MANDATE_PDFS,
   HttpApiEndpoint.post("create", `/${MANDATE_PDFS}`, {
     payload: single(MANDATE_PDFS, MandatePdfCreate),
@@ -40,4 +46,4 @@ const createMandatePdf: Declaration = declare(
     })
 )
 
-export const MANDATE_PDF_ROUTES: ReadonlyArray<Declaration> = [createMandatePdf]
+export const mandatePdfsRoom = routeRoom([MANDATE_PDFS], services, [createMandatePdf])
