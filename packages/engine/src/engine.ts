@@ -1,7 +1,7 @@
 import { Effect, Layer } from "effect"
 import { IdGenerator } from "@paykit/core"
-import { InMemoryStorage } from "./kernel/adapters/in-memory.ts"
-import { SandboxBank } from "./kernel/adapters/sandbox-bank.ts"
+import { InMemoryStorage } from "./memory/in-memory.ts"
+import { SandboxBank } from "./memory/sandbox-bank.ts"
 import type { BankGateway } from "./kernel/ports/bank-gateway.ts"
 import type { EventLog } from "./kernel/ports/event-log.ts"
 import type { NameVerifier } from "./kernel/ports/name-verifier.ts"
@@ -14,13 +14,18 @@ import { Mandates } from "./mandates/mandates.ts"
 import { Payments } from "./payments/payments.ts"
 import { Payouts } from "./payouts/payouts.ts"
 import { Subscriptions } from "./subscriptions/subscriptions.ts"
-import { BankAuthorisations } from "./payer-flows/bank-authorisations.ts"
-import { BillingRequests } from "./payer-flows/billing-requests.ts"
-import { Institutions } from "./payer-flows/institutions.ts"
+import { BankAuthorisations } from "./bank-authorisations/bank-authorisations.ts"
+import { BillingRequests } from "./billing-requests/billing-requests.ts"
+import { Institutions } from "./institutions/institutions.ts"
 import { NegativeBalanceLimits } from "./ledger/negative-balance-limits.ts"
-import { OutboundServices } from "./outbound/outbound-services.ts"
-import { PayerAuthorisations } from "./payer-flows/payer-authorisations.ts"
-import { FlowServices } from "./payer-flows/flow-services.ts"
+import { OutboundServices } from "./outbound-payments/outbound-services.ts"
+import { PayerAuthorisations } from "./payer-authorisations/payer-authorisations.ts"
+import { BankAccountHolderVerifications } from "./bank-account-holder-verifications/bank-account-holder-verifications.ts"
+import { CustomerNotifications } from "./customer-notifications/customer-notifications.ts"
+import { BillingRequestFlows } from "./flows/billing-request-flows.ts"
+import { BillingRequestTemplates } from "./flows/billing-request-templates.ts"
+import { BillingRequestsWithActions } from "./flows/billing-requests-with-actions.ts"
+import { RedirectFlows } from "./flows/redirect-flows.ts"
 import { PayerThemes } from "./creditors/payer-themes.ts"
 import { TaxRates } from "./payouts/tax-rates.ts"
 import { MoneyReads } from "./payouts/money-reads.ts"
@@ -29,19 +34,19 @@ import { FundsAvailabilities } from "./payments/funds-availability.ts"
 import { Exports } from "./exports/exports.ts"
 import { MandatePdfs } from "./mandate-pdfs/mandate-pdfs.ts"
 import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
-import { ClockControl } from "./kernel/simulator.ts"
-import { Simulator } from "./kernel/due/simulator.ts"
+import { ClockControl } from "./due-work/daily-clock.ts"
+import { Simulator } from "./due-work/simulator.ts"
 import { DueKinds, type DueWorkSchedule, type DueWorkStore } from "./kernel/ports/due-work.ts"
-import { deadlinesOf, dueWorkOf } from "./kernel/room.ts"
+import { deadlinesOf, dueWorkOf } from "./registry/room.ts"
 import { ROOMS } from "./rooms.ts"
-import { JobRegistry } from "./kernel/jobs.ts"
+import { JobRegistry } from "./due-work/jobs.ts"
 import { WebhookServices } from "./webhooks/webhook-services.ts"
 import { WebhookSecretKey } from "./webhooks/secret-box.ts"
 import { SANDBOX_SENDER_POLICY, WebhookSender } from "./webhooks/sender.ts"
 import { BlockScreenLive } from "./blocks/block-screen.ts"
 import { AccountMandatesLive } from "./mandates/account-mandates.ts"
 import { MandateEndingsLive } from "./subscriptions/mandate-endings.ts"
-import { PayerRecordEraserLive } from "./payer-flows/payer-erasure.ts"
+import { PayerRecordEraserLive } from "./flows/payer-erasure.ts"
 import { Blocks } from "./blocks/blocks.ts"
 import { InstalmentSchedules } from "./instalments/instalment-schedules.ts"
 import { MandateImports } from "./mandate-imports/mandate-imports.ts"
@@ -60,6 +65,19 @@ const Ports = Layer.mergeAll(
   BankDetailsVaultLive,
   PayerRecordEraserLive,
   AccountMandatesLive.pipe(Layer.provideMerge(MandateEndingsLive))
+)
+
+/**
+ * The hosted flows' services (`flows/`) and their neighbours' (`bank-account-holder-verifications/`,
+ * `customer-notifications/`), built on the billing request and bank authorisation services.
+ */
+export const FlowServices = Layer.mergeAll(
+  BillingRequestFlows.layer,
+  BillingRequestTemplates.layer,
+  RedirectFlows.layer,
+  BillingRequestsWithActions.layer,
+  BankAccountHolderVerifications.layer,
+  CustomerNotifications.layer
 )
 
 /**

@@ -8,8 +8,14 @@ import { ledgerRoom } from "./ledger/room.ts"
 import { mandateImportsRoom } from "./mandate-imports/room.ts"
 import { mandatePdfsRoom } from "./mandate-pdfs/room.ts"
 import { mandatesRoom } from "./mandates/room.ts"
-import { outboundRoom } from "./outbound/room.ts"
-import { payerFlowsRoom } from "./payer-flows/room.ts"
+import { outboundPaymentsRoom } from "./outbound-payments/room.ts"
+import { paymentAccountsRoom } from "./payment-accounts/room.ts"
+import { billingRequestsRoom } from "./billing-requests/room.ts"
+import { bankAuthorisationsRoom } from "./bank-authorisations/room.ts"
+import { payerAuthorisationsRoom } from "./payer-authorisations/room.ts"
+import { flowsRoom } from "./flows/room.ts"
+import { bankAccountHolderVerificationsRoom } from "./bank-account-holder-verifications/room.ts"
+import { customerNotificationsRoom } from "./customer-notifications/room.ts"
 import { paymentsRoom } from "./payments/room.ts"
 import { payoutsRoom } from "./payouts/room.ts"
 import { refundsRoom } from "./refunds/room.ts"
@@ -32,8 +38,14 @@ export const ROOMS = [
   subscriptionsRoom,
   instalmentsRoom,
   payoutsRoom,
-  outboundRoom,
-  payerFlowsRoom,
+  paymentAccountsRoom,
+  outboundPaymentsRoom,
+  billingRequestsRoom,
+  bankAuthorisationsRoom,
+  payerAuthorisationsRoom,
+  flowsRoom,
+  bankAccountHolderVerificationsRoom,
+  customerNotificationsRoom,
   webhooksRoom,
   documentsRoom,
   mandatePdfsRoom,

@@ -22,16 +22,16 @@ const ENGINE_SRC = join(ROOT, "packages/engine/src")
 
 /** The stored resource of each machine: its domain file under engine/src and its type. */
 const RESOURCE_OF_MACHINE: Readonly<Record<string, readonly [file: string, type: string]>> = {
-  outbound_payments: ["outbound/domain/outbound-payments.ts", "OutboundPayment"],
-  outbound_payment_imports: ["outbound/domain/outbound-payment-imports.ts", "OutboundPaymentImport"],
+  outbound_payments: ["outbound-payments/domain/outbound-payments.ts", "OutboundPayment"],
+  outbound_payment_imports: ["outbound-payments/domain/outbound-payment-imports.ts", "OutboundPaymentImport"],
   payouts: ["payouts/domain/payouts.ts", "Payout"],
-  payer_authorisations: ["payer-flows/domain/payer-authorisations.ts", "PayerAuthorisation"],
+  payer_authorisations: ["payer-authorisations/domain/payer-authorisations.ts", "PayerAuthorisation"],
   subscriptions: ["subscriptions/domain/subscriptions.ts", "Subscription"],
   mandates: ["mandates/domain/mandates.ts", "Mandate"],
   payments: ["payments/domain/payments.ts", "Payment"],
   refunds: ["refunds/domain/refunds.ts", "Refund"],
-  bank_authorisations: ["payer-flows/domain/bank-authorisations.ts", "BankAuthorisation"],
-  billing_requests: ["payer-flows/domain/billing-requests.ts", "BillingRequest"],
+  bank_authorisations: ["bank-authorisations/domain/bank-authorisations.ts", "BankAuthorisation"],
+  billing_requests: ["billing-requests/domain/billing-requests.ts", "BillingRequest"],
   creditors: ["creditors/domain/creditors.ts", "Creditor"],
   instalment_schedules: ["instalments/domain/instalment-schedules.ts", "InstalmentSchedule"],
   mandate_imports: ["mandate-imports/domain/mandate-imports.ts", "MandateImport"]
@@ -49,7 +49,7 @@ const hasStateField = (type: ts.Type): boolean => [...STATE_FIELDS].some((f) => 
 const MACHINE_FUNCTIONS = new Set([
   "packages/engine/src/kernel/support.ts:transitionOf",
   "packages/engine/src/kernel/support.ts:creationOf",
-  "packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest"
+  "packages/engine/src/billing-requests/billing-request-steps.ts:stepBillingRequest"
 ])
 
 /**
@@ -279,7 +279,7 @@ describe("machines are the only writer of status", () => {
     const byHand = writes.filter((w) => !MACHINE_FUNCTIONS.has(w.slice(0, w.indexOf(" (line"))))
     expect(byHand).toEqual([])
     // The scan sees a write it is meant to see: the billing request step's own.
-    expect(writes.some((w) => w.startsWith("packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest"))).toBe(true)
+    expect(writes.some((w) => w.startsWith("packages/engine/src/billing-requests/billing-request-steps.ts:stepBillingRequest"))).toBe(true)
     const emitsByHand = statusEmits(program, files).filter((w) => !SHARED_EVENT_EMITTERS.has(w.slice(0, w.indexOf(" (line"))))
     expect(emitsByHand).toEqual([])
   }, 240_000)

@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import { REQUEST_BODIES, RESOURCE_DEFINITIONS } from "../src/index.ts"
-import { defineRoom, dueWorkOf, requestBodiesOf } from "../src/kernel/room.ts"
+import { defineRoom, dueWorkOf, requestBodiesOf } from "../src/registry/room.ts"
 import { ROOMS } from "../src/rooms.ts"
 
 describe("the room registry", () => {

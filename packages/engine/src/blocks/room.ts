@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { bankAccountFingerprints, BlockByRefRequest, BlockCreateRequest, blockMatches, blocks } from "./domain/blocks.ts"
 import { BankAccountFingerprintRepository, BlockMatchRepository, BlockRepository } from "./repositories.ts"
 

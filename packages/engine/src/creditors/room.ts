@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { creditorBankAccounts } from "./domain/creditor-bank-accounts.ts"
 import { creditors } from "./domain/creditors.ts"
 import { payerThemes, PayerThemeCreateRequest } from "./domain/payer-themes.ts"

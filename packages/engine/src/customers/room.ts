@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { customerBankAccounts, CustomerBankAccountCreateRequest, CustomerBankAccountUpdateRequest } from "./domain/customer-bank-accounts.ts"
 import { CustomerCreateRequest, customers, CustomerUpdateRequest } from "./domain/customers.ts"
 import { CustomerBankAccountRepository, CustomerRepository } from "./repositories.ts"

@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { LogoCreateRequest, logos } from "./domain/logos.ts"
 import { PublicKeyCreateRequest, publicKeys } from "./domain/public-keys.ts"
 import { mandateTransfers, sealedBankDetails } from "./domain/sealed-records.ts"

@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import {
   InstalmentScheduleCreateRequest,
   InstalmentScheduleCreateWithDatesRequest,

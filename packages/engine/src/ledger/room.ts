@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { appAttributions, appFeeEntries } from "./domain/app-fees.ts"
 import { negativeBalanceLimits } from "./domain/negative-balance-limits.ts"
 import { ledgerEntries } from "./domain/settlement-entries.ts"

@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { mandatePdfs } from "./domain/mandate-pdfs.ts"
 import { mandatePdfDeadlines } from "./due.ts"
 import { MandatePdfRepository } from "./repositories.ts"

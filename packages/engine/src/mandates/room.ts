@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { mandateDormancies } from "./domain/mandate-dormancy.ts"
 import { MandateCreateRequest, MandateMetadataRequest, mandates } from "./domain/mandates.ts"
 import { Mandates } from "./mandates.ts"

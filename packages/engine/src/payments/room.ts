@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { instalmentScheduleChecks } from "./domain/instalment-schedule-checks.ts"
 import { paymentReversals } from "./domain/payment-reversals.ts"
 import { PaymentCancelRequest, PaymentCreateRequest, PaymentRetryRequest, payments, PaymentUpdateRequest } from "./domain/payments.ts"

@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { payouts } from "./domain/payouts.ts"
 import { PayoutUpdateRequest } from "./domain/requests.ts"
 import { payoutDueWork } from "./jobs.ts"

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { dueDone, type DueWorkDeclarations } from "../kernel/ports/due-work.ts"
 import { Payments } from "../payments/payments.ts"
 import { SIDE_RECORDS_KIND } from "../payments/side-records.ts"

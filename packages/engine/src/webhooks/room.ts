@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { WebhookEndpointCreateRequest, webhookEndpoints, WebhookEndpointUpdateRequest } from "./domain/webhook-endpoints.ts"
 import { webhookDeliveries, webhooks } from "./domain/webhooks.ts"
 import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./repositories.ts"
