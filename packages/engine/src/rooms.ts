@@ -21,11 +21,14 @@ import { payoutsRoom } from "./payouts/room.ts"
 import { refundsRoom } from "./refunds/room.ts"
 import { subscriptionsRoom } from "./subscriptions/room.ts"
 import { webhooksRoom } from "./webhooks/room.ts"
+import { institutionsRoom } from "./institutions/room.ts"
+import { scenariosRoom } from "./scenarios/room.ts"
 
 /**
  * The registry of the engine's rooms, lowest first (the order of `docs/architecture.md`'s arrows):
- * each room's `room.ts` declares its stored resources, repositories, request bodies and due work,
- * and `repositories.ts`, `request-schemas.ts` and `engine.ts` derive theirs from this list. A new
+ * each room's `room.ts` declares its stored resources, repositories, request bodies, due work,
+ * services and the ports it implements, and `repositories.ts`, `request-schemas.ts` and
+ * `engine.ts` derive theirs from this list. A new
  * room is one line here; a new resource in a room touches only its room.
  */
 export const ROOMS = [
@@ -40,6 +43,7 @@ export const ROOMS = [
   payoutsRoom,
   paymentAccountsRoom,
   outboundPaymentsRoom,
+  institutionsRoom,
   billingRequestsRoom,
   bankAuthorisationsRoom,
   payerAuthorisationsRoom,
@@ -51,5 +55,6 @@ export const ROOMS = [
   mandatePdfsRoom,
   blocksRoom,
   mandateImportsRoom,
-  exportsRoom
+  exportsRoom,
+  scenariosRoom
 ] as const

@@ -11,6 +11,7 @@ import {
 } from "./domain/billing-request-commands.ts"
 import { billingRequests } from "./domain/billing-requests.ts"
 import { BillingRequestRepository, CustomerBillingDetailRepository } from "./repositories.ts"
+import { BillingRequests } from "./billing-requests.ts"
 
 /** The billing requests' room: the requests, the billing details they collect, and each action's body. */
 export const billingRequestsRoom = defineRoom({
@@ -30,5 +31,6 @@ export const billingRequestsRoom = defineRoom({
       choose_currency: ChooseCurrencyRequest,
       select_institution: SelectInstitutionRequest
     }
-  }
+  },
+  services: BillingRequests.layer
 })

@@ -1,3 +1,4 @@
+import { Layer } from "effect"
 import { defineRoom, store } from "../registry/room.ts"
 import { outboundDeadlines } from "./due.ts"
 import { outboundDueWork } from "./jobs.ts"
@@ -10,6 +11,9 @@ import {
   OutboundPaymentWithdrawalRequest
 } from "./domain/outbound-payments.ts"
 import { OutboundPaymentImportEntryRepository, OutboundPaymentImportRepository, OutboundPaymentRepository } from "./repositories.ts"
+import { OutboundPaymentImports } from "./outbound-payment-imports.ts"
+import { OutboundPayments } from "./outbound-payments.ts"
+import { OutboundPaymentStatistics } from "./outbound-payment-stats.ts"
 
 /** The outbound payments' room: payments out of the creditor's payment account, and their imports. */
 export const outboundPaymentsRoom = defineRoom({
@@ -28,5 +32,6 @@ export const outboundPaymentsRoom = defineRoom({
     outbound_payment_imports: { create: OutboundPaymentImportCreateRequest }
   },
   dueWork: outboundDueWork,
-  deadlines: outboundDeadlines
+  deadlines: outboundDeadlines,
+  services: Layer.mergeAll(OutboundPaymentStatistics.layer, OutboundPaymentImports.layer.pipe(Layer.provideMerge(OutboundPayments.layer)))
 })

@@ -1,6 +1,9 @@
+import { Layer } from "effect"
 import { defineRoom, store } from "../registry/room.ts"
 import { paymentAccounts } from "./domain/payment-accounts.ts"
 import { paymentAccountStatements, paymentAccountTransactions } from "./domain/payment-account-transactions.ts"
+import { PaymentAccounts } from "./payment-accounts.ts"
+import { PaymentAccountTransactions } from "./payment-account-transactions.ts"
 import { PaymentAccountRepository, PaymentAccountStatementRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
 
 /** The payment accounts' room: the creditor's accounts, their transactions and statements. */
@@ -9,5 +12,6 @@ export const paymentAccountsRoom = defineRoom({
     store(PaymentAccountRepository, paymentAccounts),
     store(PaymentAccountTransactionRepository, paymentAccountTransactions),
     store(PaymentAccountStatementRepository, paymentAccountStatements)
-  ]
+  ],
+  services: Layer.mergeAll(PaymentAccounts.layer, PaymentAccountTransactions.layer)
 })

@@ -22,6 +22,10 @@ export interface Room {
   readonly dueWork?: Effect.Effect<ReadonlyArray<DueWork>, never, unknown>
   /** Its deadlines and pumps, which a server's worker runs besides the daily run. */
   readonly deadlines?: Effect.Effect<DueWorkDeclarations, never, unknown>
+  /** Its services, built on those of the rooms below it (`servicesOf`). */
+  readonly services?: Layer.Layer<never, never, unknown>
+  /** The ports of lower rooms it implements, provided under every room's services (`portsOf`). */
+  readonly ports?: Layer.Layer<never, never, unknown>
 }
 
 /** One stored resource of a room: its definition, and its repository built from the storage backend. */
@@ -91,3 +95,32 @@ export const deadlinesOf = <const Rooms extends ReadonlyArray<Room>>(rooms: Room
     never,
     Needs<Part<Rooms, "deadlines">>
   >
+
+type Provided<Rooms extends ReadonlyArray<Room>, K extends "services" | "ports"> =
+  Part<Rooms, K> extends infer L ? L extends Layer.Layer<infer Out, infer _E, infer _In> ? Out : never : never
+type Needed<Rooms extends ReadonlyArray<Room>, K extends "services" | "ports"> = Exclude<
+  Part<Rooms, K> extends infer L ? L extends Layer.Layer<infer _Out, infer _E, infer In> ? In : never : never,
+  Provided<Rooms, K>
+>
+
+/**
+ * Every room's services in one layer, each room's built on those of the rooms before it: a
+ * room's services need only lower rooms' (its imports point down), so the rooms' order is
+ * the order of construction. Typed from the rooms' own layers, as `repositoriesOf` is.
+ */
+export const servicesOf = <const Rooms extends ReadonlyArray<Room>>(rooms: Rooms): Layer.Layer<Provided<Rooms, "services">, never, Needed<Rooms, "services">> =>
+  rooms.reduce<Layer.Layer<never, never, unknown>>(
+    (below, room) => room.services === undefined ? below : room.services.pipe(Layer.provideMerge(below)),
+    Layer.empty
+  ) as Layer.Layer<Provided<Rooms, "services">, never, Needed<Rooms, "services">>
+
+/**
+ * Every port the rooms implement in one layer. A port is declared low and implemented high, and
+ * one implementation may use another declared below it (the mandates' `AccountMandates` ends a
+ * mandate through the subscriptions' `MandateEndings`), so the higher rooms' ports are built first.
+ */
+export const portsOf = <const Rooms extends ReadonlyArray<Room>>(rooms: Rooms): Layer.Layer<Provided<Rooms, "ports">, never, Needed<Rooms, "ports">> =>
+  rooms.reduceRight<Layer.Layer<never, never, unknown>>(
+    (above, room) => room.ports === undefined ? above : room.ports.pipe(Layer.provideMerge(above)),
+    Layer.empty
+  ) as Layer.Layer<Provided<Rooms, "ports">, never, Needed<Rooms, "ports">>
