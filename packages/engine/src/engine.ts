@@ -1,113 +1,41 @@
 import { Effect, Layer } from "effect"
 import { IdGenerator } from "@paykit/core"
-import { InMemoryStorage } from "./kernel/adapters/in-memory.ts"
-import { SandboxBank } from "./kernel/adapters/sandbox-bank.ts"
+import { InMemoryStorage } from "./memory/in-memory.ts"
+import { SandboxBank } from "./memory/sandbox-bank.ts"
 import type { BankGateway } from "./kernel/ports/bank-gateway.ts"
 import type { EventLog } from "./kernel/ports/event-log.ts"
 import type { NameVerifier } from "./kernel/ports/name-verifier.ts"
 import type { RepositoryBackend, Transactor } from "./kernel/ports/repository.ts"
 import { RepositoriesFromBackend } from "./repositories.ts"
-import { Creditors } from "./creditors/creditors.ts"
-import { Customers } from "./customers/customers.ts"
 import { Events } from "./kernel/events.ts"
-import { Mandates } from "./mandates/mandates.ts"
-import { Payments } from "./payments/payments.ts"
-import { Payouts } from "./payouts/payouts.ts"
-import { Subscriptions } from "./subscriptions/subscriptions.ts"
-import { BankAuthorisations } from "./payer-flows/bank-authorisations.ts"
-import { BillingRequests } from "./payer-flows/billing-requests.ts"
-import { Institutions } from "./payer-flows/institutions.ts"
-import { NegativeBalanceLimits } from "./ledger/negative-balance-limits.ts"
-import { OutboundServices } from "./outbound/outbound-services.ts"
-import { PayerAuthorisations } from "./payer-flows/payer-authorisations.ts"
-import { FlowServices } from "./payer-flows/flow-services.ts"
-import { PayerThemes } from "./creditors/payer-themes.ts"
-import { TaxRates } from "./payouts/tax-rates.ts"
-import { MoneyReads } from "./payouts/money-reads.ts"
-import { SchemeIdentifiers } from "./creditors/scheme-identifier-records.ts"
-import { FundsAvailabilities } from "./payments/funds-availability.ts"
-import { Exports } from "./exports/exports.ts"
-import { MandatePdfs } from "./mandate-pdfs/mandate-pdfs.ts"
-import { ScenarioSimulators } from "./scenarios/scenario-simulators.ts"
-import { ClockControl } from "./kernel/simulator.ts"
-import { Simulator } from "./kernel/due/simulator.ts"
+import { ClockControl } from "./due-work/daily-clock.ts"
+import { Simulator } from "./due-work/simulator.ts"
 import { DueKinds, type DueWorkSchedule, type DueWorkStore } from "./kernel/ports/due-work.ts"
-import { deadlinesOf, dueWorkOf } from "./kernel/room.ts"
+import { deadlinesOf, dueWorkOf, portsOf, servicesOf } from "./registry/room.ts"
 import { ROOMS } from "./rooms.ts"
-import { JobRegistry } from "./kernel/jobs.ts"
-import { WebhookServices } from "./webhooks/webhook-services.ts"
+import { JobRegistry } from "./due-work/jobs.ts"
+import { bankAccountHolderVerificationsRoom } from "./bank-account-holder-verifications/room.ts"
+import { customerNotificationsRoom } from "./customer-notifications/room.ts"
+import { flowsRoom } from "./flows/room.ts"
 import { WebhookSecretKey } from "./webhooks/secret-box.ts"
 import { SANDBOX_SENDER_POLICY, WebhookSender } from "./webhooks/sender.ts"
-import { BlockScreenLive } from "./blocks/block-screen.ts"
-import { AccountMandatesLive } from "./mandates/account-mandates.ts"
-import { MandateEndingsLive } from "./subscriptions/mandate-endings.ts"
-import { PayerRecordEraserLive } from "./payer-flows/payer-erasure.ts"
-import { Blocks } from "./blocks/blocks.ts"
-import { InstalmentSchedules } from "./instalments/instalment-schedules.ts"
-import { MandateImports } from "./mandate-imports/mandate-imports.ts"
-import { BankDetailsVaultLive } from "./documents/bank-details-vault.ts"
-import { EncryptedBankDetails } from "./documents/encrypted-details.ts"
-import { Logos } from "./documents/logos.ts"
-import { PublicKeys } from "./documents/public-keys.ts"
 
 /**
- * The ports the lower rooms declare and the upper ones implement (docs/architecture.md, "Rooms"):
- * the customers' block screen, bank details vault, account mandates and payer record eraser, and
- * the mandates' endings. Each needs only storage, so they sit under every service.
+ * The hosted flows' services (`flows/`) and their neighbours' (`bank-account-holder-verifications/`,
+ * `customer-notifications/`), as the engine once composed them in one group.
  */
-const Ports = Layer.mergeAll(
-  BlockScreenLive,
-  BankDetailsVaultLive,
-  PayerRecordEraserLive,
-  AccountMandatesLive.pipe(Layer.provideMerge(MandateEndingsLive))
-)
+export const FlowServices = servicesOf([flowsRoom, bankAccountHolderVerificationsRoom, customerNotificationsRoom])
 
 /**
- * The services the others build on: customers, mandates, payments, subscriptions (and the
- * reference data), on the ports.
+ * Every API-facing engine service, from the rooms (`rooms.ts`): each room's services built on the
+ * rooms' below it, over the events and the ports the lower rooms declare and the upper ones
+ * implement (docs/architecture.md, "Rooms"). It needs storage (`EngineStorage` and the
+ * repositories), a `BankGateway`, a `NameVerifier`, an `IdGenerator`, and for webhooks a
+ * `WebhookSecretKey` and a `WebhookSender`; never `ClockControl`: only the simulator moves time,
+ * and it is not part of this layer. The sandbox's scenario simulators are among them (served on
+ * a sandbox server only).
  */
-const FoundationServices = Subscriptions.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(
-    Customers.layer,
-    Mandates.layer,
-    Payments.layer,
-    Institutions.layer,
-    TaxRates.layer
-  )),
-  Layer.provideMerge(Ports)
-)
-
-/**
- * Every API-facing engine service: creditors (with bank accounts and verification details),
- * customers (with bank accounts), mandates, payments and refunds, subscriptions, payouts, events,
- * outbound payments, imports and payment accounts, billing requests, bank and payer
- * authorisations, institutions, tax rates, negative balance limits, payer themes and logos,
- * webhook endpoints and records, public keys and the encrypted bank details reads, and the sandbox's scenario simulators (served on a sandbox server
- * only). It needs storage (`EngineStorage` and the repositories), a `BankGateway`, a
- * `NameVerifier`, an `IdGenerator`, and for webhooks a `WebhookSecretKey` and a `WebhookSender`;
- * never `ClockControl`: only the simulator moves time, and it is not part of this layer.
- */
-export const ApiServices = ScenarioSimulators.layer.pipe(Layer.provideMerge(Layer.mergeAll(
-  Creditors.layer,
-  Payouts.layer,
-  Events.layer,
-  NegativeBalanceLimits.layer,
-  OutboundServices,
-  PayerAuthorisations.layer,
-  PayerThemes.layer,
-  FlowServices.pipe(Layer.provideMerge(BankAuthorisations.layer.pipe(Layer.provideMerge(BillingRequests.layer)))),
-  WebhookServices,
-  InstalmentSchedules.layer,
-  Blocks.layer,
-  MandateImports.layer,
-  MoneyReads,
-  SchemeIdentifiers.layer,
-  FundsAvailabilities.layer,
-  Exports.layer,
-  MandatePdfs.layer,
-  Logos.layer,
-  EncryptedBankDetails.layer.pipe(Layer.provideMerge(PublicKeys.layer))
-).pipe(Layer.provideMerge(FoundationServices))))
+export const ApiServices = servicesOf(ROOMS).pipe(Layer.provideMerge(Layer.merge(Events.layer, portsOf(ROOMS))))
 
 /**
  * The daily run: every room's due work (`rooms.ts`) in one registry, which the kernel's simulator

@@ -1,5 +1,8 @@
-import { repositoriesOf, resourcesOf } from "./kernel/room.ts"
+import { repositoriesOf, resourcesOf } from "./registry/room.ts"
 import { ROOMS } from "./rooms.ts"
+import { bankAccountHolderVerificationsRoom } from "./bank-account-holder-verifications/room.ts"
+import { customerNotificationsRoom } from "./customer-notifications/room.ts"
+import { flowsRoom } from "./flows/room.ts"
 
 /**
  * The composition of every room's storage: each room declares its repositories in its own
@@ -14,8 +17,14 @@ export * from "./refunds/repositories.ts"
 export * from "./payments/repositories.ts"
 export * from "./subscriptions/repositories.ts"
 export * from "./ledger/repositories.ts"
-export * from "./payer-flows/repositories.ts"
-export * from "./outbound/repositories.ts"
+export * from "./billing-requests/repositories.ts"
+export * from "./bank-authorisations/repositories.ts"
+export * from "./payer-authorisations/repositories.ts"
+export * from "./flows/repositories.ts"
+export * from "./bank-account-holder-verifications/repositories.ts"
+export * from "./customer-notifications/repositories.ts"
+export * from "./payment-accounts/repositories.ts"
+export * from "./outbound-payments/repositories.ts"
 export * from "./payouts/repositories.ts"
 export * from "./webhooks/repositories.ts"
 export * from "./instalments/repositories.ts"
@@ -30,3 +39,15 @@ export const RESOURCE_DEFINITIONS = resourcesOf(ROOMS)
 
 /** Every aggregate's repository, built from whichever storage backend is provided. */
 export const RepositoriesFromBackend = repositoriesOf(ROOMS)
+
+/** The hosted flows' rooms and their neighbours', which the engine once stored as one group: still exported under the group's names. */
+const FLOW_ROOMS = [flowsRoom, bankAccountHolderVerificationsRoom, customerNotificationsRoom] as const
+
+/** The hosted flows' and their neighbours' stores. */
+export const FLOW_STORES = [...flowsRoom.stores, ...bankAccountHolderVerificationsRoom.stores, ...customerNotificationsRoom.stores] as const
+
+/** Their definitions. */
+export const FLOW_DEFINITIONS = resourcesOf(FLOW_ROOMS)
+
+/** Their repositories, built from whichever storage backend is provided. */
+export const FlowRepositoriesFromBackend = repositoriesOf(FLOW_ROOMS)

@@ -1,5 +1,5 @@
 import { BillingRequestCreate, CollectBankAccount } from "@paykit/validation"
-import { requestBodiesOf } from "./kernel/room.ts"
+import { requestBodiesOf } from "./registry/room.ts"
 import { ROOMS } from "./rooms.ts"
 
 /**

@@ -1,6 +1,6 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { SEGMENT_ROWS, commitRow, committedRow, newCommittedTable } from "../src/kernel/adapters/committed-table.ts"
+import { SEGMENT_ROWS, commitRow, committedRow, newCommittedTable } from "../src/memory/committed-table.ts"
 
 /**
  * Ids as the store sees them: mostly ascending (ids are time-ordered), with some out of order and

@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { DuplicateId, type Filter, type Page, RepositoryBackend, Transactor, customers, eq, makeInMemoryStore, matchesAll, pageOf, sampleCustomer } from "@paykit/engine"
 import type { Customer } from "@paykit/engine"
-import { insertSorted, mergeSorted, pageOfAscending } from "../src/kernel/adapters/ordered-page.ts"
+import { insertSorted, mergeSorted, pageOfAscending } from "../src/memory/ordered-page.ts"
 
 const ORG = "OR000000000001"
 

@@ -68,7 +68,7 @@ const hasStateField = (type: ts.Type): boolean => [...STATE_FIELDS].some((f) => 
 const MACHINE_FUNCTIONS = new Set([
   "packages/engine/src/kernel/support.ts:transitionOf",
   "packages/engine/src/kernel/support.ts:creationOf",
-  "packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest",
+  "packages/engine/src/billing-requests/billing-request-steps.ts:stepBillingRequest",
   // The stores that keep no history apply the state their machine's `stateAfter` gives.
   "packages/http/src/access-tokens.ts:tokenAfter",
   "packages/server/src/oauth/store.ts:appAfter"
@@ -346,7 +346,7 @@ describe("machines are the only writer of status", () => {
     const byHand = writes.filter((w) => !MACHINE_FUNCTIONS.has(w.slice(0, w.indexOf(" (line"))) && !STORE_READS.has(w.slice(0, w.indexOf(" (line"))))
     expect(byHand).toEqual([])
     // The scan sees a write it is meant to see: the billing request step's own.
-    expect(writes.some((w) => w.startsWith("packages/engine/src/payer-flows/billing-request-steps.ts:stepBillingRequest"))).toBe(true)
+    expect(writes.some((w) => w.startsWith("packages/engine/src/billing-requests/billing-request-steps.ts:stepBillingRequest"))).toBe(true)
     const emitsByHand = statusEmits(program, files).filter((w) => !SHARED_EVENT_EMITTERS.has(w.slice(0, w.indexOf(" (line"))))
     expect(emitsByHand).toEqual([])
     const sqlByHand = sqlStatusWrites(program, files)

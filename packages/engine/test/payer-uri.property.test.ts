@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { PayerUri } from "../src/payer-flows/domain/payer-fields.ts"
+import { PayerUri } from "../src/billing-requests/domain/payer-fields.ts"
 
 /**
  * Where a payer is sent (a link's href, a 303's Location): an absolute http or https URL, and

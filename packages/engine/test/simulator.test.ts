@@ -120,9 +120,9 @@ describe("the job registry", () => {
     await expect(build([job("a", 1), job("b", 1)])).rejects.toThrow(/one place/)
   })
 
-  it("lives in the kernel, which imports no feature", () => {
-    for (const file of ["simulator.ts", "jobs.ts"]) {
-      const source = readFileSync(new URL(`../src/kernel/${file}`, import.meta.url), "utf8")
+  it("lives in due-work, which imports no feature", () => {
+    for (const file of ["daily-clock.ts", "jobs.ts"]) {
+      const source = readFileSync(new URL(`../src/due-work/${file}`, import.meta.url), "utf8")
       const imports = [...source.matchAll(/from "([^"]+)"/g)].map((m) => m[1] ?? "")
       expect(imports.filter((path) => path.startsWith("..")), file).toEqual([])
     }

@@ -17,7 +17,8 @@ import { instalmentsRoom } from "./routes/instalments.ts"
 import { mandateImportsRoom } from "./routes/mandate-imports.ts"
 import { mandatePdfsRoom } from "./routes/mandate-pdfs.ts"
 import { mandatesRoom } from "./routes/mandates.ts"
-import { outboundImportsRoom } from "./routes/outbound-imports.ts"
+import { outboundPaymentImportsRoom } from "./routes/outbound-payment-imports.ts"
+import { paymentAccountsRoom } from "./routes/payment-accounts.ts"
 import { outboundPaymentsRoom } from "./routes/outbound-payments.ts"
 import { payerAuthorisationsRoom } from "./routes/payer-authorisations.ts"
 import { paymentsRoom } from "./routes/payments.ts"
@@ -57,7 +58,8 @@ export const PAYKIT_ROOMS = [
   customerNotificationsRoom,
   payoutsRoom,
   outboundPaymentsRoom,
-  outboundImportsRoom,
+  outboundPaymentImportsRoom,
+  paymentAccountsRoom,
   webhooksRoom,
   documentsRoom,
   exportsRoom

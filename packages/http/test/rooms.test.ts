@@ -6,18 +6,22 @@ import { PAYKIT_ROOMS, PAYKIT_ROUTES, type RouteRoom } from "../src/index.ts"
  * The route table's layout: one file per room under `src/routes/`, each holding every route of
  * the resources it names (reads and writes together), and the table made of exactly those rooms.
  * A resource whose routes were split over two files, a route file the table does not list, or a
- * file named after neither its resources nor the engine's room they live in, fails here.
+ * file named after neither one of its resources nor an engine room (a folder of the engine's
+ * `src/`), fails here.
  */
 
 const ROUTES_DIR = new URL("../src/routes/", import.meta.url)
 const HTTP_DOC = new URL("../../../docs/http.md", import.meta.url)
+const ENGINE_ROOMS_DIR = new URL("../../engine/src/", import.meta.url)
 
 /**
- * Rooms named after the engine's room rather than one of their resources: the schedules of
- * `instalments`, the imports (and the payment accounts they are paid from) of `outbound-imports`,
- * the public keys and encrypted reads of `documents`.
+ * The engine's rooms (the folders of its `src/`): a route room not named after one of its
+ * resources is named after the engine room its resources live in (`instalments` for instalment
+ * schedules, `documents` for public keys and the encrypted reads).
  */
-const NAMED_AFTER_ENGINE_ROOM = new Set(["instalments", "outbound-imports", "documents"])
+const ENGINE_ROOMS: ReadonlySet<string> = new Set(
+  readdirSync(ENGINE_ROOMS_DIR, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+)
 
 type Room = RouteRoom<unknown>
 
@@ -70,7 +74,7 @@ describe("the rooms of the route table", () => {
   it("are named after one of their resources, or after the engine's room they come from", () => {
     for (const { name, rooms } of files) {
       const resources = rooms.flatMap((room) => room.resources)
-      const named = resources.includes(name.replaceAll("-", "_")) || NAMED_AFTER_ENGINE_ROOM.has(name)
+      const named = resources.includes(name.replaceAll("-", "_")) || ENGINE_ROOMS.has(name)
       expect(named, `${name}.ts names one of ${resources.join(", ")}`).toBe(true)
     }
   })

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { DueWorkDeclaration } from "../kernel/jobs.ts"
+import type { DueWorkDeclaration } from "../due-work/jobs.ts"
 import { Creditors } from "./creditors.ts"
 
 /** The creditors' due work: reviews of creditors and their bank accounts complete (first of the daily run). */

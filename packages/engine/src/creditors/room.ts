@@ -1,4 +1,5 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { Layer } from "effect"
+import { defineRoom, store } from "../registry/room.ts"
 import { creditorBankAccounts } from "./domain/creditor-bank-accounts.ts"
 import { creditors } from "./domain/creditors.ts"
 import { payerThemes, PayerThemeCreateRequest } from "./domain/payer-themes.ts"
@@ -9,6 +10,9 @@ import { creditorDueWork } from "./jobs.ts"
 import {
   CreditorBankAccountRepository, CreditorRepository, PayerThemeRepository, SchemeIdentifierLocationRepository, VerificationDetailRepository
 } from "./repositories.ts"
+import { Creditors } from "./creditors.ts"
+import { PayerThemes } from "./payer-themes.ts"
+import { SchemeIdentifiers } from "./scheme-identifier-records.ts"
 
 /** The creditors' room: the creditors, their bank accounts, verification, scheme identifiers and payer themes. */
 export const creditorsRoom = defineRoom({
@@ -26,5 +30,6 @@ export const creditorsRoom = defineRoom({
     verification_details: { create: VerificationDetailCreateRequest },
     payer_themes: { create: PayerThemeCreateRequest }
   },
-  dueWork: creditorDueWork
+  dueWork: creditorDueWork,
+  services: Layer.mergeAll(Creditors.layer, PayerThemes.layer, SchemeIdentifiers.layer)
 })

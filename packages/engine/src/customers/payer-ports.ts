@@ -38,7 +38,7 @@ export class AccountMandates extends Context.Service<AccountMandates, {
 
 /**
  * What the payer flows keep about a removed customer, erased (implemented in
- * `payer-flows/payer-erasure.ts`): billing details, and the prefilled customer of their flows.
+ * `flows/payer-erasure.ts`): billing details, and the prefilled customer of their flows.
  */
 export class PayerRecordEraser extends Context.Service<PayerRecordEraser, {
   readonly erase: (organisation: string, customer: string) => Effect.Effect<void>

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { DueWorkDeclaration } from "../kernel/jobs.ts"
+import type { DueWorkDeclaration } from "../due-work/jobs.ts"
 import { InstalmentSchedules } from "./instalment-schedules.ts"
 
 /**

@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import {
   InstalmentScheduleCreateRequest,
   InstalmentScheduleCreateWithDatesRequest,
@@ -8,6 +8,7 @@ import {
 } from "./domain/instalment-schedules.ts"
 import { instalmentDueWork } from "./jobs.ts"
 import { InstalmentScheduleRepository } from "./repositories.ts"
+import { InstalmentSchedules } from "./instalment-schedules.ts"
 
 /** The instalments' room: schedules of payments of fixed amounts and dates. */
 export const instalmentsRoom = defineRoom({
@@ -20,5 +21,6 @@ export const instalmentsRoom = defineRoom({
       update: InstalmentScheduleUpdateRequest
     }
   },
-  dueWork: instalmentDueWork
+  dueWork: instalmentDueWork,
+  services: InstalmentSchedules.layer
 })

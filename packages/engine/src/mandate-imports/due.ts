@@ -1,7 +1,7 @@
 import { Effect } from "effect"
-import { sweepKind } from "../kernel/due/deadlines.ts"
+import { sweepKind } from "../due-work/deadlines.ts"
 import type { DueWorkDeclarations } from "../kernel/ports/due-work.ts"
-import type { DueWorkDeclaration } from "../kernel/jobs.ts"
+import type { DueWorkDeclaration } from "../due-work/jobs.ts"
 import { MANDATE_IMPORT_PROCESSING, MandateImports } from "./mandate-imports.ts"
 
 /** The sandbox processes a submitted import seconds after its submission (a due kind of its own). */

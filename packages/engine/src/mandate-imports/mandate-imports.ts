@@ -7,13 +7,13 @@ import { Customers } from "../customers/customers.ts"
 import { Mandates } from "../mandates/mandates.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { optionalSchedule } from "../kernel/due/deadlines.ts"
+import { optionalSchedule } from "../due-work/deadlines.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import type { Transactor } from "../kernel/ports/repository.ts"
 import { applyCreation, captureUnitOfWork, insertNew, save } from "../kernel/support.ts"
-import { eachInChunks } from "../kernel/daily-items.ts"
+import { eachInChunks } from "../due-work/daily-items.ts"
 import {
   MANDATE_IMPORT_ENTRIES_ROOT,
   MANDATE_IMPORTS_ROOT,

@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import {
   MandateImportCreateRequest,
   mandateImportEntries,
@@ -8,6 +8,7 @@ import {
 } from "./domain/mandate-imports.ts"
 import { mandateImportDeadlines, mandateImportDueWork } from "./due.ts"
 import { MandateImportEntryRepository, MandateImportEntryRequestRepository, MandateImportRepository } from "./repositories.ts"
+import { MandateImports } from "./mandate-imports.ts"
 
 /** The mandate imports' room: mandates moved from another provider, entry by entry. */
 export const mandateImportsRoom = defineRoom({
@@ -18,5 +19,6 @@ export const mandateImportsRoom = defineRoom({
   ],
   requestBodies: { mandate_imports: { create: MandateImportCreateRequest }, mandate_import_entries: { create: MandateImportEntryCreateRequest } },
   dueWork: mandateImportDueWork,
-  deadlines: mandateImportDeadlines
+  deadlines: mandateImportDeadlines,
+  services: MandateImports.layer
 })

@@ -9,7 +9,7 @@ import { CustomerBankAccountRepository, CustomerRepository } from "../customers/
 import { MandateRepository } from "../mandates/repositories.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
-import { optionalSchedule } from "../kernel/due/deadlines.ts"
+import { optionalSchedule } from "../due-work/deadlines.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import type { Transactor } from "../kernel/ports/repository.ts"
 import { captureUnitOfWork, insertNew } from "../kernel/support.ts"

@@ -24,7 +24,7 @@ import { toListQuery } from "../kernel/list-params.ts"
 import { schemeRefusal } from "../creditors/scheme-identifiers.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { API_CAUSE, applyCreation, captureUnitOfWork, save } from "../kernel/support.ts"
-import { captureDailyItems } from "../kernel/daily-items.ts"
+import { captureDailyItems } from "../due-work/daily-items.ts"
 import { CUSTOMER_APPROVAL, mandateLinks, moveMandate, withNextPossibleChargeDate } from "./mandate-rules.ts"
 import { type MandateDueDeps, processMandatesDay } from "./mandate-due.ts"
 

@@ -14,7 +14,7 @@ import type { Payment, PaymentCancelRequest, PaymentCreateRequest, PaymentListPa
 import type { Refund, RefundCreateRequest, RefundListParams, RefundUpdateRequest } from "../refunds/domain/refunds.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import { captureUnitOfWork } from "../kernel/support.ts"
-import { captureDailyItems } from "../kernel/daily-items.ts"
+import { captureDailyItems } from "../due-work/daily-items.ts"
 import type { InstantPaymentInput, PaymentDeps, PaymentOrigin } from "./payment-rules.ts"
 import { createInstant, createPayment } from "./payment-create.ts"
 import { cancelPayment, retryPayment, updatePayment } from "./payment-actions.ts"

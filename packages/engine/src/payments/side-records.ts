@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { eachInChunks, idOfVersioned } from "../kernel/daily-items.ts"
+import { eachInChunks, idOfVersioned } from "../due-work/daily-items.ts"
 import { oneOf } from "../kernel/ports/list-query.ts"
 import { DORMANCY_SCHEMES } from "../mandates/mandate-dormancy.ts"
 import { watchFromLastUse } from "./mandate-last-use.ts"

@@ -1,4 +1,4 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { RefundCreateRequest, refunds, RefundUpdateRequest } from "./domain/refunds.ts"
 import { RefundRepository } from "./repositories.ts"
 

@@ -1,8 +1,8 @@
 import { Clock, Context, Effect } from "effect"
 import { MANDATE_PDF_URL_LIFE_MS, MILLIS_PER_DAY } from "@paykit/core"
 import { dueDone, dueRetryAt, type DueWorkDeclarations, DueWorkSchedule } from "../kernel/ports/due-work.ts"
-import { nextDailyRunAfter } from "../kernel/simulator.ts"
-import { dailyRunKey } from "../kernel/due/daily-run.ts"
+import { nextDailyRunAfter } from "../due-work/daily-clock.ts"
+import { dailyRunKey } from "../due-work/daily-run.ts"
 
 /**
  * Retention: what the store keeps only for a period. Events and webhook records (the attempts and

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { InvalidState, type MandateScheme } from "@paykit/core"
 import type { Cause, MandateEvent, MandateStatus } from "@paykit/machines"
-import { SANDBOX_BANK_FAILURES } from "../kernel/adapters/sandbox-bank.ts"
+import { SANDBOX_BANK_FAILURES } from "../memory/sandbox-bank.ts"
 import { MANDATE_ACTIVATED, MANDATE_EXPIRED, MANDATE_SUBMITTED } from "../mandates/mandate-due.ts"
 import { CUSTOMER_APPROVAL, moveMandate } from "../mandates/mandate-rules.ts"
 import type { Mandate } from "../mandates/domain/mandates.ts"

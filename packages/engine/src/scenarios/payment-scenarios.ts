@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { InvalidState, type LocalDate, type MandateScheme, today } from "@paykit/core"
 import type { PaymentStatus } from "@paykit/machines"
-import { SANDBOX_BANK_FAILURES } from "../kernel/adapters/sandbox-bank.ts"
+import { SANDBOX_BANK_FAILURES } from "../memory/sandbox-bank.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { EngineContext } from "../kernel/support.ts"
 import type { Payment } from "../payments/domain/payments.ts"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import type { PayoutStatus } from "@paykit/machines"
-import { SANDBOX_BANK_FAILURES } from "../kernel/adapters/sandbox-bank.ts"
+import { SANDBOX_BANK_FAILURES } from "../memory/sandbox-bank.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { groupRows } from "../payouts/daily-payouts.ts"

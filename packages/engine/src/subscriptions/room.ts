@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { dueDone, type DueWorkDeclarations } from "../kernel/ports/due-work.ts"
 import { Payments } from "../payments/payments.ts"
 import { SIDE_RECORDS_KIND } from "../payments/side-records.ts"
@@ -14,6 +14,7 @@ import {
 } from "./domain/subscriptions.ts"
 import { SubscriptionRepository, SubscriptionScheduleRepository } from "./repositories.ts"
 import { Subscriptions } from "./subscriptions.ts"
+import { MandateEndingsLive } from "./mandate-endings.ts"
 
 /**
  * The `side_records` kind (`payments/side-records.ts`): the side records of payments and of
@@ -50,5 +51,7 @@ export const subscriptionsRoom = defineRoom({
   },
   /** Subscriptions create the payments whose advance notice starts today (after the mandates, before the payments). */
   dueWork: Effect.map(Subscriptions, (subscriptions) => [{ name: "subscriptions", order: 30, deadline: false, run: subscriptions.processDay }]),
-  deadlines: sideRecordsDueWork
+  deadlines: sideRecordsDueWork,
+  services: Subscriptions.layer,
+  ports: MandateEndingsLive
 })

@@ -19,7 +19,7 @@ import type {
   SubscriptionUpdateRequest
 } from "./domain/subscriptions.ts"
 import { toListQuery } from "../kernel/list-params.ts"
-import { captureDailyItems } from "../kernel/daily-items.ts"
+import { captureDailyItems } from "../due-work/daily-items.ts"
 import { captureUnitOfWork } from "../kernel/support.ts"
 import { Payments } from "../payments/payments.ts"
 import { createSubscription, type SubscriptionOrigin } from "./subscription-create.ts"

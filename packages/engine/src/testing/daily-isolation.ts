@@ -1,10 +1,10 @@
 import { Clock, Effect, Logger, References } from "effect"
 import { unsafeAmount, MILLIS_PER_DAY } from "@paykit/core"
-import { DAILY_ITEM_FAILED } from "../kernel/daily-items.ts"
+import { DAILY_ITEM_FAILED } from "../due-work/daily-items.ts"
 import { TestClock } from "effect/testing"
 import { Payments } from "../payments/payments.ts"
 import { Subscriptions } from "../subscriptions/subscriptions.ts"
-import { Simulator } from "../kernel/due/simulator.ts"
+import { Simulator } from "../due-work/simulator.ts"
 import { FailureInjection } from "./failing-storage.ts"
 import { setUpPayer } from "./payer.ts"
 

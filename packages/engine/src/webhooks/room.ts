@@ -1,7 +1,8 @@
-import { defineRoom, store } from "../kernel/room.ts"
+import { defineRoom, store } from "../registry/room.ts"
 import { WebhookEndpointCreateRequest, webhookEndpoints, WebhookEndpointUpdateRequest } from "./domain/webhook-endpoints.ts"
 import { webhookDeliveries, webhooks } from "./domain/webhooks.ts"
 import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./repositories.ts"
+import { WebhookServices } from "./webhook-services.ts"
 
 /**
  * The webhooks' room: endpoints, the webhooks sent and their deliveries. Its due work (the
@@ -13,5 +14,6 @@ export const webhooksRoom = defineRoom({
     store(WebhookDeliveryRepository, webhookDeliveries),
     store(WebhookRepository, webhooks)
   ],
-  requestBodies: { webhook_endpoints: { create: WebhookEndpointCreateRequest, update: WebhookEndpointUpdateRequest } }
+  requestBodies: { webhook_endpoints: { create: WebhookEndpointCreateRequest, update: WebhookEndpointUpdateRequest } },
+  services: WebhookServices
 })

@@ -79,8 +79,8 @@ export interface DueWorkDeclarations {
 }
 
 /**
- * A kind whose handler opens its own units of work (the
- * daily run isolates each item of each job in one, `captureDailyItems`) says so: the worker then
+ * A kind whose handler opens its own units of work (the daily run isolates each item of each job
+ * in one, `captureDailyItems`) says so: the worker then
  * runs it outside a transaction and completes its row in a unit of work of its own afterwards.
  * Such a handler must be idempotent (it may run again if the process dies before the completion).
  */

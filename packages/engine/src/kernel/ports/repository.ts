@@ -58,7 +58,7 @@ export interface Repository<A extends { readonly id: string; readonly created_at
   /**
    * Every matching resource, oldest first: for the engine's own scans (the simulator), not the API.
    * With `page`, at most `page.limit` of them, from just after the id `page.after` (the daily jobs
-   * read what is due a chunk at a time, `kernel/daily-items.ts`).
+   * read what is due a chunk at a time, `due-work/daily-items.ts`).
    */
   readonly scan: (organisation: string, filters: ListQuery<K>["filters"], page?: ScanPage) => Effect.Effect<ReadonlyArray<Versioned<A>>>
   /**

@@ -1,0 +1,12 @@
+/** What the engine exports of this room (`src/index.ts` re-exports it whole). */
+export * from "./domain/creditors.ts"
+export * from "./domain/creditor-bank-accounts.ts"
+export * from "./domain/verification-details.ts"
+export * from "./creditors.ts"
+export { resolveCreditor } from "./creditor-link.ts"
+export * from "./domain/requests.ts"
+export * from "./scheme-identifiers.ts"
+export * from "./domain/scheme-identifiers.ts"
+export * from "./scheme-identifier-records.ts"
+export * from "./domain/payer-themes.ts"
+export * from "./payer-themes.ts"

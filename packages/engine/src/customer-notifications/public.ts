@@ -1,0 +1,3 @@
+/** What the engine exports of this room (`src/index.ts` re-exports it whole). */
+export * from "./domain/customer-notifications.ts"
+export * from "./customer-notifications.ts"

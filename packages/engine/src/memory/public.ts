@@ -1,0 +1,4 @@
+/** What the engine exports of this room (`src/index.ts` re-exports it whole). */
+export * from "./in-memory.ts"
+export * from "./sandbox-bank.ts"
+export * from "./due-store.ts"

@@ -1,0 +1,11 @@
+/** What the engine exports of this room (`src/index.ts` re-exports it whole). */
+export * from "./domain/outbound-payments.ts"
+export * from "./domain/outbound-payment-imports.ts"
+export * from "./outbound-payments.ts"
+export * from "./outbound-payment-imports.ts"
+export * from "./outbound-services.ts"
+export * from "./outbound-payment-moves.ts"
+export * from "./outbound-payment-due.ts"
+export * from "./outbound-payment-import-due.ts"
+export * from "./outbound-payment-stats.ts"
+export * from "./due.ts"

@@ -1,8 +1,0 @@
-import { Effect } from "effect"
-import type { DueWorkDeclaration } from "../kernel/jobs.ts"
-import { BankAuthorisations } from "./bank-authorisations.ts"
-
-/** The payer flows' due work, last of the daily run: a deadline, bank authorisations past their `expires_at` expire. */
-export const payerFlowDueWork: DueWorkDeclaration<BankAuthorisations> = Effect.map(BankAuthorisations, (authorisations: BankAuthorisations["Service"]) => [
-  { name: "bank authorisation expiry", order: 90, deadline: true, run: (o) => Effect.asVoid(authorisations.expireDue(o)) }
-])

@@ -1,0 +1,11 @@
+/** What the engine exports of this room (`src/index.ts` re-exports it whole). */
+export * from "./domain/payouts.ts"
+export * from "./payouts.ts"
+export * from "./domain/requests.ts"
+export * from "./sandbox-fx.ts"
+export * from "./tax-rates.ts"
+export * from "./domain/payout-items.ts"
+export * from "./payout-items.ts"
+export * from "./domain/balances.ts"
+export * from "./balances.ts"
+export * from "./currency-exchange-rates.ts"

@@ -1,0 +1,2 @@
+/** What the engine exports of this room (`src/index.ts` re-exports it whole). */
+export * from "./domain/refunds.ts"
