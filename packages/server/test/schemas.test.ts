@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DueItem, dueDone, type DueWorkDeclarations, DueWorkSchedule } from "@paykit/engine"
 import { serverUrl } from "@paykit/http"
 import { PgliteClient, pgliteInSchema } from "@paykit/store-sql"
-import { Bootstrap, type Database, makeServer, Organisations, type ServerOptions, type ServerLogLine } from "../src/index.ts"
+import { Bootstrap, type Database, makeServer, Organisations, schemaMoveStatements, type ServerOptions, type ServerLogLine } from "../src/index.ts"
 import { api, localClient, tempDataDir, testConfig, testLogs } from "./harness.ts"
 
 /**
@@ -23,7 +23,8 @@ type Rows = ReadonlyArray<Record<string, unknown>>
 interface HostDatabase {
   /** The statements' rows, in order (a PGlite data directory is opened once for them). */
   readonly run: (statements: ReadonlyArray<string>) => Promise<ReadonlyArray<Rows>>
-  readonly paykit: (schema: string) => { readonly database: Database; readonly options?: ServerOptions }
+  /** Without a schema: the connection's own search path, as a server without `PAYKIT_DB_SCHEMA`. */
+  readonly paykit: (schema: string | undefined) => { readonly database: Database; readonly options?: ServerOptions }
   readonly close: () => Promise<void>
 }
 
@@ -61,7 +62,7 @@ const probe = (owner: string): DueWorkDeclarations => ({
   }]
 })
 
-const startPaykit = async (host: HostDatabase, schema: string, options: ServerOptions = {}) => {
+const startPaykit = async (host: HostDatabase, schema: string | undefined, options: ServerOptions = {}) => {
   const lines: Array<ServerLogLine> = []
   const chosen = host.paykit(schema)
   const runtime = ManagedRuntime.make(
@@ -122,7 +123,7 @@ const pgliteMemoryHost = async (): Promise<HostDatabase> => {
   const instance = await owner.runPromise(Effect.gen(function*() { return (yield* PgliteClient.PgliteClient).pglite }))
   return {
     run: runOn(PgliteClient.layer({ instance })),
-    paykit: (schema) => ({ database: { _tag: "Pglite", dataDir: undefined, schema }, options: { sqlClient: pgliteInSchema({ instance }, schema) } }),
+    paykit: (schema) => ({ database: { _tag: "Pglite", dataDir: undefined, schema }, options: { sqlClient: schema === undefined ? PgliteClient.layer({ instance }) : pgliteInSchema({ instance }, schema) } }),
     close: () => owner.dispose()
   }
 }
@@ -220,9 +221,46 @@ const sideBySide = (name: string, open: () => Promise<HostDatabase>) =>
     })
   })
 
+/** An installation from before schemas: a server in `public`, then moved into `paykit`. */
+const moved = (name: string, open: () => Promise<HostDatabase>) =>
+  describe(`a server in public on ${name}`, () => {
+    it("keeps working without a schema; schemaMoveStatements moves all of it into paykit, where a server finds its data and token", { timeout: 180_000 }, async () => {
+      const host = await open()
+      try {
+        const before = await startPaykit(host, undefined)
+        const token = before.boot.accessToken ?? ""
+        const done = await journey(before, token).finally(() => before.close())
+        const unchanged = await startPaykit(host, undefined)
+        await localClient(token, unchanged.url).payments.find(done.payment).finally(() => unchanged.close())
+
+        const left = await host.run([
+          "BEGIN",
+          ...schemaMoveStatements("paykit"),
+          "COMMIT",
+          "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' UNION ALL SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace",
+          SCHEMAS_OF_TABLES
+        ])
+        expect(left.at(-2)).toEqual([])
+        expect(left.at(-1)).toEqual([{ schema: "paykit" }])
+
+        const after = await startPaykit(host, "paykit")
+        try {
+          expect((await localClient(token, after.url).payments.find(done.payment)).id).toBe(done.payment)
+          expect(after.boot.accessToken).toBeUndefined()
+        } finally {
+          await after.close()
+        }
+      } finally {
+        await host.close()
+      }
+    })
+  })
+
 beside("PGlite (data directory)", async () => pgliteDirectoryHost())
+moved("PGlite (data directory)", async () => pgliteDirectoryHost())
 sideBySide("PGlite (in memory)", pgliteMemoryHost)
 describe.skipIf(databaseUrl === undefined)("on PostgreSQL", () => {
   beside("PostgreSQL", () => postgresHost(databaseUrl ?? ""))
   sideBySide("PostgreSQL", () => postgresHost(databaseUrl ?? ""))
+  moved("PostgreSQL", () => postgresHost(databaseUrl ?? ""))
 })
