@@ -47,6 +47,16 @@ const app = (id: string, clientId: string): OAuthApp => ({
   clientId, clientSecretHash: "a".repeat(64), status: "enabled", paymentPagesApproved: false, createdAt: "2026-11-24T00:00:00.000Z"
 })
 
+/** An exchange's critical section: APP1's connection to OTHER locked for `millis`, its span recorded. */
+const lockedExchange = (spans: Array<readonly [number, number]>, millis: number) =>
+  Effect.flatMap(OAuthStore, (store) =>
+    store.exclusive(Effect.gen(function*() {
+      yield* store.lockConnection("APP1", OTHER)
+      const start = Date.now()
+      yield* Effect.promise(() => sleep(millis))
+      spans.push([start, Date.now()])
+    })))
+
 describe.each(ADAPTERS)("the OAuth store, %s", (_name, layer) => {
   const runtime = ManagedRuntime.make(layer)
   afterAll(() => runtime.dispose())
@@ -104,13 +114,7 @@ describe.each(ADAPTERS)("the OAuth store, %s", (_name, layer) => {
 
   it("exchanges of one app for one organisation run one at a time", async () => {
     const spans: Array<readonly [number, number]> = []
-    const exchange = Effect.flatMap(OAuthStore, (store) =>
-      store.exclusive(Effect.gen(function*() {
-        yield* store.lockConnection("APP1", OTHER)
-        const start = Date.now()
-        yield* Effect.promise(() => sleep(40))
-        spans.push([start, Date.now()])
-      })))
+    const exchange = lockedExchange(spans, 40)
     await run(Effect.all([exchange, exchange, exchange], { concurrency: "unbounded" }))
     const sorted = [...spans].sort((a, b) => a[0] - b[0])
     expect(sorted.length).toBe(3)
@@ -125,13 +129,7 @@ describe.skipIf(process.env["DATABASE_URL"] === undefined)("the OAuth store's co
     const runtimes = schemas.map((schema) => ManagedRuntime.make(sqlStore(postgresClient(url, { schema, maxConnections: 4 }))))
     const spans: Array<readonly [number, number]> = []
     // The same app and organisation ids in both schemas, each lock held 300 ms.
-    const exchange = Effect.flatMap(OAuthStore, (store) =>
-      store.exclusive(Effect.gen(function*() {
-        yield* store.lockConnection("APP1", OTHER)
-        const start = Date.now()
-        yield* Effect.promise(() => sleep(300))
-        spans.push([start, Date.now()])
-      })))
+    const exchange = lockedExchange(spans, 300)
     try {
       await Promise.all(runtimes.map((runtime) => runtime.runPromise(Effect.gen(function*() { return yield* OAuthStore }))))
       await Promise.all(runtimes.map((runtime) => runtime.runPromise(exchange)))

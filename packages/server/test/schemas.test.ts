@@ -148,10 +148,10 @@ const beside = (name: string, open: () => Promise<HostDatabase>) =>
     beforeAll(async () => {
       host = await open()
       before = (await host.run([...HOST_TABLES, ...HOST_ROWS])).slice(HOST_TABLES.length)
-    }, 60_000)
+    }, 120_000)
     afterAll(() => host.close())
 
-    it("migrates and runs in schema paykit, the host's events, resources and outbox untouched; a restart finds its data", { timeout: 120_000 }, async () => {
+    it("migrates and runs in schema paykit, the host's events, resources and outbox untouched; a restart finds its data", { timeout: 240_000 }, async () => {
       const first = await startPaykit(host, "paykit")
       const token = first.boot.accessToken ?? ""
       const done = await journey(first, token).finally(() => first.close())
@@ -224,7 +224,7 @@ const sideBySide = (name: string, open: () => Promise<HostDatabase>) =>
 /** An installation from before schemas: a server in `public`, then moved into `paykit`. */
 const moved = (name: string, open: () => Promise<HostDatabase>) =>
   describe(`a server in public on ${name}`, () => {
-    it("keeps working without a schema; schemaMoveStatements moves all of it into paykit, where a server finds its data and token", { timeout: 180_000 }, async () => {
+    it("keeps working without a schema; schemaMoveStatements moves all of it into paykit, where a server finds its data and token", { timeout: 300_000 }, async () => {
       const host = await open()
       try {
         const before = await startPaykit(host, undefined)
