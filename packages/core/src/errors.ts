@@ -82,7 +82,8 @@ export class FeatureNotInstalled extends Schema.TaggedError<FeatureNotInstalled>
   packages: Schema.Array(Schema.String)
 }) {
   override get message(): string {
-    return `${this.feature} need the optional packages ${this.packages.join(", ")}, which are not installed: npm install ${this.packages.join(" ")}`
+    const what = this.packages.length === 1 ? "package" : "packages"
+    return `${this.feature} need the optional ${what} ${this.packages.join(", ")}, not installed here: npm install ${this.packages.join(" ")}`
   }
 }
 
