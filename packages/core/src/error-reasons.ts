@@ -1,5 +1,5 @@
 import { API_VERSION } from "./limits.ts"
-import { ACCESS_TOKEN_REASONS, type ErrorBody } from "./errors.ts"
+import { ACCESS_TOKEN_REASONS, type ErrorBody, FEATURE_NOT_INSTALLED_REASON } from "./errors.ts"
 
 /**
  * Every error type and reason the API answers with, and what it means: the `/docs` page lists
@@ -85,6 +85,10 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   restricted_for_apps: { type: "invalid_api_usage", meaning: "A partner app's access token may not call this endpoint (the spec's restricted endpoints, and managing OAuth apps)." },
   rate_limit_exceeded: usage("Too many requests this minute; the RateLimit-* and Retry-After headers say when to retry."),
   ...Object.fromEntries(ACCESS_TOKEN_REASONS.map((r) => [r, usage(`The access token is ${words(r.replace("access_token_", ""))}.`)])),
+  [FEATURE_NOT_INSTALLED_REASON]: {
+    type: "gocardless",
+    meaning: "The feature needs optional npm packages this server was installed without (mandate PDFs: pdfkit and dejavu-fonts-ttf; logos: sharp); the message names them."
+  },
   internal_server_error: { type: "gocardless", meaning: "A defect of the server; nothing about the cause is shown. Quote the request_id." },
   conflict: state("The resource changed while the request ran (a concurrent update); retry."),
   invalid_state: state("The resource's status does not allow this action."),

@@ -70,14 +70,31 @@ export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited"
   }
 }
 
-export type PaykitError = ValidationFailed | InvalidState | NotFound | InvalidApiUsage | Forbidden | RateLimited
+/** The reason of a `FeatureNotInstalled` answer (its anchor on the docs page). */
+export const FEATURE_NOT_INSTALLED_REASON = "feature_not_installed"
+
+/**
+ * A feature whose optional npm packages the embedding app has not installed (the engine loads
+ * them on first use): the answer names the packages to install, the rest of the engine works.
+ */
+export class FeatureNotInstalled extends Schema.TaggedError<FeatureNotInstalled>()("FeatureNotInstalled", {
+  feature: Schema.String,
+  packages: Schema.Array(Schema.String)
+}) {
+  override get message(): string {
+    const what = this.packages.length === 1 ? "package" : "packages"
+    return `${this.feature} need the optional ${what} ${this.packages.join(", ")}, not installed here: npm install ${this.packages.join(" ")}`
+  }
+}
+
+export type PaykitError = ValidationFailed | InvalidState | NotFound | InvalidApiUsage | Forbidden | RateLimited | FeatureNotInstalled
 
 /** What an engine operation on stored resources can fail with: a bad command, a refused move, a missing resource. */
 export type OperationError = ValidationFailed | InvalidState | NotFound
 
 export const isPaykitError = (u: unknown): u is PaykitError =>
   u instanceof ValidationFailed || u instanceof InvalidState || u instanceof NotFound ||
-  u instanceof InvalidApiUsage || u instanceof Forbidden || u instanceof RateLimited
+  u instanceof InvalidApiUsage || u instanceof Forbidden || u instanceof RateLimited || u instanceof FeatureNotInstalled
 
 // ---------------------------------------------------------------------------------------------
 // Building validation errors
@@ -187,6 +204,9 @@ export const httpStatusOf = (error: PaykitError): number => {
       return 403
     case "RateLimited":
       return 429
+    case "FeatureNotInstalled":
+      // Not Implemented: this server lacks the feature; the request itself is well formed.
+      return 501
   }
 }
 
@@ -234,5 +254,7 @@ export const renderError = (error: PaykitError, options: RenderOptions): ErrorBo
       return body("invalid_api_usage", error.message, [{ reason: error.reason, message: error.message }], error.reason)
     case "RateLimited":
       return body("invalid_api_usage", error.message, [{ reason: "rate_limit_exceeded", message: error.message }], "rate_limit_exceeded")
+    case "FeatureNotInstalled":
+      return body("gocardless", error.message, [{ reason: FEATURE_NOT_INSTALLED_REASON, message: error.message }], FEATURE_NOT_INSTALLED_REASON)
   }
 }

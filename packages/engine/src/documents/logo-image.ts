@@ -1,7 +1,7 @@
-import sharp from "sharp"
 import { Effect } from "effect"
-import { invalidField, LOGO_MAX_INPUT_PIXELS, type ValidationFailed } from "@paykit/core"
+import { type FeatureNotInstalled, invalidField, LOGO_MAX_INPUT_PIXELS, type ValidationFailed } from "@paykit/core"
 import { checkLogoImage, type ImageFormat, LOGOS, scaledLogoSize } from "@paykit/validation"
+import { optionalPackages } from "./optional-packages.ts"
 
 export interface ScaledLogo {
   readonly format: ImageFormat
@@ -9,6 +9,9 @@ export interface ScaledLogo {
   readonly height: number
   readonly bytes: Uint8Array
 }
+
+/** sharp is an optional peer dependency: only logos need it. */
+const loadSharp = optionalPackages("Logos", ["sharp"], async () => (await import("sharp")).default)
 
 /** EXIF orientations 5 to 8 turn the image a quarter: its width and height swap once upright. */
 const QUARTER_TURNS = new Set([5, 6, 7, 8])
@@ -26,12 +29,13 @@ const decodingRefusal = (e: unknown) => refused(e instanceof Error && /pixel lim
  * enlarged); encoded again in its own format. sharp writes no metadata unless asked, so EXIF
  * (camera, place, time) and every other metadata block are gone.
  */
-export const scaleLogo = (image: string): Effect.Effect<ScaledLogo, ValidationFailed> =>
+export const scaleLogo = (image: string): Effect.Effect<ScaledLogo, ValidationFailed | FeatureNotInstalled> =>
   Effect.gen(function*() {
     // The request Schema checked this already; read again here for the bytes and their format.
     const check = checkLogoImage(image)
     if (!check.valid) return yield* refused(check.message)
     const { format } = check.image
+    const sharp = yield* loadSharp
     const input = () => sharp(check.bytes, { limitInputPixels: LOGO_MAX_INPUT_PIXELS, failOn: "error" })
     // Reading the header already refuses a canvas past the limit.
     const meta = yield* Effect.tryPromise({ try: () => input().metadata(), catch: decodingRefusal })

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, InvalidState, newId, type NotFound, now, type ValidationFailed } from "@paykit/core"
+import { type FeatureNotInstalled, type IdGenerator, InvalidState, newId, type NotFound, now, type ValidationFailed } from "@paykit/core"
 import { LOGOS } from "@paykit/validation"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
@@ -17,7 +17,7 @@ import { LogoRepository } from "./repositories.ts"
  */
 export class Logos extends Context.Service<Logos, {
   /** A concurrent first upload for the same creditor that wins the race makes this one a 409 `conflict`. */
-  readonly upload: (organisation: string, command: LogoCreateRequest) => Effect.Effect<Logo, ValidationFailed | InvalidState>
+  readonly upload: (organisation: string, command: LogoCreateRequest) => Effect.Effect<Logo, ValidationFailed | InvalidState | FeatureNotInstalled>
   readonly get: (organisation: string, id: string) => Effect.Effect<Logo, NotFound>
   /** The creditor's logo, or null when it has none. */
   readonly forCreditor: (organisation: string, creditor: string) => Effect.Effect<Logo | null>

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import {
-  type IdGenerator, invalidField, MANDATE_PDF_URL_LIFE_MS, newId, type NotFound, now, SCHEME_CURRENCY, type Timestamp, timestampFromMillis, timestampToMillis,
+  type FeatureNotInstalled, type IdGenerator, invalidField, MANDATE_PDF_URL_LIFE_MS, newId, type NotFound, now, SCHEME_CURRENCY, type Timestamp, timestampFromMillis, timestampToMillis,
   type ValidationFailed
 } from "@paykit/core"
 import { isMandatePdfScheme, MANDATE_PDFS, type MandatePdfRequest, type MandatePdfScheme, mandatePdfSchemeOf } from "@paykit/validation"
@@ -28,7 +28,7 @@ export const MANDATE_PDF_EXPIRY = "mandate_pdf_expiry"
  * erases them. `accepted` is the caller's `Accept-Language`, best first.
  */
 export class MandatePdfs extends Context.Service<MandatePdfs, {
-  readonly create: (organisation: string, command: MandatePdfRequest, accepted: ReadonlyArray<string>) => Effect.Effect<MandatePdfRecord, ValidationFailed>
+  readonly create: (organisation: string, command: MandatePdfRequest, accepted: ReadonlyArray<string>) => Effect.Effect<MandatePdfRecord, ValidationFailed | FeatureNotInstalled>
   readonly get: (organisation: string, id: string) => Effect.Effect<MandatePdfRecord, NotFound>
   /** Drops the PDF of `id` (its `MANDATE_PDF_EXPIRY` due work); a record already erased or pruned is left as it is. */
   readonly erase: (organisation: string, id: string) => Effect.Effect<void>

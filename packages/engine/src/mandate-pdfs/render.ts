@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import PDFDocument from "pdfkit"
+import type { FeatureNotInstalled } from "@paykit/core"
+import { optionalPackages } from "../documents/optional-packages.ts"
 import type { MandatePdfDrawing } from "./domain/mandate-pdfs.ts"
 import { type Form, mandateForm, type Notice, type Section } from "./texts/index.ts"
 
@@ -16,9 +17,14 @@ import { type Form, mandateForm, type Notice, type Section } from "./texts/index
 const require = createRequire(import.meta.url)
 const fontFile = (name: string): Buffer => readFileSync(require.resolve(`dejavu-fonts-ttf/ttf/${name}`))
 
-/** Read on the first PDF, then kept: the two faces are about a megabyte. */
-let fonts: { readonly regular: Buffer; readonly bold: Buffer } | undefined
-const loadFonts = () => (fonts ??= { regular: fontFile("DejaVuSans.ttf"), bold: fontFile("DejaVuSans-Bold.ttf") })
+/**
+ * pdfkit and the fonts are optional peer dependencies, loaded on the first PDF and then kept (the
+ * two faces are about a megabyte).
+ */
+const loadPdfKit = optionalPackages("Mandate PDFs", ["pdfkit", "dejavu-fonts-ttf"], async () => ({
+  PDFDocument: (await import("pdfkit")).default,
+  fonts: { regular: fontFile("DejaVuSans.ttf"), bold: fontFile("DejaVuSans-Bold.ttf") }
+}))
 
 const MARGIN = 50
 const LABEL_WIDTH = 175
@@ -108,10 +114,9 @@ const drawForm = (doc: Doc, form: Form): void => {
 }
 
 /** The PDF of a request: its form in its language, dated when it was asked for. */
-export const renderMandatePdf = (record: MandatePdfDrawing): Effect.Effect<Uint8Array> =>
-  Effect.callback<Uint8Array>((resume) => {
+export const renderMandatePdf = (record: MandatePdfDrawing): Effect.Effect<Uint8Array, FeatureNotInstalled> =>
+  Effect.flatMap(loadPdfKit, ({ PDFDocument, fonts: { regular, bold } }) => Effect.callback<Uint8Array>((resume) => {
     const form = mandateForm(record.document)
-    const { regular, bold } = loadFonts()
     const created = new Date(record.created_at)
     const doc = new PDFDocument({
       size: "A4",
@@ -127,4 +132,4 @@ export const renderMandatePdf = (record: MandatePdfDrawing): Effect.Effect<Uint8
     doc.registerFont("bold", bold)
     drawForm(doc, form)
     doc.end()
-  })
+  }))
