@@ -37,4 +37,5 @@ describe("paykit mounted in Express 5", () => {
   it("serves them mounted ahead of the parser", () => clientFlows(before.origin), 60_000)
   it("answers with links under the prefix", () => prefixedLinks(behind.origin), 60_000)
   it("answers 408 to a body never sent, mounted ahead of the parser", () => expect408(before.origin), 10_000)
+  it("answers 408 to a body never sent that the parser in front leaves unread", () => expect408(behind.origin, "text/plain"), 10_000)
 })
