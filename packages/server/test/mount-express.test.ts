@@ -26,7 +26,7 @@ describe("paykit mounted in Express 5", () => {
     ahead.use(MOUNT, paykit.handleNode)
     ahead.use(express.json())
     before = await listen(ahead)
-  }, 60_000)
+  }, 150_000)
   afterAll(async () => {
     behind.server.close()
     before.server.close()

@@ -20,7 +20,7 @@ describe("paykit mounted in Fastify 5", () => {
       })
     }, { prefix: MOUNT })
     origin = await app.listen({ port: 0, host: "127.0.0.1" })
-  }, 60_000)
+  }, 150_000)
   afterAll(async () => {
     await app.close()
     await paykit.close()

@@ -31,7 +31,7 @@ describe("paykit as a fetch handler", () => {
     server = fetchServer((request) => paykit.fetch(request))
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  }, 60_000)
+  }, 150_000)
   afterAll(async () => {
     server.close()
     await paykit.close()

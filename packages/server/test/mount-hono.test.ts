@@ -16,7 +16,7 @@ describe("paykit mounted in Hono (node server)", () => {
     origin = await new Promise<string>((resolve) => {
       server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`))
     })
-  }, 60_000)
+  }, 150_000)
   afterAll(async () => {
     server.close()
     await paykit.close()

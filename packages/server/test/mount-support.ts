@@ -46,7 +46,7 @@ export const clientFlows = async (origin: string): Promise<void> => {
   const seen: Array<string | undefined> = []
   let after: string | undefined = undefined
   do {
-    const page: Awaited<ReturnType<typeof client.customers.list>> = await client.customers.list(after === undefined ? { limit: "2" } : { limit: "2", after })
+    const page: Awaited<ReturnType<typeof client.customers.list>> = await client.customers.list(after === undefined ? { limit: 2 } : { limit: 2, after })
     expect(page.customers.length).toBeLessThanOrEqual(2)
     seen.push(...page.customers.map((c) => c.id))
     after = page.meta.cursors?.after ?? undefined
