@@ -44,6 +44,22 @@ describe("paykit as a fetch handler", () => {
     expect(response.status).toBe(200)
     expect(await response.json()).toMatchObject({ meta: { limit: 1 } })
   })
+  it("serves the connect server (OAuth) under the prefix, through the app's handler and its own", async () => {
+    const token = () => new Request(`http://localhost${MOUNT}/connect/oauth/access_token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "grant_type=authorization_code&code=nothing&client_id=nobody&client_secret=none&redirect_uri=https%3A%2F%2Fexample.com"
+    })
+    for (const handler of [paykit.fetch, paykit.connect.fetch]) {
+      const answer = await handler(token())
+      expect(answer.status).not.toBe(404)
+      expect(answer.status).toBeGreaterThanOrEqual(400)
+      expect(answer.status).toBeLessThan(500)
+      expect(await answer.json()).toHaveProperty("error")
+    }
+    // The API's paths are not the connect server's.
+    expect((await paykit.connect.fetch(new Request(`http://localhost${MOUNT}/connect/customers`))).status).toBe(404)
+  })
   it("serves the official client's flows through a fetch-style server", () => clientFlows(origin), 60_000)
   it("answers with links under the prefix", () => prefixedLinks(origin), 60_000)
   it("answers 408 to a body never sent", () => expect408(origin), 10_000)
