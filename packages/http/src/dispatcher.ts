@@ -204,6 +204,7 @@ class Exchange {
     const request: ApiRequest = {
       method: this.method,
       path: this.path,
+      basePath: this.shared.basePath,
       headers: this.headers,
       params: match.params,
       query: this.q === -1 ? EMPTY_QUERY : parseQuery(this.url.slice(this.q + 1)),

@@ -82,7 +82,11 @@ export const prefixedLinks = async (origin: string): Promise<void> => {
   expect(`${pageUrl.origin}${pageUrl.pathname}`.startsWith(`http://localhost${MOUNT}/`)).toBe(true)
   const page = await fetch(`${origin}${pageUrl.pathname}${pageUrl.search}`)
   expect(page.status).toBe(200)
-  expect(await page.text()).toContain("<html")
+  const text = await page.text()
+  expect(text).toContain("<form")
+  // Its forms and its own links are under the prefix too.
+  expect(text).not.toMatch(/(action|href)="\/(?!paykit\/)/)
+  expect(text).toMatch(/action="\/paykit\//)
 }
 
 /**
