@@ -3,6 +3,10 @@ import { defineProject } from "vitest/config"
 // Tests run against the packages' TypeScript sources: the "@paykit/source" export condition
 // points each @paykit/* import at src/index.ts, so `npm test` needs no build first.
 const conditions = ["@paykit/source", "node", "import", "default"]
+// The server-side conditions are also the test workers' `--conditions`, which apply to Node's own
+// `require` too: "import" there gives a CommonJS package's `require` of a dual package its ES
+// module (express's router requiring is-promise); Vite adds "import" to the imports it resolves.
+const ssrConditions = ["@paykit/source", "node"]
 
 export interface ProjectOptions {
   /**
@@ -15,7 +19,7 @@ export interface ProjectOptions {
 export const paykitProject = (name: string, options: ProjectOptions = {}) =>
   defineProject({
     resolve: { conditions },
-    ssr: { resolve: { conditions, externalConditions: conditions } },
+    ssr: { resolve: { conditions: ssrConditions, externalConditions: ssrConditions } },
     test: {
       name,
       include: ["test/**/*.test.ts"],

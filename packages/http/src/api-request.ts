@@ -19,6 +19,8 @@ export interface ApiRequest {
   readonly method: string
   /** The path without the query string. */
   readonly path: string
+  /** The prefix a host mounts the API under (`"/paykit"`), absent or `""` for none: links a page writes to itself carry it. */
+  readonly basePath?: string
   readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
   readonly params: Readonly<Record<string, string>>
   readonly query: QueryValues

@@ -1,11 +1,12 @@
 import { Cause, Clock, Context, Effect, Exit } from "effect"
 import { randomUUID } from "node:crypto"
-import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http"
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http"
 import type { InvalidApiUsage } from "@paykit/core"
 import { type ApiRequest, parseJsonBody } from "./api-request.ts"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
-import { errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
+import { DOCUMENTATION_BASE, errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import type { GatewayRun } from "./gateway.ts"
+import { nodeHeadersOf, parsedBodyOf, readWebBody } from "./host-request.ts"
 import type { QueryValues } from "./query-params.ts"
 import {
   bodyTooLarge,
@@ -36,10 +37,19 @@ import { type AnyRoute, isPage, makeRouter, type RouteMatch, type Router } from 
 export interface Dispatcher {
   /** Serves every request of `server`, bodies bounded by `bodyMs`; the returned function stops it. */
   readonly attach: (server: Server, bodyMs: number) => () => void
+  /**
+   * Serves one request a host's Node server took, as if its target were `target` (the path below
+   * the mount). A body the host's parser already read is taken from the request (`parsedBodyOf`).
+   */
+  readonly serveNode: (req: IncomingMessage, res: ServerResponse, target: string, bodyMs: number) => void
+  /** Serves one web `Request` as if its target were `target`, its body bounded by `bodyMs`. */
+  readonly serveFetch: (request: Request, target: string, bodyMs: number) => Promise<Response>
   /** Answers from now on with `Connection: close`, and resolves once no request is in flight. */
   readonly drain: () => Promise<void>
   /** A dispatcher over these routes as well, with the same gateway, context and logs (how `makeHttpAppWith` adds the pages). */
   readonly withRoutes: (routes: ReadonlyArray<AnyRoute>) => Dispatcher
+  /** The same dispatcher for a host that mounts it under `basePath` (normalised): the links it answers with carry the prefix. */
+  readonly mountedAt: (basePath: string) => Dispatcher
 }
 
 export class ApiDispatcher extends Context.Service<ApiDispatcher, Dispatcher>()("@paykit/http/ApiDispatcher") {}
@@ -104,6 +114,33 @@ export interface DispatcherOptions {
   readonly log: (entry: RequestLogEntry) => void
   /** Where defects (bugs, never bad input) are reported; the client sees only the 500 body. */
   readonly reportDefect: (requestId: string, cause: Cause.Cause<unknown>) => void
+  /** The prefix a host mounts the routes under (`"/paykit"`), `""` for none: `documentation_url` and `Location` carry it. */
+  readonly basePath?: string
+}
+
+/** Where an exchange's answer goes: a Node response, or the web `Response` a fetch handler resolves with. */
+interface Sink {
+  /** `hangUp`: close the connection once the answer is written (a body that did not arrive in time). */
+  send(status: number, headers: OutgoingHttpHeaders, body: string | Uint8Array, hangUp: boolean): void
+}
+
+const nodeSink = (req: IncomingMessage, res: ServerResponse): Sink => ({
+  send: (status, headers, body, hangUp) => {
+    res.writeHead(status, headers)
+    res.end(body)
+    if (hangUp) res.once("finish", () => req.socket.destroy())
+  }
+})
+
+/** Node's header values as a web `Headers` (the hop-by-hop `Connection` is the host's to decide). */
+const webHeaders = (headers: OutgoingHttpHeaders): Headers => {
+  const result = new Headers()
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name === "connection") continue
+    if (Array.isArray(value)) for (const item of value) result.append(name, item)
+    else result.set(name, String(value))
+  }
+  return result
 }
 
 const notFound = (method: string, path: string): InvalidApiUsage =>
@@ -118,8 +155,12 @@ class Shared {
   closing = false
   drained: (() => void) | undefined = undefined
   readonly run: ReturnType<typeof Effect.runCallbackWith<never>>
+  readonly basePath: string
+  readonly documentationBase: string
   constructor(readonly options: DispatcherOptions) {
     this.run = Effect.runCallbackWith(options.context)
+    this.basePath = options.basePath ?? ""
+    this.documentationBase = `${this.basePath}${DOCUMENTATION_BASE}`
   }
 
   settle(): void {
@@ -139,8 +180,8 @@ class Exchange {
   answered = false
   constructor(
     readonly shared: Shared,
-    readonly req: IncomingMessage,
-    readonly res: ServerResponse,
+    readonly headers: IncomingHttpHeaders,
+    readonly sink: Sink,
     readonly match: RouteMatch | undefined,
     readonly method: string,
     readonly url: string,
@@ -163,7 +204,8 @@ class Exchange {
     const request: ApiRequest = {
       method: this.method,
       path: this.path,
-      headers: this.req.headers,
+      basePath: this.shared.basePath,
+      headers: this.headers,
       params: match.params,
       query: this.q === -1 ? EMPTY_QUERY : parseQuery(this.url.slice(this.q + 1)),
       body,
@@ -172,7 +214,7 @@ class Exchange {
     const requestId = this.requestId
     const route = match.route
     const handled = isPage(route) ? route.page(request) : this.shared.options.gateway(route, request)
-    const program = Effect.catch(handled, (error) => Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now)))
+    const program = Effect.catch(handled, (error) => Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now, this.shared.documentationBase)))
     this.shared.run(program, {
       onExit: (exit) => {
         if (Exit.isFailure(exit)) return this.failed(exit.cause)
@@ -184,7 +226,7 @@ class Exchange {
 
   /** A protocol refusal before any handler (404, 413): answered at once. */
   refuse(error: InvalidApiUsage): void {
-    this.write(errorResponse(error, this.requestId, Date.now()))
+    this.write(errorResponse(error, this.requestId, Date.now(), this.shared.documentationBase))
     this.shared.settle()
   }
 
@@ -196,8 +238,7 @@ class Exchange {
 
   /** The body did not arrive in time: 408, then the connection is closed. The request settles when its reading gives up. */
   timedOut(): void {
-    this.write(errorResponse(requestTimeout(), this.requestId, Date.now()), true)
-    this.res.once("finish", () => this.req.socket.destroy())
+    this.write(errorResponse(requestTimeout(), this.requestId, Date.now(), this.shared.documentationBase), true)
   }
 
   abandoned(): void {
@@ -205,7 +246,7 @@ class Exchange {
   }
 
   failed(cause: Cause.Cause<unknown>): void {
-    this.write(defectAnswer(this.shared.options.reportDefect, this.requestId, cause))
+    this.write(defectAnswer(this.shared.options.reportDefect, this.requestId, cause, this.shared.documentationBase))
     this.shared.settle()
   }
 
@@ -219,9 +260,11 @@ class Exchange {
       [REQUEST_ID_HEADER]: this.requestId
     }
     for (const name in response.headers) headers[name] = response.headers[name]
+    const location = response.headers["location"]
+    // A path the API names (a creation's `Location`, a page's redirect) is below the mount too.
+    if (location?.startsWith("/") === true) headers["location"] = `${this.shared.basePath}${location}`
     if (this.shared.closing || close) headers["connection"] = "close"
-    this.res.writeHead(response.status, headers)
-    this.res.end(body)
+    this.sink.send(response.status, headers, body, close)
     logAnswer(this.shared.options.log, this, response.status)
   }
 }
@@ -230,23 +273,51 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
   const shared = new Shared(options)
   const router = options.router
 
-  const handle = (req: IncomingMessage, res: ServerResponse, bodyMs: number): void => {
-    const url = req.url ?? "/"
+  const exchangeFor = (method: string, url: string, headers: IncomingHttpHeaders, sink: Sink): Exchange => {
     const q = url.indexOf("?")
     const path = q === -1 ? url : url.slice(0, q)
-    const method = req.method ?? "GET"
     shared.inFlight++
-    const exchange = new Exchange(shared, req, res, router.find(method, path), method, url, q, path)
-    boundBody(req, res, bodyMs, exchange)
-    if (declaresTooLarge(req.headers)) exchange.tooLarge()
-    else if (exchange.match === undefined || !hasBody(method)) exchange.answer("")
-    else readBody(req, res, exchange)
+    return new Exchange(shared, headers, sink, router.find(method, path), method, url, q, path)
   }
+
+  /** True when the exchange is answered without a body: refused as too large, unrouted, or a method without one. */
+  const answeredBodiless = (exchange: Exchange): boolean => {
+    if (declaresTooLarge(exchange.headers)) exchange.tooLarge()
+    else if (exchange.match === undefined || !hasBody(exchange.method)) exchange.answer("")
+    else return false
+    return true
+  }
+
+  const handle = (req: IncomingMessage, res: ServerResponse, bodyMs: number, target = req.url ?? "/"): void => {
+    const exchange = exchangeFor(req.method ?? "GET", target, req.headers, nodeSink(req, res))
+    boundBody(req, res, bodyMs, exchange)
+    if (answeredBodiless(exchange)) return
+    const parsed = parsedBodyOf(req)
+    if (parsed === undefined) readBody(req, res, exchange)
+    else exchange.answer(parsed)
+  }
+
+  const serveFetch = (request: Request, target: string, bodyMs: number): Promise<Response> =>
+    new Promise((resolve) => {
+      const sink: Sink = { send: (status, headers, body) => resolve(new Response(status === 204 || status === 304 ? null : body, { status, headers: webHeaders(headers) })) }
+      const exchange = exchangeFor(request.method, target, nodeHeadersOf(request.headers), sink)
+      if (answeredBodiless(exchange)) return
+      readWebBody(request.body, bodyMs, {
+        answer: (body) => exchange.answer(body),
+        tooLarge: () => exchange.tooLarge(),
+        // The body is given up at once: the request settles with its 408.
+        timedOut: () => {
+          exchange.timedOut()
+          exchange.abandoned()
+        },
+        abandoned: () => exchange.abandoned()
+      })
+    })
 
   /** A request Node could not read (no `ServerResponse` exists): its id and its answer, logged as any other. */
   const refuseUnread = (error: InvalidApiUsage, request: UnreadRequest): Refusal => {
     const requestId = randomUUID()
-    const response = errorResponse(error, requestId, Date.now())
+    const response = errorResponse(error, requestId, Date.now(), shared.documentationBase)
     logAnswer(options.log, { requestId, ...request }, response.status)
     return { requestId, response }
   }
@@ -267,6 +338,9 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
         shared.drained = resolve
       })
     },
-    withRoutes: (routes) => makeDispatcher({ ...options, router: makeRouter([...router.routes, ...routes]) })
+    serveNode: (req, res, target, bodyMs) => handle(req, res, bodyMs, target),
+    serveFetch,
+    withRoutes: (routes) => makeDispatcher({ ...options, router: makeRouter([...router.routes, ...routes]) }),
+    mountedAt: (basePath) => makeDispatcher({ ...options, basePath })
   }
 }

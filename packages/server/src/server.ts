@@ -1,4 +1,4 @@
-import { Effect, Layer, References } from "effect"
+import { Context, Effect, Layer, References } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
@@ -7,14 +7,14 @@ import {
   DashboardBaseUrl, DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, HostedPagesBaseUrl, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
   retentionPolicy, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
-import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, PageSigningSecret, paykitRoutes, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import { type AccessTokens, ApiDispatcher, apiEngineOn, type Dispatcher, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, PageSigningSecret, paykitRoutes, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, pgliteInSchema, postgresClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import { connectPortOf, type Database, type ServerConfig } from "./config.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
 import { migrateServer } from "./migrations/index.ts"
 import { oauthAppRoutes } from "./oauth/app-routes.ts"
-import { ConnectServer, connectServerLayer } from "./oauth/connect-server.ts"
+import { ConnectServer, connectRoutes, connectServerLayer } from "./oauth/connect-server.ts"
 import { OAuthStore } from "./oauth/store.ts"
 import { Organisations } from "./organisations.ts"
 import { rootRoute } from "./root-page.ts"
@@ -75,6 +75,11 @@ export interface ServerOptions {
   readonly dueWork?: ReadonlyArray<DueWorkDeclarations>
   /** The worker's poll interval and lease, when not `config.worker`'s (tests shorten the lease). */
   readonly worker?: WorkerTiming
+  /**
+   * False: this process runs no due work (the daily run, webhook deliveries, retention); another
+   * process on the same database does. Default true.
+   */
+  readonly runsDueWork?: boolean
 }
 
 const pieces = (config: ServerConfig, options: ServerOptions) => {
@@ -109,13 +114,13 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
 }
 
 /**
- * The server in either mode: the engine on SQL, the due-work worker (the daily run and the extra
- * declarations, each organisation on its own clock, which is real time in live mode), the API's
- * routes and the mode's `/sandbox/` routes. The worker starts polling once the first start's
- * organisation exists and every organisation has its daily run, and stops when the server does.
+ * Paykit without a listener, in either mode: the engine on SQL, the due-work worker (the daily run
+ * and the extra declarations, each organisation on its own clock, which is real time in live
+ * mode) and the first start. The worker starts polling once the first start's organisation exists
+ * and every organisation has its daily run (unless `runsDueWork` is false), and stops with the layer.
  */
-const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
-  const { database, ports, externals, boot, listen, timing, dueWork, retention } = pieces(config, options)
+const makeFoundation = (config: ServerConfig, options: ServerOptions) => {
+  const { database, ports, externals, boot, timing, dueWork, retention } = pieces(config, options)
   const foundation = ports.pipe(Layer.provideMerge(database))
   // apiEngineOn keeps only the storage ports of what it is given; the same (memoised) foundation
   // is merged again for the server's ports.
@@ -128,16 +133,59 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   const services = Layer.unwrap(Effect.map(declared, (kinds) => dueWorkerLayer([...kinds, ...dueWork], timing))).pipe(
     Layer.provideMerge(deliveries)
   )
-  const started = Layer.mergeAll(pollDueWork(timing), Layer.effectDiscard(ensureDailyRuns), Layer.effectDiscard(ensureStorageMaintenance)).pipe(
+  const polling = options.runsDueWork === false ? Layer.empty : pollDueWork(timing)
+  return Layer.mergeAll(polling, Layer.effectDiscard(ensureDailyRuns), Layer.effectDiscard(ensureStorageMaintenance)).pipe(
     Layer.provideMerge(boot.pipe(Layer.provideMerge(services)))
   )
+}
+
+/** The API's dispatcher in `config`'s mode: the API's routes, the mode's `/sandbox/` and scenario routes, the server's own, the pages. */
+const apiRoutesLayer = <A, E, R>(config: ServerConfig, pages: Layer.Layer<A, E, R>) => {
   const sandbox = config.mode === "sandbox" ? sandboxRoutes : liveSandboxRoutes
   const scenarios = config.mode === "sandbox" ? scenarioRoutes : liveScenarioRoutes
-  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, oauthAppRoutes, rootRoute(config.mode))).pipe(Layer.provide(pagesLayer(config)))
-  // The connect server (OAuth) listens beside the API, on the same host, stores and pages' secret.
-  const connect = connectServerLayer(config.mode, { ...listen, port: connectPortOf(config) }, config.connectUrl, pagesLayer(config))
-  return announce(config).pipe(Layer.provideMerge(Layer.merge(serveHttpApp(routes, listen), connect).pipe(Layer.provideMerge(started))))
+  return makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, oauthAppRoutes, rootRoute(config.mode))).pipe(Layer.provide(pages))
 }
+
+/** The server in either mode: the foundation, with the API and the connect server (OAuth) each on its own port. */
+const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
+  const { listen } = pieces(config, options)
+  const pages = pagesLayer(config, publicUrlOf(config))
+  // The connect server (OAuth) listens beside the API, on the same host, stores and pages' secret.
+  const connect = connectServerLayer(config.mode, { ...listen, port: connectPortOf(config) }, config.connectUrl, pages)
+  return announce(config).pipe(
+    Layer.provideMerge(Layer.merge(serveHttpApp(apiRoutesLayer(config, pages), listen), connect).pipe(Layer.provideMerge(makeFoundation(config, options))))
+  )
+}
+
+/** The two request handlers of a paykit a host serves itself: the API's, and the connect server's (OAuth). */
+export class PaykitDispatchers extends Context.Service<PaykitDispatchers, {
+  readonly api: Dispatcher
+  readonly connect: Dispatcher
+}>()("@paykit/server/PaykitDispatchers") {}
+
+/** Where a host mounts paykit: the API's and the connect server's prefixes (normalised), and the origin people reach the host at. */
+export interface Mount {
+  readonly basePath: string
+  readonly connectBasePath: string
+  readonly publicOrigin: string
+}
+
+/**
+ * Paykit for a host that owns the listener (`createPaykitApp`): the foundation and both
+ * dispatchers, mounted at their prefixes; the pages' URLs are the public origin and the prefix.
+ */
+export const makeEmbeddedServer = (config: ServerConfig, options: ServerOptions, mount: Mount): Layer.Layer<EmbeddedServices, unknown> => {
+  const pages = pagesLayer(config, Effect.succeed(`${mount.publicOrigin}${mount.basePath}`))
+  const dispatchers = Layer.effect(PaykitDispatchers, Effect.gen(function*() {
+    const api = Context.get(yield* Layer.build(apiRoutesLayer(config, pages)), ApiDispatcher)
+    const connect = Context.get(yield* Layer.build(apiDispatcher(connectRoutes(config.mode)).pipe(Layer.provide(pages))), ApiDispatcher)
+    return PaykitDispatchers.of({ api: api.mountedAt(mount.basePath), connect: connect.mountedAt(mount.connectBasePath) })
+  }))
+  return dispatchers.pipe(Layer.provideMerge(makeFoundation(config, options)), Layer.provide(options.tracing === true ? Layer.empty : noSpans))
+}
+
+/** What an embedded paykit offers its host: the running foundation and its two dispatchers. */
+export type EmbeddedServices = Exclude<ServerServices, HttpServer.HttpServer | ConnectServer> | PaykitDispatchers
 
 /**
  * Where people reach this server: `PAYKIT_PUBLIC_URL`, else the address it listens on (a wildcard
@@ -158,9 +206,9 @@ export const publicUrlOf = (config: Pick<ServerConfig, "host" | "publicUrl">): E
  * server's key, so every process on one store takes the others' forms), and whether the sandbox
  * bank's page acts (a sandbox server's; a live server's payers authorise at their real banks).
  */
-const pagesLayer = (config: ServerConfig) =>
+const pagesLayer = <R>(config: ServerConfig, publicUrl: Effect.Effect<string, never, R>) =>
   Layer.unwrap(Effect.gen(function*() {
-    const url = yield* publicUrlOf(config)
+    const url = yield* publicUrl
     const secret = yield* serverSecretKey(config.database, config.webhooks)
     return Layer.mergeAll(
       Layer.succeed(HostedPagesBaseUrl, url),
@@ -195,21 +243,27 @@ export const makeServer = (config: ServerConfig, options: ServerOptions = {}): L
  */
 const noSpans = Layer.succeed(References.TracerEnabled, false)
 
+/** The first start's line: the organisation made, and its token, the one time it exists in clear. */
+export const announceCreatedToken = Effect.gen(function*() {
+  const log = yield* ServerLog
+  const boot = yield* Bootstrap
+  if (boot.accessToken === undefined) return
+  log({
+    level: "info",
+    msg: `${boot.organisation.environment} organisation created; its access token is shown this once`,
+    organisation: boot.organisation.id,
+    creditor: boot.creditor,
+    access_token: boot.accessToken
+  })
+})
+
 /** The start-up lines: the organisation (and its token, the one time it exists in clear), then the address. */
 const announce = (config: ServerConfig) =>
   Layer.effectDiscard(Effect.gen(function*() {
     const log = yield* ServerLog
     const boot = yield* Bootstrap
     const url = yield* serverUrl
-    if (boot.accessToken !== undefined) {
-      log({
-        level: "info",
-        msg: `${boot.organisation.environment} organisation created; its access token is shown this once`,
-        organisation: boot.organisation.id,
-        creditor: boot.creditor,
-        access_token: boot.accessToken
-      })
-    }
+    yield* announceCreatedToken
     log({
       level: "info",
       msg: "listening",

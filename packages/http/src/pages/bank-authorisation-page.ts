@@ -83,7 +83,7 @@ const accountFields = (p: PageRequest): Html => html`<fieldset>
 <input id="account_number" name="account_number" inputmode="numeric" required>
 </fieldset>`
 
-const choiceForm = (p: PageRequest, token: string, withAccount: boolean): Html => html`<form method="post" action="${p.path}">
+const choiceForm = (p: PageRequest, token: string, withAccount: boolean): Html => html`<form method="post" action="${p.href}">
 ${formGuard(p, token)}
 ${withAccount ? accountFields(p) : ""}
 <div class="actions">
@@ -139,7 +139,7 @@ const show = (services: PageServices): PageAnswer => (p) =>
 <p class="notice">${p.messages.sandbox_notice}</p>
 ${details(p, shown)}
 ${outcome === undefined ? choiceForm(p, csrfToken(services.csrf, p, PURPOSE), bankReportsAccount(shown.request)) : finished(p, shown, outcome)}`
-    return page(200, layout({ language: p.language, messages: p.messages, title: p.messages.bank_title, theme, path: p.path, content }))
+    return page(200, layout({ language: p.language, messages: p.messages, title: p.messages.bank_title, theme, path: p.href, content }))
   })
 
 const choose = (services: PageServices): PageAnswer => (p) =>
@@ -168,7 +168,7 @@ const complete = (services: PageServices): PageAnswer => (p) =>
     const outcome = outcomeOf(authorisation, timestampToMillis(yield* now))
     const said = outcome === "success" ? p.messages.outcome_success : outcome === "timeout" ? p.messages.outcome_timeout : p.messages.outcome_failure
     const content = html`<p class="status" role="status">${outcome === undefined ? p.messages.bank_intro : said}</p>`
-    return page(200, layout({ language: p.language, messages: p.messages, title: p.messages.complete_title, theme, path: p.path, content }))
+    return page(200, layout({ language: p.language, messages: p.messages, title: p.messages.complete_title, theme, path: p.href, content }))
   })
 
 /** On a live server: no sandbox bank, so neither a visit, a choice nor an outcome (`SandboxBankPage`). */

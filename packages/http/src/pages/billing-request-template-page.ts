@@ -23,11 +23,11 @@ const show = (services: PageServices): PageAnswer => (p) =>
     const m = p.messages
     const content = html`<p>${m.template_intro}</p>
 <dl><dt>${m.bank_payee}</dt><dd>${creditor.name}</dd>${template.name === null ? "" : html`<dt>${m.bank_description}</dt><dd>${template.name}</dd>`}</dl>
-<form method="post" action="${p.path}">
+<form method="post" action="${p.href}">
 ${formGuard(p, csrfToken(services.csrf, p, PURPOSE))}
 <div class="actions"><button type="submit" class="primary">${m.template_start}</button></div>
 </form>`
-    return page(200, layout({ language: p.language, messages: m, title: `${m.template_title} ${creditor.name}`, theme, path: p.path, content }))
+    return page(200, layout({ language: p.language, messages: m, title: `${m.template_title} ${creditor.name}`, theme, path: p.href, content }))
   })
 
 const start = (services: PageServices): PageAnswer => (p) =>

@@ -82,7 +82,7 @@ export const field = (form: StepForm, name: string, label: string, value: string
 }
 
 export const stepForm = (form: StepForm, step: FlowStep, body: HtmlValue, button: string): Html => html`${problemList(form.p, form.input.problems)}
-<form method="post" action="${form.p.path}">
+<form method="post" action="${form.p.href}">
 ${formGuard(form.p, form.token)}<input type="hidden" name="step" value="${step}">
 ${body}
 <div class="actions"><button type="submit" class="primary">${button}</button></div>

@@ -117,7 +117,7 @@ const TITLES: Readonly<Record<FlowStep, MessageKey>> = {
 }
 
 const framed = (ctx: FlowContext, status: number, title: string, content: HtmlValue): ApiResponse =>
-  page(status, layout({ language: ctx.p.language, messages: ctx.p.messages, title, theme: ctx.theme, path: ctx.p.path, content: html`${content}` }))
+  page(status, layout({ language: ctx.p.language, messages: ctx.p.messages, title, theme: ctx.theme, path: ctx.p.href, content: html`${content}` }))
 
 const exitLink = (ctx: FlowContext): HtmlValue =>
   ctx.view.flow.exit_uri === null ? "" : html`<p><a href="${ctx.view.flow.exit_uri}">${ctx.p.messages.flow_exit}</a></p>`

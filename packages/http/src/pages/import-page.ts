@@ -49,7 +49,7 @@ const entriesTable = (p: PageRequest, entries: ReadonlyArray<OutboundPaymentImpo
 <tbody>${entries.map((entry) => entryRow(p, entry, currency))}</tbody>
 </table>`
 
-const decisionForm = (p: PageRequest, batch: OutboundPaymentImport, token: string): Html => html`<form method="post" action="${p.path}">
+const decisionForm = (p: PageRequest, batch: OutboundPaymentImport, token: string): Html => html`<form method="post" action="${p.href}">
 ${formGuard(p, token)}
 <label for="access_token">${p.messages.import_token}</label>
 <p class="notice" id="access_token_hint">${p.messages.import_token_hint}</p>
@@ -77,7 +77,7 @@ ${CANCELLABLE.includes(batch.status)
       ? decisionForm(p, batch, csrfToken(services.csrf, p, PURPOSE))
       : ""}
 ${batch.status === "invalid" ? html`<p class="notice">${p.messages.import_not_ready}</p>` : ""}`
-    return page(200, layout({ language: p.language, messages: p.messages, title: p.messages.import_title, theme, path: p.path, content }))
+    return page(200, layout({ language: p.language, messages: p.messages, title: p.messages.import_title, theme, path: p.href, content }))
   })
 
 const decide = (services: PageServices): PageAnswer => (p) =>

@@ -26,6 +26,8 @@ export interface PageRequest {
   readonly id: string
   /** The page's own path, without its query. */
   readonly path: string
+  /** The page's path as a browser reaches it: under the host's prefix, when mounted. */
+  readonly href: string
 }
 
 const header = (request: ApiRequest, name: string): string | undefined => {
@@ -54,7 +56,8 @@ const pageRequestOf = (request: ApiRequest): PageRequest => {
     messages: MESSAGES[language],
     organisation: request.params["organisation"] ?? "",
     id: request.params["id"] ?? "",
-    path: request.path
+    path: request.path,
+    href: `${request.basePath ?? ""}${request.path}`
   }
 }
 
@@ -109,7 +112,7 @@ export const errorPage = (p: PageRequest, status: number, detail: string, theme:
     messages: p.messages,
     title: p.messages.error_title,
     theme,
-    path: p.path,
+    path: p.href,
     content: html`<p role="alert">${detail}</p>`
   }))
 

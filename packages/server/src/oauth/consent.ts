@@ -105,7 +105,8 @@ const field = (name: string, label: string, value: string | undefined, type = "t
   html`<label for="${name}">${label}</label><input id="${name}" name="${name}" type="${type}" value="${value ?? ""}">`
 
 /** The consent page: who asks, for what, and the user's account, agreement or refusal. */
-const consentPage = (services: ConnectServices, a: Authorisation, problem?: string): Effect.Effect<ApiResponse> =>
+/** `basePath`: the prefix a host mounts the connect server under, which the form posts back below. */
+const consentPage = (services: ConnectServices, a: Authorisation, basePath: string, problem?: string): Effect.Effect<ApiResponse> =>
   Effect.map(Clock.currentTimeMillis, (nowMs) => {
     const token = services.csrf.sign(PURPOSE, a.app.clientId, csrfResource(a), nowMs)
     const signup = services.signup && a.initialView === "signup"
@@ -113,7 +114,7 @@ const consentPage = (services: ConnectServices, a: Authorisation, problem?: stri
     return frame(`Connect ${a.app.name} to your paykit account`, html`
 ${problem === undefined ? "" : html`<p role="alert">${problem}</p>`}
 <p><strong>${a.app.name}</strong> asks to ${access} your organisation's payments data (scope <code>${a.scope}</code>).</p>
-<form method="post" action="/oauth/authorize">
+<form method="post" action="${basePath}/oauth/authorize">
 <input type="hidden" name="csrf_token" value="${token}">
 <input type="hidden" name="client_id" value="${a.app.clientId}">
 <input type="hidden" name="redirect_uri" value="${a.redirectUri}">
@@ -143,7 +144,7 @@ export const authorizePage = (services: ConnectServices) => (request: ApiRequest
     if (!("app" in client)) return Effect.succeed(client)
     if (repeated) return Effect.succeed(errorRedirect(client.redirectUri, "invalid_request", "A parameter is repeated", params("state")))
     const authorisation = authorisationOf(client.app, client.redirectUri, params)
-    return "app" in authorisation ? consentPage(services, authorisation) : Effect.succeed(authorisation)
+    return "app" in authorisation ? consentPage(services, authorisation, request.basePath ?? "") : Effect.succeed(authorisation)
   })
 }
 
@@ -190,18 +191,18 @@ export const authorizeDecision = (services: ConnectServices) => (request: ApiReq
       if (fields["decision"] !== "allow") {
         return Effect.succeed(errorRedirect(authorisation.redirectUri, "access_denied", "The user declined to connect", authorisation.state))
       }
-      return grant(services, authorisation, fields, nowMs)
+      return grant(services, authorisation, fields, nowMs, request.basePath ?? "")
     })
   })
   return Effect.map(answered, (response) => response.status === 302 ? { ...response, status: 303 } : response)
 }
 
-const grant = (services: ConnectServices, a: Authorisation, fields: Readonly<Record<string, string>>, nowMs: number): Effect.Effect<ApiResponse> =>
+const grant = (services: ConnectServices, a: Authorisation, fields: Readonly<Record<string, string>>, nowMs: number, basePath: string): Effect.Effect<ApiResponse> =>
   Effect.gen(function*() {
     const email = (fields["email"] ?? "").trim()
-    if (!EMAIL.test(email)) return yield* consentPage(services, { ...a, prefill: { ...a.prefill, email } }, "Give your email address.")
+    if (!EMAIL.test(email)) return yield* consentPage(services, { ...a, prefill: { ...a.prefill, email } }, basePath, "Give your email address.")
     const account = yield* accountOf(services, fields)
-    if ("problem" in account) return yield* consentPage(services, { ...a, prefill: { ...a.prefill, email } }, account.problem)
+    if ("problem" in account) return yield* consentPage(services, { ...a, prefill: { ...a.prefill, email } }, basePath, account.problem)
     const code = randomBytes(32).toString("base64url")
     yield* services.store.insertCode({
       codeHash: hashToken(code),

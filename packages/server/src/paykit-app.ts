@@ -1,0 +1,190 @@
+import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
+import type { IncomingMessage, ServerResponse } from "node:http"
+import { type Dispatcher, normaliseBasePath, REQUEST_BODY_TIMEOUT_MS, RequestLog, type RequestLogEntry, withinBasePath } from "@paykit/http"
+import { Bootstrap } from "./bootstrap.ts"
+import { type ServerConfig, type ServerMode, serverConfig } from "./config.ts"
+import { announceCreatedToken, makeEmbeddedServer, PaykitDispatchers, type ServerOptions } from "./server.ts"
+import { ServerLog, type ServerLogLine } from "./server-log.ts"
+
+/**
+ * `createPaykitApp`: paykit for a host that owns the port. The host hands requests to `fetch`
+ * (web standard: Bun, Deno, Hono, any fetch-style framework) or `handleNode` (node:http, Express,
+ * Connect, Fastify's raw request); docs/embedding-http.md shows each.
+ */
+
+/** The schema an embedded paykit keeps its tables in when none is given, away from the host's own. */
+export const EMBEDDED_SCHEMA = "paykit"
+
+/** The server's settings (docs/server.md), as typed options; each names the variable it stands for. */
+export interface PaykitAppOptions {
+  /** The path the host mounts paykit under (`"/paykit"`); absent, the root. */
+  readonly basePath?: string
+  /** `DATABASE_URL`: PostgreSQL. Absent, PGlite on `dataDir`, or in memory without it. */
+  readonly databaseUrl?: string
+  /** `PAYKIT_DATA_DIR`: PGlite's directory. */
+  readonly dataDir?: string
+  /** `PAYKIT_DB_SCHEMA`: the schema paykit's tables live in (default `EMBEDDED_SCHEMA`). */
+  readonly schema?: string
+  /** `PAYKIT_MODE` (default sandbox). */
+  readonly mode?: ServerMode
+  /** `PAYKIT_SANDBOX_TOKEN`: the first start's access token instead of a random one. */
+  readonly sandboxToken?: string
+  /**
+   * `PAYKIT_PUBLIC_URL`: the origin people reach the host at (`https://shop.example.com`); the
+   * pages' URLs are it and `basePath`. Default `http://localhost`.
+   */
+  readonly publicUrl?: string
+  /** The path the connect server (OAuth) answers under; default `basePath` + `/connect`, so one mount serves both. */
+  readonly connectBasePath?: string
+  /** `PAYKIT_CONNECT_URL`: where apps send users to the connect server. */
+  readonly connectUrl?: string
+  /** `PAYKIT_WEBHOOK_URL`, `PAYKIT_WEBHOOK_SECRET`, `PAYKIT_WEBHOOK_SECRET_KEY` (docs/webhooks.md). */
+  readonly webhookUrl?: string
+  readonly webhookSecret?: string
+  readonly webhookSecretKey?: string
+  /** `PAYKIT_EVENT_RETENTION_DAYS`. */
+  readonly eventRetentionDays?: number
+  /** `PAYKIT_WORKER_POLL_MS`, `PAYKIT_WORKER_LEASE_MS`. */
+  readonly workerPollMs?: number
+  readonly workerLeaseMs?: number
+  /**
+   * Where the due-work worker and the webhook pump run: `"in-process"` (default) in the host's
+   * process; `"elsewhere"`: not here, because another paykit process on the same database (a
+   * server started with `npm start`, or a `createPaykitApp` with the default) runs them.
+   */
+  readonly dueWork?: "in-process" | "elsewhere"
+  /** How long a client has to send a request's body (default `REQUEST_BODY_TIMEOUT_MS`); past it, 408. */
+  readonly bodyTimeoutMs?: number
+  /** How long `close` waits for requests in flight (default 20 seconds). */
+  readonly shutdownTimeoutMs?: number
+  /** Where paykit's own lines go (start-up, the token made at the first start); default JSON lines on stdout. */
+  readonly log?: (line: ServerLogLine) => void
+  /** Where the one line per request goes; default JSON lines on stdout. */
+  readonly requestLog?: (entry: RequestLogEntry) => void
+}
+
+/** A handler a Node host calls: `next` (Express, Connect) takes what is outside the mount. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void
+
+export interface PaykitHandlers {
+  readonly fetch: (request: Request) => Promise<Response>
+  readonly handleNode: NodeHandler
+  /** The prefix these handlers answer under. */
+  readonly basePath: string
+}
+
+export interface PaykitApp extends PaykitHandlers {
+  /** The connect server (OAuth): its own handlers, also reached through the app's under `connectBasePath`. */
+  readonly connect: PaykitHandlers
+  /** The organisation this paykit serves (made at the first start). */
+  readonly organisation: string
+  /** The access token made at this start, the one time it exists in clear; undefined on later starts. */
+  readonly accessToken: string | undefined
+  /** Waits for the requests in flight, then stops the worker and the pump and closes the storage. */
+  readonly close: () => Promise<void>
+}
+
+/** The options as the environment the server reads, so one definition (`serverConfig`) checks both. */
+const environmentOf = (options: PaykitAppOptions): Record<string, string | undefined> => ({
+  PAYKIT_MODE: options.mode,
+  DATABASE_URL: options.databaseUrl,
+  PAYKIT_DATA_DIR: options.dataDir,
+  PAYKIT_DB_SCHEMA: options.schema ?? EMBEDDED_SCHEMA,
+  PAYKIT_SANDBOX_TOKEN: options.sandboxToken,
+  PAYKIT_CONNECT_URL: options.connectUrl,
+  PAYKIT_WEBHOOK_URL: options.webhookUrl,
+  PAYKIT_WEBHOOK_SECRET: options.webhookSecret,
+  PAYKIT_WEBHOOK_SECRET_KEY: options.webhookSecretKey,
+  PAYKIT_EVENT_RETENTION_DAYS: options.eventRetentionDays?.toString(),
+  PAYKIT_WORKER_POLL_MS: options.workerPollMs?.toString(),
+  PAYKIT_WORKER_LEASE_MS: options.workerLeaseMs?.toString(),
+  // Checked as the server checks it; the origin is applied by the mount, not as a listener's URL.
+  PAYKIT_PUBLIC_URL: options.publicUrl
+})
+
+const configOf = (options: PaykitAppOptions): Effect.Effect<ServerConfig, unknown> =>
+  Effect.map(Effect.provide(serverConfig, ConfigProvider.layer(ConfigProvider.fromEnvRecord(environmentOf(options)))), (config) =>
+    // Neither a database URL nor a directory: PGlite in memory, not the server's default directory.
+    options.databaseUrl === undefined && options.dataDir === undefined
+      ? { ...config, database: { ...config.database, _tag: "Pglite", dataDir: undefined } }
+      : config)
+
+/** Which dispatcher a request target goes to: the first prefix it is under, else `fallback` with the target as given. */
+interface Route {
+  readonly prefix: string
+  readonly dispatcher: Dispatcher
+}
+
+const routeOf = (routes: ReadonlyArray<Route>, target: string): { readonly dispatcher: Dispatcher; readonly target: string } | undefined => {
+  for (const route of routes) {
+    const within = withinBasePath(route.prefix, target)
+    if (within !== undefined) return { dispatcher: route.dispatcher, target: within }
+  }
+  return undefined
+}
+
+/**
+ * The two handlers over `routes`. A target under none of the prefixes goes to `next` when the
+ * host gave one, else to `fallback` as it is: a host that strips its mount path (Express's
+ * `app.use(path, …)` keeps it in `originalUrl`, which is read first; Hono's `mount`) hands the
+ * path below the mount.
+ */
+const handlersOver = (routes: ReadonlyArray<Route>, fallback: Dispatcher, basePath: string, bodyMs: number): PaykitHandlers => ({
+  basePath,
+  fetch: (request) => {
+    const url = new URL(request.url)
+    const target = `${url.pathname}${url.search}`
+    const routed = routeOf(routes, target) ?? { dispatcher: fallback, target }
+    return routed.dispatcher.serveFetch(request, routed.target, bodyMs)
+  },
+  handleNode: (req, res, next) => {
+    const url = req.url ?? "/"
+    const original: unknown = Reflect.get(req, "originalUrl")
+    const routed = routeOf(routes, typeof original === "string" ? original : url)
+    if (routed !== undefined) return routed.dispatcher.serveNode(req, res, routed.target, bodyMs)
+    if (next !== undefined) return next()
+    fallback.serveNode(req, res, url, bodyMs)
+  }
+})
+
+const logsLayer = (options: PaykitAppOptions) =>
+  Layer.mergeAll(
+    options.log === undefined ? Layer.empty : Layer.succeed(ServerLog, options.log),
+    options.requestLog === undefined ? Layer.empty : Layer.succeed(RequestLog, options.requestLog)
+  )
+
+/**
+ * Starts paykit for a host: migrates the storage, makes the first start's organisation (its
+ * token logged once, and returned as `accessToken`), starts the worker and the pump unless
+ * `dueWork` is `"elsewhere"`, and returns the handlers. Nothing listens: the host serves them.
+ */
+export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<PaykitApp> => {
+  const basePath = normaliseBasePath(options.basePath)
+  const connectBasePath = options.connectBasePath === undefined ? `${basePath}/connect` : normaliseBasePath(options.connectBasePath)
+  const config = await Effect.runPromise(configOf(options))
+  const serverOptions: ServerOptions = { runsDueWork: options.dueWork !== "elsewhere" }
+  const mount = { basePath, connectBasePath, publicOrigin: (options.publicUrl ?? "http://localhost").replace(/\/+$/, "") }
+  const runtime = ManagedRuntime.make(makeEmbeddedServer(config, serverOptions, mount).pipe(Layer.provide(logsLayer(options))))
+  const started = await runtime.runPromise(Effect.gen(function*() {
+    yield* announceCreatedToken
+    return { dispatchers: yield* PaykitDispatchers, boot: yield* Bootstrap }
+  })).catch(async (error: unknown) => {
+    await runtime.dispose()
+    throw error
+  })
+  const { api, connect } = started.dispatchers
+  const bodyMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS
+  const connectRoute = { prefix: connectBasePath, dispatcher: connect }
+  return {
+    ...handlersOver([connectRoute, { prefix: basePath, dispatcher: api }], api, basePath, bodyMs),
+    connect: handlersOver([connectRoute], connect, connectBasePath, bodyMs),
+    organisation: started.boot.organisation.id,
+    accessToken: started.boot.accessToken,
+    close: async () => {
+      const drained = Promise.all([api.drain(), connect.drain()])
+      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, options.shutdownTimeoutMs ?? 20_000).unref())])
+      await runtime.dispose()
+    }
+  }
+}
+
