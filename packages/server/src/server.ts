@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, References } from "effect"
+import { Effect, Layer, Option, References } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
@@ -20,6 +20,7 @@ import { OAuthStore } from "./oauth/store.ts"
 import { Organisations } from "./organisations.ts"
 import { rootRoute } from "./root-page.ts"
 import { dueWorkerLayer, ensureDailyRuns, ensureStorageMaintenance, pollDueWork, type WorkerTiming } from "./due-work.ts"
+import { sandboxOrganisationRoutes } from "./sandbox-organisations.ts"
 import { liveSandboxRoutes, sandboxRoutes } from "./sandbox-routes.ts"
 import { liveScenarioRoutes, scenarioRoutes } from "./scenario-routes.ts"
 import { ServerLog } from "./server-log.ts"
@@ -124,7 +125,11 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   )
   const sandbox = config.mode === "sandbox" ? sandboxRoutes : liveSandboxRoutes
   const scenarios = config.mode === "sandbox" ? scenarioRoutes : liveScenarioRoutes
-  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, oauthAppRoutes, rootRoute(config.mode))).pipe(Layer.provide(pagesLayer(config)))
+  // A live server has none: its `/sandbox/*` answers 403 (`liveSandboxRoutes`).
+  const organisations = config.mode === "sandbox" ? sandboxOrganisationRoutes(config.adminSecret ?? Option.none()) : Effect.succeed([])
+  const routes = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, organisations, oauthAppRoutes, rootRoute(config.mode))).pipe(
+    Layer.provide(pagesLayer(config))
+  )
   // The connect server (OAuth) listens beside the API, on the same host, stores and pages' secret.
   const connect = connectServerLayer(config.mode, { ...listen, port: connectPortOf(config) }, config.connectUrl, pagesLayer(config))
   return announce(config).pipe(Layer.provideMerge(Layer.merge(serveHttpApp(routes, listen), connect).pipe(Layer.provideMerge(started))))
