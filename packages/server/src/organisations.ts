@@ -105,9 +105,13 @@ const removeOrganisation = (sql: SqlClient.SqlClient, id: string) =>
       FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid <> c.confrelid
         AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`, decodeReferences)
     const tables = [...new Set(columns.map((c) => c.table_name))].filter((t) => !NOT_OWNED.has(t))
+    // The events and the history are append-only except to retention (store-sql's migrations 0030,
+    // 0064): removing an organisation is retention of all it has, and declares itself so.
+    yield* sql`SELECT set_config('paykit.retention', 'prune', true)`
     for (const table of childrenFirst(tables, references)) {
       for (const c of columns) if (c.table_name === table) yield* sql`DELETE FROM ${sql(table)} WHERE ${sql(c.column_name)} = ${id}`
     }
+    yield* sql`SELECT set_config('paykit.retention', '', true)`
     yield* sql`DELETE FROM organisations WHERE id = ${id}`
     return true
   })

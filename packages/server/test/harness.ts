@@ -14,6 +14,8 @@ export interface StartOptions {
   /** A PGlite data directory; absent means in memory. */
   readonly dataDir?: string
   readonly sandboxToken?: string
+  /** `PAYKIT_ADMIN_SECRET`. */
+  readonly adminSecret?: string
   /** Shorter request timeouts or shutdown wait than the defaults. */
   readonly serve?: ServerOptions["serve"]
   /** Due work besides the daily run and the engine's deadlines, and the worker's timing. */
@@ -32,6 +34,7 @@ export const testConfig = (options: StartOptions): ServerConfig => ({
   database: { _tag: "Pglite", dataDir: options.dataDir },
   sandboxToken: options.sandboxToken === undefined ? Option.none() : Option.some(Redacted.make(options.sandboxToken)),
   ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+  ...(options.adminSecret === undefined ? {} : { adminSecret: Option.some(Redacted.make(options.adminSecret)) }),
   ...(options.secretKey === undefined ? {} : { webhooks: { endpoint: Option.none(), secretKey: Option.some(Redacted.make(options.secretKey)), keyDir: undefined } })
 })
 
