@@ -62,14 +62,14 @@ export type TestServer = Awaited<ReturnType<typeof startServer>>
  * The composed server in-process on PostgreSQL at `databaseUrl`, in a fresh schema of its own
  * (dropped on close), so parallel tests on one database do not meet.
  */
-export const startPostgresServer = async (databaseUrl: string): Promise<TestServer> => {
+export const startPostgresServer = async (databaseUrl: string, options: StartOptions = {}): Promise<TestServer> => {
   const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`
   const admin = (statement: string) =>
     Effect.runPromise(Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)), PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 })))
   await admin(`CREATE SCHEMA ${schema}`)
   const scoped = `${databaseUrl}${databaseUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
   const lines: Array<ServerLogLine> = []
-  const config = { ...testConfig({}), database: { _tag: "Postgres" as const, url: Redacted.make(scoped) } }
+  const config = { ...testConfig(options), database: { _tag: "Postgres" as const, url: Redacted.make(scoped) } }
   const runtime = ManagedRuntime.make(makeServer(config).pipe(Layer.provide(testLogs(lines))))
   const url = await runtime.runPromise(serverUrl)
   const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { api, json, localClient, startServer, type TestServer } from "./harness.ts"
+import { api, fulfilledMandateRequest, json, localClient, startPostgresServer, type StartOptions, startServer, type TestServer } from "./harness.ts"
 
 /**
  * `/sandbox/organisations` as a test suite meets it: the operator (the server's sandbox token or
@@ -47,12 +47,18 @@ const rowsOf = (server: TestServer, organisation: string) =>
     return counts
   }))
 
-describe("sandbox organisations", () => {
+const OPERATOR: StartOptions = { sandboxToken: SANDBOX_TOKEN, adminSecret: ADMIN_SECRET }
+const DATABASES: ReadonlyArray<readonly [string, () => Promise<TestServer>]> = [
+  ["PGlite", () => startServer(OPERATOR)],
+  ...(process.env["DATABASE_URL"] === undefined ? [] : [["PostgreSQL", () => startPostgresServer(process.env["DATABASE_URL"] ?? "", OPERATOR)] as const])
+]
+
+describe.each(DATABASES)("sandbox organisations (%s)", (_database, start) => {
   let server: TestServer
   let a: Made
   let b: Made
   beforeAll(async () => {
-    server = await startServer({ sandboxToken: SANDBOX_TOKEN, adminSecret: ADMIN_SECRET })
+    server = await start()
     a = await make(server.url, SANDBOX_TOKEN, { name: "Suite A" })
     b = await make(server.url, ADMIN_SECRET, { name: "Suite B" })
   }, 120_000)
@@ -92,6 +98,24 @@ describe("sandbox organisations", () => {
     const serverToken = localClient(SANDBOX_TOKEN, server.url)
     expect((await serverToken.customers.list()).customers).toEqual([])
     await expect(clientA.creditors.find(b.links.creditor)).rejects.toMatchObject({ code: 404 })
+  })
+
+  it("a payer's flow and a payment in one leave every list of the other empty, and its ids unknown there", { timeout: 90_000 }, async () => {
+    const clientA = localClient(a.access_token, server.url)
+    const clientB = localClient(b.access_token, server.url)
+    const { mandate } = await fulfilledMandateRequest(clientA)
+    const payment = await clientA.payments.create({ amount: "1500", currency: "GBP", links: { mandate } })
+    const events = (await clientA.events.list()).events
+    expect(events.length).toBeGreaterThan(0)
+    expect((await clientB.mandates.list()).mandates).toEqual([])
+    expect((await clientB.payments.list()).payments).toEqual([])
+    expect((await clientB.billingRequests.list()).billing_requests).toEqual([])
+    expect((await clientB.customerBankAccounts.list()).customer_bank_accounts).toEqual([])
+    const eventIdsB = (await clientB.events.list()).events.map((e) => e.id)
+    for (const event of events) expect(eventIdsB).not.toContain(event.id)
+    await expect(clientB.mandates.find(mandate)).rejects.toMatchObject({ code: 404 })
+    await expect(clientB.payments.find(payment.id ?? "")).rejects.toMatchObject({ code: 404 })
+    await expect(clientB.mandates.cancel(mandate, {})).rejects.toMatchObject({ code: 404 })
   })
 
   it("their clocks move independently, and one may start at a later instant", { timeout: 60_000 }, async () => {
