@@ -104,7 +104,7 @@ describe.each(DATABASES)("sandbox organisations (%s)", (_database, start) => {
     const clientA = localClient(a.access_token, server.url)
     const clientB = localClient(b.access_token, server.url)
     const { mandate } = await fulfilledMandateRequest(clientA)
-    const payment = await clientA.payments.create({ amount: "1500", currency: "GBP", links: { mandate } })
+    const payment = await clientA.payments.create({ amount: 1500, currency: "GBP", links: { mandate } })
     const events = (await clientA.events.list()).events
     expect(events.length).toBeGreaterThan(0)
     expect((await clientB.mandates.list()).mandates).toEqual([])
