@@ -84,6 +84,28 @@ const SubscriptionRequestFields = {
 export const SubscriptionRequest = Schema.Struct(SubscriptionRequestFields).annotate({ identifier: "SubscriptionRequest" })
 export type SubscriptionRequest = typeof SubscriptionRequest.Type
 
+/**
+ * A subscription request with every field settled: null where it was left out, and the API's
+ * defaults applied (an interval of 1, no retry, no metadata). The one list of the shared fields as a
+ * billing request stores its `subscription_request` and as a subscription starts from its request.
+ */
+export const settleSubscriptionRequest = (r: SubscriptionRequest) => ({
+  amount: r.amount,
+  app_fee: r.app_fee ?? null,
+  count: r.count ?? null,
+  currency: r.currency,
+  day_of_month: r.day_of_month ?? null,
+  interval: r.interval ?? 1,
+  interval_unit: r.interval_unit,
+  metadata: r.metadata ?? {},
+  month: r.month ?? null,
+  name: r.name ?? null,
+  payment_reference: r.payment_reference ?? null,
+  retry_if_possible: r.retry_if_possible ?? false,
+  start_date: r.start_date ?? null
+})
+export type SettledSubscriptionRequest = ReturnType<typeof settleSubscriptionRequest>
+
 /** The body of POST /subscriptions (below its `subscriptions` key), with the real API's names. */
 export const SubscriptionCreateRequest = Schema.Struct({
   ...SubscriptionRequestFields,

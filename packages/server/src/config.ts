@@ -1,5 +1,6 @@
 import { Config, ConfigProvider, Effect, Option, Redacted, Schema } from "effect"
 import { DEFAULT_EVENT_RETENTION_DAYS, WebhookSecret } from "@paykit/engine"
+import { SchemaName } from "@paykit/store-sql"
 
 /**
  * What the environment decides about a server. `PAYKIT_MODE` is this server's own setting (the
@@ -13,9 +14,14 @@ export const DEFAULT_PORT = 8000
 export const DEFAULT_HOST = "127.0.0.1"
 export const DEFAULT_DATA_DIR = "./.paykit/data"
 
+/**
+ * Where the server's tables are. `schema` (`PAYKIT_DB_SCHEMA`): the PostgreSQL schema they live in,
+ * created if missing; absent, the connection's own search path, which puts them in `public` as
+ * before schemas could be chosen (docs/storage.md, "A schema of its own").
+ */
 export type Database =
-  | { readonly _tag: "Pglite"; readonly dataDir: string | undefined }
-  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string> }
+  | { readonly _tag: "Pglite"; readonly dataDir: string | undefined; readonly schema?: string | undefined }
+  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string>; readonly schema?: string | undefined }
 
 export interface ServerConfig {
   readonly port: number
@@ -106,6 +112,7 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   mode: Config.Literals(SERVER_MODES, "PAYKIT_MODE").pipe(Config.withDefault<ServerMode>("sandbox")),
   databaseUrl: nonEmpty("DATABASE_URL"),
   dataDir: nonEmpty("PAYKIT_DATA_DIR"),
+  schema: Config.option(Config.schema(SchemaName, "PAYKIT_DB_SCHEMA")),
   sandboxToken: Config.option(Config.schema(SandboxToken, "PAYKIT_SANDBOX_TOKEN")),
   adminSecret: Config.option(Config.schema(AdminSecret, "PAYKIT_ADMIN_SECRET")),
   pollMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_POLL_MS")),
@@ -132,7 +139,7 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
         } satisfies WebhookConfig
       })
   ),
-  Config.map(({ databaseUrl, dataDir, sandboxToken, adminSecret, pollMillis, leaseMillis, publicUrl, connectPort, connectUrl, ...rest }): ServerConfig => ({
+  Config.map(({ databaseUrl, dataDir, schema, sandboxToken, adminSecret, pollMillis, leaseMillis, publicUrl, connectPort, connectUrl, ...rest }): ServerConfig => ({
     ...rest,
     ...(Option.isSome(publicUrl) ? { publicUrl: publicUrl.value } : {}),
     ...(Option.isSome(connectPort) ? { connectPort: connectPort.value } : {}),
@@ -141,9 +148,12 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
       ...(Option.isSome(pollMillis) ? { pollMillis: pollMillis.value } : {}),
       ...(Option.isSome(leaseMillis) ? { leaseMillis: leaseMillis.value } : {})
     },
-    database: Option.isSome(databaseUrl)
-      ? { _tag: "Postgres", url: Redacted.make(databaseUrl.value) }
-      : { _tag: "Pglite", dataDir: Option.getOrElse(dataDir, () => DEFAULT_DATA_DIR) },
+    database: {
+      ...(Option.isSome(databaseUrl)
+        ? { _tag: "Postgres", url: Redacted.make(databaseUrl.value) }
+        : { _tag: "Pglite", dataDir: Option.getOrElse(dataDir, () => DEFAULT_DATA_DIR) }),
+      ...(Option.isSome(schema) ? { schema: schema.value } : {})
+    },
     sandboxToken: Option.map(sandboxToken, (token) => Redacted.make(token)),
     adminSecret: Option.map(adminSecret, (secret) => Redacted.make(secret))
   }))

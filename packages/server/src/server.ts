@@ -1,4 +1,3 @@
-import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Option, References } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
@@ -9,7 +8,7 @@ import {
   retentionPolicy, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
 import { type AccessTokens, apiEngineOn, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, PageSigningSecret, paykitRoutes, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
-import { PgliteClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
+import { PgliteClient, pgliteInSchema, postgresClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import { connectPortOf, type Database, type ServerConfig } from "./config.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
@@ -29,21 +28,31 @@ import { SqlIdempotencyStore } from "./sql-idempotency.ts"
 import { SqlRateLimiter } from "./sql-rate-limit.ts"
 import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
 
-/** The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its data directory. */
+/** A PGlite client on `dataDir` (in memory when absent), searching `schema` when one is named. */
+const pgliteClient = (dataDir: string | undefined, schema: string | undefined) =>
+  schema === undefined ? PgliteClient.layer({ dataDir }) : pgliteInSchema({ dataDir }, schema)
+
+/**
+ * The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its
+ * data directory; in the configured schema (created if missing), else on the connection's own
+ * search path.
+ */
 export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
-  if (database._tag === "Postgres") return PgClient.layer({ url: database.url, maxConnections: 10 })
+  if (database._tag === "Postgres") return postgresClient(database.url, { schema: database.schema, maxConnections: 10 })
   const dataDir = database.dataDir
-  if (dataDir === undefined) return PgliteClient.layer({})
+  if (dataDir === undefined) return pgliteClient(undefined, database.schema)
   return Layer.unwrap(Effect.sync(() => {
     // PGlite makes its directory but not the parents (`./.paykit` on a fresh clone).
     mkdirSync(dataDir, { recursive: true })
     // Taken before PGlite opens the directory and released after it closes it.
-    return PgliteClient.layer({ dataDir }).pipe(Layer.provide(dataDirLock(dataDir)))
+    return pgliteClient(dataDir, database.schema).pipe(Layer.provide(dataDirLock(dataDir)))
   }))
 }
 
-const describeDatabase = (database: Database): string =>
-  database._tag === "Postgres" ? "postgresql (DATABASE_URL)" : database.dataDir === undefined ? "pglite (in memory)" : `pglite ${database.dataDir}`
+const describeDatabase = (database: Database): string => {
+  const where = database._tag === "Postgres" ? "postgresql (DATABASE_URL)" : database.dataDir === undefined ? "pglite (in memory)" : `pglite ${database.dataDir}`
+  return database.schema === undefined ? where : `${where}, schema ${database.schema}`
+}
 
 /** What a running server offers its embedder and its tests, in both modes. */
 export type ServerServices = Bootstrap | HttpServer.HttpServer | SqlClient.SqlClient | AccessTokens | IdempotencyStore | Organisations | DueWorker | DueWorkStore | DueWorkSchedule | OAuthStore | ConnectServer

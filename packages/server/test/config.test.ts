@@ -36,6 +36,16 @@ describe("the environment", () => {
     expect(value({ DATABASE_URL: "  " }).database._tag).toBe("Pglite")
   })
 
+  it("PAYKIT_DB_SCHEMA: the schema of the tables, on PGlite or PostgreSQL; absent, none (the connection's search path)", () => {
+    expect(value({ PAYKIT_DB_SCHEMA: "payments" }).database).toEqual({ _tag: "Pglite", dataDir: DEFAULT_DATA_DIR, schema: "payments" })
+    const postgres = value({ DATABASE_URL: "postgresql://db/app", PAYKIT_DB_SCHEMA: "paykit" }).database
+    expect(postgres).toMatchObject({ _tag: "Postgres", schema: "paykit" })
+    expect("schema" in value({ DATABASE_URL: "postgresql://db/app" }).database).toBe(false)
+    for (const schema of ["Paykit", "pg_paykit", "paykit; DROP TABLE events", "1paykit", "a".repeat(64)]) {
+      expect(Exit.isFailure(read({ PAYKIT_DB_SCHEMA: schema })), schema).toBe(true)
+    }
+  })
+
   it("refuses a bad port, an unknown mode and a short or spaced sandbox token", () => {
     for (const env of [{ PORT: "eighty" }, { PORT: "70000" }, { PAYKIT_MODE: "production" }, { PAYKIT_SANDBOX_TOKEN: "short" }, { PAYKIT_SANDBOX_TOKEN: "has a space in the middle of it" }]) {
       expect(Exit.isFailure(read(env)), JSON.stringify(env)).toBe(true)

@@ -5,7 +5,7 @@ import { SqlClient } from "effect/sql"
 import { randomUUID } from "node:crypto"
 import { afterAll, describe, expect, it } from "vitest"
 import { DueWorkSchedule } from "@paykit/engine"
-import { makeSqlDueWorkStore, migrate, PgliteClient } from "@paykit/store-sql"
+import { makeSqlDueWorkStore, migrate, PgliteClient, postgresClient } from "@paykit/store-sql"
 import { migrateServer, type OAuthApp, OAuthStore, Organisations } from "../src/index.ts"
 
 /** The OAuth store's contract, on each adapter: in memory, PGlite, and PostgreSQL when `DATABASE_URL` is set. */
@@ -46,6 +46,16 @@ const app = (id: string, clientId: string): OAuthApp => ({
   id, organisation: ORG, creditor: "CR1", name: "App", redirectUris: ["https://a.example/cb", "http://127.0.0.1/cb"], webhookUrl: null, webhookSecretSealed: null,
   clientId, clientSecretHash: "a".repeat(64), status: "enabled", paymentPagesApproved: false, createdAt: "2026-11-24T00:00:00.000Z"
 })
+
+/** An exchange's critical section: APP1's connection to OTHER locked for `millis`, its span recorded. */
+const lockedExchange = (spans: Array<readonly [number, number]>, millis: number) =>
+  Effect.flatMap(OAuthStore, (store) =>
+    store.exclusive(Effect.gen(function*() {
+      yield* store.lockConnection("APP1", OTHER)
+      const start = Date.now()
+      yield* Effect.promise(() => sleep(millis))
+      spans.push([start, Date.now()])
+    })))
 
 describe.each(ADAPTERS)("the OAuth store, %s", (_name, layer) => {
   const runtime = ManagedRuntime.make(layer)
@@ -104,16 +114,33 @@ describe.each(ADAPTERS)("the OAuth store, %s", (_name, layer) => {
 
   it("exchanges of one app for one organisation run one at a time", async () => {
     const spans: Array<readonly [number, number]> = []
-    const exchange = Effect.flatMap(OAuthStore, (store) =>
-      store.exclusive(Effect.gen(function*() {
-        yield* store.lockConnection("APP1", OTHER)
-        const start = Date.now()
-        yield* Effect.promise(() => sleep(40))
-        spans.push([start, Date.now()])
-      })))
+    const exchange = lockedExchange(spans, 40)
     await run(Effect.all([exchange, exchange, exchange], { concurrency: "unbounded" }))
     const sorted = [...spans].sort((a, b) => a[0] - b[0])
     expect(sorted.length).toBe(3)
     for (let i = 1; i < sorted.length; i++) expect(sorted[i]?.[0]).toBeGreaterThanOrEqual(sorted[i - 1]?.[1] ?? Infinity)
+  })
+})
+
+describe.skipIf(process.env["DATABASE_URL"] === undefined)("the OAuth store's connection lock across schemas", () => {
+  it("is its schema's: a paykit in another schema of the database never waits on it", { timeout: 60_000 }, async () => {
+    const url = process.env["DATABASE_URL"] ?? ""
+    const schemas = [0, 1].map(() => `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`)
+    const runtimes = schemas.map((schema) => ManagedRuntime.make(sqlStore(postgresClient(url, { schema, maxConnections: 4 }))))
+    const spans: Array<readonly [number, number]> = []
+    // The same app and organisation ids in both schemas, each lock held 300 ms.
+    const exchange = lockedExchange(spans, 300)
+    try {
+      await Promise.all(runtimes.map((runtime) => runtime.runPromise(Effect.gen(function*() { return yield* OAuthStore }))))
+      await Promise.all(runtimes.map((runtime) => runtime.runPromise(exchange)))
+      const [first, second] = [...spans].sort((a, b) => a[0] - b[0])
+      // Overlapping: the second took its lock while the first still held its own.
+      expect(second?.[0]).toBeLessThan(first?.[1] ?? 0)
+    } finally {
+      await Promise.all(runtimes.map((runtime) => runtime.dispose()))
+      const admin = (statement: string) =>
+        Effect.runPromise(Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)), PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })))
+      for (const schema of schemas) await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
+    }
   })
 })

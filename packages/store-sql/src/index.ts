@@ -1,6 +1,6 @@
 /**
  * @paykit/store-sql: the engine's storage ports on PostgreSQL (`@effect/sql-pg`) or embedded PGlite,
- * one schema for both, migrated at start-up.
+ * one set of tables for both, in a PostgreSQL schema of their own, migrated at start-up.
  */
 export { DbInteger } from "./db-integer.ts"
 export { latestMigration, migrate, MIGRATION_IDS, MIGRATIONS, MIGRATIONS_TABLE } from "./migrations/index.ts"
@@ -9,12 +9,15 @@ export * as PgliteClient from "./pglite-client.ts"
 export { makeSqlRepository } from "./sql-repository.ts"
 export {
   makeTransactor,
+  pgliteInSchema,
   PgliteStorage,
   PostgresStorage,
+  type SchemaOption,
   SqlStorage,
   type SqlStorageServices,
   StorageFromEnvironment
 } from "./sql-storage.ts"
+export { checkSchemaName, DEFAULT_SCHEMA, ensureSchema, inSchema, isSchemaName, postgresClient, SCHEMA_NAME_RULE, SchemaName } from "./schema.ts"
 export { makeSqlDueWorkStore } from "./due-work.ts"
 export {
   analyze,

@@ -39,10 +39,18 @@ export const scheduleMaintenance = (now: number): Effect.Effect<void, never, Due
     })
   })
 
-/** Refreshes the planner's statistics of every table of the schema. */
+/**
+ * Refreshes the planner's statistics of every table of the schema (the first one of the search
+ * path), and of no other: a bare `ANALYZE` would take every table of the database, a host's and
+ * another paykit's included.
+ */
 export const analyze: Effect.Effect<void, never, SqlClient.SqlClient> = Effect.flatMap(
   SqlClient.SqlClient,
-  (sql) => Effect.orDie(sql`ANALYZE`)
+  (sql) =>
+    Effect.orDie(Effect.gen(function*() {
+      const tables = yield* sql<{ readonly name: string }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`
+      for (const table of tables) yield* sql`ANALYZE ${sql(table.name)}`
+    }))
 )
 
 /**

@@ -1,4 +1,3 @@
-import { PgClient } from "@effect/sql-pg"
 import { Config, Context, Effect, Layer, Redacted } from "effect"
 import {
   DueWorkSchedule,
@@ -21,6 +20,7 @@ import { migrate } from "./migrations/index.ts"
 import { makeOutbox, Outbox } from "./outbox.ts"
 import * as PgliteClient from "./pglite-client.ts"
 import { checkDefinition, type Location, makeSqlRepository } from "./sql-repository.ts"
+import { checkSchemaName, DEFAULT_SCHEMA, inSchema, postgresClient, SchemaName } from "./schema.ts"
 
 /** Everything the SQL storage provides: the engine's storage ports (due work included) plus the outbox. */
 export type SqlStorageServices = RepositoryBackend | Transactor | EventLog | Outbox | DueWorkStore | DueWorkSchedule
@@ -116,25 +116,45 @@ export const SqlStorage: Layer.Layer<SqlStorageServices, SqlError | MigrationErr
   })
 ).pipe((storage) => Layer.provideMerge(EventLog.layerFromBackend, storage))
 
-/** Storage on embedded PGlite: a data directory, or in memory when none is given. */
-export const PgliteStorage = (config: PgliteClient.PgliteClientConfig = {}) =>
-  SqlStorage.pipe(Layer.provideMerge(PgliteClient.layer(config)))
+/** Where the storage's tables live: a schema of their own, `DEFAULT_SCHEMA` unless named. */
+export interface SchemaOption {
+  readonly schema?: string | undefined
+}
 
-/** Storage on PostgreSQL at `url` (a connection pool). */
-export const PostgresStorage = (url: string, options: { readonly maxConnections?: number } = {}) =>
-  SqlStorage.pipe(Layer.provideMerge(PgClient.layer({ url: Redacted.make(url), maxConnections: options.maxConnections ?? 10 })))
+/**
+ * A PGlite client searching `schema` alone, the schema created if missing: a data directory, an
+ * instance someone else opened, or in memory when neither is given.
+ */
+export const pgliteInSchema = (config: Omit<PgliteClient.PgliteClientConfig, "searchPath">, schema: string) =>
+  inSchema(PgliteClient.layer({ ...config, searchPath: checkSchemaName(schema) }), schema)
+
+/** Storage on embedded PGlite, in its own schema: a data directory, or in memory when none is given. */
+export const PgliteStorage = (config: Omit<PgliteClient.PgliteClientConfig, "searchPath"> & SchemaOption = {}) => {
+  const { schema, ...client } = config
+  return SqlStorage.pipe(Layer.provideMerge(pgliteInSchema(client, schema ?? DEFAULT_SCHEMA)))
+}
+
+/** Storage on PostgreSQL at `url` (a connection pool), in its own schema. */
+export const PostgresStorage = (url: string, options: { readonly maxConnections?: number } & SchemaOption = {}) =>
+  SqlStorage.pipe(Layer.provideMerge(postgresClient(url, { maxConnections: options.maxConnections, schema: options.schema ?? DEFAULT_SCHEMA })))
 
 /**
  * PostgreSQL when the `DATABASE_URL` config is set, otherwise PGlite on `dataDir` (in memory if
- * absent). The `SqlClient` is provided too, for health checks and operations.
+ * absent), in the schema given, else `PAYKIT_DB_SCHEMA`, else `DEFAULT_SCHEMA`. The `SqlClient` is
+ * provided too, for health checks and operations.
  */
 export const StorageFromEnvironment = (
-  options: { readonly dataDir?: string } = {}
+  options: { readonly dataDir?: string } & SchemaOption = {}
 ): Layer.Layer<SqlStorageServices | SqlClient.SqlClient, SqlError | MigrationError | Config.ConfigError> =>
   Layer.unwrap(Effect.map(
-    Config.option(Config.Redacted("DATABASE_URL")),
-    (url): Layer.Layer<SqlStorageServices | SqlClient.SqlClient, SqlError | MigrationError> =>
-      url._tag === "Some" && Redacted.value(url.value).length > 0
-        ? PostgresStorage(Redacted.value(url.value))
-        : PgliteStorage({ dataDir: options.dataDir })
+    Config.all({
+      url: Config.option(Config.Redacted("DATABASE_URL")),
+      schema: Config.schema(SchemaName, "PAYKIT_DB_SCHEMA").pipe(Config.withDefault(DEFAULT_SCHEMA))
+    }),
+    ({ url, schema: configured }): Layer.Layer<SqlStorageServices | SqlClient.SqlClient, SqlError | MigrationError> => {
+      const schema = options.schema ?? configured
+      return url._tag === "Some" && Redacted.value(url.value).length > 0
+        ? PostgresStorage(Redacted.value(url.value), { schema })
+        : PgliteStorage({ dataDir: options.dataDir, schema })
+    }
   ))

@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { ConfigProvider, Effect, Layer, Redacted } from "effect"
+import { Cause, ConfigProvider, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { Outbox } from "../src/outbox.ts"
@@ -17,9 +17,14 @@ const withEnv = (env: Record<string, string>) =>
   Layer.provide(StorageFromEnvironment(), ConfigProvider.layer(ConfigProvider.fromEnv({ env })))
 
 describe("StorageFromEnvironment", () => {
-  it("runs on a migrated in-memory PGlite without DATABASE_URL", { timeout: 60_000 }, async () => {
+  it("runs on a migrated in-memory PGlite without DATABASE_URL, in schema paykit", { timeout: 60_000 }, async () => {
     const result = await Effect.runPromise(Effect.provide(probe, withEnv({})))
-    expect(result).toMatchObject({ driver: "pglite", pending: 0, migrated: true })
+    expect(result).toMatchObject({ driver: "pglite", pending: 0, migrated: true, schema: "paykit" })
+  })
+
+  it("refuses a PAYKIT_DB_SCHEMA that is not a plain lower-case name", async () => {
+    const exit = await Effect.runPromiseExit(Effect.provide(probe, withEnv({ PAYKIT_DB_SCHEMA: "public; DROP TABLE x" })))
+    expect(exit._tag === "Failure" ? Cause.pretty(exit.cause) : "succeeded").toContain("schema name")
   })
 
   const url = process.env["DATABASE_URL"]
@@ -31,15 +36,13 @@ describe("StorageFromEnvironment", () => {
         Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)),
         PgClient.layer({ url: Redacted.make(url), maxConnections: 1 })
       ))
-    await admin(`CREATE SCHEMA ${schema}`)
     try {
-      const separator = url.includes("?") ? "&" : "?"
-      const scoped = `${url}${separator}options=${encodeURIComponent(`-c search_path=${schema}`)}`
-      const result = await Effect.runPromise(Effect.provide(probe, withEnv({ DATABASE_URL: scoped })))
+      // The schema is PAYKIT_DB_SCHEMA's, made by the storage (it does not exist before).
+      const result = await Effect.runPromise(Effect.provide(probe, withEnv({ DATABASE_URL: url, PAYKIT_DB_SCHEMA: schema })))
       expect(result).toMatchObject({ schema, pending: 0, migrated: true })
       expect(result.driver).not.toBe("pglite")
     } finally {
-      await admin(`DROP SCHEMA ${schema} CASCADE`)
+      await admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`)
     }
   })
 })

@@ -1,3 +1,4 @@
+import { settleSubscriptionRequest } from "@paykit/schedule"
 import { Effect } from "effect"
 import { fieldError, InvalidState, invalidField, newId, now, validationFailed } from "@paykit/core"
 import { billingRequestMachine, buildActions } from "@paykit/machines"
@@ -47,19 +48,7 @@ const storedPaymentRequest = (p: Requested<"payment_request">): StoredPaymentReq
 
 /** @paykit/validation has checked it is with an ACH or PAD mandate request in its currency. */
 const storedSubscriptionRequest = (s: Requested<"subscription_request">): StoredSubscriptionRequest => ({
-  amount: s.amount,
-  app_fee: s.app_fee ?? null,
-  count: s.count ?? null,
-  currency: s.currency,
-  day_of_month: s.day_of_month ?? null,
-  interval: s.interval ?? 1,
-  interval_unit: s.interval_unit,
-  metadata: s.metadata ?? {},
-  month: s.month ?? null,
-  name: s.name ?? null,
-  payment_reference: s.payment_reference ?? null,
-  retry_if_possible: s.retry_if_possible ?? false,
-  start_date: s.start_date ?? null,
+  ...settleSubscriptionRequest(s),
   links: {}
 })
 

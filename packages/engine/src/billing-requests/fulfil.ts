@@ -30,20 +30,11 @@ const paymentCommand = (p: StoredPaymentRequest, mandate: string): PaymentCreate
   links: { mandate }
 })
 
-const subscriptionCommand = (s: StoredSubscriptionRequest, mandate: string): SubscriptionCreateRequest => ({
-  amount: unsafeAmount(s.amount),
-  currency: s.currency,
-  interval: s.interval,
-  interval_unit: s.interval_unit,
-  ...(s.day_of_month === null ? {} : { day_of_month: s.day_of_month }),
-  ...(s.month === null ? {} : { month: s.month }),
-  ...(s.count === null ? {} : { count: s.count }),
-  ...(s.name === null ? {} : { name: s.name }),
-  ...(s.payment_reference === null ? {} : { payment_reference: s.payment_reference }),
-  ...(s.app_fee === null ? {} : { app_fee: unsafeAmount(s.app_fee) }),
-  ...(s.start_date === null ? {} : { start_date: s.start_date }),
-  retry_if_possible: s.retry_if_possible,
-  metadata: s.metadata,
+/** The stored request as POST /subscriptions' command: its settled fields, with the mandate fulfilment made. */
+const subscriptionCommand = ({ links: _made, amount, app_fee, ...settled }: StoredSubscriptionRequest, mandate: string): SubscriptionCreateRequest => ({
+  ...settled,
+  amount: unsafeAmount(amount),
+  app_fee: app_fee === null ? null : unsafeAmount(app_fee),
   links: { mandate }
 })
 

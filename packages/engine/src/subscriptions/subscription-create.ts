@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { InvalidState, invalidField, newId, now, type Timestamp, today } from "@paykit/core"
 import { subscriptionMachine } from "@paykit/machines"
-import { calendarFor, planSubscriptionRequest, type SubscriptionPlan } from "@paykit/schedule"
+import { calendarFor, planSubscriptionRequest, settleSubscriptionRequest, type SubscriptionPlan } from "@paykit/schedule"
 import { CallingApp, recordAttribution } from "../ledger/app-fees.ts"
 import type { PartnerApp } from "../ledger/domain/app-fees.ts"
 import { API_CAUSE, applyCreation, insertNew } from "../kernel/support.ts"
@@ -21,20 +21,10 @@ const subscriptionFields = (id: string, created_at: Timestamp, plan: Subscriptio
   return {
     id,
     created_at,
-    amount: r.amount,
-    currency: r.currency,
-    name: r.name ?? null,
+    ...settleSubscriptionRequest(r),
     start_date: plan.start_date,
     end_date: plan.end_date,
-    count: r.count ?? null,
     interval: plan.interval,
-    interval_unit: r.interval_unit,
-    day_of_month: r.day_of_month ?? null,
-    month: r.month ?? null,
-    payment_reference: r.payment_reference ?? null,
-    app_fee: r.app_fee ?? null,
-    retry_if_possible: r.retry_if_possible ?? false,
-    metadata: r.metadata ?? {},
     upcoming_payments: plan.upcoming_payments,
     earliest_charge_date_after_resume: null,
     links: { mandate }

@@ -260,6 +260,9 @@ const sqlStore = (sql: SqlClient.SqlClient): OAuthStore["Service"] => {
     // BEGIN or COMMIT failing is the database's failure: a defect, as every query here.
     exclusive: (effect) => Effect.orDie(sql.withTransaction(effect)),
     // A transaction-scoped advisory lock: held to COMMIT, across every process on the database.
-    lockConnection: (app, organisation) => Effect.orDie(sql`SELECT pg_advisory_xact_lock(hashtext(${app}), hashtext(${organisation}))`)
+    // Advisory locks are the database's, not a schema's: the key names the schema too, so another
+    // paykit in another schema of the database never waits on this one's connections.
+    lockConnection: (app, organisation) =>
+      Effect.orDie(sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '/' || ${app}), hashtext(${organisation}))`)
   })
 }
