@@ -116,6 +116,10 @@ const sameHash = (a: string, b: string): boolean => {
 
 const BEARER = /^Bearer +(\S+) *$/i
 
+/** The token of an `Authorization: Bearer <token>` header value; undefined for any other. */
+export const bearerTokenOf = (authorization: string | undefined): string | undefined =>
+  authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]
+
 /**
  * Authenticates the `Authorization` header value against a token store: the caller, or a 401 with
  * the spec's reason. Takes the store itself so the gateway, which holds it, adds nothing to the
@@ -125,8 +129,7 @@ export const authenticateWith = (
   store: AccessTokens["Service"],
   authorization: string | undefined
 ): Effect.Effect<CallerShape, InvalidApiUsage> => {
-  const match = authorization === undefined ? null : BEARER.exec(authorization)
-  const token = match?.[1]
+  const token = bearerTokenOf(authorization)
   if (token === undefined) {
     return Effect.fail(unauthorised("access_token_not_found", "Authorization header missing or not a bearer token"))
   }

@@ -30,6 +30,11 @@ export interface ServerConfig {
   readonly database: Database
   /** The sandbox organisation's token to create instead of a random one. */
   readonly sandboxToken: Option.Option<Redacted.Redacted<string>>
+  /**
+   * `PAYKIT_ADMIN_SECRET`: a bearer that may, like the sandbox organisation's token, make and
+   * remove sandbox organisations (`POST /sandbox/organisations`); absent, only that token may.
+   */
+  readonly adminSecret?: Option.Option<Redacted.Redacted<string>>
   /** The due-work worker's poll interval and lease (`PAYKIT_WORKER_POLL_MS`, `PAYKIT_WORKER_LEASE_MS`), when set. */
   readonly worker?: { readonly pollMillis?: number; readonly leaseMillis?: number }
   /** Webhooks: the sandbox organisation's endpoint and the key sealing secrets (`docs/webhooks.md`). */
@@ -71,6 +76,11 @@ const SandboxToken = Schema.String.check(Schema.isPattern(SANDBOX_TOKEN_PATTERN,
   message: "PAYKIT_SANDBOX_TOKEN must be 16 to 256 visible ASCII characters without spaces"
 }))
 
+/** The admin secret is a bearer too, and long enough not to be guessed. */
+const AdminSecret = Schema.String.check(Schema.isPattern(/^[\x21-\x7e]{24,256}$/, {
+  message: "PAYKIT_ADMIN_SECRET must be 24 to 256 visible ASCII characters without spaces"
+}))
+
 /** A worker's interval or lease: whole milliseconds, 10 ms to a day. */
 const WorkerMillis = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 10, maximum: 86_400_000 }))
 
@@ -104,6 +114,7 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   dataDir: nonEmpty("PAYKIT_DATA_DIR"),
   schema: Config.option(Config.schema(SchemaName, "PAYKIT_DB_SCHEMA")),
   sandboxToken: Config.option(Config.schema(SandboxToken, "PAYKIT_SANDBOX_TOKEN")),
+  adminSecret: Config.option(Config.schema(AdminSecret, "PAYKIT_ADMIN_SECRET")),
   pollMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_POLL_MS")),
   leaseMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_LEASE_MS")),
   webhookUrl: nonEmpty("PAYKIT_WEBHOOK_URL"),
@@ -128,7 +139,7 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
         } satisfies WebhookConfig
       })
   ),
-  Config.map(({ databaseUrl, dataDir, schema, sandboxToken, pollMillis, leaseMillis, publicUrl, connectPort, connectUrl, ...rest }): ServerConfig => ({
+  Config.map(({ databaseUrl, dataDir, schema, sandboxToken, adminSecret, pollMillis, leaseMillis, publicUrl, connectPort, connectUrl, ...rest }): ServerConfig => ({
     ...rest,
     ...(Option.isSome(publicUrl) ? { publicUrl: publicUrl.value } : {}),
     ...(Option.isSome(connectPort) ? { connectPort: connectPort.value } : {}),
@@ -143,6 +154,7 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
         : { _tag: "Pglite", dataDir: Option.getOrElse(dataDir, () => DEFAULT_DATA_DIR) }),
       ...(Option.isSome(schema) ? { schema: schema.value } : {})
     },
-    sandboxToken: Option.map(sandboxToken, (token) => Redacted.make(token))
+    sandboxToken: Option.map(sandboxToken, (token) => Redacted.make(token)),
+    adminSecret: Option.map(adminSecret, (secret) => Redacted.make(secret))
   }))
 )

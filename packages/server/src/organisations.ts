@@ -3,22 +3,59 @@ import { type DueWorkSchedule, scheduleFirstDailyRun, scheduleFirstRetentionRun 
 import { SqlClient } from "effect/sql"
 import { SERVER_MODES, type ServerMode } from "./config.ts"
 
-/** The organisations this server hosts (`organisations`, migration 0001). */
+/** The organisations this server hosts (`organisations`, migrations 0001 and 0011). */
 
 export interface Organisation {
   readonly id: string
   readonly name: string
   readonly environment: ServerMode
+  /**
+   * Made by the operator (`POST /sandbox/organisations`, with the sandbox token or the admin
+   * secret), not by the first start: trusted as the operator is.
+   */
+  readonly madeByOperator?: boolean
 }
 
-const OrganisationRow = Schema.Struct({ id: Schema.String, name: Schema.String, environment: Schema.Literals(SERVER_MODES) })
+/** An organisation as listed, with when it was made. */
+export interface OrganisationRecord extends Organisation {
+  readonly madeByOperator: boolean
+  readonly createdAt: string
+}
+
+const OrganisationRow = Schema.Struct({
+  id: Schema.String,
+  name: Schema.String,
+  environment: Schema.Literals(SERVER_MODES),
+  made_by_operator: Schema.Boolean,
+  created_ms: Schema.Number
+})
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(OrganisationRow))
+const recordOf = (row: typeof OrganisationRow.Type): OrganisationRecord => ({
+  id: row.id,
+  name: row.name,
+  environment: row.environment,
+  madeByOperator: row.made_by_operator,
+  createdAt: new Date(row.created_ms).toISOString()
+})
+
+/** The server's tables that hold no organisation's rows of their own, whatever their columns say. */
+const NOT_OWNED = new Set(["organisations"])
 
 export class Organisations extends Context.Service<Organisations, {
   /** Every organisation, oldest first. */
-  readonly all: Effect.Effect<ReadonlyArray<Organisation>>
-  /** Adds an organisation, with its first daily run and retention run (on real time: a new organisation's clock has no offset), in one transaction. */
-  readonly insert: (organisation: Organisation) => Effect.Effect<void>
+  readonly all: Effect.Effect<ReadonlyArray<OrganisationRecord>>
+  /**
+   * Adds an organisation, with its first daily run and retention run, in one transaction, at
+   * `startAt` (epoch milliseconds) when that is later than now (its clock is then raised to it by
+   * the caller), else on real time.
+   */
+  readonly insert: (organisation: Organisation, startAt?: number) => Effect.Effect<void>
+  /**
+   * Removes the organisation and every row it owns, in every table of the engine and the server
+   * (resources, events, due work, tokens, webhooks, its clock), in one transaction; false when
+   * there was none.
+   */
+  readonly remove: (id: string) => Effect.Effect<boolean>
 }>()("@paykit/server/Organisations") {
   static readonly layerSql: Layer.Layer<Organisations, never, SqlClient.SqlClient | DueWorkSchedule> = Layer.effect(
     Organisations,
@@ -28,14 +65,66 @@ export class Organisations extends Context.Service<Organisations, {
       // Taken at build: an organisation made inside a request must not start on the caller's clock.
       const real = yield* Clock.Clock
       return Organisations.of({
-        all: sql`SELECT id, name, environment FROM organisations ORDER BY created_at, id`.pipe(Effect.flatMap(decodeRows), Effect.orDie),
-        insert: (o) =>
+        all: sql`SELECT id, name, environment, made_by_operator, (extract(epoch FROM created_at) * 1000)::float8 AS created_ms FROM organisations ORDER BY created_at, id`.pipe(
+          Effect.flatMap(decodeRows),
+          Effect.map((rows) => rows.map(recordOf)),
+          Effect.orDie
+        ),
+        insert: (o, startAt) =>
           Effect.orDie(sql.withTransaction(Effect.gen(function*() {
-            yield* sql`INSERT INTO organisations (id, name, environment) VALUES (${o.id}, ${o.name}, ${o.environment})`
-            const now = real.currentTimeMillisUnsafe()
+            yield* sql`INSERT INTO organisations (id, name, environment, made_by_operator) VALUES (${o.id}, ${o.name}, ${o.environment}, ${o.madeByOperator === true})`
+            const realNow = real.currentTimeMillisUnsafe()
+            const now = Math.max(realNow, startAt ?? realNow)
             yield* Effect.provideContext(Effect.andThen(scheduleFirstDailyRun(o.id, now), scheduleFirstRetentionRun(o.id, now)), context)
-          })))
+          }))),
+        remove: (id) => Effect.orDie(sql.withTransaction(removeOrganisation(sql, id)))
       })
     })
   )
+}
+
+const TableRow = Schema.Struct({ table_name: Schema.String, column_name: Schema.String })
+const ReferenceRow = Schema.Struct({ child: Schema.String, parent: Schema.String })
+const decodeTables = Schema.decodeUnknownEffect(Schema.Array(TableRow))
+const decodeReferences = Schema.decodeUnknownEffect(Schema.Array(ReferenceRow))
+
+/**
+ * Every table of the schema keyed by organisation is found in the catalogue rather than listed
+ * here, so a table added later is not left holding a removed organisation's rows. A table is
+ * emptied of the organisation's rows before any table it references (`outbox` before `events`,
+ * tokens before OAuth grants), then the organisation itself goes.
+ */
+const removeOrganisation = (sql: SqlClient.SqlClient, id: string) =>
+  Effect.gen(function*() {
+    const locked = yield* sql`SELECT id FROM organisations WHERE id = ${id} FOR UPDATE`
+    if (locked.length === 0) return false
+    const columns = yield* Effect.flatMap(sql`SELECT table_name, column_name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND (column_name = 'organisation_id' OR column_name LIKE '%\\_organisation\\_id' ESCAPE '\\')
+      ORDER BY table_name, column_name`, decodeTables)
+    const references = yield* Effect.flatMap(sql`SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
+      FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid <> c.confrelid
+        AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`, decodeReferences)
+    const tables = [...new Set(columns.map((c) => c.table_name))].filter((t) => !NOT_OWNED.has(t))
+    // The events and the history are append-only except to retention (store-sql's migrations 0030,
+    // 0064): removing an organisation is retention of all it has, and declares itself so.
+    yield* sql`SELECT set_config('paykit.retention', 'prune', true)`
+    for (const table of childrenFirst(tables, references)) {
+      for (const c of columns) if (c.table_name === table) yield* sql`DELETE FROM ${sql(table)} WHERE ${sql(c.column_name)} = ${id}`
+    }
+    yield* sql`SELECT set_config('paykit.retention', '', true)`
+    yield* sql`DELETE FROM organisations WHERE id = ${id}`
+    return true
+  })
+
+/** `tables` ordered so that each comes before every table it references. */
+export const childrenFirst = (tables: ReadonlyArray<string>, references: ReadonlyArray<{ readonly child: string; readonly parent: string }>): ReadonlyArray<string> => {
+  const ordered: Array<string> = []
+  const visit = (table: string, path: ReadonlySet<string>) => {
+    if (ordered.includes(table) || path.has(table)) return
+    // Whoever references this table goes first.
+    for (const r of references) if (r.parent === table && tables.includes(r.child)) visit(r.child, new Set([...path, table]))
+    ordered.push(table)
+  }
+  for (const table of tables) visit(table, new Set())
+  return ordered
 }

@@ -18,7 +18,8 @@ const rootPage = (mode: ServerMode) => ({
       "POST /sandbox/simulator/advance {\"to\": <timestamp>} | {\"by\": \"P1D\" | <seconds>}",
       "POST /sandbox/bank_authorisations/{id}/actions/{visit|authorise|deny|fail}",
       "POST /sandbox/outbound_payment_imports/{id}/actions/{authorise|cancel}",
-      "POST /sandbox/payment_accounts/fund {\"amount\": <pence>, \"links\": {\"creditor\": <id>}}"
+      "POST /sandbox/payment_accounts/fund {\"amount\": <pence>, \"links\": {\"creditor\": <id>}}",
+      "POST /sandbox/organisations {\"name\": <name>, \"start_at\": <timestamp>} | GET /sandbox/organisations | DELETE /sandbox/organisations/{id} (the sandbox token or PAYKIT_ADMIN_SECRET)"
     ]
     : []
 })

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, References } from "effect"
+import { Context, Effect, Layer, Option, References } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
@@ -19,6 +19,7 @@ import { OAuthStore } from "./oauth/store.ts"
 import { Organisations } from "./organisations.ts"
 import { rootRoute } from "./root-page.ts"
 import { dueWorkerLayer, ensureDailyRuns, ensureStorageMaintenance, pollDueWork, type WorkerTiming } from "./due-work.ts"
+import { sandboxOrganisationRoutes } from "./sandbox-organisations.ts"
 import { liveSandboxRoutes, sandboxRoutes } from "./sandbox-routes.ts"
 import { liveScenarioRoutes, scenarioRoutes } from "./scenario-routes.ts"
 import { ServerLog } from "./server-log.ts"
@@ -143,7 +144,9 @@ const makeFoundation = (config: ServerConfig, options: ServerOptions) => {
 const apiRoutesLayer = <A, E, R>(config: ServerConfig, pages: Layer.Layer<A, E, R>) => {
   const sandbox = config.mode === "sandbox" ? sandboxRoutes : liveSandboxRoutes
   const scenarios = config.mode === "sandbox" ? scenarioRoutes : liveScenarioRoutes
-  return makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, oauthAppRoutes, rootRoute(config.mode))).pipe(Layer.provide(pages))
+  // A live server has none: its `/sandbox/*` answers 403 (`liveSandboxRoutes`).
+  const organisations = config.mode === "sandbox" ? sandboxOrganisationRoutes(config.adminSecret ?? Option.none()) : Effect.succeed([])
+  return makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, organisations, oauthAppRoutes, rootRoute(config.mode))).pipe(Layer.provide(pages))
 }
 
 /** The server in either mode: the foundation, with the API and the connect server (OAuth) each on its own port. */

@@ -14,6 +14,8 @@ export interface StartOptions {
   /** A PGlite data directory; absent means in memory. */
   readonly dataDir?: string
   readonly sandboxToken?: string
+  /** `PAYKIT_ADMIN_SECRET`. */
+  readonly adminSecret?: string
   /** Shorter request timeouts or shutdown wait than the defaults. */
   readonly serve?: ServerOptions["serve"]
   /** Due work besides the daily run and the engine's deadlines, and the worker's timing. */
@@ -32,6 +34,7 @@ export const testConfig = (options: StartOptions): ServerConfig => ({
   database: { _tag: "Pglite", dataDir: options.dataDir },
   sandboxToken: options.sandboxToken === undefined ? Option.none() : Option.some(Redacted.make(options.sandboxToken)),
   ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+  ...(options.adminSecret === undefined ? {} : { adminSecret: Option.some(Redacted.make(options.adminSecret)) }),
   ...(options.secretKey === undefined ? {} : { webhooks: { endpoint: Option.none(), secretKey: Option.some(Redacted.make(options.secretKey)), keyDir: undefined } })
 })
 
@@ -59,14 +62,14 @@ export type TestServer = Awaited<ReturnType<typeof startServer>>
  * The composed server in-process on PostgreSQL at `databaseUrl`, in a fresh schema of its own
  * (dropped on close), so parallel tests on one database do not meet.
  */
-export const startPostgresServer = async (databaseUrl: string): Promise<TestServer> => {
+export const startPostgresServer = async (databaseUrl: string, options: StartOptions = {}): Promise<TestServer> => {
   const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`
   const admin = (statement: string) =>
     Effect.runPromise(Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)), PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 })))
   await admin(`CREATE SCHEMA ${schema}`)
   const scoped = `${databaseUrl}${databaseUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
   const lines: Array<ServerLogLine> = []
-  const config = { ...testConfig({}), database: { _tag: "Postgres" as const, url: Redacted.make(scoped) } }
+  const config = { ...testConfig(options), database: { _tag: "Postgres" as const, url: Redacted.make(scoped) } }
   const runtime = ManagedRuntime.make(makeServer(config).pipe(Layer.provide(testLogs(lines))))
   const url = await runtime.runPromise(serverUrl)
   const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))

@@ -1,17 +1,14 @@
-import { execFileSync } from "node:child_process"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { MANDATE_PDF_URL_LIFE_MS } from "@paykit/core"
+import { pdfText } from "../../engine/test/pdf-text.ts"
 import { api, fulfilledMandateRequest, json, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
 
 /**
  * `POST /mandate_pdfs` as a user meets it: the official client asks for a form, the answer's signed
- * URL serves the PDF (read back with pdftotext), in the language asked for, until it expires on
+ * URL serves the PDF (read back with PDF.js), in the language asked for, until it expires on
  * the organisation's clock; a mandate's form shows its bank details censored; a mandate with
  * other details is the spec's 422.
  */
-
-const textOf = (pdf: Uint8Array): string =>
-  execFileSync("pdftotext", ["-enc", "UTF-8", "-", "-"], { input: pdf }).toString("utf8").replace(/\s+/g, " ")
 
 const fetchPdf = async (url: string) => {
   const response = await fetch(url)
@@ -43,7 +40,7 @@ for (const [database, start] of SERVER_DATABASES) {
       const pdf = await fetchPdf(url.toString())
       expect(pdf.status).toBe(200)
       expect(pdf.type).toBe("application/pdf")
-      const text = textOf(pdf.bytes)
+      const text = await pdfText(pdf.bytes)
       // Polish is no SEPA language: the next the caller accepts, German, is the form's.
       for (const words of ["SEPA-Lastschriftmandat", "Gläubiger-Identifikationsnummer", "Łukasz Żółkiewski", "ul. Długa 5", "DE89370400440532013000", "REF-PL-0001", "Jan Kowalski", "Erstattung"]) {
         expect(text).toContain(words)
@@ -54,7 +51,7 @@ for (const [database, start] of SERVER_DATABASES) {
       const created = await api(server.url, token, "/mandate_pdfs", { method: "POST", body: { mandate_pdfs: { scheme: "bacs" } } })
       expect(created.status).toBe(201)
       const { url } = (await json(created))["mandate_pdfs"] as { url: string }
-      const text = textOf((await fetchPdf(url)).bytes)
+      const text = await pdfText((await fetchPdf(url)).bytes)
       expect(text).toContain("Instruction to your bank or building society to pay by Direct Debit")
       expect(text).toContain("The Direct Debit Guarantee")
 
@@ -76,7 +73,7 @@ for (const [database, start] of SERVER_DATABASES) {
       const client = localClient(token, server.url)
       const { mandate } = await fulfilledMandateRequest(client)
       const answer = await client.mandatePdfs.create({ links: { mandate } })
-      const text = textOf((await fetchPdf(answer.url ?? "")).bytes)
+      const text = await pdfText((await fetchPdf(answer.url ?? "")).bytes)
       expect(text).toContain("Ada Lovelace")
       expect(text).toContain("••••11")
       expect(text).not.toContain("55779911")
@@ -93,8 +90,8 @@ for (const [database, start] of SERVER_DATABASES) {
       const first = await client.mandatePdfs.create({ scheme: "bacs", given_name: "Ada", family_name: "Lovelace" }, "pdf-key-reused")
       const second = await client.mandatePdfs.create({ scheme: "bacs", given_name: "Grace", family_name: "Hopper" }, "pdf-key-reused")
       expect(second.url).not.toBe(first.url)
-      expect(textOf((await fetchPdf(first.url ?? "")).bytes)).toContain("Ada Lovelace")
-      expect(textOf((await fetchPdf(second.url ?? "")).bytes)).toContain("Grace Hopper")
+      expect(await pdfText((await fetchPdf(first.url ?? "")).bytes)).toContain("Ada Lovelace")
+      expect(await pdfText((await fetchPdf(second.url ?? "")).bytes)).toContain("Grace Hopper")
     })
 
     it("a removed customer's mandate has no form: 422 on links.mandate", { timeout: 60_000 }, async () => {
