@@ -152,8 +152,12 @@ const killHoldingALease = async (database: Database, base: string, mandate: stri
   throw new Error("the process to kill never held a lease")
 }
 
-describe.skipIf(databaseUrl === undefined)("three server processes on one PostgreSQL database", () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>
+/**
+ * A fresh schema for one describe block: the processes and clean-ups the block registers are ended
+ * after it, then the schema is dropped.
+ */
+const onFreshDatabase = () => {
+  let database: Database | undefined
   const children: Array<ChildServer> = []
   const cleanups: Array<() => Promise<void>> = []
   beforeAll(async () => {
@@ -162,10 +166,24 @@ describe.skipIf(databaseUrl === undefined)("three server processes on one Postgr
   afterAll(async () => {
     for (const child of children) await stopChild(child, "SIGKILL")
     for (const cleanup of cleanups) await cleanup()
-    await database.drop()
+    await database?.drop()
   }, 60_000)
+  return {
+    children,
+    cleanups,
+    database: (): Database => {
+      if (database === undefined) throw new Error("the database is made before the tests")
+      return database
+    }
+  }
+}
+
+describe.skipIf(databaseUrl === undefined)("three server processes on one PostgreSQL database", () => {
+  const fresh = onFreshDatabase()
+  const { children, cleanups } = fresh
 
   it("run a month of daily runs as one while one of them is killed", { timeout: 300_000 }, async () => {
+    const database = fresh.database()
     // The first start makes the organisation; the others find it. Every one delivers webhooks to the receiver.
     const receiver = await startReceiver(WEBHOOK_SECRET)
     cleanups.push(() => receiver.close())
@@ -302,27 +320,18 @@ describe.skipIf(databaseUrl === undefined)("a process killed while it holds a le
 })
 
 describe.skipIf(databaseUrl === undefined)("processes given different webhook keys", () => {
-  let database: Database
-  const children: Array<ChildServer> = []
-  const dirs: Array<{ readonly remove: () => void }> = []
-  beforeAll(async () => {
-    database = await freshDatabase(databaseUrl ?? "")
-  }, 60_000)
-  afterAll(async () => {
-    for (const child of children) await stopChild(child, "SIGKILL")
-    for (const dir of dirs) dir.remove()
-    await database.drop()
-  }, 60_000)
+  const { children, cleanups, database: db } = onFreshDatabase()
 
   it("refuse to start after the first, naming the variable", { timeout: 120_000 }, async () => {
-    const first = await start(database.url, { PAYKIT_WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex") })
+    const url = db().url
+    const first = await start(url, { PAYKIT_WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex") })
     children.push(first.child)
     // Another key given, and none given (a key file of its own made in its data directory).
     const own = tempDataDir()
-    dirs.push(own)
+    cleanups.push(async () => own.remove())
     const refused = [
-      startChild({ databaseUrl: database.url }, await freePort(), { ...WORKER_ENV, PAYKIT_WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex") }),
-      startChild({ databaseUrl: database.url }, await freePort(), { ...WORKER_ENV, PAYKIT_DATA_DIR: own.dir })
+      startChild({ databaseUrl: url }, await freePort(), { ...WORKER_ENV, PAYKIT_WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex") }),
+      startChild({ databaseUrl: url }, await freePort(), { ...WORKER_ENV, PAYKIT_DATA_DIR: own.dir })
     ]
     children.push(...refused)
     for (const child of refused) {
@@ -338,20 +347,12 @@ describe.skipIf(databaseUrl === undefined)("processes given different webhook ke
 })
 
 describe.skipIf(databaseUrl === undefined)("concurrent clock advances over two processes", () => {
-  let database: Database
-  const children: Array<ChildServer> = []
-  beforeAll(async () => {
-    database = await freshDatabase(databaseUrl ?? "")
-  }, 60_000)
-  afterAll(async () => {
-    for (const child of children) await stopChild(child, "SIGKILL")
-    await database.drop()
-  }, 60_000)
+  const { children, database: db } = onFreshDatabase()
 
   it("ten P1D advances at once leave the clock ten days on", { timeout: 180_000 }, async () => {
     const env = { PAYKIT_WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY }
-    const a = await start(database.url, env)
-    const b = await start(database.url, env)
+    const a = await start(db().url, env)
+    const b = await start(db().url, env)
     children.push(a.child, b.child)
     const offsetOf = async () => Number(field(await json(await api(a.url, CHILD_TOKEN, "/sandbox/simulator/clock")), "simulator_clock")["offset_ms"])
     const before = await offsetOf()
@@ -368,17 +369,7 @@ describe.skipIf(databaseUrl === undefined)("concurrent clock advances over two p
 })
 
 describe.skipIf(databaseUrl === undefined)("a process killed holding webhook deliveries, on the default lease", () => {
-  let database: Database
-  const children: Array<ChildServer> = []
-  const cleanups: Array<() => Promise<void>> = []
-  beforeAll(async () => {
-    database = await freshDatabase(databaseUrl ?? "")
-  }, 60_000)
-  afterAll(async () => {
-    for (const child of children) await stopChild(child, "SIGKILL")
-    for (const cleanup of cleanups) await cleanup()
-    await database.drop()
-  }, 60_000)
+  const { children, cleanups, database: db } = onFreshDatabase()
 
   it("has every webhook delivered within seconds by the others", { timeout: 300_000 }, async () => {
     const receiver = await startReceiver(WEBHOOK_SECRET)
@@ -386,7 +377,7 @@ describe.skipIf(databaseUrl === undefined)("a process killed holding webhook del
     // No PAYKIT_WORKER_LEASE_MS: the default lease is the one under test.
     const env = { ...webhookEnv(receiver.url), PAYKIT_WORKER_POLL_MS: "100" }
     const startDefault = async () => {
-      const child = startChild({ databaseUrl: database.url }, await freePort(), env)
+      const child = startChild({ databaseUrl: db().url }, await freePort(), env)
       children.push(child)
       return { child, url: await child.listening }
     }
@@ -396,7 +387,7 @@ describe.skipIf(databaseUrl === undefined)("a process killed holding webhook del
     // Kill, in turn, a process caught holding a delivery; the survivors deliver what it held.
     const arrived = () => new Set(receiver.received.flatMap((r) => Array.isArray(r.parsed) ? r.parsed : []))
     for (const [victim, through] of [[c, a], [b, a]] as const) {
-      const held = await killHoldingALease(database, through.url, mandate, victim.child, receiver)
+      const held = await killHoldingALease(db(), through.url, mandate, victim.child, receiver)
       expect(held.map((row) => row.kind)).toContain("webhook_delivery")
       const killedAt = Date.now()
       const events = (await listAll(through.url, "/events", "events")).map((e) => String(e["id"]))
