@@ -1,7 +1,7 @@
 import { unsafeLocalDate } from "@paykit/core"
-import { Effect } from "effect"
+import { Effect, Logger, References } from "effect"
 import { describe, expect, it } from "vitest"
-import { Creditors, Customers, Events, Mandates, Payments, Payouts, Simulator } from "@paykit/engine"
+import { Creditors, Customers, Events, Mandates, PAYOUT_HOLD_REASONS, PAYOUTS_HELD, Payments, Payouts, Simulator } from "@paykit/engine"
 import { ORG, START, runEngine, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000
@@ -75,7 +75,12 @@ describe("payouts", () => {
     expect(r.actions).toEqual(["bounced", "retried", "paid"])
   })
 
-  it("does not pay out to an unverified creditor: its balance waits", async () => {
+  it("does not pay out to an unverified creditor: its balance waits, and each day's run logs why", async () => {
+    const held: Array<Readonly<Record<string, unknown>>> = []
+    const collector = Logger.make((options) => {
+      const message = Array.isArray(options.message) ? options.message.map(String).join(" ") : String(options.message)
+      if (message === PAYOUTS_HELD) held.push({ level: options.logLevel, ...options.fiber.getRef(References.CurrentLogAnnotations) })
+    })
     const r = await runEngine(Effect.gen(function*() {
       const creditors = yield* Creditors
       const creditor = yield* creditors.create(ORG, { name: "New Gym", country_code: "GB", creditor_type: "company" })
@@ -85,11 +90,17 @@ describe("payouts", () => {
       const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Payer Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
       const mandate = yield* (yield* Mandates).create(ORG, { links: { customer_bank_account: account.id } })
       yield* Effect.flatMap(edge.payment({ amount: 10_000, currency: "GBP", links: { mandate: mandate.id } }), (c) => Payments.use((service) => service.create(ORG, c)))
-      yield* (yield* Simulator).advanceTo(START + 10 * DAY)
-      return { payouts: (yield* (yield* Payouts).list(ORG, {})).items, balance: yield* (yield* Payments).balance(ORG, creditor.id, "GBP") }
+      yield* (yield* Simulator).advanceTo(START + 10 * DAY).pipe(Effect.provide(Logger.layer([collector])))
+      return { creditor: creditor.id, payouts: (yield* (yield* Payouts).list(ORG, {})).items, balance: yield* (yield* Payments).balance(ORG, creditor.id, "GBP") }
     }))
     expect(r.payouts).toEqual([])
     expect(r.balance).toBe(10_000 - 144)
+    // From the day the payment was confirmed, one warning a day, naming the creditor and the reason.
+    expect(held.length).toBeGreaterThanOrEqual(3)
+    expect(held.length).toBeLessThanOrEqual(10)
+    for (const line of held) {
+      expect(line).toMatchObject({ level: "Warn", creditor: r.creditor, currency: "GBP", reason: "creditor_not_verified", description: PAYOUT_HOLD_REASONS.creditor_not_verified })
+    }
   })
 
   it("fails a mandate for an account holder named Mandate Fail and cancels its pending payments", async () => {

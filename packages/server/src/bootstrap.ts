@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { newId } from "@paykit/core"
-import { Creditors } from "@paykit/engine"
+import { CreditorBankAccountCreateRequest, Creditors, decodeCommand, VerificationDetailCreateRequest } from "@paykit/engine"
 import { AccessTokens, hashToken, issueAccessToken } from "@paykit/http"
 import { accessTokenMachine, createdState } from "@paykit/machines"
 import type { ServerMode, WebhookConfig } from "./config.ts"
@@ -39,6 +39,32 @@ export class Bootstrap extends Context.Service<Bootstrap, BootstrapResult>()("@p
 
 export const SANDBOX_ORGANISATION_NAME = "Sandbox organisation"
 export const SANDBOX_CREDITOR = { name: "Sandbox Creditor Ltd", country_code: "GB", creditor_type: "company" } as const
+/** The sandbox creditor's GBP payout account: GoCardless's sandbox test bank details. */
+export const SANDBOX_PAYOUT_ACCOUNT = { account_holder_name: "Sandbox Creditor Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP" } as const
+/** What the sandbox creditor's verification is given, as an integrator would submit it. */
+const SANDBOX_VERIFICATION = {
+  name: SANDBOX_CREDITOR.name, company_number: "00000000", description: "A sandbox creditor", address_line1: "1 Sandbox Street", city: "London", postal_code: "EC1A 1BB",
+  directors: [{ given_name: "Sandy", family_name: "Box", date_of_birth: "1980-01-01", street: "1 Sandbox Street", city: "London", postal_code: "EC1A 1BB", country_code: "GB" }]
+} as const
+
+/**
+ * The sandbox organisation's first creditor, ready to be paid out as a payment platform's test
+ * mode is: its verification details and a GBP payout account submitted, and the review that the
+ * daily run would complete completed now. Creditors made through the API keep GoCardless's rules
+ * (`action_required` until verified, no payout without a verified payout account).
+ */
+const readySandboxCreditor = (organisation: string) =>
+  Effect.gen(function*() {
+    const creditors = yield* Creditors
+    const creditor = yield* creditors.create(organisation, SANDBOX_CREDITOR)
+    const links = { creditor: creditor.id }
+    const account = yield* decodeCommand(CreditorBankAccountCreateRequest, "creditor_bank_accounts")({ ...SANDBOX_PAYOUT_ACCOUNT, set_as_default_payout_account: true, links })
+    const details = yield* decodeCommand(VerificationDetailCreateRequest, "verification_details")({ ...SANDBOX_VERIFICATION, links })
+    yield* creditors.createBankAccount(organisation, account)
+    yield* creditors.createVerificationDetail(organisation, details)
+    yield* creditors.completeReviews(organisation)
+    return creditor
+  }).pipe(Effect.orDie)
 
 const tokenRecord = (organisation: string, token: string) =>
   Effect.gen(function*() {
@@ -81,7 +107,7 @@ export const bootstrap = (options: {
         madeByOperator: false
       }
       yield* organisations.insert(organisation)
-      const creditor = yield* (yield* Creditors).create(organisation.id, SANDBOX_CREDITOR)
+      const creditor = options.mode === "sandbox" ? yield* readySandboxCreditor(organisation.id) : yield* (yield* Creditors).create(organisation.id, SANDBOX_CREDITOR)
       const accessToken = Option.isSome(given)
         ? yield* Effect.as(Effect.flatMap(tokenRecord(organisation.id, given.value), tokens.insert), given.value)
         : yield* issueAccessToken({ id: yield* newId("access_token"), organisation: organisation.id, scope: "read_write" })

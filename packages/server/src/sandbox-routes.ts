@@ -1,4 +1,4 @@
-import { Effect, Schema, Semaphore } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
 import { decodeInputEffect, Forbidden, type PaykitError, pathIdOf, timestampFromMillis } from "@paykit/core"
 import {
@@ -31,6 +31,7 @@ import {
   single
 } from "@paykit/http"
 import { advanceTarget, formatIsoDuration } from "./advance.ts"
+import { ClockAdvanceLock } from "./clock-lock.ts"
 
 /**
  * The sandbox-only endpoints, under `/sandbox/`: what a developer does in place of waiting days or
@@ -45,16 +46,6 @@ export const SANDBOX_ONLY_REASON = "sandbox_only"
 
 const SANDBOX = "sandbox"
 
-/** A lock per key, made on first use: one organisation's advances run one at a time. */
-const oneAtATimePer = () => {
-  const locks = new Map<string, Semaphore.Semaphore>()
-  return (key: string) => {
-    const lock = locks.get(key) ?? Semaphore.makeUnsafe(1)
-    locks.set(key, lock)
-    return lock.withPermits(1)
-  }
-}
-
 /** The services the sandbox's handlers call, taken once when the routes are bound. */
 const sandboxServices = Effect.gen(function*() {
   return {
@@ -63,9 +54,8 @@ const sandboxServices = Effect.gen(function*() {
     authorisations: yield* BankAuthorisations,
     imports: yield* OutboundPaymentImports,
     accounts: yield* PaymentAccounts,
-    // One advance at a time per organisation in this process (advances through several processes
-    // wait for each other's leases row by row); other organisations' advances do not wait for it.
-    advancing: oneAtATimePer()
+    // One advance at a time per organisation, across processes; other organisations' do not wait.
+    advancing: (yield* ClockAdvanceLock).around
   }
 })
 type SandboxServices = Effect.Success<typeof sandboxServices>

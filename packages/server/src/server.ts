@@ -26,6 +26,8 @@ import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { SqlIdempotencyStore } from "./sql-idempotency.ts"
 import { SqlRateLimiter } from "./sql-rate-limit.ts"
+import { ClockAdvanceLock } from "./clock-lock.ts"
+import { webhookKeyCheck } from "./key-check.ts"
 import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
 
 /** A PGlite client on `dataDir` (in memory when absent), searching `schema` when one is named. */
@@ -95,7 +97,8 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
     OAuthStore.layerSql,
     // Windows in the database, on real time: shared by every process on it.
     SqlRateLimiter,
-    RetentionSql
+    RetentionSql,
+    ClockAdvanceLock.layer
   )
   return {
     database,
@@ -106,7 +109,10 @@ const pieces = (config: ServerConfig, options: ServerOptions) => {
       webhookSecretKeyLayer(config.database, config.webhooks),
       webhookSenderLayer(config.mode, options.webhookTimeoutMs)
     ),
-    boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken, webhooks: config.webhooks }),
+    // The key is checked against the database before the first start's work and before any polling.
+    boot: BootstrapLive({ mode: config.mode, sandboxToken: config.sandboxToken, webhooks: config.webhooks }).pipe(
+      Layer.provideMerge(webhookKeyCheck(config.database, config.webhooks))
+    ),
     timing: { ...config.worker, ...options.worker },
     retention: retentionPolicy(config.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS, IDEMPOTENCY_KEY_LIFETIME_MS),
     dueWork: options.dueWork ?? [],

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import {
-  LIVE_SENDER_POLICY, SANDBOX_SENDER_POLICY, WEBHOOK_SECRET_KEY_BYTES, WebhookEndpoints, WebhookSecretKey, WebhookSender
+  DueWorkStore, LIVE_SENDER_POLICY, SANDBOX_SENDER_POLICY, WEBHOOK_SECRET_KEY_BYTES, WebhookEndpoints, WebhookSecretKey, WebhookSender, withClockOffset
 } from "@paykit/engine"
 import type { Database, ServerMode, WebhookConfig } from "./config.ts"
 import { ServerLog } from "./server-log.ts"
@@ -69,12 +69,18 @@ export const webhookSenderLayer = (mode: ServerMode, timeoutMs: number | undefin
   return WebhookSender.node(timeoutMs === undefined ? policy : { ...policy, timeoutMs })
 }
 
-/** The sandbox organisation's endpoint from `PAYKIT_WEBHOOK_URL`, made or its secret updated: the same one at every restart. */
+/**
+ * The sandbox organisation's endpoint from `PAYKIT_WEBHOOK_URL`, made or its secret updated: the
+ * same one at every restart. Made on the organisation's clock, as a request would make it: a
+ * restart after an advance dates it then, not in the clock's past.
+ */
 export const ensureSandboxEndpoint = (organisation: string, config: WebhookConfig | undefined) =>
   Effect.gen(function*() {
     const endpoint = config === undefined ? Option.none() : config.endpoint
     if (Option.isNone(endpoint)) return
-    const made = yield* (yield* WebhookEndpoints).ensure(organisation, { url: endpoint.value.url, secret: Redacted.value(endpoint.value.secret) })
+    const offset = yield* (yield* DueWorkStore).offsetOf(organisation)
+    const ensure = (yield* WebhookEndpoints).ensure(organisation, { url: endpoint.value.url, secret: Redacted.value(endpoint.value.secret) })
+    const made = yield* withClockOffset(offset, ensure)
     const log = yield* ServerLog
     log({ level: "info", msg: "webhook endpoint from PAYKIT_WEBHOOK_URL", organisation, webhook_endpoint: made.id, url: made.url })
   })

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { OUTBOUND_PAYMENT_WRITE_RATE_LIMIT_PER_MINUTE } from "@paykit/core"
 import { DbInteger } from "@paykit/store-sql"
 import { CHILD_TOKEN, type ChildServer, freePort, startChild, stopChild } from "./child-server.ts"
-import { api, json } from "./harness.ts"
+import { api, json, tempDataDir } from "./harness.ts"
 import { startReceiver } from "../../store-sql/test/webhooks/receiver.ts"
 
 /**
@@ -152,8 +152,12 @@ const killHoldingALease = async (database: Database, base: string, mandate: stri
   throw new Error("the process to kill never held a lease")
 }
 
-describe.skipIf(databaseUrl === undefined)("three server processes on one PostgreSQL database", () => {
-  let database: Awaited<ReturnType<typeof freshDatabase>>
+/**
+ * A fresh schema for one describe block: the processes and clean-ups the block registers are ended
+ * after it, then the schema is dropped.
+ */
+const onFreshDatabase = () => {
+  let database: Database | undefined
   const children: Array<ChildServer> = []
   const cleanups: Array<() => Promise<void>> = []
   beforeAll(async () => {
@@ -162,10 +166,24 @@ describe.skipIf(databaseUrl === undefined)("three server processes on one Postgr
   afterAll(async () => {
     for (const child of children) await stopChild(child, "SIGKILL")
     for (const cleanup of cleanups) await cleanup()
-    await database.drop()
+    await database?.drop()
   }, 60_000)
+  return {
+    children,
+    cleanups,
+    database: (): Database => {
+      if (database === undefined) throw new Error("the database is made before the tests")
+      return database
+    }
+  }
+}
+
+describe.skipIf(databaseUrl === undefined)("three server processes on one PostgreSQL database", () => {
+  const fresh = onFreshDatabase()
+  const { children, cleanups } = fresh
 
   it("run a month of daily runs as one while one of them is killed", { timeout: 300_000 }, async () => {
+    const database = fresh.database()
     // The first start makes the organisation; the others find it. Every one delivers webhooks to the receiver.
     const receiver = await startReceiver(WEBHOOK_SECRET)
     cleanups.push(() => receiver.close())
@@ -298,5 +316,85 @@ describe.skipIf(databaseUrl === undefined)("a process killed while it holds a le
       Effect.flatMap(sql`SELECT kind, key, due_at, lease_owner, lease_until FROM due_work WHERE kind = ${row.kind} AND key = ${row.key}`, Schema.decodeUnknownEffect(Schema.Array(LeaseRow))))
     expect(after.filter((r) => r.lease_owner !== null && r.lease_owner.includes(`:${first.child.child.pid ?? -1}:`))).toEqual([])
     expect(Date.now()).toBeGreaterThanOrEqual(row.lease_until ?? killedAt)
+  })
+})
+
+describe.skipIf(databaseUrl === undefined)("processes given different webhook keys", () => {
+  const { children, cleanups, database: db } = onFreshDatabase()
+
+  it("refuse to start after the first, naming the variable", { timeout: 120_000 }, async () => {
+    const url = db().url
+    const first = await start(url, { PAYKIT_WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex") })
+    children.push(first.child)
+    // Another key given, and none given (a key file of its own made in its data directory).
+    const own = tempDataDir()
+    cleanups.push(async () => own.remove())
+    const refused = [
+      startChild({ databaseUrl: url }, await freePort(), { ...WORKER_ENV, PAYKIT_WEBHOOK_SECRET_KEY: randomBytes(32).toString("hex") }),
+      startChild({ databaseUrl: url }, await freePort(), { ...WORKER_ENV, PAYKIT_DATA_DIR: own.dir })
+    ]
+    children.push(...refused)
+    for (const child of refused) {
+      const exit = await child.exited
+      expect(exit.code).not.toBe(0)
+      expect(child.output()).toContain("does not open this database's sealed webhook secrets")
+      expect(child.output()).toContain("set PAYKIT_WEBHOOK_SECRET_KEY to the key the other processes use")
+      expect(child.output()).not.toContain("\"msg\":\"listening\"")
+    }
+    // The first still serves.
+    expect((await api(first.url, CHILD_TOKEN, "/creditors")).status).toBe(200)
+  })
+})
+
+describe.skipIf(databaseUrl === undefined)("concurrent clock advances over two processes", () => {
+  const { children, database: db } = onFreshDatabase()
+
+  it("ten P1D advances at once leave the clock ten days on", { timeout: 180_000 }, async () => {
+    const env = { PAYKIT_WEBHOOK_SECRET_KEY: WEBHOOK_SECRET_KEY }
+    const a = await start(db().url, env)
+    const b = await start(db().url, env)
+    children.push(a.child, b.child)
+    const offsetOf = async () => Number(field(await json(await api(a.url, CHILD_TOKEN, "/sandbox/simulator/clock")), "simulator_clock")["offset_ms"])
+    const before = await offsetOf()
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+      api(i % 2 === 0 ? a.url : b.url, CHILD_TOKEN, "/sandbox/simulator/advance", { method: "POST", body: { by: "P1D" } })))
+    expect(answers.map((response) => response.status)).toEqual(Array.from({ length: 10 }, () => 200))
+    const offsets = await Promise.all(answers.map(async (response) => Number(field(await json(response), "simulator_clock")["offset_ms"])))
+    // Each answer saw its own day added: ten distinct offsets, the last ten days on.
+    expect(new Set(offsets.map((o) => Math.round((o - before) / 86_400_000))).size).toBe(10)
+    const days = (await offsetOf() - before) / 86_400_000
+    expect(days).toBeGreaterThanOrEqual(10)
+    expect(days).toBeLessThan(10.01)
+  })
+})
+
+describe.skipIf(databaseUrl === undefined)("a process killed holding webhook deliveries, on the default lease", () => {
+  const { children, cleanups, database: db } = onFreshDatabase()
+
+  it("has every webhook delivered within seconds by the others", { timeout: 300_000 }, async () => {
+    const receiver = await startReceiver(WEBHOOK_SECRET)
+    cleanups.push(() => receiver.close())
+    // No PAYKIT_WORKER_LEASE_MS: the default lease is the one under test.
+    const env = { ...webhookEnv(receiver.url), PAYKIT_WORKER_POLL_MS: "100" }
+    const startDefault = async () => {
+      const child = startChild({ databaseUrl: db().url }, await freePort(), env)
+      children.push(child)
+      return { child, url: await child.listening }
+    }
+    const a = await startDefault()
+    const [b, c] = await Promise.all([startDefault(), startDefault()])
+    const { mandate } = await subscriptionsThrough(a.url, 1)
+    // Kill, in turn, a process caught holding a delivery; the survivors deliver what it held.
+    const arrived = () => new Set(receiver.received.flatMap((r) => Array.isArray(r.parsed) ? r.parsed : []))
+    for (const [victim, through] of [[c, a], [b, a]] as const) {
+      const held = await killHoldingALease(db(), through.url, mandate, victim.child, receiver)
+      expect(held.map((row) => row.kind)).toContain("webhook_delivery")
+      const killedAt = Date.now()
+      const events = (await listAll(through.url, "/events", "events")).map((e) => String(e["id"]))
+      while (events.some((id) => !arrived().has(id)) && Date.now() < killedAt + 60_000) await new Promise((resolve) => setTimeout(resolve, 200))
+      expect(events.filter((id) => !arrived().has(id))).toEqual([])
+      // Seconds, not the five minutes of the former lease.
+      expect(Date.now() - killedAt).toBeLessThan(45_000)
+    }
   })
 })

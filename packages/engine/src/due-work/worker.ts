@@ -12,23 +12,30 @@ import { atInstant } from "./daily-clock.ts"
 
 /** How often an idle worker looks for due rows (real time). */
 export const DUE_POLL_INTERVAL_MS = 250
-/** How long a claim holds a row: a worker that dies holding it leaves it to another after this (real time). */
-export const DUE_LEASE_MS = 5 * 60_000
+/**
+ * How long a claim holds a row: a worker that dies holding it leaves it to another after this (real
+ * time). Short, so a killed process delays its webhook deliveries and due rows by seconds: the
+ * claimer renews it every third of its length while an item runs (one UPDATE of one row), so an
+ * item running longer than the lease is never claimed twice.
+ */
+export const DUE_LEASE_MS = 15_000
 
 /** The message a failed item is logged with; its row is tried again after `dueFailureBackoff`. */
 export const DUE_ITEM_FAILED = "due work: item failed; its row is tried again after a backoff"
 
 /** The first retry of a failed item comes this long after its run (its organisation's clock), doubling per attempt. */
 export const DUE_FAILURE_FIRST_RETRY_MS = 60_000
+/** The longest wait before a failed item's next try (the backoff stops doubling here). */
+export const DUE_FAILURE_MAX_RETRY_MS = 5 * 60_000
 
 /**
- * How long after a failed run its row is due again: a minute, doubling per attempt, at most the
- * lease. The row is rescheduled (attempt + 1) and its lease freed, rather than left leased: a
+ * How long after a failed run its row is due again: a minute, doubling per attempt, at most five
+ * minutes (or the lease, when a longer one is configured). The row is rescheduled (attempt + 1) and its lease freed, rather than left leased: a
  * sandbox advance that meets it then runs it (and reports its failure) instead of waiting out the
  * lease, and the attempts count.
  */
 export const dueFailureBackoff = (attempt: number, leaseMillis: number): number =>
-  Math.min(DUE_FAILURE_FIRST_RETRY_MS * 2 ** attempt, leaseMillis)
+  Math.min(DUE_FAILURE_FIRST_RETRY_MS * 2 ** attempt, Math.max(DUE_FAILURE_MAX_RETRY_MS, leaseMillis))
 
 export interface DueWorkerOptions {
   /** This worker's name in the leases it takes (one per process). */

@@ -46,31 +46,48 @@ const createPending = (stores: PayoutStores, organisation: string, assembly: Ass
       links: { payout: id, creditor: fields.links.creditor }
     })))
 
-/** The creditor's default payout account in `currency`, if it can be paid into (verified). */
-const verifiedPayoutAccount = (stores: PayoutStores, organisation: string, creditor: Creditor, currency: Currency) =>
+/**
+ * Why a creditor's money in a currency is not paid out, logged once per daily run (so once a day)
+ * while it is held: a payout that never comes must say why. docs/money.md, "Held payouts".
+ */
+export const PAYOUTS_HELD = "payouts held: the creditor's collected money waits until it can be paid out"
+export const PAYOUT_HOLD_REASONS = {
+  creditor_not_verified: "the creditor's verification_status is not successful: submit its verification_details (the sandbox's review completes on the next daily run)",
+  no_payout_account: "the creditor has no default payout account in this currency: create a creditor_bank_account with set_as_default_payout_account",
+  payout_account_not_verified: "the creditor's default payout account in this currency is still being verified (the next daily run's review completes it)"
+} as const
+export type PayoutHoldReason = keyof typeof PAYOUT_HOLD_REASONS
+
+/** The creditor's default payout account in `currency`, or why it cannot be paid into. */
+const payoutAccountOf = (stores: PayoutStores, organisation: string, creditor: Creditor, currency: Currency) =>
   Effect.gen(function*() {
     const account = creditor.links[payoutLinkKey(currency)]
-    if (account === null) return null
+    if (account === null) return { held: "no_payout_account" } as const
     const bankAccount = yield* Effect.orDie(stores.accounts.get(organisation, account))
-    return bankAccount.resource.verification_status === "successful" ? account : null
+    return bankAccount.resource.verification_status === "successful" ? { account } : { held: "payout_account_not_verified" } as const
   })
+
+const logHeld = (organisation: string, creditor: string, currency: Currency, reason: PayoutHoldReason) =>
+  Effect.logWarning(PAYOUTS_HELD).pipe(
+    Effect.annotateLogs({ organisation, creditor, currency, reason, description: PAYOUT_HOLD_REASONS[reason] })
+  )
 
 /**
  * Who a group of one creditor's rows in one currency is paid to: the creditor, if verified (spec:
  * successful = can receive payouts), its verified payout account in the currency, and the number
- * of its next payout's reference. Undefined while the group cannot be paid.
+ * of its next payout's reference. Undefined (and the hold logged) while the group cannot be paid.
  */
 const payeeOf = (stores: PayoutStores, organisation: string, rows: ReadonlyArray<Versioned<{ readonly creditor: string; readonly currency: Currency }>>) =>
   Effect.gen(function*() {
     const first = rows[0]
     if (first === undefined) return undefined
     const creditor = (yield* Effect.orDie(stores.creditors.get(organisation, first.resource.creditor))).resource
-    if (creditor.verification_status !== "successful") return undefined
     const currency = first.resource.currency
-    const account = yield* verifiedPayoutAccount(stores, organisation, creditor, currency)
-    if (account === null) return undefined
+    if (creditor.verification_status !== "successful") return yield* Effect.as(logHeld(organisation, creditor.id, currency, "creditor_not_verified"), undefined)
+    const payout = yield* payoutAccountOf(stores, organisation, creditor, currency)
+    if ("held" in payout) return yield* Effect.as(logHeld(organisation, creditor.id, currency, payout.held), undefined)
     const previous = yield* stores.payouts.scan(organisation, { creditor: eq(creditor.id) })
-    return { creditor, currency, account, sequence: previous.length + 1 }
+    return { creditor, currency, account: payout.account, sequence: previous.length + 1 }
   })
 
 const prefixOf = (creditor: Creditor) => Effect.orDie(Schema.decodeUnknownEffect(BankReferencePrefix)(creditor.bank_reference_prefix))

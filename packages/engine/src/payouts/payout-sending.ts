@@ -1,7 +1,8 @@
 import { Effect } from "effect"
-import { today } from "@paykit/core"
+import { type Currency, type LocalDate, today } from "@paykit/core"
 import { payoutMachine } from "@paykit/machines"
 import { type PayoutFx, renderExchangeRate, renderPayoutFx } from "@paykit/money"
+import { type CalendarScheme, calendarFor } from "@paykit/schedule"
 import type { BankFailure, BankGateway } from "../kernel/ports/bank-gateway.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import { eq } from "../kernel/ports/list-query.ts"
@@ -49,6 +50,14 @@ export const bouncePayout = (stores: PayoutStores, organisation: string, current
     extra: { reason_code: failure.reason_code }
   })
 
+/** The banks' calendar a payout in each currency arrives on: its domestic scheme's. */
+const PAYOUT_CALENDARS: Readonly<Record<Currency, CalendarScheme>> = {
+  GBP: "bacs", EUR: "sepa_core", USD: "ach", SEK: "autogiro", DKK: "betalingsservice", AUD: "becs", NZD: "becs_nz", CAD: "pad"
+}
+
+/** A payout sent on `day` arrives that day if its currency's banks are open, else on their next business day. */
+export const payoutArrivalDate = (currency: Currency, day: LocalDate): LocalDate => calendarFor(PAYOUT_CALENDARS[currency]).rollForward(day)
+
 /**
  * A pending payout is sent: the bank bounces it, or it is paid today (an exchanged payout has its
  * rate confirmed first, once).
@@ -73,6 +82,6 @@ export const sendPayout = (stores: PayoutStores, ports: SendingPorts, organisati
       context: { exchanged, fx_rate_confirmed: confirmed },
       cause: { origin: "gocardless", cause: "payout_paid", description: "The payout has been paid." },
       links: payoutLinks(p),
-      patch: (x) => ({ ...x, arrival_date: day })
+      patch: (x) => ({ ...x, arrival_date: payoutArrivalDate(p.currency, day) })
     })
   })

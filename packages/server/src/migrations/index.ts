@@ -12,6 +12,7 @@ import accessTokenClockOffset from "./0008_access_token_clock_offset.ts"
 import clockCopyOnChange from "./0009_clock_copy_on_change.ts"
 import oauth from "./0010_oauth.ts"
 import operatorOrganisations from "./0011_operator_organisations.ts"
+import serverKeyChecks from "./0012_server_key_checks.ts"
 
 /**
  * The server's own tables, numbered on their own: they are recorded in a separate migrations
@@ -29,7 +30,8 @@ export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unkn
   "0008_access_token_clock_offset": accessTokenClockOffset,
   "0009_clock_copy_on_change": clockCopyOnChange,
   "0010_oauth": oauth,
-  "0011_operator_organisations": operatorOrganisations
+  "0011_operator_organisations": operatorOrganisations,
+  "0012_server_key_checks": serverKeyChecks
 }
 
 export const SERVER_MIGRATIONS_TABLE = "paykit_server_migrations"
