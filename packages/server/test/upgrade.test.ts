@@ -62,7 +62,7 @@ const upgradeOn = async (database: ChildDatabase, fixture: UpgradeFixture) => {
 }
 
 describe(`an upgrade from ${UPGRADE_FIXTURE_COMMIT}`, () => {
-  it("PGlite: the data directory copied and opened in place", { timeout: 600_000 }, async () => {
+  it("PGlite: the data directory copied and opened in place", { timeout: 900_000 }, async () => {
     const dir = mkdtempSync(join(tmpdir(), "paykit-upgrade-"))
     try {
       execFileSync("tar", ["-xJf", join(FIXTURE, "pglite.tar.xz"), "-C", dir])
@@ -73,7 +73,7 @@ describe(`an upgrade from ${UPGRADE_FIXTURE_COMMIT}`, () => {
   })
 
   const adminUrl = process.env["DATABASE_URL"]
-  it.skipIf(adminUrl === undefined)("PostgreSQL: the dump restored into a fresh database", { timeout: 600_000 }, async () => {
+  it.skipIf(adminUrl === undefined)("PostgreSQL: the dump restored into a fresh database", { timeout: 900_000 }, async () => {
     const admin = adminUrl ?? ""
     const name = `paykit_upgrade_${randomUUID().replaceAll("-", "").slice(0, 12)}`
     const url = new URL(admin)
