@@ -1,9 +1,9 @@
 import { NodeRuntime } from "@effect/platform-node"
-import { Cause, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { serverConfig } from "./config.ts"
 import { makeServer } from "./server.ts"
-import { JsonLogger, ServerLog } from "./server-log.ts"
-import { startFailureLine } from "./start-failure.ts"
+import { JsonLogger } from "./server-log.ts"
+import { reportFailure } from "./start-failure.ts"
 
 /**
  * `npm start`: the server configured by the environment (PORT, HOST, PAYKIT_MODE, PAYKIT_DATA_DIR,
@@ -12,12 +12,6 @@ import { startFailureLine } from "./start-failure.ts"
  * prints is one JSON object (`JsonLogger`); a start that fails prints one line saying what to do
  * and exits with 1 (`runMain`'s own report, Effect's multi-line text, is turned off).
  */
-const reportFailure = (database: Parameters<typeof startFailureLine>[1]) => (cause: Cause.Cause<unknown>) =>
-    Cause.hasInterruptsOnly(cause) ? Effect.void : Effect.gen(function*() {
-    const log = yield* ServerLog
-    log(startFailureLine(cause, database))
-  })
-
 const main = Effect.gen(function*() {
   const config = yield* Effect.tapCause(serverConfig, reportFailure(undefined))
   return yield* Layer.launch(makeServer(config)).pipe(Effect.tapCause(reportFailure(config.database)))

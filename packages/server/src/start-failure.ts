@@ -1,6 +1,6 @@
-import { Cause, Redacted } from "effect"
+import { Cause, Effect, Redacted } from "effect"
 import type { Database } from "./config.ts"
-import type { ServerLogLine } from "./server-log.ts"
+import { ServerLog, type ServerLogLine } from "./server-log.ts"
 
 /**
  * Why the server could not start, as one log line that says what to do: a database that is
@@ -56,17 +56,24 @@ const remedyOf = (codes: ReadonlySet<string>, database: Database | undefined): s
   return undefined
 }
 
-/** The one line a failed start prints: what went wrong and what to do. */
-export const startFailureLine = (cause: Cause.Cause<unknown>, database: Database | undefined): ServerLogLine => {
+/** The one line a failed start prints: what went wrong (`failed`, then why) and what to do. */
+export const startFailureLine = (cause: Cause.Cause<unknown>, database: Database | undefined, failed = "the server could not start"): ServerLogLine => {
   const chain = chainOf(Cause.squash(cause))
   const codes = new Set(chain.flatMap((found) => found.code === undefined ? [] : [found.code]))
   const remedy = remedyOf(codes, database)
   const reason = chain.map((found) => found.message).filter((message, i, all) => message !== "" && all.indexOf(message) === i).join(": ")
   return {
     level: "error",
-    msg: remedy === undefined ? `the server could not start: ${reason}` : `the server could not start: ${remedy}`,
+    msg: `${failed}: ${remedy ?? reason}`,
     ...(remedy === undefined ? {} : { error: reason }),
     ...(codes.size === 0 ? {} : { code: [...codes][codes.size - 1] }),
     cause: Cause.pretty(cause)
   }
 }
+
+/** Prints `startFailureLine` for a failure (an interruption, a stop asked for, prints nothing); for `Effect.tapCause`. */
+export const reportFailure = (database: Database | undefined, failed?: string) => (cause: Cause.Cause<unknown>) =>
+  Cause.hasInterruptsOnly(cause) ? Effect.void : Effect.gen(function*() {
+    const log = yield* ServerLog
+    log(startFailureLine(cause, database, failed))
+  })
