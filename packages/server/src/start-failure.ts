@@ -1,4 +1,4 @@
-import { Cause, Effect, Redacted } from "effect"
+import { Cause, Config, Effect, Redacted } from "effect"
 import type { Database } from "./config.ts"
 import { ServerLog, type ServerLogLine } from "./server-log.ts"
 
@@ -58,16 +58,20 @@ const remedyOf = (codes: ReadonlySet<string>, database: Database | undefined): s
 
 /** The one line a failed start prints: what went wrong (`failed`, then why) and what to do. */
 export const startFailureLine = (cause: Cause.Cause<unknown>, database: Database | undefined, failed = "the server could not start"): ServerLogLine => {
-  const chain = chainOf(Cause.squash(cause))
+  const squashed = Cause.squash(cause)
+  const chain = chainOf(squashed)
   const codes = new Set(chain.flatMap((found) => found.code === undefined ? [] : [found.code]))
   const remedy = remedyOf(codes, database)
-  const reason = chain.map((found) => found.message).filter((message, i, all) => message !== "" && all.indexOf(message) === i).join(": ")
+  // A wrapper's message that repeats the one it wraps (`SourceError: <message>`) gives way to it.
+  const messages = [...new Set(chain.map((found) => found.message).filter((message) => message !== ""))]
+  const reason = messages.filter((message) => !messages.some((other) => other !== message && message.includes(other))).join(": ")
   return {
     level: "error",
     msg: `${failed}: ${remedy ?? reason}`,
     ...(remedy === undefined ? {} : { error: reason }),
     ...(codes.size === 0 ? {} : { code: [...codes][codes.size - 1] }),
-    cause: Cause.pretty(cause)
+    // The stack is for a failure nobody foresaw; a known one, or a setting refused, needs only its message.
+    ...(remedy === undefined && !(squashed instanceof Config.ConfigError) ? { cause: Cause.pretty(cause) } : {})
   }
 }
 
