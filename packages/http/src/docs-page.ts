@@ -1,5 +1,6 @@
 import { OpenApi } from "effect/http-api"
 import { API_VERSION, ERROR_REASONS, ERROR_TYPES } from "@paykit/core"
+import { SANDBOX_AMOUNT_ENDINGS, SANDBOX_NAMES } from "@paykit/engine"
 import { PaykitApi } from "./api.ts"
 
 /**
@@ -28,6 +29,16 @@ const reasonRows = (): string =>
     `<tr id="${escapeHtml(reason)}"><td><code>${escapeHtml(reason)}</code></td><td><a href="#type-${escapeHtml(entry.type)}"><code>${escapeHtml(entry.type)}</code></a></td><td>${escapeHtml(entry.meaning)}</td></tr>`
   ).join("")
 
+/** The sandbox bank's test values (docs/test-values.md has the whole table), from its own constants. */
+const testValueRows = (): string =>
+  [
+    [`amount ending in ${SANDBOX_AMOUNT_ENDINGS.failure}, or holder name containing "${SANDBOX_NAMES.failure}"`, "the payment fails on its charge date"],
+    [`amount ending in ${SANDBOX_AMOUNT_ENDINGS.lateFailure}, or holder name containing "${SANDBOX_NAMES.lateFailure}"`, "the payment is paid out, then fails 3 business days after its charge date"],
+    [`amount ending in ${SANDBOX_AMOUNT_ENDINGS.chargeback}, or holder name containing "${SANDBOX_NAMES.chargeback}"`, "the payment is paid out, then charged back 5 business days after its charge date"],
+    [`holder name containing "${SANDBOX_NAMES.mandateFailure}"`, "the mandate fails at submission"],
+    [`creditor name containing "${SANDBOX_NAMES.payoutBounce}"`, "the creditor's first payout bounces"]
+  ].map(([input, outcome]) => `<tr><td>${escapeHtml(input ?? "")}</td><td>${escapeHtml(outcome ?? "")}</td></tr>`).join("")
+
 export const renderDocsPage = (): string => {
   const spec = OpenApi.fromApi(PaykitApi)
   const rows: Array<string> = []
@@ -47,6 +58,8 @@ export const renderDocsPage = (): string => {
 <body><h1>${escapeHtml(spec.info.title)}</h1>
 <p>Version <code>${escapeHtml(spec.info.version)}</code>. Send <code>Authorization: Bearer &lt;token&gt;</code>, <code>GoCardless-Version: ${API_VERSION}</code>, and on creating POSTs an <code>Idempotency-Key</code>. Bodies are JSON wrapped in the resource key. The machine-readable document is <a href="/openapi.json">/openapi.json</a>.</p>
 <h2>Endpoints</h2><table><thead><tr><th>Method</th><th>Path</th><th>Parameters</th><th>Statuses</th></tr></thead><tbody>${rows.join("")}</tbody></table>
+<h2 id="test-values">Sandbox test values</h2><p>In sandbox mode these inputs choose the bank's answer (the whole table is <code>docs/test-values.md</code> in the repository); the event of each outcome they cause ends its <code>details.description</code> with <code>(sandbox test value: ...)</code>.</p>
+<table><thead><tr><th>Input</th><th>Outcome</th></tr></thead><tbody>${testValueRows()}</tbody></table>
 <h2 id="errors">Errors</h2><p>Every error has the body <code>{"error": {"code", "type", "message", "errors": [{"reason", "message", "field", "request_pointer", "links"}], "documentation_url", "request_id"}}</code>; the request id is also the <code>X-Request-Id</code> header.</p>
 <h3>Types</h3><table><thead><tr><th>Type</th><th>Meaning</th></tr></thead><tbody>${errorTypeRows()}</tbody></table>
 <h3>Reasons</h3><p>Each error's <code>documentation_url</code> points at its reason below.</p>

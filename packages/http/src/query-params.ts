@@ -57,7 +57,13 @@ export const singleOf = (query: QueryValues, key: string): string | undefined =>
   return last === undefined || last === "" ? undefined : last
 }
 
-/** The object the engine's Schema decodes. Unknown parameters are left out, as the engine ignores them. */
+/** The parameters of `query` that `shape` does not name (`statuss` for `status`), in the order sent. */
+export const unknownQueryNames = (shape: QueryShape, query: QueryValues): ReadonlyArray<string> => {
+  const known = new Set(queryNames(shape))
+  return Object.keys(query).filter((name) => query[name] !== undefined && !known.has(name))
+}
+
+/** The object the engine's Schema decodes (the handler has refused unknown parameters first). */
 export const toParams = (shape: QueryShape, query: QueryValues): Record<string, unknown> => {
   const params: Record<string, unknown> = {}
   for (const name of shape.singles) {

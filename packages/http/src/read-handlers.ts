@@ -1,9 +1,10 @@
 import { Effect, type Schema } from "effect"
-import { decodeInputEffect, type InvalidState, type NotFound, PAGE_SIZE_DEFAULT, type PaykitError, type ValidationFailed } from "@paykit/core"
+import { decodeInputEffect, type InvalidApiUsage, type InvalidState, type NotFound, PAGE_SIZE_DEFAULT, type PaykitError, type ValidationFailed } from "@paykit/core"
 import type { Page } from "@paykit/engine"
 import { type ApiHandler, idParamOf } from "./api-request.ts"
 import { ok } from "./api-response.ts"
-import { asQueryErrors, type ParamsSchema, type QueryValues, queryShapeOf, toParams } from "./query-params.ts"
+import { PROTOCOL_REASONS, usage } from "./error-response.ts"
+import { asQueryErrors, type ParamsSchema, queryNames, type QueryValues, queryShapeOf, toParams, unknownQueryNames } from "./query-params.ts"
 
 /**
  * `get` and `list` of a resource over its engine service. The query string is mapped onto the
@@ -29,11 +30,23 @@ export const listMeta = (page: { readonly before: string | null; readonly after:
 export const getHandler = <A>(key: string, get: Getter<A>): ApiHandler => (request, caller) =>
   Effect.flatMap(idParamOf(request), (id) => Effect.map(get(caller.organisation, id), (resource) => ok({ [key]: resource })))
 
-/** The typed parameters of a query string, its errors named as the query names them. */
+/**
+ * The typed parameters of a query string, its errors named as the query names them. A parameter
+ * the list does not take (`statuss=paid_out`) is refused (400 `invalid_filters`, naming it and
+ * the ones it takes) rather than ignored, which would answer every item as if unfiltered.
+ */
 const paramsOf = <S extends ListParamsSchema>(key: string, schema: S) => {
   const shape = queryShapeOf(schema)
   const decode = decodeInputEffect(schema, key)
-  return (query: QueryValues): Effect.Effect<S["Type"], ValidationFailed> => Effect.mapError(decode(toParams(shape, query)), asQueryErrors)
+  const taken = queryNames(shape).join(", ")
+  return (query: QueryValues): Effect.Effect<S["Type"], ValidationFailed | InvalidApiUsage> => {
+    const unknown = unknownQueryNames(shape, query)
+    if (unknown.length > 0) {
+      const named = unknown.map((name) => `\`${name}\``).join(", ")
+      return Effect.fail(usage(400, PROTOCOL_REASONS.invalidFilters, `${named} ${unknown.length === 1 ? "is not a parameter" : "are not parameters"} paykit takes on this list; it takes ${taken}`))
+    }
+    return Effect.mapError(decode(toParams(shape, query)), asQueryErrors)
+  }
 }
 
 /** The page size a list answered with: the decoded `limit`, or the default. */

@@ -1,5 +1,5 @@
 import { Effect, type Schema } from "effect"
-import { decodeInputEffect, invalidField, type LongTextFields, type PaykitError } from "@paykit/core"
+import { decodeRequestEffect, invalidField, type LongTextFields, type PaykitError } from "@paykit/core"
 import { type ApiHandler, type ApiRequest, idParamOf } from "./api-request.ts"
 import { type ApiResponse, created, jsonResponse, ok } from "./api-response.ts"
 import type { CallerShape } from "./request-context.ts"
@@ -47,7 +47,7 @@ export type Change<C, A> = (organisation: string, id: string, command: C, caller
 
 /** The typed command of a request: the unwrapped body, guarded, then decoded with `schema` under `key`. */
 const commandOf = <S extends Schema.Decoder<unknown>>(key: string, schema: S, options: BodyOptions) => {
-  const decode = decodeInputEffect(schema, key, options.longText)
+  const decode = decodeRequestEffect(schema, key, options.longText)
   const guard = options.guard
   return (request: ApiRequest, caller: CallerShape): Effect.Effect<S["Type"], PaykitError> =>
     Effect.flatMap(unwrap(request, key, options), (raw) => {

@@ -106,6 +106,18 @@ const ConnectPort = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetwe
 const nonEmpty = (name: string) =>
   Config.option(Config.String(name)).pipe(Config.map((value) => Option.filter(value, (v) => v.trim().length > 0)))
 
+const configError = (message: string) => new Config.ConfigError(new ConfigProvider.SourceError({ message }))
+
+/** A URL the PostgreSQL driver can connect with: `postgres:` or `postgresql:`, with a host. */
+const isPostgresUrl = (value: string): boolean => {
+  try {
+    const url = new URL(value)
+    return (url.protocol === "postgresql:" || url.protocol === "postgres:") && url.hostname !== ""
+  } catch {
+    return false
+  }
+}
+
 export const serverConfig: Config.Config<ServerConfig> = Config.all({
   port: Config.Port("PORT").pipe(Config.withDefault(DEFAULT_PORT)),
   host: Config.String("HOST").pipe(Config.withDefault(DEFAULT_HOST)),
@@ -127,7 +139,9 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
 }).pipe(
   Config.mapEffect(({ webhookUrl, webhookSecret, webhookSecretKey, ...rest }) =>
     Option.isSome(webhookUrl) && Option.isNone(webhookSecret)
-      ? Effect.fail(new Config.ConfigError(new ConfigProvider.SourceError({ message: "PAYKIT_WEBHOOK_SECRET is required with PAYKIT_WEBHOOK_URL" })))
+      ? Effect.fail(configError("PAYKIT_WEBHOOK_SECRET is required with PAYKIT_WEBHOOK_URL"))
+      : Option.isSome(rest.databaseUrl) && !isPostgresUrl(rest.databaseUrl.value)
+      ? Effect.fail(configError(`DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@host:5432/database (unset it to use the embedded PGlite)`))
       : Effect.succeed({
         ...rest,
         webhooks: {

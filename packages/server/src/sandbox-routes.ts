@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
-import { decodeInputEffect, Forbidden, type PaykitError, pathIdOf, timestampFromMillis } from "@paykit/core"
+import { decodeRequestEffect, Forbidden, type PaykitError, pathIdOf, timestampFromMillis } from "@paykit/core"
 import {
   BankAuthorisationOutcomeRequest,
   BankAuthorisations,
@@ -107,9 +107,9 @@ const advance = (services: SandboxServices, request: ApiRequest, caller: CallerS
 
 const BA = "bank_authorisations"
 /** The bank's outcome a sandbox `authorise` carries, decoded here at the edge like every API body. */
-const decodeOutcome = decodeInputEffect(BankAuthorisationOutcomeRequest, BA)
+const decodeOutcome = decodeRequestEffect(BankAuthorisationOutcomeRequest, BA)
 /** The sandbox's funding of a payment account, decoded at the edge. */
-const decodeFund = decodeInputEffect(PaymentAccountFundRequest, PAYMENT_ACCOUNTS)
+const decodeFund = decodeRequestEffect(PaymentAccountFundRequest, PAYMENT_ACCOUNTS)
 const authorisationAction = (action: "visit" | "authorise" | "deny" | "fail") =>
   sandboxEndpoint(
     HttpApiEndpoint.post(`bank_authorisation_${action}`, `/sandbox/bank_authorisations/:id/actions/${action}`, { params: IdParams, success: single(BA, bankAuthorisations.schema) }),

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
-import { decodeInputEffect, Forbidden } from "@paykit/core"
+import { decodeRequestEffect, Forbidden } from "@paykit/core"
 import { SCENARIO_SIMULATORS, ScenarioRunRequest, ScenarioSimulator, ScenarioSimulators } from "@paykit/engine"
 import { SANDBOX_ONLY_REASON } from "./sandbox-routes.ts"
 import { type ApiHandler, bindRoutes, declare, type EndpointDeclaration, paramOf, ok, routeOf, single, unwrap } from "@paykit/http"
@@ -13,7 +13,7 @@ import { type ApiHandler, bindRoutes, declare, type EndpointDeclaration, paramOf
  * decoded at the edge. A live server refuses the path with 403, like the `/sandbox/` routes.
  */
 
-const decodeRun = decodeInputEffect(ScenarioRunRequest, SCENARIO_SIMULATORS)
+const decodeRun = decodeRequestEffect(ScenarioRunRequest, SCENARIO_SIMULATORS)
 
 const RUN = HttpApiEndpoint.post("scenario_simulator_run", "/scenario_simulators/:name/actions/run", {
   params: { name: Schema.String },

@@ -266,6 +266,17 @@ export const announceCreatedToken = Effect.gen(function*() {
   })
 })
 
+/**
+ * Where the caller's token is, on the `listening` line: no token is stored in clear, so a restart
+ * cannot print the first start's again; it says where one comes from instead.
+ */
+const tokenHint = (config: ServerConfig, boot: Bootstrap["Service"]): string =>
+  boot.accessToken !== undefined
+    ? "access_token on the line above, shown this once"
+    : config.mode === "sandbox" && Option.isSome(config.sandboxToken)
+    ? "the one in PAYKIT_SANDBOX_TOKEN"
+    : `the one printed at the first start; or ${config.mode === "sandbox" ? "set PAYKIT_SANDBOX_TOKEN and restart, or " : ""}run \`npm run token\` (${config.database._tag === "Pglite" ? "with the server stopped" : "beside the server"}) to mint a new one, printed once`
+
 /** The start-up lines: the organisation (and its token, the one time it exists in clear), then the address. */
 const announce = (config: ServerConfig) =>
   Layer.effectDiscard(Effect.gen(function*() {
@@ -279,6 +290,8 @@ const announce = (config: ServerConfig) =>
       url: `http://${config.host}:${new URL(url).port}`,
       mode: config.mode,
       organisation: boot.organisation.id,
+      organisation_name: boot.organisation.name,
+      token: tokenHint(config, boot),
       database: describeDatabase(config.database),
       docs: "/docs",
       public_url: yield* publicUrlOf(config),

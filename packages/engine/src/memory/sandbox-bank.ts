@@ -13,7 +13,7 @@ import { type NameVerification, NameVerifier } from "../kernel/ports/name-verifi
 /**
  * The deterministic sandbox bank and confirmation-of-payee service. Outcomes are chosen by magic
  * inputs, the way a payments sandbox's scenario simulators work, so a test picks a scenario by
- * naming an account holder or choosing an amount. The table is documented in docs/engine.md;
+ * naming an account holder or choosing an amount. The table is documented in docs/test-values.md;
  * these constants are its single source.
  */
 
@@ -78,41 +78,62 @@ export const SANDBOX_BANK_FAILURES = {
   payoutBounce: PAYOUT_BOUNCE
 } as const
 
-const collectionOutcome = (name: string, amount: number): CollectionOutcome => {
+/**
+ * A failure a test value chose, saying so in its description (the events' `details.description`),
+ * so that a payment failing in the sandbox is never mistaken for a real bank's answer.
+ */
+const chosen = (failure: BankFailure, value: string): BankFailure => ({
+  ...failure,
+  description: `${failure.description} (sandbox test value: ${value})`
+})
+
+/** Which test value, if any, chose a collection's failure: the holder's name word, else the amount's ending. */
+const collectionFailure = (name: string, amount: number): { readonly outcome: "late_failure" | "charged_back" | "failed"; readonly failure: BankFailure } | undefined => {
   const ending = amount % 100
-  if (has(name, SANDBOX_NAMES.lateFailure) || ending === SANDBOX_AMOUNT_ENDINGS.lateFailure) {
-    return { outcome: "late_failure", ...LATE_FAILURE }
-  }
-  if (has(name, SANDBOX_NAMES.chargeback) || ending === SANDBOX_AMOUNT_ENDINGS.chargeback) {
-    return { outcome: "charged_back", ...CHARGEBACK }
-  }
-  if (has(name, SANDBOX_NAMES.failure) || ending === SANDBOX_AMOUNT_ENDINGS.failure) {
-    return { outcome: "failed", ...INSUFFICIENT_FUNDS }
-  }
-  return { outcome: "collected" }
+  const by = (word: string, end: number) => has(name, word) ? `account holder name containing "${word}"` : ending === end ? `amount ending in ${end}` : undefined
+  const late = by(SANDBOX_NAMES.lateFailure, SANDBOX_AMOUNT_ENDINGS.lateFailure)
+  if (late !== undefined) return { outcome: "late_failure", failure: chosen(LATE_FAILURE, late) }
+  const chargeback = by(SANDBOX_NAMES.chargeback, SANDBOX_AMOUNT_ENDINGS.chargeback)
+  if (chargeback !== undefined) return { outcome: "charged_back", failure: chosen(CHARGEBACK, chargeback) }
+  const failed = by(SANDBOX_NAMES.failure, SANDBOX_AMOUNT_ENDINGS.failure)
+  if (failed !== undefined) return { outcome: "failed", failure: chosen(INSUFFICIENT_FUNDS, failed) }
+  return undefined
 }
+
+const collectionOutcome = (name: string, amount: number): CollectionOutcome => {
+  const failure = collectionFailure(name, amount)
+  return failure === undefined ? { outcome: "collected" } : { outcome: failure.outcome, ...failure.failure }
+}
+
+const AMOUNT_FAILURE = `amount ending in ${SANDBOX_AMOUNT_ENDINGS.failure}`
 
 export const sandboxBank: BankGateway["Service"] = BankGateway.of({
   submitMandate: (s) =>
     Effect.succeed<MandateOutcome>(
-      has(s.accountHolderName, SANDBOX_NAMES.mandateFailure) ? { outcome: "failed", ...MANDATE_FAILURE } : { outcome: "activated" }
+      has(s.accountHolderName, SANDBOX_NAMES.mandateFailure)
+        ? { outcome: "failed", ...chosen(MANDATE_FAILURE, `account holder name containing "${SANDBOX_NAMES.mandateFailure}"`) }
+        : { outcome: "activated" }
     ),
   submitCollection: (s) => Effect.succeed(collectionOutcome(s.accountHolderName, s.amount)),
   submitOutboundPayment: (s) =>
     Effect.succeed<OutboundOutcome>(
-      has(s.recipientAccountHolderName, SANDBOX_NAMES.failure) || s.amount % 100 === SANDBOX_AMOUNT_ENDINGS.failure
-        ? { outcome: "failed", ...OUTBOUND_FAILURE }
+      has(s.recipientAccountHolderName, SANDBOX_NAMES.failure)
+        ? { outcome: "failed", ...chosen(OUTBOUND_FAILURE, `recipient account holder name containing "${SANDBOX_NAMES.failure}"`) }
+        : s.amount % 100 === SANDBOX_AMOUNT_ENDINGS.failure
+        ? { outcome: "failed", ...chosen(OUTBOUND_FAILURE, AMOUNT_FAILURE) }
         : { outcome: "executed" }
     ),
   // There is no direct debit to fail later: only the amount ending 91 is refused at the bank.
   authoriseInstantPayment: (s) =>
     Effect.succeed<InstantPaymentOutcome>(
-      s.amount % 100 === SANDBOX_AMOUNT_ENDINGS.failure ? { outcome: "failed", ...INSUFFICIENT_FUNDS } : { outcome: "confirmed" }
+      s.amount % 100 === SANDBOX_AMOUNT_ENDINGS.failure ? { outcome: "failed", ...chosen(INSUFFICIENT_FUNDS, AMOUNT_FAILURE) } : { outcome: "confirmed" }
     ),
   // A bouncing creditor's first send bounces; its retry is paid, as after fixing the account.
   sendPayout: (s) =>
     Effect.succeed<PayoutOutcome>(
-      has(s.creditorName, SANDBOX_NAMES.payoutBounce) && s.attempt === 0 ? { outcome: "bounced", ...PAYOUT_BOUNCE } : { outcome: "paid" }
+      has(s.creditorName, SANDBOX_NAMES.payoutBounce) && s.attempt === 0
+        ? { outcome: "bounced", ...chosen(PAYOUT_BOUNCE, `creditor name containing "${SANDBOX_NAMES.payoutBounce}"`) }
+        : { outcome: "paid" }
     ),
   // The account lacks the funds exactly when a collection of the amount would fail on them now.
   checkFunds: (c) => Effect.succeed(collectionOutcome(c.accountHolderName, c.amount).outcome !== "failed")

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
-import { decodeInputEffect } from "@paykit/core"
+import { decodeRequestEffect } from "@paykit/core"
 import { Block, BlockListParams, Blocks, REQUEST_BODIES } from "@paykit/engine"
 import type { ApiHandler } from "../api-request.ts"
 import { jsonResponse } from "../api-response.ts"
@@ -17,7 +17,7 @@ const services = Effect.gen(function*() {
 
 const BODIES = REQUEST_BODIES
 const BLOCKS = "blocks"
-const decodeBlockByRef = decodeInputEffect(BODIES.blocks.block_by_ref, BLOCKS)
+const decodeBlockByRef = decodeRequestEffect(BODIES.blocks.block_by_ref, BLOCKS)
 
 /**
  * `POST /blocks/block_by_ref` (the client sends its attributes under `data`): the blocks of the

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiEndpoint, HttpApiSchema } from "effect/http-api"
-import { decodeInputEffect } from "@paykit/core"
+import { decodeRequestEffect } from "@paykit/core"
 import { HostedPagesBaseUrl, MandatePdf, MandatePdfs } from "@paykit/engine"
 import { MANDATE_PDFS, MandatePdfCreate } from "@paykit/validation"
 import { headerOf } from "../api-request.ts"
@@ -28,7 +28,7 @@ const services = Effect.gen(function*() {
   return { mandatePdfs: yield* MandatePdfs, mandatePdfLinks: mandatePdfLinksFrom(yield* PageSigningSecret) }
 })
 
-const decode = decodeInputEffect(MandatePdfCreate, MANDATE_PDFS)
+const decode = decodeRequestEffect(MandatePdfCreate, MANDATE_PDFS)
 
 const createMandatePdf: EndpointDeclaration<Effect.Success<typeof services>> = declare(
   MANDATE_PDFS,

@@ -34,6 +34,8 @@ export const CreditorUpdateRequest = Schema.Struct({
   name: Schema.optionalKey(Name),
   bank_reference_prefix: Schema.optionalKey(BankReferencePrefix),
   ...AddressRequestFields,
+  /** Documented by GoCardless; a creditor's country is fixed here, so it is taken and not acted on (docs/http.md). */
+  country_code: Schema.optionalKey(CountryCode),
   links: Schema.optionalKey(Schema.Struct(payoutAccountLinks))
 })
 export type CreditorUpdateCommand = typeof CreditorUpdateRequest.Type
@@ -51,6 +53,8 @@ export const CreditorBankAccountCreateRequest = Schema.Struct({
   account_holder_name: Name,
   account_number: Schema.optionalKey(AccountNumber),
   branch_code: Schema.optionalKey(Schema.String),
+  /** Documented by GoCardless for some countries' local details; taken and not acted on (docs/http.md). */
+  bank_code: Schema.optionalKey(Schema.String),
   iban: Schema.optionalKey(Iban),
   country_code: CountryCode,
   currency: Currency,

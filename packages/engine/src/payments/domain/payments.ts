@@ -71,6 +71,9 @@ export const PaymentCreateRequest = Schema.Struct({
   metadata: Schema.optionalKey(Metadata),
   app_fee: Schema.optionalKey(Amount),
   retry_if_possible: Schema.optionalKey(Schema.Boolean),
+  /** Documented by GoCardless for ACH and open-banking payments; taken and not acted on (docs/http.md). */
+  faster_ach: Schema.optionalKey(Schema.Boolean),
+  psu_interaction_type: Schema.optionalKey(Schema.Literals(["in_session", "off_session"])),
   links: Schema.Struct({ mandate: IdOf("mandate") })
 })
 export type PaymentCreateRequest = typeof PaymentCreateRequest.Type
