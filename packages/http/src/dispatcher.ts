@@ -4,7 +4,7 @@ import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } fro
 import type { InvalidApiUsage } from "@paykit/core"
 import { type ApiRequest, parseJsonBody } from "./api-request.ts"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
-import { errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
+import { DOCUMENTATION_BASE, errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
 import type { GatewayRun } from "./gateway.ts"
 import type { QueryValues } from "./query-params.ts"
 import {
@@ -40,6 +40,8 @@ export interface Dispatcher {
   readonly drain: () => Promise<void>
   /** A dispatcher over these routes as well, with the same gateway, context and logs (how `makeHttpAppWith` adds the pages). */
   readonly withRoutes: (routes: ReadonlyArray<AnyRoute>) => Dispatcher
+  /** Every route it serves (what the OpenAPI document and the docs page describe). */
+  readonly routes: ReadonlyArray<AnyRoute>
 }
 
 export class ApiDispatcher extends Context.Service<ApiDispatcher, Dispatcher>()("@paykit/http/ApiDispatcher") {}
@@ -104,6 +106,8 @@ export interface DispatcherOptions {
   readonly log: (entry: RequestLogEntry) => void
   /** Where defects (bugs, never bad input) are reported; the client sees only the 500 body. */
   readonly reportDefect: (requestId: string, cause: Cause.Cause<unknown>) => void
+  /** What error bodies' `documentation_url` starts with (`documentationBaseOf`); the docs page's path by default. */
+  readonly documentationBase?: string
 }
 
 const notFound = (method: string, path: string): InvalidApiUsage =>
@@ -118,8 +122,10 @@ class Shared {
   closing = false
   drained: (() => void) | undefined = undefined
   readonly run: ReturnType<typeof Effect.runCallbackWith<never>>
+  readonly docs: string
   constructor(readonly options: DispatcherOptions) {
     this.run = Effect.runCallbackWith(options.context)
+    this.docs = options.documentationBase ?? DOCUMENTATION_BASE
   }
 
   settle(): void {
@@ -172,7 +178,8 @@ class Exchange {
     const requestId = this.requestId
     const route = match.route
     const handled = isPage(route) ? route.page(request) : this.shared.options.gateway(route, request)
-    const program = Effect.catch(handled, (error) => Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now)))
+    const docs = this.shared.docs
+    const program = Effect.catch(handled, (error) => Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now, docs)))
     this.shared.run(program, {
       onExit: (exit) => {
         if (Exit.isFailure(exit)) return this.failed(exit.cause)
@@ -184,7 +191,7 @@ class Exchange {
 
   /** A protocol refusal before any handler (404, 413): answered at once. */
   refuse(error: InvalidApiUsage): void {
-    this.write(errorResponse(error, this.requestId, Date.now()))
+    this.write(errorResponse(error, this.requestId, Date.now(), this.shared.docs))
     this.shared.settle()
   }
 
@@ -196,7 +203,7 @@ class Exchange {
 
   /** The body did not arrive in time: 408, then the connection is closed. The request settles when its reading gives up. */
   timedOut(): void {
-    this.write(errorResponse(requestTimeout(), this.requestId, Date.now()), true)
+    this.write(errorResponse(requestTimeout(), this.requestId, Date.now(), this.shared.docs), true)
     this.res.once("finish", () => this.req.socket.destroy())
   }
 
@@ -205,7 +212,7 @@ class Exchange {
   }
 
   failed(cause: Cause.Cause<unknown>): void {
-    this.write(defectAnswer(this.shared.options.reportDefect, this.requestId, cause))
+    this.write(defectAnswer(this.shared.options.reportDefect, this.requestId, cause, this.shared.docs))
     this.shared.settle()
   }
 
@@ -246,7 +253,7 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
   /** A request Node could not read (no `ServerResponse` exists): its id and its answer, logged as any other. */
   const refuseUnread = (error: InvalidApiUsage, request: UnreadRequest): Refusal => {
     const requestId = randomUUID()
-    const response = errorResponse(error, requestId, Date.now())
+    const response = errorResponse(error, requestId, Date.now(), shared.docs)
     logAnswer(options.log, { requestId, ...request }, response.status)
     return { requestId, response }
   }
@@ -267,6 +274,7 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
         shared.drained = resolve
       })
     },
-    withRoutes: (routes) => makeDispatcher({ ...options, router: makeRouter([...router.routes, ...routes]) })
+    withRoutes: (routes) => makeDispatcher({ ...options, router: makeRouter([...router.routes, ...routes]) }),
+    routes: router.routes
   }
 }

@@ -6,8 +6,15 @@ import { type ApiResponse, jsonResponse } from "./api-response.ts"
  * specification's error body (with the request id) for engine errors and protocol errors alike.
  */
 
-/** Where `documentation_url` points: the human docs page served by this API, whose anchors are the reasons. */
+/**
+ * Where `documentation_url` points: the human docs page served by this API, whose anchors are the
+ * reasons. A server that knows where people reach it (`PublicUrl`) makes it absolute, so a URL read
+ * in a log opens; without one it is the path.
+ */
 export const DOCUMENTATION_BASE = DOCUMENTATION_PATH
+
+/** The docs page at the public URL `publicUrl` (no trailing slash; empty: the path alone). */
+export const documentationBaseOf = (publicUrl: string): string => `${publicUrl.replace(/\/+$/, "")}${DOCUMENTATION_PATH}`
 
 export const rateLimitHeaders = (limit: number, remaining: number, resetAtMillis: number, nowMillis: number) => ({
   "ratelimit-limit": String(limit),
@@ -19,9 +26,10 @@ export const rateLimitHeaders = (limit: number, remaining: number, resetAtMillis
 export const errorResponse = (
   error: PaykitError,
   requestId: string,
-  nowMillis: number
+  nowMillis: number,
+  documentationBase: string = DOCUMENTATION_BASE
 ): ApiResponse => {
-  const body = renderError(error, { requestId, documentationBase: DOCUMENTATION_BASE })
+  const body = renderError(error, { requestId, documentationBase })
   return error._tag === "RateLimited"
     ? jsonResponse(httpStatusOf(error), body, rateLimitedHeaders(error, nowMillis))
     : jsonResponse(httpStatusOf(error), body)
@@ -60,14 +68,14 @@ export const PROTOCOL_REASONS = {
  * A defect (a bug, never bad input): the spec's error body with type `gocardless`, the request
  * id to quote, and nothing of the cause (no message, no stack) leaks to the caller.
  */
-export const internalErrorResponse = (requestId: string): ApiResponse =>
+export const internalErrorResponse = (requestId: string, documentationBase: string = DOCUMENTATION_BASE): ApiResponse =>
   jsonResponse(500, {
     error: {
       code: 500,
       type: "gocardless",
       message: "Internal server error",
       errors: [{ reason: "internal_server_error", message: "Internal server error" }],
-      documentation_url: `${DOCUMENTATION_BASE}#internal_server_error`,
+      documentation_url: `${documentationBase}#internal_server_error`,
       request_id: requestId
     }
   })

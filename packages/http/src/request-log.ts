@@ -55,7 +55,12 @@ export const logAnswer = (
  * unless it is an interruption alone, which is no bug: the client went away (mid-body, or cut by
  * the body timeout) or the server is stopping, and nobody reads the answer.
  */
-export const defectAnswer = (report: (requestId: string, cause: Cause.Cause<unknown>) => void, requestId: string, cause: Cause.Cause<unknown>): ApiResponse => {
+export const defectAnswer = (
+  report: (requestId: string, cause: Cause.Cause<unknown>) => void,
+  requestId: string,
+  cause: Cause.Cause<unknown>,
+  documentationBase?: string
+): ApiResponse => {
   if (!Cause.hasInterruptsOnly(cause)) report(requestId, cause)
-  return internalErrorResponse(requestId)
+  return internalErrorResponse(requestId, documentationBase)
 }
