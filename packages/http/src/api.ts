@@ -72,7 +72,7 @@ export const PAYKIT_ROUTES: ReadonlyArray<EndpointDeclaration<never>> = PAYKIT_R
 export const paykitRoutes = roomRoutes(PAYKIT_ROOMS)
 
 /** The `HttpApi` of a table (its OpenAPI document): a group per resource key, in the order of first appearance. */
-export const apiOf = <S>(id: string, declarations: ReadonlyArray<EndpointDeclaration<S>>) => {
+export const apiOf = <S>(id: string, declarations: ReadonlyArray<Pick<EndpointDeclaration<S>, "group" | "endpoint">>) => {
   const groups = new Map<string, Array<EndpointDeclaration<S>["endpoint"]>>()
   for (const { group, endpoint } of declarations) groups.set(group, [...(groups.get(group) ?? []), endpoint])
   let api = HttpApi.make(id) as unknown as HttpApi.HttpApi<string, HttpApiGroup.Constraint>
@@ -84,10 +84,15 @@ export const apiOf = <S>(id: string, declarations: ReadonlyArray<EndpointDeclara
   return api
 }
 
-export const PaykitApi = apiOf("paykit", PAYKIT_ROUTES)
-  .middleware(Gateway)
-  .annotateMerge(OpenApi.annotations({
-    title: "paykit payments API",
-    version: API_VERSION,
-    description: "The GoCardless-compatible HTTP JSON API served over the paykit engine."
-  }))
+/** The API of a table as the OpenAPI document describes it: its title, its version, its bearer security, its servers. */
+export const describedApi = <S>(declarations: ReadonlyArray<Pick<EndpointDeclaration<S>, "group" | "endpoint">>, servers: ReadonlyArray<string> = []) =>
+  apiOf("paykit", declarations)
+    .middleware(Gateway)
+    .annotateMerge(OpenApi.annotations({
+      title: "paykit payments API",
+      version: API_VERSION,
+      description: "The GoCardless-compatible HTTP JSON API served over the paykit engine.",
+      ...(servers.length === 0 ? {} : { servers: servers.map((url) => ({ url })) })
+    }))
+
+export const PaykitApi = describedApi(PAYKIT_ROUTES)

@@ -8,7 +8,9 @@ import { paykitRoutes } from "./api.ts"
 import { ApiDispatcher, makeDispatcher } from "./dispatcher.ts"
 import { makeGateway } from "./gateway.ts"
 import { IdempotencyStore } from "./idempotency.ts"
-import { API_PAGES } from "./pages.ts"
+import { documentationBaseOf } from "./error-response.ts"
+import { apiPages } from "./pages.ts"
+import { ApiPublicUrl } from "./reference.ts"
 import { hostedPages } from "./pages/index.ts"
 import { RateLimiter } from "./rate-limit.ts"
 import { DefectLog, RequestLog } from "./request-log.ts"
@@ -39,7 +41,8 @@ const dispatcherOver = <E, R>(routes: Effect.Effect<ReadonlyArray<AnyRoute>, E, 
         // context holds what is read per call (the clock, the engine's References).
         context: trimmed(yield* Effect.context<never>()),
         log: yield* RequestLog,
-        reportDefect: yield* DefectLog
+        reportDefect: yield* DefectLog,
+        documentationBase: documentationBaseOf(yield* ApiPublicUrl)
       })
     })
   )
@@ -61,7 +64,7 @@ export const makeHttpApp = () => makeHttpAppWith(ApiDispatcherLive)
 export const makeHttpAppWith = <E, R>(dispatcher: Layer.Layer<ApiDispatcher, E, R>) =>
   Layer.effect(ApiDispatcher, Effect.gen(function*() {
     const built = yield* ApiDispatcher
-    return built.withRoutes([...API_PAGES, ...yield* hostedPages])
+    return built.withRoutes([...apiPages(built.routes, yield* ApiPublicUrl), ...yield* hostedPages])
   })).pipe(Layer.provide(dispatcher))
 
 /**

@@ -50,6 +50,8 @@ export interface Dispatcher {
   readonly withRoutes: (routes: ReadonlyArray<AnyRoute>) => Dispatcher
   /** The same dispatcher for a host that mounts it under `basePath` (normalised): the links it answers with carry the prefix. */
   readonly mountedAt: (basePath: string) => Dispatcher
+  /** Every route it serves (what the OpenAPI document and the docs page describe). */
+  readonly routes: ReadonlyArray<AnyRoute>
 }
 
 export class ApiDispatcher extends Context.Service<ApiDispatcher, Dispatcher>()("@paykit/http/ApiDispatcher") {}
@@ -116,6 +118,8 @@ export interface DispatcherOptions {
   readonly reportDefect: (requestId: string, cause: Cause.Cause<unknown>) => void
   /** The prefix a host mounts the routes under (`"/paykit"`), `""` for none: `documentation_url` and `Location` carry it. */
   readonly basePath?: string
+  /** What error bodies' `documentation_url` starts with (`documentationBaseOf`); by default the docs page's path under `basePath`. */
+  readonly documentationBase?: string
 }
 
 /** Where an exchange's answer goes: a Node response, or the web `Response` a fetch handler resolves with. */
@@ -160,7 +164,7 @@ class Shared {
   constructor(readonly options: DispatcherOptions) {
     this.run = Effect.runCallbackWith(options.context)
     this.basePath = options.basePath ?? ""
-    this.documentationBase = `${this.basePath}${DOCUMENTATION_BASE}`
+    this.documentationBase = options.documentationBase ?? `${this.basePath}${DOCUMENTATION_BASE}`
   }
 
   settle(): void {
@@ -341,6 +345,7 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
     serveNode: (req, res, target, bodyMs) => handle(req, res, bodyMs, target),
     serveFetch,
     withRoutes: (routes) => makeDispatcher({ ...options, router: makeRouter([...router.routes, ...routes]) }),
-    mountedAt: (basePath) => makeDispatcher({ ...options, basePath })
+    mountedAt: (basePath) => makeDispatcher({ ...options, basePath }),
+    routes: router.routes
   }
 }

@@ -1,5 +1,5 @@
 import { Context, Schema } from "effect"
-import { HttpApiEndpoint, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
 import type { ApiHandler } from "./api-request.ts"
 import { type ListParamsSchema, type Getter, getHandler, type Lister, listHandler } from "./read-handlers.ts"
 import type { RateLimitGroup } from "./rate-limit.ts"
@@ -33,6 +33,17 @@ export const RateLimit = Context.Reference<RateLimitGroup | undefined>("@paykit/
 
 /** The endpoint requires the `GoCardless-Version` header and a JSON content type. */
 export const ApiProtocol = Context.Reference<boolean>("@paykit/http/ApiProtocol", { defaultValue: () => true })
+
+/** The OpenAPI tag of paykit's own endpoints, which GoCardless's API does not have (the sandbox's, OAuth apps'). */
+export const PAYKIT_EXTENSION_TAG = "paykit extensions"
+
+/** An endpoint of paykit's own: tagged `PAYKIT_EXTENSION_TAG` and marked `x-paykit-extension` in the OpenAPI document. */
+export const paykitExtension = (endpoint: AnyEndpoint): AnyEndpoint =>
+  endpoint.annotate(OpenApi.Transform, (operation) => ({
+    ...operation,
+    tags: [...(Array.isArray(operation["tags"]) ? operation["tags"] : []), PAYKIT_EXTENSION_TAG],
+    "x-paykit-extension": true
+  }))
 
 /** The widest endpoint a declaration holds: routing reads its method, path and annotations, tests its success Schemas. */
 export type AnyEndpoint = HttpApiEndpoint.Constraint & {

@@ -6,8 +6,15 @@ import { type ApiResponse, jsonResponse } from "./api-response.ts"
  * specification's error body (with the request id) for engine errors and protocol errors alike.
  */
 
-/** Where `documentation_url` points: the human docs page served by this API, whose anchors are the reasons. */
+/**
+ * Where `documentation_url` points: the human docs page served by this API, whose anchors are the
+ * reasons. A server that knows where people reach it (`PublicUrl`) makes it absolute, so a URL read
+ * in a log opens; without one it is the path.
+ */
 export const DOCUMENTATION_BASE = DOCUMENTATION_PATH
+
+/** The docs page at the public URL `publicUrl` (no trailing slash; empty: the path alone). */
+export const documentationBaseOf = (publicUrl: string): string => `${publicUrl.replace(/\/+$/, "")}${DOCUMENTATION_PATH}`
 
 export const rateLimitHeaders = (limit: number, remaining: number, resetAtMillis: number, nowMillis: number) => ({
   "ratelimit-limit": String(limit),

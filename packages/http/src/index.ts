@@ -20,6 +20,7 @@ export { type CsrfSigner, csrfSignerFrom, DEFAULT_THEME, formFields, html, Html,
 export * from "./query-params.ts"
 export * from "./rate-limit.ts"
 export * from "./read-handlers.ts"
+export * from "./reference.ts"
 export * from "./request-bounds.ts"
 export * from "./request-context.ts"
 export * from "./request-log.ts"

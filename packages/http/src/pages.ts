@@ -1,14 +1,14 @@
 import { Effect } from "effect"
-import { OpenApi } from "effect/http-api"
-import { PaykitApi } from "./api.ts"
 import { type ApiResponse, jsonResponse } from "./api-response.ts"
 import { renderDocsPage } from "./docs-page.ts"
-import { pageRoute, type PageRoute } from "./routes.ts"
+import { openApiDocument } from "./reference.ts"
+import { type AnyRoute, pageRoute, type PageRoute } from "./routes.ts"
 
 /**
  * The API's pages: its OpenAPI document and its docs page, routes of the dispatcher answered
- * without the gateway (anyone may read how to call the API). Both are derived from `PaykitApi`,
- * which does not change while a process runs, so each is rendered once, on its first request.
+ * without the gateway (anyone may read how to call the API). Both are derived from the routes the
+ * dispatcher serves, which do not change while a process runs, so each is rendered once, on its
+ * first request.
  */
 
 /** An HTML answer: the dispatcher writes the content type a response names over its JSON default. */
@@ -20,7 +20,8 @@ const renderedOnce = (path: string, render: () => ApiResponse): PageRoute => {
   return pageRoute(path, () => Effect.sync(() => (rendered ??= render())))
 }
 
-export const API_PAGES: ReadonlyArray<PageRoute> = [
-  renderedOnce("/openapi.json", () => jsonResponse(200, OpenApi.fromApi(PaykitApi))),
-  renderedOnce("/docs", () => htmlResponse(renderDocsPage()))
+/** The pages documenting `routes`, the server reached at `publicUrl` (`ApiPublicUrl`). */
+export const apiPages = (routes: ReadonlyArray<AnyRoute>, publicUrl: string): ReadonlyArray<PageRoute> => [
+  renderedOnce("/openapi.json", () => jsonResponse(200, openApiDocument(routes, publicUrl))),
+  renderedOnce("/docs", () => htmlResponse(renderDocsPage(openApiDocument(routes, publicUrl))))
 ]

@@ -3,7 +3,7 @@ import type { PaykitError } from "@paykit/core"
 import type { ApiHandler, ApiRequest } from "./api-request.ts"
 import { type AppRestriction, appRestrictionOf } from "./app-restrictions.ts"
 import type { ApiResponse } from "./api-response.ts"
-import { ApiProtocol, type EndpointDeclaration, Idempotent, RateLimit } from "./endpoints.ts"
+import { type AnyEndpoint, ApiProtocol, type EndpointDeclaration, Idempotent, RateLimit } from "./endpoints.ts"
 import type { RateLimitGroup } from "./rate-limit.ts"
 
 /**
@@ -35,6 +35,8 @@ export interface Route {
   readonly success: ReadonlyArray<Schema.Top>
   /** Whether a partner app's token may not call it (`APP_RESTRICTIONS`). */
   readonly appRestriction: AppRestriction | undefined
+  /** Its declaration: what the OpenAPI document and the docs page describe it from. */
+  readonly declared: AnyEndpoint
 }
 
 /** A page's answer to a request: a page has no caller. */
@@ -66,7 +68,8 @@ export const routeOf = <S>({ group, endpoint }: EndpointDeclaration<S>, handler:
   rateLimit: Context.get(endpoint.annotations, RateLimit),
   apiProtocol: Context.get(endpoint.annotations, ApiProtocol),
   success: [...endpoint.success],
-  appRestriction: appRestrictionOf(endpoint.method, endpoint.path)
+  appRestriction: appRestrictionOf(endpoint.method, endpoint.path),
+  declared: endpoint
 })
 
 /** The routes of a table, each handler bound to `services`. */

@@ -27,6 +27,7 @@ import {
   IdParams,
   ok,
   paramOf,
+  paykitExtension,
   routeOf,
   single
 } from "@paykit/http"
@@ -72,11 +73,20 @@ const sandboxEndpoint = (
   endpoint: AnyEndpoint,
   run: (services: SandboxServices, request: ApiRequest, caller: CallerShape) => Effect.Effect<unknown, PaykitError>
 ): EndpointDeclaration<SandboxServices> =>
-  declare(SANDBOX, endpoint.annotate(ApiProtocol, false), (services): ApiHandler => (request, caller) => Effect.map(run(services, request, caller), ok))
+  declare(SANDBOX, paykitExtension(endpoint.annotate(ApiProtocol, false)), (services): ApiHandler => (request, caller) => Effect.map(run(services, request, caller), ok))
 
 const SimulatorClock = Schema.Struct({
   simulator_clock: Schema.Struct({ now: Schema.String, offset_ms: Schema.Number, offset: Schema.String, next_daily_run_at: Schema.String })
 })
+
+/** `{"to": <timestamp>}` or `{"by": <ISO 8601 duration or seconds>}` (`advanceTarget` reads it). */
+const AdvanceBody = Schema.Struct({
+  to: Schema.optionalKey(Schema.String),
+  by: Schema.optionalKey(Schema.Union([Schema.String, Schema.Number]))
+})
+
+/** An action's body: its attributes under `data` (bare attributes are read too). */
+const dataBody = <S extends Schema.Top>(request: S) => Schema.Struct({ data: Schema.optionalKey(request) })
 
 /** The caller's organisation's clock as the endpoints show it. */
 const clockView = ({ worker, store }: SandboxServices, organisation: string) =>
@@ -112,7 +122,10 @@ const decodeOutcome = decodeRequestEffect(BankAuthorisationOutcomeRequest, BA)
 const decodeFund = decodeRequestEffect(PaymentAccountFundRequest, PAYMENT_ACCOUNTS)
 const authorisationAction = (action: "visit" | "authorise" | "deny" | "fail") =>
   sandboxEndpoint(
-    HttpApiEndpoint.post(`bank_authorisation_${action}`, `/sandbox/bank_authorisations/:id/actions/${action}`, { params: IdParams, success: single(BA, bankAuthorisations.schema) }),
+    HttpApiEndpoint.post(`bank_authorisation_${action}`, `/sandbox/bank_authorisations/:id/actions/${action}`, {
+      params: IdParams,
+      ...(action === "authorise" ? { payload: dataBody(BankAuthorisationOutcomeRequest) } : {}),
+      success: single(BA, bankAuthorisations.schema) }),
     ({ authorisations }, request, caller) =>
       Effect.flatMap(pathIdOf(BA, paramOf(request, "id")), (id) => {
         const done = action === "authorise"
@@ -139,7 +152,7 @@ const importAction = (action: "authorise" | "cancel") =>
 /** The sandbox's route table. */
 export const SANDBOX_ROUTES: ReadonlyArray<EndpointDeclaration<SandboxServices>> = [
   sandboxEndpoint(HttpApiEndpoint.get("clock", "/sandbox/simulator/clock", { success: SimulatorClock }), (services, _request, caller) => clockView(services, caller.organisation)),
-  sandboxEndpoint(HttpApiEndpoint.post("advance", "/sandbox/simulator/advance", { success: SimulatorClock }), advance),
+  sandboxEndpoint(HttpApiEndpoint.post("advance", "/sandbox/simulator/advance", { payload: AdvanceBody, success: SimulatorClock }), advance),
   authorisationAction("visit"),
   authorisationAction("authorise"),
   authorisationAction("deny"),
@@ -147,7 +160,7 @@ export const SANDBOX_ROUTES: ReadonlyArray<EndpointDeclaration<SandboxServices>>
   importAction("authorise"),
   importAction("cancel"),
   sandboxEndpoint(
-    HttpApiEndpoint.post("fund", "/sandbox/payment_accounts/fund", { success: single(PAYMENT_ACCOUNTS, paymentAccounts.schema) }),
+    HttpApiEndpoint.post("fund", "/sandbox/payment_accounts/fund", { payload: dataBody(PaymentAccountFundRequest), success: single(PAYMENT_ACCOUNTS, paymentAccounts.schema) }),
     ({ accounts }, request, caller) =>
       Effect.flatMap(decodeFund(actionData(bodyOf(request))), (command) =>
         Effect.map(accounts.fund(caller.organisation, command), (resource) => ({ [PAYMENT_ACCOUNTS]: resource })))

@@ -6,7 +6,7 @@ import { SANDBOX_ONLY_REASON } from "./sandbox-routes.ts"
 import { type ApiHandler, bindRoutes, declare, type EndpointDeclaration, paramOf, ok, routeOf, single, unwrap } from "@paykit/http"
 
 /**
- * `POST /scenario_simulators/{name}/actions/run`, the real API's sandbox-only endpoint: it speaks
+ * `POST /scenario_simulators/{type}/actions/run`, the real API's sandbox-only endpoint: it speaks
  * the API's protocol (the official client's `scenarioSimulators.run` calls it), so unlike the
  * `/sandbox/` routes it needs the `GoCardless-Version` header. The body is the client's
  * `{"data": {"links": {"resource": ...}}}` (or the attributes under `scenario_simulators`),
@@ -15,8 +15,8 @@ import { type ApiHandler, bindRoutes, declare, type EndpointDeclaration, paramOf
 
 const decodeRun = decodeRequestEffect(ScenarioRunRequest, SCENARIO_SIMULATORS)
 
-const RUN = HttpApiEndpoint.post("scenario_simulator_run", "/scenario_simulators/:name/actions/run", {
-  params: { name: Schema.String },
+const RUN = HttpApiEndpoint.post("scenario_simulator_run", "/scenario_simulators/:type/actions/run", {
+  params: { type: Schema.String },
   payload: Schema.Struct({ data: Schema.optionalKey(ScenarioRunRequest) }),
   success: single(SCENARIO_SIMULATORS, ScenarioSimulator)
 })
@@ -24,7 +24,7 @@ const RUN = HttpApiEndpoint.post("scenario_simulator_run", "/scenario_simulators
 const run = (simulators: ScenarioSimulators["Service"]): ApiHandler => (request, caller) =>
   Effect.gen(function*() {
     const command = yield* decodeRun(yield* unwrap(request, SCENARIO_SIMULATORS, { allowData: true }))
-    const answer = yield* simulators.run(caller.organisation, paramOf(request, "name"), command)
+    const answer = yield* simulators.run(caller.organisation, paramOf(request, "type"), command)
     return ok({ [SCENARIO_SIMULATORS]: answer })
   })
 

@@ -86,9 +86,10 @@ describe("error documentation", () => {
       [await api(server.url, token, "/nowhere"), "path_not_found"]
     ] as const) {
       const error = (await json(response))["error"] as { readonly documentation_url: string }
-      expect(error.documentation_url).toBe(`/docs#${reason}`)
-      const [path, anchor] = error.documentation_url.split("#")
-      expect((await fetch(`${server.url}${path}`)).status).toBe(200)
+      // Absolute: the server's public URL (here its listening address) and the docs page.
+      expect(error.documentation_url).toBe(`${server.url}/docs#${reason}`)
+      const [url, anchor] = error.documentation_url.split("#")
+      expect((await fetch(url ?? "")).status).toBe(200)
       expect(page).toContain(`id="${anchor}"`)
     }
   })

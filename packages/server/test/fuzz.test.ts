@@ -217,9 +217,9 @@ const expectSpecError = (status: number, requestId: string | null, text: string)
   expect(error["code"]).toBe(status)
   expect(typeof error["type"]).toBe("string")
   expect(typeof error["message"]).toBe("string")
-  // A real page: /docs, at the anchor of the reason (or of the type).
+  // A real page: /docs at the server's public URL, at the anchor of the reason (or of the type).
   const [page, anchor] = String(error["documentation_url"]).split("#")
-  expect(page).toBe("/docs")
+  expect(page).toMatch(/^http:\/\/[^/]+\/docs$/)
   expect(docsPage).toContain(`id="${anchor ?? ""}"`)
   expect(error["request_id"]).toBe(requestId)
   const errors = error["errors"]

@@ -4,7 +4,7 @@ import { InvalidState, invalidField, type NotFound, type OperationError } from "
 /** The API resource key of the scenario simulators: the answer's, and the root of field errors. */
 export const SCENARIO_SIMULATORS = "scenario_simulators"
 
-/** `POST /scenario_simulators/{name}/actions/run`'s `data`: the resource the scenario acts on. */
+/** `POST /scenario_simulators/{type}/actions/run`'s `data`: the resource the scenario acts on. */
 export const ScenarioRunRequest = Schema.Struct({
   links: Schema.Struct({ resource: Schema.String })
 }).annotate({ identifier: "ScenarioRunRequest" })

@@ -23,7 +23,7 @@ export const SCENARIOS: Readonly<Record<string, Scenario<ScenarioDeps>>> = {
 export const SCENARIO_NAMES: ReadonlyArray<string> = Object.keys(SCENARIOS)
 
 /**
- * The sandbox's scenario simulators (`POST /scenario_simulators/{name}/actions/run`): each moves
+ * The sandbox's scenario simulators (`POST /scenario_simulators/{type}/actions/run`): each moves
  * the resource it names through the moves its real path makes (the daily run's, the payout
  * assembly's, the billing request use cases'), with their events, or refuses with 422 when the
  * resource is not where the scenario starts. An unknown name is 404. The HTTP layer serves it

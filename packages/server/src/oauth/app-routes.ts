@@ -14,6 +14,7 @@ import {
   IdParams,
   ok,
   page,
+  paykitExtension,
   single
 } from "@paykit/http"
 import { appOf, disableApp, OAUTH_APPS, OAuthAppCreateRequest, OAuthAppView, ownTokenOnly, registerApp, viewOf } from "./apps.ts"
@@ -33,13 +34,13 @@ const services = Effect.context<Services>()
 const run = <A>(context: Context.Context<Services>, effect: Effect.Effect<A, PaykitError, Services>) => Effect.provideContext(effect, context)
 
 const endpoint = (e: HttpApiEndpoint.Constraint & Parameters<typeof declare>[1], handler: (context: Context.Context<Services>) => ApiHandler) =>
-  declare(OAUTH_APPS, e.annotate(ApiProtocol, false), handler)
+  declare(OAUTH_APPS, paykitExtension(e.annotate(ApiProtocol, false)), handler)
 
 const CreatedApp = Schema.Struct({ ...OAuthAppView.fields, client_secret: Schema.String, webhook_secret: Schema.optionalKey(Schema.String) })
 
 export const OAUTH_APP_ROUTES: ReadonlyArray<EndpointDeclaration<Context.Context<Services>>> = [
   endpoint(
-    HttpApiEndpoint.post("create_oauth_app", `/${OAUTH_APPS}`, { success: single(OAUTH_APPS, CreatedApp) }),
+    HttpApiEndpoint.post("create_oauth_app", `/${OAUTH_APPS}`, { payload: single(OAUTH_APPS, OAuthAppCreateRequest), success: single(OAUTH_APPS, CreatedApp) }),
     (context) =>
       createHandler(OAUTH_APPS, OAuthAppCreateRequest, (organisation, command, caller) =>
         Effect.andThen(ownTokenOnly(caller), run(context, registerApp(organisation, command))))
