@@ -25,6 +25,7 @@ const { SqlClient } = await import("effect/sql")
 const { PgClient } = await import("@effect/sql-pg")
 const { addDays, unsafeAmount, unsafeLocalDate } = await import("@paykit/core")
 const engine = await import("@paykit/engine")
+const engineTesting = await import("@paykit/engine/testing")
 const store = await import("@paykit/store-sql")
 
 const SIZES = (process.env["DAILY_RUN_SIZES"] ?? "1000,10000,100000").split(",").map(Number)
@@ -58,7 +59,7 @@ const measure = (client: Client, subscriptions: number, due: number, history: nu
     const context = yield* Layer.build(engine.sandboxEngineOn(storage, { seed: 7 }).pipe(Layer.provideMerge(storage), Layer.provideMerge(client), Layer.merge(TestClock.layer())))
     return yield* Effect.provideContext(Effect.gen(function*() {
       yield* TestClock.setTime(START)
-      const { mandate } = yield* engine.setUpPayer(ORG, { verifyCreditor: true })
+      const { mandate } = yield* engineTesting.setUpPayer(ORG, { verifyCreditor: true })
       const simulator = yield* engine.Simulator
       // The mandate goes live, so the subscriptions can charge.
       yield* simulator.advanceTo(START + 4 * DAY)

@@ -25,6 +25,7 @@ const { PgClient } = await import("@effect/sql-pg")
 const { SqlClient } = await import("effect/sql")
 const core = await import("@paykit/core")
 const engine = await import("@paykit/engine")
+const engineTesting = await import("@paykit/engine/testing")
 const store = await import("@paykit/store-sql")
 
 const ORG = "OR0000000000IM"
@@ -37,7 +38,7 @@ const PER_IMPORT = core.OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES
 const importsOf = (entries: number) =>
   Effect.gen(function*() {
     yield* TestClock.setTime(START)
-    const { creditor, account } = yield* engine.setUpPayer(ORG, { verifyCreditor: true, linkCreditor: false })
+    const { creditor, account } = yield* engineTesting.setUpPayer(ORG, { verifyCreditor: true, linkCreditor: false })
     const fund = yield* engine.decodeCommand(engine.PaymentAccountFundRequest, "payment_accounts")({ amount: entries * AMOUNT, links: { creditor: creditor.id } })
     yield* (yield* engine.PaymentAccounts).fund(ORG, fund)
     const imports = yield* engine.OutboundPaymentImports

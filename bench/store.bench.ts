@@ -30,13 +30,14 @@ const { SqlClient } = await import("effect/sql")
 const { PGlite } = await import("@electric-sql/pglite")
 const { PgClient } = await import("@effect/sql-pg")
 const engine = await import("@paykit/engine")
+const engineTesting = await import("@paykit/engine/testing")
 const store = await import("@paykit/store-sql")
 
 const N = 2_000
 const M = 5_000
 const ORG = "OR000000000001"
 
-const customers = Array.from({ length: N }, (_, i) => engine.sampleCustomer(i + 1))
+const customers = Array.from({ length: N }, (_, i) => engineTesting.sampleCustomer(i + 1))
 // A fixed shuffle of ids to read: every read hits a row, in no useful order.
 let seed = 20261121
 const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648)

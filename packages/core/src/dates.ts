@@ -30,7 +30,10 @@ export const LocalDate = Schema.String.pipe(
   Schema.check(
     Schema.makeFilter((s: string) => isRealDate(s), {
       expected: "a date formatted YYYY-MM-DD",
-      message: "must be a real calendar date formatted YYYY-MM-DD"
+      message: "must be a real calendar date formatted YYYY-MM-DD",
+      // Derived arbitraries build dates of 1900-2099 from this pattern (days 1-28: every month has them) instead of
+      // filtering random text, which almost never is a date.
+      arbitraryConstraint: { patterns: [{ source: "^(19|20)\\d\\d-(0[1-9]|1[0-2])-(0[1-9]|1\\d|2[0-8])$", flags: "" }] }
     })
   ),
   Schema.brand("LocalDate")

@@ -26,7 +26,12 @@ const isAmountValue = (n: number): boolean => Number.isSafeInteger(n) && n >= 0
 export const Amount = Schema.Union([Schema.Number, Schema.String])
   .pipe(
     Schema.decodeTo(
-      Schema.Number.check(Schema.makeFilter(isAmountValue, { message: AMOUNT_MESSAGE, expected: "amount" })),
+      Schema.Number.check(Schema.makeFilter(isAmountValue, {
+      message: AMOUNT_MESSAGE,
+      expected: "amount",
+      // Derived arbitraries build whole numbers in range rather than filter random doubles.
+      arbitraryConstraint: { number: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER }
+    })),
       {
         decode: SchemaGetter.transform((u: number | string) => (typeof u === "number" ? u : DIGITS.test(u) ? Number(u) : Number.NaN)),
         encode: SchemaGetter.transform((n: number) => n)

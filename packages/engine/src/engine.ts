@@ -1,16 +1,19 @@
-import { Effect, Layer } from "effect"
+import { Cause, Effect, Layer } from "effect"
+import { TestClock } from "effect/testing"
 import { IdGenerator } from "@paykit/core"
 import { InMemoryStorage } from "./memory/in-memory.ts"
 import { SandboxBank } from "./memory/sandbox-bank.ts"
 import type { BankGateway } from "./kernel/ports/bank-gateway.ts"
 import type { EventLog } from "./kernel/ports/event-log.ts"
 import type { NameVerifier } from "./kernel/ports/name-verifier.ts"
-import type { RepositoryBackend, Transactor } from "./kernel/ports/repository.ts"
+import { RepositoryBackend, type Transactor } from "./kernel/ports/repository.ts"
 import { RepositoriesFromBackend } from "./repositories.ts"
 import { Events } from "./kernel/events.ts"
 import { ClockControl } from "./due-work/daily-clock.ts"
 import { Simulator } from "./due-work/simulator.ts"
-import { DueKinds, type DueWorkSchedule, type DueWorkStore } from "./kernel/ports/due-work.ts"
+import { DueKinds, type DueWorkDeclarations, type DueWorkSchedule, DueWorkStore } from "./kernel/ports/due-work.ts"
+import { DAILY_RUN_KIND, dailyRunDeclarations, scheduleFirstDailyRun } from "./due-work/daily-run.ts"
+import { DUE_POLL_INTERVAL_MS, DueWorker, type DueWorkerOptions } from "./due-work/worker.ts"
 import { deadlinesOf, dueWorkOf, portsOf, servicesOf } from "./registry/room.ts"
 import { ROOMS } from "./rooms.ts"
 import { JobRegistry } from "./due-work/jobs.ts"
@@ -18,7 +21,7 @@ import { bankAccountHolderVerificationsRoom } from "./bank-account-holder-verifi
 import { customerNotificationsRoom } from "./customer-notifications/room.ts"
 import { flowsRoom } from "./flows/room.ts"
 import { WebhookSecretKey } from "./webhooks/secret-box.ts"
-import { SANDBOX_SENDER_POLICY, WebhookSender } from "./webhooks/sender.ts"
+import { LIVE_SENDER_POLICY, SANDBOX_SENDER_POLICY, type SenderPolicy, WebhookSender } from "./webhooks/sender.ts"
 
 /**
  * The hosted flows' services (`flows/`) and their neighbours' (`bank-account-holder-verifications/`,
@@ -100,3 +103,105 @@ export const sandboxEngineOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>,
 export const sandboxWebhooks = Layer.mergeAll(WebhookSecretKey.ephemeral, WebhookSender.node(SANDBOX_SENDER_POLICY))
 
 export type EngineExternal = BankGateway | NameVerifier | IdGenerator | WebhookSecretKey | WebhookSender
+
+/**
+ * The due-work worker over the engine's own due work (each organisation's daily run, the rooms'
+ * deadlines) and `extra` (an embedder's, or store-sql's webhook deliveries): it runs each due row
+ * at its instant on the clock it is built under (the real one in production). It only runs rows
+ * when asked (`DueWorker.runDue`); `runDueWork` polls it.
+ */
+export const engineDueWorker = (options: DueWorkerOptions & { readonly extra?: ReadonlyArray<DueWorkDeclarations> }) =>
+  Layer.unwrap(Effect.gen(function*() {
+    const declared = [yield* dailyRunDeclarations(), ...(yield* DueKinds).declarations, ...(options.extra ?? [])]
+    return DueWorker.layer(declared, options.leaseMillis === undefined ? { owner: options.owner } : { owner: options.owner, leaseMillis: options.leaseMillis })
+  }))
+
+/**
+ * Gives every organisation holding data its next daily run when it has none pending (a new
+ * organisation, or a store from before): keys are dates, so two processes doing this at once make
+ * one row per date.
+ */
+export const ensureDailyRuns: Effect.Effect<void, never, RepositoryBackend | DueWorkStore | DueWorkSchedule | DueWorker> = Effect.gen(function*() {
+  const store = yield* DueWorkStore
+  const worker = yield* DueWorker
+  for (const organisation of yield* (yield* RepositoryBackend).organisations) {
+    if ((yield* store.pendingOf(organisation, DAILY_RUN_KIND)).length === 0) {
+      yield* scheduleFirstDailyRun(organisation, yield* worker.nowOf(organisation))
+    }
+  }
+})
+
+export interface RunDueWorkOptions {
+  /** How often an idle worker looks for due rows (default `DUE_POLL_INTERVAL_MS`). */
+  readonly pollMillis?: number
+  /** How often new organisations are given their daily run (default a minute). */
+  readonly organisationsEveryMillis?: number
+}
+
+/**
+ * Runs due work for as long as the layer's scope lives: the `DueWorker` polls for due rows, and
+ * every organisation is given its daily run (at start, then every `organisationsEveryMillis`). Put
+ * it in the host's process, or in a worker process of its own built on the same storage; several
+ * processes may run it at once (rows are claimed with leases). A failed pass is logged and retried.
+ */
+export const runDueWork = (options: RunDueWorkOptions = {}): Layer.Layer<never, never, RepositoryBackend | DueWorkStore | DueWorkSchedule | DueWorker> =>
+  Layer.merge(
+    DueWorker.poll(options.pollMillis ?? DUE_POLL_INTERVAL_MS),
+    Layer.effectDiscard(Effect.gen(function*() {
+      const context = yield* Effect.context<RepositoryBackend | DueWorkStore | DueWorkSchedule | DueWorker>()
+      const pass = Effect.catchCause(Effect.provideContext(ensureDailyRuns, context), (cause) =>
+        Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError("due work: giving organisations their daily runs failed", Cause.pretty(cause)))
+      yield* Effect.forkScoped(Effect.forever(Effect.andThen(pass, Effect.sleep(options.organisationsEveryMillis ?? 60_000))))
+    }))
+  )
+
+export interface ProductionEngineOptions {
+  /**
+   * The key (`WEBHOOK_SECRET_KEY_BYTES`, 32 bytes) that seals webhook endpoints' signing secrets in
+   * storage: the same in every process and across restarts and upgrades, kept as the host keeps
+   * its other secrets.
+   */
+  readonly webhookSecretKey: Uint8Array
+  /** This process's name in the leases it takes on due rows; unique per process (e.g. host and pid). */
+  readonly workerOwner: string
+  /** Which webhook addresses may be delivered to (default `LIVE_SENDER_POLICY`: https only, no loopback). */
+  readonly senderPolicy?: SenderPolicy
+  /** Due work of the host's own, run by the same worker. */
+  readonly extraDueWork?: ReadonlyArray<DueWorkDeclarations>
+  readonly leaseMillis?: number
+}
+
+/**
+ * The engine as a production host embeds it: every API service on `storage`, on the real clock
+ * (Effect's default `Clock`), random ids, webhook secrets sealed under the host's key, the live
+ * webhook sender, and a due-work worker (add `runDueWork()` to start it). What is left to provide
+ * is exactly the bank: a `BankGateway` and a `NameVerifier` (`SandboxBank` until a real one).
+ */
+export const productionEngine = <E, R>(storage: Layer.Layer<EngineStorage, E, R>, options: ProductionEngineOptions) =>
+  engineDueWorker({
+    owner: options.workerOwner,
+    ...(options.leaseMillis === undefined ? {} : { leaseMillis: options.leaseMillis }),
+    ...(options.extraDueWork === undefined ? {} : { extra: options.extraDueWork })
+  }).pipe(
+    Layer.provideMerge(engineServicesOn(storage)),
+    Layer.provideMerge(Layer.mergeAll(
+      IdGenerator.layer,
+      WebhookSecretKey.fromKey(options.webhookSecretKey),
+      WebhookSender.node(options.senderPolicy ?? LIVE_SENDER_POLICY)
+    ))
+  )
+
+/**
+ * The engine for tests: `sandboxEngineOn(storage)` (in memory unless given) with ids from `seed`,
+ * the sandbox bank and webhooks, the simulator, and Effect's `TestClock` at `start` (epoch
+ * milliseconds; default 0): nothing is left to provide. `Simulator.advanceTo` moves time.
+ */
+export const testEngine = <E = never, R = never>(options: {
+  readonly seed: number
+  readonly start?: number
+  readonly storage?: Layer.Layer<EngineStorage, E, R>
+}) =>
+  Layer.merge(
+    sandboxEngineOn(options.storage ?? InMemoryStorage, { seed: options.seed }),
+    Layer.effectDiscard(TestClock.setTime(options.start ?? 0)).pipe(Layer.provideMerge(TestClock.layer()))
+  )

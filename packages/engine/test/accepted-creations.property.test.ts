@@ -11,10 +11,10 @@ import {
   Mandates,
   type OutboundPaymentImports,
   Payments,
-  setUpPayer,
   Simulator,
   Subscriptions
 } from "@paykit/engine"
+import { setUpPayer } from "@paykit/engine/testing"
 import { createImport } from "./outbound-fixtures.ts"
 
 /**

@@ -3,18 +3,16 @@ import { TestClock } from "effect/testing"
 import {
   Creditors,
   Customers,
-  FailureInjection,
   InMemoryStorage,
   Mandates,
   OutboundPaymentImports,
   Payments,
   sandboxEngineOn,
-  setUpPayer,
   Simulator,
   Subscriptions,
-  withFailureInjection,
   ENTRY_NOT_CHECKED
 } from "@paykit/engine"
+import { FailureInjection, setUpPayer, withFailureInjection } from "@paykit/engine/testing"
 import { describe, expect, it } from "vitest"
 import { ORG, START, edge } from "./fixtures.ts"
 import { billingRequestsAtEdge } from "./billing-fixtures.ts"

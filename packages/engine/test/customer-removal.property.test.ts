@@ -12,9 +12,9 @@ import {
   Customers,
   erasedCustomer,
   eq,
-  Mandates,
-  setUpPayer
+  Mandates
 } from "@paykit/engine"
+import { setUpPayer } from "@paykit/engine/testing"
 import { edge, ORG, runEngine } from "./fixtures.ts"
 
 /**

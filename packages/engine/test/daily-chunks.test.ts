@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { customers, DAILY_CHUNK, eachInChunks, InMemoryStorage, RepositoryBackend, sampleCustomer } from "@paykit/engine"
+import { customers, DAILY_CHUNK, eachInChunks, InMemoryStorage, RepositoryBackend } from "@paykit/engine"
+import { sampleCustomer } from "@paykit/engine/testing"
 
 /**
  * A daily job reads what is due a chunk at a time: every match once, in chunks of at most

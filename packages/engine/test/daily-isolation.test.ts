@@ -1,12 +1,10 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import {
-  dailyIsolationScenario,
   InMemoryStorage,
-  isolationViolations,
-  sandboxEngineOn,
-  withFailureInjection
+  sandboxEngineOn
 } from "@paykit/engine"
+import { dailyIsolationScenario, isolationViolations, withFailureInjection } from "@paykit/engine/testing"
 import { describe, expect, it } from "vitest"
 
 // One storage layer, used twice in one build and so built once: the engine's storage and the injection's control.

@@ -7,7 +7,6 @@ import {
   Payments,
   RepositoryBackend,
   sandboxEngineOn,
-  setUpPayer,
   Simulator,
   DueWorkSchedule,
   DueWorkStore,
@@ -16,6 +15,7 @@ import {
   Subscriptions,
   Transactor
 } from "@paykit/engine"
+import { setUpPayer } from "@paykit/engine/testing"
 import { addDays, type LocalDate } from "@paykit/core"
 import { edge, ORG, START } from "./fixtures.ts"
 

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { decodeCommand, inMemoryEngine, REQUEST_BODIES, setUpPayer as setUpPayerWith, SubscriptionListParams } from "@paykit/engine"
+import { decodeCommand, inMemoryEngine, REQUEST_BODIES, SubscriptionListParams } from "@paykit/engine"
+import { setUpPayer as setUpPayerWith } from "@paykit/engine/testing"
 
 export const ORG = "OR0000000000AA"
 export const OTHER_ORG = "OR0000000000BB"

@@ -1,15 +1,14 @@
 import { Effect, Exit, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import {
-  FailureInjection,
   IMPORT_PROCESSING_CHUNK_SIZE,
   InMemoryStorage,
   OutboundPaymentImportEntryRepository,
   OutboundPaymentImports,
   OutboundPayments,
-  sandboxEngineOn,
-  withFailureInjection
+  sandboxEngineOn
 } from "@paykit/engine"
+import { FailureInjection, withFailureInjection } from "@paykit/engine/testing"
 import { describe, expect, it } from "vitest"
 import { createImport, fundAccount, ORG, setUpCreditor, setUpRecipient, START } from "./outbound-fixtures.ts"
 

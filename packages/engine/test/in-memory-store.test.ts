@@ -1,7 +1,8 @@
 import { Deferred, Effect, Fiber } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { DuplicateId, type Filter, type Page, RepositoryBackend, Transactor, customers, eq, makeInMemoryStore, matchesAll, pageOf, sampleCustomer } from "@paykit/engine"
+import { DuplicateId, type Filter, type Page, RepositoryBackend, Transactor, customers, eq, makeInMemoryStore, matchesAll, pageOf } from "@paykit/engine"
+import { sampleCustomer } from "@paykit/engine/testing"
 import type { Customer } from "@paykit/engine"
 import { insertSorted, mergeSorted, pageOfAscending } from "../src/memory/ordered-page.ts"
 

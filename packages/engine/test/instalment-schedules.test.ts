@@ -3,7 +3,8 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { addDays, type LocalDate } from "@paykit/core"
 import { INSTALMENT_SCHEDULE_STATUSES, type InstalmentScheduleStatus, PAYMENT_STATUSES, type PaymentStatus } from "@paykit/machines"
-import { decodeCommand, Events, InstalmentSchedules, Mandates, Payments, REQUEST_BODIES, scheduleEventFor, setUpPayer as setUpPaidPayer, Simulator } from "@paykit/engine"
+import { decodeCommand, Events, InstalmentSchedules, Mandates, Payments, REQUEST_BODIES, scheduleEventFor, Simulator } from "@paykit/engine"
+import { setUpPayer as setUpPaidPayer } from "@paykit/engine/testing"
 import { ORG, runEngine, setUpPayer } from "./fixtures.ts"
 
 const DAY = 86_400_000

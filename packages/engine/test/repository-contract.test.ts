@@ -1,5 +1,6 @@
 import { describe, it } from "vitest"
-import { InMemoryStorage, RepositoryContract } from "@paykit/engine"
+import { InMemoryStorage } from "@paykit/engine"
+import { RepositoryContract } from "@paykit/engine/testing"
 
 describe("in-memory storage honours the repository contract", () => {
   for (const contractCase of RepositoryContract.cases) {

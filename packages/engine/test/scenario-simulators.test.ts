@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import * as fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { MILLIS_PER_DAY } from "@paykit/core"
-import { Creditors, Customers, Events, Mandates, Payments, SCENARIO_NAMES, ScenarioSimulators, setUpPayer, Simulator } from "@paykit/engine"
+import { Creditors, Customers, Events, Mandates, Payments, SCENARIO_NAMES, ScenarioSimulators, Simulator } from "@paykit/engine"
+import { setUpPayer } from "@paykit/engine/testing"
 import { edge, ORG, runEngine } from "./fixtures.ts"
 
 /**

@@ -4,7 +4,8 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { isoWeekday, unsafeLocalDate } from "@paykit/core"
 import { calendarFor } from "@paykit/schedule"
-import { DAILY_RUN_OFFSET_MS, Events, JobRegistry, nextDailyRunAfter, Payments, Payouts, setUpPayer as setUpPayerWith, Simulator, Subscriptions } from "@paykit/engine"
+import { DAILY_RUN_OFFSET_MS, Events, JobRegistry, nextDailyRunAfter, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
+import { setUpPayer as setUpPayerWith } from "@paykit/engine/testing"
 import { ORG, START, runEngine, edge } from "./fixtures.ts"
 
 const DAY = 86_400_000

@@ -2,7 +2,8 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type GoCardlessClient, InvalidApiUsageError, InvalidStateError, ValidationFailedError } from "gocardless-nodejs"
 import { addDays, type LocalDate } from "@paykit/core"
-import { Customers, MandateImports, setUpPayer } from "@paykit/engine"
+import { Customers, MandateImports } from "@paykit/engine"
+import { setUpPayer } from "@paykit/engine/testing"
 import { failure, localClient, startServer, type TestServer } from "./harness.ts"
 
 /**

@@ -14,7 +14,7 @@ import {
   pendingRequirements,
   reopenActions
 } from "../src/index.ts"
-import { BASE_MS, factsArb } from "./arbitraries.ts"
+import { BASE_MS, factsArb } from "@paykit/machines/testing"
 
 const at: Timestamp = timestampFromMillis(BASE_MS)
 const payer = { origin: "payer" as const, cause: "billing_request_flow" }

@@ -12,7 +12,7 @@ import {
   payouts,
   subscriptions
 } from "../src/index.ts"
-import { BASE_MS } from "./arbitraries.ts"
+import { BASE_MS } from "@paykit/machines/testing"
 
 const at = (minutes: number): Timestamp => timestampFromMillis(BASE_MS + minutes * 60_000)
 const api: Cause = { origin: "api", cause: "api_request" }

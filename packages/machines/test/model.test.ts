@@ -14,7 +14,7 @@ import {
   type HistoryEntry,
   transition
 } from "../src/index.ts"
-import { CASES, causeArb, factsArb, timestampArb } from "./arbitraries.ts"
+import { CASES, causeArb, factsArb, timestampArb } from "@paykit/machines/testing"
 
 interface Model {
   state: string

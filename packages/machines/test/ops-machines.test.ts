@@ -9,7 +9,7 @@ import {
   mandateImportMachine,
   transition
 } from "../src/index.ts"
-import { causeArb, timestampArb } from "./arbitraries.ts"
+import { causeArb, timestampArb } from "@paykit/machines/testing"
 
 /**
  * The instalment schedule and mandate import machines against models written out from the real

@@ -3,7 +3,7 @@ import { Result } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { SUBSCRIPTION_PAUSE_REASONS, SUBSCRIPTION_STATUSES, subscriptions, type SubscriptionPauseFacts } from "../src/index.ts"
-import { BASE_MS, causeArb, pauseFactsArb, timestampArb } from "./arbitraries.ts"
+import { BASE_MS, causeArb, pauseFactsArb, timestampArb } from "@paykit/machines/testing"
 
 /**
  * The real API's pause rule, stated on its own: the reason a pause is refused in each state, or

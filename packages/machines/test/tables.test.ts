@@ -3,7 +3,7 @@ import fc from "fast-check"
 import { Result } from "effect"
 import { describe, expect, it } from "vitest"
 import { type AnyMachine, MACHINES, rulesFor, transition } from "../src/index.ts"
-import { CASES, causeArb, timestampArb } from "./arbitraries.ts"
+import { CASES, causeArb, timestampArb } from "@paykit/machines/testing"
 
 // The table's meaning, restated directly from its rows: the first candidate rule whose guard
 // holds wins; with candidates but none holding, the last candidate's refusal is the answer.

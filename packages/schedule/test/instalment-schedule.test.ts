@@ -3,7 +3,7 @@ import { addMonths, addWeeks, addYears, format, parseISO } from "date-fns"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { instalmentChargeDates, INTERVAL_UNITS } from "../src/index.ts"
-import { CALENDARS, dateBetween } from "./subscription-arbitraries.ts"
+import { CALENDARS, dateBetween } from "@paykit/schedule/testing"
 
 /**
  * The rule: instalment k falls on the start plus k intervals (counted from the start, so the end

@@ -15,7 +15,7 @@ import {
   upcomingPayments
 } from "../src/index.ts"
 import type { PausableSubscription, PlanContext, SubscriptionPlan } from "../src/index.ts"
-import { contextArb, MANDATE, requestOf, validShapeArb } from "./subscription-arbitraries.ts"
+import { contextArb, MANDATE, requestOf, validShapeArb } from "@paykit/schedule/testing"
 
 const d = unsafeLocalDate
 const bacs = calendarFor("bacs")

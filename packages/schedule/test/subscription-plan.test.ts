@@ -13,7 +13,7 @@ import {
   scheduleChargeDates
 } from "../src/index.ts"
 import type { PlanContext, SubscriptionPlan } from "../src/index.ts"
-import { contextArb, MANDATE, requestOf, validShapeArb } from "./subscription-arbitraries.ts"
+import { contextArb, MANDATE, requestOf, validShapeArb } from "@paykit/schedule/testing"
 
 const d = unsafeLocalDate
 const bacs = calendarFor("bacs")

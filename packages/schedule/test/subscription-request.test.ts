@@ -6,7 +6,7 @@ import fc from "fast-check"
 import { describe, expect, it } from "vitest"
 import { calendarFor, MAX_INTERVAL_PER_UNIT, MONTHS, planSubscription } from "../src/index.ts"
 import type { IntervalUnit, PlanContext } from "../src/index.ts"
-import { MANDATE } from "./subscription-arbitraries.ts"
+import { MANDATE } from "@paykit/schedule/testing"
 
 const ctx: PlanContext = {
   calendar: calendarFor("bacs"),

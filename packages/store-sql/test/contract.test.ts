@@ -1,5 +1,5 @@
 import { Layer } from "effect"
-import { RepositoryContract } from "@paykit/engine"
+import { RepositoryContract } from "@paykit/engine/testing"
 import { describe, it } from "vitest"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"

@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { dailyIsolationScenario, isolationViolations, sandboxEngineOn, withFailureInjection } from "@paykit/engine"
+import { sandboxEngineOn } from "@paykit/engine"
+import { dailyIsolationScenario, isolationViolations, withFailureInjection } from "@paykit/engine/testing"
 import { describe, expect, it } from "vitest"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"

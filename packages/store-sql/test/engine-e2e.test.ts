@@ -9,10 +9,10 @@ import {
   Payments,
   Payouts,
   sandboxEngineOn,
-  setUpPayer,
   Simulator,
   type EngineStorage
 } from "@paykit/engine"
+import { setUpPayer } from "@paykit/engine/testing"
 import { describe, expect, it } from "vitest"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"

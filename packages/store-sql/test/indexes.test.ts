@@ -1,5 +1,6 @@
 import { Effect, Layer } from "effect"
-import { customers, events, RepositoryBackend, sampleCustomer } from "@paykit/engine"
+import { customers, events, RepositoryBackend } from "@paykit/engine"
+import { sampleCustomer } from "@paykit/engine/testing"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { makeSqlRepository } from "../src/sql-repository.ts"

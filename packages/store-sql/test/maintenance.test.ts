@@ -1,6 +1,7 @@
 import { Effect, Layer } from "effect"
 import * as fc from "fast-check"
-import { customers, DueWorker, DueWorkStore, RepositoryBackend, sampleCustomer } from "@paykit/engine"
+import { customers, DueWorker, DueWorkStore, RepositoryBackend } from "@paykit/engine"
+import { sampleCustomer } from "@paykit/engine/testing"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import {

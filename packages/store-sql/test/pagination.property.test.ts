@@ -1,6 +1,7 @@
 import fc from "fast-check"
 import { Effect, Layer, ManagedRuntime } from "effect"
-import { customers, type Filter, type ListQuery, matchesAll, pageOf, RepositoryBackend, sampleCustomer } from "@paykit/engine"
+import { customers, type Filter, type ListQuery, matchesAll, pageOf, RepositoryBackend } from "@paykit/engine"
+import { sampleCustomer } from "@paykit/engine/testing"
 import { afterAll, describe, expect, it } from "vitest"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"

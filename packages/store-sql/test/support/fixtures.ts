@@ -1,7 +1,8 @@
 import { Exit } from "effect"
 import { expect } from "vitest"
 import { ID_PREFIXES, InvalidState, lowestIdAt, timestampFromMillis } from "@paykit/core"
-import { type Event, sampleCustomer } from "@paykit/engine"
+import { type Event } from "@paykit/engine"
+import { sampleCustomer } from "@paykit/engine/testing"
 
 export const ORG = "OR000000000001"
 export const OTHER = "OR000000000002"

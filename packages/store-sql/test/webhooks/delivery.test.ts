@@ -2,9 +2,10 @@ import { Clock, Effect } from "effect"
 import { MILLIS_PER_DAY, newId, timestampFromMillis } from "@paykit/core"
 import { TestClock } from "effect/testing"
 import {
-  type Event, EventLog, Events, setUpPayer, WEBHOOK_DELIVERY_KIND, WEBHOOK_ENDPOINT_DISABLE_AFTER_MS, WEBHOOK_RETRY_DELAYS_MS,
+  type Event, EventLog, Events, WEBHOOK_DELIVERY_KIND, WEBHOOK_ENDPOINT_DISABLE_AFTER_MS, WEBHOOK_RETRY_DELAYS_MS,
   WebhookDeliveries, WebhookDeliveryRepository, WebhookEndpoints, Webhooks
 } from "@paykit/engine"
+import { setUpPayer } from "@paykit/engine/testing"
 import { afterEach, describe, expect, it } from "vitest"
 import { DATABASES } from "../support/databases.ts"
 import { nextDue, recordingSchedule, runDue, TEST_TIMEOUT_MS, webhookEngine } from "./harness.ts"

@@ -1,8 +1,13 @@
-import { addDays, addMonths, fromDayNumber, toDayNumber } from "@paykit/core"
+/**
+ * fast-check arbitraries for property tests of scheduling rules (`@paykit/schedule/testing`;
+ * fast-check is an optional peer): calendars, scheme dates, planning contexts and subscription
+ * requests valid by construction.
+ */
+import { addDays, addMonths, fromDayNumber, makeLocalDate, toDayNumber } from "@paykit/core"
 import type { LocalDate } from "@paykit/core"
 import fc from "fast-check"
-import { calendarFor, MAX_INTERVAL_PER_UNIT, MONTHS, nextPossibleChargeDateOn } from "../src/index.ts"
-import type { BusinessCalendar, IntervalUnit, PlanContext } from "../src/index.ts"
+import { calendarFor, MAX_INTERVAL_PER_UNIT, MONTHS, nextPossibleChargeDateOn } from "./index.ts"
+import type { BusinessCalendar, IntervalUnit, PlanContext } from "./index.ts"
 
 /** Calendars with different holiday rules: England and Wales, TARGET, and the Australian one. */
 export const CALENDARS: ReadonlyArray<BusinessCalendar> = [calendarFor("bacs"), calendarFor("sepa_core"), calendarFor("becs")]
@@ -15,7 +20,7 @@ export const dateBetween = (from: LocalDate, to: LocalDate): fc.Arbitrary<LocalD
 /** A day to plan on, the calendar, and the mandate's next possible charge date (0 to 5 days' notice). */
 export const contextArb: fc.Arbitrary<PlanContext> = fc
   .record({
-    today: dateBetween("2015-01-01" as LocalDate, "2035-12-31" as LocalDate),
+    today: dateBetween(makeLocalDate(2015, 1, 1), makeLocalDate(2035, 12, 31)),
     calendar: fc.constantFrom(...CALENDARS),
     notice: fc.integer({ min: 0, max: 5 })
   })
@@ -81,3 +86,12 @@ export const requestOf = (shape: RequestShape, ctx: PlanContext, amount = 1500):
   return body
 }
 
+
+/** Business days of `calendar` between two dates (a date off the calendar moves to the next business day). */
+export const schemeDateArb = (calendar: BusinessCalendar, from: LocalDate, to: LocalDate): fc.Arbitrary<LocalDate> =>
+  dateBetween(from, to).map((d) => (calendar.isBusinessDay(d) ? d : calendar.addBusinessDays(d, 1)))
+
+/** A planning context and a subscription request body valid in it by construction (`planSubscription` accepts it). */
+export const subscriptionRequestArb: fc.Arbitrary<{ readonly context: PlanContext; readonly request: Record<string, unknown> }> = fc
+  .tuple(contextArb, validShapeArb, fc.integer({ min: 1, max: 1_000_000 }))
+  .map(([context, shape, amount]) => ({ context, request: requestOf(shape, context, amount) }))

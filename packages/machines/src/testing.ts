@@ -1,3 +1,8 @@
+/**
+ * fast-check arbitraries for property tests of the state machines (`@paykit/machines/testing`;
+ * fast-check is an optional peer): timestamps, causes, billing request facts, and each machine's
+ * guard facts (`CASES`) from which event paths are drawn.
+ */
 import { fromDayNumber, type Timestamp, timestampFromMillis } from "@paykit/core"
 import fc from "fast-check"
 import {
@@ -26,8 +31,10 @@ import {
   schemeIdentifierMachine,
   subscriptionMachine,
   type SubscriptionPauseFacts,
+  transition,
   webhookDeliveryMachine
-} from "../src/index.ts"
+} from "./index.ts"
+import type { HistoryEntry } from "./index.ts"
 
 export const BASE_MS = Date.UTC(2026, 10, 21, 9, 0, 0)
 
@@ -136,3 +143,32 @@ export const CASES: ReadonlyArray<MachineCase> = [
   { machine: erase(accessTokenMachine), context: fc.constant({}) },
   { machine: erase(oauthAppMachine), context: fc.constant({}) }
 ]
+
+/** A path through a machine: the state it starts in and the history of the moves it accepted, in order. */
+export interface EventPath {
+  readonly initial: string
+  readonly entries: ReadonlyArray<HistoryEntry<string, string>>
+}
+
+/**
+ * Paths through the machine of `machineCase`: from one of its initial states, up to `maxEvents`
+ * random events (with random guard facts, instants and causes), of which the path keeps those the
+ * table accepts, each applied where the previous one ended.
+ */
+export const eventPathArb = (machineCase: MachineCase, maxEvents = 20): fc.Arbitrary<EventPath> =>
+  fc.record({
+    initial: fc.constantFrom(...machineCase.machine.initial),
+    attempts: fc.array(fc.tuple(fc.constantFrom(...machineCase.machine.events), machineCase.context, timestampArb, causeArb), { maxLength: maxEvents })
+  }).map(({ initial, attempts }) => {
+    const entries: Array<HistoryEntry<string, string>> = []
+    let state = initial
+    for (const [event, context, at, cause] of attempts) {
+      // The case pairs the machine with the arbitrary of its own facts; erasing the machine's type lost the pairing.
+      const moved = transition(machineCase.machine, state, event, { context: context as never, at, cause })
+      if (moved._tag === "Success") {
+        entries.push(moved.success)
+        state = moved.success.to
+      }
+    }
+    return { initial, entries }
+  })

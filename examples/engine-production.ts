@@ -1,0 +1,35 @@
+import { randomBytes } from "node:crypto"
+import { hostname } from "node:os"
+import { Effect, Layer, Schedule } from "effect"
+import { decodeCommand, type EngineStorage, OutboundPaymentImports, productionEngine, REQUEST_BODIES, runDueWork, SandboxBank } from "@paykit/engine"
+import { ORG, setUpPayment } from "./engine-program.ts"
+
+/**
+ * The engine as a production host runs it: the real clock, random ids, the host's storage and
+ * webhook key, and the due-work worker polling in this process. The bank is the sandbox's here.
+ */
+export const productionLayer = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
+  runDueWork().pipe(Layer.provideMerge(productionEngine(storage, {
+    webhookSecretKey: randomBytes(32), // the host's own key in production, the same across restarts
+    workerOwner: `${hostname()}:${process.pid}`
+  })), Layer.provideMerge(SandboxBank))
+
+const importCreate = decodeCommand(REQUEST_BODIES.outbound_payment_imports.create, "outbound_payment_imports")
+
+/**
+ * The payment of `setUpPayment`, then an outbound payment import: the engine validates an import
+ * a few seconds after its creation, as due work, which the worker runs on the real clock.
+ */
+export const productionProgram = Effect.gen(function*() {
+  const { account } = yield* setUpPayment
+  const imports = yield* OutboundPaymentImports
+  const created = yield* imports.create(ORG, yield* importCreate({
+    entry_items: [{ scheme: "faster_payments", amount: 100, recipient_bank_account_id: account.id }]
+  }))
+  const validated = yield* imports.get(ORG, created.id).pipe(
+    Effect.filterOrFail((i) => i.status !== "validating", () => "still validating"),
+    Effect.retry({ schedule: Schedule.spaced("500 millis"), times: 60 })
+  )
+  console.log(created.id, created.status, "->", validated.status)
+  return { created, validated }
+})
