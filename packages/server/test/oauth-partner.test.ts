@@ -39,6 +39,16 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
   afterAll(() => server.close())
 
   const call = (path: string, method = "GET", body?: unknown) => api(server.url, merchant.access_token, path, { method, ...(body === undefined ? {} : { body }) })
+  const approvePages = (approved: boolean) => server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setPaymentPagesApproved(app.id, approved)))
+  /** What the app does on its own payment pages, which the operator approved for the while. */
+  const onApprovedPages = async <A>(act: () => Promise<A>): Promise<A> => {
+    await approvePages(true)
+    try {
+      return await act()
+    } finally {
+      await approvePages(false)
+    }
+  }
 
   it("restricted endpoints answer 403 to an app's token; the payment pages' approval opens the conditional ones only", async () => {
     const creditor = (await asApp.creditors.list()).creditors[0]?.id ?? ""
@@ -66,7 +76,7 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
       yield* Effect.orDie((yield* Creditors).createBankAccount(merchant.organisation_id, command))
     }) as unknown as Effect.Effect<void>)
     await asApp.scenarioSimulators.run("creditor_verification_status_successful", { links: { resource: creditor } })
-    const { mandate } = await fulfilledMandateRequest(asApp)
+    const { mandate } = await onApprovedPages(() => fulfilledMandateRequest(asApp))
 
     const tooMuch = await call("/payments", "POST", { payments: { amount: 1000, currency: "GBP", app_fee: 501, links: { mandate } } })
     expect(tooMuch.status).toBe(422)
@@ -94,10 +104,12 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
   it("a billing request the app created pays its app fee to the app, though the payer fulfils it on the hosted pages", async () => {
     const request = await asApp.billingRequests.create({ payment_request: { amount: 800, currency: "GBP", app_fee: 200, description: "Fee split" } } as never)
     const id = request.id ?? ""
-    await collectPayerDetails(asApp, id)
-    const institution = (await asApp.institutions.list({ country_code: "GB" } as never)).institutions[0]
-    await asApp.billingRequests.selectInstitution(id, { institution: institution?.id ?? "", country_code: "GB" } as never)
-    const authorisation = await asApp.bankAuthorisations.create({ links: { billing_request: id } } as never)
+    const authorisation = await onApprovedPages(async () => {
+      await collectPayerDetails(asApp, id)
+      const institution = (await asApp.institutions.list({ country_code: "GB" } as never)).institutions[0]
+      await asApp.billingRequests.selectInstitution(id, { institution: institution?.id ?? "", country_code: "GB" } as never)
+      return await asApp.bankAuthorisations.create({ links: { billing_request: id } } as never)
+    })
     // The payer at their bank (the sandbox's bank), then the hosted page's fulfilment: no app calls.
     for (const action of ["visit", "authorise"]) {
       expect((await call(`/sandbox/bank_authorisations/${authorisation.id ?? ""}/actions/${action}`, "POST")).status).toBeLessThan(300)

@@ -1,0 +1,108 @@
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { Effect } from "effect"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { APP_RESTRICTED_ROUTES, appRestrictionsDoc, PAYKIT_ROUTES } from "@paykit/http"
+import { OAuthStore, SANDBOX_ROUTES } from "../src/index.ts"
+import { api, localClient, startServer, type TestServer } from "./harness.ts"
+import { connectUrlOf, connectWith, consent, exchange, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
+import { hiddenToken, PAGES_TOKEN, postForm, validatedImport } from "./pages-support.ts"
+
+/**
+ * Every actor in its lane: a partner app's token, on an organisation signed up through the app's
+ * consent page, is refused every route the app restrictions name, whatever the route (not only
+ * the spec's named creations), and the merchant's own acts.
+ */
+
+const errorOf = async (response: Response) => ({
+  status: response.status,
+  reason: response.status < 300 ? undefined : (await response.json() as { error: { errors: ReadonlyArray<{ reason: string }> } }).error.errors[0]?.reason
+})
+
+/** A route's path with its parameters filled: the gateway refuses before any lookup. */
+const concrete = (path: string): string => path.replace(/:id/g, "XX0000000000AB")
+
+describe("a partner app's lanes", () => {
+  let server: TestServer
+  let app: RegisteredApp
+  let merchant: TokenAnswer
+  beforeAll(async () => {
+    server = await startServer({ sandboxToken: PAGES_TOKEN })
+    app = await registerApp(server, server.boot.accessToken ?? "")
+    const connect = await connectUrlOf(server)
+    const location = await consent(connect, app, { decision: "allow", account: "signup", organisation_name: "Merchant Ltd", country_code: "GB", email: "m@merchant.example" })
+    merchant = await (await exchange(connect, app, location.searchParams.get("code") ?? "")).json() as TokenAnswer
+  }, 60_000)
+  afterAll(() => server.close())
+
+  const asApp = (path: string, method = "GET", body?: unknown) => api(server.url, merchant.access_token, path, { method, ...(body === undefined ? {} : { body }) })
+  const approve = (approved: boolean) => server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setPaymentPagesApproved(app.id, approved)))
+
+  it("every route of the rule answers 403 restricted_for_apps to an unapproved app's token", async () => {
+    for (const route of APP_RESTRICTED_ROUTES) {
+      const method = route.method === "*" ? "GET" : route.method
+      const body = method === "GET" ? undefined : {}
+      expect({ route: `${route.method} ${route.path}`, ...await errorOf(await asApp(concrete(route.path), method, body)) })
+        .toEqual({ route: `${route.method} ${route.path}`, status: 403, reason: "restricted_for_apps" })
+    }
+  })
+
+  it("a payer authorisation made by the app cannot be submitted nor confirmed into a customer, account and mandate", async () => {
+    const made = await asApp("/payer_authorisations", "POST", {
+      payer_authorisations: {
+        customer: { email: "p@example.com", given_name: "P", family_name: "Q", address_line1: "1 Road", city: "London", postal_code: "N1 1AA", country_code: "GB" },
+        bank_account: { account_holder_name: "P Q", account_number: "55779911", branch_code: "200000", country_code: "GB" },
+        mandate: { scheme: "bacs" }
+      }
+    })
+    expect(made.status).toBe(201)
+    const id = (await made.json() as { payer_authorisations: { id: string } }).payer_authorisations.id
+    expect(await errorOf(await asApp(`/payer_authorisations/${id}/actions/submit`, "POST"))).toEqual({ status: 403, reason: "restricted_for_apps" })
+    expect(await errorOf(await asApp(`/payer_authorisations/${id}/actions/confirm`, "POST"))).toEqual({ status: 403, reason: "restricted_for_apps" })
+    expect((await (await asApp("/customers")).json() as { customers: ReadonlyArray<unknown> }).customers).toEqual([])
+  })
+
+  it("the approval opens the payer routes, never the merchant's own acts", async () => {
+    await approve(true)
+    try {
+      expect((await asApp("/billing_requests/create_with_actions", "POST", { billing_requests: { mandate_request: { currency: "GBP", scheme: "bacs" } } })).status).not.toBe(403)
+      expect(await errorOf(await asApp(concrete("/sandbox/outbound_payment_imports/:id/actions/authorise"), "POST"))).toEqual({ status: 403, reason: "restricted_for_apps" })
+      expect(await errorOf(await asApp("/public_keys", "POST", { public_keys: { public_key: "x" } }))).toEqual({ status: 403, reason: "restricted_for_apps" })
+      expect(await errorOf(await asApp(concrete("/bank_account_details/:id")))).toEqual({ status: 403, reason: "restricted_for_apps" })
+    } finally {
+      await approve(false)
+    }
+  })
+
+  it("an app connected to the sandbox organisation may not authorise its outbound payment import, on the page nor through the sandbox", async () => {
+    const own = localClient(PAGES_TOKEN, server.url)
+    const created = await validatedImport(server, own)
+    const appToken = (await connectWith(await connectUrlOf(server), app, PAGES_TOKEN)).access_token
+    const url = created.authorisation_url ?? ""
+    const refused = await postForm(url, { choice: "authorise", csrf_token: hiddenToken(await (await fetch(url)).text()), access_token: appToken })
+    expect(refused.status).toBe(403)
+    const sandbox = await api(server.url, appToken, `/sandbox/outbound_payment_imports/${created.id ?? ""}/actions/authorise`, { method: "POST" })
+    expect(await errorOf(sandbox)).toEqual({ status: 403, reason: "restricted_for_apps" })
+    expect((await own.outboundPaymentImports.find(created.id ?? "")).status).toBe("valid")
+  })
+
+  it("the organisation's own token is not restricted", async () => {
+    expect((await api(server.url, PAGES_TOKEN, "/public_keys")).status).toBe(200)
+  })
+})
+
+describe("the app restrictions' rule", () => {
+  it("names only routes the server serves", () => {
+    const served = [...PAYKIT_ROUTES, ...SANDBOX_ROUTES].map(({ endpoint }) => ({ method: endpoint.method, path: endpoint.path }))
+    for (const route of APP_RESTRICTED_ROUTES) {
+      const found = served.some((s) => route.method === "*" ? s.path === route.path || s.path.startsWith(`${route.path}/`) : s.method === route.method && s.path === route.path)
+      expect({ route, found }).toEqual({ route, found: true })
+    }
+  })
+
+  it("is what docs/oauth.md lists", () => {
+    const doc = readFileSync(join(import.meta.dirname, "..", "..", "..", "docs", "oauth.md"), "utf8")
+    const listed = /<!-- app-restrictions:start -->\n([\s\S]*?)\n<!-- app-restrictions:end -->/.exec(doc)?.[1]
+    expect(listed).toBe(appRestrictionsDoc())
+  })
+})
