@@ -77,7 +77,8 @@ export const bootstrap = (options: {
       const organisation: Organisation = {
         id: yield* newId("organisation"),
         name: options.mode === "sandbox" ? SANDBOX_ORGANISATION_NAME : "Organisation",
-        environment: options.mode
+        environment: options.mode,
+        origin: "operator"
       }
       yield* organisations.insert(organisation)
       const creditor = yield* (yield* Creditors).create(organisation.id, SANDBOX_CREDITOR)

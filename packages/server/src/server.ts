@@ -26,7 +26,7 @@ import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { SqlIdempotencyStore } from "./sql-idempotency.ts"
 import { SqlRateLimiter } from "./sql-rate-limit.ts"
-import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
+import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer, webhookTrustLayer } from "./webhook-setup.ts"
 
 /** The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its data directory. */
 export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
@@ -110,7 +110,8 @@ const makeModeServer = (config: ServerConfig, options: ServerOptions) => {
   const foundation = ports.pipe(Layer.provideMerge(database))
   // apiEngineOn keeps only the storage ports of what it is given; the same (memoised) foundation
   // is merged again for the server's ports.
-  const engine = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
+  const trust = webhookTrustLayer(config.mode).pipe(Layer.provide(foundation))
+  const engine = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(Layer.merge(externals, trust)))
   // Webhook delivery: the outbox's pump and the `webhook_delivery` kind, beside the daily run; and
   // the database's upkeep (statistics), a kind of its own.
   const deliveries = WebhookDeliveries.layer.pipe(Layer.provideMerge(WebhookOutboxSql), Layer.provideMerge(engine))

@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -84,6 +86,23 @@ describe("a partner app's lanes", () => {
     const sandbox = await api(server.url, appToken, `/sandbox/outbound_payment_imports/${created.id ?? ""}/actions/authorise`, { method: "POST" })
     expect(await errorOf(sandbox)).toEqual({ status: 403, reason: "restricted_for_apps" })
     expect((await own.outboundPaymentImports.find(created.id ?? "")).status).toBe("valid")
+  })
+
+  it("a signup organisation's webhook endpoint may not point at loopback; the sandbox organisation's may", async () => {
+    const receiver = createServer((_request, response) => response.end("local service"))
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+      const bySignup = await asApp("/webhook_endpoints", "POST", { webhook_endpoints: { url } })
+      expect(await errorOf(bySignup)).toEqual({ status: 422, reason: "validation_failed" })
+      expect((await api(server.url, PAGES_TOKEN, "/webhook_endpoints", { method: "POST", body: { webhook_endpoints: { url } } })).status).toBe(201)
+      // A partner app connected to the sandbox organisation gets the live rules too.
+      const appToken = (await connectWith(await connectUrlOf(server), app, PAGES_TOKEN)).access_token
+      expect((await api(server.url, appToken, "/webhook_endpoints", { method: "POST", body: { webhook_endpoints: { url } } })).status).toBe(422)
+    } finally {
+      receiver.closeAllConnections()
+      await new Promise<void>((resolve) => receiver.close(() => resolve()))
+    }
   })
 
   it("the organisation's own token is not restricted", async () => {

@@ -37,11 +37,13 @@ export const SANDBOX_SENDER_POLICY: SenderPolicy = { allowLoopback: true, requir
 /**
  * The port deliveries go out through. `refusal` says why a URL can never be delivered to under the
  * policy (checked when an endpoint is created or changed); `send` makes one attempt, checking the
- * address it connects to. Redirects are not followed: a 3xx is an answer, and a failure.
+ * address it connects to. Redirects are not followed: a 3xx is an answer, and a failure. Both
+ * take whether the URL's chooser may reach private targets (`WebhookTargetTrust`): when not, the
+ * live rules apply whatever the policy.
  */
 export class WebhookSender extends Context.Service<WebhookSender, {
-  readonly refusal: (url: string) => string | undefined
-  readonly send: (request: OutgoingWebhook) => Effect.Effect<SendResult>
+  readonly refusal: (url: string, privateTargets: boolean) => string | undefined
+  readonly send: (request: OutgoingWebhook, privateTargets: boolean) => Effect.Effect<SendResult>
 }>()("@paykit/engine/WebhookSender") {
   /** Node's `http(s).request` under `policy`. */
   static readonly node = (policy: SenderPolicy): Layer.Layer<WebhookSender> => Layer.succeed(WebhookSender, makeNodeSender(policy))
@@ -59,12 +61,14 @@ const urlRefusal = (policy: SenderPolicy) => (raw: string): string | undefined =
 }
 
 export const makeNodeSender = (policy: SenderPolicy): WebhookSender["Service"] => {
-  const refusal = urlRefusal(policy)
+  const live: SenderPolicy = { ...LIVE_SENDER_POLICY, timeoutMs: policy.timeoutMs }
+  const policyFor = (privateTargets: boolean): SenderPolicy => privateTargets ? policy : live
+  const refusal = (url: string, privateTargets: boolean) => urlRefusal(policyFor(privateTargets))(url)
   return WebhookSender.of({
     refusal,
-    send: (request) => {
-      const refused = refusal(request.url)
-      return refused === undefined ? attempt(policy, request) : Effect.succeed({ _tag: "Failed", reason: refused })
+    send: (request, privateTargets) => {
+      const refused = refusal(request.url, privateTargets)
+      return refused === undefined ? attempt(policyFor(privateTargets), request) : Effect.succeed({ _tag: "Failed", reason: refused })
     }
   })
 }

@@ -11,6 +11,7 @@ import rateLimitWindows from "./0007_rate_limit_windows.ts"
 import accessTokenClockOffset from "./0008_access_token_clock_offset.ts"
 import clockCopyOnChange from "./0009_clock_copy_on_change.ts"
 import oauth from "./0010_oauth.ts"
+import organisationOrigin from "./0011_organisation_origin.ts"
 
 /**
  * The server's own tables, numbered on their own: they are recorded in a separate migrations
@@ -27,7 +28,8 @@ export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unkn
   "0007_rate_limit_windows": rateLimitWindows,
   "0008_access_token_clock_offset": accessTokenClockOffset,
   "0009_clock_copy_on_change": clockCopyOnChange,
-  "0010_oauth": oauth
+  "0010_oauth": oauth,
+  "0011_organisation_origin": organisationOrigin
 }
 
 export const SERVER_MIGRATIONS_TABLE = "paykit_server_migrations"

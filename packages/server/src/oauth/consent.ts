@@ -162,7 +162,7 @@ const accountOf = (services: ConnectServices, fields: Readonly<Record<string, st
         return { problem: `Your organisation's details were refused: ${creditor.failure.errors.map((e) => `${e.field} ${e.message}`).join("; ")}` }
       }
       const organisation = yield* Effect.provideContext(newId("organisation"), services.ids)
-      yield* services.organisations.insert({ id: organisation, name, environment: "sandbox" })
+      yield* services.organisations.insert({ id: organisation, name, environment: "sandbox", origin: "signup" })
       yield* Effect.provideContext(services.creditors.create(organisation, creditor.success), services.ids)
       return { organisation }
     }

@@ -1,0 +1,16 @@
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql"
+
+/**
+ * Who made each organisation: the operator (the first start's, those made with the sandbox token
+ * or from the environment) or a signup through a partner app's consent page. Webhook endpoints
+ * may reach loopback receivers only for the operator's (`WebhookTargetTrust`). Before this
+ * migration the first start made the first organisation and the consent page every other one.
+ */
+export default Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.unsafe(`ALTER TABLE organisations ADD COLUMN origin text NOT NULL DEFAULT 'signup' CHECK (origin IN ('operator', 'signup'))`)
+  yield* sql.unsafe(`UPDATE organisations SET origin = 'operator'
+  WHERE id = (SELECT id FROM organisations ORDER BY created_at, id LIMIT 1)`)
+  yield* sql.unsafe(`ALTER TABLE organisations ALTER COLUMN origin DROP DEFAULT`)
+})
