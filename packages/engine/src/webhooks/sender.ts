@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import * as http from "node:http"
 import * as https from "node:https"
 import { isIP } from "node:net"
-import { addressRefusal, guardedLookup } from "./address-guard.ts"
+import { addressRefusal, guardedLookup, resolvedRefusal } from "./address-guard.ts"
 import { WEBHOOK_RESPONSE_BODY_MAX_BYTES, WEBHOOK_TIMEOUT_MS } from "./delivery-policy.ts"
 
 /** One request of a delivery. */
@@ -43,11 +43,16 @@ export const SANDBOX_SENDER_POLICY: SenderPolicy = { allowLoopback: true, requir
  */
 export class WebhookSender extends Context.Service<WebhookSender, {
   readonly refusal: (url: string, privateTargets: boolean) => string | undefined
+  /** `refusal`, then, for a name, its addresses as they resolve now (`resolvedRefusal`): what an endpoint's creation checks. */
+  readonly check: (url: string, privateTargets: boolean) => Effect.Effect<string | undefined>
   readonly send: (request: OutgoingWebhook, privateTargets: boolean) => Effect.Effect<SendResult>
 }>()("@paykit/engine/WebhookSender") {
   /** Node's `http(s).request` under `policy`. */
   static readonly node = (policy: SenderPolicy): Layer.Layer<WebhookSender> => Layer.succeed(WebhookSender, makeNodeSender(policy))
 }
+
+/** The host a URL connects to, brackets of an IPv6 literal removed. */
+const hostOf = (raw: string): string | undefined => URL.canParse(raw) ? new URL(raw).hostname.replace(/^\[(.*)\]$/, "$1") : undefined
 
 const urlRefusal = (policy: SenderPolicy) => (raw: string): string | undefined => {
   if (!URL.canParse(raw)) return "the URL cannot be parsed"
@@ -56,7 +61,7 @@ const urlRefusal = (policy: SenderPolicy) => (raw: string): string | undefined =
     return policy.requireHttps ? "webhook URLs must use https" : "webhook URLs must use http or https"
   }
   // A literal address is connected to without a lookup, so it is checked here.
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
+  const host = hostOf(raw) ?? ""
   return isIP(host) === 0 ? undefined : addressRefusal(host, policy.allowLoopback)
 }
 
@@ -66,6 +71,13 @@ export const makeNodeSender = (policy: SenderPolicy): WebhookSender["Service"] =
   const refusal = (url: string, privateTargets: boolean) => urlRefusal(policyFor(privateTargets))(url)
   return WebhookSender.of({
     refusal,
+    check: (url, privateTargets) => {
+      const refused = refusal(url, privateTargets)
+      const host = refused === undefined ? hostOf(url) : undefined
+      return host === undefined || isIP(host) !== 0
+        ? Effect.succeed(refused)
+        : Effect.promise(() => resolvedRefusal(host, policyFor(privateTargets).allowLoopback))
+    },
     send: (request, privateTargets) => {
       const refused = refusal(request.url, privateTargets)
       return refused === undefined ? attempt(policyFor(privateTargets), request) : Effect.succeed({ _tag: "Failed", reason: refused })

@@ -38,7 +38,7 @@ const urlCheck = (sender: WebhookSender["Service"], trust: WebhookTargetTrustSha
   Effect.gen(function*() {
     const byApp = owner.partnerApp === undefined && (yield* CallingApp) !== null
     const privateTargets = !byApp && (yield* trust.privateTargets(owner))
-    const refused = sender.refusal(url, privateTargets)
+    const refused = yield* sender.check(url, privateTargets)
     if (refused !== undefined) return yield* Effect.fail(invalidField(WEBHOOK_ENDPOINTS, ["url"], refused))
   })
 

@@ -53,6 +53,13 @@ describe("the sender's refusals", () => {
     expect(sandbox.refusal("https://example.com/h", false)).toBeUndefined()
   })
 
+  it("a name resolving only to refused addresses is reported by the creation's check; an unresolvable one is left to the connect-time lookup", async () => {
+    expect(await Effect.runPromise(live.check("https://localhost/h", true))).toMatch(/localhost resolves to refused addresses: .*loopback/)
+    expect(await Effect.runPromise(sandbox.check("https://localhost/h", false))).toMatch(/loopback/)
+    expect(await Effect.runPromise(sandbox.check("http://localhost:8080/h", true))).toBeUndefined()
+    expect(await Effect.runPromise(live.check("https://no-such-host.invalid/h", true))).toBeUndefined()
+  })
+
   it("live: a name that resolves to loopback passes the URL check and is refused when the request connects; nothing arrives", async () => {
     let arrived = 0
     const server = createServer((_request, response) => {

@@ -95,7 +95,7 @@ const webhookOf = (organisation: string, id: string, url: string | null | undefi
   Effect.gen(function*() {
     if (url === undefined || url === null) return { url: null, secret: undefined, sealed: null }
     const privateTargets = yield* (yield* WebhookTargetTrust).privateTargets({ organisation })
-    const refused = (yield* WebhookSender).refusal(url, privateTargets)
+    const refused = yield* (yield* WebhookSender).check(url, privateTargets)
     if (refused !== undefined) return yield* Effect.fail(invalidField(OAUTH_APPS, ["webhook_url"], refused))
     const secret = randomBytes(32).toString("base64url")
     return { url, secret, sealed: (yield* WebhookSecretKey).seal(secret, appSecretContext(id)) }
