@@ -88,6 +88,19 @@ describe("a partner app's lanes", () => {
     expect((await own.outboundPaymentImports.find(created.id ?? "")).status).toBe("valid")
   })
 
+  it("another organisation's links are refused at once: an import's recipient account, a payer authorisation's creditor", async () => {
+    const own = localClient(PAGES_TOKEN, server.url)
+    const foreignAccount = (await own.customerBankAccounts.list()).customer_bank_accounts[0]?.id ?? ""
+    expect(foreignAccount).not.toBe("")
+    const imported = await asApp("/outbound_payment_imports", "POST", {
+      outbound_payment_imports: { entry_items: [{ scheme: "faster_payments", amount: 100, recipient_bank_account_id: foreignAccount }] }
+    })
+    expect(await errorOf(imported)).toEqual({ status: 422, reason: "validation_failed" })
+    const foreignCreditor = server.boot.creditor ?? ""
+    const authorisation = await asApp("/payer_authorisations", "POST", { payer_authorisations: { customer: { email: "p@example.com" }, links: { creditor: foreignCreditor } } })
+    expect(await errorOf(authorisation)).toEqual({ status: 422, reason: "validation_failed" })
+  })
+
   it("a signup organisation's webhook endpoint may not point at loopback; the sandbox organisation's may", async () => {
     const receiver = createServer((_request, response) => response.end("local service"))
     await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
