@@ -128,6 +128,10 @@ class Shared {
   }
 }
 
+/** How many Authorization headers a request carries (`rawHeaders`: names and values in turn, as sent). */
+const authorizationCount = (raw: ReadonlyArray<string>): number =>
+  raw.reduce((count, value, i) => i % 2 === 0 && value.toLowerCase() === "authorization" ? count + 1 : count, 0)
+
 /**
  * One request and its answer. A class rather than closures: the request's steps are methods
  * shared by every request, so serving one allocates this object and little else.
@@ -160,6 +164,10 @@ class Exchange {
   start(body: string): void {
     const match = this.match
     if (match === undefined) return this.refuse(notFound(this.method, this.path))
+    // Node keeps the first of repeated Authorization headers; a proxy in front may read another.
+    if (!isPage(match.route) && authorizationCount(this.req.rawHeaders) > 1) {
+      return this.refuse(usage(400, PROTOCOL_REASONS.ambiguousAuthorization, "Send one Authorization header"))
+    }
     const request: ApiRequest = {
       method: this.method,
       path: this.path,

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs"
-import { createServer } from "node:http"
+import { createServer, request as httpRequest } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { Effect } from "effect"
@@ -7,7 +7,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { APP_RESTRICTED_ROUTES, appRestrictionsDoc, PAYKIT_ROUTES } from "@paykit/http"
 import { OAuthStore, SANDBOX_ROUTES } from "../src/index.ts"
 import { api, localClient, startServer, type TestServer } from "./harness.ts"
-import { connectUrlOf, connectWith, consent, exchange, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
+import {
+  authorizeUrl,
+  CALLBACK,
+  connectUrlOf,
+  connectWith,
+  consent,
+  csrfOf,
+  exchange,
+  form,
+  type RegisteredApp,
+  registerApp,
+  type TokenAnswer
+} from "./oauth-support.ts"
 import { hiddenToken, PAGES_TOKEN, postForm, validatedImport } from "./pages-support.ts"
 
 /**
@@ -120,6 +132,46 @@ describe("a partner app's lanes", () => {
 
   it("the organisation's own token is not restricted", async () => {
     expect((await api(server.url, PAGES_TOKEN, "/public_keys")).status).toBe(200)
+  })
+})
+
+/** A request with the headers as given, repeated names kept (fetch would join them into one). */
+const rawRequest = (url: string, headers: ReadonlyArray<string>): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const request = httpRequest(url, { headers: [...headers] }, (response) => {
+      response.resume()
+      resolve(response.statusCode ?? 0)
+    })
+    request.on("error", reject)
+    request.end()
+  })
+
+describe("tokens taken exactly as sent", () => {
+  let server: TestServer
+  beforeAll(async () => {
+    server = await startServer({ sandboxToken: PAGES_TOKEN })
+  }, 60_000)
+  afterAll(() => server.close())
+
+  it("two Authorization headers are refused, whichever is good", async () => {
+    // Given as a list, the headers are sent as they are: Host too.
+    const version = ["Host", new URL(server.url).host, "GoCardless-Version", "2015-07-06"]
+    expect(await rawRequest(`${server.url}/customers`, [...version, "Authorization", `Bearer ${PAGES_TOKEN}`])).toBe(200)
+    expect(await rawRequest(`${server.url}/customers`, [...version, "Authorization", `Bearer ${PAGES_TOKEN}`, "Authorization", "Bearer other"])).toBe(400)
+    expect(await rawRequest(`${server.url}/customers`, [...version, "Authorization", "Bearer other", "Authorization", `Bearer ${PAGES_TOKEN}`])).toBe(400)
+  })
+
+  it("the consent page's login refuses a token with a leading space", async () => {
+    const app = await registerApp(server, PAGES_TOKEN)
+    const connect = await connectUrlOf(server)
+    const login = { decision: "allow", account: "login", email: "owner@merchant.example" }
+    const query = { response_type: "code", client_id: app.client_id, redirect_uri: CALLBACK, scope: "read_write", state: "s-1" }
+    const page = await fetch(authorizeUrl(connect, query))
+    const posted = await form(`${connect}/oauth/authorize`, { ...query, initial_view: "login", csrf_token: csrfOf(await page.text()), ...login, access_token: ` ${PAGES_TOKEN}` })
+    // The form again with its problem, never a code for the app.
+    expect(posted.status).toBe(200)
+    expect(await posted.text()).toContain("not an active token")
+    expect((await connectWith(connect, app, PAGES_TOKEN)).access_token).not.toBe("")
   })
 })
 
