@@ -2,18 +2,19 @@ import { readFileSync } from "node:fs"
 import { createServer, request as httpRequest } from "node:http"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
-import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { APP_RESTRICTED_ROUTES, appRestrictionsDoc, PAYKIT_ROUTES } from "@paykit/http"
-import { OAuthStore, SANDBOX_ROUTES } from "../src/index.ts"
+import { SANDBOX_ROUTES } from "../src/index.ts"
 import { api, localClient, startServer, type TestServer } from "./harness.ts"
 import {
+  approvePaymentPages,
   authorizeUrl,
   CALLBACK,
   connectUrlOf,
   connectWith,
   consent,
   csrfOf,
+  errorOf,
   exchange,
   form,
   type RegisteredApp,
@@ -27,11 +28,6 @@ import { hiddenToken, PAGES_TOKEN, postForm, validatedImport } from "./pages-sup
  * consent page, is refused every route the app restrictions name, whatever the route (not only
  * the spec's named creations), and the merchant's own acts.
  */
-
-const errorOf = async (response: Response) => ({
-  status: response.status,
-  reason: response.status < 300 ? undefined : (await response.json() as { error: { errors: ReadonlyArray<{ reason: string }> } }).error.errors[0]?.reason
-})
 
 /** A route's path with its parameters filled: the gateway refuses before any lookup. */
 const concrete = (path: string): string => path.replace(/:id/g, "XX0000000000AB")
@@ -50,7 +46,7 @@ describe("a partner app's lanes", () => {
   afterAll(() => server.close())
 
   const asApp = (path: string, method = "GET", body?: unknown) => api(server.url, merchant.access_token, path, { method, ...(body === undefined ? {} : { body }) })
-  const approve = (approved: boolean) => server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setPaymentPagesApproved(app.id, approved)))
+  const approve = (approved: boolean) => approvePaymentPages(server, app, approved)
 
   it("every route of the rule answers 403 restricted_for_apps to an unapproved app's token", async () => {
     for (const route of APP_RESTRICTED_ROUTES) {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BillingRequests, Creditors, REQUEST_BODIES } from "@paykit/engine"
 import { OAuthStore } from "../src/index.ts"
 import { api, collectPayerDetails, fulfilledMandateRequest, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
-import { connectUrlOf, consent, exchange, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
+import { approvePaymentPages, connectUrlOf, consent, errorOf, exchange, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
 
 /**
  * Issue 20 end to end: a merchant signs up through a partner app's consent page; the app's token
@@ -13,8 +13,6 @@ import { connectUrlOf, consent, exchange, type RegisteredApp, registerApp, type 
  */
 
 const BANK_ACCOUNT = { account_holder_name: "Holder Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP", set_as_default_payout_account: true }
-
-const errorOf = async (response: Response) => ({ status: response.status, reason: response.status < 300 ? undefined : (await response.json() as { error: { errors: ReadonlyArray<{ reason: string }> } }).error.errors[0]?.reason })
 
 describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
   let server: TestServer
@@ -39,7 +37,7 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
   afterAll(() => server.close())
 
   const call = (path: string, method = "GET", body?: unknown) => api(server.url, merchant.access_token, path, { method, ...(body === undefined ? {} : { body }) })
-  const approvePages = (approved: boolean) => server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setPaymentPagesApproved(app.id, approved)))
+  const approvePages = (approved: boolean) => approvePaymentPages(server, app, approved)
   /** What the app does on its own payment pages, which the operator approved for the while. */
   const onApprovedPages = async <A>(act: () => Promise<A>): Promise<A> => {
     await approvePages(true)
@@ -62,10 +60,10 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
     expect((await call("/customers")).status).toBe(200)
     expect((await api(server.url, server.boot.accessToken, "/creditor_bank_accounts")).status).toBe(200)
 
-    await server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setPaymentPagesApproved(app.id, true)))
+    await approvePages(true)
     expect((await call("/customers", "POST", customer)).status).toBe(201)
     expect(await errorOf(await call("/creditors", "POST", { creditors: { name: "X", country_code: "GB", creditor_type: "company" } }))).toEqual({ status: 403, reason: "restricted_for_apps" })
-    await server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setPaymentPagesApproved(app.id, false)))
+    await approvePages(false)
   })
 
   it("an app fee: at most 50%, only from an app's token, deducted from the merchant's payout and paid to the app in a partner payout", async () => {
