@@ -2,7 +2,6 @@ import { Effect, Schema } from "effect"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BillingRequests, Creditors, REQUEST_BODIES } from "@paykit/engine"
-import { OAuthStore } from "../src/index.ts"
 import { api, collectPayerDetails, fulfilledMandateRequest, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
 import { approvePaymentPages, connectUrlOf, consent, errorOf, exchange, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
 
