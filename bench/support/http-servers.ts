@@ -388,7 +388,7 @@ const seedBare = async (client: LayerType.Layer<SqlClientModule.SqlClient, unkno
   await Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const context = yield* Layer.build(tables)
     yield* Effect.provideContext(Effect.gen(function*() {
-      yield* (yield* server.Organisations).insert({ id: organisation, name: "Bench", environment: "sandbox" })
+      yield* (yield* server.Organisations).insert({ id: organisation, name: "Bench", environment: "sandbox", origin: "operator" })
       yield* (yield* http.AccessTokens).insert({ id: "AT_bare", organisation, scope: "read_write", tokenHash: http.hashToken(PGLITE_TOKEN), status: "active" })
       const payouts = yield* engine.PayoutRepository
       for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))

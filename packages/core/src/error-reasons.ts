@@ -79,6 +79,7 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   request_timeout: usage("The request's headers or body did not arrive within the time the server gives them (408); the connection is closed."),
   request_headers_too_large: usage("The request's headers are larger than the server reads (431)."),
   malformed_request: usage("The bytes sent are not an HTTP request the server can read (400); the connection is closed."),
+  ambiguous_authorization: usage("The request has more than one Authorization header (400): a proxy may read another than the server, so none is used."),
   bad_request: usage("The request is not one the resource accepts: for a redirect flow, a session_token other than the one it was created with."),
   insufficient_permissions: { type: "invalid_api_usage", meaning: "The access token may not do this (a read_only token on a write)." },
   sandbox_only: { type: "invalid_api_usage", meaning: "The endpoint exists only on a sandbox server." },

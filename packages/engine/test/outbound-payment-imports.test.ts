@@ -3,6 +3,7 @@ import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import { timestampFromMillis } from "@paykit/core"
 import {
+  Customers,
   DashboardBaseUrl,
   IMPORT_PROCESSING_CHUNK_SIZE,
   OUTBOUND_PAYMENT_IMPORT_AUTHORISATION_WINDOW_DAYS,
@@ -68,8 +69,11 @@ describe("outbound payment imports", () => {
       const creditor = yield* setUpCreditor(ORG, { verified: false })
       const good = yield* setUpRecipient(ORG, "Ada Lovelace")
       const partial = yield* setUpRecipient(ORG, "Partial Bob Smith")
+      // Held by the organisation, so the creation takes it; disabled, so the validation does not.
+      const disabled = yield* setUpRecipient(ORG, "Disabled Dan")
+      yield* (yield* Customers).disableBankAccount(ORG, disabled.id)
       const created = yield* createImport(ORG, {
-        entry_items: [entry(good.id, 1_000, { reference: "JAN PAY" }), entry("BA0000000000ZZ", 200), entry(partial.id, 300)]
+        entry_items: [entry(good.id, 1_000, { reference: "JAN PAY" }), entry(disabled.id, 200), entry(partial.id, 300)]
       })
       const [validated] = yield* imports.validatePending(ORG)
       const entries = yield* imports.listEntries(ORG, { outbound_payment_import: created.id })
@@ -96,11 +100,24 @@ describe("outbound payment imports", () => {
       processed: 0,
       failed_to_process: 0
     })
-    const bad = r.entries.items.find((e) => e.links.recipient_bank_account === "BA0000000000ZZ")
-    expect(bad?.validation_errors).toEqual({ outbound_payment: { recipient_bank_account: ["must be a customer bank account of this organisation"] } })
+    const bad = r.entries.items.find((e) => e.validation_errors !== null)
+    expect(bad?.validation_errors).toEqual({ outbound_payment: { recipient_bank_account: ["must be an enabled bank account"] } })
     expect(r.entries.items.map((e) => e.verification_result).sort()).toEqual(["full_match", "partial_match", null].sort())
     expect(failureJson(r.authorise)).toContain("outbound_payment_import_not_authorisable")
     expect(r.actions).toEqual(["created", "validating", "invalid"])
+  })
+
+  it("refuses at once an entry naming a bank account the organisation does not hold (another organisation's, or none)", async () => {
+    const refused = await runOutbound(Effect.gen(function*() {
+      yield* setUpCreditor(ORG, { verified: false })
+      const own = yield* setUpRecipient(ORG)
+      const foreign = yield* setUpRecipient("OR0000000000OTHER")
+      return yield* Effect.exit(createImport(ORG, { entry_items: [entry(own.id, 100), entry(foreign.id, 200), entry("BA0000000000ZZ", 300)] }))
+    }))
+    expect(failureJson(refused)).toContain("ValidationFailed")
+    expect(failureJson(refused)).toContain("entry_items/1/recipient_bank_account_id")
+    expect(failureJson(refused)).toContain("entry_items/2/recipient_bank_account_id")
+    expect(failureJson(refused)).not.toContain("entry_items/0/")
   })
 
   it("builds the authorisation URL from the dashboard base the application provides", async () => {

@@ -161,6 +161,15 @@ export const authenticateWith = (
   })
 }
 
+/**
+ * A token typed into a form (the consent page's login, the import page): taken exactly as given,
+ * so one with surrounding or inner whitespace is refused rather than trimmed into a match.
+ */
+export const authenticateFormToken = (store: AccessTokens["Service"], token: string | undefined): Effect.Effect<CallerShape, InvalidApiUsage> =>
+  token === undefined || !/^\S+$/.test(token)
+    ? Effect.fail(unauthorised("access_token_not_found", "Access token not found"))
+    : authenticateWith(store, `Bearer ${token}`)
+
 /** `authenticateWith` on the `AccessTokens` of the context. */
 export const authenticate = (authorization: string | undefined): Effect.Effect<CallerShape, InvalidApiUsage, AccessTokens> =>
   Effect.flatMap(AccessTokens, (store) => authenticateWith(store, authorization))

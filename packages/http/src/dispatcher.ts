@@ -173,6 +173,19 @@ class Shared {
   }
 }
 
+/** How many Authorization headers a request carries (`rawHeaders`: names and values in turn, as sent). */
+const authorizationCount = (raw: ReadonlyArray<string>): number =>
+  raw.reduce((count, value, i) => i % 2 === 0 && value.toLowerCase() === "authorization" ? count + 1 : count, 0)
+
+/**
+ * The same of a web request, whose repeated headers are joined with ", ": a bearer token has no
+ * comma (RFC 6750's token68), so each comma is one more header.
+ */
+const joinedAuthorizationCount = (headers: Headers): number => {
+  const value = headers.get("authorization")
+  return value === null ? 0 : value.split(",").length
+}
+
 /**
  * One request and its answer. A class rather than closures: the request's steps are methods
  * shared by every request, so serving one allocates this object and little else.
@@ -190,7 +203,9 @@ class Exchange {
     readonly method: string,
     readonly url: string,
     readonly q: number,
-    readonly path: string
+    readonly path: string,
+    /** How many Authorization headers were sent: more than one is refused, since a proxy may have read another. */
+    readonly authorizations: number
   ) {}
 
   answer(body: string): void {
@@ -205,6 +220,10 @@ class Exchange {
   start(body: string): void {
     const match = this.match
     if (match === undefined) return this.refuse(notFound(this.method, this.path))
+    // Node keeps the first of repeated Authorization headers; a proxy in front may read another.
+    if (!isPage(match.route) && this.authorizations > 1) {
+      return this.refuse(usage(400, PROTOCOL_REASONS.ambiguousAuthorization, "Send one Authorization header"))
+    }
     const request: ApiRequest = {
       method: this.method,
       path: this.path,
@@ -277,11 +296,11 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
   const shared = new Shared(options)
   const router = options.router
 
-  const exchangeFor = (method: string, url: string, headers: IncomingHttpHeaders, sink: Sink): Exchange => {
+  const exchangeFor = (method: string, url: string, headers: IncomingHttpHeaders, sink: Sink, authorizations: number): Exchange => {
     const q = url.indexOf("?")
     const path = q === -1 ? url : url.slice(0, q)
     shared.inFlight++
-    return new Exchange(shared, headers, sink, router.find(method, path), method, url, q, path)
+    return new Exchange(shared, headers, sink, router.find(method, path), method, url, q, path, authorizations)
   }
 
   /** True when the exchange is answered without a body: refused as too large, unrouted, or a method without one. */
@@ -293,7 +312,7 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
   }
 
   const handle = (req: IncomingMessage, res: ServerResponse, bodyMs: number, target = req.url ?? "/"): void => {
-    const exchange = exchangeFor(req.method ?? "GET", target, req.headers, nodeSink(req, res))
+    const exchange = exchangeFor(req.method ?? "GET", target, req.headers, nodeSink(req, res), authorizationCount(req.rawHeaders))
     boundBody(req, res, bodyMs, exchange)
     if (answeredBodiless(exchange)) return
     const parsed = parsedBodyOf(req)
@@ -304,7 +323,7 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
   const serveFetch = (request: Request, target: string, bodyMs: number): Promise<Response> =>
     new Promise((resolve) => {
       const sink: Sink = { send: (status, headers, body) => resolve(new Response(status === 204 || status === 304 ? null : body, { status, headers: webHeaders(headers) })) }
-      const exchange = exchangeFor(request.method, target, nodeHeadersOf(request.headers), sink)
+      const exchange = exchangeFor(request.method, target, nodeHeadersOf(request.headers), sink, joinedAuthorizationCount(request.headers))
       if (answeredBodiless(exchange)) return
       readWebBody(request.body, bodyMs, {
         answer: (body) => exchange.answer(body),

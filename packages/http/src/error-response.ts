@@ -61,7 +61,8 @@ export const PROTOCOL_REASONS = {
   bodyTooLarge: "request_entity_too_large",
   requestTimeout: "request_timeout",
   headersTooLarge: "request_headers_too_large",
-  malformedRequest: "malformed_request"
+  malformedRequest: "malformed_request",
+  ambiguousAuthorization: "ambiguous_authorization"
 } as const
 
 /**

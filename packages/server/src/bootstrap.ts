@@ -104,6 +104,7 @@ export const bootstrap = (options: {
         id: yield* newId("organisation"),
         name: options.mode === "sandbox" ? SANDBOX_ORGANISATION_NAME : "Organisation",
         environment: options.mode,
+        origin: "operator",
         madeByOperator: false
       }
       yield* organisations.insert(organisation)

@@ -3,15 +3,25 @@ import { type DueWorkSchedule, scheduleFirstDailyRun, scheduleFirstRetentionRun 
 import { SqlClient } from "effect/sql"
 import { SERVER_MODES, type ServerMode } from "./config.ts"
 
-/** The organisations this server hosts (`organisations`, migrations 0001 and 0011). */
+/** The organisations this server hosts (`organisations`, migrations 0001, 0011 and 0013). */
+
+/**
+ * Who made an organisation: the operator (the first start's, one made with the sandbox token or
+ * from the environment) or a merchant signing up on a partner app's consent page. Only the
+ * operator's may send webhooks to loopback receivers (`organisationWebhookTrust`).
+ */
+export const ORGANISATION_ORIGINS = ["operator", "signup"] as const
+export type OrganisationOrigin = (typeof ORGANISATION_ORIGINS)[number]
 
 export interface Organisation {
   readonly id: string
   readonly name: string
   readonly environment: ServerMode
+  /** Who made it: the operator's may send webhooks to loopback receivers, a signup's may not. */
+  readonly origin: OrganisationOrigin
   /**
-   * Made by the operator (`POST /sandbox/organisations`, with the sandbox token or the admin
-   * secret), not by the first start: trusted as the operator is.
+   * Made through `POST /sandbox/organisations` (with the sandbox token or the admin secret), not by
+   * the first start or a signup: what that endpoint lists and may delete.
    */
   readonly madeByOperator?: boolean
 }
@@ -26,14 +36,17 @@ const OrganisationRow = Schema.Struct({
   id: Schema.String,
   name: Schema.String,
   environment: Schema.Literals(SERVER_MODES),
+  origin: Schema.Literals(ORGANISATION_ORIGINS),
   made_by_operator: Schema.Boolean,
   created_ms: Schema.Number
 })
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(OrganisationRow))
+const decodeOrigin = Schema.decodeUnknownEffect(Schema.Literals(ORGANISATION_ORIGINS))
 const recordOf = (row: typeof OrganisationRow.Type): OrganisationRecord => ({
   id: row.id,
   name: row.name,
   environment: row.environment,
+  origin: row.origin,
   madeByOperator: row.made_by_operator,
   createdAt: new Date(row.created_ms).toISOString()
 })
@@ -44,6 +57,8 @@ const NOT_OWNED = new Set(["organisations"])
 export class Organisations extends Context.Service<Organisations, {
   /** Every organisation, oldest first. */
   readonly all: Effect.Effect<ReadonlyArray<OrganisationRecord>>
+  /** Who made an organisation; undefined for one this server does not host. */
+  readonly originOf: (id: string) => Effect.Effect<OrganisationOrigin | undefined>
   /**
    * Adds an organisation, with its first daily run and retention run, in one transaction, at
    * `startAt` (epoch milliseconds) when that is later than now (its clock is then raised to it by
@@ -65,14 +80,19 @@ export class Organisations extends Context.Service<Organisations, {
       // Taken at build: an organisation made inside a request must not start on the caller's clock.
       const real = yield* Clock.Clock
       return Organisations.of({
-        all: sql`SELECT id, name, environment, made_by_operator, (extract(epoch FROM created_at) * 1000)::float8 AS created_ms FROM organisations ORDER BY created_at, id`.pipe(
+        all: sql`SELECT id, name, environment, origin, made_by_operator, (extract(epoch FROM created_at) * 1000)::float8 AS created_ms FROM organisations ORDER BY created_at, id`.pipe(
           Effect.flatMap(decodeRows),
           Effect.map((rows) => rows.map(recordOf)),
           Effect.orDie
         ),
+        originOf: (id) =>
+          sql<{ origin: string }>`SELECT origin FROM organisations WHERE id = ${id}`.pipe(
+            Effect.flatMap((rows) => rows.length === 0 ? Effect.succeed(undefined) : decodeOrigin(rows[0]?.origin)),
+            Effect.orDie
+          ),
         insert: (o, startAt) =>
           Effect.orDie(sql.withTransaction(Effect.gen(function*() {
-            yield* sql`INSERT INTO organisations (id, name, environment, made_by_operator) VALUES (${o.id}, ${o.name}, ${o.environment}, ${o.madeByOperator === true})`
+            yield* sql`INSERT INTO organisations (id, name, environment, origin, made_by_operator) VALUES (${o.id}, ${o.name}, ${o.environment}, ${o.origin}, ${o.madeByOperator === true})`
             const realNow = real.currentTimeMillisUnsafe()
             const now = Math.max(realNow, startAt ?? realNow)
             yield* Effect.provideContext(Effect.andThen(scheduleFirstDailyRun(o.id, now), scheduleFirstRetentionRun(o.id, now)), context)

@@ -83,6 +83,7 @@ const create = (s: Services, request: ApiRequest) =>
       id: yield* newId("organisation"),
       name: command.name ?? SANDBOX_ORGANISATION_DEFAULT_NAME,
       environment: "sandbox",
+      origin: "operator",
       madeByOperator: true
     }
     yield* s.organisations.insert(organisation, startAt)

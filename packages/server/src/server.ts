@@ -28,7 +28,7 @@ import { SqlIdempotencyStore } from "./sql-idempotency.ts"
 import { SqlRateLimiter } from "./sql-rate-limit.ts"
 import { ClockAdvanceLock } from "./clock-lock.ts"
 import { webhookKeyCheck } from "./key-check.ts"
-import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer } from "./webhook-setup.ts"
+import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer, webhookTrustLayer } from "./webhook-setup.ts"
 
 /** A PGlite client on `dataDir` (in memory when absent), searching `schema` when one is named. */
 const pgliteClient = (dataDir: string | undefined, schema: string | undefined) =>
@@ -131,7 +131,8 @@ const makeFoundation = (config: ServerConfig, options: ServerOptions) => {
   const foundation = ports.pipe(Layer.provideMerge(database))
   // apiEngineOn keeps only the storage ports of what it is given; the same (memoised) foundation
   // is merged again for the server's ports.
-  const engine = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(externals))
+  const trust = webhookTrustLayer(config.mode).pipe(Layer.provide(foundation))
+  const engine = apiEngineOn(foundation).pipe(Layer.provideMerge(foundation), Layer.provideMerge(Layer.merge(externals, trust)))
   // Webhook delivery: the outbox's pump and the `webhook_delivery` kind, beside the daily run; and
   // the database's upkeep (statistics), a kind of its own.
   const deliveries = WebhookDeliveries.layer.pipe(Layer.provideMerge(WebhookOutboxSql), Layer.provideMerge(engine))

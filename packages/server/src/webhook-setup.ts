@@ -3,9 +3,11 @@ import { randomBytes } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import {
-  DueWorkStore, LIVE_SENDER_POLICY, SANDBOX_SENDER_POLICY, WEBHOOK_SECRET_KEY_BYTES, WebhookEndpoints, WebhookSecretKey, WebhookSender, withClockOffset
+  DueWorkStore, LIVE_SENDER_POLICY, SANDBOX_SENDER_POLICY, WEBHOOK_SECRET_KEY_BYTES, WebhookEndpoints, WebhookSecretKey, WebhookSender, WebhookTargetTrust, withClockOffset
 } from "@paykit/engine"
 import type { Database, ServerMode, WebhookConfig } from "./config.ts"
+import { OAuthStore } from "./oauth/store.ts"
+import { Organisations } from "./organisations.ts"
 import { ServerLog } from "./server-log.ts"
 
 /**
@@ -68,6 +70,27 @@ export const webhookSenderLayer = (mode: ServerMode, timeoutMs: number | undefin
   const policy = mode === "live" ? LIVE_SENDER_POLICY : SANDBOX_SENDER_POLICY
   return WebhookSender.node(timeoutMs === undefined ? policy : { ...policy, timeoutMs })
 }
+
+/**
+ * Who may reach loopback receivers in the sandbox: organisations the operator made, and the apps
+ * those registered (an app's endpoint in a connected organisation is its owner's choice). Signups
+ * get the live rules; a live server has only those.
+ */
+export const webhookTrustLayer = (mode: ServerMode) =>
+  Layer.effect(WebhookTargetTrust, Effect.gen(function*() {
+    const organisations = yield* Organisations
+    const store = yield* OAuthStore
+    const operatorMade = (id: string | undefined) =>
+      id === undefined ? Effect.succeed(false) : Effect.map(organisations.originOf(id), (origin) => origin === "operator")
+    return {
+      privateTargets: (owner) =>
+        mode === "live"
+          ? Effect.succeed(false)
+          : owner.partnerApp === undefined
+          ? operatorMade(owner.organisation)
+          : Effect.flatMap(store.appById(owner.partnerApp), (app) => operatorMade(app?.organisation))
+    }
+  }))
 
 /**
  * The sandbox organisation's endpoint from `PAYKIT_WEBHOOK_URL`, made or its secret updated: the

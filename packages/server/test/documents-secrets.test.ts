@@ -168,7 +168,7 @@ describe.each(SERVER_DATABASES)("public keys and encrypted bank details on %s", 
     const { account } = await payerAccount("kay@example.com")
     const other = `OR_documents_${Math.random().toString(36).slice(2, 8)}`
     await run(server, Effect.gen(function*() {
-      yield* (yield* Organisations).insert({ id: other, name: "Other", environment: "sandbox" })
+      yield* (yield* Organisations).insert({ id: other, name: "Other", environment: "sandbox", origin: "operator" })
     }))
     const otherToken = await run(server, issueAccessToken({ id: `AT_${other}`, organisation: other, scope: "read_write" }))
     const otherClient = localClient(otherToken, server.url)

@@ -7,7 +7,7 @@ import { Creditors, REQUEST_BODIES } from "@paykit/engine"
 import { type Receiver, startReceiver } from "../../store-sql/test/webhooks/receiver.ts"
 import { type Browser, launchBrowser } from "./browser.ts"
 import { api, fulfilledMandateRequest, localClient, startServer, type TestServer } from "./harness.ts"
-import { authorizeUrl, connectUrlOf, exchange, form, type RegisteredApp, type TokenAnswer } from "./oauth-support.ts"
+import { approvePaymentPages, authorizeUrl, connectUrlOf, exchange, form, type RegisteredApp, type TokenAnswer } from "./oauth-support.ts"
 
 /**
  * Issue 20's done-when as one journey, as a partner app and a merchant meet it: the app is
@@ -96,6 +96,8 @@ describe("a partner app's whole life in the sandbox", () => {
     const merchantCreditor = (await asApp.creditors.list()).creditors[0]?.id ?? ""
     await payoutAccountFor(token.organisation_id, merchantCreditor)
     await asApp.scenarioSimulators.run("creditor_verification_status_successful", { links: { resource: merchantCreditor } })
+    // The app's own payment pages, approved by the operator: its token may then set up the mandate.
+    await approvePaymentPages(server, app, true)
     const { mandate } = await fulfilledMandateRequest(asApp)
     const payment = await asApp.payments.create({ amount: 2000, currency: "GBP", app_fee: 300, links: { mandate } } as never)
 

@@ -2,9 +2,8 @@ import { Effect, Schema } from "effect"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { BillingRequests, Creditors, REQUEST_BODIES } from "@paykit/engine"
-import { OAuthStore } from "../src/index.ts"
 import { api, collectPayerDetails, fulfilledMandateRequest, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
-import { connectUrlOf, consent, exchange, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
+import { approvePaymentPages, connectUrlOf, consent, errorOf, exchange, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
 
 /**
  * Issue 20 end to end: a merchant signs up through a partner app's consent page; the app's token
@@ -13,8 +12,6 @@ import { connectUrlOf, consent, exchange, type RegisteredApp, registerApp, type 
  */
 
 const BANK_ACCOUNT = { account_holder_name: "Holder Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP", set_as_default_payout_account: true }
-
-const errorOf = async (response: Response) => ({ status: response.status, reason: response.status < 300 ? undefined : (await response.json() as { error: { errors: ReadonlyArray<{ reason: string }> } }).error.errors[0]?.reason })
 
 describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
   let server: TestServer
@@ -39,6 +36,16 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
   afterAll(() => server.close())
 
   const call = (path: string, method = "GET", body?: unknown) => api(server.url, merchant.access_token, path, { method, ...(body === undefined ? {} : { body }) })
+  const approvePages = (approved: boolean) => approvePaymentPages(server, app, approved)
+  /** What the app does on its own payment pages, which the operator approved for the while. */
+  const onApprovedPages = async <A>(act: () => Promise<A>): Promise<A> => {
+    await approvePages(true)
+    try {
+      return await act()
+    } finally {
+      await approvePages(false)
+    }
+  }
 
   it("restricted endpoints answer 403 to an app's token; the payment pages' approval opens the conditional ones only", async () => {
     const creditor = (await asApp.creditors.list()).creditors[0]?.id ?? ""
@@ -52,10 +59,10 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
     expect((await call("/customers")).status).toBe(200)
     expect((await api(server.url, server.boot.accessToken, "/creditor_bank_accounts")).status).toBe(200)
 
-    await server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setPaymentPagesApproved(app.id, true)))
+    await approvePages(true)
     expect((await call("/customers", "POST", customer)).status).toBe(201)
     expect(await errorOf(await call("/creditors", "POST", { creditors: { name: "X", country_code: "GB", creditor_type: "company" } }))).toEqual({ status: 403, reason: "restricted_for_apps" })
-    await server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setPaymentPagesApproved(app.id, false)))
+    await approvePages(false)
   })
 
   it("an app fee: at most 50%, only from an app's token, deducted from the merchant's payout and paid to the app in a partner payout", async () => {
@@ -66,7 +73,7 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
       yield* Effect.orDie((yield* Creditors).createBankAccount(merchant.organisation_id, command))
     }) as unknown as Effect.Effect<void>)
     await asApp.scenarioSimulators.run("creditor_verification_status_successful", { links: { resource: creditor } })
-    const { mandate } = await fulfilledMandateRequest(asApp)
+    const { mandate } = await onApprovedPages(() => fulfilledMandateRequest(asApp))
 
     const tooMuch = await call("/payments", "POST", { payments: { amount: 1000, currency: "GBP", app_fee: 501, links: { mandate } } })
     expect(tooMuch.status).toBe(422)
@@ -94,10 +101,12 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
   it("a billing request the app created pays its app fee to the app, though the payer fulfils it on the hosted pages", async () => {
     const request = await asApp.billingRequests.create({ payment_request: { amount: 800, currency: "GBP", app_fee: 200, description: "Fee split" } } as never)
     const id = request.id ?? ""
-    await collectPayerDetails(asApp, id)
-    const institution = (await asApp.institutions.list({ country_code: "GB" } as never)).institutions[0]
-    await asApp.billingRequests.selectInstitution(id, { institution: institution?.id ?? "", country_code: "GB" } as never)
-    const authorisation = await asApp.bankAuthorisations.create({ links: { billing_request: id } } as never)
+    const authorisation = await onApprovedPages(async () => {
+      await collectPayerDetails(asApp, id)
+      const institution = (await asApp.institutions.list({ country_code: "GB" } as never)).institutions[0]
+      await asApp.billingRequests.selectInstitution(id, { institution: institution?.id ?? "", country_code: "GB" } as never)
+      return await asApp.bankAuthorisations.create({ links: { billing_request: id } } as never)
+    })
     // The payer at their bank (the sandbox's bank), then the hosted page's fulfilment: no app calls.
     for (const action of ["visit", "authorise"]) {
       expect((await call(`/sandbox/bank_authorisations/${authorisation.id ?? ""}/actions/${action}`, "POST")).status).toBeLessThan(300)

@@ -19,8 +19,8 @@ const sqlStore = (client: Layer.Layer<SqlClient.SqlClient, unknown>) => {
   // The apps, codes and grants name organisations and access tokens (foreign keys): made first.
   const seeded = Layer.effectDiscard(Effect.gen(function*() {
     const organisations = yield* Organisations
-    yield* organisations.insert({ id: ORG, name: "One", environment: "sandbox" })
-    yield* organisations.insert({ id: OTHER, name: "Two", environment: "sandbox" })
+    yield* organisations.insert({ id: ORG, name: "One", environment: "sandbox", origin: "operator" })
+    yield* organisations.insert({ id: OTHER, name: "Two", environment: "sandbox", origin: "operator" })
     const sql = yield* SqlClient.SqlClient
     for (const id of ["AT1", "AT2", "AT3"]) {
       yield* sql`INSERT INTO access_tokens (id, organisation_id, scope, token_hash, status) VALUES (${id}, ${OTHER}, 'read_write', ${id.padEnd(64, "0").toLowerCase().replace(/[^0-9a-f]/g, "0")}, 'active')`

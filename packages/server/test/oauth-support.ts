@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { expect } from "vitest"
-import { ConnectServer } from "../src/index.ts"
+import { ConnectServer, OAuthStore } from "../src/index.ts"
 import { api, type TestServer } from "./harness.ts"
 
 /** The OAuth connect flow as an app and its user meet it, over HTTP (issue 20). */
@@ -72,3 +72,14 @@ export const connectWith = async (connect: string, app: RegisteredApp, ownToken:
   expect(response.status).toBe(200)
   return await response.json() as TokenAnswer
 }
+
+/** An API answer's status and, for an error, its first reason. */
+export const errorOf = async (response: Response) => ({
+  status: response.status,
+  reason: response.status < 300 ? undefined : (await response.json() as { error: { errors: ReadonlyArray<{ reason: string }> } }).error.errors[0]?.reason
+})
+
+/** The operator's approval of an app's payment pages (no endpoint sets it). */
+export const approvePaymentPages = (server: TestServer, app: RegisteredApp, approved: boolean) =>
+  server.runtime.runPromise(Effect.flatMap(OAuthStore, (store) => store.setPaymentPagesApproved(app.id, approved)))
+

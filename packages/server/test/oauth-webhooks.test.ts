@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { WebhookEndpoints } from "@paykit/engine"
 import { type Receiver, startReceiver } from "../../store-sql/test/webhooks/receiver.ts"
 import { fulfilledMandateRequest, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
-import { connectUrlOf, consent, exchange, registerApp, type TokenAnswer } from "./oauth-support.ts"
+import { approvePaymentPages, connectUrlOf, consent, exchange, registerApp, type TokenAnswer } from "./oauth-support.ts"
 
 /**
  * Issue 20: an app with a webhook URL receives the events of each organisation connected to it,
@@ -43,6 +43,8 @@ describe.each(SERVER_DATABASES)("an app's webhooks on %s", (_name, start) => {
     const location = await consent(connect, app, { decision: "allow", account: "signup", organisation_name: "Hooked Ltd", country_code: "GB", email: "h@hooked.example" })
     const token = await (await exchange(connect, app, location.searchParams.get("code") ?? "")).json() as TokenAnswer
 
+    // The app's payment pages approved: its token may set up the mandate the events are about.
+    await approvePaymentPages(server, app, true)
     const { mandate } = await fulfilledMandateRequest(localClient(token.access_token, server.url))
     const mandateCreated = () => receiver.received.flatMap((r) => (JSON.parse(r.body) as Body).events)
       .find((e) => e.resource_type === "mandates" && e.action === "created" && e.links["mandate"] === mandate)

@@ -404,7 +404,7 @@ describe.each(SERVER_DATABASES)("scenario simulators on %s", (_database, start) 
       const mandate = await newMandate()
       const other = "OR_scenario_other"
       await run(server, Effect.gen(function*() {
-        yield* (yield* Organisations).insert({ id: other, name: "Other", environment: "sandbox" })
+        yield* (yield* Organisations).insert({ id: other, name: "Other", environment: "sandbox", origin: "operator" })
       }))
       const otherToken = await run(server, issueAccessToken({ id: "AT_scenario_other", organisation: other, scope: "read_write" }))
       const foreign = await refusal(localClient(otherToken, server.url).scenarioSimulators.run("mandate_activated", { links: { resource: mandate } }))

@@ -14,7 +14,7 @@ const run = <A, E>(effect: Effect.Effect<A, E, AccessTokens | Organisations | Sq
 
 const ORG = "OR0000000000TEST"
 
-beforeAll(() => run(Effect.flatMap(Organisations, (o) => o.insert({ id: ORG, name: "Test", environment: "sandbox" }))))
+beforeAll(() => run(Effect.flatMap(Organisations, (o) => o.insert({ id: ORG, name: "Test", environment: "sandbox", origin: "operator" }))))
 afterAll(() => runtime.dispose())
 
 describe("SqlAccessTokens", () => {
@@ -57,7 +57,7 @@ describe("SqlAccessTokens", () => {
   it("a partner app's token keeps its app across the store (organisation and creditor); an own token has none", async () => {
     const PARTNER = "OR0000000PARTNER"
     const callers = await run(Effect.gen(function*() {
-      yield* Effect.flatMap(Organisations, (o) => o.insert({ id: PARTNER, name: "Partner", environment: "sandbox" }))
+      yield* Effect.flatMap(Organisations, (o) => o.insert({ id: PARTNER, name: "Partner", environment: "sandbox", origin: "operator" }))
       const app = { organisation: PARTNER, creditor: "CR_partner" }
       const appToken = yield* issueAccessToken({ id: "AT_sql_app", organisation: ORG, scope: "read_write", app })
       const ownToken = yield* issueAccessToken({ id: "AT_sql_own", organisation: ORG, scope: "read_write" })
@@ -70,7 +70,7 @@ describe("SqlAccessTokens", () => {
     const CLOCKED = "OR00000000CLOCKS"
     const offsets = await run(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      yield* Effect.flatMap(Organisations, (o) => o.insert({ id: CLOCKED, name: "Clocked", environment: "sandbox" }))
+      yield* Effect.flatMap(Organisations, (o) => o.insert({ id: CLOCKED, name: "Clocked", environment: "sandbox", origin: "operator" }))
       const offsetOf = (token: string) => Effect.map(authenticate(`Bearer ${token}`), (caller) => caller.clockOffsetMillis)
       const before = yield* issueAccessToken({ id: "AT_clock_1", organisation: CLOCKED, scope: "read_write" })
       const fresh = yield* offsetOf(before)

@@ -7,7 +7,7 @@ import {
   
   decodeInputEffect,
   newId,
-  now, timestampToMillis, type OperationError } from "@paykit/core"
+  now, timestampToMillis, type OperationError, type FieldError, fieldError, validationFailed } from "@paykit/core"
 import { outboundPaymentImportMachine } from "@paykit/machines"
 import { OUTBOUND_PAYMENT_IMPORTS } from "@paykit/validation"
 import { EventLog } from "../kernel/ports/event-log.ts"
@@ -75,9 +75,25 @@ export const IMPORT_EXPIRY = "import_expiry"
 /** How long after its creation an import is validated: seconds, not the next morning. */
 export const IMPORT_VALIDATION_DELAY_MS = 5_000
 
+/**
+ * Refuses, at once, entries naming a bank account the organisation does not hold (another's, or
+ * none), as an outbound payment's creation does; whether a held account can be paid (enabled,
+ * GBP) is the validation's, which runs when the import is checked.
+ */
+const checkRecipientsHeld = (deps: ImportDeps, organisation: string, command: OutboundPaymentImportCreateRequest) =>
+  Effect.gen(function*() {
+    const errors: Array<FieldError> = []
+    for (const [index, item] of command.entry_items.entries()) {
+      const held = yield* Effect.match(deps.customerAccounts.get(organisation, item.recipient_bank_account_id), { onFailure: () => false, onSuccess: () => true })
+      if (!held) errors.push(fieldError(OUTBOUND_PAYMENT_IMPORTS, ["entry_items", index, "recipient_bank_account_id"], "must be a customer bank account of this organisation"))
+    }
+    if (errors.length > 0) return yield* validationFailed(errors)
+  })
+
 /** Stores the import (created, then validating at once) and its entries. */
 const create = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, command: OutboundPaymentImportCreateRequest) {
   const creditor = yield* resolveCreditor(deps.creditors, organisation, OUTBOUND_PAYMENT_IMPORTS, command.links?.creditor)
+  yield* checkRecipientsHeld(deps, organisation, command)
   const id = yield* newId("outbound_payment_import")
   const created_at = yield* now
   const batch: Omit<OutboundPaymentImport, "status"> = {

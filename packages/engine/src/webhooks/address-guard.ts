@@ -97,3 +97,20 @@ export const guardedLookup = (allowLoopback: boolean) =>
       callback(null, first.address, first.family)
     })
   }
+
+/**
+ * Why a name's every address is refused, when it resolves now and none may be connected to; an
+ * unresolvable name or one with an allowed address is not refused here (the connect-time lookup
+ * still checks the address each delivery connects to). What an endpoint's creation reports, so a
+ * name that can only reach refused addresses is said at once rather than at every delivery.
+ */
+export const resolvedRefusal = (hostname: string, allowLoopback: boolean): Promise<string | undefined> =>
+  new Promise((resolve) => {
+    dnsLookup(hostname, { all: true }, (error, addresses) => {
+      if (error !== null || addresses.length === 0) return resolve(undefined)
+      const refusals = addresses.map((a) => addressRefusal(a.address, allowLoopback))
+      const first = refusals[0]
+      resolve(refusals.every((r) => r !== undefined) && first !== undefined ? `${hostname} resolves to refused addresses: ${first}` : undefined)
+    })
+  })
+

@@ -5,6 +5,7 @@ import type { HeaderMap, Webhook } from "./domain/webhooks.ts"
 import { WEBHOOK_RESPONSE_HEADER_MAX_LENGTH, WEBHOOK_RESPONSE_HEADERS_MAX_COUNT } from "./delivery-policy.ts"
 import type { WebhookSecretKey } from "./secret-box.ts"
 import type { SendResult, WebhookSender } from "./sender.ts"
+import type { WebhookTargetTrustShape } from "./target-trust.ts"
 import { signedHeaders } from "./signing.ts"
 import { openSecret } from "./webhook-endpoints.ts"
 
@@ -12,6 +13,7 @@ import { openSecret } from "./webhook-endpoints.ts"
 export interface AttemptDeps {
   readonly box: WebhookSecretKey["Service"]
   readonly sender: WebhookSender["Service"]
+  readonly trust: WebhookTargetTrustShape
 }
 
 /** What one attempt sends: the delivery's body, under its id, to the endpoint. */
@@ -72,7 +74,10 @@ export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Eff
     const headers = secret === undefined ? { "Content-Type": "application/json" } : signedHeaders(request.endpoint.signature_scheme, secret, request.delivery, timestamp, request.body)
     const result: SendResult = secret === undefined
       ? { _tag: "Failed", reason: "the endpoint's secret does not open with this server's key" }
-      : yield* deps.sender.send({ url: request.endpoint.url, headers, body: request.body })
+      : yield* deps.sender.send(
+        { url: request.endpoint.url, headers, body: request.body },
+        yield* deps.trust.privateTargets({ organisation: request.organisation, partnerApp: request.endpoint.partner_app })
+      )
     if (result._tag === "Failed") {
       yield* Effect.logWarning("webhook attempt failed").pipe(
         Effect.annotateLogs({ organisation: request.organisation, webhook_endpoint: request.endpoint.id, delivery: request.delivery, reason: result.reason })

@@ -15,6 +15,7 @@ import { type OutboxEvent, WebhookOutbox } from "./outbox.ts"
 import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./repositories.ts"
 import { WebhookSecretKey } from "./secret-box.ts"
 import { WebhookSender } from "./sender.ts"
+import { WebhookTargetTrust } from "./target-trust.ts"
 
 /** The kind of the due rows that deliver webhooks; each row's key is its delivery's id. */
 export const WEBHOOK_DELIVERY_KIND = "webhook_delivery"
@@ -224,6 +225,7 @@ export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
         records: yield* WebhookRepository,
         box: yield* WebhookSecretKey,
         sender: yield* WebhookSender,
+        trust: yield* WebhookTargetTrust,
         outbox: yield* WebhookOutbox,
         schedule: yield* DueWorkSchedule,
         transactor: yield* Transactor

@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import * as http from "node:http"
 import * as https from "node:https"
 import { isIP } from "node:net"
-import { addressRefusal, guardedLookup } from "./address-guard.ts"
+import { addressRefusal, guardedLookup, resolvedRefusal } from "./address-guard.ts"
 import { WEBHOOK_RESPONSE_BODY_MAX_BYTES, WEBHOOK_TIMEOUT_MS } from "./delivery-policy.ts"
 
 /** One request of a delivery. */
@@ -37,15 +37,22 @@ export const SANDBOX_SENDER_POLICY: SenderPolicy = { allowLoopback: true, requir
 /**
  * The port deliveries go out through. `refusal` says why a URL can never be delivered to under the
  * policy (checked when an endpoint is created or changed); `send` makes one attempt, checking the
- * address it connects to. Redirects are not followed: a 3xx is an answer, and a failure.
+ * address it connects to. Redirects are not followed: a 3xx is an answer, and a failure. Both
+ * take whether the URL's chooser may reach private targets (`WebhookTargetTrust`): when not, the
+ * live rules apply whatever the policy.
  */
 export class WebhookSender extends Context.Service<WebhookSender, {
-  readonly refusal: (url: string) => string | undefined
-  readonly send: (request: OutgoingWebhook) => Effect.Effect<SendResult>
+  readonly refusal: (url: string, privateTargets: boolean) => string | undefined
+  /** `refusal`, then, for a name, its addresses as they resolve now (`resolvedRefusal`): what an endpoint's creation checks. */
+  readonly check: (url: string, privateTargets: boolean) => Effect.Effect<string | undefined>
+  readonly send: (request: OutgoingWebhook, privateTargets: boolean) => Effect.Effect<SendResult>
 }>()("@paykit/engine/WebhookSender") {
   /** Node's `http(s).request` under `policy`. */
   static readonly node = (policy: SenderPolicy): Layer.Layer<WebhookSender> => Layer.succeed(WebhookSender, makeNodeSender(policy))
 }
+
+/** The host a URL connects to, brackets of an IPv6 literal removed. */
+const hostOf = (raw: string): string | undefined => URL.canParse(raw) ? new URL(raw).hostname.replace(/^\[(.*)\]$/, "$1") : undefined
 
 const urlRefusal = (policy: SenderPolicy) => (raw: string): string | undefined => {
   if (!URL.canParse(raw)) return "the URL cannot be parsed"
@@ -54,17 +61,26 @@ const urlRefusal = (policy: SenderPolicy) => (raw: string): string | undefined =
     return policy.requireHttps ? "webhook URLs must use https" : "webhook URLs must use http or https"
   }
   // A literal address is connected to without a lookup, so it is checked here.
-  const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
+  const host = hostOf(raw) ?? ""
   return isIP(host) === 0 ? undefined : addressRefusal(host, policy.allowLoopback)
 }
 
 export const makeNodeSender = (policy: SenderPolicy): WebhookSender["Service"] => {
-  const refusal = urlRefusal(policy)
+  const live: SenderPolicy = { ...LIVE_SENDER_POLICY, timeoutMs: policy.timeoutMs }
+  const policyFor = (privateTargets: boolean): SenderPolicy => privateTargets ? policy : live
+  const refusal = (url: string, privateTargets: boolean) => urlRefusal(policyFor(privateTargets))(url)
   return WebhookSender.of({
     refusal,
-    send: (request) => {
-      const refused = refusal(request.url)
-      return refused === undefined ? attempt(policy, request) : Effect.succeed({ _tag: "Failed", reason: refused })
+    check: (url, privateTargets) => {
+      const refused = refusal(url, privateTargets)
+      const host = refused === undefined ? hostOf(url) : undefined
+      return host === undefined || isIP(host) !== 0
+        ? Effect.succeed(refused)
+        : Effect.promise(() => resolvedRefusal(host, policyFor(privateTargets).allowLoopback))
+    },
+    send: (request, privateTargets) => {
+      const refused = refusal(request.url, privateTargets)
+      return refused === undefined ? attempt(policyFor(privateTargets), request) : Effect.succeed({ _tag: "Failed", reason: refused })
     }
   })
 }

@@ -19,6 +19,8 @@ import {
 import { WebhookEndpointRepository } from "./repositories.ts"
 import { WebhookSecretKey } from "./secret-box.ts"
 import { WebhookSender } from "./sender.ts"
+import { type WebhookTargetOwner, WebhookTargetTrust, type WebhookTargetTrustShape } from "./target-trust.ts"
+import { CallingApp } from "../ledger/app-fees.ts"
 import { constantTimeEquals } from "../kernel/constant-time.ts"
 
 /** Bytes of a secret paykit makes (base64url: 43 characters). */
@@ -29,19 +31,25 @@ export const secretContext = (organisation: string, endpoint: string): string =>
 
 type Endpoints = WebhookEndpointRepository["Service"]
 
-const checkUrl = (sender: WebhookSender["Service"], url: string): Effect.Effect<void, ValidationFailed> => {
-  const refused = sender.refusal(url)
-  return refused === undefined ? Effect.void : Effect.fail(invalidField(WEBHOOK_ENDPOINTS, ["url"], refused))
-}
+/** Checks a URL under the rules of whoever chose it (`WebhookTargetTrust`); a partner app calling the API never reaches private targets. */
+type UrlCheck = (owner: WebhookTargetOwner, url: string) => Effect.Effect<void, ValidationFailed>
+
+const urlCheck = (sender: WebhookSender["Service"], trust: WebhookTargetTrustShape): UrlCheck => (owner, url) =>
+  Effect.gen(function*() {
+    const byApp = owner.partnerApp === undefined && (yield* CallingApp) !== null
+    const privateTargets = !byApp && (yield* trust.privateTargets(owner))
+    const refused = yield* sender.check(url, privateTargets)
+    if (refused !== undefined) return yield* Effect.fail(invalidField(WEBHOOK_ENDPOINTS, ["url"], refused))
+  })
 
 const create = Effect.fnUntraced(function*(
   endpoints: Endpoints,
   box: WebhookSecretKey["Service"],
-  sender: WebhookSender["Service"],
+  checkUrl: UrlCheck,
   organisation: string,
   command: WebhookEndpointCreateRequest
 ): Effect.fn.Return<CreatedWebhookEndpoint, ValidationFailed, IdGenerator> {
-  yield* checkUrl(sender, command.url)
+  yield* checkUrl({ organisation }, command.url)
   const secret = command.secret ?? randomBytes(GENERATED_SECRET_BYTES).toString("base64url")
   const enabled = command.enabled ?? true
   const stored = yield* withNewId("webhook_endpoint", (id, created_at) =>
@@ -82,12 +90,12 @@ const setEnabled = Effect.fnUntraced(function*(endpoints: Endpoints, organisatio
 
 const update = Effect.fnUntraced(function*(
   endpoints: Endpoints,
-  sender: WebhookSender["Service"],
+  checkUrl: UrlCheck,
   organisation: string,
   id: string,
   command: WebhookEndpointUpdateRequest
 ): Effect.fn.Return<WebhookEndpoint, ValidationFailed | NotFound | InvalidState> {
-  if (command.url !== undefined) yield* checkUrl(sender, command.url)
+  if (command.url !== undefined) yield* checkUrl({ organisation }, command.url)
   const current = yield* endpoints.get(organisation, id)
   // A partner app's endpoint is the app's to point and to turn on; its organisation may only turn it off.
   const onlyDisables = command.url === undefined && command.signature_scheme === undefined && command.enabled !== true
@@ -109,13 +117,13 @@ const update = Effect.fnUntraced(function*(
 const ensure = Effect.fnUntraced(function*(
   endpoints: Endpoints,
   box: WebhookSecretKey["Service"],
-  sender: WebhookSender["Service"],
+  checkUrl: UrlCheck,
   organisation: string,
   command: { readonly url: string; readonly secret: string }
 ): Effect.fn.Return<WebhookEndpoint, ValidationFailed | InvalidState, IdGenerator> {
   const existing = (yield* endpoints.scan(organisation, { url: eq(command.url) }))[0]
   if (existing === undefined) {
-    const { secret: _shown, ...made } = yield* create(endpoints, box, sender, organisation, command)
+    const { secret: _shown, ...made } = yield* create(endpoints, box, checkUrl, organisation, command)
     return made
   }
   const context = secretContext(organisation, existing.resource.id)
@@ -139,11 +147,11 @@ export interface PartnerAppEndpoint {
 const connectApp = Effect.fnUntraced(function*(
   endpoints: Endpoints,
   box: WebhookSecretKey["Service"],
-  sender: WebhookSender["Service"],
+  checkUrl: UrlCheck,
   organisation: string,
   command: PartnerAppEndpoint
 ): Effect.fn.Return<void, ValidationFailed | InvalidState, IdGenerator> {
-  yield* checkUrl(sender, command.url)
+  yield* checkUrl({ organisation, partnerApp: command.app }, command.url)
   const existing = (yield* endpoints.scan(organisation, { url: eq(command.url) })).find((v) => v.resource.partner_app === command.app)
   if (existing !== undefined) {
     const sealed = box.seal(command.secret, secretContext(organisation, existing.resource.id))
@@ -184,22 +192,22 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
     Effect.gen(function*() {
       const endpoints = yield* WebhookEndpointRepository
       const box = yield* WebhookSecretKey
-      const sender = yield* WebhookSender
+      const checkUrl = urlCheck(yield* WebhookSender, yield* WebhookTargetTrust)
       const provideIds = yield* captureIdGenerator
       const transactor = yield* Transactor
       const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => transactor.transaction(provideIds(effect))
       return WebhookEndpoints.of({
-        create: (o, command) => run(create(endpoints, box, sender, o, command)),
+        create: (o, command) => run(create(endpoints, box, checkUrl, o, command)),
         get: (o, id) => Effect.map(endpoints.get(o, id), (v) => publicEndpoint(v.resource)),
         list: (o, params) =>
           Effect.map(
             endpoints.list(o, toListQuery(params, { enabled: params.enabled === undefined ? undefined : eq(params.enabled) })),
             (page) => ({ ...page, items: page.items.map(publicEndpoint) })
           ),
-        update: (o, id, command) => run(update(endpoints, sender, o, id, command)),
+        update: (o, id, command) => run(update(endpoints, checkUrl, o, id, command)),
         disable: (o, id) => run(setEnabled(endpoints, o, id, false)),
-        ensure: (o, command) => run(ensure(endpoints, box, sender, o, command)),
-        connectApp: (o, command) => run(connectApp(endpoints, box, sender, o, command)),
+        ensure: (o, command) => run(ensure(endpoints, box, checkUrl, o, command)),
+        connectApp: (o, command) => run(connectApp(endpoints, box, checkUrl, o, command)),
         disconnectApp: (o, app) => run(disconnectApp(endpoints, o, app))
       })
     })

@@ -8,6 +8,7 @@ import { attemptDelivery } from "./attempt.ts"
 import { WebhookEndpointRepository, WebhookRepository } from "./repositories.ts"
 import { WebhookSecretKey } from "./secret-box.ts"
 import { WebhookSender } from "./sender.ts"
+import { WebhookTargetTrust } from "./target-trust.ts"
 
 /** The records of webhook attempts (`GET /webhooks`), and sending one again. */
 export class Webhooks extends Context.Service<Webhooks, {
@@ -29,7 +30,7 @@ export class Webhooks extends Context.Service<Webhooks, {
     Effect.gen(function*() {
       const records = yield* WebhookRepository
       const endpoints = yield* WebhookEndpointRepository
-      const deps = { box: yield* WebhookSecretKey, sender: yield* WebhookSender }
+      const deps = { box: yield* WebhookSecretKey, sender: yield* WebhookSender, trust: yield* WebhookTargetTrust }
       const provideIds = yield* captureIdGenerator
       const flag = (value: boolean | undefined) => value === undefined ? undefined : eq(String(value))
       return Webhooks.of({

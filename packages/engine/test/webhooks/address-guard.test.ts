@@ -29,22 +29,35 @@ describe("the sender's refusals", () => {
   const sandbox = makeNodeSender(SANDBOX_SENDER_POLICY)
 
   it("live: plain http is refused, https to a public name is allowed", () => {
-    expect(live.refusal("http://example.com/hooks")).toMatch(/https/)
-    expect(live.refusal("https://example.com/hooks")).toBeUndefined()
+    expect(live.refusal("http://example.com/hooks", true)).toMatch(/https/)
+    expect(live.refusal("https://example.com/hooks", true)).toBeUndefined()
   })
 
   it.each(["https://127.0.0.1/h", "https://[::1]/h", "https://10.0.0.8/h", "https://169.254.169.254/latest/meta-data", "https://[fd00::1]/h", "https://[fe80::1]/h", "https://192.168.0.10:8443/h", "https://[::ffff:127.0.0.1]/h", "https://[::ffff:169.254.169.254]/h", "https://[::127.0.0.1]/h"])(
     "live: a literal non-public address is refused before connecting (%s)",
     (url) => {
-      expect(live.refusal(url)).toMatch(/public addresses only/)
+      expect(live.refusal(url, true)).toMatch(/public addresses only/)
     }
   )
 
   it("sandbox: loopback over http is allowed; private and metadata addresses are not", () => {
-    expect(sandbox.refusal("http://127.0.0.1:8080/h")).toBeUndefined()
-    expect(sandbox.refusal("http://[::1]:8080/h")).toBeUndefined()
-    expect(sandbox.refusal("http://10.0.0.8/h")).toMatch(/private/)
-    expect(sandbox.refusal("http://169.254.169.254/h")).toMatch(/metadata/)
+    expect(sandbox.refusal("http://127.0.0.1:8080/h", true)).toBeUndefined()
+    expect(sandbox.refusal("http://[::1]:8080/h", true)).toBeUndefined()
+    expect(sandbox.refusal("http://10.0.0.8/h", true)).toMatch(/private/)
+    expect(sandbox.refusal("http://169.254.169.254/h", true)).toMatch(/metadata/)
+  })
+
+  it("sandbox, for a chooser not trusted with private targets: the live rules", () => {
+    expect(sandbox.refusal("http://127.0.0.1:8080/h", false)).toMatch(/https/)
+    expect(sandbox.refusal("https://127.0.0.1:8080/h", false)).toMatch(/loopback/)
+    expect(sandbox.refusal("https://example.com/h", false)).toBeUndefined()
+  })
+
+  it("a name resolving only to refused addresses is reported by the creation's check; an unresolvable one is left to the connect-time lookup", async () => {
+    expect(await Effect.runPromise(live.check("https://localhost/h", true))).toMatch(/localhost resolves to refused addresses: .*loopback/)
+    expect(await Effect.runPromise(sandbox.check("https://localhost/h", false))).toMatch(/loopback/)
+    expect(await Effect.runPromise(sandbox.check("http://localhost:8080/h", true))).toBeUndefined()
+    expect(await Effect.runPromise(live.check("https://no-such-host.invalid/h", true))).toBeUndefined()
   })
 
   it("live: a name that resolves to loopback passes the URL check and is refused when the request connects; nothing arrives", async () => {
@@ -57,12 +70,12 @@ describe("the sender's refusals", () => {
     const port = (server.address() as AddressInfo).port
     try {
       const url = `https://localhost:${port}/hooks`
-      expect(live.refusal(url)).toBeUndefined()
-      const result = await Effect.runPromise(live.send({ url, headers: {}, body: "{}" }))
+      expect(live.refusal(url, true)).toBeUndefined()
+      const result = await Effect.runPromise(live.send({ url, headers: {}, body: "{}" }, true))
       expect(result).toEqual({ _tag: "Failed", reason: expect.stringMatching(/loopback/) })
       expect(arrived).toBe(0)
       // The sandbox's sender reaches the same receiver by name.
-      const sandboxResult = await Effect.runPromise(sandbox.send({ url: `http://localhost:${port}/hooks`, headers: {}, body: "{}" }))
+      const sandboxResult = await Effect.runPromise(sandbox.send({ url: `http://localhost:${port}/hooks`, headers: {}, body: "{}" }, true))
       expect(sandboxResult).toMatchObject({ _tag: "Answered", status: 200, body: "ok" })
       expect(arrived).toBe(1)
     } finally {
@@ -72,7 +85,7 @@ describe("the sender's refusals", () => {
   })
 
   it("a refused URL is a failed attempt, and nothing is sent", async () => {
-    const result = await Effect.runPromise(live.send({ url: "https://127.0.0.1:1/h", headers: {}, body: "{}" }))
+    const result = await Effect.runPromise(live.send({ url: "https://127.0.0.1:1/h", headers: {}, body: "{}" }, true))
     expect(result).toEqual({ _tag: "Failed", reason: expect.stringMatching(/loopback/) })
   })
 })

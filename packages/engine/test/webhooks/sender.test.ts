@@ -25,11 +25,11 @@ const serve = async (handler: Parameters<typeof createServer>[1]) => {
 describe("what an attempt keeps of the answer", () => {
   it("the body up to its limit, flagged when cut", async () => {
     const url = await serve((_request, response) => response.end("x".repeat(WEBHOOK_RESPONSE_BODY_MAX_BYTES * 4)))
-    const result = await Effect.runPromise(makeNodeSender(SANDBOX_SENDER_POLICY).send({ url, headers: {}, body: "{}" }))
+    const result = await Effect.runPromise(makeNodeSender(SANDBOX_SENDER_POLICY).send({ url, headers: {}, body: "{}" }, true))
     expect(result).toMatchObject({ _tag: "Answered", status: 200, bodyTruncated: true })
     expect(result._tag === "Answered" && result.body.length).toBe(WEBHOOK_RESPONSE_BODY_MAX_BYTES)
     const small = await serve((_request, response) => response.end("fine"))
-    expect(await Effect.runPromise(makeNodeSender(SANDBOX_SENDER_POLICY).send({ url: small, headers: {}, body: "{}" })))
+    expect(await Effect.runPromise(makeNodeSender(SANDBOX_SENDER_POLICY).send({ url: small, headers: {}, body: "{}" }, true)))
       .toMatchObject({ _tag: "Answered", status: 200, body: "fine", bodyTruncated: false })
   })
 
@@ -37,7 +37,7 @@ describe("what an attempt keeps of the answer", () => {
     let followed = 0
     const target = await serve(() => void followed++)
     const url = await serve((_request, response) => response.writeHead(307, { location: target }).end())
-    expect(await Effect.runPromise(makeNodeSender(SANDBOX_SENDER_POLICY).send({ url, headers: {}, body: "{}" }))).toMatchObject({ _tag: "Answered", status: 307 })
+    expect(await Effect.runPromise(makeNodeSender(SANDBOX_SENDER_POLICY).send({ url, headers: {}, body: "{}" }, true))).toMatchObject({ _tag: "Answered", status: 307 })
     expect(followed).toBe(0)
   })
 

@@ -6,7 +6,7 @@ import {
   type OutboundPaymentImportEntry,
   OutboundPaymentImportEntryListParams
 } from "@paykit/engine"
-import { authenticateWith } from "../access-tokens.ts"
+import { authenticateFormToken } from "../access-tokens.ts"
 import type { PageRoute } from "../routes.ts"
 import { type Html, html } from "./html.ts"
 import { layout } from "./layout.ts"
@@ -86,9 +86,10 @@ const decide = (services: PageServices): PageAnswer => (p) =>
     const fields = formFields(p.request)
     const choice = fields["choice"]
     if (choice !== "authorise" && choice !== "cancel") return errorPage(p, 400, p.messages.error_form_expired)
-    const caller = yield* authenticateWith(services.tokens, `Bearer ${fields["access_token"] ?? ""}`)
-    // Another organisation's token, or a read-only one, may not decide this import: said as the API says it.
-    if (caller.organisation !== p.organisation || caller.scope !== "read_write") {
+    const caller = yield* authenticateFormToken(services.tokens, fields["access_token"])
+    // Another organisation's token, a read-only one, or a partner app's (authorising money out is
+    // the merchant's own act, as the sandbox's authorise route says) may not decide this import.
+    if (caller.organisation !== p.organisation || caller.scope !== "read_write" || caller.app !== null) {
       return errorPage(p, 403, `${p.messages.error_refused}: access token not allowed for this import`)
     }
     yield* choice === "authorise"

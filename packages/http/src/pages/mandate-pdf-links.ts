@@ -21,6 +21,9 @@ export interface MandatePdfLinks {
 const macOf = (key: Uint8Array, organisation: string, id: string, expiresAt: number): string =>
   createHmac("sha256", key).update(JSON.stringify(["mandate_pdf", organisation, id, expiresAt])).digest("base64url")
 
+/** `expires` as the URL writes it (`String` of the number): one spelling per instant, no leading zero. */
+const CANONICAL_MILLIS = /^[1-9]\d{0,15}$/
+
 export const makeMandatePdfLinks = (key: Uint8Array): MandatePdfLinks => ({
   url: (base, organisation, id, expiresAt) => {
     const expires = Date.parse(expiresAt)
@@ -28,7 +31,7 @@ export const makeMandatePdfLinks = (key: Uint8Array): MandatePdfLinks => ({
     return `${hostedPageUrl(base, "mandatePdf", { organisation, id })}?${query.toString()}`
   },
   verify: (organisation, id, expires, signature, nowMs) => {
-    if (typeof expires !== "string" || typeof signature !== "string" || !/^\d{1,16}$/.test(expires)) return false
+    if (typeof expires !== "string" || typeof signature !== "string" || !CANONICAL_MILLIS.test(expires)) return false
     const expiresAt = Number(expires)
     if (!(expiresAt > nowMs)) return false
     // Compared as text: decoding would ignore the last character's spare bits, so several signatures would pass.

@@ -13,6 +13,7 @@ import clockCopyOnChange from "./0009_clock_copy_on_change.ts"
 import oauth from "./0010_oauth.ts"
 import operatorOrganisations from "./0011_operator_organisations.ts"
 import serverKeyChecks from "./0012_server_key_checks.ts"
+import organisationOrigin from "./0013_organisation_origin.ts"
 
 /**
  * The server's own tables, numbered on their own: they are recorded in a separate migrations
@@ -31,7 +32,8 @@ export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unkn
   "0009_clock_copy_on_change": clockCopyOnChange,
   "0010_oauth": oauth,
   "0011_operator_organisations": operatorOrganisations,
-  "0012_server_key_checks": serverKeyChecks
+  "0012_server_key_checks": serverKeyChecks,
+  "0013_organisation_origin": organisationOrigin
 }
 
 export const SERVER_MIGRATIONS_TABLE = "paykit_server_migrations"

@@ -1,6 +1,6 @@
 import { Effect, Schema } from "effect"
 import { Forbidden, invalidField, NotFound, newId, now, type PaykitError } from "@paykit/core"
-import { CreditorRepository, resolveCreditor, WebhookEndpoints, WebhookSecretKey, WebhookSender } from "@paykit/engine"
+import { CreditorRepository, resolveCreditor, WebhookEndpoints, WebhookSecretKey, WebhookSender, WebhookTargetTrust } from "@paykit/engine"
 import { AccessTokens, APP_RESTRICTED_REASON, type CallerShape } from "@paykit/http"
 import { randomBytes } from "node:crypto"
 import { hashSecret } from "./secrets.ts"
@@ -86,11 +86,16 @@ export const ownTokenOnly = (caller: CallerShape): Effect.Effect<void, Forbidden
 /** What an app's webhook secret is sealed to: that app (a sealed secret copied elsewhere does not open). */
 export const appSecretContext = (app: string): string => `oauth_apps/${app}`
 
-/** The webhook URL under the mode's delivery rules, and a signing secret for it (shown once, kept sealed). */
-const webhookOf = (id: string, url: string | null | undefined) =>
+/**
+ * The webhook URL under the delivery rules of the registering organisation (the app's events are
+ * delivered under its owner's rules, `WebhookTargetTrust`), and a signing secret for it (shown
+ * once, kept sealed).
+ */
+const webhookOf = (organisation: string, id: string, url: string | null | undefined) =>
   Effect.gen(function*() {
     if (url === undefined || url === null) return { url: null, secret: undefined, sealed: null }
-    const refused = (yield* WebhookSender).refusal(url)
+    const privateTargets = yield* (yield* WebhookTargetTrust).privateTargets({ organisation })
+    const refused = yield* (yield* WebhookSender).check(url, privateTargets)
     if (refused !== undefined) return yield* Effect.fail(invalidField(OAUTH_APPS, ["webhook_url"], refused))
     const secret = randomBytes(32).toString("base64url")
     return { url, secret, sealed: (yield* WebhookSecretKey).seal(secret, appSecretContext(id)) }
@@ -102,7 +107,7 @@ export const registerApp = (organisation: string, command: OAuthAppCreateRequest
     const creditor = (yield* resolveCreditor(yield* CreditorRepository, organisation, OAUTH_APPS, command.links?.creditor)).resource
     const clientSecret = credential()
     const id = yield* newId("oauth_app")
-    const webhook = yield* webhookOf(id, command.webhook_url)
+    const webhook = yield* webhookOf(organisation, id, command.webhook_url)
     const app: OAuthApp = {
       id,
       organisation,

@@ -1,5 +1,5 @@
 import { Clock, Effect } from "effect"
-import { ACCESS_SCOPES, type AccessScope, type ApiRequest, type ApiResponse, authenticateWith, DEFAULT_THEME, formFields, hashToken, html, type Html, htmlPage, layout, MESSAGES, seeOther } from "@paykit/http"
+import { ACCESS_SCOPES, type AccessScope, type ApiRequest, type ApiResponse, authenticateFormToken, DEFAULT_THEME, formFields, hashToken, html, type Html, htmlPage, layout, MESSAGES, seeOther } from "@paykit/http"
 import { decodeInputEffect, newId } from "@paykit/core"
 import { CreditorCreateRequest } from "@paykit/engine"
 import { randomBytes } from "node:crypto"
@@ -163,11 +163,11 @@ const accountOf = (services: ConnectServices, fields: Readonly<Record<string, st
         return { problem: `Your organisation's details were refused: ${creditor.failure.errors.map((e) => `${e.field} ${e.message}`).join("; ")}` }
       }
       const organisation = yield* Effect.provideContext(newId("organisation"), services.ids)
-      yield* services.organisations.insert({ id: organisation, name, environment: "sandbox" })
+      yield* services.organisations.insert({ id: organisation, name, environment: "sandbox", origin: "signup" })
       yield* Effect.provideContext(services.creditors.create(organisation, creditor.success), services.ids)
       return { organisation }
     }
-    const caller = yield* Effect.exit(authenticateWith(services.tokens, `Bearer ${fields["access_token"] ?? ""}`))
+    const caller = yield* Effect.exit(authenticateFormToken(services.tokens, fields["access_token"]))
     if (caller._tag === "Failure") return { problem: "That access token is not an active token of any organisation." }
     if (caller.value.app !== null || caller.value.scope !== "read_write") {
       return { problem: "Log in with a read-write access token of the organisation itself, not one issued to an app." }

@@ -32,6 +32,9 @@ export const PayerAuthorisationBody = Schema.Struct({
     scheme: Schema.optionalKey(Schema.NullOr(MandateScheme)),
     payer_ip_address: PayerText,
     metadata: Schema.optionalKey(Metadata)
-  }))
+  })),
+  // The real API takes no links here: the mandate is the organisation's creditor's. A link sent
+  // anyway (another organisation's creditor, say) is refused rather than dropped unseen.
+  links: Schema.optionalKey(Schema.Never.annotate({ message: "is not accepted: a payer authorisation's mandate is for the organisation's own creditor" }))
 })
 export type PayerAuthorisationBody = typeof PayerAuthorisationBody.Type
