@@ -1,5 +1,5 @@
 import fc from "fast-check"
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import { describe, expect, it } from "vitest"
 import { timestampFromMillis } from "@paykit/core"
 import { type Machine, outboundPaymentImportMachine, outboundPaymentMachine } from "@paykit/machines"
@@ -132,11 +132,15 @@ const runCommands = (commands: ReadonlyArray<Command>) =>
           yield* outbound.expireUnapproved(ORG, timestampFromMillis(START + c.day * 86_400_000))
           break
         case "import": {
-          const batch = yield* imports.create(ORG, {
+          const made = yield* Effect.exit(imports.create(ORG, {
             entry_items: c.amounts.map((a) => ({ scheme: "faster_payments", amount: a, recipient_bank_account_id: recipientOf(c.recipient) }))
-          })
+          }))
+          // An entry naming no bank account of the organisation is refused with the import, at once.
+          const known = recipients[c.recipient] !== undefined
+          if (Exit.isSuccess(made) !== known) violations.push(`import to ${recipientOf(c.recipient)} ${Exit.isSuccess(made) ? "accepted" : "refused"}`)
+          if (Exit.isFailure(made)) break
           yield* imports.validatePending(ORG)
-          if (c.authorise) yield* Effect.exit(imports.authorise(ORG, batch.id, "dashboard.user@example.com"))
+          if (c.authorise) yield* Effect.exit(imports.authorise(ORG, made.value.id, "dashboard.user@example.com"))
           break
         }
       }
