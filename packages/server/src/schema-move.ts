@@ -7,7 +7,7 @@ import { SERVER_MIGRATIONS_TABLE } from "./migrations/index.ts"
  */
 const TABLES = [
   "resources", "events", "transitions", "outbox", "idempotency_keys", "due_work", MIGRATIONS_TABLE,
-  "organisations", "access_tokens", "organisation_clocks", "rate_limit_windows", "oauth_apps", "oauth_codes", "oauth_grants",
+  "organisations", "access_tokens", "organisation_clocks", "rate_limit_windows", "oauth_apps", "oauth_codes", "oauth_grants", "server_key_checks",
   SERVER_MIGRATIONS_TABLE
 ] as const
 

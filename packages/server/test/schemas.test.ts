@@ -62,11 +62,15 @@ const probe = (owner: string): DueWorkDeclarations => ({
   }]
 })
 
+/** The webhook secret key every paykit of these tests starts with (32 bytes, hex). */
+const SECRET_KEY = "5c".repeat(32)
+
 const startPaykit = async (host: HostDatabase, schema: string | undefined, options: ServerOptions = {}) => {
   const lines: Array<ServerLogLine> = []
   const chosen = host.paykit(schema)
   const runtime = ManagedRuntime.make(
-    makeServer({ ...testConfig({}), database: chosen.database }, { ...chosen.options, ...options }).pipe(Layer.provide(testLogs(lines)))
+    // One key for every start on a database: a restart with another is refused (the key check).
+    makeServer({ ...testConfig({ secretKey: SECRET_KEY }), database: chosen.database }, { ...chosen.options, ...options }).pipe(Layer.provide(testLogs(lines)))
   )
   const url = await runtime.runPromise(serverUrl)
   const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
