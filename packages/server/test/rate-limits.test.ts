@@ -68,7 +68,8 @@ describe.skipIf(databaseUrl === undefined)("two server processes on one PostgreS
     const base = databaseUrl ?? ""
     const scoped = `${base}${base.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
     for (let i = 0; i < 2; i++) {
-      const config = { ...testConfig({ sandboxToken: TOKEN }), database: { _tag: "Postgres" as const, url: Redacted.make(scoped) } }
+      // One webhook key for both: a process with another is refused at start.
+      const config = { ...testConfig({ sandboxToken: TOKEN, secretKey: "7a".repeat(32) }), database: { _tag: "Postgres" as const, url: Redacted.make(scoped) } }
       const runtime = ManagedRuntime.make(makeServer(config).pipe(Layer.provide(testLogs([]))))
       urls.push(await runtime.runPromise(serverUrl))
       runtimes.push(runtime)
