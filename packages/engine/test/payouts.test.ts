@@ -103,6 +103,53 @@ describe("payouts", () => {
     }
   })
 
+  it("answers why payouts are held: creditor_not_verified, then no_payout_account, then nothing once they come", async () => {
+    const r = await runEngine(Effect.gen(function*() {
+      const creditors = yield* Creditors
+      const payouts = yield* Payouts
+      const simulator = yield* Simulator
+      const creditor = yield* creditors.create(ORG, { name: "Held Gym", country_code: "GB", creditor_type: "company" })
+      const customers = yield* Customers
+      const customer = yield* customers.create(ORG, { company_name: "Payer Ltd" })
+      const account = yield* customers.createBankAccount(ORG, { account_holder_name: "Payer Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id } })
+      const mandate = yield* (yield* Mandates).create(ORG, { links: { customer_bank_account: account.id, creditor: creditor.id } })
+      const before = yield* payouts.holds(ORG, creditor.id)
+      yield* Effect.flatMap(edge.payment({ amount: 10_000, currency: "GBP", links: { mandate: mandate.id } }), (c) => Payments.use((service) => service.create(ORG, c)))
+      yield* simulator.advanceTo(START + 10 * DAY)
+      const unverified = yield* payouts.holds(ORG, creditor.id)
+      const everyone = yield* payouts.holds(ORG)
+      yield* creditors.createVerificationDetail(ORG, {
+        name: "Held Gym", company_number: "01234567", description: "Gyms", address_line1: "1 High Street", city: "London", postal_code: "E1 6AN",
+        directors: [{ given_name: "Grace", family_name: "Hopper", date_of_birth: unsafeLocalDate("1970-01-01"), street: "1 High Street", city: "London", postal_code: "E1 6AN", country_code: "GB" }],
+        links: { creditor: creditor.id }
+      })
+      yield* simulator.advanceTo(START + 11 * DAY)
+      const noAccount = yield* payouts.holds(ORG, creditor.id)
+      yield* creditors.createBankAccount(ORG, {
+        account_holder_name: "Held Gym", account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP",
+        set_as_default_payout_account: true, links: { creditor: creditor.id }
+      })
+      yield* simulator.advanceTo(START + 14 * DAY)
+      const unknown = yield* Effect.exit(payouts.holds(ORG, "CR000000000000"))
+      return {
+        creditor: creditor.id, before, unverified, everyone, noAccount, after: yield* payouts.holds(ORG, creditor.id), unknown: unknown._tag,
+        payouts: (yield* payouts.list(ORG, { creditor: creditor.id })).items
+      }
+    }))
+    expect(r.before).toEqual([])
+    const waiting = 10_000 - 144
+    expect(r.unverified).toEqual([
+      { currency: "GBP", reason: "creditor_not_verified", description: PAYOUT_HOLD_REASONS.creditor_not_verified, amount: waiting, links: { creditor: r.creditor } }
+    ])
+    expect(r.everyone).toContainEqual(r.unverified[0])
+    expect(r.noAccount).toEqual([
+      { currency: "GBP", reason: "no_payout_account", description: PAYOUT_HOLD_REASONS.no_payout_account, amount: waiting, links: { creditor: r.creditor } }
+    ])
+    expect(r.after).toEqual([])
+    expect(r.unknown).toBe("Failure")
+    expect(r.payouts.map((p) => [p.amount, p.status])).toEqual([[waiting, "paid"]])
+  })
+
   it("fails a mandate for an account holder named Mandate Fail and cancels its pending payments", async () => {
     const r = await runEngine(Effect.gen(function*() {
       const creditor = yield* (yield* Creditors).create(ORG, { name: "Acme", country_code: "GB", creditor_type: "company" })

@@ -2,7 +2,7 @@ import { Layer, ManagedRuntime, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { GoCardlessClient } from "gocardless-nodejs"
-import { payoutArrivalDate } from "@paykit/engine"
+import { PAYOUT_HOLD_REASONS, payoutArrivalDate } from "@paykit/engine"
 import type { Currency, LocalDate } from "@paykit/core"
 import { serverUrl } from "@paykit/http"
 import { makeServer } from "../src/index.ts"
@@ -66,6 +66,32 @@ describe("a fresh sandbox server", () => {
     expect(response.status).toBe(201)
     const created = String(((await json(response))["webhook_endpoints"] as { created_at: string }).created_at)
     expect(Date.parse(created)).toBeGreaterThanOrEqual(Date.parse(clock.now) - 1_000)
+  })
+
+  // Last: a second creditor means a mandate must name its creditor from here on.
+  it("says why a new creditor's payouts are held, at GET /creditors/{id}/payout_holds, and the client still reads the creditor", { timeout: 120_000 }, async () => {
+    const holdsOf = async (creditor: string) => {
+      const response = await api(server.url, token, `/creditors/${creditor}/payout_holds`)
+      return { status: response.status, body: await json(response) }
+    }
+    const creditor = await client.creditors.create({ name: "Held Gym", country_code: "GB", creditor_type: "company" } as never)
+    const creditorId = creditor.id ?? ""
+    const customer = await client.customers.create({ given_name: "Ada", family_name: "Lovelace", email: "ada@example.com" } as never)
+    const account = await client.customerBankAccounts.create({
+      account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id ?? "" }
+    } as never)
+    const mandate = await client.mandates.create({ links: { customer_bank_account: account.id ?? "", creditor: creditorId } } as never)
+    await client.payments.create({ amount: 1500, currency: "GBP", links: { mandate: mandate.id ?? "" } } as never)
+    expect(await holdsOf(creditorId)).toEqual({ status: 200, body: { payout_holds: [] } })
+    for (let day = 0; day < 8; day++) await advance(server, token, "P1D")
+    const held = await holdsOf(creditorId)
+    expect(held.status).toBe(200)
+    expect(held.body["payout_holds"]).toEqual([
+      { currency: "GBP", reason: "creditor_not_verified", description: PAYOUT_HOLD_REASONS.creditor_not_verified, amount: expect.any(Number), links: { creditor: creditorId } }
+    ])
+    expect(await holdsOf(server.boot.creditor ?? "")).toEqual({ status: 200, body: { payout_holds: [] } })
+    expect((await holdsOf("CR000000000000")).status).toBe(404)
+    expect((await client.creditors.find(creditorId)).verification_status).not.toBe("successful")
   })
 })
 

@@ -28,6 +28,8 @@ interface Document {
 
 const TABLES: ReadonlyArray<ReadonlyArray<EndpointDeclaration<never>>> = [PAYKIT_ROUTES, SANDBOX_ROUTES, SCENARIO_ROUTES, OAUTH_APP_ROUTES]
 const EXTENSIONS = new Set<ReadonlyArray<EndpointDeclaration<never>>>([SANDBOX_ROUTES, OAUTH_APP_ROUTES])
+/** paykit's own routes among the API's rooms (a creditor's held payouts: docs/money.md). */
+const OWN_API_PATHS: ReadonlySet<string> = new Set(["/creditors/{id}/payout_holds"])
 
 /** `/payments/:id` as the document writes it: `/payments/{id}`. */
 const documentPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, "{$1}")
@@ -53,7 +55,7 @@ describe("the API reference", () => {
         const operation = document.paths[path]?.[endpoint.method.toLowerCase()]
         expect(operation, `${endpoint.method} ${path} in /openapi.json`).toBeDefined()
         expect(page, `${endpoint.method} ${path} on /docs`).toContain(`id="${operationAnchor(endpoint.method, path)}"`)
-        const extension = EXTENSIONS.has(table)
+        const extension = EXTENSIONS.has(table) || OWN_API_PATHS.has(path)
         expect(operation?.["x-paykit-extension"] === true, `${path} is an extension`).toBe(extension)
         expect(operation?.tags.includes(PAYKIT_EXTENSION_TAG), `${path} tagged`).toBe(extension)
         count++

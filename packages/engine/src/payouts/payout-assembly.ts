@@ -6,11 +6,12 @@ import { markScheduleDue } from "../payments/instalment-schedule-checks.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { applyCreation, applyTransition, save } from "../kernel/support.ts"
-import { type Creditor, payoutLinkKey } from "../creditors/domain/creditors.ts"
+import type { Creditor } from "../creditors/domain/creditors.ts"
 import type { AppFeeLedgerEntry } from "../ledger/domain/app-fees.ts"
 import type { Payout } from "./domain/payouts.ts"
 import type { LedgerEntry } from "../ledger/domain/settlement-entries.ts"
 import type { PayoutStores } from "./repositories.ts"
+import { logHeld, payoutHoldOf } from "./payout-holds.ts"
 import { merchantTaxInput, sandboxRate } from "./sandbox-fx.ts"
 
 /** A payout's fields when it is not exchanged. */
@@ -47,35 +48,9 @@ const createPending = (stores: PayoutStores, organisation: string, assembly: Ass
     })))
 
 /**
- * Why a creditor's money in a currency is not paid out, logged once per daily run (so once a day)
- * while it is held: a payout that never comes must say why. docs/money.md, "Held payouts".
- */
-export const PAYOUTS_HELD = "payouts held: the creditor's collected money waits until it can be paid out"
-export const PAYOUT_HOLD_REASONS = {
-  creditor_not_verified: "the creditor's verification_status is not successful: submit its verification_details (the sandbox's review completes on the next daily run)",
-  no_payout_account: "the creditor has no default payout account in this currency: create a creditor_bank_account with set_as_default_payout_account",
-  payout_account_not_verified: "the creditor's default payout account in this currency is still being verified (the next daily run's review completes it)"
-} as const
-export type PayoutHoldReason = keyof typeof PAYOUT_HOLD_REASONS
-
-/** The creditor's default payout account in `currency`, or why it cannot be paid into. */
-const payoutAccountOf = (stores: PayoutStores, organisation: string, creditor: Creditor, currency: Currency) =>
-  Effect.gen(function*() {
-    const account = creditor.links[payoutLinkKey(currency)]
-    if (account === null) return { held: "no_payout_account" } as const
-    const bankAccount = yield* Effect.orDie(stores.accounts.get(organisation, account))
-    return bankAccount.resource.verification_status === "successful" ? { account } : { held: "payout_account_not_verified" } as const
-  })
-
-const logHeld = (organisation: string, creditor: string, currency: Currency, reason: PayoutHoldReason) =>
-  Effect.logWarning(PAYOUTS_HELD).pipe(
-    Effect.annotateLogs({ organisation, creditor, currency, reason, description: PAYOUT_HOLD_REASONS[reason] })
-  )
-
-/**
- * Who a group of one creditor's rows in one currency is paid to: the creditor, if verified (spec:
- * successful = can receive payouts), its verified payout account in the currency, and the number
- * of its next payout's reference. Undefined (and the hold logged) while the group cannot be paid.
+ * Who a group of one creditor's rows in one currency is paid to: the creditor, its verified payout
+ * account in the currency (`payoutHoldOf`'s rule), and the number of its next payout's reference.
+ * Undefined (and the hold logged) while the group cannot be paid.
  */
 const payeeOf = (stores: PayoutStores, organisation: string, rows: ReadonlyArray<Versioned<{ readonly creditor: string; readonly currency: Currency }>>) =>
   Effect.gen(function*() {
@@ -83,8 +58,7 @@ const payeeOf = (stores: PayoutStores, organisation: string, rows: ReadonlyArray
     if (first === undefined) return undefined
     const creditor = (yield* Effect.orDie(stores.creditors.get(organisation, first.resource.creditor))).resource
     const currency = first.resource.currency
-    if (creditor.verification_status !== "successful") return yield* Effect.as(logHeld(organisation, creditor.id, currency, "creditor_not_verified"), undefined)
-    const payout = yield* payoutAccountOf(stores, organisation, creditor, currency)
+    const payout = yield* payoutHoldOf(stores, organisation, creditor, currency)
     if ("held" in payout) return yield* Effect.as(logHeld(organisation, creditor.id, currency, payout.held), undefined)
     const previous = yield* stores.payouts.scan(organisation, { creditor: eq(creditor.id) })
     return { creditor, currency, account: payout.account, sequence: previous.length + 1 }

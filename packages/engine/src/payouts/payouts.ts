@@ -16,6 +16,8 @@ import type { Payout } from "./domain/payouts.ts"
 import type { PayoutListParams, PayoutUpdateCommand } from "./domain/requests.ts"
 import { payoutLinks } from "./payout-sending.ts"
 import { processPartnerPayoutDay, processPayoutDay } from "./daily-payouts.ts"
+import type { PayoutHold } from "./domain/payout-holds.ts"
+import { payoutHolds } from "./payout-holds.ts"
 
 type Errors = OperationError
 
@@ -61,6 +63,13 @@ export class Payouts extends Context.Service<Payouts, {
   /** A bounced payout is sent again: pending once more, paid (or bounced) on the next bank day. */
   readonly retry: (organisation: string, id: string) => Effect.Effect<Payout, Errors>
   /**
+   * Why payouts are held now (docs/money.md, "Held payouts"): per creditor and currency with money
+   * no payout has taken, the reason the daily run holds it and the amount waiting; one creditor's
+   * (NotFound if it is not the organisation's) or, without `creditor`, every creditor's. Empty
+   * when nothing is held.
+   */
+  readonly holds: (organisation: string, creditor?: string) => Effect.Effect<ReadonlyArray<PayoutHold>, NotFound>
+  /**
    * The day's payouts, in this order: pending payouts made earlier are sent (an exchanged one
    * first has its rate confirmed, `fx_rate_confirmed`) and come back paid or bounced; then each
    * verified creditor's settled movements from earlier days are assembled by @paykit/money into
@@ -101,6 +110,7 @@ export class Payouts extends Context.Service<Payouts, {
         list: (o, p) => stores.payouts.list(o, listQueryOf(p)),
         update: (o, id, c) => run(updatePayout(stores, o, id, c)),
         retry: (o, id) => run(retryPayout(stores, o, id)),
+        holds: (o, creditor) => payoutHolds(stores, o, creditor),
         processDay: (o) => processPayoutDay(stores, ports, eachItem, o),
         processPartnerDay: (o) => processPartnerPayoutDay(stores, eachItem, o)
       })

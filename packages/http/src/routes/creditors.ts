@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { HttpApiEndpoint, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
 import { LOGO_IMAGE_MAX_BASE64_LENGTH } from "@paykit/core"
 import {
   Creditor,
@@ -10,6 +10,9 @@ import {
   ListParams,
   Logos,
   PayerThemes,
+  PAYOUT_HOLDS,
+  PayoutHold,
+  Payouts,
   REQUEST_BODIES,
   SchemeIdentifier,
   SchemeIdentifierListParams,
@@ -18,7 +21,9 @@ import {
   verificationDetails
 } from "@paykit/engine"
 import { LOGOS, PAYER_THEMES } from "@paykit/validation"
-import { bodilessActionEndpoint, createEndpoint, declare, type EndpointDeclaration, getEndpoint, Idempotent, listEndpoint, updateEndpoint } from "../endpoints.ts"
+import { bodilessActionEndpoint, createEndpoint, declare, type EndpointDeclaration, getEndpoint, Idempotent, IdParams, listEndpoint } from "../endpoints.ts"
+import { paykitExtension, updateEndpoint } from "../endpoints.ts"
+import { getHandler } from "../read-handlers.ts"
 import { routeRoom } from "../routes.ts"
 import { single } from "../wire.ts"
 import { createdWithoutLocation } from "../write-handlers.ts"
@@ -33,7 +38,8 @@ const services = Effect.gen(function*() {
     creditors: yield* Creditors,
     schemeIdentifiers: yield* SchemeIdentifiers,
     payerThemes: yield* PayerThemes,
-    logos: yield* Logos
+    logos: yield* Logos,
+    payouts: yield* Payouts
   }
 })
 type Declaration = EndpointDeclaration<Effect.Success<typeof services>>
@@ -79,6 +85,24 @@ const logo: Declaration = declare(
   })
 )
 
+/**
+ * `GET /creditors/:id/payout_holds`, paykit's own extension: why the creditor's collected money is
+ * not paid out, per currency (the engine's `Payouts.holds`; `[]` when nothing is held). A separate
+ * path rather than a field of the creditor, so the creditor stays GoCardless's resource and the
+ * official client never meets it. docs/money.md, "Held payouts".
+ */
+const payoutHolds: Declaration = declare(
+  CREDITORS,
+  paykitExtension(HttpApiEndpoint.get("payout_holds", `/${CREDITORS}/:id/${PAYOUT_HOLDS}`, {
+    params: IdParams,
+    success: single(PAYOUT_HOLDS, Schema.Array(PayoutHold))
+  }).annotate(
+    OpenApi.Description,
+    "paykit's own API extension, not part of the GoCardless API: why the creditor's collected money is held (not paid out), per currency, with the amount waiting; empty when nothing is held. docs/money.md"
+  )),
+  (s) => getHandler(PAYOUT_HOLDS, (organisation, id) => s.payouts.holds(organisation, id))
+)
+
 const declarations: ReadonlyArray<Declaration> = [
   listEndpoint(CREDITORS, creditors.schema, ListParams, (s) => s.creditors.list),
   getEndpoint(CREDITORS, creditors.schema, (s) => s.creditors.get),
@@ -94,7 +118,8 @@ const declarations: ReadonlyArray<Declaration> = [
   listEndpoint(SI, SchemeIdentifier, SchemeIdentifierListParams, (s) => s.schemeIdentifiers.list),
   getEndpoint(SI, SchemeIdentifier, (s) => s.schemeIdentifiers.get),
   payerTheme,
-  logo
+  logo,
+  payoutHolds
 ]
 
 export const creditorsRoom = routeRoom([CREDITORS, CBA, VD, SI, BRANDING], services, declarations)
