@@ -93,6 +93,50 @@ const checkTarballs = (packed: ReadonlyArray<Packed>): void => {
   }
 }
 
+interface Manifest {
+  readonly license?: string
+  readonly engines?: { readonly node?: string }
+  readonly sideEffects?: unknown
+  readonly peerDependencies?: Readonly<Record<string, string>>
+  readonly repository?: unknown
+}
+
+/** A `repository` field's URL (the string form or `{url}`), and the `directory` of the object form. */
+const urlOf = (repository: unknown): string | undefined =>
+  typeof repository === "string" ? repository
+    : typeof repository === "object" && repository !== null && "url" in repository && typeof repository.url === "string" ? repository.url
+    : undefined
+const directoryOf = (repository: unknown): unknown =>
+  typeof repository === "object" && repository !== null && "directory" in repository ? repository.directory : undefined
+
+/**
+ * What each package's `package.json` declares (docs/packaging.md, "Package hygiene"): no key twice
+ * at its top level (JSON.parse keeps the last, so a second `peerDependencies` silently dropped
+ * `effect` from three packages once), `license`, `engines.node`, `sideEffects`, `effect` as a peer,
+ * and `repository` exactly when the root has one: the root's URL with the package's directory.
+ */
+const checkManifests = (): void => {
+  const root = readJson(join(ROOT, "package.json")) as Manifest
+  for (const workspace of rootManifest.workspaces) {
+    const text = readFileSync(join(ROOT, workspace, "package.json"), "utf8")
+    const manifest = JSON.parse(text) as Manifest & { readonly name: string }
+    const keys = [...text.matchAll(/^ {2}"([^"]+)":/gm)].map((m) => m[1])
+    const twice = keys.filter((key, i) => keys.indexOf(key) !== i)
+    check(`${manifest.name}: package.json names each top-level key once`, twice.length === 0, twice.join(", "))
+    const missing = [
+      ...(manifest.license === undefined ? ["license"] : []),
+      ...(manifest.engines?.node === undefined ? ["engines.node"] : []),
+      ...(manifest.sideEffects === undefined ? ["sideEffects"] : []),
+      ...(manifest.peerDependencies?.["effect"] === undefined ? ["peerDependencies.effect"] : [])
+    ]
+    check(`${manifest.name}: declares license, engines, sideEffects and effect as a peer`, missing.length === 0, missing.join(", "))
+    const expected = urlOf(root.repository) === undefined ? undefined : `${urlOf(root.repository)} ${workspace}`
+    const found = urlOf(manifest.repository) === undefined ? undefined : `${urlOf(manifest.repository)} ${directoryOf(manifest.repository)}`
+    check(`${manifest.name}: repository ${expected === undefined ? "absent, as the root has none" : "is the root's URL with its directory"}`,
+      found === expected, JSON.stringify(manifest.repository))
+  }
+}
+
 const install = (app: string, specs: ReadonlyArray<string>): Promise<Outcome> =>
   attempt("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", ...specs], app, 300_000)
 
@@ -253,6 +297,7 @@ const main = async (): Promise<void> => {
     const packed = pack(tarballDir)
     check(`npm pack: ${packed.length} packages packed`, packed.length === rootManifest.workspaces.length)
     checkTarballs(packed)
+    checkManifests()
     const tarball = (name: string) => join(tarballDir, packed.find((p) => p.name === name)?.filename ?? `${name}-missing.tgz`)
     await Promise.all([
       checkFullApp(join(scratch, "app-all"), packed.map((p) => tarball(p.name))),
