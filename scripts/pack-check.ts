@@ -217,13 +217,13 @@ const checkExamples = async (app: string): Promise<void> => {
       target: "ES2023", lib: ["ES2023"], module: "NodeNext", moduleResolution: "NodeNext", strict: true,
       verbatimModuleSyntax: true, allowImportingTsExtensions: true, noEmit: true, types: ["node"], skipLibCheck: false
     },
-    include: ["examples/*.ts"]
+    include: ["examples/*.ts", "property/*.ts"]
   }, null, 2))
   const tsc = await attempt(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", app, "--pretty", "false"], app, 300_000)
   // skipLibCheck is off, so every declaration file is checked; errors in third-party ones (effect's, pglite's) are theirs.
   const errors = tsc.out.split("\n").filter((l) => / error TS\d+/.test(l))
   const ours = errors.filter((l) => !l.startsWith("node_modules/") || l.startsWith("node_modules/@paykit/"))
-  check(`README examples type-check against the installed .d.ts (skipLibCheck: false; ${errors.length - ours.length} errors in third-party files ignored)`,
+  check(`README examples and the property test type-check against the installed .d.ts (skipLibCheck: false; ${errors.length - ours.length} errors in third-party files ignored)`,
     ours.length === 0, ours.slice(0, 15).join("\n"))
   await inTurn(runs, 2)
 }
@@ -250,6 +250,52 @@ const withPaykitDependencies = (names: ReadonlyArray<string>): Array<string> => 
   return [...all]
 }
 
+/**
+ * A property test as an embedder writes one, without vitest: plain `fc.assert` over the arbitraries
+ * of `@paykit/schedule/testing` and `@paykit/machines/testing`, and effect's `Arbitrary` derived
+ * from the Schemas of dates and amounts (they carry the constraints that build values, so the
+ * derivation does not discard its way to a failure). Run by node and type-checked with the examples.
+ */
+const PROPERTY_TEST = `
+import assert from "node:assert/strict"
+import { Arbitrary, Effect, Result, Schema } from "effect"
+import fc from "fast-check"
+import { Amount, LocalDate, makeLocalDate, PositiveAmount } from "@paykit/core"
+import { CASES, eventPathArb } from "@paykit/machines/testing"
+import { planSubscription } from "@paykit/schedule"
+import { CALENDARS, schemeDateArb, subscriptionRequestArb } from "@paykit/schedule/testing"
+
+fc.assert(fc.property(subscriptionRequestArb, ({ context, request }) => Result.isSuccess(planSubscription(request, context))), { numRuns: 200 })
+for (const calendar of CALENDARS) {
+  fc.assert(fc.property(schemeDateArb(calendar, makeLocalDate(2020, 1, 1), makeLocalDate(2030, 12, 31)), (d) => calendar.isBusinessDay(d)), { numRuns: 100 })
+}
+for (const machineCase of CASES) {
+  fc.assert(fc.property(eventPathArb(machineCase), ({ initial, entries }) =>
+    entries.every((entry, i) => entry.from === (i === 0 ? initial : entries[i - 1]?.to) && machineCase.machine.states.includes(entry.to))), { numRuns: 50 })
+}
+const derived = [["LocalDate", LocalDate], ["Amount", Amount], ["PositiveAmount", PositiveAmount]] as const
+for (const [name, schema] of derived) {
+  const values = await Effect.runPromise(Arbitrary.sampleEffect(Arbitrary.schema(schema), { count: 200 }))
+  assert.equal(values.length, 200, name)
+  for (const value of values) assert.ok(Schema.is(schema)(value), \`\${name}: \${String(value)}\`)
+}
+console.log(\`properties held: subscription requests, scheme dates, \${CASES.length} machines' event paths, \${derived.length} derived Schemas\`)
+`
+
+/** fast-check at the workspace's version (the kits' optional peer), and the property test written where the type check reads it. */
+const preparePropertyTest = async (app: string): Promise<boolean> => {
+  const fastCheck = await install(app, [`fast-check@${rootManifest.devDependencies["fast-check"] ?? "missing"}`])
+  check("app with every package: fast-check installed (the testing kits' peer)", fastCheck.ok, lastLines(fastCheck.out))
+  mkdirSync(join(app, "property"))
+  writeFileSync(join(app, "property", "kits.property.ts"), PROPERTY_TEST)
+  return fastCheck.ok
+}
+
+const runPropertyTest = async (app: string): Promise<void> => {
+  const ran = await attempt(workspaceNode(), ["--disable-warning=ExperimentalWarning", join(app, "property", "kits.property.ts")], app, 300_000)
+  check("a property test over @paykit/schedule/testing and @paykit/machines/testing runs with plain fast-check", ran.ok && /^properties held/m.test(ran.out), lastLines(ran.out))
+}
+
 const checkFullApp = async (app: string, tarballs: ReadonlyArray<string>): Promise<void> => {
   const label = "app with every package"
   if (!(await makeApp(label, app, tarballs))) return
@@ -257,7 +303,9 @@ const checkFullApp = async (app: string, tarballs: ReadonlyArray<string>): Promi
   check(`${label}: exactly one effect`, effects.length === 1, effects.join(", "))
   const ls = await npmLs(app, ["effect"])
   check(`${label}: npm ls effect is clean (no invalid or missing peer)`, ls.ok, lastLines(ls.out))
+  const property = await preparePropertyTest(app)
   await checkExamples(app)
+  if (property) await runPropertyTest(app)
 }
 
 /**
