@@ -1,17 +1,22 @@
 import { randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import { Effect, Layer, Schedule } from "effect"
-import { decodeCommand, type EngineStorage, OutboundPaymentImports, productionEngine, REQUEST_BODIES, runDueWork, SandboxBank } from "@paykit/engine"
+import {
+  decodeCommand, OutboundPaymentImports, productionEngine, type ProductionStorage, REQUEST_BODIES, runDueWork, SandboxBank, type SenderPolicy
+} from "@paykit/engine"
 import { ORG, setUpPayment } from "./engine-program.ts"
 
 /**
- * The engine as a production host runs it: the real clock, random ids, the host's storage and
- * webhook key, and the due-work worker polling in this process. The bank is the sandbox's here.
+ * The engine as a production host runs it: the real clock, random ids, the host's storage (with
+ * its webhook outbox: `ProductionSqlStorage` of @paykit/store-sql) and webhook key, and the
+ * due-work worker polling in this process: daily runs, deadlines, webhook deliveries, retention.
+ * The bank is the sandbox's here. `senderPolicy` stays the live one (https only) unless given.
  */
-export const productionLayer = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
+export const productionLayer = <E, R>(storage: Layer.Layer<ProductionStorage, E, R>, senderPolicy?: SenderPolicy) =>
   runDueWork().pipe(Layer.provideMerge(productionEngine(storage, {
     webhookSecretKey: randomBytes(32), // the host's own key in production, the same across restarts
-    workerOwner: `${hostname()}:${process.pid}`
+    workerOwner: `${hostname()}:${process.pid}`,
+    ...(senderPolicy === undefined ? {} : { senderPolicy })
   })), Layer.provideMerge(SandboxBank))
 
 const importCreate = decodeCommand(REQUEST_BODIES.outbound_payment_imports.create, "outbound_payment_imports")

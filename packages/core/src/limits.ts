@@ -110,3 +110,11 @@ export const LOGO_IMAGE_MAX_BASE64_LENGTH = 4 * Math.ceil((1024 * 1024) / 3)
  * client libraries, e.g. gocardless_pro 4.8.0). A larger import is refused at creation.
  */
 export const OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES = 1_000
+
+/**
+ * How long an idempotency key is kept after its creation: a reuse within it is a conflict, a use
+ * after it creates afresh. The spec gives no lifetime; 30 days, measured on the organisation's
+ * clock (the sandbox's simulated one in sandbox mode). The HTTP layer keeps keys for it; the
+ * engine's retention removes them after it.
+ */
+export const IDEMPOTENCY_KEY_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000

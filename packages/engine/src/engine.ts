@@ -1,6 +1,6 @@
 import { Cause, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { IdGenerator } from "@paykit/core"
+import { IDEMPOTENCY_KEY_LIFETIME_MS, IdGenerator } from "@paykit/core"
 import { InMemoryStorage } from "./memory/in-memory.ts"
 import { SandboxBank } from "./memory/sandbox-bank.ts"
 import type { BankGateway } from "./kernel/ports/bank-gateway.ts"
@@ -22,6 +22,18 @@ import { customerNotificationsRoom } from "./customer-notifications/room.ts"
 import { flowsRoom } from "./flows/room.ts"
 import { WebhookSecretKey } from "./webhooks/secret-box.ts"
 import { LIVE_SENDER_POLICY, SANDBOX_SENDER_POLICY, type SenderPolicy, WebhookSender } from "./webhooks/sender.ts"
+import { WebhookDeliveries } from "./webhooks/delivery-due.ts"
+import { webhookDueWork } from "./webhooks/jobs.ts"
+import type { WebhookOutbox } from "./webhooks/outbox.ts"
+import {
+  DEFAULT_EVENT_RETENTION_DAYS,
+  RETENTION_KIND,
+  retentionDueWork,
+  retentionPolicy,
+  type RetentionPolicy,
+  type RetentionStore,
+  scheduleFirstRetentionRun
+} from "./retention/retention.ts"
 
 /**
  * The hosted flows' services (`flows/`) and their neighbours' (`bank-account-holder-verifications/`,
@@ -118,7 +130,8 @@ export const engineDueWorker = (options: DueWorkerOptions & { readonly extra?: R
 
 /**
  * Gives every organisation holding data its next daily run when it has none pending (a new
- * organisation, or a store from before): keys are dates, so two processes doing this at once make
+ * organisation, or a store from before), and its next retention run when the worker runs
+ * retention (`productionEngine`'s does): keys are dates, so two processes doing this at once make
  * one row per date.
  */
 export const ensureDailyRuns: Effect.Effect<void, never, RepositoryBackend | DueWorkStore | DueWorkSchedule | DueWorker> = Effect.gen(function*() {
@@ -127,6 +140,9 @@ export const ensureDailyRuns: Effect.Effect<void, never, RepositoryBackend | Due
   for (const organisation of yield* (yield* RepositoryBackend).organisations) {
     if ((yield* store.pendingOf(organisation, DAILY_RUN_KIND)).length === 0) {
       yield* scheduleFirstDailyRun(organisation, yield* worker.nowOf(organisation))
+    }
+    if (worker.kinds.has(RETENTION_KIND) && (yield* store.pendingOf(organisation, RETENTION_KIND)).length === 0) {
+      yield* scheduleFirstRetentionRun(organisation, yield* worker.nowOf(organisation))
     }
   }
 })
@@ -169,27 +185,50 @@ export interface ProductionEngineOptions {
   /** Due work of the host's own, run by the same worker. */
   readonly extraDueWork?: ReadonlyArray<DueWorkDeclarations>
   readonly leaseMillis?: number
+  /** How long events, webhook records and idempotency keys are kept (default `DEFAULT_RETENTION_POLICY`). */
+  readonly retention?: RetentionPolicy
 }
+
+/** Events and webhook records kept `DEFAULT_EVENT_RETENTION_DAYS` (90) days, idempotency keys their lifetime (30 days). */
+export const DEFAULT_RETENTION_POLICY: RetentionPolicy = retentionPolicy(DEFAULT_EVENT_RETENTION_DAYS, IDEMPOTENCY_KEY_LIFETIME_MS)
+
+/**
+ * What production storage holds besides `EngineStorage`: the webhook outbox (each event queued in
+ * the transaction that committed it) and the pruning of old rows. `ProductionSqlStorage` of
+ * @paykit/store-sql provides all of it.
+ */
+export type ProductionStorage = EngineStorage | WebhookOutbox | RetentionStore
 
 /**
  * The engine as a production host embeds it: every API service on `storage`, on the real clock
  * (Effect's default `Clock`), random ids, webhook secrets sealed under the host's key, the live
- * webhook sender, and a due-work worker (add `runDueWork()` to start it). What is left to provide
- * is exactly the bank: a `BankGateway` and a `NameVerifier` (`SandboxBank` until a real one).
+ * webhook sender, and a due-work worker (add `runDueWork()` to start it) over the daily run, the
+ * rooms' deadlines, webhook deliveries (the outbox's pump and each delivery's attempts) and
+ * retention (`options.retention`), plus the host's `extraDueWork`. What is left to provide is
+ * exactly the bank: a `BankGateway` and a `NameVerifier` (`SandboxBank` until a real one).
  */
-export const productionEngine = <E, R>(storage: Layer.Layer<EngineStorage, E, R>, options: ProductionEngineOptions) =>
-  engineDueWorker({
-    owner: options.workerOwner,
-    ...(options.leaseMillis === undefined ? {} : { leaseMillis: options.leaseMillis }),
-    ...(options.extraDueWork === undefined ? {} : { extra: options.extraDueWork })
-  }).pipe(
+export const productionEngine = <E, R>(storage: Layer.Layer<ProductionStorage, E, R>, options: ProductionEngineOptions) => {
+  const worker = Layer.unwrap(Effect.map(
+    Effect.all([webhookDueWork, retentionDueWork(options.retention ?? DEFAULT_RETENTION_POLICY)]),
+    (own) =>
+      engineDueWorker({
+        owner: options.workerOwner,
+        ...(options.leaseMillis === undefined ? {} : { leaseMillis: options.leaseMillis }),
+        extra: [...own, ...(options.extraDueWork ?? [])]
+      })
+  ))
+  return worker.pipe(
+    Layer.provideMerge(WebhookDeliveries.layer),
     Layer.provideMerge(engineServicesOn(storage)),
+    // The outbox and the retention store (the same storage layer, built once: layers are memoised).
+    Layer.provideMerge(storage),
     Layer.provideMerge(Layer.mergeAll(
       IdGenerator.layer,
       WebhookSecretKey.fromKey(options.webhookSecretKey),
       WebhookSender.node(options.senderPolicy ?? LIVE_SENDER_POLICY)
     ))
   )
+}
 
 /**
  * The engine for tests: `sandboxEngineOn(storage)` (in memory unless given) with ids from `seed`,

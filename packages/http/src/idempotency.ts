@@ -1,5 +1,5 @@
 import { Context, Deferred, Effect, Layer } from "effect"
-import { millisIn } from "@paykit/core"
+import { IDEMPOTENCY_KEY_LIFETIME_MS, millisIn } from "@paykit/core"
 
 /**
  * Idempotent creation, as GoCardless does it. A creating POST may carry an `Idempotency-Key`; the
@@ -16,12 +16,8 @@ import { millisIn } from "@paykit/core"
 /** The longest key accepted (the real API's limit). */
 export const IDEMPOTENCY_KEY_MAX_LENGTH = 128
 
-/**
- * How long a key is kept after its creation: a reuse within it is a conflict, a use after it creates
- * afresh. The spec gives no lifetime; 30 days, measured on the server's clock (the sandbox's
- * simulated one in sandbox mode).
- */
-export const IDEMPOTENCY_KEY_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000
+/** How long a key is kept (@paykit/core's limits: retention in the engine reads it too). */
+export { IDEMPOTENCY_KEY_LIFETIME_MS }
 
 /** What a keyed creation came to: it ran (`value` is its result), or the key had created `resourceId` before. */
 export type KeyedCreation<A> =

@@ -29,3 +29,4 @@ export {
   storageMaintenance
 } from "./maintenance.ts"
 export { makeRetentionSql, RetentionSql } from "./retention.ts"
+export { ProductionSqlStorage } from "./production-storage.ts"

@@ -1,8 +1,15 @@
-import { Effect, Layer } from "effect"
-import { InMemoryStorage, type EngineStorage, testEngine } from "@paykit/engine"
+import { createHmac } from "node:crypto"
+import { createServer } from "node:http"
+import type { AddressInfo } from "node:net"
+import { Effect, Layer, Schedule } from "effect"
+import {
+  decodeCommand, DueWorker, DueWorkStore, ensureDailyRuns, InMemoryStorage, type EngineStorage, REQUEST_BODIES, RETENTION_KIND, SANDBOX_SENDER_POLICY,
+  testEngine, WEBHOOK_DELIVERY_KIND, WebhookEndpoints
+} from "@paykit/engine"
 import { describe, expect, it } from "vitest"
-import { program } from "../../../examples/engine-program.ts"
+import { ORG, program, setUpPayment } from "../../../examples/engine-program.ts"
 import { productionLayer, productionProgram } from "../../../examples/engine-production.ts"
+import { ProductionSqlStorage } from "../src/production-storage.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
 
@@ -33,8 +40,46 @@ describe("the embedding guide's program", () => {
   it("runs due work on the real clock in production: an import is validated by the worker seconds after its creation", async () => {
     const [db] = DATABASES
     if (db === undefined) throw new Error("no database")
-    const r = await Effect.runPromise(Effect.scoped(Effect.provide(productionProgram, productionLayer(SqlStorage.pipe(Layer.provide(db.isolated()))))))
+    const r = await Effect.runPromise(Effect.scoped(Effect.provide(productionProgram, productionLayer(ProductionSqlStorage.pipe(Layer.provide(db.isolated()))))))
     expect(r.created.status).toBe("validating")
     expect(r.validated.status).toBe("valid")
+  }, TIMEOUT_MS)
+
+  it("delivers signed webhooks and schedules retention in production: a receiver on 127.0.0.1 gets the payment's events", async () => {
+    const [db] = DATABASES
+    if (db === undefined) throw new Error("no database")
+    const received: Array<{ readonly body: string; readonly signature: unknown }> = []
+    const receiver = createServer((request, response) => {
+      let body = ""
+      request.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+      request.on("end", () => {
+        received.push({ body, signature: request.headers["webhook-signature"] })
+        response.writeHead(204).end()
+      })
+    })
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve))
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+    const actions = () => received.flatMap((r) => (JSON.parse(r.body) as { events: ReadonlyArray<{ resource_type: string; action: string }> }).events)
+    try {
+      const r = await Effect.runPromise(Effect.scoped(Effect.provide(Effect.gen(function*() {
+        const endpoint = yield* (yield* WebhookEndpoints).create(ORG, yield* decodeCommand(REQUEST_BODIES.webhook_endpoints.create, "webhook_endpoints")({ url }))
+        yield* setUpPayment
+        // What runDueWork's pass does for each organisation, at once rather than within its minute.
+        yield* ensureDailyRuns
+        yield* Effect.sync(() => actions().some((e) => e.resource_type === "payments" && e.action === "created")).pipe(
+          Effect.filterOrFail((arrived) => arrived, () => "no payment event yet"),
+          Effect.retry({ schedule: Schedule.spaced("250 millis"), times: 120 })
+        )
+        const retention = yield* (yield* DueWorkStore).pendingOf(ORG, RETENTION_KIND)
+        return { secret: endpoint.secret, retention: retention.length, kinds: (yield* DueWorker).kinds }
+      }), productionLayer(ProductionSqlStorage.pipe(Layer.provide(db.isolated())), SANDBOX_SENDER_POLICY))))
+      for (const request of received) expect(request.signature).toBe(createHmac("sha256", r.secret).update(request.body).digest("hex"))
+      expect(actions()).toContainEqual(expect.objectContaining({ resource_type: "mandates", action: "created" }))
+      expect(r.kinds).toContain(WEBHOOK_DELIVERY_KIND)
+      expect(r.kinds).toContain(RETENTION_KIND)
+      expect(r.retention).toBe(1)
+    } finally {
+      receiver.close()
+    }
   }, TIMEOUT_MS)
 })

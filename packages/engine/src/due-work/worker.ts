@@ -45,6 +45,8 @@ export interface DueWorkerOptions {
 
 export class DueWorker extends Context.Service<DueWorker, {
   readonly owner: string
+  /** The kinds of due rows this worker runs (a row of another kind is never scheduled for it). */
+  readonly kinds: ReadonlySet<string>
   /** Claims and runs rows due now, one at a time, until none is due; answers how many ran. */
   readonly runDue: Effect.Effect<number>
   /**
@@ -102,6 +104,7 @@ interface Runner {
   /** A fresh claimer name for one advance. */
   readonly advanceClaimer: Effect.Effect<string>
   readonly leaseMillis: number
+  readonly kinds: ReadonlySet<string>
   readonly runPumps: (organisation: string | undefined, nowOf: (organisation: string) => Effect.Effect<number>) => Effect.Effect<void>
   /** An organisation's time now on its stored clock (real time plus its offset). */
   readonly storedNowOf: (organisation: string) => Effect.Effect<number>
@@ -150,6 +153,7 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
       store,
       owner,
       leaseMillis,
+      kinds: new Set(kinds.keys()),
       realNow,
       lease: (claimer) => Effect.map(realNow, (now) => ({ owner: claimer, realNow: now, until: now + leaseMillis })),
       // Leases are per claimer, not per process: the process's polling worker and an advance (or
@@ -314,6 +318,7 @@ export const makeDueWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, 
   Effect.map(makeRunner(declarations, options), (r) =>
     DueWorker.of({
       owner: r.owner,
+      kinds: r.kinds,
       runDue: runDueWith(r),
       advance: advanceWith(r),
       advanceAll: advanceAllWith(r),
