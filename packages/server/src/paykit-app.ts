@@ -4,7 +4,8 @@ import { type Dispatcher, normaliseBasePath, REQUEST_BODY_TIMEOUT_MS, RequestLog
 import { Bootstrap } from "./bootstrap.ts"
 import { type ServerConfig, type ServerMode, serverConfig } from "./config.ts"
 import { announceCreatedToken, makeEmbeddedServer, PaykitDispatchers, type ServerOptions } from "./server.ts"
-import { JsonLogger, ServerLog, type ServerLogLine } from "./server-log.ts"
+import { JsonLogger, ServerLog, type ServerLogLine, stdoutLog } from "./server-log.ts"
+import { startWorkerProcess } from "./worker-process.ts"
 
 /**
  * `createPaykitApp`: paykit for a host that owns the port. The host hands requests to `fetch`
@@ -59,9 +60,11 @@ export interface PaykitAppOptions {
   /**
    * Where the due-work worker and the webhook pump run: `"in-process"` (default) in the host's
    * process; `"elsewhere"`: not here, because another paykit process on the same database (a
-   * server started with `npm start`, or a `createPaykitApp` with the default) runs them.
+   * server started with `npm start`, or a `createPaykitApp` with the default) runs them;
+   * `"worker-process"`: in a child process of the host's (`node:child_process` fork) on the same
+   * database, stopped by `close` (PostgreSQL only: one process owns a PGlite database).
    */
-  readonly dueWork?: "in-process" | "elsewhere"
+  readonly dueWork?: "in-process" | "elsewhere" | "worker-process"
   /** How long a client has to send a request's body (default `REQUEST_BODY_TIMEOUT_MS`); past it, 408. */
   readonly bodyTimeoutMs?: number
   /** How long `close` waits for requests in flight (default 20 seconds). */
@@ -96,14 +99,16 @@ export interface PaykitApp extends PaykitHandlers {
   readonly organisation: string
   /** That organisation's name. */
   readonly organisationName: string
+  /** The worker process's pid, with `dueWork: "worker-process"`; undefined otherwise. */
+  readonly workerPid: number | undefined
   /** The access token made at this start, the one time it exists in clear; undefined on later starts. */
   readonly accessToken: string | undefined
-  /** Waits for the requests in flight, then stops the worker and the pump and closes the storage. */
+  /** Waits for the requests in flight, then stops the worker and the pump (and the worker process) and closes the storage; once. */
   readonly close: () => Promise<void>
 }
 
 /** The options as the environment the server reads, so one definition (`serverConfig`) checks both. */
-const environmentOf = (options: PaykitAppOptions): Record<string, string | undefined> => ({
+export const environmentOf = (options: PaykitAppOptions): Record<string, string | undefined> => ({
   PAYKIT_MODE: options.mode,
   DATABASE_URL: options.databaseUrl,
   PAYKIT_DATA_DIR: options.dataDir,
@@ -210,10 +215,13 @@ const logsLayer = (options: PaykitAppOptions) =>
  * `dueWork` is `"elsewhere"`, and returns the handlers. Nothing listens: the host serves them.
  */
 export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<PaykitApp> => {
+  if (options.dueWork === "worker-process" && options.databaseUrl === undefined) {
+    throw new Error(`dueWork "worker-process" needs databaseUrl (PostgreSQL): a PGlite database is owned by one process, so its worker runs in the host's process ("in-process")`)
+  }
   const basePath = normaliseBasePath(options.basePath)
   const connectBasePath = options.connectBasePath === undefined ? `${basePath}/connect` : normaliseBasePath(options.connectBasePath)
   const config = await Effect.runPromise(configOf(options))
-  const serverOptions: ServerOptions = { runsDueWork: options.dueWork !== "elsewhere" }
+  const serverOptions: ServerOptions = { runsDueWork: options.dueWork === undefined || options.dueWork === "in-process" }
   const mount = { basePath, connectBasePath, publicOrigin: (options.publicUrl ?? "http://localhost").replace(/\/+$/, "") }
   const runtime = ManagedRuntime.make(makeEmbeddedServer(config, serverOptions, mount).pipe(Layer.provideMerge(logsLayer(options))))
   const started = await runtime.runPromise(Effect.gen(function*() {
@@ -223,19 +231,34 @@ export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<P
     await runtime.dispose()
     throw error
   })
+  // Started once the first start's organisation exists, so the child finds it rather than racing to make it.
+  const worker = options.dueWork === "worker-process"
+    ? await startWorkerProcess(options, options.log ?? stdoutLog).catch(async (error: unknown) => {
+      await runtime.dispose()
+      throw error
+    })
+    : undefined
   const { api, connect } = started.dispatchers
   const bodyMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS
   const connectRoute = { prefix: connectBasePath, dispatcher: connect }
+  // One close however many times it is called (a host's shutdown and its error path both may).
+  let closing: Promise<void> | undefined
   return {
     ...handlersOver([...(connectBasePath === basePath ? [] : [connectRoute]), { prefix: basePath, dispatcher: api }], api, basePath, bodyMs),
     connect: handlersOver([connectRoute], connect, connectBasePath, bodyMs),
     organisation: started.boot.organisation.id,
     organisationName: started.boot.organisation.name,
     accessToken: started.boot.accessToken,
-    close: async () => {
-      const drained = Promise.all([api.drain(), connect.drain()])
-      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, options.shutdownTimeoutMs ?? 20_000).unref())])
-      await runtime.dispose()
+    workerPid: worker?.pid,
+    close: () => {
+      closing ??= (async () => {
+        const shutdownMs = options.shutdownTimeoutMs ?? 20_000
+        const drained = Promise.all([api.drain(), connect.drain()])
+        await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, shutdownMs).unref())])
+        await worker?.stop(shutdownMs)
+        await runtime.dispose()
+      })()
+      return closing
     }
   }
 }
