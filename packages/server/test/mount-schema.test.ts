@@ -2,7 +2,7 @@ import { Redacted } from "effect"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
 import { describe, expect, it } from "vitest"
-import { createPaykitApp, type PaykitApp, type PaykitAppOptions } from "../src/index.ts"
+import { createPaykitApp, type PaykitApp, type PaykitAppOptions, type ServerLogLine } from "../src/index.ts"
 import { localClient } from "./harness.ts"
 import { HOST_ROWS, type HostDatabase, pgliteDirectoryHost, postgresHost, SCHEMAS_OF_TABLES, withHostTables } from "./host-database.ts"
 import { MOUNT, TOKEN } from "./mount-support.ts"
@@ -35,10 +35,13 @@ const mountedBeside = (name: string, open: () => Promise<HostDatabase>) =>
 
     for (const schema of [undefined, "paykit_given"]) {
       it(`runs in schema ${schema ?? "paykit (the default)"}; the client creates and lists; the host's tables are untouched`, { timeout: 240_000 }, async () => {
+        const lines: Array<ServerLogLine> = []
         const paykit = await createPaykitApp({
-          ...storageOf(host()), basePath: MOUNT, sandboxToken: TOKEN, log: () => {}, requestLog: () => {},
+          ...storageOf(host()), basePath: MOUNT, sandboxToken: TOKEN, log: (line) => void lines.push(line), requestLog: () => {},
           ...(schema === undefined ? {} : { schema })
         })
+        // The first start's token line goes to the host's log, as every other line.
+        expect(lines.filter((line) => line["access_token"] === TOKEN)).toHaveLength(1)
         const { server, origin } = await serve(paykit)
         try {
           const client = localClient(TOKEN, `${origin}${MOUNT}`)
