@@ -53,12 +53,24 @@ export const startWorkerProcess = (options: PaykitAppOptions, log: (line: Server
   new Promise((resolve, reject) => {
     const child = fork(ENTRY, [], { env: childEnvironment(options), execArgv: EXEC_ARGV, stdio: ["ignore", "inherit", "inherit", "ipc"] })
     let failed = "it ended before it ran"
+    let running = false
+    let stopping = false
     const ending = exited(child)
     child.on("message", (message: unknown) => {
       if (!isMessage(message)) return
       if ("line" in message) log(message.line)
       else if ("failed" in message) failed = message.failed
-      else resolve({ pid: child.pid, stop: (ms) => stop(child, ending, ms) })
+      else {
+        running = true
+        resolve({ pid: child.pid, stop: (ms) => {
+          stopping = true
+          return stop(child, ending, ms)
+        } })
+      }
+    })
+    // Not restarted (docs/embedding-http.md): said loudly, since due work and webhooks wait meanwhile.
+    child.once("exit", (code, signal) => {
+      if (running && !stopping) log({ level: "error", msg: "the worker process ended; due work and webhook deliveries wait until paykit is started again", pid: child.pid, code, signal })
     })
     child.once("error", (error) => reject(error))
     void ending.then(() => reject(new Error(`the worker process could not start: ${failed}`)))

@@ -47,6 +47,8 @@ describe.skipIf(databaseUrl === undefined)("dueWork: worker-process on PostgreSQ
   const schema = `paykit_wp_${randomUUID().replaceAll("-", "").slice(0, 12)}`
   const delivered: Array<Delivered> = []
   const lines: Array<ServerLogLine> = []
+  // One key for every start on the schema: a start with another is refused (the key check).
+  const key = randomBytes(32).toString("hex")
   const receiver = createServer((req, res) => {
     let body = ""
     req.on("data", (chunk: Buffer) => void (body += chunk.toString("utf8")))
@@ -67,7 +69,7 @@ describe.skipIf(databaseUrl === undefined)("dueWork: worker-process on PostgreSQ
       sandboxToken: TOKEN,
       webhookUrl: `${hooks}/hooks`,
       webhookSecret: "worker-process-webhook-secret-0001",
-      webhookSecretKey: randomBytes(32).toString("hex"),
+      webhookSecretKey: key,
       workerPollMs: 100,
       dueWork: "worker-process",
       log: (line) => void lines.push(line),
@@ -110,5 +112,19 @@ describe.skipIf(databaseUrl === undefined)("dueWork: worker-process on PostgreSQ
 
     await paykit.close()
     expect(isRunning(pid)).toBe(false)
+  })
+
+  it("a worker process killed under the host is said in the host's log", { timeout: 120_000 }, async () => {
+    const own: Array<ServerLogLine> = []
+    const other = await createPaykitApp({
+      databaseUrl: databaseUrl ?? "", schema, sandboxToken: TOKEN, webhookSecretKey: key, dueWork: "worker-process",
+      log: (line) => void own.push(line), requestLog: () => {}
+    })
+    try {
+      process.kill(other.workerPid ?? 0, "SIGKILL")
+      await expect.poll(() => own.some((line) => line.level === "error" && line.msg.startsWith("the worker process ended")), { timeout: 10_000 }).toBe(true)
+    } finally {
+      await other.close()
+    }
   })
 })
