@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type Dispatcher, normaliseBasePath, REQUEST_BODY_TIMEOUT_MS, RequestLog, type RequestLogEntry, withinBasePath } from "@paykit/http"
 import { Bootstrap } from "./bootstrap.ts"
 import { type ServerConfig, type ServerMode, serverConfig } from "./config.ts"
-import { announceCreatedToken, makeEmbeddedServer, PaykitDispatchers, type ServerOptions } from "./server.ts"
+import { announceCreatedToken, makeEmbeddedServer, type Mount, PaykitDispatchers, type ServerOptions } from "./server.ts"
 import { JsonLogger, ServerLog, type ServerLogLine, stdoutLog } from "./server-log.ts"
 import { startWorkerProcess } from "./worker-process.ts"
 
@@ -85,9 +85,10 @@ export interface PaykitHandlers {
   readonly basePath: string
   /**
    * Serves every request of a node:http server that serves these handlers alone, at the root
-   * (`basePath` empty; `npm start`'s listeners): requests as `handleNode` without `next`, and what
-   * Node cannot read as a request (headers past their timeout, bytes that are not HTTP) answered
-   * with the API's error body and logged. The returned function stops it.
+   * (`basePath` empty; `npm start`'s listeners): the app's requests to the API only (the connect
+   * server on a listener of its own, through `connect.attach`), and what Node cannot read as a
+   * request (headers past their timeout, bytes that are not HTTP) answered with the API's error
+   * body and logged. Throws under a prefix. The returned function stops it.
    */
   readonly attach: (server: Server) => () => void
 }
@@ -210,9 +211,32 @@ const logsLayer = (options: PaykitAppOptions) =>
   )
 
 /**
+ * The running side of an app: its runtime (storage, worker unless elsewhere, first start), the
+ * first start's dispatchers and organisation, and the worker process when there is one. A part
+ * that fails closes what was started before it.
+ */
+const startRuntime = async (options: PaykitAppOptions, mount: Mount) => {
+  const config = await Effect.runPromise(configOf(options))
+  const serverOptions: ServerOptions = { runsDueWork: options.dueWork === undefined || options.dueWork === "in-process" }
+  const runtime = ManagedRuntime.make(makeEmbeddedServer(config, serverOptions, mount).pipe(Layer.provideMerge(logsLayer(options))))
+  const disposing = async (error: unknown): Promise<never> => {
+    await runtime.dispose()
+    throw error
+  }
+  const started = await runtime.runPromise(Effect.gen(function*() {
+    yield* announceCreatedToken
+    return { dispatchers: yield* PaykitDispatchers, boot: yield* Bootstrap }
+  })).catch(disposing)
+  // Started once the first start's organisation exists, so the child finds it rather than racing to make it.
+  const worker = options.dueWork === "worker-process" ? await startWorkerProcess(options, options.log ?? stdoutLog).catch(disposing) : undefined
+  return { runtime, ...started, worker }
+}
+
+/**
  * Starts paykit for a host: migrates the storage, makes the first start's organisation (its
- * token logged once, and returned as `accessToken`), starts the worker and the pump unless
- * `dueWork` is `"elsewhere"`, and returns the handlers. Nothing listens: the host serves them.
+ * token logged once, and returned as `accessToken`), starts the worker and the pump here (or, with
+ * `dueWork: "worker-process"`, in a child process; `"elsewhere"`, not at all), and returns the
+ * handlers. Nothing listens: the host serves them.
  */
 export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<PaykitApp> => {
   if (options.dueWork === "worker-process" && options.databaseUrl === undefined) {
@@ -220,25 +244,8 @@ export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<P
   }
   const basePath = normaliseBasePath(options.basePath)
   const connectBasePath = options.connectBasePath === undefined ? `${basePath}/connect` : normaliseBasePath(options.connectBasePath)
-  const config = await Effect.runPromise(configOf(options))
-  const serverOptions: ServerOptions = { runsDueWork: options.dueWork === undefined || options.dueWork === "in-process" }
   const mount = { basePath, connectBasePath, publicOrigin: (options.publicUrl ?? "http://localhost").replace(/\/+$/, "") }
-  const runtime = ManagedRuntime.make(makeEmbeddedServer(config, serverOptions, mount).pipe(Layer.provideMerge(logsLayer(options))))
-  const started = await runtime.runPromise(Effect.gen(function*() {
-    yield* announceCreatedToken
-    return { dispatchers: yield* PaykitDispatchers, boot: yield* Bootstrap }
-  })).catch(async (error: unknown) => {
-    await runtime.dispose()
-    throw error
-  })
-  // Started once the first start's organisation exists, so the child finds it rather than racing to make it.
-  const worker = options.dueWork === "worker-process"
-    ? await startWorkerProcess(options, options.log ?? stdoutLog).catch(async (error: unknown) => {
-      await runtime.dispose()
-      throw error
-    })
-    : undefined
-  const { api, connect } = started.dispatchers
+  const { runtime, dispatchers: { api, connect }, boot, worker } = await startRuntime(options, mount)
   const bodyMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS
   const connectRoute = { prefix: connectBasePath, dispatcher: connect }
   // One close however many times it is called (a host's shutdown and its error path both may).
@@ -246,9 +253,9 @@ export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<P
   return {
     ...handlersOver([...(connectBasePath === basePath ? [] : [connectRoute]), { prefix: basePath, dispatcher: api }], api, basePath, bodyMs),
     connect: handlersOver([connectRoute], connect, connectBasePath, bodyMs),
-    organisation: started.boot.organisation.id,
-    organisationName: started.boot.organisation.name,
-    accessToken: started.boot.accessToken,
+    organisation: boot.organisation.id,
+    organisationName: boot.organisation.name,
+    accessToken: boot.accessToken,
     workerPid: worker?.pid,
     close: () => {
       closing ??= (async () => {
@@ -262,4 +269,3 @@ export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<P
     }
   }
 }
-
