@@ -1,10 +1,11 @@
-import { ConfigProvider, Effect, Layer, ManagedRuntime } from "effect"
-import type { IncomingMessage, ServerResponse } from "node:http"
+import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
+import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type Dispatcher, normaliseBasePath, REQUEST_BODY_TIMEOUT_MS, RequestLog, type RequestLogEntry, withinBasePath } from "@paykit/http"
 import { Bootstrap } from "./bootstrap.ts"
 import { type ServerConfig, type ServerMode, serverConfig } from "./config.ts"
-import { announceCreatedToken, makeEmbeddedServer, PaykitDispatchers, type ServerOptions } from "./server.ts"
-import { ServerLog, type ServerLogLine } from "./server-log.ts"
+import { announceCreatedToken, makeEmbeddedServer, type Mount, PaykitDispatchers, type ServerOptions } from "./server.ts"
+import { JsonLogger, ServerLog, type ServerLogLine, stdoutLog } from "./server-log.ts"
+import { startWorkerProcess } from "./worker-process.ts"
 
 /**
  * `createPaykitApp`: paykit for a host that owns the port. The host hands requests to `fetch`
@@ -23,8 +24,11 @@ export interface PaykitAppOptions {
   readonly databaseUrl?: string
   /** `PAYKIT_DATA_DIR`: PGlite's directory. */
   readonly dataDir?: string
-  /** `PAYKIT_DB_SCHEMA`: the schema paykit's tables live in (default `EMBEDDED_SCHEMA`). */
-  readonly schema?: string
+  /**
+   * `PAYKIT_DB_SCHEMA`: the schema paykit's tables live in (default `EMBEDDED_SCHEMA`); `null`:
+   * the connection's own search path (`public`), as `npm start` without `PAYKIT_DB_SCHEMA`.
+   */
+  readonly schema?: string | null
   /** `PAYKIT_MODE` (default sandbox). */
   readonly mode?: ServerMode
   /** `PAYKIT_SANDBOX_TOKEN`: the first start's access token instead of a random one. */
@@ -34,8 +38,14 @@ export interface PaykitAppOptions {
    * pages' URLs are it and `basePath`. Default `http://localhost`.
    */
   readonly publicUrl?: string
-  /** The path the connect server (OAuth) answers under; default `basePath` + `/connect`, so one mount serves both. */
+  /**
+   * The path the connect server (OAuth) answers under; default `basePath` + `/connect`, so one mount
+   * serves both. Equal to `basePath`: only `connect`'s handlers serve it, on a listener of its own
+   * (as `npm start`'s connect port).
+   */
   readonly connectBasePath?: string
+  /** `PAYKIT_ADMIN_SECRET`: a bearer that may make and remove sandbox organisations besides the sandbox organisation's token. */
+  readonly adminSecret?: string
   /** `PAYKIT_CONNECT_URL`: where apps send users to the connect server. */
   readonly connectUrl?: string
   /** `PAYKIT_WEBHOOK_URL`, `PAYKIT_WEBHOOK_SECRET`, `PAYKIT_WEBHOOK_SECRET_KEY` (docs/webhooks.md). */
@@ -50,9 +60,11 @@ export interface PaykitAppOptions {
   /**
    * Where the due-work worker and the webhook pump run: `"in-process"` (default) in the host's
    * process; `"elsewhere"`: not here, because another paykit process on the same database (a
-   * server started with `npm start`, or a `createPaykitApp` with the default) runs them.
+   * server started with `npm start`, or a `createPaykitApp` with the default) runs them;
+   * `"worker-process"`: in a child process of the host's (`node:child_process` fork) on the same
+   * database, stopped by `close` (PostgreSQL only: one process owns a PGlite database).
    */
-  readonly dueWork?: "in-process" | "elsewhere"
+  readonly dueWork?: "in-process" | "elsewhere" | "worker-process"
   /** How long a client has to send a request's body (default `REQUEST_BODY_TIMEOUT_MS`); past it, 408. */
   readonly bodyTimeoutMs?: number
   /** How long `close` waits for requests in flight (default 20 seconds). */
@@ -71,6 +83,14 @@ export interface PaykitHandlers {
   readonly handleNode: NodeHandler
   /** The prefix these handlers answer under. */
   readonly basePath: string
+  /**
+   * Serves every request of a node:http server that serves these handlers alone, at the root
+   * (`basePath` empty; `npm start`'s listeners): the app's requests to the API only (the connect
+   * server on a listener of its own, through `connect.attach`), and what Node cannot read as a
+   * request (headers past their timeout, bytes that are not HTTP) answered with the API's error
+   * body and logged. Throws under a prefix. The returned function stops it.
+   */
+  readonly attach: (server: Server) => () => void
 }
 
 export interface PaykitApp extends PaykitHandlers {
@@ -78,19 +98,24 @@ export interface PaykitApp extends PaykitHandlers {
   readonly connect: PaykitHandlers
   /** The organisation this paykit serves (made at the first start). */
   readonly organisation: string
+  /** That organisation's name. */
+  readonly organisationName: string
+  /** The worker process's pid, with `dueWork: "worker-process"`; undefined otherwise. */
+  readonly workerPid: number | undefined
   /** The access token made at this start, the one time it exists in clear; undefined on later starts. */
   readonly accessToken: string | undefined
-  /** Waits for the requests in flight, then stops the worker and the pump and closes the storage. */
+  /** Waits for the requests in flight, then stops the worker and the pump (and the worker process) and closes the storage; once. */
   readonly close: () => Promise<void>
 }
 
 /** The options as the environment the server reads, so one definition (`serverConfig`) checks both. */
-const environmentOf = (options: PaykitAppOptions): Record<string, string | undefined> => ({
+export const environmentOf = (options: PaykitAppOptions): Record<string, string | undefined> => ({
   PAYKIT_MODE: options.mode,
   DATABASE_URL: options.databaseUrl,
   PAYKIT_DATA_DIR: options.dataDir,
-  PAYKIT_DB_SCHEMA: options.schema ?? EMBEDDED_SCHEMA,
+  PAYKIT_DB_SCHEMA: options.schema === null ? undefined : options.schema ?? EMBEDDED_SCHEMA,
   PAYKIT_SANDBOX_TOKEN: options.sandboxToken,
+  PAYKIT_ADMIN_SECRET: options.adminSecret,
   PAYKIT_CONNECT_URL: options.connectUrl,
   PAYKIT_WEBHOOK_URL: options.webhookUrl,
   PAYKIT_WEBHOOK_SECRET: options.webhookSecret,
@@ -101,6 +126,31 @@ const environmentOf = (options: PaykitAppOptions): Record<string, string | undef
   // Checked as the server checks it; the origin is applied by the mount, not as a listener's URL.
   PAYKIT_PUBLIC_URL: options.publicUrl
 })
+
+/**
+ * The options for a server's configuration (`npm start`: the environment, read by `serverConfig`)
+ * whose pages are reached at `publicUrl`; `environmentOf`'s inverse, so the server and an embedder
+ * start the same composition from the same settings.
+ */
+export const appOptionsOf = (config: ServerConfig, publicUrl: string): PaykitAppOptions => {
+  const { database, webhooks } = config
+  const endpoint = webhooks === undefined ? Option.none() : webhooks.endpoint
+  const secretKey = webhooks === undefined ? Option.none() : webhooks.secretKey
+  return {
+    mode: config.mode,
+    ...(database._tag === "Postgres" ? { databaseUrl: Redacted.value(database.url) } : database.dataDir === undefined ? {} : { dataDir: database.dataDir }),
+    schema: database.schema ?? null,
+    ...(Option.isSome(config.sandboxToken) ? { sandboxToken: Redacted.value(config.sandboxToken.value) } : {}),
+    ...(config.adminSecret !== undefined && Option.isSome(config.adminSecret) ? { adminSecret: Redacted.value(config.adminSecret.value) } : {}),
+    publicUrl,
+    ...(config.connectUrl === undefined ? {} : { connectUrl: config.connectUrl }),
+    ...(Option.isSome(endpoint) ? { webhookUrl: endpoint.value.url, webhookSecret: Redacted.value(endpoint.value.secret) } : {}),
+    ...(Option.isSome(secretKey) ? { webhookSecretKey: Redacted.value(secretKey.value) } : {}),
+    ...(config.eventRetentionDays === undefined ? {} : { eventRetentionDays: config.eventRetentionDays }),
+    ...(config.worker?.pollMillis === undefined ? {} : { workerPollMs: config.worker.pollMillis }),
+    ...(config.worker?.leaseMillis === undefined ? {} : { workerLeaseMs: config.worker.leaseMillis })
+  }
+}
 
 const configOf = (options: PaykitAppOptions): Effect.Effect<ServerConfig, unknown> =>
   Effect.map(Effect.provide(serverConfig, ConfigProvider.layer(ConfigProvider.fromEnvRecord(environmentOf(options)))), (config) =>
@@ -131,6 +181,11 @@ const routeOf = (routes: ReadonlyArray<Route>, target: string): { readonly dispa
  */
 const handlersOver = (routes: ReadonlyArray<Route>, fallback: Dispatcher, basePath: string, bodyMs: number): PaykitHandlers => ({
   basePath,
+  attach: (server) => {
+    // The dispatcher's own listener takes the target as it comes, which is right only at the root.
+    if (basePath !== "") throw new Error(`attach serves a server at the root; paykit is mounted at ${basePath}: hand its requests to handleNode`)
+    return fallback.attach(server, bodyMs)
+  },
   fetch: (request) => {
     const url = new URL(request.url)
     const target = `${url.pathname}${url.search}`
@@ -147,44 +202,70 @@ const handlersOver = (routes: ReadonlyArray<Route>, fallback: Dispatcher, basePa
   }
 })
 
+/** Paykit's lines to `log` (JSON on stdout by default), Effect's own logs among them (the worker's failures, webhook attempts). */
 const logsLayer = (options: PaykitAppOptions) =>
   Layer.mergeAll(
+    JsonLogger,
     options.log === undefined ? Layer.empty : Layer.succeed(ServerLog, options.log),
     options.requestLog === undefined ? Layer.empty : Layer.succeed(RequestLog, options.requestLog)
   )
 
 /**
- * Starts paykit for a host: migrates the storage, makes the first start's organisation (its
- * token logged once, and returned as `accessToken`), starts the worker and the pump unless
- * `dueWork` is `"elsewhere"`, and returns the handlers. Nothing listens: the host serves them.
+ * The running side of an app: its runtime (storage, worker unless elsewhere, first start), the
+ * first start's dispatchers and organisation, and the worker process when there is one. A part
+ * that fails closes what was started before it.
  */
-export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<PaykitApp> => {
-  const basePath = normaliseBasePath(options.basePath)
-  const connectBasePath = options.connectBasePath === undefined ? `${basePath}/connect` : normaliseBasePath(options.connectBasePath)
+const startRuntime = async (options: PaykitAppOptions, mount: Mount) => {
   const config = await Effect.runPromise(configOf(options))
-  const serverOptions: ServerOptions = { runsDueWork: options.dueWork !== "elsewhere" }
-  const mount = { basePath, connectBasePath, publicOrigin: (options.publicUrl ?? "http://localhost").replace(/\/+$/, "") }
-  const runtime = ManagedRuntime.make(makeEmbeddedServer(config, serverOptions, mount).pipe(Layer.provide(logsLayer(options))))
+  const serverOptions: ServerOptions = { runsDueWork: options.dueWork === undefined || options.dueWork === "in-process" }
+  const runtime = ManagedRuntime.make(makeEmbeddedServer(config, serverOptions, mount).pipe(Layer.provideMerge(logsLayer(options))))
+  const disposing = async (error: unknown): Promise<never> => {
+    await runtime.dispose()
+    throw error
+  }
   const started = await runtime.runPromise(Effect.gen(function*() {
     yield* announceCreatedToken
     return { dispatchers: yield* PaykitDispatchers, boot: yield* Bootstrap }
-  })).catch(async (error: unknown) => {
-    await runtime.dispose()
-    throw error
-  })
-  const { api, connect } = started.dispatchers
+  })).catch(disposing)
+  // Started once the first start's organisation exists, so the child finds it rather than racing to make it.
+  const worker = options.dueWork === "worker-process" ? await startWorkerProcess(options, options.log ?? stdoutLog).catch(disposing) : undefined
+  return { runtime, ...started, worker }
+}
+
+/**
+ * Starts paykit for a host: migrates the storage, makes the first start's organisation (its
+ * token logged once, and returned as `accessToken`), starts the worker and the pump here (or, with
+ * `dueWork: "worker-process"`, in a child process; `"elsewhere"`, not at all), and returns the
+ * handlers. Nothing listens: the host serves them.
+ */
+export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<PaykitApp> => {
+  if (options.dueWork === "worker-process" && options.databaseUrl === undefined) {
+    throw new Error(`dueWork "worker-process" needs databaseUrl (PostgreSQL): a PGlite database is owned by one process, so its worker runs in the host's process ("in-process")`)
+  }
+  const basePath = normaliseBasePath(options.basePath)
+  const connectBasePath = options.connectBasePath === undefined ? `${basePath}/connect` : normaliseBasePath(options.connectBasePath)
+  const mount = { basePath, connectBasePath, publicOrigin: (options.publicUrl ?? "http://localhost").replace(/\/+$/, "") }
+  const { runtime, dispatchers: { api, connect }, boot, worker } = await startRuntime(options, mount)
   const bodyMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS
   const connectRoute = { prefix: connectBasePath, dispatcher: connect }
+  // One close however many times it is called (a host's shutdown and its error path both may).
+  let closing: Promise<void> | undefined
   return {
-    ...handlersOver([connectRoute, { prefix: basePath, dispatcher: api }], api, basePath, bodyMs),
+    ...handlersOver([...(connectBasePath === basePath ? [] : [connectRoute]), { prefix: basePath, dispatcher: api }], api, basePath, bodyMs),
     connect: handlersOver([connectRoute], connect, connectBasePath, bodyMs),
-    organisation: started.boot.organisation.id,
-    accessToken: started.boot.accessToken,
-    close: async () => {
-      const drained = Promise.all([api.drain(), connect.drain()])
-      await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, options.shutdownTimeoutMs ?? 20_000).unref())])
-      await runtime.dispose()
+    organisation: boot.organisation.id,
+    organisationName: boot.organisation.name,
+    accessToken: boot.accessToken,
+    workerPid: worker?.pid,
+    close: () => {
+      closing ??= (async () => {
+        const shutdownMs = options.shutdownTimeoutMs ?? 20_000
+        const drained = Promise.all([api.drain(), connect.drain()])
+        await Promise.race([drained, new Promise((resolve) => setTimeout(resolve, shutdownMs).unref())])
+        await worker?.stop(shutdownMs)
+        await runtime.dispose()
+      })()
+      return closing
     }
   }
 }
-

@@ -18,8 +18,11 @@ export const jsonLine = (value: unknown): string => {
   }
 }
 
+/** A line as the server writes it by default: JSON on stdout, with its time. */
+export const stdoutLog = (line: ServerLogLine): void => void process.stdout.write(`${jsonLine({ time: new Date().toISOString(), ...line })}\n`)
+
 export const ServerLog = Context.Reference<(line: ServerLogLine) => void>("@paykit/server/ServerLog", {
-  defaultValue: () => (line) => void process.stdout.write(`${jsonLine({ time: new Date().toISOString(), ...line })}\n`)
+  defaultValue: () => stdoutLog
 })
 
 const LEVELS: Readonly<Record<LogLevel.LogLevel, ServerLogLine["level"]>> = {

@@ -51,7 +51,8 @@ export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlCli
   }))
 }
 
-const describeDatabase = (database: Database): string => {
+/** The database as the `listening` line names it (no credentials). */
+export const describeDatabase = (database: Database): string => {
   const where = database._tag === "Postgres" ? "postgresql (DATABASE_URL)" : database.dataDir === undefined ? "pglite (in memory)" : `pglite ${database.dataDir}`
   return database.schema === undefined ? where : `${where}, schema ${database.schema}`
 }
@@ -197,18 +198,22 @@ export const makeEmbeddedServer = (config: ServerConfig, options: ServerOptions,
 /** What an embedded paykit offers its host: the running foundation and its two dispatchers. */
 export type EmbeddedServices = Exclude<ServerServices, HttpServer.HttpServer | ConnectServer> | PaykitDispatchers
 
-/**
- * Where people reach this server: `PAYKIT_PUBLIC_URL`, else the address it listens on (a wildcard
- * host, which no browser can open, as `localhost`).
- */
+/** The address a listener on `host` is opened at by a browser: a wildcard host, which no browser can open, as `localhost`. */
+export const listeningUrl = (host: string, port: number): string => {
+  const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host
+  return `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`
+}
+
+/** Where people reach a server listening on `port`: `PAYKIT_PUBLIC_URL`, else the address it listens on. */
+export const publicUrlAt = (config: Pick<ServerConfig, "host" | "publicUrl">, port: number): string =>
+  config.publicUrl !== undefined ? config.publicUrl.replace(/\/+$/, "") : listeningUrl(config.host, port)
+
+/** `publicUrlAt` the port `HttpServer` listens on. */
 export const publicUrlOf = (config: Pick<ServerConfig, "host" | "publicUrl">): Effect.Effect<string, never, HttpServer.HttpServer> =>
-  config.publicUrl !== undefined
-    ? Effect.succeed(config.publicUrl.replace(/\/+$/, ""))
-    : Effect.map(HttpServer.HttpServer, (server) => {
-      if (server.address._tag === "UnixPathAddress") return `http://unix:${server.address.path}`
-      const host = config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host
-      return `http://${host.includes(":") ? `[${host}]` : host}:${server.address.port}`
-    })
+  Effect.map(HttpServer.HttpServer, (server) =>
+    server.address._tag === "UnixPathAddress" && config.publicUrl === undefined
+      ? `http://unix:${server.address.path}`
+      : publicUrlAt(config, server.address._tag === "UnixPathAddress" ? 0 : server.address.port))
 
 /**
  * What the pages read of the server: the engine's URL bases (`HostedPagesBaseUrl`,
@@ -272,8 +277,8 @@ export const announceCreatedToken = Effect.gen(function*() {
  * Where the caller's token is, on the `listening` line: no token is stored in clear, so a restart
  * cannot print the first start's again; it says where one comes from instead.
  */
-const tokenHint = (config: ServerConfig, boot: Bootstrap["Service"]): string =>
-  boot.accessToken !== undefined
+export const tokenHint = (config: ServerConfig, accessToken: string | undefined): string =>
+  accessToken !== undefined
     ? "access_token on the line above, shown this once"
     : config.mode === "sandbox" && Option.isSome(config.sandboxToken)
     ? "the one in PAYKIT_SANDBOX_TOKEN"
@@ -293,7 +298,7 @@ const announce = (config: ServerConfig) =>
       mode: config.mode,
       organisation: boot.organisation.id,
       organisation_name: boot.organisation.name,
-      token: tokenHint(config, boot),
+      token: tokenHint(config, boot.accessToken),
       database: describeDatabase(config.database),
       docs: "/docs",
       public_url: yield* publicUrlOf(config),

@@ -1,13 +1,11 @@
-import { PgClient } from "@effect/sql-pg"
-import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
-import { SqlClient } from "effect/sql"
-import { randomUUID } from "node:crypto"
+import { Effect, Layer, ManagedRuntime } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DueItem, dueDone, type DueWorkDeclarations, DueWorkSchedule } from "@paykit/engine"
 import { serverUrl } from "@paykit/http"
 import { PgliteClient, pgliteInSchema } from "@paykit/store-sql"
-import { Bootstrap, type Database, makeServer, Organisations, schemaMoveStatements, type ServerOptions, type ServerLogLine } from "../src/index.ts"
-import { api, localClient, tempDataDir, testConfig, testLogs } from "./harness.ts"
+import { Bootstrap, makeServer, Organisations, schemaMoveStatements, type ServerOptions, type ServerLogLine } from "../src/index.ts"
+import { api, localClient, testConfig, testLogs } from "./harness.ts"
+import { HOST_ROWS, type HostDatabase, pgliteDirectoryHost, postgresHost, runOn, SCHEMAS_OF_TABLES, withHostTables } from "./host-database.ts"
 
 /**
  * paykit in a schema of its own: in a database whose `public` already holds a host's `events`,
@@ -16,38 +14,6 @@ import { api, localClient, tempDataDir, testConfig, testLogs } from "./harness.t
  * organisations, data, due work). On PostgreSQL (a fresh database) and PGlite (a data directory,
  * and one in-memory instance for two servers at once).
  */
-
-type Rows = ReadonlyArray<Record<string, unknown>>
-
-/** A database the test owns: SQL run as its host app (on `public`), and paykit's `Database` in a schema. */
-interface HostDatabase {
-  /** The statements' rows, in order (a PGlite data directory is opened once for them). */
-  readonly run: (statements: ReadonlyArray<string>) => Promise<ReadonlyArray<Rows>>
-  /** Without a schema: the connection's own search path, as a server without `PAYKIT_DB_SCHEMA`. */
-  readonly paykit: (schema: string | undefined) => { readonly database: Database; readonly options?: ServerOptions }
-  readonly close: () => Promise<void>
-}
-
-const HOST_TABLES = [
-  "CREATE TABLE public.events (id text PRIMARY KEY, name text NOT NULL)",
-  "CREATE TABLE public.resources (id text PRIMARY KEY, body jsonb NOT NULL)",
-  "CREATE TABLE public.outbox (seq serial PRIMARY KEY, topic text NOT NULL)",
-  "INSERT INTO public.events VALUES ('signup-1', 'signed up'), ('login-1', 'logged in')",
-  "INSERT INTO public.resources VALUES ('doc-1', '{\"title\": \"Terms\"}')",
-  "INSERT INTO public.outbox (topic) VALUES ('welcome'), ('digest')"
-]
-
-const HOST_ROWS = [
-  "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
-  "SELECT * FROM public.events ORDER BY id",
-  "SELECT * FROM public.resources ORDER BY id",
-  "SELECT * FROM public.outbox ORDER BY seq"
-]
-
-/** Where the tables paykit's two migrators make are, by schema. */
-const SCHEMAS_OF_TABLES = `SELECT DISTINCT table_schema AS schema FROM information_schema.tables
-    WHERE table_name IN ('paykit_migrations', 'paykit_server_migrations', 'organisations', 'access_tokens', 'due_work', 'idempotency_keys')
-    ORDER BY 1`
 
 const ran = new Map<string, Array<string>>()
 /** A `probe` kind recording, under `owner`, the keys it runs. */
@@ -97,27 +63,6 @@ const until = async (condition: () => boolean, millis: number) => {
   while (!condition() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 50))
 }
 
-/** The statements' rows in order, on the client `layer` gives. */
-const runOn = (layer: Layer.Layer<SqlClient.SqlClient, unknown>) => (statements: ReadonlyArray<string>): Promise<ReadonlyArray<Rows>> =>
-  Effect.runPromise(Effect.provide(
-    Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.forEach(statements, (statement) => sql.unsafe<Record<string, unknown>>(statement))),
-    layer
-  ))
-
-const postgresHost = async (base: string): Promise<HostDatabase> => {
-  const name = `paykit_host_${randomUUID().replaceAll("-", "").slice(0, 12)}`
-  const onUrl = (url: string) => runOn(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
-  await onUrl(base)([`CREATE DATABASE ${name}`])
-  const url = new URL(base)
-  url.pathname = `/${name}`
-  const own = url.toString()
-  return {
-    run: onUrl(own),
-    paykit: (schema) => ({ database: { _tag: "Postgres", url: Redacted.make(own), schema } }),
-    close: async () => void await onUrl(base)([`DROP DATABASE ${name} WITH (FORCE)`])
-  }
-}
-
 /**
  * One in-memory PGlite that two servers share at once, each through its own client in its own
  * schema. The host's statements go through a client too, which waits for the servers' transactions.
@@ -132,41 +77,25 @@ const pgliteMemoryHost = async (): Promise<HostDatabase> => {
   }
 }
 
-/** A PGlite data directory: the host's statements open it between the servers' runs (one opener at a time). */
-const pgliteDirectoryHost = (): HostDatabase => {
-  const { dir, remove } = tempDataDir()
-  return {
-    run: runOn(PgliteClient.layer({ dataDir: dir })),
-    paykit: (schema) => ({ database: { _tag: "Pglite", dataDir: dir, schema } }),
-    close: async () => remove()
-  }
-}
-
 const databaseUrl = process.env["DATABASE_URL"]
 
 /** (a): a host's tables in `public`, paykit in `paykit`; run one server at a time. */
 const beside = (name: string, open: () => Promise<HostDatabase>) =>
   describe(`paykit beside a host's tables on ${name}`, () => {
-    let host: HostDatabase
-    let before: ReadonlyArray<Rows>
-    beforeAll(async () => {
-      host = await open()
-      before = (await host.run([...HOST_TABLES, ...HOST_ROWS])).slice(HOST_TABLES.length)
-    }, 120_000)
-    afterAll(() => host.close())
+    const { host, before } = withHostTables(open)
 
     it("migrates and runs in schema paykit, the host's events, resources and outbox untouched; a restart finds its data", { timeout: 240_000 }, async () => {
-      const first = await startPaykit(host, "paykit")
+      const first = await startPaykit(host(), "paykit")
       const token = first.boot.accessToken ?? ""
       const done = await journey(first, token).finally(() => first.close())
       expect([...done.eventTypes]).toEqual(expect.arrayContaining(["mandates", "payments"]))
 
-      const after = await host.run([...HOST_ROWS, SCHEMAS_OF_TABLES, "SELECT count(*)::int AS n FROM paykit.events"])
-      expect(after.slice(0, HOST_ROWS.length)).toEqual(before)
+      const after = await host().run([...HOST_ROWS, SCHEMAS_OF_TABLES, "SELECT count(*)::int AS n FROM paykit.events"])
+      expect(after.slice(0, HOST_ROWS.length)).toEqual(before())
       expect(after[HOST_ROWS.length]).toEqual([{ schema: "paykit" }])
       expect(Number(after[HOST_ROWS.length + 1]?.[0]?.["n"])).toBeGreaterThan(0)
 
-      const again = await startPaykit(host, "paykit")
+      const again = await startPaykit(host(), "paykit")
       try {
         const found = await localClient(token, again.url).payments.find(done.payment)
         expect(found.id).toBe(done.payment)
