@@ -18,6 +18,13 @@
  * (`node:cluster`), against a bare server doing the same two queries through `@effect/sql-pg`'s
  * client (one and three processes).
  *
+ * Case `npm-start` (issue 35): `GET /creditors/{id}` (the sandbox creditor) from the server `npm
+ * start` runs, as it runs it: `packages/server/src/main.ts` in a process of its own, configured by
+ * the environment (PGlite on a temporary directory, the due-work worker, the webhook pump, the JSON
+ * logs on a pipe this benchmark reads), against the bare server on a file-backed PGlite reading a
+ * creditor of its own by the same token lookup and scoped read. `{creditor}` in a case's path is
+ * each server's own creditor.
+ *
  * Case `pglite`: `GET /payouts/{id}` through the whole server of `@paykit/server` (sandbox mode,
  * SQL access tokens, the engine on `@paykit/store-sql` over an in-memory PGlite), against a bare
  * `node:http` server on a PGlite instance of its own with the same tables and rows, doing by hand
@@ -80,13 +87,15 @@ const WORKERS = Number(process.env["BENCH_WORKERS"] ?? (SEPARATE_PROCESSES ? 0 :
 
 type ServerKind =
   | "paykit-memory" | "paykit-memory-constant-create" | "bare-memory" | "paykit-pglite" | "bare-pglite"
-  | "paykit-pglite-started" | "bare-pglite-file" | "paykit-postgres-started" | "bare-postgres"
+  | "paykit-pglite-started" | "bare-pglite-file" | "paykit-postgres-started" | "bare-postgres" | "paykit-npm-start"
 /** A kind and how many processes serve it (one port; `node:cluster` beyond one). */
 type ServerSpec = `${ServerKind}:${number}`
 interface Running {
   readonly url: string
   readonly headers: Record<string, string>
   readonly outboundBody: string
+  /** A creditor of the token's organisation: `{creditor}` in a case's path. */
+  readonly creditor: string
   readonly close: () => Promise<void>
 }
 
@@ -129,7 +138,7 @@ interface Case {
 }
 const run = (server: Running, c: Case) =>
   new Promise<{ rps: number; p99: number; errors: number; non2xx: number }>((resolve, reject) => {
-    const base = { url: `${server.url}${c.path}`, connections: CONNECTIONS, duration: DURATION_S, ...(WORKERS > 0 ? { workers: WORKERS } : {}) }
+    const base = { url: `${server.url}${c.path.replace("{creditor}", server.creditor)}`, connections: CONNECTIONS, duration: DURATION_S, ...(WORKERS > 0 ? { workers: WORKERS } : {}) }
     const options = c.post === undefined
       ? { ...base, headers: server.headers }
       : { ...base, method: "POST", body: server.outboundBody, headers: { ...server.headers, "content-type": "application/json" } }
@@ -168,6 +177,15 @@ const allCases: ReadonlyArray<Case> = [
     name: "GET /payouts/{id}, as `npm start` runs it (PGlite on a directory, request log on)",
     path: "/payouts/PO000000000100",
     paykit: "paykit-pglite-started",
+    bare: "bare-pglite-file"
+  },
+  // `npm start` itself (issue 35): its entry point in a process of its own, configured by the
+  // environment, its JSON log a pipe read to the end; the read of issue 35's figures.
+  {
+    key: "npm-start",
+    name: "GET /creditors/{id}, `npm start` itself (its process, worker, pump, JSON log on a pipe)",
+    path: "/creditors/{creditor}",
+    paykit: "paykit-npm-start",
     bare: "bare-pglite-file"
   },
   // PostgreSQL (DATABASE_URL), the server as `npm start` composes it, one process and three.

@@ -20,6 +20,7 @@ interface Started {
   readonly url: string
   readonly headers: Record<string, string>
   readonly outboundBody: string
+  readonly creditor: string
 }
 
 if (kind === undefined || (cluster.isPrimary && process.send === undefined)) {
@@ -29,7 +30,7 @@ if (kind === undefined || (cluster.isPrimary && process.send === undefined)) {
 
 if (cluster.isWorker || processes === 1) {
   const server = await startServer(kind)
-  const started: Started = { url: server.url, headers: server.headers, outboundBody: server.outboundBody }
+  const started: Started = { url: server.url, headers: server.headers, outboundBody: server.outboundBody, creditor: server.creditor }
   process.send?.(started)
   process.on("message", (message) => {
     if (message === "close") void server.close().then(() => process.exit(0))

@@ -4,11 +4,13 @@
  * `http-server-process.ts` runs one of them in a process of its own.
  */
 import { createHash, randomUUID } from "node:crypto"
+import { spawn } from "node:child_process"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import { mkdtempSync, rmSync } from "node:fs"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
+import { fileURLToPath } from "node:url"
 import type { OutboundPayment } from "@paykit/engine"
 import type { Layer as LayerType } from "effect"
 import type { SqlClient as SqlClientModule } from "effect/sql"
@@ -19,7 +21,7 @@ const http = await import("@paykit/http")
 
 export const SERVER_KINDS = [
   "paykit-memory", "paykit-memory-constant-create", "bare-memory", "paykit-pglite", "bare-pglite",
-  "paykit-pglite-started", "bare-pglite-file", "paykit-postgres-started", "bare-postgres"
+  "paykit-pglite-started", "bare-pglite-file", "paykit-postgres-started", "bare-postgres", "paykit-npm-start"
 ] as const
 export type ServerKind = (typeof SERVER_KINDS)[number]
 
@@ -28,8 +30,13 @@ export interface BenchServer {
   readonly headers: Record<string, string>
   /** A valid `POST /outbound_payments` body for this server (its recipient's id is its own). */
   readonly outboundBody: string
+  /** The id of a creditor of the token's organisation, for `GET /creditors/{id}`. */
+  readonly creditor: string
   readonly close: () => Promise<void>
 }
+
+/** The creditor each seeded server answers `GET /creditors/{id}` for. */
+const SEEDED_CREDITOR = "CR000000000100"
 
 const ORGANISATION = "OR_bench"
 const SEEDED = 200
@@ -151,7 +158,7 @@ const paykitMemory = async (options: { readonly constantCreate: boolean }): Prom
       Effect.flatMap(Effect.zip(Effect.service(engine.OutboundPayments), command), ([o, c]) => o.create(ORGANISATION, c)).pipe(Effect.orDie)
     )
   }
-  return { url, headers: { authorization: `Bearer ${token}`, ...VERSION }, outboundBody, close: () => runtime.dispose() }
+  return { url, headers: { authorization: `Bearer ${token}`, ...VERSION }, outboundBody, creditor: SEEDED_CREDITOR, close: () => runtime.dispose() }
 }
 
 // --- bare node:http in memory, doing the same work ------------------------------------------------
@@ -270,6 +277,7 @@ const bareMemory = async (): Promise<BenchServer> => {
     url,
     headers: { authorization: `Bearer ${token}`, ...VERSION },
     outboundBody: outboundBodyFor(recipientId),
+    creditor: SEEDED_CREDITOR,
     close: async () => void server.close()
   }
 }
@@ -336,9 +344,11 @@ const paykitServer = async (storage: Storage, asStarted: boolean): Promise<Bench
   const organisation = (await paykit.runPromise(Effect.gen(function*() { return yield* server.Bootstrap }))).organisation.id
   const seedPayouts = Effect.gen(function*() {
     const payouts = yield* engine.PayoutRepository
+    const creditors = yield* engine.CreditorRepository
     for (let n = 1; n <= SEEDED; n++) {
       // Another process on the same schema may have seeded it already (the three-process case).
       if ((yield* Effect.option(payouts.get(organisation, payout(n).id)))._tag === "None") yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))
+      if ((yield* Effect.option(creditors.get(organisation, creditor(n).id)))._tag === "None") yield* Effect.orDie(creditors.insert(organisation, creditor(n) as never))
     }
   })
   // The server's context holds the repositories; its type names only what it offers embedders.
@@ -347,6 +357,7 @@ const paykitServer = async (storage: Storage, asStarted: boolean): Promise<Bench
     url,
     headers: pgliteHeaders,
     outboundBody: "",
+    creditor: SEEDED_CREDITOR,
     close: async () => {
       await paykit.dispose()
       dir?.remove()
@@ -355,9 +366,9 @@ const paykitServer = async (storage: Storage, asStarted: boolean): Promise<Bench
   }
 }
 
-/** The SQL the bare servers send: the token by its SHA-256, then the payout by (organisation, type, id). */
+/** The SQL the bare servers send: the token by its SHA-256, then the payout or creditor by (organisation, type, id). */
 const TOKEN_SQL = "SELECT organisation_id, status FROM access_tokens WHERE token_hash = $1"
-const PAYOUT_SQL = "SELECT version, data FROM resources WHERE organisation_id = $1 AND resource_type = 'payouts' AND id = $2"
+const RESOURCE_SQL = "SELECT version, data FROM resources WHERE organisation_id = $1 AND resource_type = $2 AND id = $3"
 type Query = <A>(text: string, params: ReadonlyArray<string>) => Promise<ReadonlyArray<A>>
 
 /** The bare request by hand: version, bearer, the token's row, the payout's row, the envelope. */
@@ -369,11 +380,12 @@ const bareHandler = (query: Query) => async (req: IncomingMessage, res: ServerRe
   const tokens = await query<{ organisation_id: string; status: string }>(TOKEN_SQL, [createHash("sha256").update(bearer).digest("hex")])
   const caller = tokens[0]
   if (caller === undefined || caller.status !== "active") return error(401, "access_token_not_found")
-  const match = /^\/payouts\/([^/?]+)$/.exec(req.url ?? "")
-  if (match?.[1] === undefined) return error(404, "path_not_found")
-  const rows = await query<{ version: number; data: unknown }>(PAYOUT_SQL, [caller.organisation_id, match[1]])
+  const match = /^\/(payouts|creditors)\/([^/?]+)$/.exec(req.url ?? "")
+  if (match?.[1] === undefined || match[2] === undefined) return error(404, "path_not_found")
+  const type = match[1]
+  const rows = await query<{ version: number; data: unknown }>(RESOURCE_SQL, [caller.organisation_id, type, match[2]])
   const row = rows[0]
-  return row === undefined ? error(404, "resource_not_found") : send(200, { payouts: typeof row.data === "string" ? JSON.parse(row.data) : row.data })
+  return row === undefined ? error(404, "resource_not_found") : send(200, { [type]: typeof row.data === "string" ? JSON.parse(row.data) : row.data })
 }
 
 /** The server's tables and the same rows, written through the server's own layers on `client`. */
@@ -392,6 +404,8 @@ const seedBare = async (client: LayerType.Layer<SqlClientModule.SqlClient, unkno
       yield* (yield* http.AccessTokens).insert({ id: "AT_bare", organisation, scope: "read_write", tokenHash: http.hashToken(PGLITE_TOKEN), status: "active" })
       const payouts = yield* engine.PayoutRepository
       for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))
+      const creditors = yield* engine.CreditorRepository
+      for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(creditors.insert(organisation, creditor(n) as never))
     }), context)
   })).pipe(Effect.orDie))
 }
@@ -404,6 +418,7 @@ const serveBare = async (query: Query, release: () => Promise<void>): Promise<Be
     url,
     headers: pgliteHeaders,
     outboundBody: "",
+    creditor: SEEDED_CREDITOR,
     close: async () => {
       bareDb.close()
       await release()
@@ -447,6 +462,68 @@ const barePostgres = async (): Promise<BenchServer> => {
   })
 }
 
+/** A port nothing listens on now. */
+const freePort = async (): Promise<number> => {
+  const probe = createServer()
+  const url = await listen(probe)
+  await new Promise<void>((resolve) => probe.close(() => resolve()))
+  return Number(new URL(url).port)
+}
+
+const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
+
+/**
+ * The server `npm start` runs, as it runs it: `packages/server/src/main.ts` in a process of its
+ * own (what `npm start` executes, without npm in between), configured by the environment (PGlite on
+ * a temporary directory, sandbox mode, the due-work worker, the webhook pump and the JSON logs on),
+ * its stdout a pipe this process reads to the end as a log shipper or a terminal would. The
+ * creditor read is the sandbox creditor its start creates; it ends on SIGTERM, as `npm start` does.
+ */
+const npmStarted = async (): Promise<BenchServer> => {
+  const dir = tempDir()
+  // PORT must be 1 to 65535 (0 is refused): two ports the system has free now, the API's and the connect server's.
+  const [port, connectPort] = [await freePort(), await freePort()]
+  const child = spawn(process.execPath, ["--conditions=@paykit/source", "--import", "tsx", join("packages", "server", "src", "main.ts")], {
+    cwd: repositoryRoot,
+    env: { ...process.env, PORT: String(port), PAYKIT_CONNECT_PORT: String(connectPort), HOST: "127.0.0.1", PAYKIT_MODE: "sandbox", PAYKIT_DATA_DIR: dir.path, PAYKIT_SANDBOX_TOKEN: PGLITE_TOKEN },
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  const started = await new Promise<{ readonly url: string; readonly creditor: string }>((resolve, reject) => {
+    let creditor: string | undefined
+    child.once("exit", (code) => reject(new Error(`npm start's server exited with ${code}`)))
+    // Every chunk is read (an unread pipe would make the server buffer its log); lines are parsed until it listens.
+    let pending = ""
+    let listening = false
+    child.stdout.on("data", (chunk: Buffer) => {
+      if (listening) return
+      const lines = (pending + chunk.toString("utf8")).split("\n")
+      pending = lines.pop() ?? ""
+      for (const line of lines) {
+        const entry = JSON.parse(line) as { readonly msg?: unknown; readonly creditor?: unknown; readonly url?: unknown }
+        if (typeof entry.creditor === "string") creditor = entry.creditor
+        if (entry.msg !== "listening" || typeof entry.url !== "string" || creditor === undefined) continue
+        listening = true
+        return resolve({ url: entry.url, creditor })
+      }
+    })
+  })
+  child.removeAllListeners("exit")
+  return {
+    url: started.url,
+    headers: pgliteHeaders,
+    outboundBody: "",
+    creditor: started.creditor,
+    close: () =>
+      new Promise<void>((done) => {
+        child.once("exit", () => {
+          dir.remove()
+          done()
+        })
+        child.kill("SIGTERM")
+      })
+  }
+}
+
 export const startServer = (kind: ServerKind): Promise<BenchServer> => {
   switch (kind) {
     case "paykit-memory":
@@ -467,5 +544,7 @@ export const startServer = (kind: ServerKind): Promise<BenchServer> => {
       return paykitServer({ _tag: "Postgres" }, true)
     case "bare-postgres":
       return barePostgres()
+    case "paykit-npm-start":
+      return npmStarted()
   }
 }

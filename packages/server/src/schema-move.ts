@@ -12,7 +12,8 @@ const TABLES = [
 ] as const
 
 /** The triggers' functions (none takes arguments). */
-const FUNCTIONS = ["events_append_only", "transitions_append_only", "outbox_enqueue", "access_token_takes_clock", "organisation_clock_to_tokens"] as const
+const FUNCTIONS = ["events_append_only", "transitions_append_only", "outbox_enqueue", "access_token_takes_clock", "organisation_clock_to_tokens",
+  "due_work_real_time", "organisation_clock_to_due_work"] as const
 
 /**
  * The statements that move a server's tables from `public` (where they are without

@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { DbInteger } from "./db-integer.ts"
 
 /**
- * The engine's `DueWorkStore` on SQL (`due_work` and `organisation_clocks`, migration 0006), the
+ * The engine's `DueWorkStore` on SQL (`due_work` and `organisation_clocks`, migrations 0006 and 0070), the
  * same statements on PostgreSQL and PGlite. A claim is one `UPDATE … FROM (SELECT … FOR UPDATE
  * SKIP LOCKED)`: several processes claiming at once each take rows the others are not taking, and
  * a row whose lease ran out (its worker died) is claimed again. `schedule` and `complete` are plain
@@ -60,9 +60,12 @@ const passingOver = (sql: SqlClient.SqlClient, passOver: ReadonlyArray<DueRowKey
     sql.or(passOver.map((row) => sql`(d.organisation_id = ${row.organisation} AND d.kind = ${row.kind} AND d.key = ${row.key})`))
   }`
 
-/** The organisation's offset as the claim statements return it. */
-const offsetColumn = (sql: SqlClient.SqlClient) =>
-  sql`COALESCE((SELECT c.offset_ms FROM organisation_clocks c WHERE c.organisation_id = d.organisation_id), 0) AS offset_ms`
+/**
+ * The organisation's offset as the claim statements return it: what lies between the row's
+ * `due_at` (its organisation's clock) and `due_real_at` (real time), which migration 0070's
+ * triggers keep at the organisation's offset.
+ */
+const offsetColumn = (sql: SqlClient.SqlClient) => sql`d.due_at - d.due_real_at AS offset_ms`
 
 /**
  * How many more candidates than asked a claim considers: processes claiming at once see the same
@@ -72,12 +75,12 @@ const CLAIM_CANDIDATES_BEYOND_LIMIT = 16
 
 /**
  * A poll's claim (`claimDue`), one statement; exported so a test can read its plan. What is due is
- * found per clock, each read bounded by what is due on it: every row due by real time (every
- * organisation's clock is at or ahead of it) through the `due_at` index, and for each organisation
- * whose clock runs ahead (one row of `organisation_clocks` each) its rows due between real time and
- * its own time, through `(organisation_id, due_at)`. Until 2026-11-24 one bound, real time plus the
- * largest offset, served every organisation: a sandbox organisation a year ahead made each poll read
- * every row due within the year. The candidates are then locked, skipping those another claimer is
+ * one range of one index: the rows whose real instant (`due_real_at`, migration 0070: `due_at` less
+ * the organisation's offset) has come, whatever the number of organisations or how far ahead each
+ * runs. Until 2026-11-24 one bound, real time plus the largest offset, served every organisation (a
+ * sandbox organisation a year ahead made each poll read every row due within the year); until
+ * 2026-11-27 each organisation running ahead was a probe of its own, read from `organisation_clocks`
+ * whole on every poll (issue 35). The candidates are then locked, skipping those another claimer is
  * locking.
  */
 export const claimDueStatement = (sql: SqlClient.SqlClient, lease: DueLease, limit: number) => {
@@ -86,19 +89,9 @@ export const claimDueStatement = (sql: SqlClient.SqlClient, lease: DueLease, lim
   return sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
     FROM (
       SELECT w.organisation_id, w.kind, w.key FROM (
-        (SELECT r.organisation_id, r.kind, r.key, r.due_at FROM due_work r
-          WHERE r.due_at <= ${now} AND (r.lease_until IS NULL OR r.lease_until < ${now})
-          ORDER BY r.due_at LIMIT ${candidates})
-        UNION ALL
-        (SELECT ahead.organisation_id, ahead.kind, ahead.key, ahead.due_at FROM organisation_clocks c
-          CROSS JOIN LATERAL (
-            SELECT a.organisation_id, a.kind, a.key, a.due_at FROM due_work a
-            WHERE a.organisation_id = c.organisation_id AND a.due_at > ${now} AND a.due_at <= ${now} + c.offset_ms
-              AND (a.lease_until IS NULL OR a.lease_until < ${now})
-            ORDER BY a.organisation_id, a.due_at LIMIT ${candidates}
-          ) ahead
-          WHERE c.offset_ms > 0)
-        ORDER BY due_at LIMIT ${candidates}
+        SELECT r.organisation_id, r.kind, r.key FROM due_work r
+          WHERE r.due_real_at <= ${now} AND (r.lease_until IS NULL OR r.lease_until < ${now})
+          ORDER BY r.due_real_at LIMIT ${candidates}
       ) due
       JOIN due_work w ON w.organisation_id = due.organisation_id AND w.kind = due.kind AND w.key = due.key
       -- Read again under the lock: another claimer may have leased it since.
