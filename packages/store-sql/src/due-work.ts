@@ -4,7 +4,7 @@ import { SqlClient } from "effect/sql"
 import { DbInteger } from "./db-integer.ts"
 
 /**
- * The engine's `DueWorkStore` on SQL (`due_work` and `organisation_clocks`, migrations 0006 and 0070), the
+ * The engine's `DueWorkStore` on SQL (`due_work` and `organisation_clocks`, migrations 0006 and 0065), the
  * same statements on PostgreSQL and PGlite. A claim is one `UPDATE … FROM (SELECT … FOR UPDATE
  * SKIP LOCKED)`: several processes claiming at once each take rows the others are not taking, and
  * a row whose lease ran out (its worker died) is claimed again. `schedule` and `complete` are plain
@@ -62,7 +62,7 @@ const passingOver = (sql: SqlClient.SqlClient, passOver: ReadonlyArray<DueRowKey
 
 /**
  * The organisation's offset as the claim statements return it: what lies between the row's
- * `due_at` (its organisation's clock) and `due_real_at` (real time), which migration 0070's
+ * `due_at` (its organisation's clock) and `due_real_at` (real time), which migration 0065's
  * triggers keep at the organisation's offset.
  */
 const offsetColumn = (sql: SqlClient.SqlClient) => sql`d.due_at - d.due_real_at AS offset_ms`
@@ -75,7 +75,7 @@ const CLAIM_CANDIDATES_BEYOND_LIMIT = 16
 
 /**
  * A poll's claim (`claimDue`), one statement; exported so a test can read its plan. What is due is
- * one range of one index: the rows whose real instant (`due_real_at`, migration 0070: `due_at` less
+ * one range of one index: the rows whose real instant (`due_real_at`, migration 0065: `due_at` less
  * the organisation's offset) has come, whatever the number of organisations or how far ahead each
  * runs. Until 2026-11-24 one bound, real time plus the largest offset, served every organisation (a
  * sandbox organisation a year ahead made each poll read every row due within the year); until

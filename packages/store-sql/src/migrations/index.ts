@@ -22,7 +22,7 @@ import outboxWithoutEventCheck from "./0061_outbox_without_event_check.ts"
 import oneLogoPerCreditor from "./0062_one_logo_per_creditor.ts"
 import idempotencyResource from "./0063_idempotency_resource.ts"
 import transitionsRetention from "./0064_transitions_retention.ts"
-import dueRealTime from "./0070_due_real_time.ts"
+import dueRealTime from "./0065_due_real_time.ts"
 
 /**
  * Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file.
@@ -53,7 +53,7 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0062_one_logo_per_creditor": oneLogoPerCreditor,
   "0063_idempotency_resource": idempotencyResource,
   "0064_transitions_retention": transitionsRetention,
-  "0070_due_real_time": dueRealTime
+  "0065_due_real_time": dueRealTime
 }
 
 /** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */
