@@ -116,28 +116,29 @@ export const listenCommand = defineCommand({
     const api = apiOf(parsed, io)
     const inner = randomBytes(32).toString("base64url")
     const stopped = stopRequested()
-    const server = createServer((request, response) => void receive(request, response))
-    const address = await listening(server)
+    const json = flagOf(parsed, "json")
     const receive = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
       const body = await readBody(request)
       const signature = request.headers[GOCARDLESS_SIGNATURE_HEADER.toLowerCase()]
       if (!signedBy(inner, body, typeof signature === "string" ? signature : undefined)) {
-        report(io, flagOf(parsed, "json"), { ok: false, error: "a request without this listener's signature was refused", webhook_id: null, events: [], status: 401 })
+        report(io, json, { ok: false, error: "a request without this listener's signature was refused", webhook_id: null, events: [], status: 401 })
         response.writeHead(401).end()
         return
       }
       const forwarded = await forward(target, secret, body, request)
-      const ok = forwarded.status !== null && forwarded.status >= 200 && forwarded.status < 300
       const webhookId = request.headers[STANDARD_ID_HEADER]
-      report(io, flagOf(parsed, "json"), {
-        ok,
+      report(io, json, {
+        ok: forwarded.status !== null && forwarded.status >= 200 && forwarded.status < 300,
         webhook_id: typeof webhookId === "string" ? webhookId : null,
         events: eventsOf(body),
         status: forwarded.status,
         ...(forwarded.error === undefined ? {} : { error: forwarded.error })
       })
-      response.writeHead(forwarded.status !== null && forwarded.status >= 200 && forwarded.status < 600 ? forwarded.status : 502).end()
+      response.writeHead(forwarded.status ?? 502).end()
     }
+    // A request that breaks off mid-body is answered 400; paykit retries it.
+    const server = createServer((request, response) => void receive(request, response).catch(() => response.writeHead(400).end()))
+    const address = await listening(server)
     let endpoint: string
     try {
       const made = await api.request("POST", "/webhook_endpoints", { webhook_endpoints: { url: `http://127.0.0.1:${address.port}/`, secret: inner } })
@@ -146,7 +147,7 @@ export const listenCommand = defineCommand({
       server.close()
       throw error
     }
-    if (flagOf(parsed, "json")) io.out(JSON.stringify({ ready: true, webhook_endpoint: endpoint, forward_to: target, secret }))
+    if (json) io.out(JSON.stringify({ ready: true, webhook_endpoint: endpoint, forward_to: target, secret }))
     else io.out(`Ready: forwarding webhooks to ${target} (endpoint ${endpoint}); signing secret ${secret}. Ctrl-C stops.`)
     await stopped
     try {
