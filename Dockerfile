@@ -10,8 +10,8 @@ FROM node:22-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json tsconfig.base.json tsconfig.build.json ./
 COPY packages ./packages
-# The root's devDependencies hold the toolchain and the peers; no package's install script is needed.
-RUN npm ci --no-audit --no-fund --ignore-scripts
+# The root's devDependencies hold the toolchain and the peers, installed as CI installs them.
+RUN npm ci --no-audit --no-fund
 RUN npm run build && mkdir /tarballs && npm pack --workspaces --pack-destination /tarballs --silent
 WORKDIR /app
 # The peers at the versions the workspace tests with (the root's devDependencies, as scripts/pack-check.ts installs them).
