@@ -243,7 +243,6 @@ const checkFullApp = async (app: string, tarballs: ReadonlyArray<string>): Promi
   const ls = await npmLs(app, ["effect"])
   check(`${label}: npm ls effect is clean (no invalid or missing peer)`, ls.ok, lastLines(ls.out))
   await checkExamples(app)
-  await checkBin(app)
 }
 
 /**
@@ -288,6 +287,7 @@ const main = async (): Promise<void> => {
       checkFullApp(join(scratch, "app-all"), packed.map((p) => tarball(p.name))),
       checkLightApp(join(scratch, "app-light"), tarball)
     ])
+    await checkBin(join(scratch, "app-all"))
   } finally {
     if (process.env["KEEP"] === "1") console.log(`scratch kept in ${scratch}`)
     else rmSync(scratch, { recursive: true, force: true })
