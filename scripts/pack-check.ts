@@ -208,33 +208,6 @@ const withPaykitDependencies = (names: ReadonlyArray<string>): Array<string> => 
   return [...all]
 }
 
-/**
- * The `paykit` bin as the app installed it, run as a program on Node 22 (first on the PATH, for
- * its `#!/usr/bin/env node`): `--help`, then `start` with flags serving `GET /`, then `listen
- * --forward-to` delivering a mandate's `created` event to a receiver with a valid signature.
- */
-const checkBin = async (app: string): Promise<void> => {
-  const label = "app with every package: the paykit bin"
-  // Imported once built: the journey's client helpers load the workspace's packages from their dist.
-  const { listenJourney, runPaykit, startWithFlags, stopPaykit } = await import("../packages/server/test/cli-journey.ts")
-  const bin: PaykitBin = { command: join(app, "node_modules", ".bin", "paykit"), args: [], cwd: app, env: { PATH: `${dirname(workspaceNode())}:${process.env["PATH"] ?? ""}` } }
-  const help = runPaykit(bin, ["--help"])
-  const helpCode = await help.exited
-  check(`${label}: paykit --help exits 0 listing start and listen`, helpCode === 0 && /start/.test(help.output()) && /listen/.test(help.output()), lastLines(help.output()))
-  let started: Awaited<ReturnType<typeof startWithFlags>> | undefined
-  try {
-    started = await startWithFlags(bin, join(app, "paykit-data"))
-    check(`${label}: paykit start --port ... serves GET / (${started.rootStatus})`, started.rootStatus === 200)
-    const journey = await listenJourney(bin, started.url)
-    check(`${label}: paykit listen --forward-to delivered ${journey.mandate}'s created event with a valid signature, exit ${journey.exitCode} on SIGTERM`,
-      journey.created?.signatureValid === true && journey.exitCode === 0, lastLines(journey.output))
-  } catch (error) {
-    check(`${label}: start and listen`, false, error instanceof Error ? error.message : String(error))
-  } finally {
-    if (started !== undefined) await stopPaykit(started.server)
-  }
-}
-
 const checkFullApp = async (app: string, tarballs: ReadonlyArray<string>): Promise<void> => {
   const label = "app with every package"
   if (!(await makeApp(label, app, tarballs))) return
@@ -269,6 +242,33 @@ const checkLightApp = async (app: string, tarball: (name: string) => string): Pr
   writeFileSync(join(app, "logo.mjs"), LOGO_WITHOUT_SHARP)
   const logo = await attempt(workspaceNode(), [join(app, "logo.mjs")], app)
   check(`${label}: a logo upload fails with FeatureNotInstalled naming sharp`, logo.ok && /^FeatureNotInstalled .*npm install sharp/m.test(logo.out), lastLines(logo.out))
+}
+
+/**
+ * The `paykit` bin as the app installed it, run as a program on Node 22 (first on the PATH, for
+ * its `#!/usr/bin/env node`): `--help`, then `start` with flags serving `GET /`, then `listen
+ * --forward-to` delivering a mandate's `created` event to a receiver with a valid signature.
+ */
+const checkBin = async (app: string): Promise<void> => {
+  const label = "app with every package: the paykit bin"
+  // Imported once built: the journey's client helpers load the workspace's packages from their dist.
+  const { listenJourney, runPaykit, startWithFlags, stopPaykit } = await import("../packages/server/test/cli-journey.ts")
+  const bin: PaykitBin = { command: join(app, "node_modules", ".bin", "paykit"), args: [], cwd: app, env: { PATH: `${dirname(workspaceNode())}:${process.env["PATH"] ?? ""}` } }
+  const help = runPaykit(bin, ["--help"])
+  const helpCode = await help.exited
+  check(`${label}: paykit --help exits 0 listing start and listen`, helpCode === 0 && /start/.test(help.output()) && /listen/.test(help.output()), lastLines(help.output()))
+  let started: Awaited<ReturnType<typeof startWithFlags>> | undefined
+  try {
+    started = await startWithFlags(bin, join(app, "paykit-data"))
+    check(`${label}: paykit start --port ... serves GET / (${started.rootStatus})`, started.rootStatus === 200)
+    const journey = await listenJourney(bin, started.url)
+    check(`${label}: paykit listen --forward-to delivered ${journey.mandate}'s created event with a valid signature, exit ${journey.exitCode} on SIGTERM`,
+      journey.created?.signatureValid === true && journey.exitCode === 0, lastLines(journey.output))
+  } catch (error) {
+    check(`${label}: start and listen`, false, error instanceof Error ? error.message : String(error))
+  } finally {
+    if (started !== undefined) await stopPaykit(started.server)
+  }
 }
 
 const main = async (): Promise<void> => {
