@@ -103,8 +103,42 @@ const ConnectUrl = baseUrlSetting("PAYKIT_CONNECT_URL")
 /** A port, or 0 for any free one (tests and child processes that must not guess a free port + 1). */
 const ConnectPort = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 65_535 }))
 
-const nonEmpty = (name: string) =>
-  Config.option(Config.String(name)).pipe(Config.map((value) => Option.filter(value, (v) => v.trim().length > 0)))
+/**
+ * Every setting the server reads, one row each: its environment variable and a line for `paykit
+ * start --help`. `serverConfig` reads them by these names only (`setting`), and the command's flags
+ * are made from them (`PAYKIT_DATA_DIR` is `--data-dir`, `PORT` is `--port`: `flagOfSetting`), so
+ * a new setting is a new row here. docs/server.md and the README say what each does at length.
+ */
+export const SERVER_SETTINGS = [
+  { env: "PORT", help: `the port to listen on (default ${DEFAULT_PORT})` },
+  { env: "HOST", help: "the interface to listen on (default 127.0.0.1; 0.0.0.0 in a container)" },
+  { env: "PAYKIT_MODE", help: "sandbox or live (default sandbox)" },
+  { env: "DATABASE_URL", help: "a PostgreSQL URL; unset, the embedded PGlite in the data directory" },
+  { env: "PAYKIT_DATA_DIR", help: "the PGlite data directory and the webhook key file (default ./.paykit/data)" },
+  { env: "PAYKIT_DB_SCHEMA", help: "the PostgreSQL schema of paykit's tables (default: the search path)" },
+  { env: "PAYKIT_SANDBOX_TOKEN", help: "the sandbox organisation's access token (16 to 256 visible ASCII characters)" },
+  { env: "PAYKIT_ADMIN_SECRET", help: "a bearer that may manage sandbox organisations (24 to 256 characters)" },
+  { env: "PAYKIT_WORKER_POLL_MS", help: "how often the due-work worker looks for due rows (default 250)" },
+  { env: "PAYKIT_WORKER_LEASE_MS", help: "how long a worker's claim holds a row (default 15000)" },
+  { env: "PAYKIT_WEBHOOK_URL", help: "the sandbox organisation's webhook endpoint (with PAYKIT_WEBHOOK_SECRET)" },
+  { env: "PAYKIT_WEBHOOK_SECRET", help: "that endpoint's signing secret" },
+  { env: "PAYKIT_WEBHOOK_SECRET_KEY", help: "the 32-byte key sealing webhook secrets (default: a key file in the data directory)" },
+  { env: "PAYKIT_EVENT_RETENTION_DAYS", help: "how many days events and webhook records are kept (default 90)" },
+  { env: "PAYKIT_PUBLIC_URL", help: "where people reach the server, the base of the URLs it hands out" },
+  { env: "PAYKIT_CONNECT_PORT", help: "the OAuth connect server's port (default PORT + 1; 0 for any free one)" },
+  { env: "PAYKIT_CONNECT_URL", help: "where partner apps send users to connect" }
+] as const
+
+export type SettingName = (typeof SERVER_SETTINGS)[number]["env"]
+
+/** A setting's name as `serverConfig` reads it: only the table's names type-check. */
+const setting = (name: SettingName): string => name
+
+/** The command-line flag of a setting: `PAYKIT_` dropped, lower case, dashes (`PAYKIT_DATA_DIR` is `data-dir`). */
+export const flagOfSetting = (name: SettingName): string => name.replace(/^PAYKIT_/, "").toLowerCase().replaceAll("_", "-")
+
+const nonEmpty = (name: SettingName) =>
+  Config.option(Config.String(setting(name))).pipe(Config.map((value) => Option.filter(value, (v) => v.trim().length > 0)))
 
 const configError = (message: string) => new Config.ConfigError(new ConfigProvider.SourceError({ message }))
 
@@ -119,23 +153,23 @@ const isPostgresUrl = (value: string): boolean => {
 }
 
 export const serverConfig: Config.Config<ServerConfig> = Config.all({
-  port: Config.Port("PORT").pipe(Config.withDefault(DEFAULT_PORT)),
-  host: Config.String("HOST").pipe(Config.withDefault(DEFAULT_HOST)),
-  mode: Config.Literals(SERVER_MODES, "PAYKIT_MODE").pipe(Config.withDefault<ServerMode>("sandbox")),
+  port: Config.Port(setting("PORT")).pipe(Config.withDefault(DEFAULT_PORT)),
+  host: Config.String(setting("HOST")).pipe(Config.withDefault(DEFAULT_HOST)),
+  mode: Config.Literals(SERVER_MODES, setting("PAYKIT_MODE")).pipe(Config.withDefault<ServerMode>("sandbox")),
   databaseUrl: nonEmpty("DATABASE_URL"),
   dataDir: nonEmpty("PAYKIT_DATA_DIR"),
-  schema: Config.option(Config.schema(SchemaName, "PAYKIT_DB_SCHEMA")),
-  sandboxToken: Config.option(Config.schema(SandboxToken, "PAYKIT_SANDBOX_TOKEN")),
-  adminSecret: Config.option(Config.schema(AdminSecret, "PAYKIT_ADMIN_SECRET")),
-  pollMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_POLL_MS")),
-  leaseMillis: Config.option(Config.schema(WorkerMillis, "PAYKIT_WORKER_LEASE_MS")),
+  schema: Config.option(Config.schema(SchemaName, setting("PAYKIT_DB_SCHEMA"))),
+  sandboxToken: Config.option(Config.schema(SandboxToken, setting("PAYKIT_SANDBOX_TOKEN"))),
+  adminSecret: Config.option(Config.schema(AdminSecret, setting("PAYKIT_ADMIN_SECRET"))),
+  pollMillis: Config.option(Config.schema(WorkerMillis, setting("PAYKIT_WORKER_POLL_MS"))),
+  leaseMillis: Config.option(Config.schema(WorkerMillis, setting("PAYKIT_WORKER_LEASE_MS"))),
   webhookUrl: nonEmpty("PAYKIT_WEBHOOK_URL"),
-  webhookSecret: Config.option(Config.schema(WebhookSecret, "PAYKIT_WEBHOOK_SECRET")),
+  webhookSecret: Config.option(Config.schema(WebhookSecret, setting("PAYKIT_WEBHOOK_SECRET"))),
   webhookSecretKey: nonEmpty("PAYKIT_WEBHOOK_SECRET_KEY"),
-  eventRetentionDays: Config.schema(RetentionDays, "PAYKIT_EVENT_RETENTION_DAYS").pipe(Config.withDefault(DEFAULT_EVENT_RETENTION_DAYS)),
-  publicUrl: Config.option(Config.schema(PublicUrl, "PAYKIT_PUBLIC_URL")),
-  connectPort: Config.option(Config.schema(ConnectPort, "PAYKIT_CONNECT_PORT")),
-  connectUrl: Config.option(Config.schema(ConnectUrl, "PAYKIT_CONNECT_URL"))
+  eventRetentionDays: Config.schema(RetentionDays, setting("PAYKIT_EVENT_RETENTION_DAYS")).pipe(Config.withDefault(DEFAULT_EVENT_RETENTION_DAYS)),
+  publicUrl: Config.option(Config.schema(PublicUrl, setting("PAYKIT_PUBLIC_URL"))),
+  connectPort: Config.option(Config.schema(ConnectPort, setting("PAYKIT_CONNECT_PORT"))),
+  connectUrl: Config.option(Config.schema(ConnectUrl, setting("PAYKIT_CONNECT_URL")))
 }).pipe(
   Config.mapEffect(({ webhookUrl, webhookSecret, webhookSecretKey, ...rest }) =>
     Option.isSome(webhookUrl) && Option.isNone(webhookSecret)

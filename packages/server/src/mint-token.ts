@@ -1,13 +1,12 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
-import { SqlClient } from "effect/sql"
-import { IdGenerator, newId } from "@paykit/core"
-import { issueAccessToken } from "@paykit/http"
+import { IdGenerator } from "@paykit/core"
 import { serverConfig } from "./config.ts"
 import { sqlClientLayer } from "./server.ts"
 import { JsonLogger, ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { reportFailure } from "./start-failure.ts"
+import { createToken, organisationOf } from "./tokens.ts"
 
 /**
  * `npm run token`: a new read-write access token for the organisation the configured store holds
@@ -16,22 +15,15 @@ import { reportFailure } from "./start-failure.ts"
  * server must be stopped first (one process opens a data directory at a time).
  */
 
-/** The first organisation, as the server's start finds it; none until the server has started once. */
-const firstOrganisation = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ readonly id: string; readonly environment: string }>`SELECT id, environment FROM organisations ORDER BY created_at, id LIMIT 1`
-  return rows[0]
-})
-
 export const mintToken = Effect.gen(function*() {
   const log = yield* ServerLog
-  const organisation = yield* firstOrganisation
+  const organisation = yield* organisationOf(undefined)
   if (organisation === undefined) {
     log({ level: "error", msg: "this store holds no organisation yet: start the server once (npm start), then run npm run token" })
     return false
   }
-  const token = yield* issueAccessToken({ id: yield* newId("access_token"), organisation: organisation.id, scope: "read_write" })
-  log({ level: "info", msg: `a new access token for the ${organisation.environment} organisation; it is shown this once`, organisation: organisation.id, access_token: token })
+  const made = yield* createToken(organisation.id, "read_write")
+  log({ level: "info", msg: `a new access token for the ${organisation.environment} organisation; it is shown this once`, organisation: organisation.id, access_token: made.access_token })
   return true
 })
 

@@ -15,7 +15,7 @@ const TSX = new URL("../../../node_modules/tsx/dist/", import.meta.url)
  * `tsx main.ts` runs the server in a second process under its own; the test runs that one alone
  * (node with tsx's hooks, as tsx starts it), so its pid is the server's and a SIGKILL reaches it.
  */
-const nodeArgs = (script: string) => ["--require", fileURLToPath(new URL("preflight.cjs", TSX)), "--import", new URL("loader.mjs", TSX).href, "--conditions=@paykit/source", script]
+export const nodeArgs = (script: string) => ["--require", fileURLToPath(new URL("preflight.cjs", TSX)), "--import", new URL("loader.mjs", TSX).href, "--conditions=@paykit/source", script]
 
 /** A sandbox token fixed in the environment, so every start of a test's server takes the same one. */
 export const CHILD_TOKEN = "sandbox_child_process_token_0001"

@@ -1,0 +1,78 @@
+import { Effect, Schema } from "effect"
+import { SqlClient } from "effect/sql"
+import { newId } from "@paykit/core"
+import { ACCESS_SCOPES, ACCESS_TOKEN_STATUSES, type AccessScope, AccessTokens, issueAccessToken } from "@paykit/http"
+
+/**
+ * Access tokens made, listed and revoked on the store itself, with no server running (`npm run
+ * token`, `paykit token`): for the operator who lost the token the first start printed, or who
+ * wants one more. A token is printed once and never stored in clear (docs/server.md).
+ */
+
+const OrganisationRow = Schema.Struct({ id: Schema.String, environment: Schema.String })
+const decodeOrganisations = Schema.decodeUnknownEffect(Schema.Array(OrganisationRow))
+
+/** The organisation named, or the first one (the first start's); undefined when the store has none (or not that one). */
+export const organisationOf = (id: string | undefined) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* Effect.flatMap(
+      id === undefined
+        ? sql`SELECT id, environment FROM organisations ORDER BY created_at, id LIMIT 1`
+        : sql`SELECT id, environment FROM organisations WHERE id = ${id}`,
+      decodeOrganisations
+    )
+    return rows[0]
+  })
+
+export interface MadeToken {
+  readonly id: string
+  readonly organisation: string
+  readonly scope: AccessScope
+  readonly access_token: string
+}
+
+export const createToken = (organisation: string, scope: AccessScope) =>
+  Effect.gen(function*() {
+    const id = yield* newId("access_token")
+    const token = yield* issueAccessToken({ id, organisation, scope })
+    return { id, organisation, scope, access_token: token } satisfies MadeToken
+  })
+
+const TokenRow = Schema.Struct({
+  id: Schema.String,
+  organisation_id: Schema.String,
+  scope: Schema.Literals(ACCESS_SCOPES),
+  status: Schema.Literals(ACCESS_TOKEN_STATUSES),
+  app_organisation_id: Schema.NullOr(Schema.String),
+  created_at: Schema.Union([Schema.String, Schema.Date])
+})
+const decodeTokens = Schema.decodeUnknownEffect(Schema.Array(TokenRow))
+
+/** The tokens (never their secrets), oldest first; of one organisation when named. */
+export const listTokens = (organisation: string | undefined) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const rows = yield* Effect.flatMap(
+      organisation === undefined
+        ? sql`SELECT id, organisation_id, scope, status, app_organisation_id, created_at FROM access_tokens ORDER BY created_at, id`
+        : sql`SELECT id, organisation_id, scope, status, app_organisation_id, created_at FROM access_tokens WHERE organisation_id = ${organisation} ORDER BY created_at, id`,
+      decodeTokens
+    )
+    return rows.map((row) => ({
+      id: row.id,
+      organisation: row.organisation_id,
+      scope: row.scope,
+      status: row.status,
+      app_organisation: row.app_organisation_id,
+      created_at: row.created_at instanceof Date ? row.created_at.toISOString() : new Date(row.created_at).toISOString()
+    }))
+  })
+
+/** Revokes the token (the access-token machine's `revoke`); its status after, undefined when there is no such token. */
+export const revokeToken = (id: string) =>
+  Effect.gen(function*() {
+    const tokens = yield* AccessTokens
+    yield* tokens.move(id, "revoke")
+    return yield* tokens.statusOf(id)
+  })

@@ -1,0 +1,123 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import { createHmac, timingSafeEqual } from "node:crypto"
+import { createServer, type Server } from "node:http"
+import type { AddressInfo } from "node:net"
+import { freePort } from "./child-server.ts"
+import { fulfilledMandateRequest, localClient } from "./harness.ts"
+
+/**
+ * The `paykit` command as a user runs it, in child processes: `start` serving the API, and
+ * `listen` forwarding a mandate's `created` event to a receiver that checks the signature with its
+ * own secret. Shared by `cli.test.ts` (the command from source, under tsx) and
+ * `scripts/pack-check.ts` (the bin of the packed `@paykit/server`, installed into an app).
+ */
+
+/** How to run `paykit`: a program and the arguments before the subcommand's. */
+export interface PaykitBin {
+  readonly command: string
+  readonly args: ReadonlyArray<string>
+  readonly env?: NodeJS.ProcessEnv
+  readonly cwd?: string
+}
+
+export interface Running {
+  readonly child: ChildProcess
+  readonly output: () => string
+  /** Resolves with the first match of `pattern` in the output; rejects if the process ends first or after `ms`. */
+  readonly waitFor: (pattern: RegExp, ms?: number) => Promise<RegExpExecArray>
+  readonly exited: Promise<number | null>
+}
+
+export const runPaykit = (bin: PaykitBin, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}): Running => {
+  const child = spawn(bin.command, [...bin.args, ...args], { cwd: bin.cwd, env: { ...process.env, ...bin.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  let text = ""
+  const listeners = new Set<() => void>()
+  const onData = (chunk: Buffer) => {
+    text += chunk.toString("utf8")
+    listeners.forEach((l) => l())
+  }
+  child.stdout.on("data", onData)
+  child.stderr.on("data", onData)
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)))
+  const waitFor = (pattern: RegExp, ms = 90_000) =>
+    new Promise<RegExpExecArray>((resolve, reject) => {
+      const check = () => {
+        const found = pattern.exec(text)
+        if (found === null) return
+        listeners.delete(check)
+        clearTimeout(timer)
+        resolve(found)
+      }
+      const timer = setTimeout(() => reject(new Error(`no ${pattern} within ${ms} ms:\n${text}`)), ms)
+      listeners.add(check)
+      void exited.then(() => {
+        check()
+        clearTimeout(timer)
+        reject(new Error(`paykit ${args[0]} ended (${child.exitCode}) before ${pattern}:\n${text}`))
+      })
+      check()
+    })
+  return { child, output: () => text, waitFor, exited }
+}
+
+/** Stops a following command with SIGTERM and answers its exit code. */
+export const stopPaykit = async (running: Running): Promise<number | null> => {
+  if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill("SIGTERM")
+  return running.exited
+}
+
+export const JOURNEY_TOKEN = "sandbox_cli_journey_token_01"
+
+/** `paykit start` on a free port with flags only (no environment variable): its URL once listening, and `GET /`'s status. */
+export const startWithFlags = async (bin: PaykitBin, dataDir: string) => {
+  const port = await freePort()
+  const server = runPaykit(bin, ["start", "--port", String(port), "--host", "127.0.0.1", "--data-dir", dataDir, "--sandbox-token", JOURNEY_TOKEN, "--connect-port", "0"], {
+    PORT: undefined, HOST: undefined, DATABASE_URL: undefined, PAYKIT_DATA_DIR: undefined, PAYKIT_SANDBOX_TOKEN: undefined
+  })
+  const url = (await server.waitFor(/"msg":"listening".*?"url":"([^"]+)"/))[1] ?? ""
+  const root = await fetch(`${url}/`)
+  return { server, url, rootStatus: root.status, rootBody: await root.json() as Record<string, unknown> }
+}
+
+interface Received { readonly body: string; readonly signatureValid: boolean }
+
+/** A receiver of webhooks on a loopback port: every request, and whether `Webhook-Signature` is right for `secret`. */
+const receiver = async (secret: string) => {
+  const received: Array<Received> = []
+  const server: Server = createServer((request, response) => {
+    const chunks: Array<Buffer> = []
+    request.on("data", (c: Buffer) => chunks.push(c))
+    request.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8")
+      const expected = Buffer.from(createHmac("sha256", secret).update(body).digest("hex"))
+      const given = Buffer.from(String(request.headers["webhook-signature"] ?? ""))
+      received.push({ body, signatureValid: expected.length === given.length && timingSafeEqual(expected, given) })
+      response.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received, close: () => server.close() }
+}
+
+/**
+ * `paykit listen --forward-to` a receiver, then a mandate made through the official client: what
+ * the receiver got (each body and its signature's validity), the line `listen` printed for it,
+ * `listen`'s exit code on SIGTERM, and the endpoint it made, as the API shows it after.
+ */
+export const listenJourney = async (bin: PaykitBin, url: string, token = JOURNEY_TOKEN) => {
+  const secret = "receiver_own_secret_0001"
+  const target = await receiver(secret)
+  const listen = runPaykit(bin, ["listen", "--forward-to", target.url, "--secret", secret, "--url", url, "--token", token, "--json"])
+  try {
+    const ready = JSON.parse((await listen.waitFor(/^\{"ready":true.*\}$/m))[0]) as { webhook_endpoint: string }
+    const { mandate } = await fulfilledMandateRequest(localClient(token, url))
+    const line = (await listen.waitFor(new RegExp(`^\\{.*"action":"created","resource":"${mandate}".*\\}$`, "m"), 60_000))[0]
+    const exitCode = await stopPaykit(listen)
+    const endpoints = await fetch(`${url}/webhook_endpoints/${ready.webhook_endpoint}`, { headers: { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06" } })
+    const created = target.received.find((r) => r.body.includes(`"resource_type":"mandates","action":"created"`) && r.body.includes(mandate))
+    return { mandate, created, line: JSON.parse(line) as Record<string, unknown>, exitCode, endpoint: await endpoints.json() as Record<string, unknown>, output: listen.output() }
+  } finally {
+    await stopPaykit(listen)
+    target.close()
+  }
+}
