@@ -2,7 +2,7 @@ import { Context, Duration, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { Server } from "node:http"
-import { DashboardBaseUrl, HostedPagesBaseUrl } from "@paykit/engine"
+import { DashboardBaseUrl, HostedPagesBaseUrl, HostedPagesKey } from "@paykit/engine"
 import { AccessTokens } from "./access-tokens.ts"
 import { paykitRoutes } from "./api.ts"
 import { ApiDispatcher, makeDispatcher } from "./dispatcher.ts"
@@ -78,7 +78,7 @@ const capturedAtBuild = (key: string): boolean =>
   key === "@paykit/http/AccessTokens" || key === "@paykit/http/IdempotencyStore" || key === "@paykit/http/RateLimiter" ||
   key === ApiDispatcher.key
 
-const ENGINE_REFERENCES: ReadonlySet<string> = new Set([HostedPagesBaseUrl.key, DashboardBaseUrl.key])
+const ENGINE_REFERENCES: ReadonlySet<string> = new Set([HostedPagesBaseUrl.key, HostedPagesKey.key, DashboardBaseUrl.key])
 
 const trimmed = <S>(context: Context.Context<S>): Context.Context<S> =>
   Context.makeUnsafe(new Map([...context.mapUnsafe].filter(([key]) => !capturedAtBuild(key))))
