@@ -11,6 +11,7 @@ import { IdempotencyStore } from "./idempotency.ts"
 import { documentationBaseOf } from "./error-response.ts"
 import { apiPages } from "./pages.ts"
 import { ApiPublicUrl } from "./reference.ts"
+import { ApiExamples } from "./reference-examples.ts"
 import { hostedPages } from "./pages/index.ts"
 import { RateLimiter } from "./rate-limit.ts"
 import { DefectLog, RequestLog } from "./request-log.ts"
@@ -64,7 +65,7 @@ export const makeHttpApp = () => makeHttpAppWith(ApiDispatcherLive)
 export const makeHttpAppWith = <E, R>(dispatcher: Layer.Layer<ApiDispatcher, E, R>) =>
   Layer.effect(ApiDispatcher, Effect.gen(function*() {
     const built = yield* ApiDispatcher
-    return built.withRoutes([...apiPages(built.routes, yield* ApiPublicUrl), ...yield* hostedPages])
+    return built.withRoutes([...apiPages(built.routes, yield* ApiPublicUrl, yield* ApiExamples), ...yield* hostedPages])
   })).pipe(Layer.provide(dispatcher))
 
 /**

@@ -7,7 +7,7 @@ import {
   DashboardBaseUrl, DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, HostedPagesBaseUrl, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
   retentionPolicy, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
-import { type AccessTokens, ApiDispatcher, ApiPublicUrl, apiEngineOn, type Dispatcher, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, hostedPagesKeyLayer, PageSigningSecret, paykitRoutes, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import { type AccessTokens, ApiDispatcher, ApiPublicUrl, apiEngineOn, type Dispatcher, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, ApiExamples, makeHttpAppWith, hostedPagesKeyLayer, PageSigningSecret, paykitRoutes, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, pgliteInSchema, postgresClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import { connectPortOf, type Database, type ServerConfig } from "./config.ts"
@@ -29,6 +29,7 @@ import { SqlRateLimiter } from "./sql-rate-limit.ts"
 import { ClockAdvanceLock } from "./clock-lock.ts"
 import { webhookKeyCheck } from "./key-check.ts"
 import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer, webhookTrustLayer } from "./webhook-setup.ts"
+import { loadExamples } from "./reference-examples.ts"
 
 /** A PGlite client on `dataDir` (in memory when absent), searching `schema` when one is named. */
 const pgliteClient = (dataDir: string | undefined, schema: string | undefined) =>
@@ -227,7 +228,8 @@ const pagesLayer = <R>(config: ServerConfig, publicUrl: Effect.Effect<string, ne
       Layer.succeed(PageSigningSecret, secret),
       hostedPagesKeyLayer(secret),
       Layer.succeed(SandboxBankPage, config.mode === "sandbox"),
-      Layer.succeed(ApiPublicUrl, url)
+      Layer.succeed(ApiPublicUrl, url),
+      Layer.succeed(ApiExamples, loadExamples())
     )
   }))
 
