@@ -37,15 +37,9 @@ const YET = "the recorder's journey does not bring it to a 2xx yet (its body or 
  */
 const NOT_RECORDED: Readonly<Record<string, string>> = {
   "GET /bank_account_details/:id": YET,
-  "POST /bank_account_holder_verifications": YET,
-  "GET /bank_account_holder_verifications/:id": YET,
   "POST /billing_requests/:id/actions/choose_currency": YET,
   "POST /billing_requests/:id/actions/fallback": YET,
-  "POST /billing_requests/:id/actions/notify": YET,
-  "POST /billing_requests/create_with_actions": YET,
   "POST /branding/logos": YET,
-  "POST /creditor_bank_accounts": YET,
-  "POST /creditor_bank_accounts/:id/actions/disable": YET,
   "POST /creditors": YET,
   "POST /customer_notifications/:id/actions/handle": YET,
   "GET /exports/:id": YET,
@@ -53,17 +47,9 @@ const NOT_RECORDED: Readonly<Record<string, string>> = {
   "POST /instalment_schedules": YET,
   "POST /instalment_schedules/with_dates": YET,
   "POST /instalment_schedules/with_schedule": YET,
-  "GET /mandate_imports/:id": YET,
-  "POST /mandates/:id/actions/cancel": YET,
-  "POST /mandates/:id/actions/reinstate": YET,
   "POST /oauth_apps": YET,
   "GET /oauth_apps/:id": YET,
   "POST /oauth_apps/:id/actions/disable": YET,
-  "POST /outbound_payments": YET,
-  "POST /outbound_payments/:id/actions/approve": YET,
-  "POST /outbound_payments/:id/actions/cancel": YET,
-  "GET /payment_account_transactions/:id": YET,
-  "GET /payment_accounts/:id/transactions": YET,
   "POST /payments/:id/actions/retry": YET,
   "POST /redirect_flows/:id/actions/complete": YET,
   "POST /refunds": YET,
@@ -71,13 +57,8 @@ const NOT_RECORDED: Readonly<Record<string, string>> = {
   "PUT /refunds/:id": YET,
   "POST /sandbox/outbound_payment_imports/:id/actions/cancel": YET,
   "POST /scheme_identifiers": YET,
-  "PUT /subscriptions/:id": YET,
   "GET /transferred_mandates/:id": YET,
   "POST /verification_details": YET,
-  "POST /webhook_endpoints": YET,
-  "GET /webhook_endpoints/:id": YET,
-  "PUT /webhook_endpoints/:id": YET,
-  "POST /webhook_endpoints/:id/actions/disable": YET,
   "GET /webhooks/:id": YET,
   "POST /webhooks/:id/actions/retry": YET
 }
@@ -179,13 +160,11 @@ const drive = async (server: TestServer, url: string): Promise<void> => {
   await attempt(() => collectPayerDetails(client, idOf(request)))
   await attempt(() => client.billingRequests.list({ limit: "1" } as never))
   await raw("GET", `/billing_requests/${idOf(request)}/institutions?country_code=GB`)
-  await attempt(() => client.billingRequests.notify(idOf(request), { notification_type: "email", redirect_uri: "https://merchant.example/done" } as never))
   await attempt(() => client.billingRequests.cancel(idOf(request), {} as never))
   const redirectFlow = await attempt(() => client.redirectFlows.create({ session_token: "SESS_1", success_redirect_url: "https://merchant.example/rf", scheme: "bacs" } as never))
   await attempt(() => client.redirectFlows.find(idOf(redirectFlow)))
   const template = await attempt(() => client.billingRequestTemplates.create({ name: "Gym", mandate_request_currency: "GBP", mandate_request_scheme: "bacs" } as never))
   await attempt(() => client.billingRequestTemplates.update(idOf(template), { name: "Gym membership" } as never))
-  await raw("POST", "/webhook_endpoints", { webhook_endpoints: { name: "Receiver", url: "https://merchant.example/webhooks" } })
   await attempt(() => client.blocks.create({ block_type: "email", reason_type: "no_intent_to_pay", resource_reference: "fraud@example.com" } as never))
   await attempt(() => client.bankDetailsLookups.create({ account_number: "55779911", branch_code: "200000", country_code: "GB" } as never))
   await attempt(() => client.mandatePdfs.create({ links: { mandate: idOf(mandate) } } as never))
@@ -210,12 +189,13 @@ const more = async (server: TestServer, client: GoCardlessClient, raw: Raw, made
   await attempt(() => client.payments.cancel(idOf(spare), {} as never))
   for (const scenario of ["payment_confirmed", "payment_paid_out", "payment_failed"]) {
     const target = await attempt(() => client.payments.create({ amount: "900", currency: "GBP", links: { mandate: made.mandate } } as never))
-    await raw("POST", `/scenario_simulators/${scenario}/actions/run`, { scenario_simulators: { links: { resource: idOf(target) } } })
+    await raw("POST", `/scenario_simulators/${scenario}/actions/run`, { data: { links: { resource: idOf(target) } } })
   }
+  await attempt(() => client.subscriptions.update(made.subscription, { name: "Monthly box" } as never))
   await attempt(() => client.subscriptions.cancel(made.subscription, {} as never))
   const schedule = await attempt(() => client.instalmentSchedules.createWithDates({ name: "Desk", total_amount: "2000", currency: "GBP", instalments: [{ amount: "2000", charge_date: "2099-03-05" }], links: { mandate: made.mandate } } as never))
   await attempt(() => client.instalmentSchedules.cancel(idOf(schedule), {} as never))
-  const second = await attempt(() => client.customerBankAccounts.create({ account_holder_name: "Ada Lovelace", account_number: "12345674", branch_code: "200000", country_code: "GB", links: { customer: made.customer } } as never))
+  const second = await attempt(() => client.customerBankAccounts.create({ account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: made.customer } } as never))
   const other = await attempt(() => client.mandates.create({ scheme: "bacs", links: { customer_bank_account: idOf(second) } } as never))
   await attempt(() => client.mandates.cancel(idOf(other), {} as never))
   await attempt(() => client.mandates.reinstate(idOf(other), {} as never))
@@ -223,23 +203,24 @@ const more = async (server: TestServer, client: GoCardlessClient, raw: Raw, made
   await attempt(() => client.customerBankAccounts.disable(idOf(third), {} as never))
   const loner = await attempt(() => client.customers.create({ email: "grace@example.com", given_name: "Grace", family_name: "Hopper", country_code: "GB" } as never))
   await attempt(() => client.customers.remove(idOf(loner), {} as never))
-  const payout = await raw("POST", "/creditor_bank_accounts", { creditor_bank_accounts: { account_holder_name: "Acme Ltd", account_number: "31926819", branch_code: "400000", country_code: "GB", links: { creditor } } })
+  const payout = await raw("POST", "/creditor_bank_accounts", { creditor_bank_accounts: { account_holder_name: "Acme Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP", links: { creditor } } })
   await raw("POST", `/creditor_bank_accounts/${await resourceOf(payout, "creditor_bank_accounts")}/actions/disable`)
   const blocks = await attempt(() => client.blocks.list({} as never))
   const block = idOf(blocks?.blocks[0])
   await raw("POST", `/blocks/${block}/actions/disable`)
   await raw("POST", `/blocks/${block}/actions/enable`)
-  const endpoint = await raw("POST", "/webhook_endpoints", { webhook_endpoints: { name: "Receiver", url: "http://127.0.0.1:9/hook" } })
+  const endpoint = await raw("POST", "/webhook_endpoints", { webhook_endpoints: { url: "http://127.0.0.1:9/hook" } })
   const endpointId = await resourceOf(endpoint, "webhook_endpoints")
   await raw("GET", `/webhook_endpoints/${endpointId}`)
-  await raw("PUT", `/webhook_endpoints/${endpointId}`, { webhook_endpoints: { name: "Receiver (renamed)" } })
+  await raw("PUT", `/webhook_endpoints/${endpointId}`, { webhook_endpoints: { url: "http://127.0.0.1:9/other" } })
   await raw("POST", `/webhook_endpoints/${endpointId}/actions/disable`)
   const { publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 })
   const key = await raw("POST", "/public_keys", { public_keys: { public_key: publicKey.export({ type: "spki", format: "pem" }).toString() } })
   const keyId = await resourceOf(key, "public_keys")
   await raw("GET", `/public_keys/${keyId}`)
   await raw("POST", `/public_keys/${keyId}/actions/disable`)
-  await raw("POST", "/bank_account_holder_verifications", { bank_account_holder_verifications: { type: "confirmation_of_payee", links: { bank_account: idOf(second) } } })
+  const verification = await raw("POST", "/bank_account_holder_verifications", { bank_account_holder_verifications: { type: "confirmation_of_payee", links: { bank_account: idOf(second) } } })
+  await raw("GET", `/bank_account_holder_verifications/${await resourceOf(verification, "bank_account_holder_verifications")}`)
   await raw("GET", `/balances?creditor=${creditor}`)
   await raw("GET", `/verification_details?creditor=${creditor}`)
   await raw("POST", "/branding/payer_themes", { payer_themes: { button_background_colour: "#1a1a1a", content_box_border_colour: "#cccccc", header_background_colour: "#ffffff", link_text_colour: "#0050b3", links: { creditor } } })
@@ -254,14 +235,16 @@ const more = async (server: TestServer, client: GoCardlessClient, raw: Raw, made
   const mandateImport = await attempt(() => client.mandateImports.create({ scheme: "bacs" } as never))
   await attempt(() => client.mandateImportEntries.create({ record_identifier: "r1", links: { mandate_import: idOf(mandateImport) }, customer: { email: "lin@example.com", given_name: "Lin", family_name: "Yu", address_line1: "1 Road", city: "London", postal_code: "N1 1AA", country_code: "GB" }, bank_account: { account_holder_name: "Lin Yu", account_number: "55779911", branch_code: "200000", country_code: "GB" } } as never))
   await raw("GET", `/mandate_import_entries?mandate_import=${idOf(mandateImport)}`)
+  await attempt(() => client.mandateImports.find(idOf(mandateImport)))
   await attempt(() => client.mandateImports.submit(idOf(mandateImport), {} as never))
   const dropped = await attempt(() => client.mandateImports.create({ scheme: "bacs" } as never))
   await attempt(() => client.mandateImports.cancel(idOf(dropped), {} as never))
   const chosen = await attempt(() => client.billingRequests.create({ mandate_request: { scheme: "bacs" } } as never))
   await attempt(() => client.billingRequests.chooseCurrency(idOf(chosen), { currency: "GBP" } as never))
-  await raw("POST", "/billing_requests/create_with_actions", { billing_requests: { mandate_request: { currency: "GBP", scheme: "bacs" } } })
+  await raw("POST", "/billing_requests/create_with_actions", { billing_request_with_actions: { mandate_request: { currency: "GBP", scheme: "bacs" } } })
   for (const action of ["visit", "authorise", "deny", "fail"]) {
-    const { authorisation } = await bankAuthorisation(client)
+    const { authorisation, billingRequest } = await bankAuthorisation(client)
+    if (action === "visit") await attempt(() => client.billingRequests.notify(billingRequest, { notification_type: "email", redirect_uri: "https://merchant.example/done" } as never))
     if (action === "visit") await raw("GET", `/bank_authorisations/${authorisation.id ?? ""}`)
     await raw("POST", `/sandbox/bank_authorisations/${authorisation.id ?? ""}/actions/${action}`, {})
   }
@@ -277,7 +260,10 @@ const more = async (server: TestServer, client: GoCardlessClient, raw: Raw, made
   await raw("POST", `/payer_authorisations/${payerId}/actions/confirm`, {})
   const accounts = await attempt(() => client.paymentAccounts.list({} as never))
   const paymentAccount = idOf(accounts?.payment_accounts?.[0])
-  await raw("GET", `/payment_accounts/${paymentAccount}/transactions`)
+  const transactions = await raw("GET", `/payment_accounts/${paymentAccount}/transactions?value_date_from=2000-01-01&value_date_to=2099-12-31`)
+  const listed = transactions === undefined || transactions.status !== 200 ? {} : (await transactions.json()) as Record<string, unknown>
+  const transaction = Object.values(listed).find((value) => Array.isArray(value))
+  await raw("GET", `/payment_account_transactions/${idOf(Array.isArray(transaction) ? transaction[0] : undefined)}`)
   await raw("GET", `/payout_items?payout=${idOf((await attempt(() => client.payouts.list({} as never)))?.payouts[0])}`)
   const dropImport = await attempt(() => validatedImport(server, client))
   await raw("POST", `/outbound_payment_imports/${idOf(dropImport)}/actions/cancel`, {})
