@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { BillingRequests, BillingRequestTemplates, decodeCommand, Events, REQUEST_BODIES } from "@paykit/engine"
+import { BillingRequests, BillingRequestTemplates, decodeCommand, Events, HostedPagesKey, pageKeyOf, REQUEST_BODIES } from "@paykit/engine"
 import { ORG, runBilling, setUpCreditor } from "./billing-fixtures.ts"
 
 /** What a template's link does (the page comes with the hosted pages): a billing request of its own for each payer. */
@@ -42,6 +42,23 @@ describe("starting a billing request from a template", () => {
       expect(br.payment_request).toBeNull()
       expect(br.mandate_request).toMatchObject({ currency: "GBP", scheme: null })
       expect(flow.redirect_uri).toBeNull()
+    }))
+  })
+})
+
+describe("a template's link", () => {
+  it("carries the template's page key; an update gives the link under the server's current key (a template of before page keys gets a working link)", async () => {
+    await runBilling(Effect.gen(function*() {
+      yield* setUpCreditor
+      const templates = yield* BillingRequestTemplates
+      const body = yield* decodeCommand(REQUEST_BODIES.billing_request_templates.create, "billing_request_templates")({ name: "Gym", mandate_request_currency: "GBP" })
+      const oldKey = new Uint8Array(32).fill(1)
+      const newKey = new Uint8Array(32).fill(2)
+      const template = yield* Effect.provideService(templates.create(ORG, body), HostedPagesKey, oldKey)
+      expect(template.authorisation_url).toBe(`/pages/${ORG}/billing_request_templates/${template.id}/${pageKeyOf(oldKey, "billing_request_templates", ORG, template.id)}`)
+      const updated = yield* Effect.provideService(templates.update(ORG, template.id, { name: "Gym" }), HostedPagesKey, newKey)
+      expect(updated.authorisation_url).toBe(`/pages/${ORG}/billing_request_templates/${template.id}/${pageKeyOf(newKey, "billing_request_templates", ORG, template.id)}`)
+      expect((yield* templates.get(ORG, template.id)).authorisation_url).toBe(updated.authorisation_url)
     }))
   })
 })

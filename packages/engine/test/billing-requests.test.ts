@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
-import { Events, Mandates, NAME_MISMATCH_MESSAGE, Payments } from "@paykit/engine"
+import { Events, HostedPagesKey, Mandates, NAME_MISMATCH_MESSAGE, pageKeyOf, Payments } from "@paykit/engine"
 import { ADA, bankAuthorisationsAtEdge, billingRequestsAtEdge, ORG, runBilling, setUpCreditor, UK_ACCOUNT } from "./billing-fixtures.ts"
 
 const statusOf = (actions: ReadonlyArray<{ readonly type: string; readonly status: string }>, type: string) =>
@@ -169,8 +169,10 @@ describe("billing requests: a payment request with a bank authorisation", () => 
     expect(r.refusedEarly._tag).toBe("InvalidState")
     expect(r.chosen.links.institution).toBe(r.choice[0]?.id)
     expect(r.authorisation.authorisation_type).toBe("payment")
-    expect(r.authorisation.url).toBe(`/pages/${ORG}/bank_authorisations/${r.authorisation.id}`)
-    expect(r.authorisation.qr_code_url).toBe(`/pages/${ORG}/bank_authorisations/${r.authorisation.id}/qr.png`)
+    // The payer's page under its key (the default key: this process's).
+    const pageKey = pageKeyOf(Effect.runSync(Effect.gen(function*() { return yield* HostedPagesKey })), "bank_authorisations", ORG, r.authorisation.id)
+    expect(r.authorisation.url).toBe(`/pages/${ORG}/bank_authorisations/${r.authorisation.id}/${pageKey}`)
+    expect(r.authorisation.qr_code_url).toBe(`/pages/${ORG}/bank_authorisations/${r.authorisation.id}/${pageKey}/qr.png`)
     expect(Date.parse(r.authorisation.expires_at) - Date.parse(r.authorisation.created_at)).toBe(15 * 60 * 1000)
     expect(r.authorisation.links.institution).toBe(r.choice[0]?.id)
     expect(r.visited.last_visited_at).not.toBeNull()

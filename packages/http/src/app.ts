@@ -2,7 +2,7 @@ import { Context, Duration, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { NodeHttpServer } from "@effect/platform-node"
 import type { Server } from "node:http"
-import { DashboardBaseUrl, HostedPagesBaseUrl } from "@paykit/engine"
+import { DashboardBaseUrl, HostedPagesBaseUrl, HostedPagesKey } from "@paykit/engine"
 import { AccessTokens } from "./access-tokens.ts"
 import { paykitRoutes } from "./api.ts"
 import { ApiDispatcher, makeDispatcher } from "./dispatcher.ts"
@@ -11,6 +11,7 @@ import { IdempotencyStore } from "./idempotency.ts"
 import { documentationBaseOf } from "./error-response.ts"
 import { apiPages } from "./pages.ts"
 import { ApiPublicUrl } from "./reference.ts"
+import { ApiExamples } from "./reference-examples.ts"
 import { hostedPages } from "./pages/index.ts"
 import { RateLimiter } from "./rate-limit.ts"
 import { DefectLog, RequestLog } from "./request-log.ts"
@@ -64,7 +65,7 @@ export const makeHttpApp = () => makeHttpAppWith(ApiDispatcherLive)
 export const makeHttpAppWith = <E, R>(dispatcher: Layer.Layer<ApiDispatcher, E, R>) =>
   Layer.effect(ApiDispatcher, Effect.gen(function*() {
     const built = yield* ApiDispatcher
-    return built.withRoutes([...apiPages(built.routes, yield* ApiPublicUrl), ...yield* hostedPages])
+    return built.withRoutes([...apiPages(built.routes, yield* ApiPublicUrl, yield* ApiExamples), ...yield* hostedPages])
   })).pipe(Layer.provide(dispatcher))
 
 /**
@@ -78,7 +79,7 @@ const capturedAtBuild = (key: string): boolean =>
   key === "@paykit/http/AccessTokens" || key === "@paykit/http/IdempotencyStore" || key === "@paykit/http/RateLimiter" ||
   key === ApiDispatcher.key
 
-const ENGINE_REFERENCES: ReadonlySet<string> = new Set([HostedPagesBaseUrl.key, DashboardBaseUrl.key])
+const ENGINE_REFERENCES: ReadonlySet<string> = new Set([HostedPagesBaseUrl.key, HostedPagesKey.key, DashboardBaseUrl.key])
 
 const trimmed = <S>(context: Context.Context<S>): Context.Context<S> =>
   Context.makeUnsafe(new Map([...context.mapUnsafe].filter(([key]) => !capturedAtBuild(key))))

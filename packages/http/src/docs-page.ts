@@ -102,6 +102,21 @@ const jsonSchemaOf = (content: unknown): unknown => {
   return isObject(json) ? json["schema"] : undefined
 }
 
+/** The example recorded from a real call on a body or response (`reference-examples.ts`), if any. */
+const recordedOf = (content: unknown): { readonly summary: string; readonly value: unknown } | undefined => {
+  const json = isObject(content) ? content["application/json"] : undefined
+  const examples = isObject(json) ? json["examples"] : undefined
+  const recorded = isObject(examples) ? examples["recorded"] : undefined
+  return isObject(recorded) ? { summary: String(recorded["summary"] ?? ""), value: recorded["value"] } : undefined
+}
+
+const exampleBlock = (title: string, content: unknown): string => {
+  const recorded = recordedOf(content)
+  return recorded === undefined
+    ? ""
+    : `<h4>${escapeHtml(title)}</h4><p><small>${escapeHtml(recorded.summary)}</small></p><pre><code>${escapeHtml(JSON.stringify(recorded.value, null, 2))}</code></pre>`
+}
+
 interface Operation {
   readonly operationId?: string
   readonly summary?: string
@@ -129,9 +144,9 @@ const operationSection = (method: string, path: string, op: Operation, resolve: 
   const errors = responses.filter(([status]) => !status.startsWith("2"))
   const body = op.requestBody === undefined
     ? method === "get" ? "" : "<h4>Body fields</h4><p>None: it takes no body.</p>"
-    : `<h4>Body fields</h4>${fieldTable(fieldsOf(resolve(jsonSchemaOf(op.requestBody.content)), resolve))}`
+    : `<h4>Body fields</h4>${fieldTable(fieldsOf(resolve(jsonSchemaOf(op.requestBody.content)), resolve))}${exampleBlock("Example request", op.requestBody.content)}`
   const answers = success.map(([status, response]) =>
-    `<h4>Response ${escapeHtml(status)} fields</h4>${fieldTable(fieldsOf(resolve(jsonSchemaOf(response.content)), resolve))}`
+    `<h4>Response ${escapeHtml(status)} fields</h4>${fieldTable(fieldsOf(resolve(jsonSchemaOf(response.content)), resolve))}${exampleBlock(`Example response ${status}`, response.content)}`
   ).join("")
   const errorList = errors.length === 0
     ? ""

@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { type ApiResponse, jsonResponse } from "./api-response.ts"
 import { renderDocsPage } from "./docs-page.ts"
 import { openApiDocument } from "./reference.ts"
+import type { RecordedExample } from "./reference-examples.ts"
 import { type AnyRoute, pageRoute, type PageRoute } from "./routes.ts"
 
 /**
@@ -20,8 +21,8 @@ const renderedOnce = (path: string, render: () => ApiResponse): PageRoute => {
   return pageRoute(path, () => Effect.sync(() => (rendered ??= render())))
 }
 
-/** The pages documenting `routes`, the server reached at `publicUrl` (`ApiPublicUrl`). */
-export const apiPages = (routes: ReadonlyArray<AnyRoute>, publicUrl: string): ReadonlyArray<PageRoute> => [
-  renderedOnce("/openapi.json", () => jsonResponse(200, openApiDocument(routes, publicUrl))),
-  renderedOnce("/docs", () => htmlResponse(renderDocsPage(openApiDocument(routes, publicUrl))))
+/** The pages documenting `routes`, the server reached at `publicUrl` (`ApiPublicUrl`), with the `examples` recorded from real calls (`ApiExamples`). */
+export const apiPages = (routes: ReadonlyArray<AnyRoute>, publicUrl: string, examples: ReadonlyArray<RecordedExample> = []): ReadonlyArray<PageRoute> => [
+  renderedOnce("/openapi.json", () => jsonResponse(200, openApiDocument(routes, publicUrl, examples))),
+  renderedOnce("/docs", () => htmlResponse(renderDocsPage(openApiDocument(routes, publicUrl, examples))))
 ]

@@ -2,6 +2,7 @@ import { Context } from "effect"
 import { OpenApi } from "effect/http-api"
 import { describedApi } from "./api.ts"
 import { PAYKIT_EXTENSION_TAG } from "./endpoints.ts"
+import { type RecordedExample, withExamples } from "./reference-examples.ts"
 import { type AnyRoute, isPage, type Route } from "./routes.ts"
 
 /**
@@ -26,11 +27,13 @@ export const documentedRoutes = (routes: ReadonlyArray<AnyRoute>): ReadonlyArray
 export const operationAnchor = (method: string, path: string): string =>
   `${method.toLowerCase()}-${path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9_]+/g, "-").replace(/^-|-$/g, "")}`
 
-export const openApiDocument = (routes: ReadonlyArray<AnyRoute>, publicUrl: string): OpenApi.OpenAPISpec => {
+/** The document of `routes` at `publicUrl`, with the `examples` recorded from real calls (`reference-examples.ts`). */
+export const openApiDocument = (routes: ReadonlyArray<AnyRoute>, publicUrl: string, examples: ReadonlyArray<RecordedExample> = []): OpenApi.OpenAPISpec => {
   const declarations = documentedRoutes(routes).map((route) => ({ group: route.group, endpoint: route.declared }))
   const spec = OpenApi.fromApi(describedApi(declarations, publicUrl === "" ? [] : [publicUrl]))
   const extended = Object.values(spec.paths).some((item) => JSON.stringify(item).includes(`"${PAYKIT_EXTENSION_TAG}"`))
-  return extended
+  const tagged = extended
     ? { ...spec, tags: [...spec.tags, { name: PAYKIT_EXTENSION_TAG, description: "paykit's own endpoints, which GoCardless's API does not have." }] }
     : spec
+  return withExamples(tagged, examples)
 }

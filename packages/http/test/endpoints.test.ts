@@ -15,7 +15,7 @@ import {
   Payments
 } from "@paykit/engine"
 import { ADA, DUAL, seedPayouts, UK_ACCOUNT } from "./fixtures.ts"
-import { failure, HOSTED_PAGES, localClient, startServer, type TestServer } from "./harness.ts"
+import { failure, localClient, payerPageUrl, startServer, type TestServer } from "./harness.ts"
 
 /**
  * Every endpoint of the issue through the official client, unchanged: paths, query strings and
@@ -104,7 +104,7 @@ describe("billing requests, their actions, customers, bank accounts, mandates, s
     const authorisation = await client.bankAuthorisations.create({ links: { billing_request: dual.id } } as never)
     expect((authorisation.__response__ as { statusCode: number }).statusCode).toBe(201)
     expect((await client.bankAuthorisations.find(authorisation.id ?? "")).authorisation_type).toBe("payment")
-    expect(authorisation.url).toBe(`${HOSTED_PAGES}/pages/${org}/bank_authorisations/${authorisation.id}`)
+    expect(authorisation.url).toBe(payerPageUrl("bankAuthorisation", org, authorisation.id ?? ""))
     const notified = await client.billingRequests.notify(dual.id ?? "", { notification_type: "email", redirect_uri: "https://acme.example/done" } as never)
     expect(notified.id).toBe(dual.id)
     expectError(await failure(client.bankAuthorisations.find("BAU000000000000")), InvalidApiUsageError, 404)

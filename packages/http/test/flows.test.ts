@@ -4,7 +4,7 @@ import { ApiError, InvalidApiUsageError, InvalidStateError, ValidationFailedErro
 import type { Timestamp } from "@paykit/core"
 import { type CustomerNotification, CustomerNotificationRepository } from "@paykit/engine"
 import { ADA, DUAL, UK_ACCOUNT } from "./fixtures.ts"
-import { failure, HOSTED_PAGES, localClient, startServer, type TestServer } from "./harness.ts"
+import { failure, localClient, payerPageUrl, startServer, type TestServer } from "./harness.ts"
 
 /**
  * Issue 18's flows through the official client, unchanged: billing request flows, templates,
@@ -51,7 +51,7 @@ describe("billing request flows", () => {
     } as never)
     expect(statusOf(flow)).toBe(201)
     expect(flow.id).toMatch(/^BRF/)
-    expect(flow.authorisation_url).toBe(`${HOSTED_PAGES}/pages/OR_flows/billing_request_flows/${flow.id}`)
+    expect(flow.authorisation_url).toBe(payerPageUrl("billingRequestFlow", "OR_flows", flow.id ?? ""))
     expect(flow).toMatchObject({
       auto_fulfil: true, lock_currency: true, lock_bank_account: false, lock_customer_details: false, language: "fr",
       redirect_uri: "https://acme.example/done", exit_uri: "https://acme.example/exit", session_token: null,
@@ -104,7 +104,7 @@ describe("billing request templates", () => {
     } as never)
     expect(statusOf(template)).toBe(201)
     expect(template.id).toMatch(/^BRT/)
-    expect(template.authorisation_url).toMatch(new RegExp(`^${HOSTED_PAGES}/pages/OR\\w+/billing_request_templates/${template.id ?? ""}$`))
+    expect(template.authorisation_url).toMatch(new RegExp(`^https://pay\\.paykit\\.example/pages/OR\\w+/billing_request_templates/${template.id ?? ""}/[\\w-]{22}$`))
     expect(template.payment_request_amount).toBe("2500")
     const mandateOnly = await client.billingRequestTemplates.create({ name: "Mandate only", mandate_request_currency: "EUR" } as never)
     expect((await client.billingRequestTemplates.find(template.id ?? "")).name).toBe("Gym membership")
@@ -220,7 +220,7 @@ describe("redirect flows", () => {
     expect(flow.id).toMatch(/^RE/)
     const br = flow.links?.billing_request ?? ""
     expect(br).toMatch(/^BRQ/)
-    expect(flow.redirect_url).toBe(`${HOSTED_PAGES}/pages/OR_redirect/redirect_flows/${flow.id}`)
+    expect(flow.redirect_url).toBe(payerPageUrl("redirectFlow", "OR_redirect", flow.id ?? ""))
     expect(flow).toMatchObject({ description: "Wine boxes", scheme: "bacs", session_token: "SESS_1", metadata: { basket: "12" } })
     expect(flow.confirmation_url).toBeUndefined()
     // The billing request flow the redirect flow's pages follow, named by its billing request's `flow_created` event.
@@ -238,7 +238,7 @@ describe("redirect flows", () => {
     expect(completed.links?.mandate).toMatch(/^MD/)
     expect(completed.links?.customer).toMatch(/^CU/)
     expect(completed.links?.customer_bank_account).toMatch(/^BA/)
-    expect(completed.confirmation_url).toBe(`${HOSTED_PAGES}/pages/OR_redirect/redirect_flows/${flow.id}/success`)
+    expect(completed.confirmation_url).toBe(payerPageUrl("redirectFlowConfirmation", "OR_redirect", flow.id ?? ""))
     const mandate = await client.mandates.find(completed.links?.mandate ?? "")
     expect(completed.mandate_reference).toBe(mandate.reference)
     expect(mandate.links?.customer_bank_account).toBe(completed.links?.customer_bank_account)

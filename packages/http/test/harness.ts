@@ -1,7 +1,7 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { GoCardlessClient } from "gocardless-nodejs"
 import { HttpServer } from "effect/http"
-import { HostedPagesBaseUrl } from "@paykit/engine"
+import { HostedPagesBaseUrl, HostedPagesKey, type KeyedPage, keyedPageUrl } from "@paykit/engine"
 import { checkingAnswers, makeAnswerLog } from "./answers.ts"
 import {
   AccessTokens,
@@ -21,6 +21,12 @@ import {
 /** Where the hosted pages (bank authorisation links) are served in tests. */
 export const HOSTED_PAGES = "https://pay.paykit.example"
 
+/** The key of the payer pages' URLs in tests. */
+const PAGES_KEY = new Uint8Array(32).fill(7)
+
+/** A payer's page URL as the test server hands it out (under `HOSTED_PAGES`, with its page key). */
+export const payerPageUrl = (page: KeyedPage, organisation: string, id: string): string => keyedPageUrl(HOSTED_PAGES, PAGES_KEY, page, { organisation, id })
+
 /**
  * The whole stack in-process on a random port, over the in-memory store. Every answer of the API
  * is decoded with its route's declared Schema (answers.ts); `close` fails when one did not decode.
@@ -35,7 +41,7 @@ export const startServer = async () => {
     Layer.provideMerge(engine),
     Layer.provide(Layer.succeed(RequestLog, silentRequestLog)),
     // Configuration the engine reads when called: the bank authorisation links must carry it.
-    Layer.provide(Layer.succeed(HostedPagesBaseUrl, HOSTED_PAGES))
+    Layer.provide(Layer.mergeAll(Layer.succeed(HostedPagesBaseUrl, HOSTED_PAGES), Layer.succeed(HostedPagesKey, PAGES_KEY)))
   )
   const runtime = ManagedRuntime.make(layer)
   const url = await runtime.runPromise(Effect.flatMap(HttpServer.HttpServer, () => serverUrl))

@@ -7,7 +7,7 @@ import {
   DashboardBaseUrl, DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, HostedPagesBaseUrl, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
   retentionPolicy, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
-import { type AccessTokens, ApiDispatcher, ApiPublicUrl, apiEngineOn, type Dispatcher, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, makeHttpAppWith, PageSigningSecret, paykitRoutes, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import { type AccessTokens, ApiDispatcher, ApiPublicUrl, apiEngineOn, type Dispatcher, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, ApiExamples, makeHttpAppWith, hostedPagesKeyLayer, PageSigningSecret, paykitRoutes, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
 import { PgliteClient, pgliteInSchema, postgresClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import { connectPortOf, type Database, type ServerConfig } from "./config.ts"
@@ -29,6 +29,7 @@ import { SqlRateLimiter } from "./sql-rate-limit.ts"
 import { ClockAdvanceLock } from "./clock-lock.ts"
 import { webhookKeyCheck } from "./key-check.ts"
 import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer, webhookTrustLayer } from "./webhook-setup.ts"
+import { loadExamples } from "./reference-examples.ts"
 
 /** A PGlite client on `dataDir` (in memory when absent), searching `schema` when one is named. */
 const pgliteClient = (dataDir: string | undefined, schema: string | undefined) =>
@@ -217,8 +218,9 @@ export const publicUrlOf = (config: Pick<ServerConfig, "host" | "publicUrl">): E
 
 /**
  * What the pages read of the server: the engine's URL bases (`HostedPagesBaseUrl`,
- * `DashboardBaseUrl`) set to the public URL, the secret their CSRF key comes from (the
- * server's key, so every process on one store takes the others' forms), whether the sandbox
+ * `DashboardBaseUrl`) set to the public URL, the secret their CSRF key and the payer's page
+ * URLs' key come from (the server's key, so every process on one store takes the others' forms
+ * and serves the others' URLs), whether the sandbox
  * bank's page acts (a sandbox server's; a live server's payers authorise at their real banks).
  */
 const pagesLayer = <R>(config: ServerConfig, publicUrl: Effect.Effect<string, never, R>) =>
@@ -229,8 +231,10 @@ const pagesLayer = <R>(config: ServerConfig, publicUrl: Effect.Effect<string, ne
       Layer.succeed(HostedPagesBaseUrl, url),
       Layer.succeed(DashboardBaseUrl, url),
       Layer.succeed(PageSigningSecret, secret),
+      hostedPagesKeyLayer(secret),
       Layer.succeed(SandboxBankPage, config.mode === "sandbox"),
-      Layer.succeed(ApiPublicUrl, url)
+      Layer.succeed(ApiPublicUrl, url),
+      Layer.succeed(ApiExamples, loadExamples())
     )
   }))
 

@@ -286,7 +286,7 @@ describe("a billing request template's page in Chromium", () => {
     await screenshot(page, "template-start")
     await click(page, "Start")
     expect(await heading(page)).toBe("Your details")
-    const flowId = new URL(page.url()).pathname.split("/").at(-1) ?? ""
+    const flowId = new URL(page.url()).pathname.split("/").at(-2) ?? ""
     await fillDetails(page)
     await click(page, "Continue")
     await fillAccount(page)

@@ -1,7 +1,7 @@
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { api, localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
-import { advance, hiddenToken, PAGES_TOKEN, postForm } from "./pages-support.ts"
+import { advance, bankAuthorisation, hiddenToken, PAGES_TOKEN, postForm } from "./pages-support.ts"
 
 /**
  * The billing request flow and redirect flow pages over HTTP, as a browser without JavaScript
@@ -45,12 +45,12 @@ describe("the flows' URLs", () => {
     expect(url).toMatch(new RegExp(`^${server.url}/pages/${organisation}/billing_request_flows/BRF`))
     expect((await fetch(url)).status).toBe(200)
     const redirectFlow = await client.redirectFlows.create({ session_token: "SESS_secret_123", success_redirect_url: "https://merchant.example/rf", scheme: "bacs" } as never)
-    expect(redirectFlow.redirect_url).toBe(`${server.url}/pages/${organisation}/redirect_flows/${redirectFlow.id}`)
+    expect(redirectFlow.redirect_url).toMatch(new RegExp(`^${server.url}/pages/${organisation}/redirect_flows/${redirectFlow.id ?? ""}/[\\w-]{22}$`))
     const page = await fetch(redirectFlow.redirect_url ?? "")
     expect(page.status).toBe(200)
     // The session token is the merchant's secret: never on the payer's pages.
     expect(await page.text()).not.toContain("SESS_secret_123")
-    expect((await fetch(`${server.url}/pages/${organisation}/billing_request_flows/BRF000000000000`)).status).toBe(404)
+    expect((await fetch(`${server.url}/pages/${organisation}/billing_request_flows/BRF000000000000/AAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404)
     // Its confirmation page exists once the flow is completed (its mandate made), not before.
     expect((await fetch(`${redirectFlow.redirect_url ?? ""}/success`)).status).toBe(404)
   })
@@ -64,9 +64,9 @@ describe("PAYKIT_PUBLIC_URL", () => {
       const organisation = proxied.boot.organisation.id
       const request = await proxiedClient.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } } as never)
       const flow = await proxiedClient.billingRequestFlows.create({ links: { billing_request: request.id } } as never)
-      expect(flow.authorisation_url).toBe(`https://pay.example.com/pages/${organisation}/billing_request_flows/${flow.id}`)
+      expect(flow.authorisation_url).toMatch(new RegExp(`^https://pay\\.example\\.com/pages/${organisation}/billing_request_flows/${flow.id ?? ""}/[\\w-]{22}$`))
       const redirectFlow = await proxiedClient.redirectFlows.create({ session_token: "S", success_redirect_url: "https://merchant.example/rf", scheme: "bacs" } as never)
-      expect(redirectFlow.redirect_url).toBe(`https://pay.example.com/pages/${organisation}/redirect_flows/${redirectFlow.id}`)
+      expect(redirectFlow.redirect_url).toMatch(new RegExp(`^https://pay\\.example\\.com/pages/${organisation}/redirect_flows/${redirectFlow.id ?? ""}/[\\w-]{22}$`))
       expect((await fetch(`${proxied.url}${new URL(flow.authorisation_url ?? "").pathname}`)).status).toBe(200)
     } finally {
       await proxied.close()
@@ -93,7 +93,7 @@ describe("the flow's forms", () => {
     const token = hiddenToken(await (await fetch(url)).text())
     const stale = await post(url, { csrf_token: token, step: "confirm_payer_details" })
     expect(stale.status).toBe(303)
-    expect(stale.headers.get("location")).toMatch(/\/billing_request_flows\/BRF\w+$/)
+    expect(stale.headers.get("location")).toBe(new URL(url).pathname)
     expect((await client.billingRequests.find(request)).actions?.find((a) => a.type === "confirm_payer_details")?.status).toBe("pending")
   })
 
@@ -193,7 +193,7 @@ describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
       const completed = await ownClient.redirectFlows.complete(flow.id ?? "", { session_token: "SESS_db" })
       expect(completed.links?.mandate).toMatch(/^MD/)
       expect((await fetch(completed.confirmation_url ?? "")).status).toBe(200)
-      for (const path of ["/pages/OR%00/billing_request_flows/BRF000000000000", "/pages/OR%00/redirect_flows/RE000000000000"]) {
+      for (const path of ["/pages/OR%00/billing_request_flows/BRF000000000000/AAAAAAAAAAAAAAAAAAAAAA", "/pages/OR%00/redirect_flows/RE000000000000/AAAAAAAAAAAAAAAAAAAAAA"]) {
         expect((await fetch(`${own.url}${path}`)).status, path).toBe(404)
       }
     } finally {
@@ -342,8 +342,8 @@ describe("a billing request template's authorisation_url", () => {
     const started = await post(url, { csrf_token: hiddenToken(html) })
     expect(started.status).toBe(303)
     const location = started.headers.get("location") ?? ""
-    expect(location).toMatch(new RegExp(`^${server.url}/pages/${server.boot.organisation.id}/billing_request_flows/BRF\\w+$`))
-    const flowId = location.split("/").at(-1) ?? ""
+    expect(location).toMatch(new RegExp(`^${server.url}/pages/${server.boot.organisation.id}/billing_request_flows/BRF\\w+/[\\w-]{22}$`))
+    const flowId = location.split("/").at(-2) ?? ""
     const flow = await client.billingRequestFlows.initialise(flowId, {} as never)
     const request = await client.billingRequests.find(flow.links?.billing_request ?? "")
     expect(request.mandate_request).toMatchObject({ currency: "GBP", scheme: "bacs" })
@@ -351,6 +351,88 @@ describe("a billing request template's authorisation_url", () => {
     expect(flow.redirect_uri).toBe("https://merchant.example/welcome")
     expect((await fetch(location)).status).toBe(200)
     expect(await count()).toBe(before + 1)
-    expect((await fetch(`${server.url}/pages/${server.boot.organisation.id}/billing_request_templates/BRT000000000000`)).status).toBe(404)
+    expect((await fetch(`${server.url}/pages/${server.boot.organisation.id}/billing_request_templates/BRT000000000000/AAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404)
+  })
+})
+
+/**
+ * The page URLs handed to a payer are unguessable (docs/pages.md, "Unguessable URLs"): after the
+ * resource's id comes a key, an HMAC of the page's collection, organisation and id under the
+ * server's key. A URL without it, with it altered, or with another resource's answers 404, on GET
+ * and POST alike, as an unknown id does: nothing says the resource exists.
+ */
+/** 128 bits as base64url: 22 characters. */
+const KEY = "[A-Za-z0-9_-]{22}"
+
+/** The key segment of a page URL (the one after `id`), and the URL without it or with it changed. */
+const variantsOf = (url: string, id: string, otherKey: string) => {
+  const [before, after] = url.split(`/${id}/`)
+  const key = (after ?? "").split("/")[0] ?? ""
+  const rest = (after ?? "").slice(key.length)
+  const flipped = `${key.slice(0, -1)}${key.endsWith("A") ? "B" : "A"}`
+  return {
+    key,
+    without: `${before ?? ""}/${id}${rest}`,
+    altered: `${before ?? ""}/${id}/${flipped}${rest}`,
+    lowered: `${before ?? ""}/${id}/${key.toLowerCase() === key ? key.toUpperCase() : key.toLowerCase()}${rest}`,
+    foreign: `${before ?? ""}/${id}/${otherKey}${rest}`
+  }
+}
+
+const keyOf = (url: string, id: string): string => (url.split(`/${id}/`)[1] ?? "").split("/")[0] ?? ""
+
+/** A flow as the API makes it: its id and page URL. */
+const keyedFlow = async () => {
+  const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } } as never)
+  return client.billingRequestFlows.create({ links: { billing_request: request.id } } as never)
+}
+
+const expectRefused = async (url: string, id: string, otherKey: string) => {
+  const v = variantsOf(url, id, otherKey)
+  expect(v.key).toMatch(new RegExp(`^${KEY}$`))
+  expect((await fetch(url)).status).toBe(200)
+  for (const wrong of [v.without, v.altered, v.lowered, v.foreign]) {
+    const got = await fetch(wrong)
+    expect({ wrong, status: got.status }).toEqual({ wrong, status: 404 })
+  }
+  return v
+}
+
+describe("payer page URLs carry an unguessable key", () => {
+  it("a billing request flow's page: 404 without its key, with it altered or with another flow's, on GET and POST", async () => {
+    const flow = await keyedFlow()
+    const other = await keyedFlow()
+    const url = flow.authorisation_url ?? ""
+    expect(url).toMatch(new RegExp(`^${server.url}/pages/${server.boot.organisation.id}/billing_request_flows/${flow.id ?? ""}/${KEY}$`))
+    const v = await expectRefused(url, flow.id ?? "", keyOf(other.authorisation_url ?? "", other.id ?? ""))
+    // A post to a wrong URL is refused before the CSRF token is read: 404, not 403.
+    const token = hiddenToken(await (await fetch(url)).text())
+    for (const wrong of [v.without, v.altered]) expect((await post(wrong, { csrf_token: token, step: "collect_customer_details" })).status).toBe(404)
+  })
+
+  it("a redirect flow's page and a template's Start page", async () => {
+    const redirectFlow = await client.redirectFlows.create({ session_token: "S", success_redirect_url: "https://merchant.example/rf", scheme: "bacs" } as never)
+    const another = await client.redirectFlows.create({ session_token: "S", success_redirect_url: "https://merchant.example/rf", scheme: "bacs" } as never)
+    await expectRefused(redirectFlow.redirect_url ?? "", redirectFlow.id ?? "", keyOf(another.redirect_url ?? "", another.id ?? ""))
+    const template = await client.billingRequestTemplates.create({ name: "Gym", mandate_request_currency: "GBP", mandate_request_scheme: "bacs" } as never)
+    const v = await expectRefused(template.authorisation_url ?? "", template.id ?? "", keyOf(redirectFlow.redirect_url ?? "", redirectFlow.id ?? ""))
+    const token = hiddenToken(await (await fetch(template.authorisation_url ?? "")).text())
+    expect((await post(v.without, { csrf_token: token })).status).toBe(404)
+    // Start leads to the new flow's page, under its own key.
+    const started = await post(template.authorisation_url ?? "", { csrf_token: token })
+    expect(started.headers.get("location")).toMatch(new RegExp(`/billing_request_flows/BRF\\w+/${KEY}$`))
+  })
+
+  it("a bank authorisation's page, its QR code and its default redirect share the authorisation's key", async () => {
+    const { authorisation } = await bankAuthorisation(client)
+    const id = authorisation.id ?? ""
+    const url = authorisation.url ?? ""
+    expect(authorisation.qr_code_url).toBe(`${url}/qr.png`)
+    expect(authorisation.redirect_uri).toBe(`${url}/complete`)
+    const { authorisation: other } = await bankAuthorisation(client)
+    const otherKey = keyOf(other.url ?? "", other.id ?? "")
+    await expectRefused(url, id, otherKey)
+    await expectRefused(authorisation.qr_code_url ?? "", id, otherKey)
+    await expectRefused(authorisation.redirect_uri ?? "", id, otherKey)
   })
 })

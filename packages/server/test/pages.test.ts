@@ -26,7 +26,7 @@ describe("URLs handed to people", () => {
   it("are absolute under the listening address, and each is served", async () => {
     const { authorisation } = await bankAuthorisation(client)
     const organisation = server.boot.organisation.id
-    expect(authorisation.url).toBe(`${server.url}/pages/${organisation}/bank_authorisations/${authorisation.id}`)
+    expect(authorisation.url).toMatch(new RegExp(`^${server.url}/pages/${organisation}/bank_authorisations/${authorisation.id ?? ""}/[\\w-]{22}$`))
     expect(authorisation.redirect_uri).toBe(`${authorisation.url}/complete`)
     const qr = await fetch(authorisation.qr_code_url ?? "")
     expect(qr.headers.get("content-type")).toBe("image/png")
@@ -61,7 +61,7 @@ describe("PAYKIT_PUBLIC_URL", () => {
       const proxiedClient = localClient(PAGES_TOKEN, proxied.url)
       const { authorisation } = await bankAuthorisation(proxiedClient)
       const organisation = proxied.boot.organisation.id
-      expect(authorisation.url).toBe(`https://pay.example.com/pages/${organisation}/bank_authorisations/${authorisation.id}`)
+      expect(authorisation.url).toMatch(new RegExp(`^https://pay\\.example\\.com/pages/${organisation}/bank_authorisations/${authorisation.id ?? ""}/[\\w-]{22}$`))
       expect(authorisation.qr_code_url).toBe(`${authorisation.url}/qr.png`)
       const institution = (await proxiedClient.institutions.list({ country_code: "GB" } as never)).institutions[0]
       expect(institution?.icon_url).toBe(`https://pay.example.com/institutions/${institution?.id}/icon.svg`)
@@ -137,12 +137,12 @@ describe("the bank authorisation page", () => {
   it("an unknown authorisation, a malformed id or organisation, is a page saying so, 404", async () => {
     const organisation = server.boot.organisation.id
     for (const path of [
-      `/pages/${organisation}/bank_authorisations/BAU000000000000`,
-      `/pages/${organisation}/bank_authorisations/BAU%00`,
-      `/pages/${organisation}/bank_authorisations/PM000000000000`,
-      `/pages/OR%00/bank_authorisations/BAU000000000000`,
+      `/pages/${organisation}/bank_authorisations/BAU000000000000/AAAAAAAAAAAAAAAAAAAAAA`,
+      `/pages/${organisation}/bank_authorisations/BAU%00/AAAAAAAAAAAAAAAAAAAAAA`,
+      `/pages/${organisation}/bank_authorisations/PM000000000000/AAAAAAAAAAAAAAAAAAAAAA`,
+      `/pages/OR%00/bank_authorisations/BAU000000000000/AAAAAAAAAAAAAAAAAAAAAA`,
       `/pages/${organisation}/outbound_payment_imports/IM%00`,
-      `/pages/${organisation}/bank_authorisations/BAU%00/qr.png`,
+      `/pages/${organisation}/bank_authorisations/BAU%00/AAAAAAAAAAAAAAAAAAAAAA/qr.png`,
       "/institutions/NO_SUCH_BANK/icon.svg"
     ]) {
       const missing = await fetch(`${server.url}${path}`)
@@ -153,7 +153,7 @@ describe("the bank authorisation page", () => {
 })
 
 describe("CSRF keys across processes", () => {
-  it("servers given one secret key take each other's forms; a server with another key refuses them", async () => {
+  it("servers given one secret key take each other's URLs and forms; a server with another key refuses them", async () => {
     const key = "11".repeat(32)
     const [a, b, other] = await Promise.all([
       startServer({ sandboxToken: PAGES_TOKEN, secretKey: key }),
@@ -164,9 +164,11 @@ describe("CSRF keys across processes", () => {
       const { authorisation } = await bankAuthorisation(localClient(PAGES_TOKEN, a.url))
       const path = new URL(authorisation.url ?? "").pathname
       const token = hiddenToken(await (await fetch(authorisation.url ?? "")).text())
-      // Past the token, the other store has no such authorisation: 404, where a refused token is 403.
+      // Past the URL's page key and the token, the other store has no such authorisation: 404.
       expect((await post(`${b.url}${path}`, { choice: "deny", csrf_token: token })).status).toBe(404)
-      expect((await post(`${other.url}${path}`, { choice: "deny", csrf_token: token })).status).toBe(403)
+      expect((await post(`${b.url}${path}`, { choice: "deny", csrf_token: "1.x" })).status).toBe(403)
+      // Another key: the URL's page key is not its own, so the page is not there (404) whatever the token.
+      expect((await post(`${other.url}${path}`, { choice: "deny", csrf_token: token })).status).toBe(404)
       expect((await post(`${a.url}${path}`, { choice: "deny", csrf_token: token })).status).toBe(303)
     } finally {
       await Promise.all([a.close(), b.close(), other.close()])
@@ -228,7 +230,7 @@ describe.each(SERVER_DATABASES)("on %s", (_name, start) => {
   it("a NUL in the organisation of a page's path is a 404 page, never a lookup", async () => {
     const own = await start()
     try {
-      for (const path of ["/pages/OR%00/bank_authorisations/BAU000000000000", "/pages/OR%00/outbound_payment_imports/IM000000000000"]) {
+      for (const path of ["/pages/OR%00/bank_authorisations/BAU000000000000/AAAAAAAAAAAAAAAAAAAAAA", "/pages/OR%00/outbound_payment_imports/IM000000000000"]) {
         const missing = await fetch(`${own.url}${path}`)
         expect(missing.status, path).toBe(404)
         expect(await missing.text(), path).toContain("There is nothing at this address.")

@@ -28,22 +28,13 @@ import type { BillingRequest } from "../billing-requests/domain/billing-requests
 import { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest } from "./domain/bank-authorisation-commands.ts"
 import { checkBillingRequestEvent, stepBillingRequest } from "../billing-requests/billing-request-steps.ts"
 import { BillingRequests } from "../billing-requests/billing-requests.ts"
-import { HostedPagesBaseUrl } from "../institutions/institutions.ts"
-import { hostedPageUrl } from "../kernel/hosted-pages.ts"
+import { payerPageLinks } from "../institutions/institutions.ts"
 import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork, save } from "../kernel/support.ts"
 import { captureDailyItems, type DailyItems, idOfVersioned } from "../due-work/daily-items.ts"
 
 const ROOT = "bank_authorisations"
 
 export { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest }
-
-/** The hosted page a payer visits to authorise (the sandbox bank's page, `HOSTED_PAGE_PATHS.bankAuthorisation`). */
-export const authorisationUrl = (base: string, organisation: string, id: string): string => hostedPageUrl(base, "bankAuthorisation", { organisation, id })
-/** Where the payer lands afterwards when no `redirect_uri` is given: the hosted page saying the outcome. */
-export const defaultRedirectUri = (base: string, organisation: string, id: string): string =>
-  hostedPageUrl(base, "bankAuthorisationComplete", { organisation, id })
-/** A PNG QR code of the authorisation's `url`, for a payer who authorises on their phone. */
-export const qrCodeUrl = (base: string, organisation: string, id: string): string => hostedPageUrl(base, "bankAuthorisationQrCode", { organisation, id })
 
 type Errors = OperationError
 
@@ -77,16 +68,18 @@ const createAuthorisation = (deps: Omit<Deps, "billingRequests">, organisation: 
     if (missing.length > 0) {
       return yield* new InvalidState({ reason: "billing_request_action_requires_actions", message: `The bank authorisation requires ${missing.join(", ")} to be completed first` })
     }
-    const base = yield* HostedPagesBaseUrl
+    const links = yield* payerPageLinks
     const id = yield* newId("bank_authorisation")
     const at = yield* now
     const fields: Omit<BankAuthorisation, "status"> = {
       id,
       created_at: at,
       authorisation_type: action.bank_authorisation?.authorisation_type ?? (br.payment_request === null ? "mandate" : "payment"),
-      url: authorisationUrl(base, organisation, id),
-      qr_code_url: qrCodeUrl(base, organisation, id),
-      redirect_uri: req.redirect_uri ?? defaultRedirectUri(base, organisation, id),
+      // The hosted page a payer visits to authorise (the sandbox bank's page), a PNG QR code of it
+      // for a payer who authorises on their phone, and without a `redirect_uri` the page saying the outcome.
+      url: links.url("bankAuthorisation", organisation, id),
+      qr_code_url: links.url("bankAuthorisationQrCode", organisation, id),
+      redirect_uri: req.redirect_uri ?? links.url("bankAuthorisationComplete", organisation, id),
       expires_at: bankAuthorisationExpiresAt(at),
       last_visited_at: null,
       authorised_at: null,

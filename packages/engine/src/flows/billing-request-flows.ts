@@ -17,8 +17,7 @@ import { Transactor } from "../kernel/ports/repository.ts"
 import { API_CAUSE, captureUnitOfWork, type EngineContext, emit, insertNew, save } from "../kernel/support.ts"
 import { BillingRequestFlowRepository } from "./repositories.ts"
 import { BillingRequestRepository } from "../billing-requests/repositories.ts"
-import { HostedPagesBaseUrl } from "../institutions/institutions.ts"
-import { hostedPageUrl } from "../kernel/hosted-pages.ts"
+import { payerPageLinks } from "../institutions/institutions.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import {
   type BillingRequestFlow,
@@ -30,10 +29,6 @@ const ROOT = "billing_request_flows"
 
 /** The statuses of a billing request a payer can still be sent to complete. */
 const OPEN_STATUSES: ReadonlyArray<string> = ["pending", "ready_to_fulfil"]
-
-/** The hosted pages of a flow (docs/pages.md): `<base>/pages/<organisation>/billing_request_flows/<id>`. */
-export const billingRequestFlowUrl = (base: string, organisation: string, id: string): string =>
-  hostedPageUrl(base, "billingRequestFlow", { organisation, id })
 
 /** Bytes of randomness in a session token: as many as a webhook secret's. */
 const SESSION_TOKEN_BYTES = 24
@@ -75,13 +70,14 @@ export const createBillingRequestFlow = (deps: Deps, organisation: string, req: 
     if (!OPEN_STATUSES.includes(br.status)) {
       return yield* new InvalidState({ reason: "billing_request_not_pending", message: `The billing request is ${br.status}; a payer can no longer complete it` })
     }
-    const base = yield* HostedPagesBaseUrl
+    const links = yield* payerPageLinks
     const id = yield* newId("billing_request_flow")
     const at = yield* now
     const flow: BillingRequestFlow = {
       id,
       created_at: at,
-      authorisation_url: billingRequestFlowUrl(base, organisation, id),
+      // The flow's hosted pages (docs/pages.md): `<base>/pages/<organisation>/billing_request_flows/<id>/<key>`.
+      authorisation_url: links.url("billingRequestFlow", organisation, id),
       auto_fulfil: req.auto_fulfil ?? true,
       customer_details_captured: req.customer_details_captured ?? false,
       exit_uri: req.exit_uri ?? null,

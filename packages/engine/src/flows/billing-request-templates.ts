@@ -13,8 +13,7 @@ import { BillingRequestRepository } from "../billing-requests/repositories.ts"
 import { BillingRequests } from "../billing-requests/billing-requests.ts"
 import { startFromTemplate } from "./billing-request-template-start.ts"
 import type { BillingRequestFlow } from "./domain/billing-request-flows.ts"
-import { hostedPageUrl } from "../kernel/hosted-pages.ts"
-import { HostedPagesBaseUrl } from "../institutions/institutions.ts"
+import { payerPageLinks } from "../institutions/institutions.ts"
 import {
   type BillingRequestTemplate,
   BillingRequestTemplateCreateRequest,
@@ -70,7 +69,7 @@ const create = (deps: Deps, organisation: string, req: BillingRequestTemplateCre
   Effect.gen(function*() {
     const creditor = yield* resolveCreditor(deps.creditors, organisation, ROOT, req.links?.creditor)
     yield* checkScheme(deps, organisation, creditor.resource.id, req)
-    const base = yield* HostedPagesBaseUrl
+    const links = yield* payerPageLinks
     const id = yield* newId("billing_request_template")
     const at = yield* now
     const template: BillingRequestTemplate = {
@@ -78,7 +77,7 @@ const create = (deps: Deps, organisation: string, req: BillingRequestTemplateCre
       created_at: at,
       updated_at: at,
       // The template's reusable link: its page starts a billing request and its flow per visit.
-      authorisation_url: hostedPageUrl(base, "billingRequestTemplate", { organisation, id }),
+      authorisation_url: links.url("billingRequestTemplate", organisation, id),
       ...storedFields(req),
       links: { creditor: creditor.resource.id }
     }
@@ -92,7 +91,10 @@ const update = (deps: Deps, organisation: string, id: string, req: BillingReques
     const current = yield* deps.templates.get(organisation, id)
     const merged = yield* decodeTemplate({ ...givenFields(current.resource), ...req })
     yield* checkScheme(deps, organisation, current.resource.links.creditor, merged)
-    const next: BillingRequestTemplate = { ...current.resource, ...storedFields(merged), updated_at: yield* now }
+    // The link under this server's page key: a template stored before page keys (or under another
+    // server secret) gets a link that leads to its page again.
+    const authorisation_url = (yield* payerPageLinks).url("billingRequestTemplate", organisation, id)
+    const next: BillingRequestTemplate = { ...current.resource, ...storedFields(merged), authorisation_url, updated_at: yield* now }
     yield* save(deps.templates, organisation, current, next)
     return next
   })

@@ -25,8 +25,7 @@ import { BillingRequestFlowRepository, RedirectFlowRepository } from "./reposito
 import { BillingRequestRepository } from "../billing-requests/repositories.ts"
 import { BillingRequests } from "../billing-requests/billing-requests.ts"
 import { createBillingRequestFlow } from "./billing-request-flows.ts"
-import { HostedPagesBaseUrl } from "../institutions/institutions.ts"
-import { hostedPageUrl } from "../kernel/hosted-pages.ts"
+import { payerPageLinks } from "../institutions/institutions.ts"
 import type { BillingRequest } from "../billing-requests/domain/billing-requests.ts"
 import { FlowLanguage } from "./domain/billing-request-flows.ts"
 import { type RedirectFlow, RedirectFlowCompleteRequest, RedirectFlowCreateRequest, type StoredRedirectFlow } from "./domain/redirect-flows.ts"
@@ -94,7 +93,7 @@ const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest
       scheme: req.scheme ?? null,
       success_redirect_url: req.success_redirect_url,
       // The redirect flow's own pages: the flow's steps, ending at `success_redirect_url` with its id.
-      redirect_url: hostedPageUrl(yield* HostedPagesBaseUrl, "redirectFlow", { organisation, id }),
+      redirect_url: (yield* payerPageLinks).url("redirectFlow", organisation, id),
       metadata: req.metadata ?? {},
       links: { creditor: br.links.creditor, billing_request: br.id }
     }
@@ -142,11 +141,11 @@ const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlo
       return yield* Effect.die(new Error(`fulfilled billing request ${br.id} of redirect flow ${flow.id} has no mandate or bank account`))
     }
     const mandate = yield* Effect.orDie(deps.mandates.get(organisation, mandateId))
-    const base = yield* HostedPagesBaseUrl
+    const links = yield* payerPageLinks
     const next: StoredRedirectFlow = {
       ...flow,
       // The page confirming the payer's Direct Debit once the flow is completed.
-      confirmation_url: hostedPageUrl(base, "redirectFlowConfirmation", { organisation, id: flow.id }),
+      confirmation_url: links.url("redirectFlowConfirmation", organisation, flow.id),
       ...(mandate.resource.reference === null ? {} : { mandate_reference: mandate.resource.reference }),
       links: { ...flow.links, customer: br.links.customer, customer_bank_account: accountId, mandate: mandateId }
     }

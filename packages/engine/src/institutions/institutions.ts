@@ -2,7 +2,7 @@ import { Context, Effect, Layer } from "effect"
 import { NotFound } from "@paykit/core"
 import { INSTITUTIONS, type InstitutionRecord, type InstitutionScheme } from "./data/institutions.ts"
 import type { Institution } from "./domain/institutions.ts"
-import { hostedPageUrl } from "../kernel/hosted-pages.ts"
+import { hostedPageUrl, HostedPagesKey, type KeyedPage, keyedPageUrl } from "../kernel/hosted-pages.ts"
 import { BillingRequestInstitutionParams, InstitutionListParams } from "./domain/institution-params.ts"
 
 export { BillingRequestInstitutionParams, InstitutionListParams }
@@ -16,6 +16,14 @@ const ROOT = "institutions"
  * the server (`/institutions/<id>/logo.svg`).
  */
 export const HostedPagesBaseUrl = Context.Reference<string>("@paykit/engine/HostedPagesBaseUrl", { defaultValue: () => "" })
+
+/** The URLs of the payer's pages as the engine hands them out: under `HostedPagesBaseUrl`, with their page keys under `HostedPagesKey`. */
+export const payerPageLinks: Effect.Effect<{ readonly url: (page: KeyedPage, organisation: string, id: string) => string }> =
+  Effect.gen(function*() {
+    const base = yield* HostedPagesBaseUrl
+    const key = yield* HostedPagesKey
+    return { url: (page, organisation, id) => keyedPageUrl(base, key, page, { organisation, id }) }
+  })
 
 
 /** The API shape of an institution record, its images served by this server. */

@@ -1,4 +1,5 @@
-import { Context } from "effect"
+import { Context, Layer } from "effect"
+import { HostedPagesKey } from "@paykit/engine"
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto"
 
 /**
@@ -54,3 +55,11 @@ export const PageSigningSecret = Context.Reference<Uint8Array | undefined>("@pay
 
 export const csrfSignerFrom = (secret: Uint8Array | undefined): CsrfSigner =>
   makeCsrfSigner(secret === undefined ? randomBytes(32) : new Uint8Array(hkdfSync("sha256", secret, new Uint8Array(0), "paykit pages csrf", 32)))
+
+/**
+ * The engine's `HostedPagesKey` (the key of the payer's page URLs) from the server's secret: its
+ * own HKDF `info`, so a page key is never a CSRF token's or a PDF link's MAC. Without a secret the
+ * engine's default (random per process) stays.
+ */
+export const hostedPagesKeyLayer = (secret: Uint8Array | undefined): Layer.Layer<never> =>
+  secret === undefined ? Layer.empty : Layer.succeed(HostedPagesKey, new Uint8Array(hkdfSync("sha256", secret, new Uint8Array(0), "paykit page urls", 32)))

@@ -1,6 +1,6 @@
 import { Effect, Option } from "effect"
 import { httpStatusOf, NotFound, pathIdOf, type PaykitError } from "@paykit/core"
-import { DueWorkStore, withClockOffset } from "@paykit/engine"
+import { collectionOfPath, DueWorkStore, pageKeyHolds, withClockOffset } from "@paykit/engine"
 import type { ApiRequest } from "../api-request.ts"
 import type { ApiResponse } from "../api-response.ts"
 import type { PageRoute } from "../routes.ts"
@@ -160,14 +160,29 @@ const checkedIds = (p: PageRequest, collection: string): Effect.Effect<void, Not
     : Effect.asVoid(pathIdOf(collection, p.id))
 
 /**
- * A page at `path` (with `:organisation` and `:id`), its engine errors answered as pages. The ids
- * are checked before the organisation's clock is looked up: a malformed one (a NUL, which
- * PostgreSQL refuses in text) reaches no store.
+ * A payer's page (its path has `:key`) answers only under its resource's page key: any other key
+ * is a 404, as an unknown id is, so a guessed URL learns nothing, not even that the id exists.
  */
-export const pageAt = (pages: { readonly onClock: OrganisationClock }, method: "GET" | "POST", path: string, answer: PageAnswer): PageRoute => {
-  const segments = path.split("/")
-  // The collection the id belongs to: the segment before it (`bank_authorisations/:id`).
-  const collection = segments[segments.indexOf(":id") - 1] ?? ""
+const checkedKey = (p: PageRequest, collection: string, pageKey: Uint8Array): Effect.Effect<void, NotFound> => {
+  const given = p.request.params["key"]
+  return given === undefined || pageKeyHolds(pageKey, collection, p.organisation, p.id, given)
+    ? Effect.void
+    : Effect.fail(new NotFound({ resource: collection, id: p.id }))
+}
+
+/** What a page needs of the pages' services: the organisation's clock, and the key its URL's key is checked under. */
+export interface PageBasics {
+  readonly onClock: OrganisationClock
+  readonly pageKey: Uint8Array
+}
+
+/**
+ * A page at `path` (with `:organisation`, `:id` and, for a payer's page, `:key`), its engine
+ * errors answered as pages. The ids and the key are checked before the organisation's clock is
+ * looked up: a malformed id (a NUL, which PostgreSQL refuses in text) or a wrong key reaches no store.
+ */
+export const pageAt = (pages: PageBasics, method: "GET" | "POST", path: string, answer: PageAnswer): PageRoute => {
+  const collection = collectionOfPath(path)
   return {
     method,
     path,
@@ -175,7 +190,8 @@ export const pageAt = (pages: { readonly onClock: OrganisationClock }, method: "
       const p = pageRequestOf(request)
       // Pages without an organisation (an institution's image) need no clock.
       const clocked = p.request.params["organisation"] === undefined ? answer(p) : pages.onClock(p.organisation, answer(p))
-      const answered = Effect.catch(Effect.andThen(checkedIds(p, collection), clocked), (error) => Effect.succeed(pageOfError(p, error)))
+      const checked = Effect.andThen(checkedIds(p, collection), checkedKey(p, collection, pages.pageKey))
+      const answered = Effect.catch(Effect.andThen(checked, clocked), (error) => Effect.succeed(pageOfError(p, error)))
       const chosen = switched(p)
       return chosen === undefined ? answered : Effect.map(answered, keepLanguage(chosen))
     }

@@ -7,6 +7,7 @@ import {
   Creditors,
   Customers,
   hostedPageUrl,
+  HostedPagesKey,
   Institutions,
   Logos,
   MandatePdfs,
@@ -58,6 +59,8 @@ export const pageServices = Effect.gen(function*() {
     mandatePdfLinks: mandatePdfLinksFrom(yield* PageSigningSecret),
     sandboxBank: yield* SandboxBankPage,
     onClock: yield* organisationClock,
+    /** The key the payer's pages' URLs are checked under, the engine's (`HostedPagesKey`), which makes them. */
+    pageKey: yield* HostedPagesKey,
     /** The creditor's payer theme as the layout's colours, and its logo. */
     themeOf: (organisation: string, creditor: string): Effect.Effect<Theme> =>
       Effect.zipWith(payerThemes.forCreditor(organisation, creditor), logoOf(organisation, creditor), (theme, logo) =>
