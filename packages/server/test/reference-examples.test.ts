@@ -141,6 +141,7 @@ const drive = async (server: TestServer, url: string): Promise<void> => {
   const creditor = server.boot.creditor ?? ""
   await attempt(() => client.creditors.find(creditor))
   await attempt(() => client.creditors.update(creditor, { name: "Acme Ltd" } as never))
+  await raw("GET", `/creditors/${creditor}/payout_holds`)
   const customer = await attempt(() => client.customers.create({ email: "ada@example.com", given_name: "Ada", family_name: "Lovelace", country_code: "GB" } as never))
   const account = await attempt(() => client.customerBankAccounts.create({ account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: idOf(customer) } } as never))
   const mandate = await attempt(() => client.mandates.create({ scheme: "bacs", links: { customer_bank_account: idOf(account) } } as never))
