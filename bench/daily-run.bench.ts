@@ -234,7 +234,10 @@ const stores: ReadonlyArray<readonly [string, () => Client]> = [
   ...(databaseUrl === undefined ? [] : [["PostgreSQL", () => postgres(databaseUrl)] as const])
 ]
 
-for (const [name, client] of stores) {
+/** `DAILY_RUN_STORES=PostgreSQL` (or `PGlite`) runs one store only. */
+const wantedStores = process.env["DAILY_RUN_STORES"]?.split(",")
+
+for (const [name, client] of stores.filter(([name]) => wantedStores === undefined || wantedStores.includes(name))) {
   // A first run warms the code up, so the first figure is not the JIT's.
   await measure(client(), 200, 7, 200)
   await measure(client(), 200, 7, 200, "peer")
