@@ -187,8 +187,21 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     unit?.rows.set(keyOf(organisation, row.resource.id), row)
     return row
   }
-  /** Before a statement reads this table: the rows the unit appended to it are written first. */
-  const beforeReading: Effect.Effect<void> = location.appendOnly === true ? flushBeforeReading(sql, location.table) : Effect.void
+  /** Before a statement reads this table: the rows the unit appended to it or holds updates of are written first. */
+  const beforeReading: Effect.Effect<void> = flushBeforeReading(sql, location.table, "by filters")
+  const beforeReadingById: Effect.Effect<void> = flushBeforeReading(sql, location.table, "by id")
+  /** A further update of a row the unit wrote: kept for its end (`unit-of-work.ts`). */
+  const deferUpdate = (unit: UnitOfWorkState, organisation: string, resource: A, expectedVersion: number) =>
+    Effect.gen(function*() {
+      const key = keyOf(organisation, resource.id)
+      const known = unit.rows.get(key)
+      const actual = known?.version ?? expectedVersion
+      if (actual !== expectedVersion) return yield* new VersionConflict({ resource: definition.name, id: resource.id, expectedVersion, actualVersion: actual })
+      const data = yield* encoded(resource)
+      const from = unit.updated.get(key)?.from ?? expectedVersion
+      unit.updated.set(key, { table: location.table, organisation, resourceType, id: resource.id, from, to: expectedVersion + 1, filters: extracted(resource), data })
+      return remember(unit, organisation, { resource, version: expectedVersion + 1 })
+    })
 
   const currentVersion = (organisation: string, id: string) =>
     sql`SELECT version FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`.pipe(
@@ -278,7 +291,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         // The unit's rows are this repository's own (the key names its table and type).
         const known = unit?.rows.get(keyOf(organisation, id)) as Versioned<A> | undefined
         if (known !== undefined) return Effect.succeed(known)
-        return Effect.andThen(beforeReading, getStatement(organisation, id)).pipe(
+        return Effect.andThen(beforeReadingById, getStatement(organisation, id)).pipe(
           Effect.orDie,
           Effect.flatMap((rows) =>
             rows[0] === undefined
@@ -312,10 +325,12 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     insert: (organisation, resource) =>
       Effect.gen(function*() {
         const row = rowOf(organisation, resource, yield* encoded(resource))
-        yield* beforeReading
+        yield* beforeReadingById
         const rows = yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING version`)
         if (rows.length === 0) return yield* new DuplicateId({ resource: definition.name, id: resource.id })
-        return remember(yield* CurrentUnitOfWork, organisation, { resource, version: 1 })
+        const unit = yield* CurrentUnitOfWork
+        unit?.written.add(keyOf(organisation, resource.id))
+        return remember(unit, organisation, { resource, version: 1 })
       }),
 
     // One statement for the batch: a duplicate id fails it whole (a unique violation, a defect).
@@ -337,6 +352,10 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
 
     update: (organisation, resource, expectedVersion) =>
       Effect.gen(function*() {
+        const held = yield* CurrentUnitOfWork
+        if (held !== undefined && location.typed && held.written.has(keyOf(organisation, resource.id))) {
+          return yield* deferUpdate(held, organisation, resource, expectedVersion)
+        }
         const data = yield* encoded(resource)
         // The version test and the write are one statement: of two racing updates, PostgreSQL lets
         // the second re-read the row after the first commits, and its WHERE then matches nothing.
@@ -348,6 +367,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         const unit = yield* CurrentUnitOfWork
         if (written !== undefined) {
           const { version } = yield* Effect.orDie(decodeVersionRow(written))
+          unit?.written.add(keyOf(organisation, resource.id))
           return remember(unit, organisation, { resource, version })
         }
         // Lost: a retry in this unit must read the row again.

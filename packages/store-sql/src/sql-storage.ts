@@ -21,7 +21,7 @@ import { makeOutbox, Outbox } from "./outbox.ts"
 import * as PgliteClient from "./pglite-client.ts"
 import { checkDefinition, type Location, makeSqlRepository } from "./sql-repository.ts"
 import { checkSchemaName, DEFAULT_SCHEMA, inSchema, postgresClient, SchemaName } from "./schema.ts"
-import { CurrentUnitOfWork, flushAppended, newUnitOfWork } from "./unit-of-work.ts"
+import { CurrentUnitOfWork, flushAll, newUnitOfWork } from "./unit-of-work.ts"
 
 /** Everything the SQL storage provides: the engine's storage ports (due work included) plus the outbox. */
 export type SqlStorageServices = RepositoryBackend | Transactor | EventLog | Outbox | DueWorkStore | DueWorkSchedule
@@ -36,8 +36,8 @@ class WorkFailed<E> {
  * The outermost unit is a transaction, or a savepoint when its caller opened a transaction around
  * it (the server's idempotent creation does, to commit a key with its resource): a failed unit
  * rolls back its own writes, a successful one joins the caller's transaction, which decides. The
- * unit keeps the rows it read and the history and events it appended (`unit-of-work.ts`); the
- * appended rows are written before it ends.
+ * unit keeps the rows it read, the history and events it appended and the further updates of rows it
+ * wrote (`unit-of-work.ts`); they are written before it ends.
  */
 export const makeTransactor = (sql: SqlClient.SqlClient): Transactor["Service"] =>
   Transactor.of({
@@ -45,7 +45,7 @@ export const makeTransactor = (sql: SqlClient.SqlClient): Transactor["Service"] 
       Effect.withFiber((fiber): Effect.Effect<A, E, R> => {
         if (fiber.getRef(CurrentUnitOfWork) !== undefined) return effect
         const unit = newUnitOfWork()
-        const work = Effect.tap(Effect.mapError(effect, (error) => new WorkFailed(error)), () => flushAppended(sql, unit))
+        const work = Effect.tap(Effect.mapError(effect, (error) => new WorkFailed(error)), () => flushAll(sql, unit))
         return sql.withTransaction(Effect.provideService(work, CurrentUnitOfWork, unit)).pipe(
           Effect.catch((error): Effect.Effect<never, E> =>
             // BEGIN, COMMIT or a savepoint failing is the database's failure: a defect for the engine.

@@ -68,6 +68,37 @@ describe("the SQL unit of work", () => {
     expect(reads).toHaveLength(2)
   })
 
+  it("writes a further update of a row it wrote when it ends, or before a scan; a stale one is a conflict", async () => {
+    const sent: Array<string> = []
+    await onRecordedPglite(sent, Effect.gen(function*() {
+      const repository = (yield* RepositoryBackend).repository(customers)
+      const tx = yield* Transactor
+      yield* repository.insert(ORG, sampleCustomer(1))
+      // Counted from here: the migrations update rows too.
+      const from = sent.length
+      const updates = () => sent.slice(from).filter((text) => text.startsWith("UPDATE")).length
+      yield* tx.transaction(Effect.gen(function*() {
+        const read = yield* repository.get(ORG, sampleCustomer(1).id)
+        const once = yield* Effect.orDie(repository.update(ORG, { ...read.resource, email: "one@example.com" }, read.version))
+        const twice = yield* Effect.orDie(repository.update(ORG, { ...once.resource, email: "two@example.com" }, once.version))
+        const thrice = yield* Effect.orDie(repository.update(ORG, { ...twice.resource, email: "three@example.com" }, twice.version))
+        expect(thrice.version).toBe(4)
+        expect(updates()).toBe(1)
+        const stale = yield* Effect.flip(repository.update(ORG, { ...once.resource, email: "stale@example.com" }, once.version))
+        expect(stale._tag).toBe("VersionConflict")
+        // A scan reads the table: the held update is written first.
+        const scanned = yield* repository.scan(ORG, undefined)
+        expect(scanned.map((row) => [row.resource.email, row.version])).toEqual([["three@example.com", 4]])
+        expect(updates()).toBe(2)
+        const last = yield* Effect.orDie(repository.update(ORG, { ...thrice.resource, email: "four@example.com" }, thrice.version))
+        expect(last.version).toBe(5)
+      }))
+      expect(updates()).toBe(3)
+      const stored = yield* repository.get(ORG, sampleCustomer(1).id)
+      expect([stored.resource.email, stored.version]).toEqual(["four@example.com", 5])
+    }))
+  })
+
   it("appends events in one statement when the unit ends, and before a read of them", async () => {
     const sent: Array<string> = []
     await onRecordedPglite(sent, Effect.gen(function*() {
