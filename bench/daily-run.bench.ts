@@ -20,6 +20,10 @@
  * statements, the rows cloned from those the services wrote. It runs in the same process on the
  * same database kind right after paykit's run, so the ratio holds on a loaded machine. On PGlite
  * the run also counts the statements paykit sent per charge.
+ *
+ *   DAILY_RUN_STORES=PostgreSQL       one store only (PGlite, PostgreSQL)
+ *   DAILY_RUN_PROFILE=/some/dir       a CPU profile of each timed paykit run, and on PGlite its
+ *                                     statements listed by total time (docs/benchmarks.md, issue 35)
  */
 import { performance } from "node:perf_hooks"
 import { ensureSourceCondition } from "./support/source-condition.ts"
