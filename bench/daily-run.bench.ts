@@ -13,6 +13,17 @@
  * runs (PGlite never does by itself). The timed part is the simulator's advance over one daily
  * run (every job of the registry, for the organisation), on the test clock. PGlite runs in
  * memory; PostgreSQL runs when DATABASE_URL is set, in a schema of its own.
+ *
+ * The bare peer (issue 35): on a store loaded the same way, the same rows a charge writes (the
+ * payment, its history row and its event, the schedule record's next due date) written by hand:
+ * the due records read 500 at a time, and each 500 charged in one transaction of four multi-row
+ * statements, the rows cloned from those the services wrote. It runs in the same process on the
+ * same database kind right after paykit's run, so the ratio holds on a loaded machine. On PGlite
+ * the run also counts the statements paykit sent per charge.
+ *
+ *   DAILY_RUN_STORES=PostgreSQL       one store only (PGlite, PostgreSQL)
+ *   DAILY_RUN_PROFILE=/some/dir       a CPU profile of each timed paykit run, and on PGlite its
+ *                                     statements listed by total time (docs/benchmarks.md, issue 35)
  */
 import { performance } from "node:perf_hooks"
 import { ensureSourceCondition } from "./support/source-condition.ts"
@@ -23,6 +34,9 @@ const { Effect, Layer, Redacted } = await import("effect")
 const { TestClock } = await import("effect/testing")
 const { SqlClient } = await import("effect/sql")
 const { PgClient } = await import("@effect/sql-pg")
+const { PGlite } = await import("@electric-sql/pglite")
+const { Session } = await import("node:inspector/promises")
+const { writeFileSync } = await import("node:fs")
 const { addDays, unsafeAmount, unsafeLocalDate } = await import("@paykit/core")
 const engine = await import("@paykit/engine")
 const engineTesting = await import("@paykit/engine/testing")
@@ -30,6 +44,8 @@ const store = await import("@paykit/store-sql")
 
 const SIZES = (process.env["DAILY_RUN_SIZES"] ?? "1000,10000,100000").split(",").map(Number)
 const HISTORY = Number(process.env["DAILY_RUN_HISTORY"] ?? 100_000)
+/** Where to write a CPU profile of each timed paykit run (`DAILY_RUN_PROFILE=dir`), for the profile of a charge. */
+const PROFILE = process.env["DAILY_RUN_PROFILE"]
 /** Subscriptions per due one. */
 const DUE_EVERY = 30
 /** Rows per insert statement while loading. */
@@ -38,6 +54,11 @@ const ORG = "OR000000000001"
 /** Monday 23 November 2026, 09:00 UTC. */
 const START = Date.UTC(2026, 10, 23, 9)
 const DAY = 86_400_000
+/** Charges per transaction of the bare peer. */
+const PEER_BATCH = 500
+
+/** How to run the day measured: paykit's simulator, or the bare peer's statements. */
+type Runner = "paykit" | "peer"
 
 type Client = import("effect").Layer.Layer<import("effect/sql").SqlClient.SqlClient, unknown>
 
@@ -52,8 +73,86 @@ const inChunks = <A>(rows: (i: number) => A, count: number, insert: (batch: Read
   Effect.forEach(Array.from({ length: Math.ceil(count / CHUNK) }, (_, c) => c), (c) =>
     insert(Array.from({ length: Math.min(CHUNK, count - c * CHUNK) }, (_, i) => rows(c * CHUNK + i))), { discard: true })
 
+/** Starts the CPU profiler; the answer stops it and writes the profile to a file. */
+const startProfile = async () => {
+  const session = new Session()
+  session.connect()
+  await session.post("Profiler.enable")
+  await session.post("Profiler.start")
+  return async (file: string) => {
+    const { profile } = await session.post("Profiler.stop")
+    writeFileSync(file, JSON.stringify(profile))
+    session.disconnect()
+  }
+}
+
+/** A row as the driver answers it: `json` columns parsed or as text, depending on the driver. */
+type RawRow = Record<string, unknown>
+const jsonOf = (value: unknown): Record<string, unknown> =>
+  (typeof value === "string" ? JSON.parse(value) : value) as Record<string, unknown>
+
+/** `n` placeholders' tuples of `width` from `$first`: `($1,$2),($3,$4)`. */
+const tuples = (rows: number, width: number, first: number) =>
+  Array.from({ length: rows }, (_, r) => `(${Array.from({ length: width }, (_, c) => `$${first + r * width + c}`).join(",")})`).join(",")
+
+/**
+ * The bare peer's day: what the charges of `day` write, by hand. The due schedule records are read
+ * `PEER_BATCH` at a time in id order; each batch is one transaction of four multi-row statements:
+ * the payments (cloned from `payment`, linked to their subscription), their history rows and their
+ * `created` events (cloned from the payment's), and the records moved to their next due date.
+ */
+const barePeer = (sql: import("effect/sql").SqlClient.SqlClient, day: string, paymentId: string) =>
+  Effect.orDie(Effect.gen(function*() {
+    const [payment] = yield* sql<RawRow>`SELECT * FROM resources WHERE organisation_id = ${ORG} AND resource_type = 'payments' AND id = ${paymentId}`
+    const [history] = yield* sql<RawRow>`SELECT * FROM transitions WHERE organisation_id = ${ORG} AND filters->>'resource_id' = ${paymentId}`
+    const [event] = yield* sql<RawRow>`SELECT * FROM events WHERE organisation_id = ${ORG} AND filters->>'payment' = ${paymentId} AND filters->>'action' = 'created'`
+    if (payment === undefined || history === undefined || event === undefined) return yield* Effect.die("the template payment has no rows")
+    const next = addDays(unsafeLocalDate(day), 30)
+    let after = ""
+    let n = 0
+    while (true) {
+      const due = yield* sql<RawRow>`SELECT id, version, data FROM (SELECT id, version, data FROM resources
+        WHERE organisation_id = ${ORG} AND resource_type = 'subscription_schedules' AND filters ? 'due_on'
+        AND (filters->>'due_on') COLLATE "C" <= ${day} AND id > ${after} OFFSET 0) AS matching ORDER BY id LIMIT ${PEER_BATCH}`
+      if (due.length === 0) return
+      const payments: Array<RawRow> = []
+      const histories: Array<RawRow> = []
+      const events: Array<RawRow> = []
+      const moved: Array<unknown> = []
+      for (const record of due) {
+        const subscription = String(record["id"])
+        const id = cloneId(String(payment["id"]), 50_000_000 + n)
+        const clone = (row: RawRow, rowId: string, change: (data: Record<string, unknown>) => Record<string, unknown>, filters: Record<string, unknown>) => ({
+          ...row,
+          id: rowId,
+          filters: JSON.stringify({ ...jsonOf(row["filters"]), ...filters }),
+          data: JSON.stringify(change(jsonOf(row["data"])))
+        })
+        payments.push(clone(payment, id, (d) => ({ ...d, id, links: { ...(d["links"] as object), subscription } }), { subscription }))
+        const historyId = cloneId(String(history["id"]), n)
+        histories.push(clone(history, historyId, (d) => ({ ...d, id: historyId, resource_id: id }), { resource_id: id }))
+        const eventId = cloneId(String(event["id"]), n)
+        events.push(clone(event, eventId, (d) => ({ ...d, id: eventId, links: { ...(d["links"] as object), payment: id, subscription } }), { payment: id, subscription }))
+        const data = jsonOf(record["data"])
+        const schedule = data["schedule"] as Record<string, unknown>
+        moved.push(subscription, Number(record["version"]), JSON.stringify({ due_on: next }), JSON.stringify({ ...data, due_on: next, schedule: { ...schedule, fromIndex: Number(schedule["fromIndex"]) + 1 } }))
+        n++
+      }
+      yield* sql.withTransaction(Effect.gen(function*() {
+        for (const [table, rows] of [["resources", payments], ["transitions", histories], ["events", events]] as const) {
+          const [first, ...rest] = rows
+          if (first !== undefined) yield* sql`INSERT INTO ${sql(table)} ${sql.insert([first, ...rest])}`
+        }
+        yield* sql.unsafe(`UPDATE resources AS r SET version = r.version + 1, filters = r.filters || v.filters::jsonb, data = v.data::json
+          FROM (VALUES ${tuples(due.length, 4, 2)}) AS v(id, version, filters, data)
+          WHERE r.organisation_id = $1 AND r.resource_type = 'subscription_schedules' AND r.id = v.id AND r.version = v.version::int`, [ORG, ...moved])
+      }))
+      after = String(due[due.length - 1]?.["id"])
+    }
+  }))
+
 /** One store: `subscriptions` of which `due` fall due at the next run, `history` paid-out payments; answers the run's seconds. */
-const measure = (client: Client, subscriptions: number, due: number, history: number) =>
+const measure = (client: Client, subscriptions: number, due: number, history: number, runner: Runner = "paykit") =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const storage = store.SqlStorage.pipe(Layer.provide(client), Layer.orDie)
     const context = yield* Layer.build(engine.sandboxEngineOn(storage, { seed: 7 }).pipe(Layer.provideMerge(storage), Layer.provideMerge(client), Layer.merge(TestClock.layer())))
@@ -82,15 +181,46 @@ const measure = (client: Client, subscriptions: number, due: number, history: nu
       const sql = yield* SqlClient.SqlClient
       yield* Effect.orDie(sql`ANALYZE`)
       const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
+      const statementsBefore = sent.count
+      sent.byText.clear()
+      const profiler = PROFILE === undefined || runner !== "paykit" ? undefined : yield* Effect.promise(() => startProfile())
       const t0 = performance.now()
-      yield* simulator.advanceTo(engine.nextDailyRunAfter(now) + 1)
+      if (runner === "paykit") yield* simulator.advanceTo(engine.nextDailyRunAfter(now) + 1)
+      else yield* barePeer(sql, runDay, paid.id)
       const seconds = (performance.now() - t0) / 1000
+      const statements = sent.count - statementsBefore
+      if (PROFILE !== undefined && runner === "paykit") {
+        for (const [text, { count, ms }] of [...sent.byText].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25)) {
+          console.log(`  ${ms.toFixed(0).padStart(6)} ms ${String(count).padStart(6)}x ${text}`)
+        }
+      }
+      if (profiler !== undefined && PROFILE !== undefined) yield* Effect.promise(() => profiler(`${PROFILE}/daily-run-${subscriptions}-${due}-${Date.now()}.cpuprofile`))
       const made = yield* paymentRepo.scan(ORG, { subscription: { op: "range" } })
-      return { seconds, charged: made.length }
+      return { seconds, charged: made.length, statements }
     }), context)
   })))
 
-const pglite: Client = store.PgliteClient.layer({})
+/** Statements sent to PGlite (its instance's `query`), for the profile of a charge: how many, and their time by text. */
+const sent = { count: 0, byText: new Map<string, { count: number; ms: number }>() }
+
+/** An in-memory PGlite whose statements are counted. */
+const countedPglite: Client = Layer.unwrap(Effect.map(
+  Effect.acquireRelease(Effect.promise(() => PGlite.create()), (db) => Effect.promise(() => db.close())),
+  (db) => {
+    const query = db.query.bind(db)
+    db.query = (async (...args: Parameters<typeof query>) => {
+      sent.count++
+      const t0 = performance.now()
+      const result = await query(...args)
+      const text = args[0].replace(/\s+/g, " ").slice(0, 140)
+      const seen = sent.byText.get(text) ?? { count: 0, ms: 0 }
+      sent.byText.set(text, { count: seen.count + 1, ms: seen.ms + performance.now() - t0 })
+      return result
+    }) as typeof db.query
+    return store.PgliteClient.layer({ instance: db })
+  }
+))
+
 const databaseUrl = process.env["DATABASE_URL"]
 const postgres = (url: string): Client =>
   Layer.unwrap<import("effect/sql").SqlClient.SqlClient, unknown, never, unknown, import("effect").Scope.Scope>(Effect.gen(function*() {
@@ -104,21 +234,34 @@ const postgres = (url: string): Client =>
   }))
 
 const stores: ReadonlyArray<readonly [string, () => Client]> = [
-  ["PGlite", () => pglite],
+  ["PGlite", () => countedPglite],
   ...(databaseUrl === undefined ? [] : [["PostgreSQL", () => postgres(databaseUrl)] as const])
 ]
 
-for (const [name, client] of stores) {
+/** `DAILY_RUN_STORES=PostgreSQL` (or `PGlite`) runs one store only. */
+const wantedStores = process.env["DAILY_RUN_STORES"]?.split(",")
+
+for (const [name, client] of stores.filter(([name]) => wantedStores === undefined || wantedStores.includes(name))) {
   // A first run warms the code up, so the first figure is not the JIT's.
   await measure(client(), 200, 7, 200)
+  await measure(client(), 200, 7, 200, "peer")
   for (const size of SIZES) {
     const due = Math.max(1, Math.round(size / DUE_EVERY))
     const reference = await measure(client(), Math.max(1_000, due), due, 0)
     const run = await measure(client(), size, due, HISTORY)
+    const peer = await measure(client(), size, due, HISTORY, "peer")
+    const rate = run.charged / run.seconds
+    const peerRate = peer.charged / peer.seconds
     console.log(
       `${name}: ${size} subscriptions, ${due} due, ${HISTORY} paid out: ${run.seconds.toFixed(2)} s (${run.charged} charged); ` +
         `${Math.max(1_000, due)} subscriptions, ${due} due, no history: ${reference.seconds.toFixed(2)} s (${reference.charged} charged); ` +
         `ratio ${(run.seconds / reference.seconds).toFixed(2)}`
+    )
+    console.log(
+      `${name}: paykit ${rate.toFixed(0)} charges/s` +
+        (run.statements > 0 ? ` (${(run.statements / run.charged).toFixed(1)} statements a charge)` : "") +
+        `; bare peer ${peerRate.toFixed(0)} charges/s (${peer.charged} charged in ${peer.seconds.toFixed(2)} s); ` +
+        `paykit/peer ${(rate / peerRate).toFixed(2)}`
     )
   }
 }

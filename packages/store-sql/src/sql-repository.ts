@@ -15,6 +15,7 @@ import type { SqlClient } from "effect/sql"
 import type { Fragment, Statement } from "effect/sql/Statement"
 import type { Row } from "effect/sql/SqlConnection"
 import { DbInteger } from "./db-integer.ts"
+import { CurrentUnitOfWork, flushBeforeReading, type UnitOfWorkState } from "./unit-of-work.ts"
 
 /**
  * The repository port of one resource definition over its table (shape: migrations/resource-table.ts).
@@ -54,6 +55,8 @@ const decodeExistsRow = Schema.decodeUnknownEffect(ExistsRow)
 export interface Location {
   readonly table: string
   readonly typed: boolean
+  /** Rows are never changed once written: a unit of work appends them when it ends (`unit-of-work.ts`). */
+  readonly appendOnly?: boolean | undefined
 }
 
 /** The repository port, plus the statements of its reads (so tests can EXPLAIN them). */
@@ -174,6 +177,32 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     data: sql`${data}::json`
   })
 
+  /** The unit of work's key of a row of this repository. */
+  const keyOf = (organisation: string, id: string) => `${location.table}\u0000${resourceType}\u0000${organisation}\u0000${id}`
+  /** Runs `f` with the unit of work open in the fiber, if any. */
+  const withUnit = <B, E>(f: (unit: UnitOfWorkState | undefined) => Effect.Effect<B, E>): Effect.Effect<B, E> =>
+    Effect.withFiber((fiber) => f(fiber.getRef(CurrentUnitOfWork)))
+  /** Keeps `row` as the unit of work's copy of it; answers it. */
+  const remember = (unit: UnitOfWorkState | undefined, organisation: string, row: Versioned<A>): Versioned<A> => {
+    unit?.rows.set(keyOf(organisation, row.resource.id), row)
+    return row
+  }
+  /** Before a statement reads this table: the rows the unit appended to it or holds updates of are written first. */
+  const beforeReading: Effect.Effect<void> = flushBeforeReading(sql, location.table, "by filters")
+  const beforeReadingById: Effect.Effect<void> = flushBeforeReading(sql, location.table, "by id")
+  /** A further update of a row the unit wrote: kept for its end (`unit-of-work.ts`). */
+  const deferUpdate = (unit: UnitOfWorkState, organisation: string, resource: A, expectedVersion: number) =>
+    Effect.gen(function*() {
+      const key = keyOf(organisation, resource.id)
+      const known = unit.rows.get(key)
+      const actual = known?.version ?? expectedVersion
+      if (actual !== expectedVersion) return yield* new VersionConflict({ resource: definition.name, id: resource.id, expectedVersion, actualVersion: actual })
+      const data = yield* encoded(resource)
+      const from = unit.updated.get(key)?.from ?? expectedVersion
+      unit.updated.set(key, { table: location.table, organisation, resourceType, id: resource.id, from, to: expectedVersion + 1, filters: extracted(resource), data })
+      return remember(unit, organisation, { resource, version: expectedVersion + 1 })
+    })
+
   const currentVersion = (organisation: string, id: string) =>
     sql`SELECT version FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`.pipe(
       Effect.orDie,
@@ -252,22 +281,30 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     definition,
     statements: { get: getStatement, page: pageStatement, cursors: cursorStatement, scan: scanStatement, aggregate: aggregateStatement },
     aggregate: (organisation, filters, by, sum) =>
-      Effect.suspend(() => aggregateStatement(organisation, filters, by, sum)).pipe(
+      Effect.andThen(beforeReading, Effect.suspend(() => aggregateStatement(organisation, filters, by, sum))).pipe(
         Effect.flatMap((rows) => Effect.forEach(rows, (row) => decodeAggregateRow(row))),
         Effect.orDie,
         Effect.map((rows) => rows.map((row) => ({ key: row.key, count: Number(row.count), sum: BigInt(row.sum) })))
       ),
     get: (organisation, id) =>
-      getStatement(organisation, id).pipe(
-        Effect.orDie,
-        Effect.flatMap((rows) =>
-          rows[0] === undefined ? Effect.fail(new NotFound({ resource: definition.name, id })) : toVersioned(rows[0])
+      withUnit((unit) => {
+        // The unit's rows are this repository's own (the key names its table and type).
+        const known = unit?.rows.get(keyOf(organisation, id)) as Versioned<A> | undefined
+        if (known !== undefined) return Effect.succeed(known)
+        return Effect.andThen(beforeReadingById, getStatement(organisation, id)).pipe(
+          Effect.orDie,
+          Effect.flatMap((rows) =>
+            rows[0] === undefined
+              ? Effect.fail(new NotFound({ resource: definition.name, id }))
+              : Effect.map(toVersioned(rows[0]), (row) => remember(unit, organisation, row))
+          )
         )
-      ),
+      }),
 
     list: (organisation, query) =>
       Effect.gen(function*() {
         const upwards = isUpwards(query)
+        yield* beforeReading
         const rows = yield* Effect.orDie(pageStatement(organisation, query))
         const versioned = yield* Effect.forEach(rows, toVersioned)
         const items = (upwards ? versioned.reverse() : versioned).map((v) => v.resource)
@@ -280,14 +317,20 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       }),
 
     scan: (organisation, filters, page) =>
-      Effect.suspend(() => scanStatement(organisation, filters, page)).pipe(Effect.orDie, Effect.flatMap((rows) => Effect.forEach(rows, toVersioned))),
+      Effect.andThen(beforeReading, Effect.suspend(() => scanStatement(organisation, filters, page))).pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) => Effect.forEach(rows, toVersioned))
+      ),
 
     insert: (organisation, resource) =>
       Effect.gen(function*() {
         const row = rowOf(organisation, resource, yield* encoded(resource))
+        yield* beforeReadingById
         const rows = yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING version`)
         if (rows.length === 0) return yield* new DuplicateId({ resource: definition.name, id: resource.id })
-        return { resource, version: 1 }
+        const unit = yield* CurrentUnitOfWork
+        unit?.written.add(keyOf(organisation, resource.id))
+        return remember(unit, organisation, { resource, version: 1 })
       }),
 
     // One statement for the batch: a duplicate id fails it whole (a unique violation, a defect).
@@ -295,6 +338,13 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       Effect.gen(function*() {
         const rows: Array<Record<string, unknown>> = []
         for (const resource of resources) rows.push(rowOf(organisation, resource, yield* encoded(resource)))
+        const unit = yield* CurrentUnitOfWork
+        if (unit !== undefined && location.appendOnly === true) {
+          const appended = unit.appended.get(location.table)
+          if (appended === undefined) unit.appended.set(location.table, rows)
+          else for (const row of rows) appended.push(row)
+          return
+        }
         const [first, ...rest] = rows
         if (first === undefined) return
         yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert([first, ...rest])}`)
@@ -302,6 +352,10 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
 
     update: (organisation, resource, expectedVersion) =>
       Effect.gen(function*() {
+        const held = yield* CurrentUnitOfWork
+        if (held !== undefined && location.typed && held.written.has(keyOf(organisation, resource.id))) {
+          return yield* deferUpdate(held, organisation, resource, expectedVersion)
+        }
         const data = yield* encoded(resource)
         // The version test and the write are one statement: of two racing updates, PostgreSQL lets
         // the second re-read the row after the first commits, and its WHERE then matches nothing.
@@ -310,10 +364,14 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
           WHERE ${scope(organisation)} AND id = ${resource.id} AND version = ${expectedVersion}
           RETURNING version`)
         const written = rows[0]
+        const unit = yield* CurrentUnitOfWork
         if (written !== undefined) {
           const { version } = yield* Effect.orDie(decodeVersionRow(written))
-          return { resource, version }
+          unit?.written.add(keyOf(organisation, resource.id))
+          return remember(unit, organisation, { resource, version })
         }
+        // Lost: a retry in this unit must read the row again.
+        unit?.rows.delete(keyOf(organisation, resource.id))
         const actual = yield* currentVersion(organisation, resource.id)
         if (actual === undefined) return yield* new NotFound({ resource: definition.name, id: resource.id })
         return yield* new VersionConflict({ resource: definition.name, id: resource.id, expectedVersion, actualVersion: actual })

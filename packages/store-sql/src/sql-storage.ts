@@ -21,6 +21,7 @@ import { makeOutbox, Outbox } from "./outbox.ts"
 import * as PgliteClient from "./pglite-client.ts"
 import { checkDefinition, type Location, makeSqlRepository } from "./sql-repository.ts"
 import { checkSchemaName, DEFAULT_SCHEMA, inSchema, postgresClient, SchemaName } from "./schema.ts"
+import { CurrentUnitOfWork, flushAll, newUnitOfWork } from "./unit-of-work.ts"
 
 /** Everything the SQL storage provides: the engine's storage ports (due work included) plus the outbox. */
 export type SqlStorageServices = RepositoryBackend | Transactor | EventLog | Outbox | DueWorkStore | DueWorkSchedule
@@ -30,32 +31,34 @@ class WorkFailed<E> {
   constructor(readonly error: E) {}
 }
 
-/** Set inside a unit of work this transactor opened: a unit of work nested in it joins it. */
-const InUnitOfWork = Context.Reference<boolean>("@paykit/store-sql/InUnitOfWork", { defaultValue: () => false })
-
 /**
  * The engine's unit of work. A unit nested in another joins it (no savepoint): the outer decides.
  * The outermost unit is a transaction, or a savepoint when its caller opened a transaction around
  * it (the server's idempotent creation does, to commit a key with its resource): a failed unit
- * rolls back its own writes, a successful one joins the caller's transaction, which decides.
+ * rolls back its own writes, a successful one joins the caller's transaction, which decides. The
+ * unit keeps the rows it read, the history and events it appended and the further updates of rows it
+ * wrote (`unit-of-work.ts`); they are written before it ends.
  */
 export const makeTransactor = (sql: SqlClient.SqlClient): Transactor["Service"] =>
   Transactor.of({
     transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      Effect.withFiber((fiber): Effect.Effect<A, E, R> =>
-        fiber.getRef(InUnitOfWork)
-          ? effect
-          : sql.withTransaction(Effect.provideService(Effect.mapError(effect, (error) => new WorkFailed(error)), InUnitOfWork, true)).pipe(
-            Effect.catch((error): Effect.Effect<never, E> =>
-              // BEGIN, COMMIT or a savepoint failing is the database's failure: a defect for the engine.
-              error instanceof WorkFailed ? Effect.fail(error.error as E) : Effect.die(error)
-            )
-          ))
+      Effect.withFiber((fiber): Effect.Effect<A, E, R> => {
+        if (fiber.getRef(CurrentUnitOfWork) !== undefined) return effect
+        const unit = newUnitOfWork()
+        const work = Effect.tap(Effect.mapError(effect, (error) => new WorkFailed(error)), () => flushAll(sql, unit))
+        return sql.withTransaction(Effect.provideService(work, CurrentUnitOfWork, unit)).pipe(
+          Effect.catch((error): Effect.Effect<never, E> =>
+            // BEGIN, COMMIT or a savepoint failing is the database's failure: a defect for the engine.
+            error instanceof WorkFailed ? Effect.fail(error.error as E) : Effect.die(error)
+          )
+        )
+      })
   })
 
 /** The event log and the history have append-only tables of their own; every other resource lives in `resources`. */
 const OWN_TABLES: ReadonlySet<string> = new Set([events.name, transitions.name])
-const locationOf = (name: string): Location => OWN_TABLES.has(name) ? { table: name, typed: false } : { table: "resources", typed: true }
+const locationOf = (name: string): Location =>
+  OWN_TABLES.has(name) ? { table: name, typed: false, appendOnly: true } : { table: "resources", typed: true, appendOnly: false }
 
 /**
  * The distinct organisations of a table, read from its primary key (which leads with

@@ -6,11 +6,11 @@ import type { Repository, Transactor, Versioned } from "../kernel/ports/reposito
 import { captureUnitOfWork, type EngineContext } from "../kernel/support.ts"
 
 /**
- * The items of a daily job, each in its own unit of work. One item that cannot be processed (a
- * refusal, a lost race, a defect of the store or of a rule) must not stop the others, nor the
- * other organisations, nor the clock: its unit of work is rolled back, so it stays as it was and
- * the next run tries it again, and the failure is logged with the job, the organisation and the
- * item's id. Interruption is not a failure of the item and still stops the job.
+ * The items of a daily job, each isolated. One item that cannot be processed (a refusal, a lost
+ * race, a defect of the store or of a rule) must not stop the others, nor the other organisations,
+ * nor the clock: its writes are rolled back, so it stays as it was and the next run tries it
+ * again, and the failure is logged with the job, the organisation and the item's id. Interruption
+ * is not a failure of the item and still stops the job.
  */
 export type DailyItems = <T>(
   job: string,
@@ -26,21 +26,44 @@ export const idOfVersioned = (item: Versioned<{ readonly id: string }>): string 
 /** The message a daily item's failure is logged with (tests look for it). */
 export const DAILY_ITEM_FAILED = "daily run: item failed and was left as it was for the next run"
 
-/** Builds `DailyItems` on the unit of work of the service being built. */
+/**
+ * How many items of a daily job share one unit of work. A unit of work per item paid a
+ * transaction (BEGIN, COMMIT, and on PostgreSQL a flush of the log to disk) on every charge, most
+ * of a charge's cost; a batch pays it once. A batch holds its rows' locks, and on PGlite the one
+ * connection, until it commits: 100 items keep that wait short (docs/engine.md, "Batches").
+ */
+export const DAILY_BATCH = 100
+
+/** `items` cut into runs of `size`, in order. */
+const batchesOf = <T>(items: ReadonlyArray<T>, size: number): ReadonlyArray<ReadonlyArray<T>> =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, b) => items.slice(b * size, (b + 1) * size))
+
+/**
+ * Builds `DailyItems` on the unit of work of the service being built. The items run a batch
+ * (`DAILY_BATCH`) per unit of work; when a batch fails, its writes are rolled back and that batch
+ * alone runs again one unit of work per item, so a poison item costs only itself: the others
+ * commit, it is logged and left as it was.
+ */
 export const captureDailyItems: Effect.Effect<DailyItems, never, IdGenerator | EventLog | Transactor> = Effect.map(
   captureUnitOfWork,
-  (run) => (job, organisation, items, idOf, work) =>
-    Effect.forEach(items, (item) =>
+  (run) => (job, organisation, items, idOf, work) => {
+    const alone = (item: (typeof items)[number]) =>
       Effect.catchCause(Effect.asVoid(run(work(item))), (cause) =>
         Cause.hasInterruptsOnly(cause)
           ? Effect.interrupt
           : Effect.logError(DAILY_ITEM_FAILED, Cause.pretty(cause)).pipe(
             Effect.annotateLogs({ job, organisation, item: idOf(item) })
-          )), { discard: true })
+          ))
+    return Effect.forEach(batchesOf(items, DAILY_BATCH), (batch) =>
+      batch.length === 1
+        ? Effect.forEach(batch, alone, { discard: true })
+        : Effect.catchCause(run(Effect.forEach(batch, work, { discard: true })), (cause) =>
+          Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.forEach(batch, alone, { discard: true })), { discard: true })
+  }
 )
 
 /**
- * How many due items a daily job reads at a time. Each item is a unit of work of its own already;
+ * How many due items a daily job reads at a time. Its items are units of work of a batch already;
  * reading the due ones a chunk at a time also bounds the one read (and the memory) whatever is
  * due, so on PGlite (one connection) a request waits behind one chunk's read at most.
  */

@@ -7,8 +7,8 @@ import { DailyRunIncomplete, nextDailyRunAfter, runJobsOf } from "./daily-clock.
 /**
  * The daily run as due work: per organisation one row of kind `daily_run`, keyed by its date, due
  * at 06:00 UTC of that date on the organisation's clock. Its handler runs the `JobRegistry`'s jobs
- * for that organisation (each item of a job isolated in its own unit of work, so the handler opens
- * its own) and schedules the next day's row. A job failing as a whole fails the handler with
+ * for that organisation (the items of a job isolated in units of work it opens itself, a batch to
+ * a unit and each item alone when its batch fails) and schedules the next day's row. A job failing as a whole fails the handler with
  * `DailyRunIncomplete`: the day is not passed, its row is claimed again after its lease, and a
  * sandbox advance stops there.
  */

@@ -23,7 +23,7 @@ export const optionalSchedule: Effect.Effect<(request: DueRequest) => Effect.Eff
 /** A kind whose handler runs `sweep` for the item's organisation at the item's instant. */
 export const sweepKind = (kind: string, sweep: (organisation: string) => Effect.Effect<unknown>): DueKind => ({
   kind,
-  // The sweeps isolate each item in a unit of work of its own (`captureDailyItems`).
+  // The sweeps isolate their items in units of work of their own (`captureDailyItems`).
   ownUnitsOfWork: true,
   run: (item) => Effect.as(sweep(item.organisation), dueDone)
 })

@@ -16,8 +16,8 @@ import { makeDueWorker } from "./worker.ts"
  * validated seconds after its creation, as a server's users do.
  *
  * A daily run does what the `JobRegistry` says, in its documented order (docs/engine.md), each item
- * of a job its own unit of work (`captureDailyItems`): one that fails is rolled back, logged and
- * tried again by the next run. A job that fails as a whole makes the run incomplete
+ * of a job isolated (`captureDailyItems`: a batch per unit of work, each item alone when its batch
+ * fails): one that fails is rolled back, logged and tried again by the next run. A job that fails as a whole makes the run incomplete
  * (`DailyRunIncomplete`): the advance stops there, the clock before it, and the next advance runs
  * that day again (docs/engine.md, "Isolation").
  */

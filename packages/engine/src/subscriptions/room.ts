@@ -27,7 +27,7 @@ export const sideRecordsDueWork: Effect.Effect<DueWorkDeclarations, never, Payme
     pumps: [],
     kinds: [{
       kind: SIDE_RECORDS_KIND,
-      // Each record is made in a unit of work of its own (`captureDailyItems`).
+      // The records are made in units of work of their own (`captureDailyItems`).
       ownUnitsOfWork: true,
       run: (item) => Effect.as(Effect.andThen(payments.keepMissingSideRecords(item.organisation), subscriptions.keepMissingSideRecords(item.organisation)), dueDone)
     }]

@@ -70,12 +70,16 @@ type Waiting =
   | { readonly _tag: "Mandate" }
   | { readonly _tag: "Notice"; readonly due: LocalDate }
 
-/** One subscription's work of the day: its due payments, a pause ending, its finish; then what it waits for. */
-const processOne = (deps: SubscriptionDueDeps, organisation: string, initial: Versioned<Subscription>, mandate: Mandate) =>
+/**
+ * One subscription's work of the day, from its schedule record as the day's scan read it: its due
+ * payments, a pause ending, its finish; then what it waits for. (A request that changed the record
+ * since is caught by the version test of the record's save, which fails the item.)
+ */
+const processOne = (deps: SubscriptionDueDeps, organisation: string, initial: Versioned<Subscription>, found: Versioned<SubscriptionScheduleRecord>, mandate: Mandate) =>
   Effect.gen(function*() {
     let current = initial
     const calendar = calendarFor(mandate.scheme)
-    let record = yield* deps.schedules.get(organisation, current.resource.id)
+    let record = found
     while (true) {
       const schedule = record.resource.schedule
       if (!hasFurtherPayments(schedule, calendar)) {
@@ -121,7 +125,7 @@ const processDue = (deps: SubscriptionDueDeps, organisation: string, found: Vers
       return yield* save(deps.schedules, organisation, found, { ...found.resource, due_on: null })
     }
     const mandate = yield* mandateToday(deps, organisation, current.resource.links.mandate)
-    const { record, waiting } = yield* processOne(deps, organisation, current, mandate)
+    const { record, waiting } = yield* processOne(deps, organisation, current, found, mandate)
     const dueOn = waiting._tag === "Nothing"
       ? null
       : waiting._tag === "Mandate"

@@ -1,0 +1,135 @@
+import { PGlite } from "@electric-sql/pglite"
+import { Effect, Exit, Layer } from "effect"
+import { describe, expect, it } from "vitest"
+import { ID_PREFIXES, lowestIdAt, timestampFromMillis } from "@paykit/core"
+import { customers, type Event, EventLog, RepositoryBackend, Transactor } from "@paykit/engine"
+import { sampleCustomer } from "@paykit/engine/testing"
+import * as PgliteClient from "../src/pglite-client.ts"
+import { SqlStorage } from "../src/sql-storage.ts"
+
+/**
+ * The SQL unit of work (issue 35): a row read or written in a unit is answered again without a
+ * statement, and the events and history it appends are written in one multi-row statement when it
+ * ends, or before something in it reads them; a unit that fails writes none of them. The statements
+ * PGlite receives are recorded.
+ */
+
+const ORG = "OR0000000000UW"
+const BASE_MS = Date.UTC(2026, 10, 27, 9)
+
+const eventOf = (n: number): Event => ({
+  id: lowestIdAt(ID_PREFIXES.event, BASE_MS + n * 1000),
+  created_at: timestampFromMillis(BASE_MS + n * 1000),
+  resource_type: "customers",
+  action: "created",
+  links: { customer: sampleCustomer(n).id },
+  details: { origin: "api", cause: "created", description: "customer created" },
+  metadata: {},
+  resource_metadata: {}
+})
+
+/** Runs `effect` on SQL storage over an in-memory PGlite whose statements are pushed to `sent`. */
+const onRecordedPglite = <A, E>(sent: Array<string>, effect: Effect.Effect<A, E, EventLog | Transactor | RepositoryBackend>) =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const db = yield* Effect.acquireRelease(Effect.promise(() => PGlite.create()), (opened) => Effect.promise(() => opened.close()))
+    const query = db.query.bind(db)
+    db.query = ((...args: Parameters<typeof query>) => {
+      sent.push(args[0].replace(/\s+/g, " "))
+      return query(...args)
+    }) as typeof db.query
+    const storage = SqlStorage.pipe(Layer.provide(PgliteClient.layer({ instance: db })), Layer.orDie)
+    return yield* Effect.provide(effect, storage)
+  })))
+
+const inserts = (sent: ReadonlyArray<string>, table: string) => sent.filter((text) => text.startsWith(`INSERT INTO "${table}"`))
+
+describe("the SQL unit of work", () => {
+  it("reads a row once per unit, and answers its own writes", async () => {
+    const sent: Array<string> = []
+    const reads = await onRecordedPglite(sent, Effect.gen(function*() {
+      const repository = (yield* RepositoryBackend).repository(customers)
+      const tx = yield* Transactor
+      yield* repository.insert(ORG, sampleCustomer(1))
+      const from = sent.length
+      const [first, second, third] = yield* tx.transaction(Effect.gen(function*() {
+        const first = yield* repository.get(ORG, sampleCustomer(1).id)
+        const second = yield* repository.get(ORG, sampleCustomer(1).id)
+        const updated = yield* Effect.orDie(repository.update(ORG, { ...first.resource, email: "new@example.com" }, first.version))
+        return [first, second, { updated, read: yield* repository.get(ORG, sampleCustomer(1).id) }] as const
+      }))
+      expect(second).toBe(first)
+      expect(third.read).toEqual(third.updated)
+      expect(third.read.version).toBe(2)
+      // Outside a unit, every read is a statement.
+      const outside = yield* repository.get(ORG, sampleCustomer(1).id)
+      expect(outside.resource.email).toBe("new@example.com")
+      return sent.slice(from).filter((text) => text.startsWith("SELECT version, data FROM \"resources\""))
+    }))
+    expect(reads).toHaveLength(2)
+  })
+
+  it("writes a further update of a row it wrote when it ends, or before a scan; a stale one is a conflict", async () => {
+    const sent: Array<string> = []
+    await onRecordedPglite(sent, Effect.gen(function*() {
+      const repository = (yield* RepositoryBackend).repository(customers)
+      const tx = yield* Transactor
+      yield* repository.insert(ORG, sampleCustomer(1))
+      // Counted from here: the migrations update rows too.
+      const from = sent.length
+      const updates = () => sent.slice(from).filter((text) => text.startsWith("UPDATE")).length
+      yield* tx.transaction(Effect.gen(function*() {
+        const read = yield* repository.get(ORG, sampleCustomer(1).id)
+        const once = yield* Effect.orDie(repository.update(ORG, { ...read.resource, email: "one@example.com" }, read.version))
+        const twice = yield* Effect.orDie(repository.update(ORG, { ...once.resource, email: "two@example.com" }, once.version))
+        const thrice = yield* Effect.orDie(repository.update(ORG, { ...twice.resource, email: "three@example.com" }, twice.version))
+        expect(thrice.version).toBe(4)
+        expect(updates()).toBe(1)
+        const stale = yield* Effect.flip(repository.update(ORG, { ...once.resource, email: "stale@example.com" }, once.version))
+        expect(stale._tag).toBe("VersionConflict")
+        // A scan reads the table: the held update is written first.
+        const scanned = yield* repository.scan(ORG, undefined)
+        expect(scanned.map((row) => [row.resource.email, row.version])).toEqual([["three@example.com", 4]])
+        expect(updates()).toBe(2)
+        const last = yield* Effect.orDie(repository.update(ORG, { ...thrice.resource, email: "four@example.com" }, thrice.version))
+        expect(last.version).toBe(5)
+      }))
+      expect(updates()).toBe(3)
+      const stored = yield* repository.get(ORG, sampleCustomer(1).id)
+      expect([stored.resource.email, stored.version]).toEqual(["four@example.com", 5])
+    }))
+  })
+
+  it("appends events in one statement when the unit ends, and before a read of them", async () => {
+    const sent: Array<string> = []
+    await onRecordedPglite(sent, Effect.gen(function*() {
+      const log = yield* EventLog
+      const tx = yield* Transactor
+      yield* tx.transaction(Effect.gen(function*() {
+        for (const n of [1, 2, 3]) yield* log.append(ORG, [eventOf(n)])
+        expect(inserts(sent, "events")).toHaveLength(0)
+      }))
+      expect(inserts(sent, "events")).toHaveLength(1)
+      expect((yield* log.scan(ORG, undefined)).map((e) => e.id)).toEqual([1, 2, 3].map((n) => eventOf(n).id))
+      yield* tx.transaction(Effect.gen(function*() {
+        yield* log.append(ORG, [eventOf(4)])
+        // A read of the events in the unit sees the unit's own.
+        expect((yield* log.get(ORG, eventOf(4).id)).id).toBe(eventOf(4).id)
+        yield* log.append(ORG, [eventOf(5)])
+      }))
+      expect(inserts(sent, "events")).toHaveLength(3)
+      expect(yield* log.scan(ORG, undefined)).toHaveLength(5)
+    }))
+  })
+
+  it("writes nothing a failed unit appended", async () => {
+    const sent: Array<string> = []
+    await onRecordedPglite(sent, Effect.gen(function*() {
+      const log = yield* EventLog
+      const tx = yield* Transactor
+      const failed = yield* Effect.exit(tx.transaction(Effect.andThen(log.append(ORG, [eventOf(1)]), Effect.fail("refused"))))
+      expect(Exit.isFailure(failed)).toBe(true)
+      expect(inserts(sent, "events")).toHaveLength(0)
+      expect(yield* log.scan(ORG, undefined)).toHaveLength(0)
+    }))
+  })
+})
