@@ -1,0 +1,136 @@
+import type { GoCardlessClient } from "gocardless-nodejs"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { issueAccessToken } from "@paykit/http"
+import { makeSessionSealer, SESSION_LIFETIME_MS } from "../src/dashboard/session.ts"
+import { api, json, localClient, startServer, type TestServer } from "./harness.ts"
+import { csrfOf, DASHBOARD_TOKEN, get, post, signedIn, signIn } from "./dashboard-support.ts"
+import { bacsPayment } from "./dashboard-setup.ts"
+
+/**
+ * The dashboard over HTTP: who may sign in, what a session may do, and what it may never see.
+ * (The Chromium test, dashboard.browser.test.ts, uses it as a developer does.)
+ */
+
+let server: TestServer
+let client: GoCardlessClient
+beforeAll(async () => {
+  server = await startServer({ sandboxToken: DASHBOARD_TOKEN })
+  client = localClient(DASHBOARD_TOKEN, server.url)
+})
+afterAll(() => server.close())
+
+const issue = (id: string, scope: "read_only" | "read_write", app?: { readonly organisation: string; readonly creditor: string }) =>
+  server.runtime.runPromise(issueAccessToken({ id, organisation: server.boot.organisation.id, scope, ...(app === undefined ? {} : { app }) }))
+
+/** The organisation's clock offset: what an advance changes. */
+const offset = async () => ((await json(await api(server.url, DASHBOARD_TOKEN, "/sandbox/simulator/clock")))["simulator_clock"] as { readonly offset_ms: number }).offset_ms
+
+describe("signing in", () => {
+  it("sets an HttpOnly, SameSite=Strict session cookie on the dashboard's path, holding no token in clear", async () => {
+    const form = await (await fetch(`${server.url}/dashboard/sign_in`)).text()
+    const response = await fetch(`${server.url}/dashboard/sign_in`, {
+      method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf_token: csrfOf(form), token: DASHBOARD_TOKEN }).toString()
+    })
+    expect(response.status).toBe(303)
+    const cookie = response.headers.get("set-cookie") ?? ""
+    expect(cookie).toMatch(/^paykit_dashboard=[A-Za-z0-9_-]+; Path=\/dashboard; HttpOnly; SameSite=Strict; Max-Age=28800$/)
+    expect(cookie).not.toContain(DASHBOARD_TOKEN)
+    const home = await get(server.url, cookie.split(";")[0] ?? "", "/dashboard")
+    expect(home.status).toBe(200)
+    expect(await home.text()).toContain(server.boot.organisation.id)
+  })
+
+  it("refuses a wrong token, a sign-in post without its CSRF token, and a partner app's token", async () => {
+    expect((await signIn(server.url, "not-a-token")).cookie).toBeUndefined()
+    const noCsrf = await fetch(`${server.url}/dashboard/sign_in`, {
+      method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `token=${DASHBOARD_TOKEN}`
+    })
+    expect(noCsrf.headers.get("set-cookie")).toBeNull()
+    const appToken = await issue("AT_dashboard_app", "read_write", { organisation: server.boot.organisation.id, creditor: server.boot.creditor })
+    const refused = await signIn(server.url, appToken)
+    expect(refused.cookie).toBeUndefined()
+    expect(refused.page).toContain("partner app")
+  })
+
+  it("without a session, or with an expired or forged cookie, every page leads to the sign-in page", async () => {
+    const expired = makeSessionSealer(undefined).seal(DASHBOARD_TOKEN, Date.now() - 9 * 3_600_000)
+    for (const cookie of ["", "paykit_dashboard=forged-value-0000000000000000000000000000000000000", `paykit_dashboard=${expired}`]) {
+      const response = await get(server.url, cookie, "/dashboard/resources/payments")
+      expect(response.status).toBe(303)
+      expect(response.headers.get("location")).toBe("/dashboard/sign_in")
+    }
+    // A cookie this server sealed, one character changed: GCM's tag no longer verifies.
+    const cookie = await signedIn(server.url, DASHBOARD_TOKEN)
+    const tampered = `${cookie.slice(0, -2)}${cookie.endsWith("A") ? "B" : "A"}${cookie.slice(-1)}`
+    expect((await get(server.url, tampered, "/dashboard")).status).toBe(303)
+  })
+
+  it("signing out ends the session's cookie", async () => {
+    const cookie = await signedIn(server.url, DASHBOARD_TOKEN)
+    const page = await (await get(server.url, cookie, "/dashboard")).text()
+    const out = await post(server.url, cookie, "/dashboard/sign_out", { csrf_token: csrfOf(page) })
+    expect(out.status).toBe(303)
+    expect(out.headers.get("set-cookie")).toMatch(/^paykit_dashboard=; .*Max-Age=0/)
+  })
+})
+
+describe("the session's seal", () => {
+  it("opens with its key until its expiry, never after it, never with another key, never edited", () => {
+    const secret = new Uint8Array(32).fill(7)
+    const sealer = makeSessionSealer(secret)
+    const now = Date.now()
+    const sealed = sealer.seal("a-token", now)
+    expect(sealer.open(sealed, now + 1000)).toBe("a-token")
+    expect(sealer.open(sealed, now + SESSION_LIFETIME_MS + 1)).toBeUndefined()
+    expect(makeSessionSealer(new Uint8Array(32).fill(8)).open(sealed, now)).toBeUndefined()
+    expect(sealer.open(`${sealed.slice(0, 30)}${sealed[30] === "A" ? "B" : "A"}${sealed.slice(31)}`, now)).toBeUndefined()
+  })
+})
+
+describe("acting", () => {
+  it("refuses a post without its CSRF token, and one with another session's", async () => {
+    const cookie = await signedIn(server.url, DASHBOARD_TOKEN)
+    const before = await offset()
+    expect((await post(server.url, cookie, "/dashboard/clock/advance", { by: "P1D" })).status).toBe(403)
+    const another = await issue("AT_dashboard_csrf_other", "read_write")
+    const otherPage = await (await get(server.url, await signedIn(server.url, another), "/dashboard")).text()
+    expect((await post(server.url, cookie, "/dashboard/clock/advance", { by: "P1D", csrf_token: csrfOf(otherPage) })).status).toBe(403)
+    expect(await offset()).toBe(before)
+  })
+
+  it("a read-only token sees the pages without their forms, and its posts are refused", async () => {
+    const token = await issue("AT_dashboard_read_only", "read_only")
+    const cookie = await signedIn(server.url, token)
+    const home = await (await get(server.url, cookie, "/dashboard")).text()
+    expect(home).toContain("Sandbox clock")
+    expect(home).not.toContain("Advance 1 day")
+    const before = await offset()
+    const refused = await post(server.url, cookie, "/dashboard/clock/advance", { by: "P1D", csrf_token: csrfOf(home) })
+    expect(refused.status).toBe(403)
+    expect(await refused.text()).toContain("read-only")
+    expect(await offset()).toBe(before)
+  })
+})
+
+describe("tenancy and escaping", () => {
+  it("a session of another organisation cannot open this one's payment, nor find it by id", async () => {
+    const payment = await bacsPayment(client)
+    const made = await json(await api(server.url, DASHBOARD_TOKEN, "/sandbox/organisations", { method: "POST", body: {} }))
+    const other = await signedIn(server.url, String((made["organisations"] as Record<string, unknown>)["access_token"]))
+    expect((await get(server.url, other, `/dashboard/resources/payments/${payment}`)).status).toBe(404)
+    expect((await get(server.url, other, `/dashboard/search?id=${payment}`)).status).toBe(404)
+    const own = await signedIn(server.url, DASHBOARD_TOKEN)
+    expect((await get(server.url, own, `/dashboard/search?id=${payment}`)).headers.get("location")).toBe(`/dashboard/resources/payments/${payment}`)
+  })
+
+  it("a resource's metadata is shown as text, never as markup", async () => {
+    const customer = await client.customers.create({ email: "x@example.com", given_name: "<script>alert(1)</script>", family_name: "Q", metadata: { note: "<img src=x onerror=alert(1)>" } } as never)
+    const cookie = await signedIn(server.url, DASHBOARD_TOKEN)
+    const page = await (await get(server.url, cookie, `/dashboard/resources/customers/${customer.id ?? ""}`)).text()
+    expect(page).toContain("&lt;script&gt;alert(1)&lt;/script&gt;")
+    expect(page).toContain("&lt;img src=x onerror=alert(1)&gt;")
+    expect(page).not.toContain("<script>alert")
+    expect(page).not.toContain("<img src=x")
+  })
+})
