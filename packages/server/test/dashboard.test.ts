@@ -47,7 +47,7 @@ describe("signing in", () => {
       method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `token=${DASHBOARD_TOKEN}`
     })
     expect(noCsrf.headers.get("set-cookie")).toBeNull()
-    const appToken = await issue("AT_dashboard_app", "read_write", { organisation: server.boot.organisation.id, creditor: server.boot.creditor })
+    const appToken = await issue("AT_dashboard_app", "read_write", { organisation: server.boot.organisation.id, creditor: server.boot.creditor ?? "" })
     const refused = await signIn(server.url, appToken)
     expect(refused.cookie).toBeUndefined()
     expect(refused.page).toContain("partner app")
