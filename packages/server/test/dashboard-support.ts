@@ -35,3 +35,12 @@ export const post = (url: string, cookie: string, path: string, fields: Readonly
     headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams(fields).toString()
   })
+
+/** Waits until `done` holds (the worker's deliveries run on their own time). */
+export const eventually = async (done: () => boolean, what: string, limitMs = 15_000): Promise<void> => {
+  const until = Date.now() + limitMs
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}

@@ -63,9 +63,15 @@ ${tableView(visit.links, `${titleOf(collection)}, newest first`, rows)}
       typeof after === "string" ? html`<li><a href="${cursorHref(visit, collection, query, "after", after)}">Older</a></li>` : ""}</ul></nav>`)
   })
 
+/** A transition's cause: its code (`payment_submitted`) and the words of its description. */
+const causeView = (visit: Visit, cause: unknown): Html => {
+  const record = asRecord(cause)
+  return html`${valueView(visit.links, record["cause"])}<br><span class="notice">${String(record["description"] ?? "")}</span>`
+}
+
 const historyView = (visit: Visit, rows: ReadonlyArray<Readonly<Record<string, unknown>>>): Html =>
-  rows.length === 0 ? html`<p>No stored transitions.</p>` : html`<div class="scroll"><table><caption>Status history</caption><thead><tr><th scope="col">at</th><th scope="col">from</th><th scope="col">to</th><th scope="col">event</th><th scope="col">cause</th><th scope="col">API event</th></tr></thead><tbody>${
-    rows.map((row) => html`<tr><td>${valueView(visit.links, row["at"])}</td><td>${valueView(visit.links, row["from"])}</td><td>${valueView(visit.links, row["to"])}</td><td>${valueView(visit.links, row["event"])}</td><td>${valueView(visit.links, row["cause"])}</td><td>${valueView(visit.links, row["event_id"])}</td></tr>`)
+  rows.length === 0 ? html`<p>No stored transitions.</p>` : html`<div class="scroll"><table><caption>Status history, oldest first</caption><thead><tr><th scope="col">at</th><th scope="col">from</th><th scope="col">to</th><th scope="col">cause</th><th scope="col">API event</th></tr></thead><tbody>${
+    rows.map((row) => html`<tr><td>${valueView(visit.links, row["at"])}</td><td>${valueView(visit.links, row["from"])}</td><td>${valueView(visit.links, row["to"])}</td><td>${causeView(visit, row["cause"])}</td><td>${valueView(visit.links, row["event_id"])}</td></tr>`)
   }</tbody></table></div>`
 
 const scenarioForms = (visit: Visit, collection: string, id: string, status: unknown): Html => {

@@ -39,8 +39,10 @@ export const webhookPages = (services: DashboardServices): ReadonlyArray<PageRou
     const id = visit.request.params["id"] ?? ""
     return Effect.as(services.api.call(visit.token, "POST", `/webhook_endpoints/${encodeURIComponent(id)}/actions/disable`, {}, {}), seeOther(`/dashboard/resources/webhook_endpoints/${encodeURIComponent(id)}`))
   }),
+  // A retry is a new attempt, recorded as a delivery of its own: its page is where the answer shows.
   signedIn(services, "POST", "/dashboard/webhooks/:id/retry", (visit) => {
     const id = visit.request.params["id"] ?? ""
-    return Effect.as(services.api.call(visit.token, "POST", `/webhooks/${encodeURIComponent(id)}/actions/retry`, {}, {}), seeOther(`/dashboard/resources/webhooks/${encodeURIComponent(id)}`))
+    return Effect.map(services.api.call(visit.token, "POST", `/webhooks/${encodeURIComponent(id)}/actions/retry`, {}, {}), (body) =>
+      seeOther(`/dashboard/resources/webhooks/${encodeURIComponent(String(asRecord(underKey(body, "webhooks"))["id"] ?? id))}`))
   })
 ]
