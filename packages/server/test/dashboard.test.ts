@@ -113,6 +113,38 @@ describe("acting", () => {
   })
 })
 
+describe("access tokens", () => {
+  it("makes a token shown once, lists it without its secret, and revoking it ends its sessions", async () => {
+    const cookie = await signedIn(server.url, DASHBOARD_TOKEN)
+    const list = await (await get(server.url, cookie, "/dashboard/tokens")).text()
+    const made = await post(server.url, cookie, "/dashboard/tokens", { scope: "read_only", csrf_token: csrfOf(list) })
+    expect(made.status).toBe(201)
+    const token = /id="new-token">([^<]+)</.exec(await made.text())?.[1] ?? ""
+    expect(token).toMatch(/^paykit_ro_/)
+    const listed = await (await get(server.url, cookie, "/dashboard/tokens")).text()
+    expect(listed).not.toContain(token)
+    const id = /<code>(AT[0-9A-Z]{12})<\/code><\/td><td>read_only/.exec(listed)?.[1] ?? ""
+    expect(id).not.toBe("")
+    const theirs = await signedIn(server.url, token)
+    expect((await get(server.url, theirs, "/dashboard")).status).toBe(200)
+    expect((await post(server.url, cookie, `/dashboard/tokens/${id}/revoke`, { csrf_token: csrfOf(listed) })).status).toBe(303)
+    expect((await get(server.url, theirs, "/dashboard")).headers.get("location")).toBe("/dashboard/sign_in")
+  })
+
+  it("never revokes another organisation's token", async () => {
+    const made = await json(await api(server.url, DASHBOARD_TOKEN, "/sandbox/organisations", { method: "POST", body: {} }))
+    const otherToken = String((made["organisations"] as Record<string, unknown>)["access_token"])
+    const other = await signedIn(server.url, otherToken)
+    const otherList = await (await get(server.url, other, "/dashboard/tokens")).text()
+    const otherId = /<code>(AT[^<]+)<\/code> \(this session/.exec(otherList)?.[1] ?? ""
+    expect(otherId).not.toBe("")
+    const cookie = await signedIn(server.url, DASHBOARD_TOKEN)
+    const list = await (await get(server.url, cookie, "/dashboard/tokens")).text()
+    expect((await post(server.url, cookie, `/dashboard/tokens/${otherId}/revoke`, { csrf_token: csrfOf(list) })).status).toBe(404)
+    expect((await get(server.url, other, "/dashboard")).status).toBe(200)
+  })
+})
+
 describe("tenancy and escaping", () => {
   it("a session of another organisation cannot open this one's payment, nor find it by id", async () => {
     const payment = await bacsPayment(client)

@@ -8,6 +8,7 @@ import { homePages } from "./home.ts"
 import { resourcePages } from "./resource-pages.ts"
 import { makeSessionSealer } from "./session.ts"
 import { signInPages } from "./sign-in.ts"
+import { tokenDirectory, tokenPages } from "./token-pages.ts"
 import type { DashboardServices } from "./visit.ts"
 import { webhookPages } from "./webhook-pages.ts"
 
@@ -32,5 +33,6 @@ export const withDashboard = (mode: ServerMode) =>
       mode,
       secureCookie: (yield* ApiPublicUrl).startsWith("https:")
     }
-    return built.withRoutes([...signInPages(services), ...homePages(services), ...resourcePages(services), ...webhookPages(services)])
+    const directory = yield* tokenDirectory
+    return built.withRoutes([...signInPages(services), ...homePages(services), ...resourcePages(services), ...webhookPages(services), ...tokenPages(services, directory)])
   }))
