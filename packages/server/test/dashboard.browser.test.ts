@@ -105,6 +105,17 @@ describe("the dashboard in Chromium", () => {
     expect(fields).toMatch(/successful\s+true/)
   })
 
+  it("lists the organisation's access tokens; lists of resources page through the API's cursors", async () => {
+    await page.getByRole("link", { name: "Access tokens" }).click()
+    expect(await page.getByRole("table", { name: "Access tokens, newest first" }).innerText()).toContain("read_write")
+    await expectAccessible("tokens")
+    await page.goto(`${server.url}/dashboard/resources/events?limit=2`)
+    const first = await page.locator("main table tbody").innerText()
+    await page.getByRole("link", { name: "Older" }).click()
+    expect(await page.locator("main table tbody").innerText()).not.toBe(first)
+    await expectAccessible("events")
+  })
+
   it("advances the clock one day from the home page", async () => {
     await page.getByRole("link", { name: "Home" }).click()
     await page.getByRole("button", { name: "Advance 1 day" }).click()

@@ -166,3 +166,19 @@ describe("tenancy and escaping", () => {
     expect(page).not.toContain("<img src=x")
   })
 })
+
+describe("on a live server", () => {
+  it("signs in and shows the organisation, without the sandbox's clock or scenarios", async () => {
+    const live = await startServer({ mode: "live", sandboxToken: DASHBOARD_TOKEN })
+    try {
+      const token = await live.runtime.runPromise(issueAccessToken({ id: "AT_dashboard_live", organisation: live.boot.organisation.id, scope: "read_write" }))
+      const cookie = await signedIn(live.url, token)
+      const home = await (await get(live.url, cookie, "/dashboard")).text()
+      expect(home).toContain(live.boot.organisation.id)
+      expect(home).not.toContain("Sandbox clock")
+      expect((await get(live.url, cookie, "/dashboard/resources/payments")).status).toBe(200)
+    } finally {
+      await live.close()
+    }
+  })
+})

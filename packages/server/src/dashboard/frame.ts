@@ -15,7 +15,8 @@ export const csrfField = (token: string): Html => html`<input type="hidden" name
 const STYLES = html`<style>main{max-width:76rem}nav.menu ul{flex-wrap:wrap;margin-bottom:1rem}.scroll{overflow-x:auto}
 form.inline{display:inline-flex;gap:.5rem;align-items:end;flex-wrap:wrap;margin:.25rem .5rem .25rem 0}form.inline label{margin:0}
 form.inline input{width:auto}.once{border:2px solid #0b6e4f;padding:.75rem;border-radius:6px;word-break:break-all}
-caption{text-align:left;font-weight:600;padding:.25rem 0}section{margin-top:2rem}</style>`
+caption{text-align:left;font-weight:600;padding:.25rem 0}section{margin-top:2rem}dd{overflow-wrap:anywhere;min-width:0}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;margin:0;font-size:.85rem}</style>`
 
 /** What the frame needs of the visit: where the dashboard is and the session's sign-out token (none on the sign-in page). */
 export interface FrameVisit {

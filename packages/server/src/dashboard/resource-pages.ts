@@ -105,7 +105,7 @@ ${extrasOf(visit, collection, id, resource)}
 <section aria-labelledby="fields"><h2 id="fields">Fields</h2>${fieldsView(visit.links, resource)}</section>
 <section aria-labelledby="history"><h2 id="history">Status history</h2>${historyView(visit, history.map(asRecord))}</section>
 ${filter === undefined ? "" : html`<section aria-labelledby="timeline"><h2 id="timeline">Events</h2>${tableView(visit.links, "Event timeline, newest first", events)}</section>`}
-${scenarioForms(visit, collection, id, resource["status"])}`)
+${services.mode === "sandbox" ? scenarioForms(visit, collection, id, resource["status"]) : ""}`)
   })
 
 /** The id's resource: the one collection its prefix names, else the first of those sharing the prefix that holds it. */

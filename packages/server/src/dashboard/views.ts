@@ -22,10 +22,22 @@ export const resourceHref = (links: Links, id: string): string | undefined => {
 
 const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> => typeof value === "object" && value !== null && !Array.isArray(value)
 
+/** A string holding a JSON object or array (a webhook's request body), parsed to be shown indented. */
+const jsonOf = (text: string): unknown => {
+  if (!/^\s*[[{]/.test(text)) return undefined
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
 /** One value: an id linked, text and numbers as they are, an object or a list nested. */
 export const valueView = (links: Links, value: unknown): Html => {
   if (value === null || value === undefined) return html`<span class="notice">none</span>`
   if (typeof value === "string") {
+    const json = jsonOf(value)
+    if (json !== undefined) return html`<pre>${JSON.stringify(json, null, 2)}</pre>`
     const href = resourceHref(links, value)
     return href === undefined ? html`${value}` : html`<a href="${href}"><code>${value}</code></a>`
   }
