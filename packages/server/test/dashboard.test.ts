@@ -5,6 +5,7 @@ import { makeSessionSealer, SESSION_LIFETIME_MS } from "../src/dashboard/session
 import { api, json, localClient, startServer, type TestServer } from "./harness.ts"
 import { csrfOf, DASHBOARD_TOKEN, get, post, signedIn, signIn } from "./dashboard-support.ts"
 import { bacsPayment } from "./dashboard-setup.ts"
+import { MOUNT, startPaykit, TOKEN } from "./mount-support.ts"
 
 /**
  * The dashboard over HTTP: who may sign in, what a session may do, and what it may never see.
@@ -179,6 +180,29 @@ describe("on a live server", () => {
       expect((await get(live.url, cookie, "/dashboard/resources/payments")).status).toBe(200)
     } finally {
       await live.close()
+    }
+  })
+})
+
+describe("mounted under a host's prefix", () => {
+  it("its links, redirects and session cookie carry the prefix", async () => {
+    const app = await startPaykit()
+    try {
+      const at = (path: string, init: RequestInit = {}) => app.fetch(new Request(`http://localhost${MOUNT}${path}`, init))
+      const form = await (await at("/dashboard/sign_in")).text()
+      expect(form).toContain(`action="${MOUNT}/dashboard/sign_in"`)
+      const signed = await at("/dashboard/sign_in", {
+        method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrf_token: csrfOf(form), token: TOKEN }).toString()
+      })
+      expect(signed.status).toBe(303)
+      expect(signed.headers.get("location")).toBe(`${MOUNT}/dashboard`)
+      const cookie = signed.headers.get("set-cookie") ?? ""
+      expect(cookie).toContain(`Path=${MOUNT}/dashboard;`)
+      const home = await (await at("/dashboard", { headers: { cookie: cookie.split(";")[0] ?? "" } })).text()
+      expect(home).toContain(`href="${MOUNT}/dashboard/resources/payments"`)
+      expect(home).toContain(`href="${MOUNT}/docs#test-values"`)
+    } finally {
+      await app.close()
     }
   })
 })
