@@ -6,6 +6,7 @@ import { api, json, localClient, startServer, type TestServer } from "./harness.
 import { csrfOf, DASHBOARD_TOKEN, get, post, signedIn, signIn } from "./dashboard-support.ts"
 import { bacsPayment } from "./dashboard-setup.ts"
 import { MOUNT, startPaykit, TOKEN } from "./mount-support.ts"
+import { startReceiver } from "../../store-sql/test/webhooks/receiver.ts"
 
 /**
  * The dashboard over HTTP: who may sign in, what a session may do, and what it may never see.
@@ -111,6 +112,31 @@ describe("acting", () => {
     expect(refused.status).toBe(403)
     expect(await refused.text()).toContain("read-only")
     expect(await offset()).toBe(before)
+  })
+})
+
+describe("webhooks", () => {
+  it("sends a test webhook from an endpoint's page: signed with the endpoint's secret, no events, recorded with is_test", async () => {
+    const secret = "dashboard-test-webhook-secret-0001"
+    const receiver = await startReceiver(secret)
+    try {
+      const endpoint = await json(await api(server.url, DASHBOARD_TOKEN, "/webhook_endpoints", { method: "POST", body: { webhook_endpoints: { url: receiver.url, secret } } }))
+      const id = String((endpoint["webhook_endpoints"] as Record<string, unknown>)["id"])
+      const cookie = await signedIn(server.url, DASHBOARD_TOKEN)
+      const page = await (await get(server.url, cookie, `/dashboard/resources/webhook_endpoints/${id}`)).text()
+      expect(page).toContain("Send a test webhook")
+      const sent = await post(server.url, cookie, `/dashboard/webhook_endpoints/${id}/test`, { csrf_token: csrfOf(page) })
+      expect(sent.status).toBe(303)
+      const record = (sent.headers.get("location") ?? "").split("/").at(-1) ?? ""
+      expect(receiver.received).toHaveLength(1)
+      expect(receiver.received[0]?.parsed).toEqual([])
+      expect(JSON.parse(receiver.received[0]?.body ?? "")).toEqual({ events: [], meta: { webhook_id: record } })
+      const stored = (await json(await api(server.url, DASHBOARD_TOKEN, `/webhooks/${record}`)))["webhooks"] as Record<string, unknown>
+      expect(stored).toMatchObject({ is_test: true, successful: true, links: { webhook_endpoint: id } })
+      expect((await post(server.url, cookie, "/dashboard/webhook_endpoints/WE%00/test", { csrf_token: csrfOf(page) })).status).toBe(404)
+    } finally {
+      await receiver.close()
+    }
   })
 })
 

@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { EventLog } from "@paykit/engine"
+import { EventLog, Webhooks } from "@paykit/engine"
 import { AccessTokens, ApiDispatcher, ApiPublicUrl, csrfSignerFrom, IdempotencyStore, makeGateway, PageSigningSecret, RateLimiter } from "@paykit/http"
 import type { ServerMode } from "../config.ts"
 import { Organisations } from "../organisations.ts"
@@ -29,6 +29,7 @@ export const withDashboard = (mode: ServerMode) =>
       csrf: csrfSignerFrom(secret),
       sessions: makeSessionSealer(secret),
       history: yield* EventLog,
+      webhooks: yield* Webhooks,
       organisations: yield* Organisations,
       mode,
       secureCookie: (yield* ApiPublicUrl).startsWith("https:")

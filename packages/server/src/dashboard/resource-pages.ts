@@ -87,7 +87,9 @@ const extrasOf = (visit: Visit, collection: string, id: string, resource: Readon
   const form = (action: string, label: string) => visit.canAct ? html`<form class="inline" method="post" action="${visit.root}/${action}">${csrfField(visit.csrfToken)}<button class="secondary" type="submit">${label}</button></form>` : ""
   if (collection === "payouts") return html`<p><a href="${visit.root}/resources/payout_items?payout=${id}">This payout's items</a></p>`
   if (collection === "webhooks") return html`${form(`webhooks/${id}/retry`, "Retry this delivery")}`
-  if (collection === "webhook_endpoints" && resource["enabled"] === true) return html`${form(`webhook_endpoints/${id}/disable`, "Disable this endpoint")}`
+  if (collection === "webhook_endpoints") {
+    return html`${form(`webhook_endpoints/${id}/test`, "Send a test webhook")}${resource["enabled"] === true ? form(`webhook_endpoints/${id}/disable`, "Disable this endpoint") : ""}`
+  }
   return html``
 }
 

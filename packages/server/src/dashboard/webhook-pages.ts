@@ -1,5 +1,6 @@
 import { Effect } from "effect"
-import type { PaykitError } from "@paykit/core"
+import { type PaykitError, pathIdOf } from "@paykit/core"
+import { withClockOffset } from "@paykit/engine"
 import { type ApiResponse, formFields, html, type PageRoute, seeOther } from "@paykit/http"
 import { csrfField } from "./frame.ts"
 import { asList, asRecord, tableView, underKey, valueView } from "./views.ts"
@@ -39,6 +40,14 @@ export const webhookPages = (services: DashboardServices): ReadonlyArray<PageRou
     const id = visit.request.params["id"] ?? ""
     return Effect.as(services.api.call(visit.token, "POST", `/webhook_endpoints/${encodeURIComponent(id)}/actions/disable`, {}, {}), seeOther(`/dashboard/resources/webhook_endpoints/${encodeURIComponent(id)}`))
   }),
+  // Straight to the engine (the API has no route for it), on the organisation's clock as the API's calls run.
+  signedIn(services, "POST", "/dashboard/webhook_endpoints/:id/test", (visit) =>
+    // The id checked as the API checks a path's: a malformed one reaches no store.
+    Effect.flatMap(pathIdOf("webhook_endpoints", visit.request.params["id"] ?? ""), (id) =>
+      Effect.map(
+        withClockOffset(visit.caller.clockOffsetMillis ?? 0, services.webhooks.sendTest(visit.caller.organisation, id)),
+        (record) => seeOther(`/dashboard/resources/webhooks/${encodeURIComponent(record.id)}`)
+      ))),
   // A retry is a new attempt, recorded as a delivery of its own: its page is where the answer shows.
   signedIn(services, "POST", "/dashboard/webhooks/:id/retry", (visit) => {
     const id = visit.request.params["id"] ?? ""
