@@ -2,7 +2,7 @@ import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { issueAccessToken } from "@paykit/http"
 import { makeSessionSealer, SESSION_LIFETIME_MS } from "../src/dashboard/session.ts"
-import { api, json, localClient, startServer, type TestServer } from "./harness.ts"
+import { api, json, localClient, startPostgresServer, startServer, type TestServer } from "./harness.ts"
 import { csrfOf, DASHBOARD_TOKEN, get, post, signedIn, signIn } from "./dashboard-support.ts"
 import { bacsPayment } from "./dashboard-setup.ts"
 import { MOUNT, startPaykit, TOKEN } from "./mount-support.ts"
@@ -229,6 +229,24 @@ describe("mounted under a host's prefix", () => {
       expect(home).toContain(`href="${MOUNT}/docs#test-values"`)
     } finally {
       await app.close()
+    }
+  })
+})
+
+describe.skipIf(process.env["DATABASE_URL"] === undefined)("on PostgreSQL", () => {
+  it("lists the tokens and shows a payment's status history and events", async () => {
+    const pg = await startPostgresServer(process.env["DATABASE_URL"] ?? "", { sandboxToken: DASHBOARD_TOKEN })
+    try {
+      const payment = await bacsPayment(localClient(DASHBOARD_TOKEN, pg.url))
+      const cookie = await signedIn(pg.url, DASHBOARD_TOKEN)
+      const tokens = await (await get(pg.url, cookie, "/dashboard/tokens")).text()
+      expect(tokens).toMatch(/read_write<\/td><td>active<\/td><td>\d{4}-\d{2}-\d{2}T/)
+      const page = await (await get(pg.url, cookie, `/dashboard/resources/payments/${payment}`)).text()
+      expect(page).toContain("Status history, oldest first")
+      expect(page).toContain("pending_submission")
+      expect(page).toContain("Event timeline")
+    } finally {
+      await pg.close()
     }
   })
 })
