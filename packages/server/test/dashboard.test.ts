@@ -1,3 +1,4 @@
+import * as gocardless from "gocardless-nodejs"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { issueAccessToken } from "@paykit/http"
@@ -120,7 +121,7 @@ describe("acting", () => {
 })
 
 describe("webhooks", () => {
-  it("sends a test webhook from an endpoint's page: signed with the endpoint's secret, no events, recorded with is_test", async () => {
+  it("sends a test webhook from an endpoint's page (signed with its secret, no events, recorded with is_test); rotates its secret", async () => {
     const secret = "dashboard-test-webhook-secret-0001"
     const receiver = await startReceiver(secret)
     try {
@@ -138,6 +139,17 @@ describe("webhooks", () => {
       const stored = (await json(await api(server.url, DASHBOARD_TOKEN, `/webhooks/${record}`)))["webhooks"] as Record<string, unknown>
       expect(stored).toMatchObject({ is_test: true, successful: true, links: { webhook_endpoint: id } })
       expect((await post(server.url, cookie, "/dashboard/webhook_endpoints/WE%00/test", { csrf_token: csrfOf(page) })).status).toBe(404)
+
+      // Rotated: the new secret is shown once, and the next attempt is signed with it, not the old.
+      const rotated = await post(server.url, cookie, `/dashboard/webhook_endpoints/${id}/rotate_secret`, { csrf_token: csrfOf(page) })
+      expect(rotated.status).toBe(200)
+      const fresh = /id="secret">([^<]+)</.exec(await rotated.text())?.[1] ?? ""
+      expect(fresh).toMatch(/^\S{20,}$/)
+      expect(fresh).not.toBe(secret)
+      await post(server.url, cookie, `/dashboard/webhook_endpoints/${id}/test`, { csrf_token: csrfOf(page) })
+      const last = receiver.received.at(-1)
+      expect(last?.parsed).toBeInstanceOf(Error)
+      expect(gocardless.parse(last?.body ?? "", fresh, String(last?.headers["webhook-signature"]))).toEqual([])
     } finally {
       await receiver.close()
     }

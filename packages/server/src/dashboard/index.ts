@@ -1,5 +1,5 @@
 import { Effect, Layer } from "effect"
-import { EventLog, Webhooks } from "@paykit/engine"
+import { EventLog, WebhookEndpoints, Webhooks } from "@paykit/engine"
 import { AccessTokens, ApiDispatcher, ApiPublicUrl, csrfSignerFrom, IdempotencyStore, makeGateway, PageSigningSecret, RateLimiter } from "@paykit/http"
 import type { ServerMode } from "../config.ts"
 import { Organisations } from "../organisations.ts"
@@ -30,6 +30,7 @@ export const withDashboard = (mode: ServerMode) =>
       sessions: makeSessionSealer(secret),
       history: yield* EventLog,
       webhooks: yield* Webhooks,
+      endpoints: yield* WebhookEndpoints,
       organisations: yield* Organisations,
       mode,
       secureCookie: (yield* ApiPublicUrl).startsWith("https:")

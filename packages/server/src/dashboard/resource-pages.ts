@@ -88,7 +88,7 @@ const extrasOf = (visit: Visit, collection: string, id: string, resource: Readon
   if (collection === "payouts") return html`<p><a href="${visit.root}/resources/payout_items?payout=${id}">This payout's items</a></p>`
   if (collection === "webhooks") return html`${form(`webhooks/${id}/retry`, "Retry this delivery")}`
   if (collection === "webhook_endpoints") {
-    return html`${form(`webhook_endpoints/${id}/test`, "Send a test webhook")}${resource["enabled"] === true ? form(`webhook_endpoints/${id}/disable`, "Disable this endpoint") : ""}`
+    return html`${form(`webhook_endpoints/${id}/test`, "Send a test webhook")}${form(`webhook_endpoints/${id}/rotate_secret`, "Rotate the signing secret")}${resource["enabled"] === true ? form(`webhook_endpoints/${id}/disable`, "Disable this endpoint") : ""}`
   }
   return html``
 }

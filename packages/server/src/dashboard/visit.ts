@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { Forbidden, type PaykitError } from "@paykit/core"
-import type { EventLog, Webhooks } from "@paykit/engine"
+import type { EventLog, WebhookEndpoints, Webhooks } from "@paykit/engine"
 import { type AccessTokens, type ApiRequest, type ApiResponse, authenticateWith, type CallerShape, type CsrfSigner, CSRF_FIELD, formFields, headerOf, type PageRoute, seeOther } from "@paykit/http"
 import type { ServerMode } from "../config.ts"
 import type { Organisations } from "../organisations.ts"
@@ -23,6 +23,8 @@ export interface DashboardServices {
   readonly history: EventLog["Service"]
   /** The engine's webhook records: a test webhook has no API route. */
   readonly webhooks: Webhooks["Service"]
+  /** The engine's webhook endpoints: rotating a secret has no API route. */
+  readonly endpoints: WebhookEndpoints["Service"]
   readonly organisations: Organisations["Service"]
   readonly mode: ServerMode
   /** Whether the session cookie is `Secure`: the public URL is https. */

@@ -23,15 +23,20 @@ ${visit.canAct ? html`<form method="post" action="${visit.root}/webhook_endpoint
 <p><a href="${visit.root}/resources/webhooks">All deliveries</a> · <a href="${visit.root}/resources/webhooks?successful=false">Failed deliveries</a></p></section>`)
   })
 
-/** The new endpoint's page: its signing secret, the one time the dashboard shows it. */
-const createEndpoint = (services: DashboardServices) => (visit: Visit): Effect.Effect<ApiResponse, PaykitError> =>
-  Effect.map(services.api.call(visit.token, "POST", "/webhook_endpoints", {}, { webhook_endpoints: { url: formFields(visit.request)["url"] ?? "" } }), (body) => {
-    const endpoint = asRecord(underKey(body, "webhook_endpoints"))
-    return dashboardPage(visit, "Webhook endpoint created", html`
+/** An endpoint's page with its signing secret, the one time the dashboard shows it (made, or rotated). */
+const secretPage = (visit: Visit, title: string, endpoint: Readonly<Record<string, unknown>>, status: number): ApiResponse =>
+  dashboardPage(visit, title, html`
 <p>Endpoint ${valueView(visit.links, endpoint["id"])} sends to <code>${String(endpoint["url"] ?? "")}</code>.</p>
 <p>Its signing secret, shown this once (keep it where your receiver checks <code>Webhook-Signature</code>):</p>
-<p class="once"><code id="secret">${String(endpoint["secret"] ?? "")}</code></p><p><a href="${visit.root}/webhooks">Back to webhooks</a></p>`, 201)
-  })
+<p class="once"><code id="secret">${String(endpoint["secret"] ?? "")}</code></p><p><a href="${visit.root}/webhooks">Back to webhooks</a></p>`, status)
+
+const createEndpoint = (services: DashboardServices) => (visit: Visit): Effect.Effect<ApiResponse, PaykitError> =>
+  Effect.map(services.api.call(visit.token, "POST", "/webhook_endpoints", {}, { webhook_endpoints: { url: formFields(visit.request)["url"] ?? "" } }), (body) =>
+    secretPage(visit, "Webhook endpoint created", asRecord(underKey(body, "webhook_endpoints")), 201))
+
+/** Straight to the engine (the API has no route for it), the id checked as the API checks a path's: a malformed one reaches no store. */
+const endpointAction = <A>(visit: Visit, act: (id: string) => Effect.Effect<A, PaykitError>): Effect.Effect<A, PaykitError> =>
+  Effect.flatMap(pathIdOf("webhook_endpoints", visit.request.params["id"] ?? ""), (id) => withClockOffset(visit.caller.clockOffsetMillis ?? 0, act(id)))
 
 export const webhookPages = (services: DashboardServices): ReadonlyArray<PageRoute> => [
   signedIn(services, "GET", "/dashboard/webhooks", endpointsPage(services)),
@@ -40,14 +45,13 @@ export const webhookPages = (services: DashboardServices): ReadonlyArray<PageRou
     const id = visit.request.params["id"] ?? ""
     return Effect.as(services.api.call(visit.token, "POST", `/webhook_endpoints/${encodeURIComponent(id)}/actions/disable`, {}, {}), seeOther(`/dashboard/resources/webhook_endpoints/${encodeURIComponent(id)}`))
   }),
-  // Straight to the engine (the API has no route for it), on the organisation's clock as the API's calls run.
+  // On the organisation's clock, as the API's calls run.
   signedIn(services, "POST", "/dashboard/webhook_endpoints/:id/test", (visit) =>
-    // The id checked as the API checks a path's: a malformed one reaches no store.
-    Effect.flatMap(pathIdOf("webhook_endpoints", visit.request.params["id"] ?? ""), (id) =>
-      Effect.map(
-        withClockOffset(visit.caller.clockOffsetMillis ?? 0, services.webhooks.sendTest(visit.caller.organisation, id)),
-        (record) => seeOther(`/dashboard/resources/webhooks/${encodeURIComponent(record.id)}`)
-      ))),
+    endpointAction(visit, (id) =>
+      Effect.map(services.webhooks.sendTest(visit.caller.organisation, id), (record) => seeOther(`/dashboard/resources/webhooks/${encodeURIComponent(record.id)}`)))),
+  signedIn(services, "POST", "/dashboard/webhook_endpoints/:id/rotate_secret", (visit) =>
+    endpointAction(visit, (id) =>
+      Effect.map(services.endpoints.rotateSecret(visit.caller.organisation, id), (endpoint) => secretPage(visit, "Signing secret rotated", endpoint, 200)))),
   // A retry is a new attempt, recorded as a delivery of its own: its page is where the answer shows.
   signedIn(services, "POST", "/dashboard/webhooks/:id/retry", (visit) => {
     const id = visit.request.params["id"] ?? ""
