@@ -41,7 +41,10 @@ describe("signing in", () => {
     expect(cookie).not.toContain(DASHBOARD_TOKEN)
     const home = await get(server.url, cookie.split(";")[0] ?? "", "/dashboard")
     expect(home.status).toBe(200)
-    expect(await home.text()).toContain(server.boot.organisation.id)
+    const text = await home.text()
+    expect(text).toContain(server.boot.organisation.id)
+    // The sandbox's creditor is ready to be paid out.
+    expect(text).toMatch(/Sandbox Creditor Ltd<\/td><td>successful<\/td><td>not held<\/td>/)
   })
 
   it("refuses a wrong token, a sign-in post without its CSRF token, and a partner app's token", async () => {
