@@ -2,9 +2,9 @@ import { Effect } from "effect"
 import type { PaykitError } from "@paykit/core"
 import { type ApiResponse, formFields, html, type Html, type PageRoute, seeOther } from "@paykit/http"
 import { PAYOUT_HOLD_REASONS } from "@paykit/engine"
-import { csrfField } from "./frame.ts"
+import { csrfField, dashboardPage } from "./frame.ts"
 import { asList, asRecord, tableView, underKey, valueView } from "./views.ts"
-import { dashboardPage, type DashboardServices, signedIn, type Visit } from "./visit.ts"
+import { type DashboardServices, signedIn, type Visit } from "./visit.ts"
 
 /**
  * Home: the organisation, its creditors and whether their payouts are held, the sandbox's clock

@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { NotFound, type PaykitError } from "@paykit/core"
 import { type ApiResponse, formFields, type Html, html, type PageRoute, type QueryValues, seeOther } from "@paykit/http"
-import { csrfField } from "./frame.ts"
+import { csrfField, dashboardPage } from "./frame.ts"
 import { collectionsOfId, eventFilterOf, scenariosFor, singularOf, titleOf } from "./resources.ts"
 import { asList, asRecord, fieldsView, tableView, underKey, valueView } from "./views.ts"
-import { dashboardPage, type DashboardServices, signedIn, type Visit } from "./visit.ts"
+import { type DashboardServices, signedIn, type Visit } from "./visit.ts"
 
 /**
  * One list page and one detail page for every resource the API lists and reads: the list is the

@@ -3,8 +3,8 @@ import { SqlClient } from "effect/sql"
 import { ID_PREFIXES, IdGenerator, NotFound, type PaykitError } from "@paykit/core"
 import { ACCESS_SCOPES, type AccessScope, AccessTokens, type ApiResponse, formFields, html, issueAccessToken, type PageRoute, seeOther } from "@paykit/http"
 import { ACCESS_TOKEN_STATUSES } from "@paykit/machines"
-import { csrfField } from "./frame.ts"
-import { dashboardPage, type DashboardServices, signedIn, type Visit } from "./visit.ts"
+import { csrfField, dashboardPage } from "./frame.ts"
+import { type DashboardServices, signedIn, type Visit } from "./visit.ts"
 
 /**
  * The organisation's own access tokens (a partner app's are the app's, revoked through the connect

@@ -5,7 +5,7 @@ import { type AccessTokens, type ApiRequest, type ApiResponse, authenticateWith,
 import type { ServerMode } from "../config.ts"
 import type { Organisations } from "../organisations.ts"
 import type { DashboardApi } from "./api-client.ts"
-import { dashboardPage, refusalPage } from "./frame.ts"
+import { refusalPage } from "./frame.ts"
 import { cookieOf, SESSION_COOKIE, sessionCookie, type SessionSealer } from "./session.ts"
 import type { Links } from "./views.ts"
 
@@ -105,4 +105,3 @@ export const signedIn = (
   }
 })
 
-export { dashboardPage }

@@ -2,9 +2,9 @@ import { Effect } from "effect"
 import { type PaykitError, pathIdOf } from "@paykit/core"
 import { withClockOffset } from "@paykit/engine"
 import { type ApiResponse, formFields, html, type PageRoute, seeOther } from "@paykit/http"
-import { csrfField } from "./frame.ts"
+import { csrfField, dashboardPage } from "./frame.ts"
 import { asList, asRecord, tableView, underKey, valueView } from "./views.ts"
-import { dashboardPage, type DashboardServices, signedIn, type Visit } from "./visit.ts"
+import { type DashboardServices, signedIn, type Visit } from "./visit.ts"
 
 /**
  * Webhooks: the organisation's endpoints (create, with the secret shown once; disable) and its
