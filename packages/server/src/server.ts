@@ -11,6 +11,7 @@ import { type AccessTokens, ApiDispatcher, ApiPublicUrl, apiEngineOn, type Dispa
 import { PgliteClient, pgliteInSchema, postgresClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import { connectPortOf, type Database, type ServerConfig } from "./config.ts"
+import { withDashboard } from "./dashboard/index.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
 import { migrateServer } from "./migrations/index.ts"
 import { oauthAppRoutes } from "./oauth/app-routes.ts"
@@ -155,7 +156,8 @@ const apiRoutesLayer = <A, E, R>(config: ServerConfig, pages: Layer.Layer<A, E, 
   const scenarios = config.mode === "sandbox" ? scenarioRoutes : liveScenarioRoutes
   // A live server has none: its `/sandbox/*` answers 403 (`liveSandboxRoutes`).
   const organisations = config.mode === "sandbox" ? sandboxOrganisationRoutes(config.adminSecret ?? Option.none()) : Effect.succeed([])
-  return makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, organisations, oauthAppRoutes, rootRoute(config.mode))).pipe(Layer.provide(pages))
+  const api = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, organisations, oauthAppRoutes, rootRoute(config.mode)))
+  return withDashboard(config.mode).pipe(Layer.provide(api), Layer.provide(pages))
 }
 
 /** The server in either mode: the foundation, with the API and the connect server (OAuth) each on its own port. */

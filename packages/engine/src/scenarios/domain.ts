@@ -59,6 +59,11 @@ export const stepsFrom = <S extends string, Step>(
 /** One scenario: the type of resource it takes, and what it does to the one named. */
 export interface Scenario<D> {
   readonly resource: string
+  /**
+   * The statuses the resource may be in for the scenario to start (its paths' keys); absent where
+   * the scenario judges more than a status (a creditor's balance, a billing request's parts).
+   */
+  readonly startsFrom?: ReadonlyArray<string>
   readonly run: (deps: D, organisation: string, id: string, scenario: string) => Effect.Effect<void, OperationError>
 }
 

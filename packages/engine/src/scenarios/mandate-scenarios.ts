@@ -68,6 +68,7 @@ const checkScheme = (scenario: string, m: Mandate, schemes: ReadonlyArray<Mandat
 
 const mandateScenario = (spec: MandateScenario): Scenario<ScenarioDeps> => ({
   resource: "mandate",
+  startsFrom: Object.keys(spec.paths),
   run: (deps, organisation, id, scenario) =>
     Effect.flatMap(resourceOf(deps.payment.mandates.get(organisation, id), "mandate"), (current) =>
       deps.unitOfWork(Effect.gen(function*() {

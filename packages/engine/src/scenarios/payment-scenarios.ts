@@ -113,6 +113,7 @@ export const PAYMENT_PATHS = {
 
 const paymentScenario = (paths: Paths<PaymentStatus, PaymentStep>): Scenario<ScenarioDeps> => ({
   resource: "payment",
+  startsFrom: Object.keys(paths),
   run: (deps, organisation, id, scenario) =>
     Effect.flatMap(resourceOf(deps.payment.payments.get(organisation, id), "payment"), (current) =>
       deps.unitOfWork(movePaymentThrough(deps, organisation, scenario, current.resource, paths)))

@@ -36,6 +36,7 @@ const BOUNCE: Paths<PayoutStatus, "bounce"> = { paid: ["bounce"], pending: ["bou
 /** `payout_bounced`: the creditor's bank returns the payout, paid or still pending, as the sandbox bank does. */
 const bouncePaid: Scenario<ScenarioDeps> = {
   resource: "payout",
+  startsFrom: Object.keys(BOUNCE),
   run: (deps, organisation, id, scenario) =>
     Effect.flatMap(resourceOf(deps.payouts.payouts.get(organisation, id), "payout"), (current) =>
       deps.unitOfWork(Effect.gen(function*() {

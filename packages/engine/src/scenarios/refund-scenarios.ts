@@ -50,6 +50,7 @@ const move = (deps: ScenarioDeps, organisation: string, id: string, step: Refund
 
 const refundScenario = (paths: Paths<RefundStatus, RefundStep>): Scenario<ScenarioDeps> => ({
   resource: "refund",
+  startsFrom: Object.keys(paths),
   run: (deps, organisation, id, scenario) =>
     Effect.flatMap(resourceOf(deps.payment.refunds.get(organisation, id), "refund"), (current) =>
       deps.unitOfWork(Effect.gen(function*() {

@@ -24,6 +24,8 @@ export interface AttemptRequest {
   readonly endpoint: StoredWebhookEndpoint
   /** The record's id when it is fixed beforehand (a delivery's first attempt is recorded under the delivery's id). */
   readonly recordId?: string
+  /** A test webhook (the dashboard's "send test webhook"): recorded with `is_test: true`. */
+  readonly isTest?: boolean
 }
 
 export const isSuccess = (status: number): boolean => status >= 200 && status <= 299
@@ -90,7 +92,7 @@ export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Eff
       request_headers: headers,
       request_body: request.body,
       ...answerFields(result),
-      is_test: false,
+      is_test: request.isTest === true,
       links: { webhook_endpoint: request.endpoint.id, delivery: request.delivery }
     })
     return yield* withNewId("webhook", (id, createdAt) => Effect.succeed(record(request.recordId ?? id, createdAt)))

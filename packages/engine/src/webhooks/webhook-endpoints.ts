@@ -110,6 +110,24 @@ const update = Effect.fnUntraced(function*(
 })
 
 /**
+ * A new random signing secret for the endpoint, sealed in place of the old and answered this
+ * once (the dashboard's "rotate secret"; the API's update takes no secret). Every attempt from
+ * now on, a queued delivery's too, is signed with it. A partner app's endpoint is the app's.
+ */
+const rotateSecret = Effect.fnUntraced(function*(
+  endpoints: Endpoints,
+  box: WebhookSecretKey["Service"],
+  organisation: string,
+  id: string
+): Effect.fn.Return<CreatedWebhookEndpoint, NotFound | InvalidState> {
+  const current = yield* endpoints.get(organisation, id)
+  if (current.resource.partner_app !== undefined) return yield* Effect.fail(partnerAppEndpoint(current.resource.partner_app))
+  const secret = randomBytes(GENERATED_SECRET_BYTES).toString("base64url")
+  const next = { ...current.resource, sealed_secret: box.seal(secret, secretContext(organisation, id)) }
+  return { ...publicEndpoint((yield* save(endpoints, organisation, current, next)).resource), secret }
+})
+
+/**
  * The endpoint at `url` with `secret`, made if the organisation has none there, its secret
  * replaced if it differs: what the server does at every start with `PAYKIT_WEBHOOK_URL` and
  * `PAYKIT_WEBHOOK_SECRET`, so a restart makes no second endpoint.
@@ -179,6 +197,8 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
   readonly list: (organisation: string, params: WebhookEndpointListParams) => Effect.Effect<Page<WebhookEndpoint>>
   readonly update: (organisation: string, id: string, command: WebhookEndpointUpdateRequest) => Effect.Effect<WebhookEndpoint, ValidationFailed | NotFound | InvalidState>
   readonly disable: (organisation: string, id: string) => Effect.Effect<WebhookEndpoint, NotFound | InvalidState>
+  /** A new signing secret, answered this once (`rotateSecret` above). */
+  readonly rotateSecret: (organisation: string, id: string) => Effect.Effect<CreatedWebhookEndpoint, NotFound | InvalidState>
   readonly ensure: (organisation: string, command: { readonly url: string; readonly secret: string }) => Effect.Effect<WebhookEndpoint, ValidationFailed | InvalidState>
   readonly connectApp: (organisation: string, command: PartnerAppEndpoint) => Effect.Effect<void, ValidationFailed | InvalidState>
   readonly disconnectApp: (organisation: string, app: string) => Effect.Effect<void, InvalidState>
@@ -206,6 +226,7 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
           ),
         update: (o, id, command) => run(update(endpoints, checkUrl, o, id, command)),
         disable: (o, id) => run(setEnabled(endpoints, o, id, false)),
+        rotateSecret: (o, id) => run(rotateSecret(endpoints, box, o, id)),
         ensure: (o, command) => run(ensure(endpoints, box, checkUrl, o, command)),
         connectApp: (o, command) => run(connectApp(endpoints, box, checkUrl, o, command)),
         disconnectApp: (o, app) => run(disconnectApp(endpoints, o, app))

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { IdGenerator, NotFound } from "@paykit/core"
+import { type IdGenerator, newId, type NotFound } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import { captureIdGenerator, insertNew } from "../kernel/support.ts"
@@ -20,6 +20,13 @@ export class Webhooks extends Context.Service<Webhooks, {
    * integrator asked for it.
    */
   readonly retry: (organisation: string, id: string) => Effect.Effect<Webhook, NotFound>
+  /**
+   * A test webhook to the endpoint now: a body signed as every delivery is, holding no events
+   * (`{"events": [], "meta": {"webhook_id": ...}}`), recorded with `is_test: true`, whether or not
+   * the endpoint is enabled. What a receiver's signature check and answer can be tried with,
+   * without a resource changing; the API has no route for it (GoCardless's is in its dashboard).
+   */
+  readonly sendTest: (organisation: string, endpoint: string) => Effect.Effect<Webhook, NotFound>
 }>()("@paykit/engine/Webhooks") {
   static readonly layer: Layer.Layer<
     Webhooks,
@@ -44,6 +51,16 @@ export class Webhooks extends Context.Service<Webhooks, {
             const record = yield* provideIds(attemptDelivery(deps, {
               organisation: o, delivery: earlier.links.delivery, body: earlier.request_body, endpoint: endpoint.resource
             }))
+            return (yield* insertNew(records, o, record)).resource
+          }),
+        sendTest: (o, endpointId) =>
+          Effect.gen(function*() {
+            const endpoint = (yield* endpoints.get(o, endpointId)).resource
+            const record = yield* provideIds(Effect.flatMap(newId("webhook"), (delivery) =>
+              attemptDelivery(deps, {
+                organisation: o, delivery, recordId: delivery, endpoint, isTest: true,
+                body: JSON.stringify({ events: [], meta: { webhook_id: delivery } })
+              })))
             return (yield* insertNew(records, o, record)).resource
           })
       })

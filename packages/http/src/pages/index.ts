@@ -25,7 +25,7 @@ export const hostedPages: Effect.Effect<ReadonlyArray<PageRoute>, never, Effect.
 
 export { escapeHtml, html, Html } from "./html.ts"
 export { LANGUAGES, MESSAGES, pickLanguage } from "./i18n.ts"
-export { type CsrfSigner, csrfSignerFrom, hostedPagesKeyLayer, makeCsrfSigner, PageSigningSecret } from "./csrf.ts"
+export { CSRF_FIELD, type CsrfSigner, csrfSignerFrom, hostedPagesKeyLayer, makeCsrfSigner, PageSigningSecret } from "./csrf.ts"
 export { mandatePdfLinksFrom, type MandatePdfLinks } from "./mandate-pdf-links.ts"
 export { SandboxBankPage } from "./page-services.ts"
 export { DEFAULT_THEME, layout } from "./layout.ts"
