@@ -364,6 +364,37 @@ const checkBin = async (app: string): Promise<void> => {
   }
 }
 
+/**
+ * The packed server run as `npx <tarball> start`: npm installs the tarballs into its own cache (the
+ * `@paykit/*` packages it depends on are tarballs too until they are on a registry, so each is
+ * named with `--package`) and runs the bin, which serves `GET /`.
+ */
+const checkNpx = async (scratch: string, tarballs: ReadonlyArray<string>): Promise<void> => {
+  const label = "npx <tarballs> paykit start"
+  const empty = join(scratch, "npx-run")
+  mkdirSync(empty)
+  const cache = join(scratch, "npm-cache")
+  const { runPaykit, startWithFlags, stopPaykit } = await import("../packages/server/test/cli-journey.ts")
+  const bin: PaykitBin = {
+    command: "npx",
+    args: ["--yes", "--cache", cache, ...tarballs.flatMap((t) => ["--package", t]), "--", "paykit"],
+    cwd: empty,
+    env: { PATH: `${dirname(workspaceNode())}:${process.env["PATH"] ?? ""}` }
+  }
+  const help = runPaykit(bin, ["--help"])
+  const helpCode = await help.exited
+  check(`${label}: npx ... paykit --help exits 0 (npm installed the tarballs itself)`, helpCode === 0 && /start/.test(help.output()), lastLines(help.output()))
+  let started: Awaited<ReturnType<typeof startWithFlags>> | undefined
+  try {
+    started = await startWithFlags(bin, join(empty, "paykit-data"))
+    check(`${label}: serves GET / (${started.rootStatus})`, started.rootStatus === 200)
+  } catch (error) {
+    check(`${label}: start`, false, error instanceof Error ? error.message : String(error))
+  } finally {
+    if (started !== undefined) await stopPaykit(started.server)
+  }
+}
+
 const main = async (): Promise<void> => {
   const scratch = mkdtempSync(join(tmpdir(), "paykit-pack-"))
   try {
@@ -382,6 +413,7 @@ const main = async (): Promise<void> => {
       checkLightApp(join(scratch, "app-light"), tarball)
     ])
     await checkBin(join(scratch, "app-all"))
+    await checkNpx(scratch, packed.map((p) => tarball(p.name)))
   } finally {
     if (process.env["KEEP"] === "1") console.log(`scratch kept in ${scratch}`)
     else rmSync(scratch, { recursive: true, force: true })

@@ -2,7 +2,7 @@ import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, Redacted } from 
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type Dispatcher, normaliseBasePath, REQUEST_BODY_TIMEOUT_MS, RequestLog, type RequestLogEntry, withinBasePath } from "@paykit/http"
 import { Bootstrap } from "./bootstrap.ts"
-import { type ServerConfig, type ServerMode, serverConfig } from "./config.ts"
+import { type ServerConfig, type ServerMode, serverConfig, type SettingName } from "./config.ts"
 import { announceCreatedToken, makeEmbeddedServer, type Mount, PaykitDispatchers, type ServerOptions } from "./server.ts"
 import { JsonLogger, ServerLog, type ServerLogLine, stdoutLog } from "./server-log.ts"
 import { startWorkerProcess } from "./worker-process.ts"
@@ -108,8 +108,11 @@ export interface PaykitApp extends PaykitHandlers {
   readonly close: () => Promise<void>
 }
 
-/** The options as the environment the server reads, so one definition (`serverConfig`) checks both. */
-export const environmentOf = (options: PaykitAppOptions): Record<string, string | undefined> => ({
+/**
+ * The options as the environment the server reads, so one definition (`serverConfig`) checks both;
+ * keyed by `SERVER_SETTINGS`' names (a name outside the table does not type-check).
+ */
+export const environmentOf = (options: PaykitAppOptions): { readonly [K in SettingName]?: string | undefined } => ({
   PAYKIT_MODE: options.mode,
   DATABASE_URL: options.databaseUrl,
   PAYKIT_DATA_DIR: options.dataDir,

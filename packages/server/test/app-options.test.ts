@@ -40,7 +40,7 @@ const FILLED_IN = ["PAYKIT_MODE", "PAYKIT_DATA_DIR", "PAYKIT_EVENT_RETENTION_DAY
 describe("the server's settings as createPaykitApp's options", () => {
   it.each(CASES)("come back as the same environment: %o", (env) => {
     const config = configOf(env)
-    const back = environmentOf(appOptionsOf(config, config.publicUrl ?? "http://127.0.0.1:8000"))
+    const back: Readonly<Record<string, string | undefined>> = environmentOf(appOptionsOf(config, config.publicUrl ?? "http://127.0.0.1:8000"))
     for (const [name, value] of Object.entries(env)) expect(back[name], name).toBe(value)
     // Nothing the environment left out is added, but for the defaults the server fills in.
     const added = Object.entries(back).flatMap(([name, value]) => value === undefined || name in env ? [] : [name])
