@@ -83,6 +83,7 @@ export const ERROR_REASONS: Readonly<Record<string, ReasonEntry>> = {
   bad_request: usage("The request is not one the resource accepts: for a redirect flow, a session_token other than the one it was created with."),
   insufficient_permissions: { type: "invalid_api_usage", meaning: "The access token may not do this (a read_only token on a write)." },
   sandbox_only: { type: "invalid_api_usage", meaning: "The endpoint exists only on a sandbox server." },
+  dashboard_refused: { type: "invalid_api_usage", meaning: "The dashboard refused a form: its CSRF token is missing or not this session's, or the session's token is read-only." },
   restricted_for_apps: { type: "invalid_api_usage", meaning: "A partner app's access token may not call this endpoint (the spec's restricted endpoints, and managing OAuth apps)." },
   rate_limit_exceeded: usage("Too many requests this minute; the RateLimit-* and Retry-After headers say when to retry."),
   ...Object.fromEntries(ACCESS_TOKEN_REASONS.map((r) => [r, usage(`The access token is ${words(r.replace("access_token_", ""))}.`)])),

@@ -77,7 +77,7 @@ export const positionalOf = (parsed: Parsed, index: number, name: string): strin
 }
 
 /** Prints a result: its JSON on one line with `--json`, else the text lines. */
-export const emit = (io: Io, parsed: Parsed, json: unknown, text: ReadonlyArray<string>): void => {
+export const printResult = (io: Io, parsed: Parsed, json: unknown, text: ReadonlyArray<string>): void => {
   if (flagOf(parsed, "json")) io.out(JSON.stringify(json))
   else text.forEach((line) => io.out(line))
 }

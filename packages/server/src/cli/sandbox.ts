@@ -1,6 +1,6 @@
 import { SANDBOX_ORGANISATIONS_PATH } from "../sandbox-organisations.ts"
 import { API_OPTIONS, API_OPTIONS_HELP, apiOf, field, itemsOf } from "./api.ts"
-import { defineCommand, emit, positionalOf, stringOf, UsageError } from "./args.ts"
+import { defineCommand, printResult, positionalOf, stringOf, UsageError } from "./args.ts"
 
 /**
  * `paykit sandbox create|list|delete`: the operator's `/sandbox/organisations` endpoints
@@ -29,17 +29,17 @@ export const sandboxCommand = defineCommand({
         ...(startAt === undefined ? {} : { start_at: startAt })
       })
       const made = body["organisations"]
-      emit(io, parsed, body, [
+      printResult(io, parsed, body, [
         `organisation ${field(made, "id")} (${field(made, "name")}), creditor ${field(made, "links", "creditor")}, clock from ${field(made, "clock_starts_at")}`,
         `access token (shown this once): ${field(made, "access_token")}`
       ])
     } else if (action === "list") {
       const body = await api.request("GET", SANDBOX_ORGANISATIONS_PATH)
-      emit(io, parsed, body, itemsOf(body, "organisations").map((o) => `${field(o, "id")}  ${field(o, "created_at")}  ${field(o, "name")}`))
+      printResult(io, parsed, body, itemsOf(body, "organisations").map((o) => `${field(o, "id")}  ${field(o, "created_at")}  ${field(o, "name")}`))
     } else if (action === "delete") {
       const id = positionalOf(parsed, 1, "organisation id")
       const body = await api.request("DELETE", `${SANDBOX_ORGANISATIONS_PATH}/${encodeURIComponent(id)}`)
-      emit(io, parsed, body, [`deleted ${id}`])
+      printResult(io, parsed, body, [`deleted ${id}`])
     } else {
       throw new UsageError(`unknown action "${action}": create, list or delete`)
     }

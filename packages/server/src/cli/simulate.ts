@@ -1,6 +1,6 @@
 import { SCENARIO_SIMULATORS } from "@paykit/engine"
 import { API_OPTIONS, API_OPTIONS_HELP, apiOf, field } from "./api.ts"
-import { defineCommand, emit, positionalOf } from "./args.ts"
+import { defineCommand, printResult, positionalOf } from "./args.ts"
 
 /**
  * `paykit advance` and `paykit trigger`: the sandbox's time travel (`POST
@@ -22,7 +22,7 @@ export const advanceCommand = defineCommand({
   action: async (parsed, io) => {
     const target = advanceBody(positionalOf(parsed, 0, "duration|date"))
     const body = await apiOf(parsed, io).request("POST", "/sandbox/simulator/advance", target)
-    emit(io, parsed, body, [`the clock is now ${field(body, "simulator_clock", "now")} (offset ${field(body, "simulator_clock", "offset")})`])
+    printResult(io, parsed, body, [`the clock is now ${field(body, "simulator_clock", "now")} (offset ${field(body, "simulator_clock", "offset")})`])
   }
 })
 
@@ -37,6 +37,6 @@ export const triggerCommand = defineCommand({
     const scenario = positionalOf(parsed, 0, "scenario")
     const resource = positionalOf(parsed, 1, "resource id")
     const body = await apiOf(parsed, io).request("POST", `/scenario_simulators/${encodeURIComponent(scenario)}/actions/run`, { data: { links: { resource } } })
-    emit(io, parsed, body, [`ran ${field(body, SCENARIO_SIMULATORS, "id") || scenario} on ${resource}`])
+    printResult(io, parsed, body, [`ran ${field(body, SCENARIO_SIMULATORS, "id") || scenario} on ${resource}`])
   }
 })

@@ -7,7 +7,7 @@ import { sqlClientLayer } from "../server.ts"
 import { SqlAccessTokens } from "../sql-access-tokens.ts"
 import { startFailureLine } from "../start-failure.ts"
 import { createToken, listTokens, organisationOf, revokeToken } from "../tokens.ts"
-import { CommandFailure, defineCommand, emit, type Io, type Parsed, positionalOf, stringOf, UsageError } from "./args.ts"
+import { CommandFailure, defineCommand, printResult, type Io, type Parsed, positionalOf, stringOf, UsageError } from "./args.ts"
 import { configProviderWith, settingOptions, settingsHelp, STORAGE_SETTINGS } from "./settings.ts"
 
 /**
@@ -54,7 +54,7 @@ const create = async (parsed: Parsed, io: Io): Promise<void> => {
     }
     return yield* createToken(organisation.id, scope)
   }))
-  emit(io, parsed, { access_tokens: made }, [
+  printResult(io, parsed, { access_tokens: made }, [
     `access token ${made.id} (${made.scope}) for organisation ${made.organisation}, shown this once:`,
     made.access_token
   ])
@@ -62,7 +62,7 @@ const create = async (parsed: Parsed, io: Io): Promise<void> => {
 
 const list = async (parsed: Parsed, io: Io): Promise<void> => {
   const tokens = await onStore(parsed, io, "could not list the tokens", listTokens(stringOf(parsed, "organisation")))
-  emit(io, parsed, { access_tokens: tokens }, tokens.map((t) =>
+  printResult(io, parsed, { access_tokens: tokens }, tokens.map((t) =>
     `${t.id}  ${t.organisation}  ${t.scope.padEnd(10)}  ${t.status.padEnd(8)}  ${t.created_at}${t.app_organisation === null ? "" : `  app of ${t.app_organisation}`}`))
 }
 
@@ -70,7 +70,7 @@ const revoke = async (parsed: Parsed, io: Io): Promise<void> => {
   const id = positionalOf(parsed, 1, "token id")
   const status = await onStore(parsed, io, "no token was revoked", revokeToken(id))
   if (status === undefined) throw new CommandFailure(`no access token ${id} in this store`)
-  emit(io, parsed, { access_tokens: { id, status } }, [`${id} ${status}`])
+  printResult(io, parsed, { access_tokens: { id, status } }, [`${id} ${status}`])
 }
 
 export const tokenCommand = defineCommand({
