@@ -203,6 +203,15 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       return remember(unit, organisation, { resource, version: expectedVersion + 1 })
     })
 
+  /** An insert kept for the unit's end: an id the unit knows already is taken now, others at the end. */
+  const holdInsert = (unit: UnitOfWorkState, organisation: string, resource: A, row: Record<string, unknown>) => {
+    const key = keyOf(organisation, resource.id)
+    if (unit.rows.has(key)) return Effect.fail(new DuplicateId({ resource: definition.name, id: resource.id }))
+    unit.inserted.set(key, { table: location.table, row })
+    unit.written.add(key)
+    return Effect.succeed(remember(unit, organisation, { resource, version: 1 }))
+  }
+
   const currentVersion = (organisation: string, id: string) =>
     sql`SELECT version FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`.pipe(
       Effect.orDie,
@@ -325,6 +334,8 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     insert: (organisation, resource) =>
       Effect.gen(function*() {
         const row = rowOf(organisation, resource, yield* encoded(resource))
+        const holding = yield* CurrentUnitOfWork
+        if (holding?.holdsWrites === true && location.typed) return yield* holdInsert(holding, organisation, resource, row)
         yield* beforeReadingById
         const rows = yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING version`)
         if (rows.length === 0) return yield* new DuplicateId({ resource: definition.name, id: resource.id })
@@ -354,6 +365,12 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       Effect.gen(function*() {
         const held = yield* CurrentUnitOfWork
         if (held !== undefined && location.typed && held.written.has(keyOf(organisation, resource.id))) {
+          return yield* deferUpdate(held, organisation, resource, expectedVersion)
+        }
+        // A unit that holds its writes holds a first update too, tested at its end against the
+        // version it read (a version it did not read, or another, is tested now, as before).
+        if (held?.holdsWrites === true && location.typed && held.rows.get(keyOf(organisation, resource.id))?.version === expectedVersion) {
+          held.written.add(keyOf(organisation, resource.id))
           return yield* deferUpdate(held, organisation, resource, expectedVersion)
         }
         const data = yield* encoded(resource)

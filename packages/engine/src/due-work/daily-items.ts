@@ -2,7 +2,7 @@ import { Cause, Effect } from "effect"
 import type { IdGenerator } from "@paykit/core"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import type { ListQuery } from "../kernel/ports/list-query.ts"
-import type { Repository, Transactor, Versioned } from "../kernel/ports/repository.ts"
+import { HoldWrites, type Repository, type Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { captureUnitOfWork, type EngineContext } from "../kernel/support.ts"
 
 /**
@@ -42,7 +42,8 @@ const batchesOf = <T>(items: ReadonlyArray<T>, size: number): ReadonlyArray<Read
  * Builds `DailyItems` on the unit of work of the service being built. The items run a batch
  * (`DAILY_BATCH`) per unit of work; when a batch fails, its writes are rolled back and that batch
  * alone runs again one unit of work per item, so a poison item costs only itself: the others
- * commit, it is logged and left as it was.
+ * commit, it is logged and left as it was. Since a failed batch falls back so, its unit may hold
+ * its writes until it ends (`HoldWrites`); the items run alone do not.
  */
 export const captureDailyItems: Effect.Effect<DailyItems, never, IdGenerator | EventLog | Transactor> = Effect.map(
   captureUnitOfWork,
@@ -57,7 +58,7 @@ export const captureDailyItems: Effect.Effect<DailyItems, never, IdGenerator | E
     return Effect.forEach(batchesOf(items, DAILY_BATCH), (batch) =>
       batch.length === 1
         ? Effect.forEach(batch, alone, { discard: true })
-        : Effect.catchCause(run(Effect.forEach(batch, work, { discard: true })), (cause) =>
+        : Effect.catchCause(Effect.provideService(run(Effect.forEach(batch, work, { discard: true })), HoldWrites, true), (cause) =>
           Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.forEach(batch, alone, { discard: true })), { discard: true })
   }
 )

@@ -104,3 +104,12 @@ export class RepositoryBackend extends Context.Service<RepositoryBackend, {
 export class Transactor extends Context.Service<Transactor, {
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>()("@paykit/engine/Transactor") {}
+
+/**
+ * Set around a unit of work whose failure, whatever it is, is answered by running its items again
+ * one unit each (a daily batch, `captureDailyItems`). Such a unit may hold back its first updates
+ * and its inserts until it ends and write them as multi-row statements: a lost race or a duplicate
+ * id then fails the unit as a whole (a defect) instead of the one call (`VersionConflict`,
+ * `DuplicateId`), and the items run alone meet the typed failure as before. A store may ignore it.
+ */
+export const HoldWrites = Context.Reference<boolean>("@paykit/engine/HoldWrites", { defaultValue: () => false })
