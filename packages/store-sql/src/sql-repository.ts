@@ -184,6 +184,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     Effect.withFiber((fiber) => f(fiber.getRef(CurrentUnitOfWork)))
   /** Keeps `row` as the unit of work's copy of it; answers it. */
   const remember = (unit: UnitOfWorkState | undefined, organisation: string, row: Versioned<A>): Versioned<A> => {
+    unit?.absent.delete(keyOf(organisation, row.resource.id))
     unit?.rows.set(keyOf(organisation, row.resource.id), row)
     return row
   }
@@ -221,6 +222,9 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
 
   const getStatement = (organisation: string, id: string) =>
     sql`SELECT version, data FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`
+
+  const getManyStatement = (organisation: string, ids: ReadonlyArray<string>) =>
+    sql`SELECT version, data FROM ${table} WHERE ${scope(organisation)} AND id IN ${sql.in(ids)}`
 
   // With only `before`, the page is the items just newer than the cursor: read upwards, then flip.
   const isUpwards = (query: ListQuery<K>) => query.before !== undefined && query.after === undefined
@@ -300,6 +304,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         // The unit's rows are this repository's own (the key names its table and type).
         const known = unit?.rows.get(keyOf(organisation, id)) as Versioned<A> | undefined
         if (known !== undefined) return Effect.succeed(known)
+        if (unit?.absent.has(keyOf(organisation, id)) === true) return Effect.fail(new NotFound({ resource: definition.name, id }))
         return Effect.andThen(beforeReadingById, getStatement(organisation, id)).pipe(
           Effect.orDie,
           Effect.flatMap((rows) =>
@@ -307,6 +312,26 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
               ? Effect.fail(new NotFound({ resource: definition.name, id }))
               : Effect.map(toVersioned(rows[0]), (row) => remember(unit, organisation, row))
           )
+        )
+      }),
+
+    getMany: (organisation, ids) =>
+      withUnit((unit) => {
+        const known = unit === undefined ? [] : ids.flatMap((id) => {
+          const row = unit.rows.get(keyOf(organisation, id)) as Versioned<A> | undefined
+          return row === undefined ? [] : [row]
+        })
+        const unknown = [...new Set(ids)].filter((id) => unit === undefined || (!unit.rows.has(keyOf(organisation, id)) && !unit.absent.has(keyOf(organisation, id))))
+        if (unknown.length === 0) return Effect.succeed(known)
+        return Effect.andThen(beforeReadingById, getManyStatement(organisation, unknown)).pipe(
+          Effect.orDie,
+          Effect.flatMap((rows) => Effect.forEach(rows, toVersioned)),
+          Effect.map((read) => {
+            for (const row of read) remember(unit, organisation, row)
+            const found = new Set(read.map((row) => row.resource.id))
+            for (const id of unknown) if (!found.has(id)) unit?.absent.add(keyOf(organisation, id))
+            return [...known, ...read]
+          })
         )
       }),
 
@@ -358,6 +383,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         }
         const [first, ...rest] = rows
         if (first === undefined) return
+        for (const resource of resources) unit?.absent.delete(keyOf(organisation, resource.id))
         yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert([first, ...rest])}`)
       }),
 

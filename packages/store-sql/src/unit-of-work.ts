@@ -19,6 +19,9 @@ import type { SqlClient } from "effect/sql"
  *   and no one else can change it: a further update of it is kept in `updated` and written with
  *   the others in one statement when the unit ends, or before a scan of the table (a charge
  *   updated its schedule record twice).
+ * - `absent`: the rows a read of many (`getMany`) found missing, answered `NotFound` again without
+ *   a statement (a charge reads its subscription's app attribution, which is usually absent). A
+ *   row another transaction inserts meanwhile is missed, as a read made at that moment missed it.
  * - `holdsWrites` and `inserted` (the engine's `HoldWrites`, set by a daily batch): the unit also
  *   holds a row's first update (in `updated`, from the version it read) and its inserts, written
  *   when it ends or before a read of the table by filters. Their version test and uniqueness are
@@ -27,6 +30,7 @@ import type { SqlClient } from "effect/sql"
  */
 export interface UnitOfWorkState {
   readonly rows: Map<string, Versioned<unknown>>
+  readonly absent: Set<string>
   readonly appended: Map<string, Array<Record<string, unknown>>>
   readonly written: Set<string>
   readonly updated: Map<string, DeferredUpdate>
@@ -59,6 +63,7 @@ export const CurrentUnitOfWork = Context.Reference<UnitOfWorkState | undefined>(
 
 export const newUnitOfWork = (holdsWrites: boolean): UnitOfWorkState => ({
   rows: new Map(),
+  absent: new Set(),
   appended: new Map(),
   written: new Set(),
   updated: new Map(),

@@ -192,4 +192,30 @@ describe("the SQL unit of work", () => {
       expect(stored.map((row) => [row.resource.id, row.resource.email, row.version])).toEqual([[sampleCustomer(1).id, sampleCustomer(1).email, 1]])
     }))
   })
+
+  it("reads many rows by id in one statement, and answers them and the absent ones again without one", async () => {
+    const sent: Array<string> = []
+    await onRecordedPglite(sent, Effect.gen(function*() {
+      const repository = (yield* RepositoryBackend).repository(customers)
+      const tx = yield* Transactor
+      for (const n of [1, 2]) yield* repository.insert(ORG, sampleCustomer(n))
+      const from = sent.length
+      const reads = () => sent.slice(from).filter((text) => text.startsWith("SELECT version, data FROM \"resources\"")).length
+      yield* tx.transaction(Effect.gen(function*() {
+        const many = yield* repository.getMany(ORG, [1, 2, 3].map((n) => sampleCustomer(n).id))
+        expect(many.map((row) => row.resource.id).sort()).toEqual([1, 2].map((n) => sampleCustomer(n).id).sort())
+        expect(reads()).toBe(1)
+        expect((yield* repository.get(ORG, sampleCustomer(2).id)).resource.id).toBe(sampleCustomer(2).id)
+        expect((yield* Effect.flip(repository.get(ORG, sampleCustomer(3).id)))._tag).toBe("NotFound")
+        // Read again, the rows known are not asked for; one inserted since is found.
+        yield* Effect.orDie(repository.insert(ORG, sampleCustomer(3)))
+        expect(yield* repository.getMany(ORG, [1, 2, 3].map((n) => sampleCustomer(n).id))).toHaveLength(3)
+        expect((yield* repository.get(ORG, sampleCustomer(3).id)).version).toBe(1)
+        expect(reads()).toBe(1)
+      }))
+      // Outside a unit, every read is a statement.
+      expect(yield* repository.getMany(ORG, [sampleCustomer(1).id])).toHaveLength(1)
+      expect(reads()).toBe(2)
+    }))
+  })
 })

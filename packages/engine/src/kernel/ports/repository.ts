@@ -54,6 +54,12 @@ export interface AggregateGroup {
 export interface Repository<A extends { readonly id: string; readonly created_at: string }, K extends string = string> {
   readonly definition: ResourceDefinition<A, K>
   readonly get: (organisation: string, id: string) => Effect.Effect<Versioned<A>, NotFound>
+  /**
+   * The resources of `ids` that exist, in no particular order: one read for many (a daily batch
+   * reads its items' rows ahead, `DailyItems`). In a SQL unit of work the answer, absent ones
+   * too, is kept for the unit's `get`s, so each of them costs no statement.
+   */
+  readonly getMany: (organisation: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Versioned<A>>>
   readonly list: (organisation: string, query: ListQuery<K>) => Effect.Effect<Page<A>>
   /**
    * Every matching resource, oldest first: for the engine's own scans (the simulator), not the API.
