@@ -394,8 +394,9 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
           return yield* deferUpdate(held, organisation, resource, expectedVersion)
         }
         // A unit that holds its writes holds a first update too, tested at its end against the
-        // version it read (a version it did not read, or another, is tested now, as before).
-        if (held?.holdsWrites === true && location.typed && held.rows.get(keyOf(organisation, resource.id))?.version === expectedVersion) {
+        // version expected (one the unit read otherwise is tested now, as before: a conflict).
+        const read = held?.rows.get(keyOf(organisation, resource.id))
+        if (held?.holdsWrites === true && location.typed && (read === undefined || read.version === expectedVersion)) {
           held.written.add(keyOf(organisation, resource.id))
           return yield* deferUpdate(held, organisation, resource, expectedVersion)
         }
