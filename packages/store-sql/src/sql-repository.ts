@@ -184,6 +184,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     Effect.withFiber((fiber) => f(fiber.getRef(CurrentUnitOfWork)))
   /** Keeps `row` as the unit of work's copy of it; answers it. */
   const remember = (unit: UnitOfWorkState | undefined, organisation: string, row: Versioned<A>): Versioned<A> => {
+    unit?.absent.delete(keyOf(organisation, row.resource.id))
     unit?.rows.set(keyOf(organisation, row.resource.id), row)
     return row
   }
@@ -203,6 +204,15 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       return remember(unit, organisation, { resource, version: expectedVersion + 1 })
     })
 
+  /** An insert kept for the unit's end: an id the unit knows already is taken now, others at the end. */
+  const holdInsert = (unit: UnitOfWorkState, organisation: string, resource: A, row: Record<string, unknown>) => {
+    const key = keyOf(organisation, resource.id)
+    if (unit.rows.has(key)) return Effect.fail(new DuplicateId({ resource: definition.name, id: resource.id }))
+    unit.inserted.set(key, { table: location.table, row })
+    unit.written.add(key)
+    return Effect.succeed(remember(unit, organisation, { resource, version: 1 }))
+  }
+
   const currentVersion = (organisation: string, id: string) =>
     sql`SELECT version FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`.pipe(
       Effect.orDie,
@@ -212,6 +222,9 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
 
   const getStatement = (organisation: string, id: string) =>
     sql`SELECT version, data FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`
+
+  const getManyStatement = (organisation: string, ids: ReadonlyArray<string>) =>
+    sql`SELECT version, data FROM ${table} WHERE ${scope(organisation)} AND id IN ${sql.in(ids)}`
 
   // With only `before`, the page is the items just newer than the cursor: read upwards, then flip.
   const isUpwards = (query: ListQuery<K>) => query.before !== undefined && query.after === undefined
@@ -291,6 +304,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         // The unit's rows are this repository's own (the key names its table and type).
         const known = unit?.rows.get(keyOf(organisation, id)) as Versioned<A> | undefined
         if (known !== undefined) return Effect.succeed(known)
+        if (unit?.absent.has(keyOf(organisation, id)) === true) return Effect.fail(new NotFound({ resource: definition.name, id }))
         return Effect.andThen(beforeReadingById, getStatement(organisation, id)).pipe(
           Effect.orDie,
           Effect.flatMap((rows) =>
@@ -298,6 +312,26 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
               ? Effect.fail(new NotFound({ resource: definition.name, id }))
               : Effect.map(toVersioned(rows[0]), (row) => remember(unit, organisation, row))
           )
+        )
+      }),
+
+    getMany: (organisation, ids) =>
+      withUnit((unit) => {
+        const known = unit === undefined ? [] : ids.flatMap((id) => {
+          const row = unit.rows.get(keyOf(organisation, id)) as Versioned<A> | undefined
+          return row === undefined ? [] : [row]
+        })
+        const unknown = [...new Set(ids)].filter((id) => unit === undefined || (!unit.rows.has(keyOf(organisation, id)) && !unit.absent.has(keyOf(organisation, id))))
+        if (unknown.length === 0) return Effect.succeed(known)
+        return Effect.andThen(beforeReadingById, getManyStatement(organisation, unknown)).pipe(
+          Effect.orDie,
+          Effect.flatMap((rows) => Effect.forEach(rows, toVersioned)),
+          Effect.map((read) => {
+            for (const row of read) remember(unit, organisation, row)
+            const found = new Set(read.map((row) => row.resource.id))
+            for (const id of unknown) if (!found.has(id)) unit?.absent.add(keyOf(organisation, id))
+            return [...known, ...read]
+          })
         )
       }),
 
@@ -325,6 +359,8 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     insert: (organisation, resource) =>
       Effect.gen(function*() {
         const row = rowOf(organisation, resource, yield* encoded(resource))
+        const holding = yield* CurrentUnitOfWork
+        if (holding?.holdsWrites === true && location.typed) return yield* holdInsert(holding, organisation, resource, row)
         yield* beforeReadingById
         const rows = yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING version`)
         if (rows.length === 0) return yield* new DuplicateId({ resource: definition.name, id: resource.id })
@@ -347,6 +383,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         }
         const [first, ...rest] = rows
         if (first === undefined) return
+        for (const resource of resources) unit?.absent.delete(keyOf(organisation, resource.id))
         yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert([first, ...rest])}`)
       }),
 
@@ -354,6 +391,13 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       Effect.gen(function*() {
         const held = yield* CurrentUnitOfWork
         if (held !== undefined && location.typed && held.written.has(keyOf(organisation, resource.id))) {
+          return yield* deferUpdate(held, organisation, resource, expectedVersion)
+        }
+        // A unit that holds its writes holds a first update too, tested at its end against the
+        // version expected (one the unit read otherwise is tested now, as before: a conflict).
+        const read = held?.rows.get(keyOf(organisation, resource.id))
+        if (held?.holdsWrites === true && location.typed && (read === undefined || read.version === expectedVersion)) {
+          held.written.add(keyOf(organisation, resource.id))
           return yield* deferUpdate(held, organisation, resource, expectedVersion)
         }
         const data = yield* encoded(resource)

@@ -4,6 +4,7 @@ import {
   DueWorkStore,
   EventLog,
   events,
+  HoldWrites,
   RESOURCE_DEFINITIONS,
   type Repository,
   RepositoryBackend,
@@ -44,7 +45,7 @@ export const makeTransactor = (sql: SqlClient.SqlClient): Transactor["Service"] 
     transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       Effect.withFiber((fiber): Effect.Effect<A, E, R> => {
         if (fiber.getRef(CurrentUnitOfWork) !== undefined) return effect
-        const unit = newUnitOfWork()
+        const unit = newUnitOfWork(fiber.getRef(HoldWrites))
         const work = Effect.tap(Effect.mapError(effect, (error) => new WorkFailed(error)), () => flushAll(sql, unit))
         return sql.withTransaction(Effect.provideService(work, CurrentUnitOfWork, unit)).pipe(
           Effect.catch((error): Effect.Effect<never, E> =>

@@ -19,12 +19,29 @@ import type { SqlClient } from "effect/sql"
  *   and no one else can change it: a further update of it is kept in `updated` and written with
  *   the others in one statement when the unit ends, or before a scan of the table (a charge
  *   updated its schedule record twice).
+ * - `absent`: the rows a read of many (`getMany`) found missing, answered `NotFound` again without
+ *   a statement (a charge reads its subscription's app attribution, which is usually absent). A
+ *   row another transaction inserts meanwhile is missed, as a read made at that moment missed it.
+ * - `holdsWrites` and `inserted` (the engine's `HoldWrites`, set by a daily batch): the unit also
+ *   holds a row's first update (in `updated`, from the version it read) and its inserts, written
+ *   when it ends or before a read of the table by filters. Their version test and uniqueness are
+ *   checked then, for all of them at once: a row changed by another transaction or an id taken
+ *   fails the unit as a defect, and the batch runs its items again one unit each, unheld.
  */
 export interface UnitOfWorkState {
   readonly rows: Map<string, Versioned<unknown>>
+  readonly absent: Set<string>
   readonly appended: Map<string, Array<Record<string, unknown>>>
   readonly written: Set<string>
   readonly updated: Map<string, DeferredUpdate>
+  readonly holdsWrites: boolean
+  readonly inserted: Map<string, HeldInsert>
+}
+
+/** A row inserted by a unit that holds its writes, not yet written. */
+export interface HeldInsert {
+  readonly table: string
+  readonly row: Record<string, unknown>
 }
 
 /** A row's last update in the unit, not yet written: from the version stored to the unit's. */
@@ -44,7 +61,15 @@ export const CurrentUnitOfWork = Context.Reference<UnitOfWorkState | undefined>(
   defaultValue: () => undefined
 })
 
-export const newUnitOfWork = (): UnitOfWorkState => ({ rows: new Map(), appended: new Map(), written: new Set(), updated: new Map() })
+export const newUnitOfWork = (holdsWrites: boolean): UnitOfWorkState => ({
+  rows: new Map(),
+  absent: new Set(),
+  appended: new Map(),
+  written: new Set(),
+  updated: new Map(),
+  holdsWrites,
+  inserted: new Map()
+})
 
 /** Rows per multi-row statement: 1,000 rows of 7 parameters stay far under PostgreSQL's 65,535. */
 const ROWS_PER_STATEMENT = 1_000
@@ -56,10 +81,33 @@ export const flushAppended = (sql: SqlClient.SqlClient, state: UnitOfWorkState, 
     return Effect.forEach(tables, (name) => {
       const rows = state.appended.get(name) ?? []
       state.appended.delete(name)
-      const statements = Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT))
-      return Effect.forEach(statements, ([first, ...rest]) =>
+      return Effect.forEach(statementsOf(rows), ([first, ...rest]) =>
         first === undefined ? Effect.void : Effect.orDie(sql`INSERT INTO ${sql(name)} ${sql.insert([first, ...rest])}`), { discard: true })
     }, { discard: true })
+  })
+
+/** `rows` cut into statements of `ROWS_PER_STATEMENT`. */
+const statementsOf = <T>(rows: ReadonlyArray<T>): ReadonlyArray<ReadonlyArray<T>> =>
+  Array.from({ length: Math.ceil(rows.length / ROWS_PER_STATEMENT) }, (_, i) => rows.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT))
+
+/** A statement that wrote fewer of the unit's rows than it held: a defect, which rolls the unit back. */
+const allWritten = (table: string, held: number, what: string) => (rows: ReadonlyArray<unknown>): Effect.Effect<void> =>
+  rows.length === held ? Effect.void : Effect.die(new Error(`${table}: ${held - rows.length} rows the unit of work held were ${what}`))
+
+/** Writes the inserts `state` holds for `table`, one statement a thousand; an id taken meanwhile fails the unit. */
+export const flushInserted = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table: string): Effect.Effect<void> =>
+  Effect.suspend(() => {
+    const pending: Array<Record<string, unknown>> = []
+    for (const [key, held] of state.inserted) {
+      if (held.table !== table) continue
+      state.inserted.delete(key)
+      pending.push(held.row)
+    }
+    return Effect.forEach(statementsOf(pending), ([first, ...rest]) =>
+      first === undefined ? Effect.void : sql`INSERT INTO ${sql(table)} ${sql.insert([first, ...rest])} ON CONFLICT DO NOTHING RETURNING id`.pipe(
+        Effect.orDie,
+        Effect.flatMap(allWritten(table, rest.length + 1, "taken by another"))
+      ), { discard: true })
   })
 
 /** Columns of a deferred update in its VALUES list: 7, so 1,000 a statement. */
@@ -71,29 +119,36 @@ export const flushUpdated = (sql: SqlClient.SqlClient, state: UnitOfWorkState, t
   Effect.suspend(() => {
     const pending = [...state.updated.values()].filter((update) => update.table === table)
     for (const update of pending) state.updated.delete(`${table}\u0000${update.resourceType}\u0000${update.organisation}\u0000${update.id}`)
-    const statements = Array.from({ length: Math.ceil(pending.length / ROWS_PER_STATEMENT) }, (_, i) => pending.slice(i * ROWS_PER_STATEMENT, (i + 1) * ROWS_PER_STATEMENT))
-    return Effect.forEach(statements, (updates) =>
+    return Effect.forEach(statementsOf(pending), (updates) =>
       sql.unsafe(`UPDATE ${table} AS r SET version = v.version_to, filters = v.filters, data = v.data
         FROM (VALUES ${updates.map((_, i) => updateTuple(1 + i * 7)).join(", ")}) AS v(organisation_id, resource_type, id, version_from, version_to, filters, data)
         WHERE r.organisation_id = v.organisation_id AND r.resource_type = v.resource_type AND r.id = v.id AND r.version = v.version_from
         RETURNING r.id`, updates.flatMap((u) => [u.organisation, u.resourceType, u.id, u.from, u.to, u.filters, u.data])).pipe(
         Effect.orDie,
-        Effect.flatMap((rows) =>
-          // The unit held these rows: one not written is a defect of the store, and rolls the unit back.
-          rows.length === updates.length ? Effect.void : Effect.die(new Error(`${table}: ${updates.length - rows.length} rows the unit of work held were changed by another`)))
+        // A row the unit wrote is its own: one not matched is a defect of the store. A held first
+        // update's row may have been changed by another since the unit read it: the batch's lost race.
+        Effect.flatMap(allWritten(table, updates.length, "changed by another"))
       ), { discard: true })
   })
 
-/** Everything the unit holds back, written: when it ends. */
+/** Everything the unit holds back, written when it ends: inserts first (a held row's update follows its insert). */
 export const flushAll = (sql: SqlClient.SqlClient, state: UnitOfWorkState): Effect.Effect<void> =>
   Effect.andThen(
-    Effect.forEach(new Set([...state.updated.values()].map((update) => update.table)), (table) => flushUpdated(sql, state, table), { discard: true }),
+    Effect.forEach(
+      new Set([...[...state.inserted.values()].map((held) => held.table), ...[...state.updated.values()].map((update) => update.table)]),
+      (table) => flushHeld(sql, state, table),
+      { discard: true }
+    ),
     flushAppended(sql, state)
   )
 
+/** The inserts and then the updates the unit holds for `table`, written. */
+const flushHeld = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table: string): Effect.Effect<void> =>
+  Effect.andThen(flushInserted(sql, state, table), flushUpdated(sql, state, table))
+
 /**
  * Flushes what the unit open in the fiber holds for `table` before a statement reads it: the rows
- * appended, and the updates held when the statement reads rows by anything but their id (a read
+ * appended, and the inserts and updates held when the statement reads rows by anything but their id (a read
  * by id of a row the unit holds is answered from `rows` and never reaches the table).
  */
 export const flushBeforeReading = (sql: SqlClient.SqlClient, table: string, reads: "by id" | "by filters"): Effect.Effect<void> =>
@@ -101,7 +156,7 @@ export const flushBeforeReading = (sql: SqlClient.SqlClient, table: string, read
     const state = fiber.getRef(CurrentUnitOfWork)
     if (state === undefined) return Effect.void
     return Effect.andThen(
-      reads === "by id" || state.updated.size === 0 ? Effect.void : flushUpdated(sql, state, table),
+      reads === "by id" || (state.updated.size === 0 && state.inserted.size === 0) ? Effect.void : flushHeld(sql, state, table),
       state.appended.has(table) ? flushAppended(sql, state, table) : Effect.void
     )
   })

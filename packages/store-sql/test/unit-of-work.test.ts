@@ -1,8 +1,8 @@
 import { PGlite } from "@electric-sql/pglite"
-import { Effect, Exit, Layer } from "effect"
+import { Cause, Effect, Exit, Layer } from "effect"
 import { describe, expect, it } from "vitest"
 import { ID_PREFIXES, lowestIdAt, timestampFromMillis } from "@paykit/core"
-import { customers, type Event, EventLog, RepositoryBackend, Transactor } from "@paykit/engine"
+import { customers, type Event, EventLog, HoldWrites, RepositoryBackend, Transactor } from "@paykit/engine"
 import { sampleCustomer } from "@paykit/engine/testing"
 import * as PgliteClient from "../src/pglite-client.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
@@ -29,7 +29,10 @@ const eventOf = (n: number): Event => ({
 })
 
 /** Runs `effect` on SQL storage over an in-memory PGlite whose statements are pushed to `sent`. */
-const onRecordedPglite = <A, E>(sent: Array<string>, effect: Effect.Effect<A, E, EventLog | Transactor | RepositoryBackend>) =>
+const onRecordedPglite = <A, E>(
+  sent: Array<string>,
+  effect: Effect.Effect<A, E, EventLog | Transactor | RepositoryBackend> | ((db: PGlite) => Effect.Effect<A, E, EventLog | Transactor | RepositoryBackend>)
+) =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const db = yield* Effect.acquireRelease(Effect.promise(() => PGlite.create()), (opened) => Effect.promise(() => opened.close()))
     const query = db.query.bind(db)
@@ -38,7 +41,7 @@ const onRecordedPglite = <A, E>(sent: Array<string>, effect: Effect.Effect<A, E,
       return query(...args)
     }) as typeof db.query
     const storage = SqlStorage.pipe(Layer.provide(PgliteClient.layer({ instance: db })), Layer.orDie)
-    return yield* Effect.provide(effect, storage)
+    return yield* Effect.provide(typeof effect === "function" ? effect(db) : effect, storage)
   })))
 
 const inserts = (sent: ReadonlyArray<string>, table: string) => sent.filter((text) => text.startsWith(`INSERT INTO "${table}"`))
@@ -130,6 +133,89 @@ describe("the SQL unit of work", () => {
       expect(Exit.isFailure(failed)).toBe(true)
       expect(inserts(sent, "events")).toHaveLength(0)
       expect(yield* log.scan(ORG, undefined)).toHaveLength(0)
+    }))
+  })
+
+  it("holding its writes (a daily batch), writes its inserts and first updates in one statement each when it ends", async () => {
+    const sent: Array<string> = []
+    await onRecordedPglite(sent, Effect.gen(function*() {
+      const repository = (yield* RepositoryBackend).repository(customers)
+      const tx = yield* Transactor
+      for (const n of [1, 2, 3]) yield* repository.insert(ORG, sampleCustomer(n))
+      const from = sent.length
+      const writes = () => sent.slice(from).filter((text) => text.startsWith("UPDATE") || text.startsWith("INSERT")).length
+      yield* Effect.provideService(tx.transaction(Effect.gen(function*() {
+        for (const n of [1, 2, 3]) {
+          const read = yield* repository.get(ORG, sampleCustomer(n).id)
+          const once = yield* Effect.orDie(repository.update(ORG, { ...read.resource, email: `one${n}@example.com` }, read.version))
+          yield* Effect.orDie(repository.update(ORG, { ...once.resource, email: `two${n}@example.com` }, once.version))
+        }
+        for (const n of [4, 5]) yield* Effect.orDie(repository.insert(ORG, sampleCustomer(n)))
+        const inserted = yield* Effect.orDie(repository.get(ORG, sampleCustomer(4).id))
+        yield* Effect.orDie(repository.update(ORG, { ...inserted.resource, email: "four@example.com" }, inserted.version))
+        // An id the unit knows is taken at once.
+        expect((yield* Effect.flip(repository.insert(ORG, sampleCustomer(5))))._tag).toBe("DuplicateId")
+        expect(writes()).toBe(0)
+      })), HoldWrites, true)
+      expect(writes()).toBe(2)
+      const stored = yield* repository.scan(ORG, undefined)
+      expect(stored.map((row) => [row.resource.email, row.version])).toEqual([
+        ["two1@example.com", 3], ["two2@example.com", 3], ["two3@example.com", 3], ["four@example.com", 2], [sampleCustomer(5).email, 1]
+      ])
+    }))
+  })
+
+  it("holding its writes, fails as a whole (a defect) when a held row was changed or its id taken meanwhile", async () => {
+    const sent: Array<string> = []
+    await onRecordedPglite(sent, (db) => Effect.gen(function*() {
+      const repository = (yield* RepositoryBackend).repository(customers)
+      const tx = yield* Transactor
+      yield* repository.insert(ORG, sampleCustomer(1))
+      const held = <A, E>(effect: Effect.Effect<A, E>) => Effect.exit(Effect.provideService(tx.transaction(effect), HoldWrites, true))
+      // Another writer, by hand on the unit's own connection (PGlite has one): what another
+      // transaction committed between the unit's read and its end.
+      const behindTheUnit = (statement: string, params: ReadonlyArray<unknown>) => Effect.promise(() => db.query(statement, [...params]))
+      const lost = yield* held(Effect.gen(function*() {
+        const read = yield* repository.get(ORG, sampleCustomer(1).id)
+        yield* Effect.orDie(repository.insert(ORG, sampleCustomer(2)))
+        yield* Effect.orDie(repository.update(ORG, { ...read.resource, email: "held@example.com" }, read.version))
+        yield* behindTheUnit(`UPDATE resources SET version = version + 1 WHERE organisation_id = $1 AND id = $2`, [ORG, sampleCustomer(1).id])
+      }))
+      expect(Exit.isFailure(lost) && Cause.hasDies(lost.cause)).toBe(true)
+      const taken = yield* held(Effect.gen(function*() {
+        yield* Effect.orDie(repository.insert(ORG, sampleCustomer(3)))
+        yield* Effect.orDie(repository.insertAll(ORG, [sampleCustomer(3)]))
+      }))
+      expect(Exit.isFailure(taken) && Cause.hasDies(taken.cause)).toBe(true)
+      // Both units rolled back whole.
+      const stored = yield* repository.scan(ORG, undefined)
+      expect(stored.map((row) => [row.resource.id, row.resource.email, row.version])).toEqual([[sampleCustomer(1).id, sampleCustomer(1).email, 1]])
+    }))
+  })
+
+  it("reads many rows by id in one statement, and answers them and the absent ones again without one", async () => {
+    const sent: Array<string> = []
+    await onRecordedPglite(sent, Effect.gen(function*() {
+      const repository = (yield* RepositoryBackend).repository(customers)
+      const tx = yield* Transactor
+      for (const n of [1, 2]) yield* repository.insert(ORG, sampleCustomer(n))
+      const from = sent.length
+      const reads = () => sent.slice(from).filter((text) => text.startsWith("SELECT version, data FROM \"resources\"")).length
+      yield* tx.transaction(Effect.gen(function*() {
+        const many = yield* repository.getMany(ORG, [1, 2, 3].map((n) => sampleCustomer(n).id))
+        expect(many.map((row) => row.resource.id).sort()).toEqual([1, 2].map((n) => sampleCustomer(n).id).sort())
+        expect(reads()).toBe(1)
+        expect((yield* repository.get(ORG, sampleCustomer(2).id)).resource.id).toBe(sampleCustomer(2).id)
+        expect((yield* Effect.flip(repository.get(ORG, sampleCustomer(3).id)))._tag).toBe("NotFound")
+        // Read again, the rows known are not asked for; one inserted since is found.
+        yield* Effect.orDie(repository.insert(ORG, sampleCustomer(3)))
+        expect(yield* repository.getMany(ORG, [1, 2, 3].map((n) => sampleCustomer(n).id))).toHaveLength(3)
+        expect((yield* repository.get(ORG, sampleCustomer(3).id)).version).toBe(1)
+        expect(reads()).toBe(1)
+      }))
+      // Outside a unit, every read is a statement.
+      expect(yield* repository.getMany(ORG, [sampleCustomer(1).id])).toHaveLength(1)
+      expect(reads()).toBe(2)
     }))
   })
 })

@@ -2,7 +2,7 @@ import { Cause, Effect } from "effect"
 import type { IdGenerator } from "@paykit/core"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import type { ListQuery } from "../kernel/ports/list-query.ts"
-import type { Repository, Transactor, Versioned } from "../kernel/ports/repository.ts"
+import { HoldWrites, type Repository, type Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { captureUnitOfWork, type EngineContext } from "../kernel/support.ts"
 
 /**
@@ -10,14 +10,17 @@ import { captureUnitOfWork, type EngineContext } from "../kernel/support.ts"
  * race, a defect of the store or of a rule) must not stop the others, nor the other organisations,
  * nor the clock: its writes are rolled back, so it stays as it was and the next run tries it
  * again, and the failure is logged with the job, the organisation and the item's id. Interruption
- * is not a failure of the item and still stops the job.
+ * is not a failure of the item and still stops the job. `readAhead`, run in a batch's unit of work
+ * before its items, reads what they will read in a statement or so (`Repository.getMany`), so the
+ * items' own reads cost none; the items run alone read as they go.
  */
 export type DailyItems = <T>(
   job: string,
   organisation: string,
   items: ReadonlyArray<T>,
   idOf: (item: T) => string,
-  work: (item: T) => Effect.Effect<unknown, unknown, EngineContext>
+  work: (item: T) => Effect.Effect<unknown, unknown, EngineContext>,
+  readAhead?: (batch: ReadonlyArray<T>) => Effect.Effect<unknown, unknown, EngineContext>
 ) => Effect.Effect<void>
 
 /** The id of a stored item, for `DailyItems`. */
@@ -42,11 +45,12 @@ const batchesOf = <T>(items: ReadonlyArray<T>, size: number): ReadonlyArray<Read
  * Builds `DailyItems` on the unit of work of the service being built. The items run a batch
  * (`DAILY_BATCH`) per unit of work; when a batch fails, its writes are rolled back and that batch
  * alone runs again one unit of work per item, so a poison item costs only itself: the others
- * commit, it is logged and left as it was.
+ * commit, it is logged and left as it was. Since a failed batch falls back so, its unit may hold
+ * its writes until it ends (`HoldWrites`); the items run alone do not.
  */
 export const captureDailyItems: Effect.Effect<DailyItems, never, IdGenerator | EventLog | Transactor> = Effect.map(
   captureUnitOfWork,
-  (run) => (job, organisation, items, idOf, work) => {
+  (run) => (job, organisation, items, idOf, work, readAhead) => {
     const alone = (item: (typeof items)[number]) =>
       Effect.catchCause(Effect.asVoid(run(work(item))), (cause) =>
         Cause.hasInterruptsOnly(cause)
@@ -57,7 +61,7 @@ export const captureDailyItems: Effect.Effect<DailyItems, never, IdGenerator | E
     return Effect.forEach(batchesOf(items, DAILY_BATCH), (batch) =>
       batch.length === 1
         ? Effect.forEach(batch, alone, { discard: true })
-        : Effect.catchCause(run(Effect.forEach(batch, work, { discard: true })), (cause) =>
+        : Effect.catchCause(Effect.provideService(run(Effect.andThen(readAhead?.(batch) ?? Effect.void, Effect.forEach(batch, work, { discard: true }))), HoldWrites, true), (cause) =>
           Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.forEach(batch, alone, { discard: true })), { discard: true })
   }
 )

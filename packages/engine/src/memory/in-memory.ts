@@ -209,6 +209,14 @@ const makeRepository = <A extends { readonly id: string; readonly created_at: st
         const row = rowOf(transactionOf(fiber), name, organisation, id)
         return row === undefined ? Effect.fail(new NotFound({ resource: name, id })) : Effect.succeed(typed(row))
       }),
+    getMany: (organisation, ids) =>
+      Effect.withFiber((fiber) => {
+        const tx = transactionOf(fiber)
+        return Effect.succeed(ids.flatMap((id) => {
+          const row = rowOf(tx, name, organisation, id)
+          return row === undefined ? [] : [typed(row)]
+        }))
+      }),
     list: (organisation, query) =>
       read((tx) => {
         const matching = (id: string): A | undefined => {

@@ -134,6 +134,12 @@ const processDue = (deps: SubscriptionDueDeps, organisation: string, found: Vers
     return yield* save(deps.schedules, organisation, record, { ...record.resource, due_on: dueOn })
   })
 
+/** What a batch of due records' charges read by id, read for the batch at once: the subscriptions and their app attributions (usually none). */
+const readAhead = (deps: SubscriptionDueDeps, organisation: string) => (batch: ReadonlyArray<Versioned<SubscriptionScheduleRecord>>) => {
+  const ids = batch.map(idOfVersioned)
+  return Effect.all([deps.subscriptions.getMany(organisation, ids), deps.attributions.getMany(organisation, ids)], { discard: true })
+}
+
 /** The statuses of a subscription that can still charge. */
 const LIVE_SUBSCRIPTION_STATUSES = ["active", "paused"] as const
 
@@ -150,7 +156,7 @@ export const processSubscriptionsDay = (deps: SubscriptionDueDeps, organisation:
   Effect.gen(function*() {
     const day = yield* today()
     yield* eachInChunks(deps.schedules, organisation, { due_on: { op: "range", lte: day } }, (due) =>
-      deps.eachItem("subscriptions", organisation, due, idOfVersioned, (record) => processDue(deps, organisation, record, day)))
+      deps.eachItem("subscriptions", organisation, due, idOfVersioned, (record) => processDue(deps, organisation, record, day), readAhead(deps, organisation)))
   })
 
 /**

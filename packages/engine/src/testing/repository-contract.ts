@@ -35,6 +35,10 @@ const sameIds = (actual: ReadonlyArray<{ readonly id: string }>, expected: Reado
     `${what}: got [${actual.map((r) => r.id).join(", ")}], expected [${expected.map((r) => r.id).join(", ")}]`
   )
 
+/** Resources in id order, for answers in no particular order. */
+const byId = <A extends { readonly id: string }>(resources: ReadonlyArray<A>): ReadonlyArray<A> =>
+  [...resources].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+
 const BASE_MS = Date.UTC(2026, 0, 1)
 
 /** A customer created `n` seconds after the base instant; its id sorts by `n`. */
@@ -94,6 +98,29 @@ const storageCases: ReadonlyArray<ContractCase> = [
       yield* check(got.version === 1 && JSON.stringify(got.resource) === JSON.stringify(c), "get returns the stored resource")
       const missing = yield* Effect.exit(r.get(ORG, sampleCustomer(2).id))
       yield* check(Exit.isFailure(missing) && JSON.stringify(missing).includes("NotFound"), "unknown id fails NotFound")
+    })
+  },
+  {
+    name: "getMany answers the resources of the ids that exist, in and out of a transaction, and sees the transaction's own writes",
+    run: Effect.gen(function*() {
+      const r = yield* repo
+      const tx = yield* Transactor
+      yield* r.insertAll(ORG, [sampleCustomer(1), sampleCustomer(2)])
+      const ids = [1, 2, 3].map((n) => sampleCustomer(n).id)
+      yield* sameIds(byId((yield* r.getMany(ORG, ids)).map((v) => v.resource)), byId([1, 2].map((n) => sampleCustomer(n))), "the existing ones, outside")
+      yield* check((yield* r.getMany(ORG, [])).length === 0, "no ids, none")
+      yield* check((yield* r.getMany("OR0000000000ZZ", ids)).length === 0, "another organisation's ids are not its own")
+      yield* tx.transaction(Effect.gen(function*() {
+        yield* sameIds(byId((yield* r.getMany(ORG, ids)).map((v) => v.resource)), byId([1, 2].map((n) => sampleCustomer(n))), "the existing ones, inside")
+        const missing = yield* Effect.exit(r.get(ORG, sampleCustomer(3).id))
+        yield* check(Exit.isFailure(missing) && JSON.stringify(missing).includes("NotFound"), "one found absent stays NotFound")
+        yield* r.insert(ORG, sampleCustomer(3))
+        const updated = yield* r.update(ORG, { ...sampleCustomer(1), email: "new@example.com" }, 1)
+        const again = yield* r.getMany(ORG, ids)
+        yield* sameIds(byId(again.map((v) => v.resource)), byId([1, 2, 3].map((n) => sampleCustomer(n))), "the transaction's insert is found")
+        yield* check(again.some((v) => v.version === updated.version && v.resource.email === "new@example.com"), "and its update")
+        yield* check((yield* r.get(ORG, sampleCustomer(3).id)).version === 1, "get finds the insert too")
+      }))
     })
   },
   {

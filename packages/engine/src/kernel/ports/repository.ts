@@ -54,6 +54,12 @@ export interface AggregateGroup {
 export interface Repository<A extends { readonly id: string; readonly created_at: string }, K extends string = string> {
   readonly definition: ResourceDefinition<A, K>
   readonly get: (organisation: string, id: string) => Effect.Effect<Versioned<A>, NotFound>
+  /**
+   * The resources of `ids` that exist, in no particular order: one read for many (a daily batch
+   * reads its items' rows ahead, `DailyItems`). In a SQL unit of work the answer, absent ones
+   * too, is kept for the unit's `get`s, so each of them costs no statement.
+   */
+  readonly getMany: (organisation: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Versioned<A>>>
   readonly list: (organisation: string, query: ListQuery<K>) => Effect.Effect<Page<A>>
   /**
    * Every matching resource, oldest first: for the engine's own scans (the simulator), not the API.
@@ -104,3 +110,12 @@ export class RepositoryBackend extends Context.Service<RepositoryBackend, {
 export class Transactor extends Context.Service<Transactor, {
   readonly transaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
 }>()("@paykit/engine/Transactor") {}
+
+/**
+ * Set around a unit of work whose failure, whatever it is, is answered by running its items again
+ * one unit each (a daily batch, `captureDailyItems`). Such a unit may hold back its first updates
+ * and its inserts until it ends and write them as multi-row statements: a lost race or a duplicate
+ * id then fails the unit as a whole (a defect) instead of the one call (`VersionConflict`,
+ * `DuplicateId`), and the items run alone meet the typed failure as before. A store may ignore it.
+ */
+export const HoldWrites = Context.Reference<boolean>("@paykit/engine/HoldWrites", { defaultValue: () => false })
