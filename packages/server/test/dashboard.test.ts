@@ -1,7 +1,7 @@
 import * as gocardless from "gocardless-nodejs"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { issueAccessToken } from "@paykit/http"
+import { DISPLAY_PREFIX_LENGTH, issueAccessToken } from "@paykit/http"
 import { makeSessionSealer, SESSION_LIFETIME_MS } from "../src/dashboard/session.ts"
 import { api, json, localClient, startPostgresServer, startServer, type TestServer } from "./harness.ts"
 import { csrfOf, DASHBOARD_TOKEN, get, post, signedIn, signIn } from "./dashboard-support.ts"
@@ -169,7 +169,9 @@ describe("access tokens", () => {
     expect(token).toMatch(/^paykit_ro_/)
     const listed = await (await get(server.url, cookie, "/dashboard/tokens")).text()
     expect(listed).not.toContain(token)
-    const id = /<code>(AT[0-9A-Z]{12})<\/code><\/td><td>read_only/.exec(listed)?.[1] ?? ""
+    const id = /<code>(AT[0-9A-Z]{12})<\/code><\/td><td><code>([\w-]+)…<\/code><\/td><td>read_only/.exec(listed)?.[1] ?? ""
+    // Its prefix, the token's own first characters, is listed; the token is not.
+    expect(listed).toContain(`<code>${token.slice(0, DISPLAY_PREFIX_LENGTH)}…</code>`)
     expect(id).not.toBe("")
     const theirs = await signedIn(server.url, token)
     expect((await get(server.url, theirs, "/dashboard")).status).toBe(200)
