@@ -43,6 +43,11 @@ export interface AccessTokenRecord {
    * process is seen by the next request here. Absent or 0 on real time (live mode).
    */
   readonly clockOffsetMillis?: number
+  /**
+   * The token's first characters, safe to show (`issueAccessToken`), stored when paykit made the
+   * token; absent for a token given to it (`PAYKIT_SANDBOX_TOKEN`) and for those made before.
+   */
+  readonly displayPrefix?: string
 }
 
 /** The token after `event` by its machine at `at`; undefined where the machine refuses it (a revoked token stays revoked). */
@@ -91,7 +96,20 @@ export class AccessTokens extends Context.Service<AccessTokens, {
 
 export const hashToken = (token: string): string => createHash("sha256").update(token, "utf8").digest("hex")
 
-/** A fresh token (shown to its owner once) and the record to store for it. */
+/**
+ * How many characters of a token's random part its display prefix shows after the fixed
+ * `paykit_rw_`: 4 base64url characters, 24 of its 256 bits, enough to tell an organisation's
+ * tokens apart and far too few to guess the rest from.
+ */
+export const DISPLAY_PREFIX_RANDOM_CHARACTERS = 4
+
+/** A made token's fixed start, by scope (both the same length). */
+const tokenHead = (scope: AccessScope): string => `paykit_${scope === "read_only" ? "ro" : "rw"}_`
+
+/** How long a display prefix is: the fixed start and `DISPLAY_PREFIX_RANDOM_CHARACTERS`. */
+export const DISPLAY_PREFIX_LENGTH = tokenHead("read_write").length + DISPLAY_PREFIX_RANDOM_CHARACTERS
+
+/** A fresh token (shown to its owner once) and the record to store for it, its display prefix with it. */
 export const issueAccessToken = (options: {
   readonly id: string
   readonly organisation: string
@@ -99,9 +117,14 @@ export const issueAccessToken = (options: {
   readonly app?: PartnerApp
 }): Effect.Effect<string, never, AccessTokens> =>
   Effect.gen(function*() {
-    const token = `paykit_${options.scope === "read_only" ? "ro" : "rw"}_${randomBytes(32).toString("base64url")}`
+    const token = `${tokenHead(options.scope)}${randomBytes(32).toString("base64url")}`
     const store = yield* AccessTokens
-    yield* store.insert({ ...options, tokenHash: hashToken(token), status: createdState(accessTokenMachine, "active") })
+    yield* store.insert({
+      ...options,
+      tokenHash: hashToken(token),
+      status: createdState(accessTokenMachine, "active"),
+      displayPrefix: token.slice(0, DISPLAY_PREFIX_LENGTH)
+    })
     return token
   })
 

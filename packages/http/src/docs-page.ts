@@ -1,7 +1,7 @@
 import type { OpenApi } from "effect/http-api"
 import { API_VERSION, ERROR_REASONS, ERROR_TYPES } from "@paykit/core"
-import { SANDBOX_AMOUNT_ENDINGS, SANDBOX_NAMES } from "@paykit/engine"
 import { operationAnchor } from "./reference.ts"
+import { testValuesContent } from "./test-values.ts"
 
 /**
  * The human docs page: every operation of the OpenAPI document (`openApiDocument`, what
@@ -170,16 +170,6 @@ const reasonRows = (): string =>
     `<tr id="${escapeHtml(reason)}"><td><code>${escapeHtml(reason)}</code></td><td><a href="#type-${escapeHtml(entry.type)}"><code>${escapeHtml(entry.type)}</code></a></td><td>${escapeHtml(entry.meaning)}</td></tr>`
   ).join("")
 
-/** The sandbox bank's test values (docs/test-values.md has the whole table), from its own constants. */
-const testValueRows = (): string =>
-  [
-    [`amount ending in ${SANDBOX_AMOUNT_ENDINGS.failure}, or holder name containing "${SANDBOX_NAMES.failure}"`, "the payment fails on its charge date"],
-    [`amount ending in ${SANDBOX_AMOUNT_ENDINGS.lateFailure}, or holder name containing "${SANDBOX_NAMES.lateFailure}"`, "the payment is paid out, then fails 3 business days after its charge date"],
-    [`amount ending in ${SANDBOX_AMOUNT_ENDINGS.chargeback}, or holder name containing "${SANDBOX_NAMES.chargeback}"`, "the payment is paid out, then charged back 5 business days after its charge date"],
-    [`holder name containing "${SANDBOX_NAMES.mandateFailure}"`, "the mandate fails at submission"],
-    [`creditor name containing "${SANDBOX_NAMES.payoutBounce}"`, "the creditor's first payout bounces"]
-  ].map(([input, outcome]) => `<tr><td>${escapeHtml(input ?? "")}</td><td>${escapeHtml(outcome ?? "")}</td></tr>`).join("")
-
 /** Hides the operations that do not match what is typed; shown only when scripts run. */
 const SEARCH_SCRIPT = `<script>(()=>{const box=document.getElementById("search");const input=box.querySelector("input");box.hidden=false;
 input.addEventListener("input",()=>{const q=input.value.trim().toLowerCase();for(const s of document.querySelectorAll("section.op")){s.hidden=q!==""&&!s.dataset.search.includes(q)}})})()</script>`
@@ -204,8 +194,7 @@ export const renderDocsPage = (spec: OpenApi.OpenAPISpec): string => {
 <search id="search" hidden><label>Search endpoints <input type="search" placeholder="payments, POST, sandbox"></label></search>
 <details><summary>All endpoints</summary><ul>${index.join("")}</ul></details>
 <h2 id="endpoints">Endpoints</h2>${sections.join("\n")}
-<h2 id="test-values">Sandbox test values</h2><p>In sandbox mode these inputs choose the bank's answer (the whole table is <code>docs/test-values.md</code> in the repository); the event of each outcome they cause ends its <code>details.description</code> with <code>(sandbox test value: ...)</code>.</p>
-<table><thead><tr><th>Input</th><th>Outcome</th></tr></thead><tbody>${testValueRows()}</tbody></table>
+<h2 id="test-values">Sandbox test values</h2>${testValuesContent().markup}
 <h2 id="errors">Errors</h2><p>Every error has the body <code>{"error": {"code", "type", "message", "errors": [{"reason", "message", "field", "request_pointer", "links"}], "documentation_url", "request_id"}}</code>; the request id is also the <code>X-Request-Id</code> header.</p>
 <h3>Types</h3><table><thead><tr><th>Type</th><th>Meaning</th></tr></thead><tbody>${errorTypeRows()}</tbody></table>
 <h3>Reasons</h3><p>Each error's <code>documentation_url</code> points at its reason below.</p>

@@ -4,13 +4,18 @@ import { timestampFromMillis } from "@paykit/core"
 import { ACCESS_SCOPES, ACCESS_TOKEN_STATUSES, AccessTokens } from "@paykit/http"
 import { accessTokenMachine, stateAfter } from "@paykit/machines"
 import { DbInteger } from "@paykit/store-sql"
+import { instantOf } from "./tokens.ts"
 
 /**
  * The http package's `AccessTokens` port on SQL (`access_tokens`, migrations 0002, 0004 and 0008): a
  * request's token is found by its SHA-256 through the unique index; the token itself is never
  * stored. A partner app's token also names the app (its organisation and creditor), and every
- * token brings its organisation's clock offset.
+ * token brings its organisation's clock offset. A lookup records when the token was last used,
+ * at most once a minute (`LAST_USED_GRANULARITY_MILLIS`): most requests write nothing.
  */
+
+/** How stale `last_used_at` may be before a request writes it again: the lists show last use to the minute. */
+export const LAST_USED_GRANULARITY_MILLIS = 60_000
 
 const TokenRow = Schema.Struct({
   id: Schema.String,
@@ -20,7 +25,8 @@ const TokenRow = Schema.Struct({
   status: Schema.Literals(ACCESS_TOKEN_STATUSES),
   app_organisation_id: Schema.NullOr(Schema.String),
   app_creditor_id: Schema.NullOr(Schema.String),
-  clock_offset_ms: DbInteger
+  clock_offset_ms: DbInteger,
+  last_used_at: Schema.Unknown
 })
 const AppStateRow = Schema.Struct({ payment_pages_approved: Schema.Boolean, status: Schema.String })
 const decodeAppStates = Schema.decodeUnknownEffect(Schema.Array(AppStateRow))
@@ -39,13 +45,23 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
         ),
         (rows) => rows[0]
       )
+    // The guard repeats the staleness test so that concurrent requests (or processes) write once.
+    const markUsed = (id: string, lastUsed: unknown) =>
+      Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const last = instantOf(lastUsed)
+        if (last !== undefined && now - last < LAST_USED_GRANULARITY_MILLIS) return Effect.void
+        const at = new Date(now).toISOString()
+        const stale = new Date(now - LAST_USED_GRANULARITY_MILLIS).toISOString()
+        return Effect.asVoid(sql`UPDATE access_tokens SET last_used_at = ${at} WHERE id = ${id} AND (last_used_at IS NULL OR last_used_at <= ${stale})`)
+      })
     // A database failure on the request path is a defect: the gateway answers it with a 500.
     return AccessTokens.of({
       findByHash: (tokenHash) =>
         // The organisation's clock comes with the token: the database keeps a copy on each (migration 0008).
-        sql`SELECT id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id, clock_offset_ms
+        sql`SELECT id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id, clock_offset_ms, last_used_at
           FROM access_tokens WHERE token_hash = ${tokenHash}`.pipe(
           Effect.flatMap(decodeRows),
+          Effect.tap((rows) => rows[0] === undefined ? Effect.void : markUsed(rows[0].id, rows[0].last_used_at)),
           Effect.flatMap((rows) => {
             const row = rows[0]
             if (row === undefined) return Effect.succeed(undefined)
@@ -71,9 +87,9 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
           Effect.orDie
         ),
       insert: (record) =>
-        Effect.orDie(sql`INSERT INTO access_tokens (id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id)
+        Effect.orDie(sql`INSERT INTO access_tokens (id, organisation_id, scope, token_hash, status, app_organisation_id, app_creditor_id, display_prefix)
           VALUES (${record.id}, ${record.organisation}, ${record.scope}, ${record.tokenHash}, ${record.status},
-            ${record.app?.organisation ?? null}, ${record.app?.creditor ?? null})`),
+            ${record.app?.organisation ?? null}, ${record.app?.creditor ?? null}, ${record.displayPrefix ?? null})`),
       // The row is locked from the read to the write: two moves of one token never both start from one status.
       move: (id, event) =>
         sql.withTransaction(Effect.gen(function*() {

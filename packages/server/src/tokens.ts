@@ -39,24 +39,40 @@ export const createToken = (organisation: string, scope: AccessScope) =>
     return { id, organisation, scope, access_token: token } satisfies MadeToken
   })
 
+/** A timestamp column's value in milliseconds: PGlite's and PostgreSQL's drivers give a `Date`; undefined for null. */
+export const instantOf = (value: unknown): number | undefined =>
+  value instanceof Date ? value.getTime() : typeof value === "string" ? Date.parse(value) : undefined
+
+/** A timestamp column's value as ISO 8601; null for null. */
+export const isoTimestampOf = (value: unknown): string | null => {
+  const at = instantOf(value)
+  return at === undefined || Number.isNaN(at) ? null : new Date(at).toISOString()
+}
+
 const TokenRow = Schema.Struct({
   id: Schema.String,
   organisation_id: Schema.String,
   scope: Schema.Literals(ACCESS_SCOPES),
   status: Schema.Literals(ACCESS_TOKEN_STATUSES),
   app_organisation_id: Schema.NullOr(Schema.String),
-  created_at: Schema.Union([Schema.String, Schema.Date])
+  display_prefix: Schema.NullOr(Schema.String),
+  created_at: Schema.Union([Schema.String, Schema.Date]),
+  last_used_at: Schema.Unknown
 })
 const decodeTokens = Schema.decodeUnknownEffect(Schema.Array(TokenRow))
 
-/** The tokens (never their secrets), oldest first; of one organisation when named. */
+/**
+ * The tokens (never their secrets: a prefix of a token paykit made, `display_prefix`), oldest
+ * first, with when each was last used (to the minute; null if never since migration 0014); of one
+ * organisation when named.
+ */
 export const listTokens = (organisation: string | undefined) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const rows = yield* Effect.flatMap(
       organisation === undefined
-        ? sql`SELECT id, organisation_id, scope, status, app_organisation_id, created_at FROM access_tokens ORDER BY created_at, id`
-        : sql`SELECT id, organisation_id, scope, status, app_organisation_id, created_at FROM access_tokens WHERE organisation_id = ${organisation} ORDER BY created_at, id`,
+        ? sql`SELECT id, organisation_id, scope, status, app_organisation_id, display_prefix, created_at, last_used_at FROM access_tokens ORDER BY created_at, id`
+        : sql`SELECT id, organisation_id, scope, status, app_organisation_id, display_prefix, created_at, last_used_at FROM access_tokens WHERE organisation_id = ${organisation} ORDER BY created_at, id`,
       decodeTokens
     )
     return rows.map((row) => ({
@@ -65,7 +81,9 @@ export const listTokens = (organisation: string | undefined) =>
       scope: row.scope,
       status: row.status,
       app_organisation: row.app_organisation_id,
-      created_at: row.created_at instanceof Date ? row.created_at.toISOString() : new Date(row.created_at).toISOString()
+      display_prefix: row.display_prefix,
+      created_at: isoTimestampOf(row.created_at) ?? "",
+      last_used_at: isoTimestampOf(row.last_used_at)
     }))
   })
 

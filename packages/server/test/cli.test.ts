@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url"
 import { afterAll, describe, expect, it } from "vitest"
+import { DISPLAY_PREFIX_LENGTH } from "@paykit/http"
 import { EXIT, type Io } from "../src/cli/args.ts"
 import { runCli } from "../src/cli/run.ts"
 import { nodeArgs } from "./child-server.ts"
@@ -91,6 +92,9 @@ describe("the paykit command", () => {
     const tokens = at(list.json(), "access_tokens")
     expect(Array.isArray(tokens) ? tokens.find((t) => at(t, "id") === id) : undefined).toMatchObject({ status: "active", scope: "read_write" })
     expect(JSON.stringify(tokens)).not.toContain(secret)
+    // Its first characters only, and never used: the server was stopped when it was made.
+    expect(Array.isArray(tokens) ? tokens.find((t) => at(t, "id") === id) : undefined).toMatchObject({ display_prefix: secret.slice(0, DISPLAY_PREFIX_LENGTH), last_used_at: null })
+    expect((await paykit(["token", "list", ...store])).out.find((line) => line.startsWith(id))).toContain(`${secret.slice(0, DISPLAY_PREFIX_LENGTH)}  read_write`)
     expect((await paykit(["token", "revoke", id, ...store, "--json"])).json()).toEqual({ access_tokens: { id, status: "revoked" } })
     expect((await paykit(["token", "revoke", "AT000000000000", ...store])).code).toBe(EXIT.failure)
     const readOnly = await paykit(["token", "create", "--scope", "read_only", ...store])

@@ -116,6 +116,13 @@ describe("the dashboard in Chromium", () => {
     await expectAccessible("events")
   })
 
+  it("shows the sandbox test values from the menu", async () => {
+    await page.getByRole("link", { name: "Test values" }).click()
+    await page.waitForURL((url) => url.pathname === "/dashboard/test-values")
+    expect(await page.getByRole("table", { name: "Sandbox test values" }).innerText()).toContain("the mandate fails at submission")
+    await expectAccessible("test-values")
+  })
+
   it("advances the clock one day from the home page", async () => {
     await page.getByRole("link", { name: "Home" }).click()
     await page.getByRole("button", { name: "Advance 1 day" }).click()

@@ -1,7 +1,7 @@
 import * as gocardless from "gocardless-nodejs"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { issueAccessToken } from "@paykit/http"
+import { DISPLAY_PREFIX_LENGTH, issueAccessToken, testValuesContent } from "@paykit/http"
 import { makeSessionSealer, SESSION_LIFETIME_MS } from "../src/dashboard/session.ts"
 import { api, json, localClient, startPostgresServer, startServer, type TestServer } from "./harness.ts"
 import { csrfOf, DASHBOARD_TOKEN, get, post, signedIn, signIn } from "./dashboard-support.ts"
@@ -159,6 +159,20 @@ describe("webhooks", () => {
   })
 })
 
+describe("test values", () => {
+  it("shows the reference's own rendering of the sandbox test values, signed in only", async () => {
+    const fragment = testValuesContent().markup
+    expect(fragment).toContain("the creditor&#39;s first payout bounces")
+    expect(await (await fetch(`${server.url}/docs`)).text()).toContain(fragment)
+    const cookie = await signedIn(server.url, DASHBOARD_TOKEN)
+    const page = await (await get(server.url, cookie, "/dashboard/test-values")).text()
+    expect(page).toContain(fragment)
+    expect(page).toContain(`<a href="/dashboard/test-values">Test values</a>`)
+    const anonymous = await fetch(`${server.url}/dashboard/test-values`, { redirect: "manual" })
+    expect(anonymous.status).toBe(303)
+  })
+})
+
 describe("access tokens", () => {
   it("makes a token shown once, lists it without its secret, and revoking it ends its sessions", async () => {
     const cookie = await signedIn(server.url, DASHBOARD_TOKEN)
@@ -169,7 +183,9 @@ describe("access tokens", () => {
     expect(token).toMatch(/^paykit_ro_/)
     const listed = await (await get(server.url, cookie, "/dashboard/tokens")).text()
     expect(listed).not.toContain(token)
-    const id = /<code>(AT[0-9A-Z]{12})<\/code><\/td><td>read_only/.exec(listed)?.[1] ?? ""
+    const id = /<code>(AT[0-9A-Z]{12})<\/code><\/td><td><code>([\w-]+)…<\/code><\/td><td>read_only/.exec(listed)?.[1] ?? ""
+    // Its prefix, the token's own first characters, is listed; the token is not.
+    expect(listed).toContain(`<code>${token.slice(0, DISPLAY_PREFIX_LENGTH)}…</code>`)
     expect(id).not.toBe("")
     const theirs = await signedIn(server.url, token)
     expect((await get(server.url, theirs, "/dashboard")).status).toBe(200)
@@ -245,7 +261,9 @@ describe("mounted under a host's prefix", () => {
       expect(cookie).toContain(`Path=${MOUNT}/dashboard;`)
       const home = await (await at("/dashboard", { headers: { cookie: cookie.split(";")[0] ?? "" } })).text()
       expect(home).toContain(`href="${MOUNT}/dashboard/resources/payments"`)
-      expect(home).toContain(`href="${MOUNT}/docs#test-values"`)
+      expect(home).toContain(`href="${MOUNT}/dashboard/test-values"`)
+      const values = await (await at("/dashboard/test-values", { headers: { cookie: cookie.split(";")[0] ?? "" } })).text()
+      expect(values).toContain(`href="${MOUNT}/docs#test-values"`)
     } finally {
       await app.close()
     }

@@ -1,7 +1,7 @@
 import { Cause, ConfigProvider, Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { IdGenerator } from "@paykit/core"
-import { ACCESS_SCOPES, type AccessScope, AccessTokens } from "@paykit/http"
+import { ACCESS_SCOPES, type AccessScope, AccessTokens, DISPLAY_PREFIX_LENGTH } from "@paykit/http"
 import { type Database, serverConfig } from "../config.ts"
 import { sqlClientLayer } from "../server.ts"
 import { SqlAccessTokens } from "../sql-access-tokens.ts"
@@ -63,7 +63,7 @@ const create = async (parsed: Parsed, io: Io): Promise<void> => {
 const list = async (parsed: Parsed, io: Io): Promise<void> => {
   const tokens = await onStore(parsed, io, "could not list the tokens", listTokens(stringOf(parsed, "organisation")))
   printResult(io, parsed, { access_tokens: tokens }, tokens.map((t) =>
-    `${t.id}  ${t.organisation}  ${t.scope.padEnd(10)}  ${t.status.padEnd(8)}  ${t.created_at}${t.app_organisation === null ? "" : `  app of ${t.app_organisation}`}`))
+    `${t.id}  ${t.organisation}  ${(t.display_prefix ?? "-").padEnd(DISPLAY_PREFIX_LENGTH)}  ${t.scope.padEnd(10)}  ${t.status.padEnd(8)}  ${t.created_at}  last used ${t.last_used_at ?? "never"}${t.app_organisation === null ? "" : `  app of ${t.app_organisation}`}`))
 }
 
 const revoke = async (parsed: Parsed, io: Io): Promise<void> => {

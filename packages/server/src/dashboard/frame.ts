@@ -28,7 +28,7 @@ export interface FrameVisit {
 const menu = (visit: FrameVisit): Html => visit.csrfToken === undefined ? html`` : html`<nav class="menu" aria-label="Dashboard"><ul>
 <li><a href="${visit.root}">Home</a></li>${MENU_COLLECTIONS.map((c) => html`<li><a href="${visit.root}/resources/${c}">${titleOf(c)}</a></li>`)}
 <li><a href="${visit.root}/webhooks">Webhooks</a></li><li><a href="${visit.root}/tokens">Access tokens</a></li>
-<li><a href="${visit.root.slice(0, -"/dashboard".length)}/docs#test-values">Test values</a></li></ul></nav>
+<li><a href="${visit.root}/test-values">Test values</a></li></ul></nav>
 <form class="inline" method="get" action="${visit.root}/search" role="search"><label for="search-id">Find by id</label><input id="search-id" name="id" required pattern="[A-Z0-9]+" size="22"><button class="secondary" type="submit">Find</button></form>
 <form class="inline" method="post" action="${visit.root}/sign_out">${csrfField(visit.csrfToken)}<button class="secondary" type="submit">Sign out</button></form>`
 

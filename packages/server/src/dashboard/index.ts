@@ -8,6 +8,7 @@ import { homePages } from "./home.ts"
 import { resourcePages } from "./resource-pages.ts"
 import { makeSessionSealer } from "./session.ts"
 import { signInPages } from "./sign-in.ts"
+import { testValuesPages } from "./test-values-page.ts"
 import { tokenDirectory, tokenPages } from "./token-pages.ts"
 import type { DashboardServices } from "./visit.ts"
 import { webhookPages } from "./webhook-pages.ts"
@@ -36,5 +37,5 @@ export const withDashboard = (mode: ServerMode) =>
       secureCookie: (yield* ApiPublicUrl).startsWith("https:")
     }
     const directory = yield* tokenDirectory
-    return built.withRoutes([...signInPages(services), ...homePages(services), ...resourcePages(services), ...webhookPages(services), ...tokenPages(services, directory)])
+    return built.withRoutes([...signInPages(services), ...homePages(services), ...resourcePages(services), ...webhookPages(services), ...tokenPages(services, directory), ...testValuesPages(services)])
   }))

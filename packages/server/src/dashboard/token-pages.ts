@@ -3,6 +3,7 @@ import { SqlClient } from "effect/sql"
 import { ID_PREFIXES, IdGenerator, NotFound, type PaykitError } from "@paykit/core"
 import { ACCESS_SCOPES, type AccessScope, AccessTokens, type ApiResponse, formFields, html, issueAccessToken, type PageRoute, seeOther } from "@paykit/http"
 import { ACCESS_TOKEN_STATUSES } from "@paykit/machines"
+import { isoTimestampOf } from "../tokens.ts"
 import { csrfField, dashboardPage } from "./frame.ts"
 import { type DashboardServices, signedIn, type Visit } from "./visit.ts"
 
@@ -13,7 +14,14 @@ import { type DashboardServices, signedIn, type Visit } from "./visit.ts"
  * write the server's token store directly, always within the session's organisation.
  */
 
-const TokenRow = Schema.Struct({ id: Schema.String, scope: Schema.Literals(ACCESS_SCOPES), status: Schema.Literals(ACCESS_TOKEN_STATUSES), created_at: Schema.Unknown })
+const TokenRow = Schema.Struct({
+  id: Schema.String,
+  display_prefix: Schema.NullOr(Schema.String),
+  scope: Schema.Literals(ACCESS_SCOPES),
+  status: Schema.Literals(ACCESS_TOKEN_STATUSES),
+  created_at: Schema.Unknown,
+  last_used_at: Schema.Unknown
+})
 const decodeRows = Schema.decodeUnknownEffect(Schema.Array(TokenRow))
 
 /** How many tokens the page lists, newest first (the organisation index; an organisation has a handful). */
@@ -25,7 +33,7 @@ export const tokenDirectory = Effect.gen(function*() {
   return {
     list: (organisation: string) =>
       Effect.orDie(Effect.flatMap(
-        sql`SELECT id, scope, status, created_at FROM access_tokens WHERE organisation_id = ${organisation} AND app_organisation_id IS NULL
+        sql`SELECT id, display_prefix, scope, status, created_at, last_used_at FROM access_tokens WHERE organisation_id = ${organisation} AND app_organisation_id IS NULL
           ORDER BY created_at DESC, id DESC LIMIT ${TOKENS_LISTED}`,
         decodeRows
       )),
@@ -40,14 +48,11 @@ export const tokenDirectory = Effect.gen(function*() {
 })
 export type TokenDirectory = Effect.Success<typeof tokenDirectory>
 
-/** PostgreSQL's driver gives a `Date`, PGlite's too; anything else is shown as it came. */
-const createdAt = (value: unknown): string => value instanceof Date ? value.toISOString() : String(value)
-
 const tokensPage = (directory: TokenDirectory) => (visit: Visit): Effect.Effect<ApiResponse, PaykitError> =>
   Effect.map(directory.list(visit.caller.organisation), (rows) => dashboardPage(visit, "Access tokens", html`
-<p>The organisation's own tokens (a partner app's are managed on the connect server). Only a token's hash is stored: a token is shown once, when made.</p>
-<div class="scroll"><table><caption>Access tokens, newest first</caption><thead><tr><th scope="col">id</th><th scope="col">scope</th><th scope="col">status</th><th scope="col">created_at</th><th scope="col"><span class="notice">action</span></th></tr></thead><tbody>${
-    rows.map((row) => html`<tr><td><code>${row.id}</code>${row.id === visit.caller.tokenId ? " (this session's)" : ""}</td><td>${row.scope}</td><td>${row.status}</td><td>${createdAt(row.created_at)}</td><td>${
+<p>The organisation's own tokens (a partner app's are managed on the connect server). Only a token's hash is stored: a token is shown once, when made. Its prefix (its first characters, stored when paykit made it) tells it apart; last used is to the minute.</p>
+<div class="scroll"><table><caption>Access tokens, newest first</caption><thead><tr><th scope="col">id</th><th scope="col">prefix</th><th scope="col">scope</th><th scope="col">status</th><th scope="col">created_at</th><th scope="col">last used</th><th scope="col"><span class="notice">action</span></th></tr></thead><tbody>${
+    rows.map((row) => html`<tr><td><code>${row.id}</code>${row.id === visit.caller.tokenId ? " (this session's)" : ""}</td><td>${row.display_prefix === null ? "none" : html`<code>${row.display_prefix}…</code>`}</td><td>${row.scope}</td><td>${row.status}</td><td>${isoTimestampOf(row.created_at) ?? ""}</td><td>${isoTimestampOf(row.last_used_at) ?? "never"}</td><td>${
       visit.canAct && row.status !== "revoked" ? html`<form class="inline" method="post" action="${visit.root}/tokens/${row.id}/revoke">${csrfField(visit.csrfToken)}<button class="secondary" type="submit" aria-label="Revoke ${row.id}">Revoke</button></form>` : ""
     }</td></tr>`)
   }</tbody></table></div>

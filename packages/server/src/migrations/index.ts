@@ -14,6 +14,7 @@ import oauth from "./0010_oauth.ts"
 import operatorOrganisations from "./0011_operator_organisations.ts"
 import serverKeyChecks from "./0012_server_key_checks.ts"
 import organisationOrigin from "./0013_organisation_origin.ts"
+import accessTokenDisplay from "./0014_access_token_display.ts"
 
 /**
  * The server's own tables, numbered on their own: they are recorded in a separate migrations
@@ -33,7 +34,8 @@ export const SERVER_MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unkn
   "0010_oauth": oauth,
   "0011_operator_organisations": operatorOrganisations,
   "0012_server_key_checks": serverKeyChecks,
-  "0013_organisation_origin": organisationOrigin
+  "0013_organisation_origin": organisationOrigin,
+  "0014_access_token_display": accessTokenDisplay
 }
 
 export const SERVER_MIGRATIONS_TABLE = "paykit_server_migrations"
