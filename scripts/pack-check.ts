@@ -19,7 +19,8 @@ const ROOT = join(import.meta.dirname, "..")
  * raised on 2026-11-27 when `createPaykitApp`, the sandbox organisations, the reference and the
  * testing subpath landed (server 156 KB, http 254 KB then); the server's again when the `paykit`
  * command (issue 34: 195 KB) and the dashboard landed (issue 33: 248 KB merged with main as it
- * stood at 15:30 UTC, before the command and the recorded reference examples).
+ * stood at 15:30 UTC, before the command and the recorded reference examples); store-sql's when its
+ * unit of work came to hold writes and read ahead (issue 35: 86 KB before it).
  */
 const TARBALL_BUDGET: Readonly<Record<string, number>> = {
   "@paykit/core": 80_000,
@@ -28,7 +29,7 @@ const TARBALL_BUDGET: Readonly<Record<string, number>> = {
   "@paykit/schedule": 70_000,
   "@paykit/validation": 95_000,
   "@paykit/engine": 1_000_000,
-  "@paykit/store-sql": 86_000,
+  "@paykit/store-sql": 100_000,
   "@paykit/http": 310_000,
   "@paykit/server": 300_000
 }
