@@ -119,11 +119,11 @@ describe("the engine's rooms", () => {
     expect(upward).toEqual([])
   })
 
-  it("start from a kernel that imports no other room, with due work and the in-memory adapters on the kernel alone and the registry on both", () => {
+  it("start from a kernel that imports no other room, with due work on the kernel alone (it owns its storage port) and the in-memory adapters and the registry on both", () => {
     const targets = (room: string) => [...new Set(arrows.filter((a) => a.from === room).map((a) => a.to))].sort()
     expect(targets("kernel")).toEqual([])
     expect(targets("due-work")).toEqual(["kernel"])
-    expect(targets("memory")).toEqual(["kernel"])
+    expect(targets("memory")).toEqual(["due-work", "kernel"])
     expect(targets("registry")).toEqual(["due-work", "kernel"])
   })
 

@@ -1,7 +1,7 @@
 import { MILLIS_PER_DAY } from "@paykit/core"
 import { Effect } from "effect"
 import { type DailyJob, JobRegistry } from "./jobs.ts"
-import { dueDone, type DueWorkDeclarations, DueWorkSchedule } from "../kernel/ports/due-work.ts"
+import { dueDone, type DueWorkDeclarations, DueWorkSchedule } from "./port.ts"
 import { DailyRunIncomplete, nextDailyRunAfter, runJobsOf } from "./daily-clock.ts"
 
 /**

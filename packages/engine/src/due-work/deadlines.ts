@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type DueKind, dueDone, type DueRequest, DueWorkSchedule } from "../kernel/ports/due-work.ts"
+import { type DueKind, dueDone, type DueRequest, DueWorkSchedule } from "./port.ts"
 
 /**
  * Deadlines as due work. A use case that makes a resource with a deadline (a bank authorisation's

@@ -1,4 +1,5 @@
 /** What the engine exports of this room (`src/index.ts` re-exports it whole). */
+export * from "./port.ts"
 export * from "./daily-items.ts"
 export * from "./daily-clock.ts"
 export * from "./jobs.ts"

@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { type DailyJob, JobRegistry } from "./jobs.ts"
-import { DueKinds, DueWorkSchedule, DueWorkStore } from "../kernel/ports/due-work.ts"
+import { DueKinds, DueWorkSchedule, DueWorkStore } from "./port.ts"
 import { RepositoryBackend, type Transactor } from "../kernel/ports/repository.ts"
 import { ClockControl } from "./daily-clock.ts"
 import { DAILY_RUN_KIND, dailyRunDeclarations, scheduleFirstDailyRun } from "./daily-run.ts"

@@ -1,5 +1,5 @@
 import { Cause, Clock, Context, Duration, Effect, Exit, Layer } from "effect"
-import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueRowKey, type DueWorkDeclarations, DueWorkStore } from "../kernel/ports/due-work.ts"
+import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueRowKey, type DueWorkDeclarations, DueWorkStore } from "./port.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { atInstant } from "./daily-clock.ts"
 

@@ -1,7 +1,6 @@
 /** What the engine exports of this room (`src/index.ts` re-exports it whole). */
 export * from "./hosted-pages.ts"
 export * from "./ports/event-log.ts"
-export * from "./ports/due-work.ts"
 export * from "./ports/list-query.ts"
 export * from "./ports/repository.ts"
 export * from "./definition.ts"

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { sweepKind } from "../due-work/deadlines.ts"
-import type { DueWorkDeclarations } from "../kernel/ports/due-work.ts"
+import type { DueWorkDeclarations } from "../due-work/port.ts"
 import type { DueWorkDeclaration } from "../due-work/jobs.ts"
 import { MANDATE_IMPORT_PROCESSING, MandateImports } from "./mandate-imports.ts"
 

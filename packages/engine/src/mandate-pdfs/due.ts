@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { dueDone, type DueWorkDeclarations } from "../kernel/ports/due-work.ts"
+import { dueDone, type DueWorkDeclarations } from "../due-work/port.ts"
 import { MANDATE_PDF_EXPIRY, MandatePdfs } from "./mandate-pdfs.ts"
 
 /**

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { defineResource } from "../kernel/definition.ts"
-import { type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkSchedule, DueWorkStore, type NextDue } from "../kernel/ports/due-work.ts"
+import { type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkSchedule, DueWorkStore, type NextDue } from "../due-work/port.ts"
 import type { NotFound } from "@paykit/core"
 import { type DuplicateId, RepositoryBackend, type VersionConflict, type Versioned } from "../kernel/ports/repository.ts"
 

@@ -1,7 +1,7 @@
 import { Context, Effect, type Fiber, Layer, Semaphore } from "effect"
 import { NotFound } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
-import type { DueWorkSchedule, DueWorkStore } from "../kernel/ports/due-work.ts"
+import type { DueWorkSchedule, DueWorkStore } from "../due-work/port.ts"
 import { InMemoryDueWork } from "./due-store.ts"
 import { type ListQuery, matchesAll } from "../kernel/ports/list-query.ts"
 import { DuplicateId, type Repository, RepositoryBackend, Transactor, VersionConflict, type Versioned } from "../kernel/ports/repository.ts"

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { now } from "@paykit/core"
 import { sweepKind } from "../due-work/deadlines.ts"
-import { dueDone, type DueWorkDeclarations } from "../kernel/ports/due-work.ts"
+import { dueDone, type DueWorkDeclarations } from "../due-work/port.ts"
 import { IMPORT_EXPIRY, IMPORT_PROCESSING, IMPORT_VALIDATION, OutboundPaymentImports } from "./outbound-payment-imports.ts"
 import { OUTBOUND_APPROVAL_EXPIRY, OutboundPayments } from "./outbound-payments.ts"
 

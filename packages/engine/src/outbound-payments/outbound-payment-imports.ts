@@ -35,7 +35,7 @@ import { hostedPageUrl } from "../kernel/hosted-pages.ts"
 import { entriesOf, importLinksOf, moveImport, zeroCounts } from "./outbound-payment-import-moves.ts"
 import { expireUnauthorised, IMPORT_AUTHORISATION_WINDOW_MILLIS, type ImportDueWork, validatePending } from "./outbound-payment-import-due.ts"
 import { optionalSchedule } from "../due-work/deadlines.ts"
-import type { DueRequest } from "../kernel/ports/due-work.ts"
+import type { DueRequest } from "../due-work/port.ts"
 
 /**
  * Where a user reviews and authorises imports: this server's import page

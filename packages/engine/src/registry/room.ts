@@ -1,7 +1,7 @@
 import { type Context, Effect, Layer, type Schema } from "effect"
 import type { DueWork } from "../due-work/jobs.ts"
 import type { ResourceDefinition } from "../kernel/definition.ts"
-import type { DueWorkDeclarations } from "../kernel/ports/due-work.ts"
+import type { DueWorkDeclarations } from "../due-work/port.ts"
 import type { Repository, RepositoryBackend } from "../kernel/ports/repository.ts"
 import { fromBackend } from "../kernel/repository-service.ts"
 

@@ -1,6 +1,6 @@
 import { Clock, Context, Effect } from "effect"
 import { MANDATE_PDF_URL_LIFE_MS, MILLIS_PER_DAY } from "@paykit/core"
-import { dueDone, dueRetryAt, type DueWorkDeclarations, DueWorkSchedule } from "../kernel/ports/due-work.ts"
+import { dueDone, dueRetryAt, type DueWorkDeclarations, DueWorkSchedule } from "../due-work/port.ts"
 import { nextDailyRunAfter } from "../due-work/daily-clock.ts"
 import { dailyRunKey } from "../due-work/daily-run.ts"
 

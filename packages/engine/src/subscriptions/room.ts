@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { defineRoom, store } from "../registry/room.ts"
-import { dueDone, type DueWorkDeclarations } from "../kernel/ports/due-work.ts"
+import { dueDone, type DueWorkDeclarations } from "../due-work/port.ts"
 import { Payments } from "../payments/payments.ts"
 import { SIDE_RECORDS_KIND } from "../payments/side-records.ts"
 import {

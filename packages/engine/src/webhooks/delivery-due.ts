@@ -4,7 +4,7 @@ import { type Cause, webhookDeliveryMachine, type WebhookDeliveryEvent, type Web
 import type { Event } from "../kernel/domain/events.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
-import { type DueItem, type DueOutcome, dueDone, dueRetryAt, DueWorkSchedule } from "../kernel/ports/due-work.ts"
+import { type DueItem, type DueOutcome, dueDone, dueRetryAt, DueWorkSchedule } from "../due-work/port.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import { applyCreation, applyTransition, captureEngineContext, type EngineContext, insertNew, save } from "../kernel/support.ts"
 import { DISABLED_FOR_FAILING, type StoredWebhookEndpoint } from "./domain/webhook-endpoints.ts"

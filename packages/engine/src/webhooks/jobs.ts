@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { DueWorkDeclarations } from "../kernel/ports/due-work.ts"
+import type { DueWorkDeclarations } from "../due-work/port.ts"
 import { WEBHOOK_DELIVERY_KIND, WebhookDeliveries } from "./delivery-due.ts"
 
 /**
