@@ -38,6 +38,9 @@ const verifiedBodies = (receiver: Receiver): ReadonlyArray<Body> =>
 const hasMandateCreated = (receiver: Receiver, mandate: string) =>
   verifiedBodies(receiver).some((b) => b.events.some((e) => e.resource_type === "mandates" && e.action === "created" && e.links["mandate"] === mandate))
 
+/** paykit's `response_time_ms` on a webhook record (not in the official client's types). */
+const responseTimeOf = (record: object): unknown => (record as { readonly response_time_ms?: unknown }).response_time_ms
+
 const withWebhook = (config: ServerConfig, receiver: Receiver): ServerConfig => ({
   ...config,
   webhooks: {
@@ -70,7 +73,11 @@ describe("webhooks through the server", () => {
     const found = await client.webhooks.find(record?.id ?? "")
     expect(found.request_body).toBe(record?.request_body)
     expect(found.response_code).toBe(200)
+    expect(responseTimeOf(found)).toBeGreaterThanOrEqual(0)
+    // The retry meets a receiver that takes 300 ms: the record says how long the answer took.
+    receiver.answer({ _tag: "slow", delayMs: 300 })
     const retried = await client.webhooks.retry(record?.id ?? "")
+    expect(responseTimeOf(retried)).toBeGreaterThanOrEqual(300)
     expect(retried.id).not.toBe(record?.id)
     expect(retried.request_body).toBe(record?.request_body)
     expect(retried.successful).toBe(true)

@@ -74,12 +74,15 @@ export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Eff
     const secret = openSecret(deps.box, request.organisation, request.endpoint)
     const timestamp = Math.floor(Date.now() / 1000)
     const headers = secret === undefined ? { "Content-Type": "application/json" } : signedHeaders(request.endpoint.signature_scheme, secret, request.delivery, timestamp, request.body)
+    // Real time, as the signature's timestamp: how long the receiver took, whatever the organisation's clock says.
+    const sentAt = performance.now()
     const result: SendResult = secret === undefined
       ? { _tag: "Failed", reason: "the endpoint's secret does not open with this server's key" }
       : yield* deps.sender.send(
         { url: request.endpoint.url, headers, body: request.body },
         yield* deps.trust.privateTargets({ organisation: request.organisation, partnerApp: request.endpoint.partner_app })
       )
+    const responseTimeMs = secret === undefined ? null : Math.round(performance.now() - sentAt)
     if (result._tag === "Failed") {
       yield* Effect.logWarning("webhook attempt failed").pipe(
         Effect.annotateLogs({ organisation: request.organisation, webhook_endpoint: request.endpoint.id, delivery: request.delivery, reason: result.reason })
@@ -92,6 +95,7 @@ export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Eff
       request_headers: headers,
       request_body: request.body,
       ...answerFields(result),
+      response_time_ms: responseTimeMs,
       is_test: request.isTest === true,
       links: { webhook_endpoint: request.endpoint.id, delivery: request.delivery }
     })

@@ -13,7 +13,9 @@ export type HeaderMap = typeof HeaderMap.Type
  * A webhook: one attempt to deliver a request to an endpoint, with what was sent and what came
  * back (the real API's `Webhook`). `links` is paykit's: the endpoint it went to and the delivery
  * it belongs to (the `meta.webhook_id` of its body, which is the id of that delivery's first
- * attempt, so `GET /webhooks/{webhook_id}` finds it).
+ * attempt, so `GET /webhooks/{webhook_id}` finds it). `response_time_ms` is paykit's too: the
+ * milliseconds from sending the request to the end of the answer (or to the failure), null when
+ * nothing was sent; records made before it have none.
  */
 export const Webhook = Schema.Struct({
   id: Id,
@@ -27,6 +29,7 @@ export const Webhook = Schema.Struct({
   response_headers_count_truncated: Schema.Boolean,
   response_body: NullableString,
   response_body_truncated: Schema.Boolean,
+  response_time_ms: Schema.optionalKey(Schema.NullOr(Schema.Int)),
   is_test: Schema.Boolean,
   successful: Schema.Boolean,
   links: Schema.Struct({ webhook_endpoint: Schema.String, delivery: Schema.String })
