@@ -47,6 +47,15 @@ const rowsOf = (server: TestServer, organisation: string) =>
     return counts
   }))
 
+/**
+ * Queues the server's own worker and pump drain while a test runs (a customer's event leaves the
+ * outbox once pumped; a due row is taken when it falls due): their counts move by themselves, so
+ * "untouched" is judged on the other tables.
+ */
+const WORK_QUEUES = new Set(["outbox", "due_work"])
+const settledRowsOf = async (server: TestServer, organisation: string) =>
+  (await rowsOf(server, organisation)).filter((r) => !WORK_QUEUES.has(r.table_name))
+
 const OPERATOR: StartOptions = { sandboxToken: SANDBOX_TOKEN, adminSecret: ADMIN_SECRET }
 const DATABASES: ReadonlyArray<readonly [string, () => Promise<TestServer>]> = [
   ["PGlite", () => startServer(OPERATOR)],
@@ -139,7 +148,7 @@ describe.each(DATABASES)("sandbox organisations (%s)", (_database, start) => {
     const clientB = localClient(b.access_token, server.url)
     const customerB = await clientB.customers.create({ email: "grace@example.com", given_name: "Grace", family_name: "Hopper", country_code: "GB" })
     const clockB = await clockOf(server.url, b.access_token)
-    const rowsB = await rowsOf(server, b.id)
+    const rowsB = await settledRowsOf(server, b.id)
     expect((await rowsOf(server, a.id)).map((r) => r.table_name)).toEqual(expect.arrayContaining(["organisations", "access_tokens", "resources", "events", "due_work", "organisation_clocks"]))
 
     const deleted = await api(server.url, ADMIN_SECRET, `/sandbox/organisations/${a.id}`, { method: "DELETE" })
@@ -148,7 +157,7 @@ describe.each(DATABASES)("sandbox organisations (%s)", (_database, start) => {
     expect((await api(server.url, a.access_token, "/customers")).status).toBe(401)
     expect((await api(server.url, SANDBOX_TOKEN, `/sandbox/organisations/${a.id}`, { method: "DELETE" })).status).toBe(404)
 
-    expect(await rowsOf(server, b.id)).toEqual(rowsB)
+    expect(await settledRowsOf(server, b.id)).toEqual(rowsB)
     expect((await clientB.customers.find(customerB.id ?? "")).email).toBe("grace@example.com")
     expect((await clockOf(server.url, b.access_token)).offset_ms).toBe(clockB.offset_ms)
   })
