@@ -14,7 +14,7 @@
  * run (every job of the registry, for the organisation), on the test clock. PGlite runs in
  * memory; PostgreSQL runs when DATABASE_URL is set, in a schema of its own.
  *
- * The bare peer (issue 35): on a store loaded the same way, the same rows a charge writes (the
+ * The bare peer: on a store loaded the same way, the same rows a charge writes (the
  * payment, its history row and its event, the schedule record's next due date) written by hand:
  * the due records read 500 at a time, and each 500 charged in one transaction of four multi-row
  * statements, the rows cloned from those the services wrote. It runs in the same process on the
@@ -23,7 +23,7 @@
  *
  *   DAILY_RUN_STORES=PostgreSQL       one store only (PGlite, PostgreSQL)
  *   DAILY_RUN_PROFILE=/some/dir       a CPU profile of each timed paykit run, and on PGlite its
- *                                     statements listed by total time (docs/benchmarks.md, issue 35)
+ *                                     statements listed by total time (docs/benchmarks.md)
  */
 import { performance } from "node:perf_hooks"
 import { ensureSourceCondition } from "./support/source-condition.ts"

@@ -1,5 +1,5 @@
 /**
- * Many organisations (issue 35): the due-work worker's cost per poll with 10,000 organisations
+ * Many organisations: the due-work worker's cost per poll with 10,000 organisations
  * against the same with 10, in one run. A partner platform's merchants are each an organisation
  * with a clock of its own and a daily-run row; the worker's poll must not grow with their number.
  *

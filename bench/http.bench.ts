@@ -18,7 +18,7 @@
  * (`node:cluster`), against a bare server doing the same two queries through `@effect/sql-pg`'s
  * client (one and three processes).
  *
- * Case `npm-start` (issue 35): `GET /creditors/{id}` (the sandbox creditor) from the server `npm
+ * Case `npm-start`: `GET /creditors/{id}` (the sandbox creditor) from the server `npm
  * start` runs, as it runs it: `packages/server/src/main.ts` in a process of its own, configured by
  * the environment (PGlite on a temporary directory, the due-work worker, the webhook pump, the JSON
  * logs on a pipe this benchmark reads), against the bare server on a file-backed PGlite reading a
@@ -179,8 +179,8 @@ const allCases: ReadonlyArray<Case> = [
     paykit: "paykit-pglite-started",
     bare: "bare-pglite-file"
   },
-  // `npm start` itself (issue 35): its entry point in a process of its own, configured by the
-  // environment, its JSON log a pipe read to the end; the read of issue 35's figures.
+  // `npm start` itself: its entry point in a process of its own, configured by the
+  // environment, its JSON log a pipe read to the end, as an operator runs it.
   {
     key: "npm-start",
     name: "GET /creditors/{id}, `npm start` itself (its process, worker, pump, JSON log on a pipe)",

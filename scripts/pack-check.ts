@@ -18,9 +18,9 @@ const ROOT = join(import.meta.dirname, "..")
  * Raise one knowingly (a dataset, a new room), never just to pass. The server's and http's were
  * raised on 2026-11-27 when `createPaykitApp`, the sandbox organisations, the reference and the
  * testing subpath landed (server 156 KB, http 254 KB then); the server's again when the `paykit`
- * command (issue 34: 195 KB) and the dashboard landed (issue 33: 248 KB merged with main as it
+ * command (195 KB) and the dashboard landed (248 KB merged with main as it
  * stood at 15:30 UTC, before the command and the recorded reference examples); store-sql's when its
- * unit of work came to hold writes and read ahead (issue 35: 86 KB before it).
+ * unit of work came to hold writes and read ahead (86 KB before it).
  */
 const TARBALL_BUDGET: Readonly<Record<string, number>> = {
   "@paykit/core": 80_000,

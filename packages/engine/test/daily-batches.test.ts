@@ -5,7 +5,7 @@ import { captureDailyItems, customers, DAILY_BATCH, EventLog, InMemoryStorage, R
 import { sampleCustomer } from "@paykit/engine/testing"
 
 /**
- * The daily run's items share a unit of work per batch (issue 35), and a batch that fails runs
+ * The daily run's items share a unit of work per batch, and a batch that fails runs
  * again one unit of work per item, so a poison item costs only itself: the units of work opened
  * are counted, and what each item wrote is read back.
  */

@@ -80,7 +80,7 @@ const CLAIM_CANDIDATES_BEYOND_LIMIT = 16
  * runs. Until 2026-11-24 one bound, real time plus the largest offset, served every organisation (a
  * sandbox organisation a year ahead made each poll read every row due within the year); until
  * 2026-11-27 each organisation running ahead was a probe of its own, read from `organisation_clocks`
- * whole on every poll (issue 35). The candidates are then locked, skipping those another claimer is
+ * whole on every poll, so an idle poll grew with the organisations. The candidates are then locked, skipping those another claimer is
  * locking.
  */
 export const claimDueStatement = (sql: SqlClient.SqlClient, lease: DueLease, limit: number) => {

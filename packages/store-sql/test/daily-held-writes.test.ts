@@ -7,7 +7,7 @@ import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
 
 /**
- * A daily batch's unit of work holds its first updates and inserts until it ends (issue 35): a row
+ * A daily batch's unit of work holds its first updates and inserts until it ends: a row
  * another transaction changed after the day's scan read it, or an id taken meanwhile, is found at
  * the end and fails the whole batch; the batch then runs one unit per item, unheld, and only the
  * item that lost is left out (its typed failure logged), the others commit.

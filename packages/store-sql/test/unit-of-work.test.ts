@@ -8,7 +8,7 @@ import * as PgliteClient from "../src/pglite-client.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
 
 /**
- * The SQL unit of work (issue 35): a row read or written in a unit is answered again without a
+ * The SQL unit of work: a row read or written in a unit is answered again without a
  * statement, and the events and history it appends are written in one multi-row statement when it
  * ends, or before something in it reads them; a unit that fails writes none of them. The statements
  * PGlite receives are recorded.

@@ -5,8 +5,8 @@ import { SqlClient } from "effect/sql"
  * Each due row carries the real instant it falls due, `due_real_at`: its `due_at` (on its
  * organisation's clock) less the organisation's offset. A poll's claim is then one range of one
  * index (`due_work_due_real`), whatever the number of organisations: until this migration it also
- * read `organisation_clocks` whole, one probe per organisation running ahead (issue 35: 10,000
- * sandbox organisations made every idle poll 10,000 index probes).
+ * read `organisation_clocks` whole, one probe per organisation running ahead (10,000 sandbox
+ * organisations made every idle poll 10,000 index probes).
  *
  * Triggers keep the column, so every writer of `due_work` (the store's statements, multi-row
  * inserts, tests) is covered: a row written with a `due_at` takes its organisation's offset, and a
