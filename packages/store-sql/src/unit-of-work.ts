@@ -3,8 +3,8 @@ import type { Versioned } from "@paykit/engine"
 import type { SqlClient } from "effect/sql"
 
 /**
- * What a unit of work opened by the SQL transactor keeps while it runs, so a batch costs statements per batch, not per charge. A daily run's
- * batch charges a hundred subscriptions in one unit, and each charge read the same mandate four
+ * What a unit of work opened by the SQL transactor keeps while it runs, so a batch costs statements
+ * per batch, not per charge. A daily run's batch charges a hundred subscriptions in one unit, and each charge read the same mandate four
  * times and its creditor three, and appended its history rows and events a statement each:
  *
  * - `rows`: every row the unit read or wrote by id, answered again without a statement. The unit's
