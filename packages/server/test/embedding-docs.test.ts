@@ -44,17 +44,20 @@ const listCustomers = async (send: (request: Request) => Promise<Response>, orig
 
 const originOf = (server: Pick<Server, "address">) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`
 
+/** A snippet that starts a node:http server of its own (Express, Hono): it lists under /paykit once listening. */
+const listsOnItsServer = async (snippet: string) => {
+  const { paykit, server } = await run<{ paykit: PaykitApp; server: Server }>(snippet, "paykit, server")
+  await new Promise((resolve) => server.listening ? resolve(undefined) : server.once("listening", resolve))
+  try {
+    await listCustomers(fetch, originOf(server), paykit)
+  } finally {
+    server.close()
+    await paykit.close()
+  }
+}
+
 describe("docs/embedding-http.md", () => {
-  it("the Express snippet serves the API under /paykit", { timeout: 150_000 }, async () => {
-    const { paykit, server } = await run<{ paykit: PaykitApp; server: Server }>("express", "paykit, server")
-    await new Promise((resolve) => server.listening ? resolve(undefined) : server.once("listening", resolve))
-    try {
-      await listCustomers(fetch, originOf(server), paykit)
-    } finally {
-      server.close()
-      await paykit.close()
-    }
-  })
+  it("the Express snippet serves the API under /paykit", { timeout: 150_000 }, () => listsOnItsServer("express"))
 
   it("the Fastify snippet serves the API under /paykit", { timeout: 150_000 }, async () => {
     const { paykit, app } = await run<{ paykit: PaykitApp; app: { server: Server; close: () => Promise<void> } }>("fastify", "paykit, app")
@@ -66,16 +69,7 @@ describe("docs/embedding-http.md", () => {
     }
   })
 
-  it("the Hono snippet serves the API under /paykit", { timeout: 150_000 }, async () => {
-    const { paykit, server } = await run<{ paykit: PaykitApp; server: Server }>("hono", "paykit, server")
-    await new Promise((resolve) => server.listening ? resolve(undefined) : server.once("listening", resolve))
-    try {
-      await listCustomers(fetch, originOf(server), paykit)
-    } finally {
-      server.close()
-      await paykit.close()
-    }
-  })
+  it("the Hono snippet serves the API under /paykit", { timeout: 150_000 }, () => listsOnItsServer("hono"))
 
   it("the fetch snippet answers a Request", { timeout: 150_000 }, async () => {
     const module = await run<{ paykit: PaykitApp; default: { fetch: (request: Request) => Promise<Response> } }>("fetch", "paykit")
