@@ -29,7 +29,10 @@ export interface Running {
 }
 
 export const runPaykit = (bin: PaykitBin, args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = {}): Running => {
-  const child = spawn(bin.command, [...bin.args, ...args], { cwd: bin.cwd, env: { ...process.env, ...bin.env, ...env }, stdio: ["ignore", "pipe", "pipe"] })
+  // Its own process group: a wrapper (npx, tsx) runs paykit as its child, and stopping the wrapper
+  // alone left that child serving, holding our pipes open, so the caller never ended (a CI run
+  // timed out in the pack check so). `stopPaykit` signals the whole group.
+  const child = spawn(bin.command, [...bin.args, ...args], { cwd: bin.cwd, env: { ...process.env, ...bin.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true })
   let text = ""
   const listeners = new Set<() => void>()
   const onData = (chunk: Buffer) => {
@@ -62,8 +65,35 @@ export const runPaykit = (bin: PaykitBin, args: ReadonlyArray<string>, env: Node
 
 /** Stops a following command with SIGTERM and answers its exit code. */
 export const stopPaykit = async (running: Running): Promise<number | null> => {
-  if (running.child.exitCode === null && running.child.signalCode === null) running.child.kill("SIGTERM")
-  return running.exited
+  const group = running.child.pid
+  if (running.child.exitCode === null && running.child.signalCode === null) signalGroup(group, "SIGTERM")
+  const code = await running.exited
+  // What the wrapper left behind gets a moment to end on its SIGTERM, then is killed.
+  for (let waited = 0; groupAlive(group) && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100))
+  signalGroup(group, "SIGKILL")
+  running.child.stdout?.destroy()
+  running.child.stderr?.destroy()
+  return code
+}
+
+/** Sends `signal` to the process group led by `pid` (spawned `detached`); a group already gone is no error. */
+const signalGroup = (pid: number | undefined, signal: NodeJS.Signals): void => {
+  if (pid === undefined) return
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // ESRCH: every process of the group has ended.
+  }
+}
+
+const groupAlive = (pid: number | undefined): boolean => {
+  if (pid === undefined) return false
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
 }
 
 export const JOURNEY_TOKEN = "sandbox_cli_journey_token_01"
