@@ -15,9 +15,12 @@
  * memory; PostgreSQL runs when DATABASE_URL is set, in a schema of its own.
  *
  * The bare peer: on a store loaded the same way, the same rows a charge writes (the
- * payment, its history row and its event, the schedule record's next due date) written by hand:
- * the due records read 500 at a time, and each 500 charged in one transaction of four multi-row
- * statements, the rows cloned from those the services wrote. It runs in the same process on the
+ * payment; its history row and `created` event; the subscription's history row, `payment_created`
+ * event and next version; the schedule record's next due date) written by hand: the due records
+ * read 500 at a time, and each 500 charged in one transaction of four multi-row statements, the
+ * rows cloned from those the services wrote. Both runs print the events and history rows they
+ * appended per charge, so the two are seen to write the same. (Until 2026-11-27 the peer wrote
+ * four of the seven rows: the payment's three and the schedule record.) It runs in the same process on the
  * same database kind right after paykit's run, so the ratio holds on a loaded machine. On PGlite
  * the run also counts the statements paykit sent per charge.
  *
@@ -95,18 +98,52 @@ const jsonOf = (value: unknown): Record<string, unknown> =>
 const tuples = (rows: number, width: number, first: number) =>
   Array.from({ length: rows }, (_, r) => `(${Array.from({ length: width }, (_, c) => `$${first + r * width + c}`).join(",")})`).join(",")
 
-/**
- * The bare peer's day: what the charges of `day` write, by hand. The due schedule records are read
- * `PEER_BATCH` at a time in id order; each batch is one transaction of four multi-row statements:
- * the payments (cloned from `payment`, linked to their subscription), their history rows and their
- * `created` events (cloned from the payment's), and the records moved to their next due date.
- */
-const barePeer = (sql: import("effect/sql").SqlClient.SqlClient, day: string, paymentId: string) =>
-  Effect.orDie(Effect.gen(function*() {
+/** The rows a charge clones: the payment's, and the subscription's own history row and event. */
+interface PeerTemplates {
+  readonly payment: RawRow
+  readonly paymentHistory: RawRow
+  readonly paymentEvent: RawRow
+  readonly subscriptionHistory: RawRow
+  readonly subscriptionEvent: RawRow
+}
+
+/** The template rows the services wrote: a payment's three, and a subscription's history row and event. */
+const peerTemplates = (sql: import("effect/sql").SqlClient.SqlClient, paymentId: string, subscriptionId: string) =>
+  Effect.gen(function*() {
     const [payment] = yield* sql<RawRow>`SELECT * FROM resources WHERE organisation_id = ${ORG} AND resource_type = 'payments' AND id = ${paymentId}`
-    const [history] = yield* sql<RawRow>`SELECT * FROM transitions WHERE organisation_id = ${ORG} AND filters->>'resource_id' = ${paymentId}`
-    const [event] = yield* sql<RawRow>`SELECT * FROM events WHERE organisation_id = ${ORG} AND filters->>'payment' = ${paymentId} AND filters->>'action' = 'created'`
-    if (payment === undefined || history === undefined || event === undefined) return yield* Effect.die("the template payment has no rows")
+    const [paymentHistory] = yield* sql<RawRow>`SELECT * FROM transitions WHERE organisation_id = ${ORG} AND filters->>'resource_id' = ${paymentId}`
+    const [paymentEvent] = yield* sql<RawRow>`SELECT * FROM events WHERE organisation_id = ${ORG} AND filters->>'payment' = ${paymentId} AND filters->>'action' = 'created'`
+    const [subscriptionHistory] = yield* sql<RawRow>`SELECT * FROM transitions WHERE organisation_id = ${ORG} AND filters->>'resource_id' = ${subscriptionId}`
+    const [subscriptionEvent] = yield* sql<RawRow>`SELECT * FROM events WHERE organisation_id = ${ORG} AND filters->>'subscription' = ${subscriptionId} AND filters->>'action' = 'created'`
+    if (payment === undefined || paymentHistory === undefined || paymentEvent === undefined || subscriptionHistory === undefined || subscriptionEvent === undefined) {
+      return yield* Effect.die("the template payment or subscription has no rows")
+    }
+    return { payment, paymentHistory, paymentEvent, subscriptionHistory, subscriptionEvent } satisfies PeerTemplates
+  })
+
+/** The cause of a subscription's `payment_created` event, as the daily run writes it. */
+const SUBSCRIPTION_CHARGED = { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." }
+
+/** `row` with a new id, its filters merged with `filters` and its data changed by `change`. */
+const cloneRow = (row: RawRow, rowId: string, change: (data: Record<string, unknown>) => Record<string, unknown>, filters: Record<string, unknown>) => ({
+  ...row,
+  id: rowId,
+  filters: JSON.stringify({ ...jsonOf(row["filters"]), ...filters }),
+  data: JSON.stringify(change(jsonOf(row["data"])))
+})
+
+/**
+ * The bare peer's day: what the charges of `day` write, by hand, the same rows paykit writes. The
+ * due schedule records are read `PEER_BATCH` at a time in id order, with their subscriptions; each
+ * batch is one transaction of four multi-row statements: the payments (cloned from the template
+ * payment, linked to their subscription); the history rows and events, two of each a charge (the
+ * payment's `created`, and the subscription's `payment_created`, cloned from the template
+ * subscription's rows); and one update moving both the subscription (its next version) and its
+ * schedule record (the next due date and occurrence).
+ */
+const barePeer = (sql: import("effect/sql").SqlClient.SqlClient, day: string, paymentId: string, subscriptionId: string) =>
+  Effect.orDie(Effect.gen(function*() {
+    const t = yield* peerTemplates(sql, paymentId, subscriptionId)
     const next = addDays(unsafeLocalDate(day), 30)
     let after = ""
     let n = 0
@@ -115,27 +152,30 @@ const barePeer = (sql: import("effect/sql").SqlClient.SqlClient, day: string, pa
         WHERE organisation_id = ${ORG} AND resource_type = 'subscription_schedules' AND filters ? 'due_on'
         AND (filters->>'due_on') COLLATE "C" <= ${day} AND id > ${after} OFFSET 0) AS matching ORDER BY id LIMIT ${PEER_BATCH}`
       if (due.length === 0) return
+      const subscriptions = new Map((yield* sql<RawRow>`SELECT id, version, data FROM resources WHERE organisation_id = ${ORG}
+        AND resource_type = 'subscriptions' AND id IN ${sql.in(due.map((r) => String(r["id"])))}`).map((row) => [String(row["id"]), row]))
       const payments: Array<RawRow> = []
       const histories: Array<RawRow> = []
       const events: Array<RawRow> = []
       const moved: Array<unknown> = []
       for (const record of due) {
         const subscription = String(record["id"])
-        const id = cloneId(String(payment["id"]), 50_000_000 + n)
-        const clone = (row: RawRow, rowId: string, change: (data: Record<string, unknown>) => Record<string, unknown>, filters: Record<string, unknown>) => ({
-          ...row,
-          id: rowId,
-          filters: JSON.stringify({ ...jsonOf(row["filters"]), ...filters }),
-          data: JSON.stringify(change(jsonOf(row["data"])))
-        })
-        payments.push(clone(payment, id, (d) => ({ ...d, id, links: { ...(d["links"] as object), subscription } }), { subscription }))
-        const historyId = cloneId(String(history["id"]), n)
-        histories.push(clone(history, historyId, (d) => ({ ...d, id: historyId, resource_id: id }), { resource_id: id }))
-        const eventId = cloneId(String(event["id"]), n)
-        events.push(clone(event, eventId, (d) => ({ ...d, id: eventId, links: { ...(d["links"] as object), payment: id, subscription } }), { payment: id, subscription }))
+        const current = subscriptions.get(subscription)
+        if (current === undefined) return yield* Effect.die(`no subscription ${subscription}`)
+        const id = cloneId(String(t.payment["id"]), 50_000_000 + n)
+        payments.push(cloneRow(t.payment, id, (d) => ({ ...d, id, links: { ...(d["links"] as object), subscription } }), { subscription }))
+        const historyId = cloneId(String(t.paymentHistory["id"]), n)
+        histories.push(cloneRow(t.paymentHistory, historyId, (d) => ({ ...d, id: historyId, resource_id: id }), { resource_id: id }))
+        const subscriptionHistoryId = cloneId(String(t.subscriptionHistory["id"]), 20_000_000 + n)
+        histories.push(cloneRow(t.subscriptionHistory, subscriptionHistoryId, (d) => ({ ...d, id: subscriptionHistoryId, resource_id: subscription }), { resource_id: subscription }))
+        const eventId = cloneId(String(t.paymentEvent["id"]), n)
+        events.push(cloneRow(t.paymentEvent, eventId, (d) => ({ ...d, id: eventId, links: { ...(d["links"] as object), payment: id, subscription } }), { payment: id, subscription }))
+        const subscriptionEventId = cloneId(String(t.subscriptionEvent["id"]), 20_000_000 + n)
+        events.push(cloneRow(t.subscriptionEvent, subscriptionEventId, (d) => ({ ...d, id: subscriptionEventId, action: "payment_created", links: { ...(d["links"] as object), payment: id, subscription }, details: SUBSCRIPTION_CHARGED }), { action: "payment_created", payment: id, subscription }))
         const data = jsonOf(record["data"])
         const schedule = data["schedule"] as Record<string, unknown>
-        moved.push(subscription, Number(record["version"]), JSON.stringify({ due_on: next }), JSON.stringify({ ...data, due_on: next, schedule: { ...schedule, fromIndex: Number(schedule["fromIndex"]) + 1 } }))
+        moved.push("subscriptions", subscription, Number(current["version"]), "{}", JSON.stringify(jsonOf(current["data"])))
+        moved.push("subscription_schedules", subscription, Number(record["version"]), JSON.stringify({ due_on: next }), JSON.stringify({ ...data, due_on: next, schedule: { ...schedule, fromIndex: Number(schedule["fromIndex"]) + 1 } }))
         n++
       }
       yield* sql.withTransaction(Effect.gen(function*() {
@@ -144,8 +184,8 @@ const barePeer = (sql: import("effect/sql").SqlClient.SqlClient, day: string, pa
           if (first !== undefined) yield* sql`INSERT INTO ${sql(table)} ${sql.insert([first, ...rest])}`
         }
         yield* sql.unsafe(`UPDATE resources AS r SET version = r.version + 1, filters = r.filters || v.filters::jsonb, data = v.data::json
-          FROM (VALUES ${tuples(due.length, 4, 2)}) AS v(id, version, filters, data)
-          WHERE r.organisation_id = $1 AND r.resource_type = 'subscription_schedules' AND r.id = v.id AND r.version = v.version::int`, [ORG, ...moved])
+          FROM (VALUES ${tuples(due.length * 2, 5, 2)}) AS v(resource_type, id, version, filters, data)
+          WHERE r.organisation_id = $1 AND r.resource_type = v.resource_type AND r.id = v.id AND r.version = v.version::int`, [ORG, ...moved])
       }))
       after = String(due[due.length - 1]?.["id"])
     }
@@ -181,14 +221,16 @@ const measure = (client: Client, subscriptions: number, due: number, history: nu
       const sql = yield* SqlClient.SqlClient
       yield* Effect.orDie(sql`ANALYZE`)
       const now = yield* Effect.clockWith((clock) => clock.currentTimeMillis)
+      const rowsBefore = yield* appendedRows(sql)
       const statementsBefore = sent.count
       sent.byText.clear()
       const profiler = PROFILE === undefined || runner !== "paykit" ? undefined : yield* Effect.promise(() => startProfile())
       const t0 = performance.now()
       if (runner === "paykit") yield* simulator.advanceTo(engine.nextDailyRunAfter(now) + 1)
-      else yield* barePeer(sql, runDay, paid.id)
+      else yield* barePeer(sql, runDay, paid.id, template.id)
       const seconds = (performance.now() - t0) / 1000
       const statements = sent.count - statementsBefore
+      const rowsAfter = yield* appendedRows(sql)
       if (PROFILE !== undefined && runner === "paykit") {
         for (const [text, { count, ms }] of [...sent.byText].sort((a, b) => b[1].ms - a[1].ms).slice(0, 25)) {
           console.log(`  ${ms.toFixed(0).padStart(6)} ms ${String(count).padStart(6)}x ${text}`)
@@ -196,9 +238,18 @@ const measure = (client: Client, subscriptions: number, due: number, history: nu
       }
       if (profiler !== undefined && PROFILE !== undefined) yield* Effect.promise(() => profiler(`${PROFILE}/daily-run-${subscriptions}-${due}-${Date.now()}.cpuprofile`))
       const made = yield* paymentRepo.scan(ORG, { subscription: { op: "range" } })
-      return { seconds, charged: made.length, statements }
+      const perCharge = (n: number) => made.length === 0 ? "0" : (n / made.length).toFixed(2)
+      const written = `${perCharge(rowsAfter.events - rowsBefore.events)} events and ${perCharge(rowsAfter.transitions - rowsBefore.transitions)} history rows a charge`
+      return { seconds, charged: made.length, statements, written }
     }), context)
   })))
+
+/** How many events and history rows the store holds: what a run appended, so both runners are seen to write the same. */
+const appendedRows = (sql: import("effect/sql").SqlClient.SqlClient) =>
+  Effect.map(
+    Effect.orDie(sql<{ events: string; transitions: string }>`SELECT (SELECT count(*) FROM events)::text AS events, (SELECT count(*) FROM transitions)::text AS transitions`),
+    ([row]) => ({ events: Number(row?.events ?? 0), transitions: Number(row?.transitions ?? 0) })
+  )
 
 /** Statements sent to PGlite (its instance's `query`), for the profile of a charge: how many, and their time by text. */
 const sent = { count: 0, byText: new Map<string, { count: number; ms: number }>() }
@@ -261,7 +312,7 @@ for (const [name, client] of stores.filter(([name]) => wantedStores === undefine
       `${name}: paykit ${rate.toFixed(0)} charges/s` +
         (run.statements > 0 ? ` (${(run.statements / run.charged).toFixed(1)} statements a charge)` : "") +
         `; bare peer ${peerRate.toFixed(0)} charges/s (${peer.charged} charged in ${peer.seconds.toFixed(2)} s); ` +
-        `paykit/peer ${(rate / peerRate).toFixed(2)}`
+        `paykit/peer ${(rate / peerRate).toFixed(2)}; paykit wrote ${run.written}, the peer ${peer.written}`
     )
   }
 }
