@@ -156,13 +156,22 @@ export const maxLocalDate = (a: LocalDate, b: LocalDate): LocalDate => (a >= b ?
 // ---------------------------------------------------------------------------------------------
 // Timestamps
 
+// A unit of work stamps several records with the same instant: the last rendering is reused.
+let lastMillis = Number.NaN
+let lastTimestamp = ""
+
 const TIMESTAMP_PATTERN = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-const isTimestamp = (s: string): boolean => {
-  if (!TIMESTAMP_PATTERN.test(s)) return false
-  const ms = Date.parse(s)
-  return Number.isFinite(ms) && new Date(ms).toISOString() === s
-}
+/**
+ * A real instant in the one rendering: the pattern, a calendar date, and a time of day within
+ * 23:59:59 (24:00 and leap seconds are refused, as rendering them back would not give the same
+ * text). Every stored record's timestamps pass here on every read and write, so the check is
+ * arithmetic on the text; the one the clock rendered last passes at once.
+ */
+const isTimestamp = (s: string): boolean =>
+  s === lastTimestamp ||
+  (TIMESTAMP_PATTERN.test(s) && isRealDate(s.slice(0, 10)) && Number(s.slice(11, 13)) <= 23 && Number(s.slice(14, 16)) <= 59 &&
+    Number(s.slice(17, 19)) <= 59)
 
 /** An instant in UTC, always rendered `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 export const Timestamp = Schema.String.pipe(
@@ -176,9 +185,6 @@ export const Timestamp = Schema.String.pipe(
 ).annotate({ identifier: "Timestamp" })
 export type Timestamp = typeof Timestamp.Type
 
-// A unit of work stamps several records with the same instant: the last rendering is reused.
-let lastMillis = Number.NaN
-let lastTimestamp = ""
 
 export const timestampFromMillis = (ms: number): Timestamp => {
   if (ms !== lastMillis) {

@@ -167,3 +167,23 @@ describe("Timestamp", () => {
     }))
   })
 })
+
+describe("Timestamp's check", () => {
+  /** The rule as JavaScript's own dates state it: the text is the rendering of the instant it names. */
+  const rendersItself = (s: string) => {
+    const ms = Date.parse(s)
+    return Number.isFinite(ms) && new Date(ms).toISOString() === s
+  }
+  const pad = (n: number, width: number) => String(n).padStart(width, "0")
+
+  it("accepts exactly the texts that render back to themselves, out-of-range fields included", () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }),
+      fc.integer({ min: 0, max: 25 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 61 }), fc.integer({ min: 0, max: 999 }),
+      (year, month, day, hour, minute, second, ms) => {
+        const text = `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}.${pad(ms, 3)}Z`
+        expect(Schema.is(Timestamp)(text)).toBe(rendersItself(text))
+      }
+    ), { numRuns: 5_000 })
+  })
+})

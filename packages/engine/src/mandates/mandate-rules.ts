@@ -21,16 +21,20 @@ export const minimumAdvanceNotice = (creditor: Creditor, scheme: MandateScheme):
  * longer be charged have none.
  */
 export const withNextPossibleChargeDate = (mandate: Mandate, creditor: Creditor, day: LocalDate): Mandate => {
-  if (!CHARGEABLE_MANDATE_STATUSES.includes(mandate.status)) {
-    return { ...mandate, next_possible_charge_date: null, next_possible_standard_ach_charge_date: null }
-  }
-  const date = nextPossibleChargeDate({ scheme: mandate.scheme, today: day, minimumAdvanceNotice: minimumAdvanceNotice(creditor, mandate.scheme) })
+  const date = nextPossibleChargeDateOn(mandate, creditor, day)
+  if (date === null) return { ...mandate, next_possible_charge_date: null, next_possible_standard_ach_charge_date: null }
   return {
     ...mandate,
     next_possible_charge_date: date,
     next_possible_standard_ach_charge_date: mandate.scheme === "ach" ? date : null
   }
 }
+
+/** The mandate's next possible charge date as it is on `day`: none while it cannot be charged. */
+export const nextPossibleChargeDateOn = (mandate: Mandate, creditor: Creditor, day: LocalDate): LocalDate | null =>
+  CHARGEABLE_MANDATE_STATUSES.includes(mandate.status)
+    ? nextPossibleChargeDate({ scheme: mandate.scheme, today: day, minimumAdvanceNotice: minimumAdvanceNotice(creditor, mandate.scheme) })
+    : null
 
 /** The links of a mandate's events. */
 export const mandateLinks = (m: Pick<Mandate, "id" | "links">) => ({ mandate: m.id, customer: m.links.customer, creditor: m.links.creditor })

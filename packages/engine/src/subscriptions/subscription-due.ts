@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { addDays, type LocalDate, today, unsafeAmount } from "@paykit/core"
+import { addDays, fromDayNumber, type LocalDate, toDayNumber, today, unsafeAmount } from "@paykit/core"
 import { subscriptionMachine } from "@paykit/machines"
 import { calendarFor, chargeDay, formatDayNumber, hasFurtherPayments, type SubscriptionSchedule } from "@paykit/schedule"
 import type { Versioned } from "../kernel/ports/repository.ts"
@@ -10,13 +10,16 @@ import type { Mandate } from "../mandates/domain/mandates.ts"
 import type { PaymentCreateRequest } from "../payments/domain/payments.ts"
 import type { Subscription, SubscriptionScheduleRecord } from "./domain/subscriptions.ts"
 import type { Payments } from "../payments/payments.ts"
+import type { MandateDormancyRepository } from "../mandates/repositories.ts"
 import { factsOf, mandateToday, type SubscriptionDeps, subscriptionLinks } from "./subscription-rules.ts"
-import { withNextPossibleChargeDate } from "../mandates/mandate-rules.ts"
+import { nextPossibleChargeDateOn } from "../mandates/mandate-rules.ts"
 
 /** What the daily work of subscriptions reads and writes: it creates payments through their service. */
 export interface SubscriptionDueDeps extends SubscriptionDeps {
   readonly payments: Payments["Service"]
   readonly eachItem: DailyItems
+  /** Read ahead only: creating a payment keeps its mandate's last use in this record (`payments/mandate-last-use.ts`). */
+  readonly dormancies: MandateDormancyRepository["Service"]
 }
 
 /** The payment command of a subscription's occurrence charged on `chargeDate`. */
@@ -102,15 +105,30 @@ const processOne = (deps: SubscriptionDueDeps, organisation: string, initial: Ve
     }
   })
 
+/**
+ * The first day after `day` on which `reaches` holds, and `due` if none before it does. `reaches`
+ * must be monotonic (false, then true from some day on): a mandate's next possible charge date
+ * never moves back as the days go on, so a search by halves finds the day in a handful of steps
+ * where a walk day by day took a step (and a calendar computation) per day of notice.
+ */
+export const firstDayReaching = (day: LocalDate, due: LocalDate, reaches: (day: LocalDate) => boolean): LocalDate => {
+  let low = toDayNumber(day) + 1
+  let high = toDayNumber(due)
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2)
+    if (reaches(fromDayNumber(middle))) high = middle
+    else low = middle + 1
+  }
+  return fromDayNumber(Math.max(low, toDayNumber(day) + 1))
+}
+
 /** The first day after `day` whose next possible charge date reaches `due`: when its notice starts. */
 const noticeStarts = (deps: SubscriptionDueDeps, organisation: string, mandateId: string, day: LocalDate, due: LocalDate) =>
   Effect.gen(function*() {
     const mandate = (yield* deps.mandates.get(organisation, mandateId)).resource
     const creditor = (yield* Effect.orDie(deps.creditors.get(organisation, mandate.links.creditor))).resource
-    let next = addDays(day, 1)
-    // Each step is arithmetic on the scheme's calendar; `due` is at most a year or so away.
-    while (next < due && (withNextPossibleChargeDate(mandate, creditor, next).next_possible_charge_date ?? next) < due) next = addDays(next, 1)
-    return next
+    // A mandate that cannot be charged has no such date: its notice starts on the day itself.
+    return firstDayReaching(day, due, (next) => (nextPossibleChargeDateOn(mandate, creditor, next) ?? next) >= due)
   })
 
 /**
@@ -134,11 +152,19 @@ const processDue = (deps: SubscriptionDueDeps, organisation: string, found: Vers
     return yield* save(deps.schedules, organisation, record, { ...record.resource, due_on: dueOn })
   })
 
-/** What a batch of due records' charges read by id, read for the batch at once: the subscriptions and their app attributions (usually none). */
-const readAhead = (deps: SubscriptionDueDeps, organisation: string) => (batch: ReadonlyArray<Versioned<SubscriptionScheduleRecord>>) => {
-  const ids = batch.map(idOfVersioned)
-  return Effect.all([deps.subscriptions.getMany(organisation, ids), deps.attributions.getMany(organisation, ids)], { discard: true })
-}
+/**
+ * What a batch of due records' charges read by id, read for the batch in a statement each: the
+ * subscriptions and their app attributions (usually none), then their mandates, the mandates'
+ * creditors and last-use records. A day's subscriptions are on as many mandates as payers.
+ */
+const readAhead = (deps: SubscriptionDueDeps, organisation: string) => (batch: ReadonlyArray<Versioned<SubscriptionScheduleRecord>>) =>
+  Effect.gen(function*() {
+    const ids = batch.map(idOfVersioned)
+    const [subscriptions] = yield* Effect.all([deps.subscriptions.getMany(organisation, ids), deps.attributions.getMany(organisation, ids)])
+    const mandateIds = [...new Set(subscriptions.map((s) => s.resource.links.mandate))]
+    const [mandates] = yield* Effect.all([deps.mandates.getMany(organisation, mandateIds), deps.dormancies.getMany(organisation, mandateIds)])
+    yield* deps.creditors.getMany(organisation, [...new Set(mandates.map((m) => m.resource.links.creditor))])
+  })
 
 /** The statuses of a subscription that can still charge. */
 const LIVE_SUBSCRIPTION_STATUSES = ["active", "paused"] as const

@@ -6,7 +6,7 @@ import { Transactor } from "../kernel/ports/repository.ts"
 import { AppAttributionRepository } from "../ledger/repositories.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { CustomerRepository } from "../customers/repositories.ts"
-import { MandateRepository } from "../mandates/repositories.ts"
+import { MandateDormancyRepository, MandateRepository } from "../mandates/repositories.ts"
 import { SubscriptionRepository, SubscriptionScheduleRepository } from "./repositories.ts"
 import { isRemoved } from "../customers/domain/customers.ts"
 import type {
@@ -50,6 +50,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
     | SubscriptionScheduleRepository
     | AppAttributionRepository
     | MandateRepository
+    | MandateDormancyRepository
     | CustomerRepository
     | CreditorRepository
     | Payments
@@ -68,7 +69,7 @@ export class Subscriptions extends Context.Service<Subscriptions, {
       }
       const customers = yield* CustomerRepository
       const run = yield* captureUnitOfWork
-      const due: SubscriptionDueDeps = { ...deps, payments: yield* Payments, eachItem: yield* captureDailyItems }
+      const due: SubscriptionDueDeps = { ...deps, payments: yield* Payments, eachItem: yield* captureDailyItems, dormancies: yield* MandateDormancyRepository }
 
       /**
        * The spec: "subscriptions of removed customers are omitted". Their removal is not a mark on
