@@ -8,8 +8,6 @@ import { Clock, Effect, type Fiber, Schema } from "effect"
  * exact integers and avoid `Date` and its time zones entirely.
  */
 
-const LOCAL_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
-
 export const isLeapYear = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0
 
 const MONTH_LENGTHS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const
@@ -17,13 +15,27 @@ const MONTH_LENGTHS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const
 export const daysInMonth = (year: number, month: number): number =>
   month === 2 && isLeapYear(year) ? 29 : (MONTH_LENGTHS[month - 1] ?? Number.NaN)
 
+/** The number the digits of `s` from `start` to `end` spell, or -1 if any is not a digit. */
+const digitsAt = (s: string, start: number, end: number): number => {
+  let value = 0
+  for (let i = start; i < end; i++) {
+    const digit = s.charCodeAt(i) - 48
+    if (digit < 0 || digit > 9) return -1
+    value = value * 10 + digit
+  }
+  return value
+}
+
+const DASH = 45
+
+// Every date of every stored record is checked on each read and write: read off the characters,
+// not matched with a pattern's captures.
 const isRealDate = (s: string): boolean => {
-  const m = LOCAL_DATE_PATTERN.exec(s)
-  if (m === null) return false
-  const year = Number(m[1])
-  const month = Number(m[2])
-  const day = Number(m[3])
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
+  if (s.length !== 10 || s.charCodeAt(4) !== DASH || s.charCodeAt(7) !== DASH) return false
+  const year = digitsAt(s, 0, 4)
+  const month = digitsAt(s, 5, 7)
+  const day = digitsAt(s, 8, 10)
+  return year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month)
 }
 
 export const LocalDate = Schema.String.pipe(

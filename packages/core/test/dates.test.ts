@@ -187,3 +187,25 @@ describe("Timestamp's check", () => {
     ), { numRuns: 5_000 })
   })
 })
+
+describe("LocalDate's check", () => {
+  /** The rule as JavaScript's own dates state it: YYYY-MM-DD naming a day that exists (years 0000-9999). */
+  const namesADay = (s: string) => {
+    const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s)
+    if (m === null) return false
+    const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])]
+    const date = new Date(0)
+    date.setUTCFullYear(year, month - 1, day)
+    return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  }
+
+  it("accepts exactly the texts that name a real day", () => {
+    const pad = (n: number, width: number) => String(n).padStart(width, "0")
+    const shaped = fc.tuple(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 0, max: 13 }), fc.integer({ min: 0, max: 32 }))
+      .map(([y, m, d]) => `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}`)
+    const noisy = fc.string({ unit: fc.constantFrom("0", "1", "2", "9", "-", " ", "a", "/"), minLength: 8, maxLength: 12 })
+    fc.assert(fc.property(fc.oneof(shaped, noisy), (text) => {
+      expect(Schema.is(LocalDate)(text)).toBe(namesADay(text))
+    }), { numRuns: 10_000 })
+  })
+})

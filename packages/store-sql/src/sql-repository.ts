@@ -167,14 +167,16 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     Effect.map(Effect.catch(encode(resource), corrupt(`resource ${resource.id} does not encode`)), (value) => JSON.stringify(value))
 
   /** A new row of the table: version 1, its filters extracted, its data encoded (`data`). */
+  // Plain values, no casts: an INSERT's parameters take their columns' types (timestamptz, jsonb,
+  // json), and a row of fragments cost three statement fragments to build and compile.
   const rowOf = (organisation: string, resource: A, data: string): Record<string, unknown> => ({
     organisation_id: organisation,
     ...(location.typed ? { resource_type: resourceType } : {}),
     id: resource.id,
     version: 1,
-    created_at: sql`${resource.created_at}::timestamptz`,
-    filters: sql`${extracted(resource)}::jsonb`,
-    data: sql`${data}::json`
+    created_at: resource.created_at,
+    filters: extracted(resource),
+    data
   })
 
   /** The unit of work's key of a row of this repository. */
