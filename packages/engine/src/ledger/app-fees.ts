@@ -34,12 +34,13 @@ export const recordAttribution = (
     yield* Effect.orDie(Effect.flatMap(now, (created_at) => repos.attributions.insert(organisation, { id, created_at, app })))
   })
 
-/** The partner app `id` was created by, or null. */
+/**
+ * The partner app `id` was created by, or null. Read as one of many: most payments have no
+ * attribution, and an absent one answers an empty list where a `get` built a `NotFound` (its stack
+ * trace too) only to catch it.
+ */
 export const attributionOf = (attributions: Attributions, organisation: string, id: string): Effect.Effect<PartnerApp | null> =>
-  attributions.get(organisation, id).pipe(
-    Effect.map((v) => v.resource.app),
-    Effect.catchTag("NotFound", () => Effect.succeed(null))
-  )
+  Effect.map(attributions.getMany(organisation, [id]), (found) => found[0]?.resource.app ?? null)
 
 /**
  * Credits (`app_fee_collected`) or debits (`app_fee_refunded`) the partner of a merchant's

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { type LocalDate, unsafeLocalDate } from "@paykit/core"
 import { eq } from "../kernel/ports/list-query.ts"
-import type { Versioned } from "../kernel/ports/repository.ts"
 import { save } from "../kernel/support.ts"
 import type { MandateDormancy } from "../mandates/domain/mandate-dormancy.ts"
 import type { Mandate } from "../mandates/domain/mandates.ts"
@@ -50,10 +49,9 @@ export const keepLastUse = (deps: LastUseDeps, organisation: string, payment: Pa
     const mandateId = payment.links.mandate
     const chargeDate = payment.charge_date
     if (mandateId === undefined || chargeDate === null) return
-    const found = yield* Effect.option(deps.dormancy.get(organisation, mandateId))
-    // Not a scheme that lapses.
-    if (found._tag === "None") return
-    const record: Versioned<MandateDormancy> = found.value
+    // One of many, so a mandate of a scheme that does not lapse (no record) costs no `NotFound`.
+    const [record] = yield* deps.dormancy.getMany(organisation, [mandateId])
+    if (record === undefined) return
     const lastUse = payment.status !== "cancelled"
       ? (chargeDate > record.resource.last_use ? chargeDate : record.resource.last_use)
       : chargeDate === record.resource.last_use ? yield* searchLastUse(deps, organisation, record.resource) : record.resource.last_use
