@@ -1,6 +1,7 @@
 import { Cause, Context } from "effect"
 import type { ApiResponse } from "./api-response.ts"
 import { internalErrorResponse } from "./error-response.ts"
+import { writeStdoutLine } from "./stdout-lines.ts"
 
 /** One structured line per request. */
 export interface RequestLogEntry {
@@ -14,7 +15,7 @@ export interface RequestLogEntry {
 
 /** Where request lines go: JSON lines on stdout unless replaced (tests and benchmarks silence it). */
 export const RequestLog = Context.Reference<(entry: RequestLogEntry) => void>("@paykit/http/RequestLog", {
-  defaultValue: () => (entry) => void process.stdout.write(`${JSON.stringify({ level: "info", msg: "request", ...entry })}\n`)
+  defaultValue: () => (entry) => writeStdoutLine(JSON.stringify({ level: "info", msg: "request", ...entry }))
 })
 
 export const silentRequestLog = (_entry: RequestLogEntry): void => {}

@@ -1,4 +1,5 @@
 import { Cause, Context, Layer, Logger, type LogLevel, References } from "effect"
+import { writeStdoutLine } from "@paykit/http"
 
 /**
  * Where the server's own lines go (start-up, shutdown, and every `Effect.log*` of the engine and its
@@ -19,7 +20,7 @@ export const jsonLine = (value: unknown): string => {
 }
 
 /** A line as the server writes it by default: JSON on stdout, with its time. */
-export const stdoutLog = (line: ServerLogLine): void => void process.stdout.write(`${jsonLine({ time: new Date().toISOString(), ...line })}\n`)
+export const stdoutLog = (line: ServerLogLine): void => writeStdoutLine(jsonLine({ time: new Date().toISOString(), ...line }))
 
 export const ServerLog = Context.Reference<(line: ServerLogLine) => void>("@paykit/server/ServerLog", {
   defaultValue: () => stdoutLog
