@@ -15,7 +15,7 @@ import type { OutboundPayment } from "@paykit/engine"
 import type { Layer as LayerType } from "effect"
 import type { SqlClient as SqlClientModule } from "effect/sql"
 
-const { Effect, Layer, ManagedRuntime, Option, Redacted } = await import("effect")
+const { Effect, Layer, ManagedRuntime, Option, Redacted, Schema } = await import("effect")
 const engine = await import("@paykit/engine")
 const http = await import("@paykit/http")
 
@@ -337,13 +337,15 @@ const RECIPIENT = {
   }
 } as const
 
-/** Stores the recipient's customer and account unless another process on the same schema did. */
+/** Stores the recipient's customer and account (checked by the engine's schemas) unless another process on the same schema did. */
 const seedRecipient = (organisation: string) =>
   Effect.gen(function*() {
     const customers = yield* engine.CustomerRepository
     const accounts = yield* engine.CustomerBankAccountRepository
-    if ((yield* Effect.option(customers.get(organisation, RECIPIENT.customer.id)))._tag === "None") yield* Effect.orDie(customers.insert(organisation, RECIPIENT.customer))
-    if ((yield* Effect.option(accounts.get(organisation, RECIPIENT.account.id)))._tag === "None") yield* Effect.orDie(accounts.insert(organisation, RECIPIENT.account))
+    const customer = Schema.decodeUnknownSync(engine.Customer)(RECIPIENT.customer)
+    const account = Schema.decodeUnknownSync(engine.CustomerBankAccount)(RECIPIENT.account)
+    if ((yield* Effect.option(customers.get(organisation, customer.id)))._tag === "None") yield* Effect.orDie(customers.insert(organisation, customer))
+    if ((yield* Effect.option(accounts.get(organisation, account.id)))._tag === "None") yield* Effect.orDie(accounts.insert(organisation, account))
   })
 const PGLITE_TOKEN = "paykit_bench_pglite_token_0001"
 const pgliteHeaders = { authorization: `Bearer ${PGLITE_TOKEN}`, ...VERSION }
