@@ -491,7 +491,7 @@ const dataOf = <A>(row: { readonly data: unknown } | undefined): A | undefined =
  * first use, the approval deadline scheduled, the two transitions (created verifying, verified to
  * pending approval) and their two events (which the outbox trigger queues, as for paykit's).
  */
-const bareCreateOutbound = (query: Query, organisation: string, input: OutboundInput, n: number) => async (): Promise<Refusal> => {
+const bareCreateOutbound = async (query: Query, organisation: string, input: OutboundInput, n: number): Promise<Refusal> => {
   const creditorId = input.creditor ?? ""
   const creditor = dataOf<{ readonly name: string }>((await query<{ data: unknown }>(RESOURCE_SQL, [organisation, "creditors", creditorId]))[0])
   const recipient = dataOf<{ readonly currency: string | null; readonly enabled: boolean; readonly account_holder_name: string; readonly links: { readonly customer: string } }>(
@@ -571,7 +571,7 @@ const barePostOutbound = async (
     "ratelimit-reset": String(Math.ceil((start + WINDOW_MS - now) / 1000))
   }
   const input = outboundInputOf(text)
-  const outcome = "status" in input ? input : await db.transaction((query) => bareCreateOutbound(query, organisation, input, n)())
+  const outcome = "status" in input ? input : await db.transaction((query) => bareCreateOutbound(query, organisation, input, n))
   const id = (outcome.body as { outbound_payments?: { id: string } }).outbound_payments?.id
   reply.send(outcome.status, outcome.body, id === undefined ? limitHeaders : { ...limitHeaders, location: `/outbound_payments/${id}` })
 }
