@@ -30,6 +30,15 @@
  * `node:http` server on a PGlite instance of its own with the same tables and rows, doing by hand
  * what the server's request does in SQL (`bench/support/http-servers.ts`).
  *
+ * Case `pglite-post`: `POST /outbound_payments` through the same whole server on PGlite, against
+ * the same bare server doing the creation by hand: the token's row, the rate-limit window's
+ * upsert, the body checked, then in one transaction the creditor and recipient read, the payment's
+ * row, the creditor's payment account looked up (opened on first use), the approval deadline's
+ * due-work row, the two transition rows and the two events (the outbox trigger queues them on both
+ * sides). The outbound payment is the creation chosen because it is the POST the spec's targets
+ * name and writes every kind of row a creation writes; `POST /customers` writes one resource row,
+ * no history and no events.
+ *
  * Each bare server answers with the body paykit answers (only ids and times differ): for the POST
  * it checks the body, looks the recipient up, checks its name as the sandbox does, opens the
  * creditor's payment account on first use, and stores the payment, awaiting approval, with its two
@@ -44,6 +53,8 @@
  * The outbound payment POSTs carry no `Idempotency-Key` (autocannon repeats one request, which a
  * key would turn into conflicts), and both servers count them against a per-organisation window
  * whose limit is raised past the run's volume: the spec's 300 a minute would turn the run into 429s.
+ * On PGlite the window is the SQL limiter's row on both sides (`ServerOptions.rateLimits` raises
+ * paykit's).
  */
 import { fork } from "node:child_process"
 import { dirname, join } from "node:path"
@@ -170,6 +181,15 @@ const allCases: ReadonlyArray<Case> = [
   { key: "creditor", name: "GET /creditors/{id}", path: "/creditors/CR000000000100", ...memory },
   { key: "list", name: "GET /creditors?limit=50", path: "/creditors?limit=50", ...memory },
   { key: "pglite", name: "GET /payouts/{id}, PGlite (whole server)", path: "/payouts/PO000000000100", paykit: "paykit-pglite", bare: "bare-pglite" },
+  // A creation through the whole server on PGlite against the bare server writing the same rows.
+  {
+    key: "pglite-post",
+    name: "POST /outbound_payments, PGlite (whole server)",
+    path: "/outbound_payments",
+    post: true,
+    paykit: "paykit-pglite",
+    bare: "bare-pglite"
+  },
   // The server as users start it (issue 17, finding 9): `npm start`'s composition, PGlite on a
   // directory, the request log on; the bare peer's PGlite on a directory too.
   {

@@ -15,7 +15,7 @@ import type { OutboundPayment } from "@paykit/engine"
 import type { Layer as LayerType } from "effect"
 import type { SqlClient as SqlClientModule } from "effect/sql"
 
-const { Effect, Layer, ManagedRuntime, Option, Redacted } = await import("effect")
+const { Effect, Layer, ManagedRuntime, Option, Redacted, Schema } = await import("effect")
 const engine = await import("@paykit/engine")
 const http = await import("@paykit/http")
 
@@ -32,6 +32,8 @@ export interface BenchServer {
   readonly outboundBody: string
   /** The id of a creditor of the token's organisation, for `GET /creditors/{id}`. */
   readonly creditor: string
+  /** The PGlite pair's rows by table (and by resource type and due-work kind): what a creation wrote, compared by the tests. */
+  readonly rowCounts?: () => Promise<Record<string, number>>
   readonly close: () => Promise<void>
 }
 
@@ -73,6 +75,68 @@ const outboundBodyFor = (recipient: string) =>
   JSON.stringify({
     outbound_payments: { amount: 2500, scheme: "faster_payments", reference: "INV 42", links: { creditor: "CR000000000001", recipient_bank_account: recipient } }
   })
+
+/** Confirmation of payee by hand: the sandbox's name rules (`SANDBOX_NAMES` of `@paykit/engine`). */
+const sandboxNameCheck = (name: string) => {
+  const lower = name.toLowerCase()
+  return lower.includes("no match") ? { result: "no_match", actual_account_name: null }
+    : lower.includes("unable to match") ? { result: "unable_to_match", actual_account_name: null }
+    : lower.includes("partial match") ? { result: "partial_match", actual_account_name: name }
+    : { result: "full_match", actual_account_name: null }
+}
+
+/** A bare server's refusal: its status and body. */
+interface Refusal {
+  readonly status: number
+  readonly body: unknown
+}
+const validationFailed: Refusal = { status: 422, body: { error: { code: 422, type: "validation_failed" } } }
+
+/** What a bare server reads of an outbound payment's body. */
+interface OutboundInput {
+  readonly amount: number
+  readonly scheme: string
+  readonly reference: string | null
+  readonly creditor: string | undefined
+  readonly recipient: string
+}
+const OUTBOUND_SCHEMES = ["faster_payments"]
+
+/** An outbound payment's body checked by hand: JSON, the envelope, the amount, the scheme and the links' types. */
+const outboundInputOf = (text: string): OutboundInput | Refusal => {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return { status: 400, body: { error: { code: 400, type: "invalid_api_usage", message: "invalid_document_structure" } } }
+  }
+  const input = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>)["outbound_payments"] : undefined
+  if (typeof input !== "object" || input === null) return validationFailed
+  const r = input as { amount?: unknown; scheme?: unknown; reference?: unknown; links?: { recipient_bank_account?: unknown; creditor?: unknown } }
+  const { amount, scheme } = r
+  const recipient = r.links?.recipient_bank_account
+  if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount <= 0 || typeof scheme !== "string" ||
+    !OUTBOUND_SCHEMES.includes(scheme) || typeof recipient !== "string") {
+    return validationFailed
+  }
+  const creditor = r.links?.creditor
+  return { amount, scheme, reference: typeof r.reference === "string" ? r.reference : null, creditor: creditor === undefined ? undefined : String(creditor), recipient }
+}
+
+/** The payment a creation answers, awaiting approval, its recipient's holder name checked as the sandbox does. */
+const outboundPaymentOf = (
+  id: string,
+  created_at: string,
+  input: OutboundInput,
+  creditor: string,
+  recipient: { readonly account_holder_name: string; readonly customer: string }
+) => ({
+  id, created_at, amount: input.amount, currency: "GBP", description: null, execution_date: null, is_withdrawal: false,
+  reference: input.reference, scheme: input.scheme, status: "pending_approval",
+  verifications: { recipient_bank_account_holder_verification: { type: "confirmation_of_payee", ...sandboxNameCheck(recipient.account_holder_name) } },
+  metadata: {},
+  links: { creditor, recipient_bank_account: input.recipient, customer: recipient.customer }
+})
 
 const listen = async (server: ReturnType<typeof createServer>): Promise<string> => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
@@ -177,50 +241,26 @@ const bareMemory = async (): Promise<BenchServer> => {
   const recipients = new Map([[recipientId, { currency: "GBP", enabled: true, account_holder_name: "Ada Lovelace", customer: "CU000000000001" }]])
   /** The creditors' payment accounts, opened by their first outbound payment (as the engine does). */
   const paymentAccounts = new Map<string, { readonly id: string; readonly account_balance: number }>()
-  /** Confirmation of payee by hand: the sandbox's name rules (`SANDBOX_NAMES` of `@paykit/engine`). */
-  const verify = (name: string) => {
-    const lower = name.toLowerCase()
-    return lower.includes("no match") ? { result: "no_match", actual_account_name: null }
-      : lower.includes("unable to match") ? { result: "unable_to_match", actual_account_name: null }
-      : lower.includes("partial match") ? { result: "partial_match", actual_account_name: name }
-      : { result: "full_match", actual_account_name: null }
-  }
   const outbound = new Map<string, unknown>()
   const eventLog: Array<unknown> = []
   const windows = new Map<string, { start: number; count: number }>()
   let outboundCounter = 0
-  const OUTBOUND_SCHEMES = ["faster_payments"]
   /** The bare server's outbound payment: the body checked by hand, the recipient looked up, stored. */
   const createOutbound = (organisation: string, text: string): { status: number; body: unknown } => {
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text)
-    } catch {
-      return { status: 400, body: { error: { code: 400, type: "invalid_api_usage", message: "invalid_document_structure" } } }
+    const input = outboundInputOf(text)
+    if ("status" in input) return input
+    const recipient = recipients.get(input.recipient)
+    if (recipient === undefined || recipient.currency !== "GBP" || !recipient.enabled ||
+      (input.creditor !== undefined && !store.get(organisation)?.has(input.creditor))) {
+      return validationFailed
     }
-    const input = typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>)["outbound_payments"] : undefined
-    if (typeof input !== "object" || input === null) return { status: 422, body: { error: { code: 422, type: "validation_failed" } } }
-    const r = input as { amount?: unknown; scheme?: unknown; reference?: unknown; description?: unknown; links?: { recipient_bank_account?: unknown; creditor?: unknown } }
-    const amount = r.amount
-    const recipient = typeof r.links?.recipient_bank_account === "string" ? recipients.get(r.links.recipient_bank_account) : undefined
-    if (typeof amount !== "number" || !Number.isSafeInteger(amount) || amount <= 0 || typeof r.scheme !== "string" ||
-      !OUTBOUND_SCHEMES.includes(r.scheme) || recipient === undefined || recipient.currency !== "GBP" || !recipient.enabled ||
-      (r.links?.creditor !== undefined && !store.get(organisation)?.has(String(r.links.creditor)))) {
-      return { status: 422, body: { error: { code: 422, type: "validation_failed" } } }
-    }
-    const creditorId = String(r.links?.creditor ?? "")
+    const creditorId = input.creditor ?? ""
     const accountKey = `${organisation}/${creditorId}`
     if (!paymentAccounts.has(accountKey)) paymentAccounts.set(accountKey, { id: `BA${String(paymentAccounts.size + 1).padStart(12, "0")}`, account_balance: 0 })
     const id = `OUT${String(++outboundCounter).padStart(11, "0")}`
     const created_at = new Date().toISOString()
     // Created as verifying, verified at once, awaiting approval: the engine's two steps and two events.
-    const payment = {
-      id, created_at, amount, currency: "GBP", description: null, execution_date: null, is_withdrawal: false,
-      reference: typeof r.reference === "string" ? r.reference : null, scheme: r.scheme, status: "pending_approval",
-      verifications: { recipient_bank_account_holder_verification: { type: "confirmation_of_payee", ...verify(recipient.account_holder_name) } },
-      metadata: {},
-      links: { creditor: creditorId, recipient_bank_account: String(r.links?.recipient_bank_account), customer: recipient.customer }
-    }
+    const payment = outboundPaymentOf(id, created_at, input, creditorId, recipient)
     outbound.set(`${organisation}/${id}`, payment)
     const links = { outbound_payment: id, creditor: creditorId, customer: recipient.customer }
     eventLog.push({ id: `EV${2 * outboundCounter - 1}`, created_at, resource_type: "outbound_payments", action: "created", links })
@@ -283,6 +323,30 @@ const bareMemory = async (): Promise<BenchServer> => {
 }
 
 // --- PGlite: the whole server, and a bare server on a PGlite of its own ------------------------------
+/** The payee of the PGlite pair's outbound payments: a customer's enabled GBP account, the same rows on both sides. */
+const RECIPIENT = {
+  customer: {
+    id: "CU000000000001", created_at: "2026-11-21T10:00:00.000Z", email: null, given_name: "Ada", family_name: "Lovelace", company_name: null,
+    address_line1: null, address_line2: null, address_line3: null, city: null, region: null, postal_code: null, country_code: "GB",
+    language: "en", phone_number: null, swedish_identity_number: null, danish_identity_number: null, metadata: {}
+  },
+  account: {
+    id: "BA000000000001", created_at: "2026-11-21T10:00:00.000Z", account_holder_name: "Ada Lovelace", account_number_ending: "11",
+    account_type: null, bank_account_token: null, bank_name: "BARCLAYS BANK PLC", country_code: "GB", currency: "GBP", enabled: true,
+    payer_name_verification_result: null, trusted_recipient: false, metadata: {}, links: { customer: "CU000000000001" }
+  }
+} as const
+
+/** Stores the recipient's customer and account (checked by the engine's schemas) unless another process on the same schema did. */
+const seedRecipient = (organisation: string) =>
+  Effect.gen(function*() {
+    const customers = yield* engine.CustomerRepository
+    const accounts = yield* engine.CustomerBankAccountRepository
+    const customer = Schema.decodeUnknownSync(engine.Customer)(RECIPIENT.customer)
+    const account = Schema.decodeUnknownSync(engine.CustomerBankAccount)(RECIPIENT.account)
+    if ((yield* Effect.option(customers.get(organisation, customer.id)))._tag === "None") yield* Effect.orDie(customers.insert(organisation, customer))
+    if ((yield* Effect.option(accounts.get(organisation, account.id)))._tag === "None") yield* Effect.orDie(accounts.insert(organisation, account))
+  })
 const PGLITE_TOKEN = "paykit_bench_pglite_token_0001"
 const pgliteHeaders = { authorization: `Bearer ${PGLITE_TOKEN}`, ...VERSION }
 
@@ -338,7 +402,8 @@ const paykitServer = async (storage: Storage, asStarted: boolean): Promise<Bench
     sandboxToken: Option.some(Redacted.make(PGLITE_TOKEN))
   }
   const silent = Layer.mergeAll(Layer.succeed(http.RequestLog, http.silentRequestLog), Layer.succeed(server.ServerLog, () => undefined))
-  const layer = asStarted ? server.makeServer(config) : server.makeServer(config).pipe(Layer.provide(silent))
+  // Not as started: the request log silenced, and the rate limits raised for the POST case.
+  const layer = asStarted ? server.makeServer(config) : server.makeServer(config, { rateLimits: () => RAISED_RATE_LIMIT }).pipe(Layer.provide(silent))
   const paykit = ManagedRuntime.make(layer)
   const url = await paykit.runPromise(http.serverUrl)
   const organisation = (await paykit.runPromise(Effect.gen(function*() { return yield* server.Bootstrap }))).organisation.id
@@ -350,14 +415,19 @@ const paykitServer = async (storage: Storage, asStarted: boolean): Promise<Bench
       if ((yield* Effect.option(payouts.get(organisation, payout(n).id)))._tag === "None") yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))
       if ((yield* Effect.option(creditors.get(organisation, creditor(n).id)))._tag === "None") yield* Effect.orDie(creditors.insert(organisation, creditor(n) as never))
     }
+    yield* seedRecipient(organisation)
   })
   // The server's context holds the repositories; its type names only what it offers embedders.
   await paykit.runPromise(seedPayouts as unknown as Parameters<typeof paykit.runPromise>[0])
   return {
     url,
     headers: pgliteHeaders,
-    outboundBody: "",
+    outboundBody: outboundBodyFor(RECIPIENT.account.id),
     creditor: SEEDED_CREDITOR,
+    rowCounts: async () => {
+      const { SqlClient } = await import("effect/sql")
+      return countsOf(await paykit.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<{ name: string; n: number }>(ROW_COUNTS_SQL))))
+    },
     close: async () => {
       await paykit.dispose()
       dir?.remove()
@@ -366,26 +436,171 @@ const paykitServer = async (storage: Storage, asStarted: boolean): Promise<Bench
   }
 }
 
+/** Rows by table, resource type and due-work kind: what `BenchServer.rowCounts` answers (not the rate-limit windows, which real time opens). */
+const ROW_COUNTS_SQL = `SELECT 'resources/' || resource_type AS name, count(*)::int AS n FROM resources GROUP BY resource_type
+  UNION ALL SELECT 'transitions', count(*)::int FROM transitions
+  UNION ALL SELECT 'events', count(*)::int FROM events
+  UNION ALL SELECT 'outbox', count(*)::int FROM outbox
+  UNION ALL SELECT 'due_work/' || kind, count(*)::int FROM due_work GROUP BY kind`
+const countsOf = (rows: ReadonlyArray<{ readonly name: string; readonly n: number }>): Record<string, number> =>
+  Object.fromEntries(rows.map((row) => [row.name, row.n]))
+
 /** The SQL the bare servers send: the token by its SHA-256, then the payout or creditor by (organisation, type, id). */
 const TOKEN_SQL = "SELECT organisation_id, status FROM access_tokens WHERE token_hash = $1"
 const RESOURCE_SQL = "SELECT version, data FROM resources WHERE organisation_id = $1 AND resource_type = $2 AND id = $3"
-type Query = <A>(text: string, params: ReadonlyArray<string>) => Promise<ReadonlyArray<A>>
+type Query = <A>(text: string, params: ReadonlyArray<string | number>) => Promise<ReadonlyArray<A>>
 
-/** The bare request by hand: version, bearer, the token's row, the payout's row, the envelope. */
-const bareHandler = (query: Query) => async (req: IncomingMessage, res: ServerResponse) => {
-  const { send, error } = sender(res, randomUUID())
-  if (req.headers["gocardless-version"] !== "2015-07-06") return error(400, "version_not_found")
-  const bearer = bearerOf(req)
-  if (bearer === undefined) return error(401, "access_token_not_found")
-  const tokens = await query<{ organisation_id: string; status: string }>(TOKEN_SQL, [createHash("sha256").update(bearer).digest("hex")])
-  const caller = tokens[0]
-  if (caller === undefined || caller.status !== "active") return error(401, "access_token_not_found")
-  const match = /^\/(payouts|creditors)\/([^/?]+)$/.exec(req.url ?? "")
-  if (match?.[1] === undefined || match[2] === undefined) return error(404, "path_not_found")
-  const type = match[1]
-  const rows = await query<{ version: number; data: unknown }>(RESOURCE_SQL, [caller.organisation_id, type, match[2]])
-  const row = rows[0]
-  return row === undefined ? error(404, "resource_not_found") : send(200, { [type]: typeof row.data === "string" ? JSON.parse(row.data) : row.data })
+/** A bare server's database: its statements, and (where the server takes POSTs) a transaction whose statements run on `query` alone. */
+interface BareDb {
+  readonly query: Query
+  readonly transaction?: <A>(body: (query: Query) => Promise<A>) => Promise<A>
+}
+
+/**
+ * Every rate-limit group's limit on the PGlite pair: past any run's volume (the spec's 300 a minute
+ * would turn the POST case into 429s), and within the windows' `integer` count column.
+ */
+const RAISED_RATE_LIMIT = 2_147_483_647
+/** The SQL limiter's statements (`SqlRateLimiter` of `@paykit/server`): count the request in its window; on a new window, drop the organisation's old ones. */
+const RATE_LIMIT_SQL = `INSERT INTO rate_limit_windows (organisation_id, group_name, window_start, count) VALUES ($1, $2, $3, 1)
+  ON CONFLICT (organisation_id, group_name, window_start)
+  DO UPDATE SET count = rate_limit_windows.count + 1 WHERE rate_limit_windows.count < $4 RETURNING count`
+const OLD_WINDOWS_SQL = "DELETE FROM rate_limit_windows WHERE organisation_id = $1 AND group_name = $2 AND window_start < $3"
+const WINDOW_MS = 60_000
+
+/** The statements of a creation: the resource row, the creditor's payment account, the approval deadline, two history rows, two events. */
+const INSERT_RESOURCE_SQL = `INSERT INTO resources (organisation_id, resource_type, id, version, created_at, filters, data)
+  VALUES ($1, $2, $3, 1, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING version`
+const ACCOUNT_SQL = `SELECT version, data FROM resources WHERE (organisation_id = $1 AND resource_type = 'payment_accounts'
+  AND filters ? 'creditor' AND (filters->>'creditor') COLLATE "C" = $2 AND filters ? 'currency' AND (filters->>'currency') COLLATE "C" = $3) ORDER BY id ASC`
+const DUE_SQL = `INSERT INTO due_work (organisation_id, kind, key, due_at) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (organisation_id, kind, key) DO UPDATE SET due_at = LEAST(due_work.due_at, EXCLUDED.due_at)`
+const TRANSITIONS_SQL = `INSERT INTO transitions (organisation_id, id, version, created_at, filters, data)
+  VALUES ($1, $2, 1, $3, $4, $5), ($1, $6, 1, $3, $4, $7)`
+const EVENTS_SQL = `INSERT INTO events (organisation_id, id, version, created_at, filters, data)
+  VALUES ($1, $2, 1, $3, $4, $5), ($1, $6, 1, $3, $7, $8)`
+/** An outbound payment not approved within seven days is cancelled: its deadline is due work. */
+const APPROVAL_WINDOW_MS = 7 * 86_400_000
+
+const dataOf = <A>(row: { readonly data: unknown } | undefined): A | undefined =>
+  row === undefined ? undefined : (typeof row.data === "string" ? JSON.parse(row.data) : row.data) as A
+
+/**
+ * The creation by hand in one transaction, the rows the engine writes: the creditor and the
+ * recipient read, the payment stored awaiting approval, the creditor's payment account opened on
+ * first use, the approval deadline scheduled, the two transitions (created verifying, verified to
+ * pending approval) and their two events (which the outbox trigger queues, as for paykit's).
+ */
+const bareCreateOutbound = async (query: Query, organisation: string, input: OutboundInput, n: number): Promise<Refusal> => {
+  const creditorId = input.creditor ?? ""
+  const creditor = dataOf<{ readonly name: string }>((await query<{ data: unknown }>(RESOURCE_SQL, [organisation, "creditors", creditorId]))[0])
+  const recipient = dataOf<{ readonly currency: string | null; readonly enabled: boolean; readonly account_holder_name: string; readonly links: { readonly customer: string } }>(
+    (await query<{ data: unknown }>(RESOURCE_SQL, [organisation, "customer_bank_accounts", input.recipient]))[0]
+  )
+  if (creditor === undefined || recipient === undefined || recipient.currency !== "GBP" || !recipient.enabled) return validationFailed
+  const id = `OUT${String(n).padStart(11, "0")}`
+  const created_at = new Date().toISOString()
+  const payment = outboundPaymentOf(id, created_at, input, creditorId, { account_holder_name: recipient.account_holder_name, customer: recipient.links.customer })
+  await query(INSERT_RESOURCE_SQL, [organisation, "outbound_payments", id, created_at, JSON.stringify({ created_at, status: payment.status, creditor: creditorId }), JSON.stringify(payment)])
+  if ((await query(ACCOUNT_SQL, [organisation, creditorId, "GBP"])).length === 0) {
+    const account = {
+      id: `BA${String(n).padStart(12, "0")}`, created_at, account_balance: 0, account_holder_name: creditor.name.toUpperCase().slice(0, 18),
+      account_number_ending: "00", bank_name: "PAYKIT SANDBOX BANK", currency: "GBP", links: { creditor: creditorId }
+    }
+    await query(INSERT_RESOURCE_SQL, [organisation, "payment_accounts", account.id, created_at, JSON.stringify({ created_at, creditor: creditorId, currency: "GBP" }), JSON.stringify(account)])
+  }
+  await query(DUE_SQL, [organisation, "outbound_approval_expiry", id, Date.parse(created_at) + APPROVAL_WINDOW_MS])
+  const steps = [
+    { key: 10, from: null, to: "verifying", event: "create", action: "created", cause: { origin: "api", cause: "outbound_payment_created", description: "Outbound payment created via the API." } },
+    {
+      key: 11, from: "verifying", to: "pending_approval", event: "verification_completed", action: "set_to_pending_approval",
+      cause: { origin: "gocardless", cause: "outbound_payment_verified", description: "The recipient's account holder name was checked and the payment is awaiting approval." }
+    }
+  ] as const
+  const eventIds = steps.map((step) => `EV${String(2 * n + step.key - 10).padStart(12, "0")}`)
+  const transitionIds = steps.map((step) => `${created_at}/${id}/${String(step.key).padStart(12, "0")}`)
+  const transitions = steps.map((step, i) => JSON.stringify({
+    id: transitionIds[i], created_at, resource_id: id, sort_key: step.key, resource_type: "outbound_payments", from: step.from, to: step.to,
+    event: step.event, emits: step.action, at: created_at, cause: step.cause, event_id: eventIds[i]
+  }))
+  await query(TRANSITIONS_SQL, [
+    organisation, transitionIds[0] ?? "", created_at, JSON.stringify({ created_at, resource_type: "outbound_payments", resource_id: id }), transitions[0] ?? "",
+    transitionIds[1] ?? "", transitions[1] ?? ""
+  ])
+  const links = { outbound_payment: id, creditor: creditorId, customer: recipient.links.customer }
+  const events = steps.map((step, i) => ({
+    filters: JSON.stringify({ created_at, resource_type: "outbound_payments", action: step.action, creditor: creditorId, customer: links.customer, outbound_payment: id }),
+    data: JSON.stringify({
+      id: eventIds[i], created_at, resource_type: "outbound_payments", action: step.action, links,
+      details: i === 0 ? step.cause : { ...step.cause, scheme: input.scheme }, metadata: {}, resource_metadata: {}
+    })
+  }))
+  await query(EVENTS_SQL, [
+    organisation, eventIds[0] ?? "", created_at, events[0]?.filters ?? "", events[0]?.data ?? "", eventIds[1] ?? "", events[1]?.filters ?? "", events[1]?.data ?? ""
+  ])
+  return { status: 201, body: { outbound_payments: payment } }
+}
+
+/** The request's body, whole. */
+const bodyOf = (req: IncomingMessage): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+    req.on("error", reject)
+  })
+
+/** `POST /outbound_payments` by hand: the window counted as the SQL limiter counts it, the body checked, the creation in one transaction. */
+const barePostOutbound = async (
+  db: Required<BareDb>,
+  organisation: string,
+  req: IncomingMessage,
+  reply: ReturnType<typeof sender>,
+  n: number
+) => {
+  const text = await bodyOf(req)
+  if (!/^application\/json/.test(req.headers["content-type"] ?? "")) return reply.error(400, "invalid_content_type")
+  const now = Date.now()
+  const start = now - (now % WINDOW_MS)
+  const counted = await db.query<{ count: number }>(RATE_LIMIT_SQL, [organisation, "outbound_payment_writes", start, RAISED_RATE_LIMIT])
+  const count = counted[0]?.count ?? RAISED_RATE_LIMIT
+  if (count === 1) await db.query(OLD_WINDOWS_SQL, [organisation, "outbound_payment_writes", start - WINDOW_MS])
+  const limitHeaders = {
+    "ratelimit-limit": String(RAISED_RATE_LIMIT),
+    "ratelimit-remaining": String(RAISED_RATE_LIMIT - count),
+    "ratelimit-reset": String(Math.ceil((start + WINDOW_MS - now) / 1000))
+  }
+  const input = outboundInputOf(text)
+  const outcome = "status" in input ? input : await db.transaction((query) => bareCreateOutbound(query, organisation, input, n))
+  const id = (outcome.body as { outbound_payments?: { id: string } }).outbound_payments?.id
+  reply.send(outcome.status, outcome.body, id === undefined ? limitHeaders : { ...limitHeaders, location: `/outbound_payments/${id}` })
+}
+
+/**
+ * The bare request by hand: version, bearer, the token's row, then the payout's or creditor's row
+ * and the envelope; or, where the database takes transactions, the outbound payment's creation.
+ */
+const bareHandler = (db: BareDb) => {
+  const { query, transaction } = db
+  let created = 0
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    const reply = sender(res, randomUUID())
+    const { send, error } = reply
+    if (req.headers["gocardless-version"] !== "2015-07-06") return error(400, "version_not_found")
+    const bearer = bearerOf(req)
+    if (bearer === undefined) return error(401, "access_token_not_found")
+    const tokens = await query<{ organisation_id: string; status: string }>(TOKEN_SQL, [createHash("sha256").update(bearer).digest("hex")])
+    const caller = tokens[0]
+    if (caller === undefined || caller.status !== "active") return error(401, "access_token_not_found")
+    if (req.url === "/outbound_payments" && req.method === "POST" && transaction !== undefined) {
+      return barePostOutbound({ query, transaction }, caller.organisation_id, req, reply, ++created)
+    }
+    const match = /^\/(payouts|creditors)\/([^/?]+)$/.exec(req.url ?? "")
+    if (match?.[1] === undefined || match[2] === undefined) return error(404, "path_not_found")
+    const type = match[1]
+    const row = dataOf((await query<{ version: number; data: unknown }>(RESOURCE_SQL, [caller.organisation_id, type, match[2]]))[0])
+    return row === undefined ? error(404, "resource_not_found") : send(200, { [type]: row })
+  }
 }
 
 /** The server's tables and the same rows, written through the server's own layers on `client`. */
@@ -406,19 +621,22 @@ const seedBare = async (client: LayerType.Layer<SqlClientModule.SqlClient, unkno
       for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(payouts.insert(organisation, payout(n) as never))
       const creditors = yield* engine.CreditorRepository
       for (let n = 1; n <= SEEDED; n++) yield* Effect.orDie(creditors.insert(organisation, creditor(n) as never))
+      yield* seedRecipient(organisation)
     }), context)
   })).pipe(Effect.orDie))
 }
 
 /** A bare server answering `query`'s rows, closed with `release`. */
-const serveBare = async (query: Query, release: () => Promise<void>): Promise<BenchServer> => {
-  const bareDb = createServer((req, res) => void bareHandler(query)(req, res))
+const serveBare = async (db: BareDb, release: () => Promise<void>): Promise<BenchServer> => {
+  const handle = bareHandler(db)
+  const bareDb = createServer((req, res) => void handle(req, res))
   const url = await listen(bareDb)
   return {
     url,
     headers: pgliteHeaders,
-    outboundBody: "",
+    outboundBody: db.transaction === undefined ? "" : outboundBodyFor(RECIPIENT.account.id),
     creditor: SEEDED_CREDITOR,
+    rowCounts: async () => countsOf(await db.query<{ name: string; n: number }>(ROW_COUNTS_SQL, [])),
     close: async () => {
       bareDb.close()
       await release()
@@ -437,7 +655,10 @@ const barePglite = async (onFile: boolean): Promise<BenchServer> => {
   const dir = onFile ? tempDir() : undefined
   const db = dir === undefined ? await PGlite.create() : await PGlite.create(dir.path)
   await seedBare(store.PgliteClient.layer({ instance: db }), "OR_bench_pglite")
-  return serveBare(async (text, params) => (await db.query(text, [...params])).rows as never, async () => {
+  const query = (on: Pick<typeof db, "query">): Query => async (text, params) => (await on.query(text, [...params])).rows as never
+  // PGlite's transaction holds the database for its statements alone, as paykit's unit of work does.
+  const transaction = <A>(body: (q: Query) => Promise<A>) => db.transaction((tx) => body(query(tx)))
+  return serveBare({ query: query(db), transaction }, async () => {
     await db.close()
     dir?.remove()
   })
@@ -456,7 +677,7 @@ const barePostgres = async (): Promise<BenchServer> => {
   await seedBare(client, "OR_bench_pg")
   const runtime = ManagedRuntime.make(client)
   const sql = await runtime.runPromise(Effect.service(SqlClient.SqlClient))
-  return serveBare((text, params) => runtime.runPromise(sql.unsafe(text, [...params])) as never, async () => {
+  return serveBare({ query: (text, params) => runtime.runPromise(sql.unsafe(text, [...params])) as never }, async () => {
     await runtime.dispose()
     await pg.drop()
   })

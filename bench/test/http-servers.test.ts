@@ -81,3 +81,34 @@ describe.each(pairs)("bench servers on %s answer alike", (_name, paykitKind, bar
     expectSameAnswer(p, await ask(bare, "/payouts/PO000000000100"), ["x-request-id"])
   })
 })
+
+/** What one request added, table by table (a table it left alone is absent). */
+const added = async (server: BenchServer, request: () => Promise<Answer>): Promise<{ readonly answer: Answer; readonly rows: Record<string, number> }> => {
+  const counts = server.rowCounts
+  if (counts === undefined) throw new Error("this server does not count its rows")
+  const before = await counts()
+  const answer = await request()
+  const after = await counts()
+  const rows = Object.fromEntries(Object.entries(after).map(([name, n]): [string, number] => [name, n - (before[name] ?? 0)]).filter(([, n]) => n !== 0))
+  return { answer, rows }
+}
+
+describe("bench servers on PGlite in memory create alike", () => {
+  it("POST /outbound_payments: the same payment body and headers, and the same rows written", { timeout: 60_000 }, async () => {
+    const paykit = await start("paykit-pglite")
+    const bare = await start("bare-pglite")
+    // The first opens the creditor's payment account on both sides; the second finds it.
+    for (const account of [1, 0]) {
+      const p = await added(paykit, () => ask(paykit, "/outbound_payments", true))
+      const b = await added(bare, () => ask(bare, "/outbound_payments", true))
+      expect(p.answer.status).toBe(201)
+      expectSameAnswer(p.answer, b.answer, ["location", "ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "x-request-id"])
+      expect(b.answer.headers.get("ratelimit-limit")).toBe(p.answer.headers.get("ratelimit-limit"))
+      expect(p.rows).toEqual({
+        "resources/outbound_payments": 1, ...(account === 1 ? { "resources/payment_accounts": 1 } : {}),
+        transitions: 2, events: 2, outbox: 2, "due_work/outbound_approval_expiry": 1
+      })
+      expect(b.rows).toEqual(p.rows)
+    }
+  })
+})

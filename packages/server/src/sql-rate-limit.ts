@@ -1,6 +1,6 @@
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { decisionOf, RATE_LIMIT_WINDOW_MS, RateLimiter, windowStartOf } from "@paykit/http"
+import { decisionOf, RATE_LIMIT_WINDOW_MS, type RateLimitGroup, RateLimiter, windowStartOf } from "@paykit/http"
 import { DbInteger } from "@paykit/store-sql"
 
 /**
@@ -13,7 +13,13 @@ import { DbInteger } from "@paykit/store-sql"
 
 const decodeCounts = Schema.decodeUnknownEffect(Schema.Array(Schema.Struct({ count: DbInteger })))
 
-export const SqlRateLimiter: Layer.Layer<RateLimiter, never, SqlClient.SqlClient> = Layer.effect(
+/** A group's limit a minute: the spec's, unless a composition raises it (`ServerOptions.rateLimits`). */
+export type RateLimitsOf = (group: RateLimitGroup) => number
+
+export const specRateLimits: RateLimitsOf = (group) => group.limitPerMinute
+
+/** The limiter on the windows table, each group limited to `limitsOf(group)` a minute. */
+export const sqlRateLimiter = (limitsOf: RateLimitsOf): Layer.Layer<RateLimiter, never, SqlClient.SqlClient> => Layer.effect(
   RateLimiter,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -21,7 +27,7 @@ export const SqlRateLimiter: Layer.Layer<RateLimiter, never, SqlClient.SqlClient
       hit: (organisation, group, nowMillis) =>
         Effect.orDie(Effect.gen(function*() {
           const start = windowStartOf(nowMillis)
-          const limit = group.limitPerMinute
+          const limit = limitsOf(group)
           const counted = yield* decodeCounts(yield* sql`INSERT INTO rate_limit_windows (organisation_id, group_name, window_start, count)
             VALUES (${organisation}, ${group.name}, ${start}, 1)
             ON CONFLICT (organisation_id, group_name, window_start)
@@ -38,3 +44,5 @@ export const SqlRateLimiter: Layer.Layer<RateLimiter, never, SqlClient.SqlClient
     })
   })
 )
+
+export const SqlRateLimiter: Layer.Layer<RateLimiter, never, SqlClient.SqlClient> = sqlRateLimiter(specRateLimits)
