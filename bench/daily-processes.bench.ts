@@ -7,7 +7,9 @@
  *
  *   DAILY_PROCESSES_ORGANISATIONS=6   organisations of the many-organisations day
  *   DAILY_PROCESSES_DUE=1000          subscriptions due in each
- *   DAILY_PROCESSES_COUNTS=1,3        the process counts compared (the first is the peer)
+ *   DAILY_PROCESSES_COUNTS=1,3        the process counts, one day each in this order; the first is the
+ *                                     peer, each other day compared with the peer's day just before it
+ *                                     (1,3,1,3: two pairs; empty: none, the big day alone)
  *   DAILY_PROCESSES_BIG=100000        the one-organisation day, on 1 process (0: not run)
  *
  * Each day runs on a store of its own (a PostgreSQL schema per run, dropped after), loaded alike:
@@ -29,7 +31,10 @@
  * process with 100 due each runs the same way, so the workers' code is warm.
  *
  * While the day runs, this process records which worker leased each organisation's row and when
- * it ended (whether the processes shared the work), and samples `pg_stat_activity` (lock waits).
+ * it ended (whether the processes shared the work), samples `pg_stat_activity` (lock waits), and
+ * reads from `/proc` the CPU time of the workers, of PostgreSQL and of the machine, and how long the
+ * workers' and PostgreSQL's processes waited for a core (`support/cpu-time.ts`): on a shared
+ * machine, whether the day waited for the database or for the machine.
  * After it, the payments are counted per subscription: each must have exactly one (a double
  * charge is reported loudly and fails the run).
  *
@@ -38,7 +43,6 @@
  */
 import { performance } from "node:perf_hooks"
 import { randomBytes } from "node:crypto"
-import { readdirSync, readFileSync } from "node:fs"
 import { availableParallelism } from "node:os"
 import { ensureSourceCondition } from "./support/source-condition.ts"
 
@@ -53,11 +57,12 @@ const engineTesting = await import("@paykit/engine/testing")
 const store = await import("@paykit/store-sql")
 const { startWorkerProcess } = await import("../packages/server/src/worker-process.ts")
 const { cloneId, inChunks } = await import("./support/clone-rows.ts")
+const { readTimes, timeBetween } = await import("./support/cpu-time.ts")
 
 const DAY = 86_400_000
 const ORGANISATIONS = Number(process.env["DAILY_PROCESSES_ORGANISATIONS"] ?? 6)
 const DUE = Number(process.env["DAILY_PROCESSES_DUE"] ?? 1_000)
-const COUNTS = (process.env["DAILY_PROCESSES_COUNTS"] ?? "1,3").split(",").map(Number)
+const COUNTS = (process.env["DAILY_PROCESSES_COUNTS"] ?? "1,3").split(",").filter((count) => count !== "").map(Number)
 const BIG = Number(process.env["DAILY_PROCESSES_BIG"] ?? 100_000)
 /** The warm-up day: organisations per process, and subscriptions due in each. */
 const WARM_UP_PER_PROCESS = 2
@@ -87,8 +92,8 @@ interface Day {
   /** Samples of `pg_stat_activity` in which a backend waited for a lock, of all samples. */
   readonly lockWaits: number
   readonly samples: number
-  /** CPU seconds spent meanwhile by the worker processes, by PostgreSQL's processes (every session's) and by the whole machine. */
-  readonly cpu: { readonly workers: number; readonly postgres: number; readonly machine: number }
+  /** Time spent meanwhile by the worker processes, by PostgreSQL's processes (every session's) and by the whole machine. */
+  readonly cpu: import("./support/cpu-time.ts").TimeSpent
 }
 
 /**
@@ -97,7 +102,7 @@ interface Day {
  * the organisations' time to be after what the services wrote). Answers the run's instant on
  * the organisations' clocks and its key (date).
  */
-const load = (sql: Layer.Layer<Sql, unknown>, organisations: ReadonlyArray<string>, due: number) =>
+const load = (sql: import("effect").Layer.Layer<Sql, unknown>, organisations: ReadonlyArray<string>, due: number) =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const storage = store.SqlStorage.pipe(Layer.provide(sql), Layer.orDie)
     const context = yield* Layer.build(engine.sandboxEngineOn(storage, { seed: 7 }).pipe(Layer.provideMerge(storage), Layer.provideMerge(sql), Layer.merge(TestClock.layer())))
@@ -118,7 +123,8 @@ const load = (sql: Layer.Layer<Sql, unknown>, organisations: ReadonlyArray<strin
         const sub = (yield* subscriptionRepo.get(organisation, template.id)).resource
         const record = (yield* scheduleRepo.get(organisation, template.id)).resource
         // The template is due on the run's day too (made today, charged at the next run): checked by the count after the run.
-        if (record.due_on === null || record.due_on > runDay) return yield* Effect.die(new Error(`the template subscription is due on ${record.due_on}, after ${runDay}`))
+        const dueOn = record.due_on ?? null
+        if (dueOn === null || dueOn > runDay) return yield* Effect.die(new Error(`the template subscription is due on ${dueOn}, after ${runDay}`))
         yield* inChunks((i) => ({ ...sub, id: cloneId(sub.id, i) }), due - 1, (batch) => subscriptionRepo.insertAll(organisation, batch))
         yield* inChunks((i) => ({ ...record, id: cloneId(sub.id, i), due_on: runDay }), due - 1, (batch) => scheduleRepo.insertAll(organisation, batch))
       }
@@ -151,13 +157,14 @@ const makeDue = (sql: Sql, organisations: ReadonlyArray<string>, dueAt: number, 
  * time), reading `due_work` every 50 ms: which worker leased each, when each ended; and samples
  * `pg_stat_activity` for lock waits. A row tried again (`attempt` > 0: its run failed) fails it.
  */
-const watch = (sql: Sql, organisations: ReadonlyArray<string>, key: string, at: number) =>
+const watch = (sql: Sql, organisations: ReadonlyArray<string>, key: string, at: number, pids: ReadonlyArray<number>) =>
   Effect.gen(function*() {
     const owners = new Map<string, string>()
     const ended = new Map<string, number>()
     let [lockWaits, samples] = [0, 0]
     while (Date.now() < at) yield* Effect.sleep(10)
     const t0 = performance.now()
+    const before = readTimes(pids)
     while (ended.size < organisations.length) {
       const rows = yield* sql<RunRow>`SELECT organisation_id, lease_owner, attempt FROM due_work
         WHERE kind = ${engine.DAILY_RUN_KIND} AND key = ${key} AND organisation_id IN ${sql.in(organisations)}`
@@ -176,13 +183,14 @@ const watch = (sql: Sql, organisations: ReadonlyArray<string>, key: string, at: 
       if (now * 1000 > DAY_TIMEOUT_MS) return yield* Effect.die(new Error(`the day did not end in ${DAY_TIMEOUT_MS / 60_000} minutes`))
       yield* Effect.sleep(50)
     }
+    const cpu = timeBetween(before, readTimes(pids))
     const runs = organisations.map((organisation) => ({
       organisation,
       // The owner is `host:pid:random`.
       pid: owners.get(organisation)?.split(":")[1] ?? "unseen",
       endedAt: ended.get(organisation) ?? Number.NaN
     }))
-    return { seconds: Math.max(...runs.map((r) => r.endedAt)), runs, lockWaits, samples }
+    return { seconds: Math.max(...runs.map((r) => r.endedAt)), runs, lockWaits, samples, cpu }
   })
 
 /**
@@ -213,61 +221,6 @@ const verify = (sql: Sql, organisations: ReadonlyArray<string>, due: number) =>
     return payments
   })
 
-/** A process's CPU time so far in seconds (user and system, from `/proc`); 0 when it cannot be read (not Linux, or gone). */
-const cpuOf = (pid: number): number => {
-  try {
-    // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS
-  } catch {
-    return 0
-  }
-}
-/** `/proc`'s unit of CPU time (`getconf CLK_TCK`, 100 on Linux). */
-const CLOCK_TICKS = 100
-
-/** The CPU seconds so far of each PostgreSQL process on this machine (other sessions' backends too), by pid. */
-const postgresCpu = (): ReadonlyMap<number, number> => {
-  const found = new Map<number, number>()
-  try {
-    for (const name of readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))) {
-      try {
-        if (readFileSync(`/proc/${name}/comm`, "utf8").trim() === "postgres") found.set(Number(name), cpuOf(Number(name)))
-      } catch {
-        // Ended meanwhile.
-      }
-    }
-  } catch {
-    // Not Linux.
-  }
-  return found
-}
-
-/** The machine's busy CPU seconds so far, all cores (`/proc/stat`: all but idle and iowait). */
-const machineCpu = (): number => {
-  try {
-    const [, ...ticks] = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).map(Number)
-    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0)
-    return (total - (ticks[3] ?? 0) - (ticks[4] ?? 0)) / CLOCK_TICKS
-  } catch {
-    return 0
-  }
-}
-
-/** CPU seconds now: the worker processes', each PostgreSQL process's and the machine's. */
-const cpuNow = (pids: ReadonlyArray<number>) => ({
-  workers: pids.reduce((sum, pid) => sum + cpuOf(pid), 0),
-  postgres: postgresCpu(),
-  machine: machineCpu()
-})
-
-/** The CPU seconds spent between two readings; a PostgreSQL backend that ended meanwhile is not counted. */
-const cpuBetween = (before: ReturnType<typeof cpuNow>, after: ReturnType<typeof cpuNow>) => ({
-  workers: after.workers - before.workers,
-  postgres: [...after.postgres].reduce((sum, [pid, cpu]) => sum + cpu - (before.postgres.get(pid) ?? 0), 0),
-  machine: after.machine - before.machine
-})
-
 /** Starts `count` worker processes on the schema, one after another (the first start migrates and makes the server's organisation). */
 const startWorkers = async (url: string, schema: string, count: number) => {
   const workers: Array<Awaited<ReturnType<typeof startWorkerProcess>>> = []
@@ -297,14 +250,12 @@ const runDay = async (url: string, processes: number, organisations: number, due
     const warmLoaded = await load(client, warm, WARM_UP_DUE)
     console.log(`  loaded ${organisations} x ${due} (+ warm-up ${warm.length} x ${WARM_UP_DUE}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
     workers.push(...await startWorkers(url, schema, processes))
-    const warmed = await run((sql) => Effect.flatMap(makeDue(sql, warm, warmLoaded.dueAt, 500), (at) => watch(sql, warm, warmLoaded.key, at)))
+    const warmed = await run((sql) => Effect.flatMap(makeDue(sql, warm, warmLoaded.dueAt, 500), (at) => watch(sql, warm, warmLoaded.key, at, [])))
     console.log(`  warm-up: ${warm.length * WARM_UP_DUE} charges in ${warmed.seconds.toFixed(2)} s, by ${[...new Set(warmed.runs.map((r) => r.pid))].join(", ")}`)
     const pids = workers.map((worker) => worker.pid ?? 0)
-    const before = cpuNow(pids)
-    const measured = await run((sql) => Effect.flatMap(makeDue(sql, day, loaded.dueAt, 500), (at) => watch(sql, day, loaded.key, at)))
-    const cpu = cpuBetween(before, cpuNow(pids))
+    const measured = await run((sql) => Effect.flatMap(makeDue(sql, day, loaded.dueAt, 500), (at) => watch(sql, day, loaded.key, at, pids)))
     const charges = await run((sql) => verify(sql, day, due))
-    return { ...measured, charges, cpu }
+    return { ...measured, charges }
   } finally {
     await Promise.all(workers.map((worker) => worker.stop(20_000)))
     await run((sql) => sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)).catch((error: unknown) => console.log(`  could not drop ${schema}: ${String(error)}`))
@@ -323,23 +274,24 @@ const report = (label: string, day: Day) => {
   console.log(`${label}: ${day.charges} charges in ${day.seconds.toFixed(2)} s, ${(day.charges / day.seconds).toFixed(0)} charges/s`)
   console.log(`  ${sharing(day)}`)
   const cores = (cpu: number) => `${cpu.toFixed(1)} s (${(cpu / day.seconds).toFixed(2)} cores)`
-  console.log(`  CPU meanwhile: the worker processes ${cores(day.cpu.workers)}, PostgreSQL (all its sessions) ${cores(day.cpu.postgres)}, ` +
-    `the whole machine ${cores(day.cpu.machine)} of ${availableParallelism()}`)
+  const { processes, postgres, machine } = day.cpu
+  console.log(`  CPU meanwhile: the worker processes ${cores(processes.cpu)}, PostgreSQL (all its sessions) ${cores(postgres.cpu)}, ` +
+    `the whole machine ${cores(machine)} of ${availableParallelism()}`)
+  console.log(`  waiting for a core while ready to run: the workers' main threads ${processes.runQueue.toFixed(1)} s, PostgreSQL's processes ${postgres.runQueue.toFixed(1)} s`)
   console.log(`  lock waits seen in ${day.lockWaits} of ${day.samples} samples of pg_stat_activity`)
 }
 
-const results: Array<readonly [number, Day]> = []
+/** The peer: the first process count; each other count's day is compared with the peer's day run last before it. */
+const PEER = COUNTS[0]
+let peerDay: Day | undefined
 for (const processes of COUNTS) {
   console.log(`\n${ORGANISATIONS} organisations x ${DUE} due, ${processes} process${processes === 1 ? "" : "es"}`)
   const day = await runDay(databaseUrl, processes, ORGANISATIONS, DUE)
   report(`${processes} process${processes === 1 ? "" : "es"}`, day)
-  results.push([processes, day])
-}
-const [peer, ...others] = results
-if (peer !== undefined) {
-  const rate = (day: Day) => day.charges / day.seconds
-  for (const [processes, day] of others) {
-    console.log(`${processes} processes / ${peer[0]}: ${(rate(day) / rate(peer[1])).toFixed(2)}x the charges/s (${rate(day).toFixed(0)} against ${rate(peer[1]).toFixed(0)})`)
+  if (processes === PEER) peerDay = day
+  else if (peerDay !== undefined) {
+    const rate = (d: Day) => d.charges / d.seconds
+    console.log(`${processes} processes / ${PEER}: ${(rate(day) / rate(peerDay)).toFixed(2)}x the charges/s (${rate(day).toFixed(0)} against ${rate(peerDay).toFixed(0)} just before)`)
   }
 }
 if (BIG > 0) {
