@@ -18,7 +18,9 @@
  * statement) so that D subscriptions are due on the next daily run; then `ANALYZE`. The services
  * leave each organisation's next daily run in `due_work` (06:00 UTC of the run's date on its own
  * clock); the test clock starts a week ahead of real time, so with no clock row (offset 0) nothing is
- * due in real time.
+ * due in real time. The organisations are the engine's (their resources and due rows); the server's
+ * own `organisations` table, which only the workers' start reads (`ensureDailyRuns`), holds just
+ * the server's first-start organisation.
  *
  * The processes are the server's due-work worker process as `dueWork: "worker-process"` forks it
  * (`startWorkerProcess`: `worker-entry.ts`, a `createPaykitApp` with the worker polling every
