@@ -44,6 +44,7 @@ const { addDays, unsafeAmount, unsafeLocalDate } = await import("@paykit/core")
 const engine = await import("@paykit/engine")
 const engineTesting = await import("@paykit/engine/testing")
 const store = await import("@paykit/store-sql")
+const { cloneId, inChunks } = await import("./support/clone-rows.ts")
 
 const SIZES = (process.env["DAILY_RUN_SIZES"] ?? "1000,10000,100000").split(",").map(Number)
 const HISTORY = Number(process.env["DAILY_RUN_HISTORY"] ?? 100_000)
@@ -51,8 +52,6 @@ const HISTORY = Number(process.env["DAILY_RUN_HISTORY"] ?? 100_000)
 const PROFILE = process.env["DAILY_RUN_PROFILE"]
 /** Subscriptions per due one. */
 const DUE_EVERY = 30
-/** Rows per insert statement while loading. */
-const CHUNK = 1_000
 const ORG = "OR000000000001"
 /** Monday 23 November 2026, 09:00 UTC. */
 const START = Date.UTC(2026, 10, 23, 9)
@@ -64,17 +63,6 @@ const PEER_BATCH = 500
 type Runner = "paykit" | "peer"
 
 type Client = import("effect").Layer.Layer<import("effect/sql").SqlClient.SqlClient, unknown>
-
-/** A fresh id of `template`'s prefix and length, unique per `n`. */
-const cloneId = (template: string, n: number) => {
-  const tail = `Z${n.toString(36).toUpperCase()}`
-  return template.slice(0, template.length - tail.length) + tail
-}
-
-/** Loads `rows` through `insert` in statements of `CHUNK` rows. */
-const inChunks = <A>(rows: (i: number) => A, count: number, insert: (batch: ReadonlyArray<A>) => import("effect").Effect.Effect<void>) =>
-  Effect.forEach(Array.from({ length: Math.ceil(count / CHUNK) }, (_, c) => c), (c) =>
-    insert(Array.from({ length: Math.min(CHUNK, count - c * CHUNK) }, (_, i) => rows(c * CHUNK + i))), { discard: true })
 
 /** Starts the CPU profiler; the answer stops it and writes the profile to a file. */
 const startProfile = async () => {

@@ -1,0 +1,24 @@
+import { Effect } from "effect"
+
+/**
+ * Loading a store fast for the daily-run benchmarks: rows cloned from one the services wrote, with
+ * fresh ids, inserted through the repositories' `insertAll` a chunk at a time.
+ */
+
+/** Rows per insert statement while loading. */
+export const CHUNK = 1_000
+
+/** A fresh id of `template`'s prefix and length, unique per `n`. */
+export const cloneId = (template: string, n: number): string => {
+  const tail = `Z${n.toString(36).toUpperCase()}`
+  return template.slice(0, template.length - tail.length) + tail
+}
+
+/** Loads `count` rows made by `rows` through `insert`, in statements of `CHUNK` rows. */
+export const inChunks = <A, E, R>(
+  rows: (i: number) => A,
+  count: number,
+  insert: (batch: ReadonlyArray<A>) => Effect.Effect<void, E, R>
+): Effect.Effect<void, E, R> =>
+  Effect.forEach(Array.from({ length: Math.ceil(count / CHUNK) }, (_, c) => c), (c) =>
+    insert(Array.from({ length: Math.min(CHUNK, count - c * CHUNK) }, (_, i) => rows(c * CHUNK + i))), { discard: true })

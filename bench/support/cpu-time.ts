@@ -1,0 +1,98 @@
+import { readdirSync, readFileSync } from "node:fs"
+
+/**
+ * Where a benchmark's processes spent their time, from Linux's `/proc` (zeros elsewhere): CPU time
+ * (user and system, every thread), and the time the main thread was ready to run but waited for a
+ * core (`schedstat`'s run-queue delay): on a machine whose cores are all busy, the second says how
+ * much of a run was spent waiting for the machine rather than for the database.
+ */
+
+/** `/proc`'s unit of CPU time (`getconf CLK_TCK`, 100 on Linux). */
+const CLOCK_TICKS = 100
+
+export interface ProcessTime {
+  /** CPU seconds, every thread. */
+  readonly cpu: number
+  /** Seconds the main thread waited for a core while ready to run. */
+  readonly runQueue: number
+}
+
+const NONE: ProcessTime = { cpu: 0, runQueue: 0 }
+
+const read = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, "utf8")
+  } catch {
+    // Not Linux, or the process ended.
+    return undefined
+  }
+}
+
+/** A process's time so far. */
+export const processTime = (pid: number): ProcessTime => {
+  // The fields after the command's closing parenthesis; utime and stime are the 12th and 13th of them.
+  const stat = read(`/proc/${pid}/stat`)?.split(") ")[1]?.split(" ") ?? []
+  const schedstat = read(`/proc/${pid}/schedstat`)?.split(" ") ?? []
+  if (stat.length < 13 || schedstat.length < 2) return NONE
+  return { cpu: (Number(stat[11]) + Number(stat[12])) / CLOCK_TICKS, runQueue: Number(schedstat[1]) / 1e9 }
+}
+
+/** Every PostgreSQL process on this machine (other sessions' backends too): its time so far, by pid. */
+const postgresTimes = (): ReadonlyMap<number, ProcessTime> => {
+  let entries: ReadonlyArray<string> = []
+  try {
+    entries = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))
+  } catch {
+    // Not Linux.
+  }
+  const found = new Map<number, ProcessTime>()
+  for (const name of entries) {
+    if (read(`/proc/${name}/comm`)?.trim() === "postgres") found.set(Number(name), processTime(Number(name)))
+  }
+  return found
+}
+
+/** The machine's busy CPU seconds so far, all cores (`/proc/stat`: all but idle and iowait). */
+const machineBusy = (): number => {
+  const [, ...ticks] = (read("/proc/stat")?.split("\n")[0] ?? "").trim().split(/\s+/).map(Number)
+  if (ticks.length < 8) return 0
+  const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0)
+  return (total - (ticks[3] ?? 0) - (ticks[4] ?? 0)) / CLOCK_TICKS
+}
+
+const sum = (times: Iterable<ProcessTime>): ProcessTime => {
+  let [cpu, runQueue] = [0, 0]
+  for (const t of times) [cpu, runQueue] = [cpu + t.cpu, runQueue + t.runQueue]
+  return { cpu, runQueue }
+}
+
+export interface TimeReading {
+  readonly processes: ProcessTime
+  readonly postgres: ReadonlyMap<number, ProcessTime>
+  readonly machine: number
+}
+
+/** The time so far of `pids`, of PostgreSQL's processes and of the machine. */
+export const readTimes = (pids: ReadonlyArray<number>): TimeReading => ({
+  processes: sum(pids.map(processTime)),
+  postgres: postgresTimes(),
+  machine: machineBusy()
+})
+
+export interface TimeSpent {
+  readonly processes: ProcessTime
+  /** PostgreSQL's processes alive at the end (a backend that ended meanwhile is not counted). */
+  readonly postgres: ProcessTime
+  /** Busy CPU seconds of the whole machine. */
+  readonly machine: number
+}
+
+/** The time spent between two readings. */
+export const timeBetween = (before: TimeReading, after: TimeReading): TimeSpent => {
+  const minus = (a: ProcessTime, b: ProcessTime): ProcessTime => ({ cpu: a.cpu - b.cpu, runQueue: a.runQueue - b.runQueue })
+  return {
+    processes: minus(after.processes, before.processes),
+    postgres: sum([...after.postgres].map(([pid, t]) => minus(t, before.postgres.get(pid) ?? NONE))),
+    machine: after.machine - before.machine
+  }
+}
