@@ -1,5 +1,5 @@
 /**
- * The day on several processes (issue 35): a partner platform's organisations, each with its own
+ * The day on several processes: a partner platform's organisations, each with its own
  * clock and its own daily run, charged by 1 and by 3 server worker processes on one PostgreSQL;
  * and a day of 100,000 charges in one organisation on one process.
  *
