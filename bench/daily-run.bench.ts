@@ -25,6 +25,7 @@
  * the run also counts the statements paykit sent per charge.
  *
  *   DAILY_RUN_STORES=PostgreSQL       one store only (PGlite, PostgreSQL)
+ *   DAILY_RUN_MANDATES=each           every subscription on a mandate of its own (default: all on one)
  *   DAILY_RUN_PROFILE=/some/dir       a CPU profile of each timed paykit run, and on PGlite its
  *                                     statements listed by total time (docs/benchmarks.md)
  */
@@ -50,6 +51,12 @@ const SIZES = (process.env["DAILY_RUN_SIZES"] ?? "1000,10000,100000").split(",")
 const HISTORY = Number(process.env["DAILY_RUN_HISTORY"] ?? 100_000)
 /** Where to write a CPU profile of each timed paykit run (`DAILY_RUN_PROFILE=dir`), for the profile of a charge. */
 const PROFILE = process.env["DAILY_RUN_PROFILE"]
+/**
+ * `DAILY_RUN_MANDATES=each`: every subscription on a mandate of its own (cloned from the payer's,
+ * with its last-use record), as a business's subscriptions are, so a batch reads a hundred
+ * mandates; by default all are on one mandate, as the issue's measurement had them.
+ */
+const MANDATE_EACH = process.env["DAILY_RUN_MANDATES"] === "each"
 /** Subscriptions per due one. */
 const DUE_EVERY = 30
 const ORG = "OR000000000001"
@@ -203,7 +210,17 @@ const measure = (client: Client, subscriptions: number, due: number, history: nu
       // The template is one of the due ones.
       const clones = subscriptions - 1
       const dueOf = (i: number) => (i < due - 1 ? runDay : addDays(runDay, 1 + (i % (DUE_EVERY - 1))))
-      yield* inChunks((i) => ({ ...sub, id: cloneId(sub.id, i) }), clones, (batch) => subscriptionRepo.insertAll(ORG, batch))
+      // With a mandate each, every subscription is on a mandate (and last-use record) cloned from the payer's.
+      const mandateOf = (i: number) => (MANDATE_EACH ? cloneId(mandate.id, i) : mandate.id)
+      if (MANDATE_EACH) {
+        const mandateRepo = yield* engine.MandateRepository
+        const dormancyRepo = yield* engine.MandateDormancyRepository
+        const mandateRow = (yield* mandateRepo.get(ORG, mandate.id)).resource
+        const dormancy = (yield* dormancyRepo.get(ORG, mandate.id)).resource
+        yield* inChunks((i) => ({ ...mandateRow, id: mandateOf(i) }), clones, (batch) => mandateRepo.insertAll(ORG, batch))
+        yield* inChunks((i) => ({ ...dormancy, id: mandateOf(i) }), clones, (batch) => dormancyRepo.insertAll(ORG, batch))
+      }
+      yield* inChunks((i) => ({ ...sub, id: cloneId(sub.id, i), links: { ...sub.links, mandate: mandateOf(i) } }), clones, (batch) => subscriptionRepo.insertAll(ORG, batch))
       yield* inChunks((i) => ({ ...record, id: cloneId(sub.id, i), due_on: dueOf(i) }), clones, (batch) => scheduleRepo.insertAll(ORG, batch))
       yield* inChunks((i) => ({ ...payment, id: cloneId(payment.id, i), status: "paid_out" as const }), history, (batch) => paymentRepo.insertAll(ORG, batch))
       const sql = yield* SqlClient.SqlClient

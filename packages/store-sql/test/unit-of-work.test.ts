@@ -1,8 +1,8 @@
 import { PGlite } from "@electric-sql/pglite"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { describe, expect, it } from "vitest"
-import { ID_PREFIXES, lowestIdAt, timestampFromMillis } from "@paykit/core"
-import { customers, type Event, EventLog, HoldWrites, RepositoryBackend, Transactor } from "@paykit/engine"
+import { ID_PREFIXES, IdGenerator, lowestIdAt, timestampFromMillis } from "@paykit/core"
+import { captureDailyItems, customers, type Event, EventLog, HoldWrites, RepositoryBackend, Transactor } from "@paykit/engine"
 import { sampleCustomer } from "@paykit/engine/testing"
 import * as PgliteClient from "../src/pglite-client.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
@@ -47,6 +47,28 @@ const onRecordedPglite = <A, E>(
 const inserts = (sent: ReadonlyArray<string>, table: string) => sent.filter((text) => text.startsWith(`INSERT INTO "${table}"`))
 
 describe("the SQL unit of work", () => {
+  it("answers a daily batch's reads by id from what it read ahead, in one statement; without it, one a row", async () => {
+    const items = Array.from({ length: 50 }, (_, i) => i + 1)
+    // Each item reads a row of its own, as a charge reads its mandate.
+    const relatedOf = (n: number) => sampleCustomer(100 + n).id
+    const readsOfBatch = (ahead: boolean) => {
+      const sent: Array<string> = []
+      return onRecordedPglite(sent, Effect.gen(function*() {
+        const repository = (yield* RepositoryBackend).repository(customers)
+        yield* repository.insertAll(ORG, items.map((n) => sampleCustomer(100 + n)))
+        const eachItem = yield* captureDailyItems
+        const from = sent.length
+        const read: Array<string> = []
+        yield* eachItem("read ahead", ORG, items, String, (n) => Effect.map(repository.get(ORG, relatedOf(n)), (row) => read.push(row.resource.id)),
+          ahead ? (batch) => repository.getMany(ORG, batch.map(relatedOf)) : undefined)
+        expect(read).toEqual(items.map(relatedOf))
+        return sent.slice(from).filter((text) => text.startsWith("SELECT version, data FROM \"resources\"")).length
+      }).pipe(Effect.provide(IdGenerator.layerSeeded(3))))
+    }
+    expect(await readsOfBatch(true)).toBe(1)
+    expect(await readsOfBatch(false)).toBe(items.length)
+  })
+
   it("reads a row once per unit, and answers its own writes", async () => {
     const sent: Array<string> = []
     const reads = await onRecordedPglite(sent, Effect.gen(function*() {

@@ -201,6 +201,10 @@ export const advanceRefund = (deps: Pick<PaymentDeps, "refunds">, organisation: 
   })
 }
 
+/** What a batch of payments reads by id first, read for the batch in one statement: their mandates (a business's payments are on as many mandates as payers). */
+const mandatesAhead = (deps: PaymentDueDeps, organisation: string) => (batch: ReadonlyArray<Versioned<Payment>>) =>
+  deps.mandates.getMany(organisation, [...new Set(batch.flatMap((row) => row.resource.links.mandate === undefined ? [] : [row.resource.links.mandate]))])
+
 /**
  * The bank's day for collections and refunds (the simulator's `payments` job), in this order:
  * submitted payments due today are confirmed or fail; pending payments due on the next working
@@ -213,9 +217,9 @@ export const processPaymentsDay = (deps: PaymentDueDeps, organisation: string) =
   Effect.gen(function*() {
     const day = yield* today()
     yield* deps.eachItem("payments: collections", organisation, yield* deps.payments.scan(organisation, { status: eq("submitted"), charge_date: { op: "range", lte: day } }), idOfVersioned, (current) =>
-      collect(deps, organisation, current, day))
+      collect(deps, organisation, current, day), mandatesAhead(deps, organisation))
     yield* deps.eachItem("payments: submission", organisation, yield* deps.payments.scan(organisation, { status: eq("pending_submission") }), idOfVersioned, (current) =>
-      submitDue(deps, organisation, current, day))
+      submitDue(deps, organisation, current, day), mandatesAhead(deps, organisation))
     yield* eachInChunks(deps.reversals, organisation, { due_on: { op: "range", lte: day } }, (due) =>
       deps.eachItem("payments: late failures and chargebacks", organisation, due, idOfVersioned, (record) => reverseDue(deps, organisation, record, day)))
     yield* deps.eachItem("refunds", organisation, yield* deps.refunds.scan(organisation, { status: oneOf(["created", "pending_submission", "submitted"]) }), idOfVersioned, (current) =>
