@@ -11,20 +11,22 @@ let pending: Array<string> = []
 let scheduled = false
 let flushesOnExit = false
 
-const flush = (): void => {
-  scheduled = false
-  if (pending.length === 0) return
+/** The lines waiting, as one text, and none left waiting. */
+const takePending = (): string => {
   const text = pending.join("")
   pending = []
-  process.stdout.write(text)
+  return text
+}
+
+const flush = (): void => {
+  scheduled = false
+  if (pending.length > 0) process.stdout.write(takePending())
 }
 
 const flushOnExit = (): void => {
   if (pending.length === 0) return
-  const text = pending.join("")
-  pending = []
   try {
-    writeSync(process.stdout.fd, text)
+    writeSync(process.stdout.fd, takePending())
   } catch {
     // Standard output is gone (its reader closed): nothing else can take the lines.
   }

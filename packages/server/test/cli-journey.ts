@@ -63,13 +63,17 @@ export const runPaykit = (bin: PaykitBin, args: ReadonlyArray<string>, env: Node
   return { child, output: () => text, waitFor, exited }
 }
 
+/** How long a stopped command's process group may take to end on SIGTERM before it is killed, and how often it is looked at. */
+const GROUP_GRACE_MS = 10_000
+const GROUP_POLL_MS = 100
+
 /** Stops a following command with SIGTERM and answers its exit code. */
 export const stopPaykit = async (running: Running): Promise<number | null> => {
   const group = running.child.pid
   if (running.child.exitCode === null && running.child.signalCode === null) signalGroup(group, "SIGTERM")
   const code = await running.exited
   // What the wrapper left behind gets a moment to end on its SIGTERM, then is killed.
-  for (let waited = 0; groupAlive(group) && waited < 10_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100))
+  for (let waited = 0; groupAlive(group) && waited < GROUP_GRACE_MS; waited += GROUP_POLL_MS) await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS))
   signalGroup(group, "SIGKILL")
   running.child.stdout?.destroy()
   running.child.stderr?.destroy()

@@ -102,9 +102,10 @@ const makeConnection = (db: PGlite): Connection => {
       attempt("executeValues", () => db.query<ReadonlyArray<unknown>>(sql, [...params], { rowMode: "array" })),
       (result) => result.rows
     )
-  // Unprepared and without parameters: the transaction controls (BEGIN, COMMIT, savepoints). PGlite's
-  // simple query runs one in a single exchange with the backend, where `query` parses, binds,
-  // describes and executes it in five; a creation's transaction spent half a millisecond on the two.
+  // Unprepared and without parameters (the transaction controls BEGIN, COMMIT and savepoints, and
+  // a statement run `.unprepared`): PGlite's simple query runs one in a single exchange with the
+  // backend, where `query` parses, binds, describes and executes it in five; a creation's
+  // transaction spent half a millisecond on the two.
   const unprepared = (sql: string, params: ReadonlyArray<unknown>, transformRows: RowsTransform) =>
     params.length > 0 ? rows(sql, params, transformRows) : Effect.map(
       attempt("executeUnprepared", () => db.exec(sql)),

@@ -75,6 +75,18 @@ describe("PGlite SqlClient", () => {
       expect(yield* names(sql)).toEqual(["outer", "second inner"])
     })))
 
+  it("answers an unprepared statement without parameters (a single exchange) as the prepared one does", () =>
+    run(Effect.gen(function*() {
+      const sql = yield* withTable
+      yield* sql`INSERT INTO items ${sql.insert([{ id: 1, name: "a", amount: 7 }, { id: 2, name: "b", amount: null }])}`
+      const prepared = yield* sql`SELECT id, name, amount FROM items ORDER BY id`
+      const unprepared = yield* sql`SELECT id, name, amount FROM items ORDER BY id`.unprepared
+      expect(unprepared).toEqual(prepared)
+      expect(unprepared).toHaveLength(2)
+      // With parameters, an unprepared statement still binds them.
+      expect(yield* sql`SELECT name FROM items WHERE id = ${2}`.unprepared).toEqual([{ name: "b" }])
+    })))
+
   it("reports a unique violation as a typed SqlError reason", () =>
     run(Effect.gen(function*() {
       const sql = yield* withTable

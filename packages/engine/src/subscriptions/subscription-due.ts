@@ -119,7 +119,7 @@ export const firstDayReaching = (day: LocalDate, due: LocalDate, reaches: (day: 
     if (reaches(fromDayNumber(middle))) high = middle
     else low = middle + 1
   }
-  return fromDayNumber(Math.max(low, toDayNumber(day) + 1))
+  return fromDayNumber(low)
 }
 
 /** The first day after `day` whose next possible charge date reaches `due`: when its notice starts. */
