@@ -83,3 +83,13 @@ export const stopChild = async (server: ChildServer, signal: NodeJS.Signals = "S
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal)
   return server.exited
 }
+
+/** Whether a process (a positive pid) or a process group (its leader's pid, negated) still runs. */
+export const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

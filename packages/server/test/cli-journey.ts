@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { createServer, type Server } from "node:http"
 import type { AddressInfo } from "node:net"
-import { freePort } from "./child-server.ts"
+import { freePort, isRunning } from "./child-server.ts"
 import { fulfilledMandateRequest, localClient } from "./harness.ts"
 
 /**
@@ -73,7 +73,7 @@ export const stopPaykit = async (running: Running): Promise<number | null> => {
   if (running.child.exitCode === null && running.child.signalCode === null) signalGroup(group, "SIGTERM")
   const code = await running.exited
   // What the wrapper left behind gets a moment to end on its SIGTERM, then is killed.
-  for (let waited = 0; groupAlive(group) && waited < GROUP_GRACE_MS; waited += GROUP_POLL_MS) await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS))
+  for (let waited = 0; group !== undefined && isRunning(-group) && waited < GROUP_GRACE_MS; waited += GROUP_POLL_MS) await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS))
   signalGroup(group, "SIGKILL")
   running.child.stdout?.destroy()
   running.child.stderr?.destroy()
@@ -90,15 +90,6 @@ const signalGroup = (pid: number | undefined, signal: NodeJS.Signals): void => {
   }
 }
 
-const groupAlive = (pid: number | undefined): boolean => {
-  if (pid === undefined) return false
-  try {
-    process.kill(-pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 export const JOURNEY_TOKEN = "sandbox_cli_journey_token_01"
 

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { createPaykitApp, type PaykitApp, type ServerLogLine } from "../src/index.ts"
 import { api, json, localClient } from "./harness.ts"
 import { MOUNT, TOKEN } from "./mount-support.ts"
+import { isRunning } from "./child-server.ts"
 
 /**
  * `dueWork: "worker-process"`: the host's process serves the API and runs no due work; a child it
@@ -27,15 +28,6 @@ interface Delivered {
 
 const listenOn = (server: Server) =>
   new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
-
-const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe("dueWork: worker-process", () => {
   it("is refused without databaseUrl: one process owns a PGlite database", async () => {
