@@ -297,27 +297,48 @@ const stores: ReadonlyArray<readonly [string, () => Client]> = [
 /** `DAILY_RUN_STORES=PostgreSQL` (or `PGlite`) runs one store only. */
 const wantedStores = process.env["DAILY_RUN_STORES"]?.split(",")
 
+/**
+ * How many times each size's day is timed on paykit and on the peer, alternately, each on a store
+ * of its own: the rates are the medians. One day of 1,000 charges lasts under a second, so one
+ * timing of each side swung the ratio by a third from run to run (2026-11-27: 0.37 to 0.64 for the
+ * same code); the median of three alternating days holds it steadier.
+ */
+const RATE_RUNS = Number(process.env["DAILY_RUN_RATE_RUNS"] ?? 3)
+const medianOf = (xs: ReadonlyArray<number>): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN
+
 for (const [name, client] of stores.filter(([name]) => wantedStores === undefined || wantedStores.includes(name))) {
-  // A first run warms the code up, so the first figure is not the JIT's.
-  await measure(client(), 200, 7, 200)
-  await measure(client(), 200, 7, 200, "peer")
+  // A first day of three batches on each side warms the code up, so the first figure is not the JIT's.
+  await measure(client(), 1_000, 300, 200)
+  await measure(client(), 1_000, 300, 200, "peer")
   for (const size of SIZES) {
     const due = Math.max(1, Math.round(size / DUE_EVERY))
     const reference = await measure(client(), Math.max(1_000, due), due, 0)
-    const run = await measure(client(), size, due, HISTORY)
-    const peer = await measure(client(), size, due, HISTORY, "peer")
-    const rate = run.charged / run.seconds
-    const peerRate = peer.charged / peer.seconds
+    const runs: Array<Awaited<ReturnType<typeof measure>>> = []
+    const peers: Array<Awaited<ReturnType<typeof measure>>> = []
+    for (let i = 0; i < RATE_RUNS; i++) {
+      runs.push(await measure(client(), size, due, HISTORY))
+      peers.push(await measure(client(), size, due, HISTORY, "peer"))
+    }
+    const rates = runs.map((r) => r.charged / r.seconds)
+    const peerRates = peers.map((r) => r.charged / r.seconds)
+    const rate = medianOf(rates)
+    const peerRate = medianOf(peerRates)
+    // The scale ratio takes the day of the median rate.
+    const run = runs.find((r) => r.charged / r.seconds === rate) ?? runs[0]
+    const peer = peers[0]
+    if (run === undefined || peer === undefined) throw new Error("DAILY_RUN_RATE_RUNS must be at least 1")
+    const listed = (xs: ReadonlyArray<number>) => xs.map((x) => x.toFixed(0)).join(", ")
     console.log(
       `${name}: ${size} subscriptions, ${due} due, ${HISTORY} paid out: ${run.seconds.toFixed(2)} s (${run.charged} charged); ` +
         `${Math.max(1_000, due)} subscriptions, ${due} due, no history: ${reference.seconds.toFixed(2)} s (${reference.charged} charged); ` +
         `ratio ${(run.seconds / reference.seconds).toFixed(2)}`
     )
     console.log(
-      `${name}: paykit ${rate.toFixed(0)} charges/s` +
+      `${name}: paykit ${rate.toFixed(0)} charges/s (median of ${listed(rates)})` +
         (run.statements > 0 ? ` (${(run.statements / run.charged).toFixed(1)} statements a charge)` : "") +
-        `; bare peer ${peerRate.toFixed(0)} charges/s (${peer.charged} charged in ${peer.seconds.toFixed(2)} s); ` +
-        `paykit/peer ${(rate / peerRate).toFixed(2)}; paykit wrote ${run.written}, the peer ${peer.written}`
+        `; bare peer ${peerRate.toFixed(0)} charges/s (median of ${listed(peerRates)}; ${peer.charged} charged a day); ` +
+        `paykit/peer ${(rate / peerRate).toFixed(2)} (each pair: ${rates.map((r, i) => (r / (peerRates[i] ?? Number.NaN)).toFixed(2)).join(", ")}); ` +
+        `paykit wrote ${run.written}, the peer ${peer.written}`
     )
   }
 }

@@ -49,7 +49,12 @@ const moveByItself = (deps: SubscriptionDueDeps, organisation: string, current: 
     links: subscriptionLinks(current.resource, mandate)
   })
 
-/** One occurrence charged: its payment created, the schedule advanced, the machine told (its guard checks there was one). */
+/**
+ * One occurrence charged: its payment created, the machine told (its guard checks there was one),
+ * and the schedule record advanced in memory: the day's one save of the record (`processDue`)
+ * writes it with the record's next due day, so the record is encoded once a day, not once more
+ * per occurrence.
+ */
 const chargeOccurrence = (deps: SubscriptionDueDeps, organisation: string, current: Versioned<Subscription>, record: Versioned<SubscriptionScheduleRecord>, mandate: Mandate, chargeDate: LocalDate) =>
   Effect.gen(function*() {
     const s = current.resource
@@ -64,7 +69,8 @@ const chargeOccurrence = (deps: SubscriptionDueDeps, organisation: string, curre
       cause: { origin: "gocardless", cause: "payment_created", description: "Payment created by a subscription." },
       links: { ...subscriptionLinks(s, mandate), payment: payment.id }
     })
-    return yield* save(deps.schedules, organisation, record, { ...record.resource, schedule: { ...schedule, fromIndex: schedule.fromIndex + 1, pause: { kind: "active" } } })
+    const advanced: Versioned<SubscriptionScheduleRecord> = { ...record, resource: { ...record.resource, schedule: { ...schedule, fromIndex: schedule.fromIndex + 1, pause: { kind: "active" } } } }
+    return advanced
   })
 
 /** Where a subscription's day ended: what it waits for next. */
@@ -75,8 +81,9 @@ type Waiting =
 
 /**
  * One subscription's work of the day, from its schedule record as the day's scan read it: its due
- * payments, a pause ending, its finish; then what it waits for. (A request that changed the record
- * since is caught by the version test of the record's save, which fails the item.)
+ * payments, a pause ending, its finish; then what it waits for, and the record as the day left it,
+ * at the version it was read and not yet saved. (A request that changed the record since is caught
+ * by the version test of the record's save, which fails the item.)
  */
 const processOne = (deps: SubscriptionDueDeps, organisation: string, initial: Versioned<Subscription>, found: Versioned<SubscriptionScheduleRecord>, mandate: Mandate) =>
   Effect.gen(function*() {
@@ -87,7 +94,7 @@ const processOne = (deps: SubscriptionDueDeps, organisation: string, initial: Ve
       const schedule = record.resource.schedule
       if (!hasFurtherPayments(schedule, calendar)) {
         yield* moveByItself(deps, organisation, current, mandate, schedule, "finish")
-        return { record: yield* deps.schedules.get(organisation, current.resource.id), waiting: { _tag: "Nothing" } as Waiting }
+        return { record, waiting: { _tag: "Nothing" } as Waiting }
       }
       const npcd = mandate.next_possible_charge_date
       if (schedule.pause.kind === "paused_indefinitely") return { record, waiting: { _tag: "Nothing" } as Waiting }
