@@ -1,4 +1,4 @@
-import { Effect, Schema } from "effect"
+import { Cause, Effect, Exit, Schema } from "effect"
 import { NotFound } from "@paykit/core"
 import {
   DuplicateId,
@@ -40,7 +40,7 @@ export const checkDefinition = (definition: { readonly name: string; readonly fi
 }
 
 const StoredRow = Schema.Struct({ version: DbInteger, data: Schema.Unknown })
-const decodeStoredRow = Schema.decodeUnknownEffect(StoredRow)
+const decodeStoredRow = Schema.decodeUnknownExit(StoredRow)
 const AggregateRow = Schema.Struct({ key: Schema.NullOr(Schema.String), count: Schema.String, sum: Schema.String })
 const decodeAggregateRow = Schema.decodeUnknownEffect(AggregateRow)
 const VersionRow = Schema.Struct({ version: DbInteger })
@@ -89,8 +89,10 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       : sql`organisation_id = ${organisation}`
   const filterKeys = Object.keys(definition.filters) as Array<K>
   for (const key of filterKeys) assertIdentifier(`filter of ${definition.name}`, key)
-  const encode = Schema.encodeEffect(definition.schema)
-  const decode = Schema.decodeUnknownEffect(definition.schema)
+  // Exits, not effects: the schemas are synchronous, and a charge of the daily run encodes and
+  // decodes a handful of rows, where each effect cost the steps (and allocations) of its own run.
+  const encode = Schema.encodeExit(definition.schema)
+  const decode = Schema.decodeUnknownExit(definition.schema)
 
   /** The filter values as stored: only those the resource has. */
   const extracted = (resource: A): string => {
@@ -154,17 +156,39 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     return values.map((value) => [...clauses, filterClause(key, { op: "eq", value })])
   }
 
-  const corrupt = (what: string) => (error: unknown) =>
-    Effect.die(new Error(`${definition.name}: ${what}: ${String(error)}`))
+  /** A row or resource that does not fit the definition's schema: a defect, named. */
+  const corrupt = (what: string, cause: Cause.Cause<unknown>) =>
+    Exit.die(new Error(`${definition.name}: ${what}: ${String(Cause.squash(cause))}`))
 
-  const toVersioned = (row: unknown): Effect.Effect<Versioned<A>> =>
-    decodeStoredRow(row).pipe(
-      Effect.flatMap(({ data, version }) => Effect.map(decode(data), (resource) => ({ resource, version }))),
-      Effect.catch(corrupt("stored row does not decode"))
-    )
+  /** A stored row as the resource and version it holds; one that does not decode is a defect. */
+  const toVersioned = (row: unknown): Effect.Effect<Versioned<A>> => {
+    const stored = decodeStoredRow(row)
+    if (Exit.isFailure(stored)) return corrupt("stored row does not decode", stored.cause)
+    const resource = decode(stored.value.data)
+    if (Exit.isFailure(resource)) return corrupt("stored row does not decode", resource.cause)
+    return Exit.succeed({ resource: resource.value, version: stored.value.version })
+  }
 
-  const encoded = (resource: A) =>
-    Effect.map(Effect.catch(encode(resource), corrupt(`resource ${resource.id} does not encode`)), (value) => JSON.stringify(value))
+  /** Stored rows as resources, in order: one loop, not an effect per row. */
+  const allVersioned = (rows: ReadonlyArray<unknown>): Effect.Effect<Array<Versioned<A>>> => {
+    const read: Array<Versioned<A>> = []
+    for (const row of rows) {
+      const stored = decodeStoredRow(row)
+      if (Exit.isFailure(stored)) return corrupt("stored row does not decode", stored.cause)
+      const resource = decode(stored.value.data)
+      if (Exit.isFailure(resource)) return corrupt("stored row does not decode", resource.cause)
+      read.push({ resource: resource.value, version: stored.value.version })
+    }
+    return Exit.succeed(read)
+  }
+
+  /** `resource` as its stored JSON text, or the defect of a resource that does not encode. */
+  const encodedText = (resource: A): Exit.Exit<string> => {
+    const exit = encode(resource)
+    return Exit.isSuccess(exit)
+      ? Exit.succeed(JSON.stringify(exit.value))
+      : corrupt(`resource ${resource.id} does not encode`, exit.cause)
+  }
 
   /** A new row of the table: version 1, its filters extracted, its data encoded (`data`). */
   // Plain values, no casts: an INSERT's parameters take their columns' types (timestamptz, jsonb,
@@ -194,16 +218,52 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   const beforeReading: Effect.Effect<void> = flushBeforeReading(sql, location.table, "by filters")
   const beforeReadingById: Effect.Effect<void> = flushBeforeReading(sql, location.table, "by id")
   /** A further update of a row the unit wrote: kept for its end (`unit-of-work.ts`). */
-  const deferUpdate = (unit: UnitOfWorkState, organisation: string, resource: A, expectedVersion: number) =>
+  // No generator: in a batch of the daily run every update of a charge comes here.
+  const deferUpdate = (unit: UnitOfWorkState, organisation: string, resource: A, expectedVersion: number): Effect.Effect<Versioned<A>, VersionConflict> => {
+    const key = keyOf(organisation, resource.id)
+    const known = unit.rows.get(key)
+    const actual = known?.version ?? expectedVersion
+    if (actual !== expectedVersion) return Effect.fail(new VersionConflict({ resource: definition.name, id: resource.id, expectedVersion, actualVersion: actual }))
+    const data = encodedText(resource)
+    if (Exit.isFailure(data)) return Exit.failCause(data.cause)
+    const from = unit.updated.get(key)?.from ?? expectedVersion
+    unit.updated.set(key, { table: location.table, organisation, resourceType, id: resource.id, from, to: expectedVersion + 1, filters: extracted(resource), data: data.value })
+    return Exit.succeed(remember(unit, organisation, { resource, version: expectedVersion + 1 }))
+  }
+
+  /** An insert written now (no unit, or one that does not hold its writes): a taken id is `DuplicateId`. */
+  const insertNow = (organisation: string, resource: A, row: Record<string, unknown>) =>
     Effect.gen(function*() {
-      const key = keyOf(organisation, resource.id)
-      const known = unit.rows.get(key)
-      const actual = known?.version ?? expectedVersion
-      if (actual !== expectedVersion) return yield* new VersionConflict({ resource: definition.name, id: resource.id, expectedVersion, actualVersion: actual })
-      const data = yield* encoded(resource)
-      const from = unit.updated.get(key)?.from ?? expectedVersion
-      unit.updated.set(key, { table: location.table, organisation, resourceType, id: resource.id, from, to: expectedVersion + 1, filters: extracted(resource), data })
-      return remember(unit, organisation, { resource, version: expectedVersion + 1 })
+      yield* beforeReadingById
+      const rows = yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING version`)
+      if (rows.length === 0) return yield* new DuplicateId({ resource: definition.name, id: resource.id })
+      const unit = yield* CurrentUnitOfWork
+      unit?.written.add(keyOf(organisation, resource.id))
+      return remember(unit, organisation, { resource, version: 1 })
+    })
+
+  /** An update written now, its version tested in the same statement; a lost race is `VersionConflict`. */
+  const updateNow = (organisation: string, resource: A, expectedVersion: number) =>
+    Effect.gen(function*() {
+      const data = yield* encodedText(resource)
+      // The version test and the write are one statement: of two racing updates, PostgreSQL lets
+      // the second re-read the row after the first commits, and its WHERE then matches nothing.
+      const rows = yield* Effect.orDie(sql`UPDATE ${table}
+        SET version = version + 1, filters = ${extracted(resource)}::jsonb, data = ${data}::json
+        WHERE ${scope(organisation)} AND id = ${resource.id} AND version = ${expectedVersion}
+        RETURNING version`)
+      const written = rows[0]
+      const unit = yield* CurrentUnitOfWork
+      if (written !== undefined) {
+        const { version } = yield* Effect.orDie(decodeVersionRow(written))
+        unit?.written.add(keyOf(organisation, resource.id))
+        return remember(unit, organisation, { resource, version })
+      }
+      // Lost: a retry in this unit must read the row again.
+      unit?.rows.delete(keyOf(organisation, resource.id))
+      const actual = yield* currentVersion(organisation, resource.id)
+      if (actual === undefined) return yield* new NotFound({ resource: definition.name, id: resource.id })
+      return yield* new VersionConflict({ resource: definition.name, id: resource.id, expectedVersion, actualVersion: actual })
     })
 
   /** An insert kept for the unit's end: an id the unit knows already is taken now, others at the end. */
@@ -327,7 +387,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         if (unknown.length === 0) return Effect.succeed(known)
         return Effect.andThen(beforeReadingById, getManyStatement(organisation, unknown)).pipe(
           Effect.orDie,
-          Effect.flatMap((rows) => Effect.forEach(rows, toVersioned)),
+          Effect.flatMap(allVersioned),
           Effect.map((read) => {
             for (const row of read) remember(unit, organisation, row)
             const found = new Set(read.map((row) => row.resource.id))
@@ -342,7 +402,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         const upwards = isUpwards(query)
         yield* beforeReading
         const rows = yield* Effect.orDie(pageStatement(organisation, query))
-        const versioned = yield* Effect.forEach(rows, toVersioned)
+        const versioned = yield* allVersioned(rows)
         const items = (upwards ? versioned.reverse() : versioned).map((v) => v.resource)
         const first = items[0]
         const last = items[items.length - 1]
@@ -355,72 +415,55 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     scan: (organisation, filters, page) =>
       Effect.andThen(beforeReading, Effect.suspend(() => scanStatement(organisation, filters, page))).pipe(
         Effect.orDie,
-        Effect.flatMap((rows) => Effect.forEach(rows, toVersioned))
+        Effect.flatMap(allVersioned)
       ),
 
     insert: (organisation, resource) =>
-      Effect.gen(function*() {
-        const row = rowOf(organisation, resource, yield* encoded(resource))
-        const holding = yield* CurrentUnitOfWork
-        if (holding?.holdsWrites === true && location.typed) return yield* holdInsert(holding, organisation, resource, row)
-        yield* beforeReadingById
-        const rows = yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING version`)
-        if (rows.length === 0) return yield* new DuplicateId({ resource: definition.name, id: resource.id })
-        const unit = yield* CurrentUnitOfWork
-        unit?.written.add(keyOf(organisation, resource.id))
-        return remember(unit, organisation, { resource, version: 1 })
+      Effect.withFiber((fiber) => {
+        const data = encodedText(resource)
+        if (Exit.isFailure(data)) return Exit.failCause(data.cause)
+        const row = rowOf(organisation, resource, data.value)
+        const holding = fiber.getRef(CurrentUnitOfWork)
+        return holding?.holdsWrites === true && location.typed ? holdInsert(holding, organisation, resource, row) : insertNow(organisation, resource, row)
       }),
 
     // One statement for the batch: a duplicate id fails it whole (a unique violation, a defect).
     insertAll: (organisation, resources) =>
-      Effect.gen(function*() {
+      Effect.withFiber((fiber) => {
         const rows: Array<Record<string, unknown>> = []
-        for (const resource of resources) rows.push(rowOf(organisation, resource, yield* encoded(resource)))
-        const unit = yield* CurrentUnitOfWork
+        for (const resource of resources) {
+          const data = encodedText(resource)
+          if (Exit.isFailure(data)) return Exit.failCause(data.cause)
+          rows.push(rowOf(organisation, resource, data.value))
+        }
+        const unit = fiber.getRef(CurrentUnitOfWork)
         if (unit !== undefined && location.appendOnly === true) {
           const appended = unit.appended.get(location.table)
           if (appended === undefined) unit.appended.set(location.table, rows)
           else for (const row of rows) appended.push(row)
-          return
+          return Effect.void
         }
         const [first, ...rest] = rows
-        if (first === undefined) return
+        if (first === undefined) return Effect.void
         for (const resource of resources) unit?.absent.delete(keyOf(organisation, resource.id))
-        yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert([first, ...rest])}`)
+        return Effect.asVoid(Effect.orDie(sql`INSERT INTO ${table} ${sql.insert([first, ...rest])}`))
       }),
 
     update: (organisation, resource, expectedVersion) =>
-      Effect.gen(function*() {
-        const held = yield* CurrentUnitOfWork
-        if (held !== undefined && location.typed && held.written.has(keyOf(organisation, resource.id))) {
-          return yield* deferUpdate(held, organisation, resource, expectedVersion)
+      Effect.withFiber((fiber) => {
+        const held = fiber.getRef(CurrentUnitOfWork)
+        if (held !== undefined && location.typed) {
+          const key = keyOf(organisation, resource.id)
+          if (held.written.has(key)) return deferUpdate(held, organisation, resource, expectedVersion)
+          // A unit that holds its writes holds a first update too, tested at its end against the
+          // version expected (one the unit read otherwise is tested now, as before: a conflict).
+          const read = held.rows.get(key)
+          if (held.holdsWrites && (read === undefined || read.version === expectedVersion)) {
+            held.written.add(key)
+            return deferUpdate(held, organisation, resource, expectedVersion)
+          }
         }
-        // A unit that holds its writes holds a first update too, tested at its end against the
-        // version expected (one the unit read otherwise is tested now, as before: a conflict).
-        const read = held?.rows.get(keyOf(organisation, resource.id))
-        if (held?.holdsWrites === true && location.typed && (read === undefined || read.version === expectedVersion)) {
-          held.written.add(keyOf(organisation, resource.id))
-          return yield* deferUpdate(held, organisation, resource, expectedVersion)
-        }
-        const data = yield* encoded(resource)
-        // The version test and the write are one statement: of two racing updates, PostgreSQL lets
-        // the second re-read the row after the first commits, and its WHERE then matches nothing.
-        const rows = yield* Effect.orDie(sql`UPDATE ${table}
-          SET version = version + 1, filters = ${extracted(resource)}::jsonb, data = ${data}::json
-          WHERE ${scope(organisation)} AND id = ${resource.id} AND version = ${expectedVersion}
-          RETURNING version`)
-        const written = rows[0]
-        const unit = yield* CurrentUnitOfWork
-        if (written !== undefined) {
-          const { version } = yield* Effect.orDie(decodeVersionRow(written))
-          unit?.written.add(keyOf(organisation, resource.id))
-          return remember(unit, organisation, { resource, version })
-        }
-        // Lost: a retry in this unit must read the row again.
-        unit?.rows.delete(keyOf(organisation, resource.id))
-        const actual = yield* currentVersion(organisation, resource.id)
-        if (actual === undefined) return yield* new NotFound({ resource: definition.name, id: resource.id })
-        return yield* new VersionConflict({ resource: definition.name, id: resource.id, expectedVersion, actualVersion: actual })
+        return updateNow(organisation, resource, expectedVersion)
       })
   }
 }
