@@ -25,6 +25,7 @@
  * the run also counts the statements paykit sent per charge.
  *
  *   DAILY_RUN_STORES=PostgreSQL       one store only (PGlite, PostgreSQL)
+ *   DAILY_RUN_RATE_RUNS=5             days timed on each side, alternately (default 3): the rates are the medians
  *   DAILY_RUN_MANDATES=each           every subscription on a mandate of its own (default: all on one)
  *   DAILY_RUN_PROFILE=/some/dir       a CPU profile of each timed paykit run, and on PGlite its
  *                                     statements listed by total time (docs/benchmarks.md)

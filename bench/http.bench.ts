@@ -162,7 +162,7 @@ const run = (server: Running, c: Case) =>
     })
     // Each connection's first response is left out of the p99: it carries the connection's setup,
     // and with 50 connections opened at once the n-th waits behind the n-1 before it (docs/benchmarks.md,
-    // "Connection setup in the p99").
+    // "Steadier figures, and cheaper rows").
     const connected = new WeakSet<object>()
     if (WORKERS === 0) {
       instance.on("response", (client, _status, _bytes, ms) => {

@@ -161,7 +161,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     Exit.die(new Error(`${definition.name}: ${what}: ${String(Cause.squash(cause))}`))
 
   /** A stored row as the resource and version it holds; one that does not decode is a defect. */
-  const toVersioned = (row: unknown): Effect.Effect<Versioned<A>> => {
+  const toVersioned = (row: unknown): Exit.Exit<Versioned<A>> => {
     const stored = decodeStoredRow(row)
     if (Exit.isFailure(stored)) return corrupt("stored row does not decode", stored.cause)
     const resource = decode(stored.value.data)
@@ -170,14 +170,12 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   }
 
   /** Stored rows as resources, in order: one loop, not an effect per row. */
-  const allVersioned = (rows: ReadonlyArray<unknown>): Effect.Effect<Array<Versioned<A>>> => {
+  const allVersioned = (rows: ReadonlyArray<unknown>): Exit.Exit<Array<Versioned<A>>> => {
     const read: Array<Versioned<A>> = []
     for (const row of rows) {
-      const stored = decodeStoredRow(row)
-      if (Exit.isFailure(stored)) return corrupt("stored row does not decode", stored.cause)
-      const resource = decode(stored.value.data)
-      if (Exit.isFailure(resource)) return corrupt("stored row does not decode", resource.cause)
-      read.push({ resource: resource.value, version: stored.value.version })
+      const versioned = toVersioned(row)
+      if (Exit.isFailure(versioned)) return Exit.failCause(versioned.cause)
+      read.push(versioned.value)
     }
     return Exit.succeed(read)
   }
