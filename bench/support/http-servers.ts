@@ -354,7 +354,7 @@ const pgliteHeaders = { authorization: `Bearer ${PGLITE_TOKEN}`, ...VERSION }
 type Storage = { readonly _tag: "PgliteMemory" } | { readonly _tag: "PgliteFile" } | { readonly _tag: "Postgres" }
 
 /** A fresh temporary directory for a file-backed PGlite, removed on close. */
-const tempDir = (): { readonly path: string; readonly remove: () => void } => {
+export const tempDir = (): { readonly path: string; readonly remove: () => void } => {
   const path = mkdtempSync(join(tmpdir(), "paykit-bench-"))
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) }
 }
@@ -369,7 +369,7 @@ const databaseUrl = (): string => {
  * A schema of its own on DATABASE_URL's PostgreSQL: the URL whose connections use it, and its
  * removal. `shared` names one schema that several server processes use (the three-process case).
  */
-const postgresSchema = async (shared?: string): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> => {
+export const postgresSchema = async (shared?: string): Promise<{ readonly url: string; readonly drop: () => Promise<void> }> => {
   const { PgClient } = await import("@effect/sql-pg")
   const { SqlClient } = await import("effect/sql")
   const base = databaseUrl()
@@ -460,7 +460,7 @@ interface BareDb {
  * Every rate-limit group's limit on the PGlite pair: past any run's volume (the spec's 300 a minute
  * would turn the POST case into 429s), and within the windows' `integer` count column.
  */
-const RAISED_RATE_LIMIT = 2_147_483_647
+export const RAISED_RATE_LIMIT = 2_147_483_647
 /** The SQL limiter's statements (`SqlRateLimiter` of `@paykit/server`): count the request in its window; on a new window, drop the organisation's old ones. */
 const RATE_LIMIT_SQL = `INSERT INTO rate_limit_windows (organisation_id, group_name, window_start, count) VALUES ($1, $2, $3, 1)
   ON CONFLICT (organisation_id, group_name, window_start)

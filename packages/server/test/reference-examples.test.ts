@@ -374,6 +374,28 @@ const shapeOf = (value: unknown): unknown => {
   return value === null ? "null" : typeof value
 }
 
+/**
+ * Two shapes with every place either holds `null` made `null` in both. A nullable field is null in
+ * one recording and set in another as the worker's timing had it: whether a webhook's delivery had
+ * been tried, or its endpoint had failed yet, when the recording read it (seen on a loaded machine).
+ */
+const nullsUnified = (a: unknown, b: unknown): readonly [unknown, unknown] => {
+  if (a === "null" || b === "null") return ["null", "null"]
+  if (Array.isArray(a) && Array.isArray(b)) {
+    const [first, second] = a.length > 0 && b.length > 0 ? nullsUnified(a[0], b[0]) : [a[0], b[0]]
+    return [a.length === 0 ? [] : [first], b.length === 0 ? [] : [second]]
+  }
+  if (typeof a === "object" && a !== null && typeof b === "object" && b !== null && !Array.isArray(a) && !Array.isArray(b)) {
+    const left: Record<string, unknown> = { ...a }
+    const right: Record<string, unknown> = { ...b }
+    for (const key of Object.keys(left)) {
+      if (key in right) [left[key], right[key]] = nullsUnified(left[key], right[key])
+    }
+    return [left, right]
+  }
+  return [a, b]
+}
+
 const keyOf = (example: { readonly method: string; readonly path: string }): string => `${example.method} ${example.path}`
 
 describe("the reference's examples", () => {
@@ -398,7 +420,8 @@ describe("the reference's examples", () => {
     const committed = JSON.parse(readFileSync(EXAMPLES_FILE, "utf8")) as ReadonlyArray<RecordedExample>
     const shapes = (examples: ReadonlyArray<RecordedExample>) =>
       Object.fromEntries(examples.map((e) => [keyOf(e), { status: e.status, request: shapeOf(e.request), response: shapeOf(e.response) }]))
-    expect(shapes(committed)).toEqual(shapes(recorded))
+    const [expected, fresh] = nullsUnified(shapes(committed), shapes(recorded))
+    expect(expected).toEqual(fresh)
   })
 
   it("every operation has an example, but the ones listed as not recorded yet", () => {
