@@ -188,6 +188,10 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       : corrupt(`resource ${resource.id} does not encode`, exit.cause)
   }
 
+  /** `resource` as a new row of the table (`rowOf`), or the defect of a resource that does not encode. */
+  const newRow = (organisation: string, resource: A): Exit.Exit<Record<string, unknown>> =>
+    Exit.map(encodedText(resource), (data) => rowOf(organisation, resource, data))
+
   /** A new row of the table: version 1, its filters extracted, its data encoded (`data`). */
   // Plain values, no casts: an INSERT's parameters take their columns' types (timestamptz, jsonb,
   // json), and a row of fragments cost three statement fragments to build and compile.
@@ -217,8 +221,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   const beforeReadingById: Effect.Effect<void> = flushBeforeReading(sql, location.table, "by id")
   /** A further update of a row the unit wrote: kept for its end (`unit-of-work.ts`). */
   // No generator: in a batch of the daily run every update of a charge comes here.
-  const deferUpdate = (unit: UnitOfWorkState, organisation: string, resource: A, expectedVersion: number): Effect.Effect<Versioned<A>, VersionConflict> => {
-    const key = keyOf(organisation, resource.id)
+  const deferUpdate = (unit: UnitOfWorkState, key: string, organisation: string, resource: A, expectedVersion: number): Effect.Effect<Versioned<A>, VersionConflict> => {
     const known = unit.rows.get(key)
     const actual = known?.version ?? expectedVersion
     if (actual !== expectedVersion) return Effect.fail(new VersionConflict({ resource: definition.name, id: resource.id, expectedVersion, actualVersion: actual }))
@@ -418,11 +421,10 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
 
     insert: (organisation, resource) =>
       Effect.withFiber((fiber) => {
-        const data = encodedText(resource)
-        if (Exit.isFailure(data)) return Exit.failCause(data.cause)
-        const row = rowOf(organisation, resource, data.value)
+        const row = newRow(organisation, resource)
+        if (Exit.isFailure(row)) return Exit.failCause(row.cause)
         const holding = fiber.getRef(CurrentUnitOfWork)
-        return holding?.holdsWrites === true && location.typed ? holdInsert(holding, organisation, resource, row) : insertNow(organisation, resource, row)
+        return holding?.holdsWrites === true && location.typed ? holdInsert(holding, organisation, resource, row.value) : insertNow(organisation, resource, row.value)
       }),
 
     // One statement for the batch: a duplicate id fails it whole (a unique violation, a defect).
@@ -430,9 +432,9 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       Effect.withFiber((fiber) => {
         const rows: Array<Record<string, unknown>> = []
         for (const resource of resources) {
-          const data = encodedText(resource)
-          if (Exit.isFailure(data)) return Exit.failCause(data.cause)
-          rows.push(rowOf(organisation, resource, data.value))
+          const row = newRow(organisation, resource)
+          if (Exit.isFailure(row)) return Exit.failCause(row.cause)
+          rows.push(row.value)
         }
         const unit = fiber.getRef(CurrentUnitOfWork)
         if (unit !== undefined && location.appendOnly === true) {
@@ -452,13 +454,13 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         const held = fiber.getRef(CurrentUnitOfWork)
         if (held !== undefined && location.typed) {
           const key = keyOf(organisation, resource.id)
-          if (held.written.has(key)) return deferUpdate(held, organisation, resource, expectedVersion)
+          if (held.written.has(key)) return deferUpdate(held, key, organisation, resource, expectedVersion)
           // A unit that holds its writes holds a first update too, tested at its end against the
           // version expected (one the unit read otherwise is tested now, as before: a conflict).
           const read = held.rows.get(key)
           if (held.holdsWrites && (read === undefined || read.version === expectedVersion)) {
             held.written.add(key)
-            return deferUpdate(held, organisation, resource, expectedVersion)
+            return deferUpdate(held, key, organisation, resource, expectedVersion)
           }
         }
         return updateNow(organisation, resource, expectedVersion)
