@@ -2,13 +2,16 @@ import { Effect, Schema } from "effect"
 import { type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkStore, type NextDue } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import { DbInteger } from "./db-integer.ts"
+import { makeStatisticsKeeper } from "./statistics.ts"
 
 /**
  * The engine's `DueWorkStore` on SQL (`due_work` and `organisation_clocks`, migrations 0006 and 0065), the
  * same statements on PostgreSQL and PGlite. A claim is one `UPDATE … FROM (SELECT … FOR UPDATE
  * SKIP LOCKED)`: several processes claiming at once each take rows the others are not taking, and
  * a row whose lease ran out (its worker died) is claimed again. `schedule` and `complete` are plain
- * statements, so inside a unit of work they run on its transaction and commit with it.
+ * statements, so inside a unit of work they run on its transaction and commit with it. Claims,
+ * which run outside units of work, also keep the planner's statistics up with grown tables
+ * (`makeStatisticsKeeper`), so the work they hand out runs on plans for the tables' sizes.
  */
 
 const ItemRow = Schema.Struct({
@@ -113,19 +116,22 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
       Effect.orDie
     )
   const OFFSET = offsetColumn(sql)
+  const keepStatistics = yield* makeStatisticsKeeper
   return DueWorkStore.of({
     schedule: (request) =>
       Effect.orDie(sql`INSERT INTO due_work (organisation_id, kind, key, due_at)
         VALUES (${request.organisation}, ${request.kind}, ${request.key}, ${request.dueAt})
         ON CONFLICT (organisation_id, kind, key) DO UPDATE SET due_at = LEAST(due_work.due_at, EXCLUDED.due_at)`),
     claimDue: (lease, limit) =>
-      claimDueStatement(sql, lease, limit).pipe(
+      keepStatistics(lease.realNow).pipe(
+        Effect.andThen(claimDueStatement(sql, lease, limit)),
         Effect.flatMap(decodeItems),
         Effect.map((rows) => rows.map(toItem).sort(compareDueOrder)),
         Effect.orDie
       ),
     claimNextOf: (organisation, upTo, lease, passOver = []) =>
       Effect.orDie(Effect.gen(function*() {
+        yield* keepStatistics(lease.realNow)
         const [next] = yield* decodePeek(yield* (organisation === undefined
           ? sql`SELECT organisation_id, kind, key, lease_until FROM due_work d WHERE due_at <= ${upTo} ${passingOver(sql, passOver)}
               ORDER BY ${dueOrder(sql, "d")} LIMIT 1`

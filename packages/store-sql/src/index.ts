@@ -29,4 +29,5 @@ export {
   storageMaintenance
 } from "./maintenance.ts"
 export { makeRetentionSql, RetentionSql } from "./retention.ts"
+export { analyzeGrown, makeStatisticsKeeper, STATISTICS_GROWTH_PAGES, STATISTICS_LOOK_MILLIS } from "./statistics.ts"
 export { ProductionSqlStorage } from "./production-storage.ts"
