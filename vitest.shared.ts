@@ -14,6 +14,8 @@ export interface ProjectOptions {
    * the embedded database, which takes seconds to boot) is made once per worker, not per file.
    */
   readonly isolate?: boolean
+  /** Run once before the project's tests (and their teardown after), in the main process. */
+  readonly globalSetup?: string
 }
 
 export const paykitProject = (name: string, options: ProjectOptions = {}) =>
@@ -28,6 +30,7 @@ export const paykitProject = (name: string, options: ProjectOptions = {}) =>
       // they can take several times longer than alone. Speed is measured by bench/, not here.
       testTimeout: 60_000,
       hookTimeout: 120_000,
-      isolate: options.isolate ?? true
+      isolate: options.isolate ?? true,
+      ...(options.globalSetup === undefined ? {} : { globalSetup: options.globalSetup })
     }
   })

@@ -1,3 +1,4 @@
 import { paykitProject } from "../../vitest.shared.ts"
 
-export default paykitProject("@paykit/server")
+// The migrated in-memory database every in-memory test server starts from (test/pglite-template.ts).
+export default paykitProject("@paykit/server", { globalSetup: "test/pglite-template.ts" })

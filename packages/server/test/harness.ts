@@ -7,7 +7,9 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { RequestLog, serverUrl, silentRequestLog } from "@paykit/http"
+import { PgliteClient } from "@paykit/store-sql"
 import { Bootstrap, makeServer, type ServerConfig, type ServerOptions, ServerLog, type ServerLogLine, type ServerMode } from "../src/index.ts"
+import { fromTemplate } from "./pglite-template.ts"
 
 export interface StartOptions {
   readonly mode?: ServerMode
@@ -42,18 +44,28 @@ export const testConfig = (options: StartOptions): ServerConfig => ({
 export const testLogs = (lines: Array<ServerLogLine>) =>
   Layer.mergeAll(Layer.succeed(RequestLog, silentRequestLog), Layer.succeed(ServerLog, (line: ServerLogLine) => void lines.push(line)))
 
-/** The composed server in-process on a random port. */
+/**
+ * The composed server in-process on a random port. In memory, it starts from the test run's
+ * migrated template when there is one (`pglite-template.ts`), as `makeServer` would have left a
+ * new database after its migrations.
+ */
 export const startServer = async (options: StartOptions = {}) => {
   const lines: Array<ServerLogLine> = []
+  const template = options.dataDir === undefined ? await fromTemplate() : undefined
   const serverOptions: ServerOptions = {
     ...(options.serve === undefined ? {} : { serve: options.serve }),
     ...(options.dueWork === undefined ? {} : { dueWork: options.dueWork }),
-    ...(options.worker === undefined ? {} : { worker: options.worker })
+    ...(options.worker === undefined ? {} : { worker: options.worker }),
+    ...(template === undefined ? {} : { sqlClient: PgliteClient.layer({ instance: template }) })
   }
   const runtime = ManagedRuntime.make(makeServer(testConfig(options), serverOptions).pipe(Layer.provide(testLogs(lines))))
   const url = await runtime.runPromise(serverUrl)
   const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
-  return { runtime, url, boot, lines, close: () => runtime.dispose() }
+  const close = async () => {
+    await runtime.dispose()
+    await template?.close()
+  }
+  return { runtime, url, boot, lines, close }
 }
 
 export type TestServer = Awaited<ReturnType<typeof startServer>>
