@@ -22,6 +22,9 @@ export const paykitProject = (name: string, options: ProjectOptions = {}) =>
   defineProject({
     resolve: { conditions },
     ssr: { resolve: { conditions: ssrConditions, externalConditions: ssrConditions } },
+    // Where a project's global setup is imported (in the main process): without the source
+    // condition there, it would need the packages built.
+    environments: { __vitest__: { resolve: { conditions: ssrConditions, externalConditions: ssrConditions } } },
     test: {
       name,
       include: ["test/**/*.test.ts"],
