@@ -274,7 +274,8 @@ const countedPglite: Client = Layer.unwrap(Effect.map(
       sent.byText.set(text, { count: seen.count + 1, ms: seen.ms + performance.now() - t0 })
       return result
     }) as typeof db.query
-    return store.PgliteClient.layer({ instance: db })
+    // Unnamed statements go through `query`, where they are counted and timed; named ones would not.
+    return store.PgliteClient.layer({ instance: db, preparedStatements: 0 })
   }
 ))
 

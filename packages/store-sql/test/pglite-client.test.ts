@@ -4,6 +4,7 @@ import { join } from "node:path"
 import { Effect, Exit, Fiber, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, describe, expect, it } from "vitest"
+import { PGlite } from "@electric-sql/pglite"
 import * as PgliteClient from "../src/pglite-client.ts"
 import { isolatedPglite, sharedPglite } from "./support/pglite.ts"
 
@@ -18,6 +19,12 @@ const withTable = Effect.gen(function*() {
 
 const names = (sql: SqlClient.SqlClient) =>
   Effect.map(sql<{ name: string }>`SELECT name FROM items ORDER BY id`, (rows) => rows.map((r) => r.name))
+
+const sql_n = (text: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    return (yield* sql.unsafe<{ n: number }>(text, [1]))[0]?.n
+  })
 
 class Boom {
   readonly _tag = "Boom"
@@ -140,6 +147,99 @@ describe("PGlite SqlClient", () => {
       yield* Effect.promise(() => instance.query(`DROP SCHEMA ${schema} CASCADE`))
       expect(rows).toEqual([{ personId: 1, givenName: "Ada" }])
     })))
+
+  describe("named statements", () => {
+    // An instance of its own: the first client sets the session's statement limit.
+    const LIMIT = 4
+    let instance: PGlite | undefined
+    const session = async (): Promise<PGlite> => (instance ??= await PGlite.create())
+    afterAll(() => instance?.close())
+    const inSchema = <A, E>(
+      schema: string,
+      effect: Effect.Effect<A, E, SqlClient.SqlClient | PgliteClient.PgliteClient>
+    ): Promise<A> =>
+      Effect.runPromise(Effect.gen(function*() {
+        const db = yield* Effect.promise(session)
+        yield* Effect.promise(() => db.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`))
+        return yield* Effect.provide(effect, PgliteClient.layer({ instance: db, searchPath: schema, preparedStatements: LIMIT }))
+      }) as Effect.Effect<A, unknown>)
+    interface Held {
+      readonly statement: string
+      readonly generic_plans: number
+      readonly custom_plans: number
+    }
+    const held = (db: PGlite) =>
+      db.query<Held>(`SELECT statement, generic_plans::int, custom_plans::int FROM pg_prepared_statements WHERE name LIKE 'paykit\\_%'`)
+        .then((result) => result.rows)
+
+    it("prepares a statement once and plans it generically after PostgreSQL's five custom plans", async () => {
+      const text = "SELECT name FROM items WHERE id = $1"
+      const answers = await inSchema("named_reuse", Effect.gen(function*() {
+        const sql = yield* withTable
+        yield* sql`INSERT INTO items ${sql.insert([{ id: 1, name: "a" }, { id: 2, name: "b" }])}`
+        return yield* Effect.forEach([1, 2, 1, 2, 1, 2, 1, 2, 1, 2], (id) => sql.unsafe<{ name: string }>(text, [id]))
+      }))
+      expect(answers.map((rows) => rows[0]?.name)).toEqual(["a", "b", "a", "b", "a", "b", "a", "b", "a", "b"])
+      const statements = (await held(await session())).filter((row) => row.statement === text)
+      expect(statements).toHaveLength(1)
+      expect(statements[0]?.custom_plans).toBe(5)
+      expect(statements[0]?.generic_plans).toBe(5)
+    })
+
+    it("keeps at most its limit of statements, closing the least recently used", async () => {
+      const texts = Array.from({ length: LIMIT + 3 }, (_, i) => `SELECT ${i} + $1::int AS n`)
+      const sums = await inSchema("named_limit", Effect.forEach(texts, (text) => sql_n(text)))
+      expect(sums).toEqual(texts.map((_, i) => i + 1))
+      const statements = (await held(await session())).map((row) => row.statement)
+      expect(statements.length).toBeLessThanOrEqual(LIMIT)
+      expect(statements).toEqual(expect.arrayContaining(texts.slice(-LIMIT)))
+      expect(statements).not.toContain(texts[0])
+    })
+
+    it("resolves a statement's names in the schema of the client that runs it", async () => {
+      const read = Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        return (yield* sql<{ name: string }>`SELECT name FROM items WHERE id = ${1}`)[0]?.name
+      })
+      const seed = (name: string) =>
+        Effect.gen(function*() {
+          const sql = yield* withTable
+          yield* sql`INSERT INTO items (id, name) VALUES (1, ${name})`
+        })
+      await inSchema("named_left", seed("left"))
+      await inSchema("named_right", seed("right"))
+      expect(await inSchema("named_left", read)).toBe("left")
+      expect(await inSchema("named_right", read)).toBe("right")
+      expect(await inSchema("named_left", read)).toBe("left")
+    })
+
+    it("prepares a statement again when its table changes under it or the session drops it", async () => {
+      const all = Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql`SELECT * FROM items WHERE id = ${1}`
+      })
+      await inSchema("named_stale", Effect.gen(function*() {
+        const sql = yield* withTable
+        yield* sql`INSERT INTO items (id, name) VALUES (1, 'a')`
+      }))
+      expect(await inSchema("named_stale", all)).toEqual([{ id: 1, name: "a", amount: null, data: null }])
+      const db = await session()
+      await db.query("ALTER TABLE named_stale.items ADD COLUMN note text")
+      expect(await inSchema("named_stale", all)).toEqual([{ id: 1, name: "a", amount: null, data: null, note: null }])
+      await db.query("DEALLOCATE ALL")
+      expect(await inSchema("named_stale", all)).toEqual([{ id: 1, name: "a", amount: null, data: null, note: null }])
+    })
+
+    it("keeps a statement that failed to parse out of the session, and reports its error", async () => {
+      const error = await inSchema("named_errors", Effect.flip(Effect.gen(function*() {
+        const sql = yield* SqlClient.SqlClient
+        return yield* sql.unsafe("SELECT nothing FROM nowhere WHERE id = $1", [1])
+      })))
+      expect(error.reason._tag).toBe("SqlSyntaxError")
+      const statements = (await held(await session())).map((row) => row.statement)
+      expect(statements).not.toContain("SELECT nothing FROM nowhere WHERE id = $1")
+    })
+  })
 
   describe("on a data directory", () => {
     const dir = mkdtempSync(join(tmpdir(), "paykit-pglite-"))

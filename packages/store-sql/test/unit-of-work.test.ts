@@ -40,7 +40,8 @@ const onRecordedPglite = <A, E>(
       sent.push(args[0].replace(/\s+/g, " "))
       return query(...args)
     }) as typeof db.query
-    const storage = SqlStorage.pipe(Layer.provide(PgliteClient.layer({ instance: db })), Layer.orDie)
+    // Unnamed statements go through `query`, where they are counted; named ones would not.
+    const storage = SqlStorage.pipe(Layer.provide(PgliteClient.layer({ instance: db, preparedStatements: 0 })), Layer.orDie)
     return yield* Effect.provide(typeof effect === "function" ? effect(db) : effect, storage)
   })))
 
