@@ -28,7 +28,8 @@
  *   DAILY_RUN_RATE_RUNS=5             days timed on each side, alternately (default 3): the rates are the medians
  *   DAILY_RUN_MANDATES=each           every subscription on a mandate of its own (default: all on one)
  *   DAILY_RUN_PROFILE=/some/dir       a CPU profile of each timed paykit run, and on PGlite its
- *                                     statements listed by total time (docs/benchmarks.md)
+ *                                     statements listed by total time (docs/benchmarks.md; sent
+ *                                     unnamed then, so each is timed by its text)
  */
 import { performance } from "node:perf_hooks"
 import { ensureSourceCondition } from "./support/source-condition.ts"
@@ -257,13 +258,26 @@ const appendedRows = (sql: import("effect/sql").SqlClient.SqlClient) =>
     ([row]) => ({ events: Number(row?.events ?? 0), transitions: Number(row?.transitions ?? 0) })
   )
 
-/** Statements sent to PGlite (its instance's `query`), for the profile of a charge: how many, and their time by text. */
+/**
+ * Statements sent to PGlite, for the profile of a charge: how many, and (profiling) their time by
+ * text. A named statement's run is counted by its bind; an unnamed one by its `query`.
+ */
 const sent = { count: 0, byText: new Map<string, { count: number; ms: number }>() }
 
-/** An in-memory PGlite whose statements are counted. */
+const BIND = 0x42
+
+/**
+ * An in-memory PGlite whose statements are counted. Profiling (`DAILY_RUN_PROFILE`), they are sent
+ * unnamed, through `query`, where each is timed by its text; otherwise as the client sends them.
+ */
 const countedPglite: Client = Layer.unwrap(Effect.map(
   Effect.acquireRelease(Effect.promise(() => PGlite.create()), (db) => Effect.promise(() => db.close())),
   (db) => {
+    const exchange = db.execProtocolStream.bind(db)
+    db.execProtocolStream = ((...args: Parameters<typeof exchange>) => {
+      if (args[0][0] === BIND) sent.count++
+      return exchange(...args)
+    }) as typeof db.execProtocolStream
     const query = db.query.bind(db)
     db.query = (async (...args: Parameters<typeof query>) => {
       sent.count++
@@ -274,8 +288,7 @@ const countedPglite: Client = Layer.unwrap(Effect.map(
       sent.byText.set(text, { count: seen.count + 1, ms: seen.ms + performance.now() - t0 })
       return result
     }) as typeof db.query
-    // Unnamed statements go through `query`, where they are counted and timed; named ones would not.
-    return store.PgliteClient.layer({ instance: db, preparedStatements: 0 })
+    return store.PgliteClient.layer({ instance: db, ...(PROFILE === undefined ? {} : { preparedStatements: 0 }) })
   }
 ))
 
