@@ -20,7 +20,8 @@ const ROOT = join(import.meta.dirname, "..")
  * testing subpath landed (server 156 KB, http 254 KB then); the server's again when the `paykit`
  * command (195 KB) and the dashboard landed (248 KB merged with main as it
  * stood at 15:30 UTC, before the command and the recorded reference examples); store-sql's when its
- * unit of work came to hold writes and read ahead (86 KB before it).
+ * unit of work came to hold writes and read ahead (86 KB before it), and again when its PGlite
+ * client came to name its statements (101.5 KB with them, 100 KB the budget).
  */
 const TARBALL_BUDGET: Readonly<Record<string, number>> = {
   "@paykit/core": 80_000,
@@ -29,7 +30,7 @@ const TARBALL_BUDGET: Readonly<Record<string, number>> = {
   "@paykit/schedule": 70_000,
   "@paykit/validation": 95_000,
   "@paykit/engine": 1_000_000,
-  "@paykit/store-sql": 100_000,
+  "@paykit/store-sql": 120_000,
   "@paykit/http": 310_000,
   "@paykit/server": 300_000
 }
