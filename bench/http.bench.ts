@@ -23,7 +23,10 @@
  * the environment (PGlite on a temporary directory, the due-work worker, the webhook pump, the JSON
  * logs on a pipe this benchmark reads), against the bare server on a file-backed PGlite reading a
  * creditor of its own by the same token lookup and scoped read. `{creditor}` in a case's path is
- * each server's own creditor.
+ * each server's own creditor. The bare PGlite servers send their statements through PGlite's
+ * `query`, unnamed, planned at every run; paykit's PGlite client names them (docs/storage.md).
+ * Case `npm-start-named`: the same against the bare server sending named statements through that
+ * client, as the bare PostgreSQL server sends its through `@effect/sql-pg`'s.
  *
  * Case `pglite`: `GET /payouts/{id}` through the whole server of `@paykit/server` (sandbox mode,
  * SQL access tokens, the engine on `@paykit/store-sql` over an in-memory PGlite), against a bare
@@ -98,7 +101,8 @@ const WORKERS = Number(process.env["BENCH_WORKERS"] ?? (SEPARATE_PROCESSES ? 0 :
 
 type ServerKind =
   | "paykit-memory" | "paykit-memory-constant-create" | "bare-memory" | "paykit-pglite" | "bare-pglite"
-  | "paykit-pglite-started" | "bare-pglite-file" | "paykit-postgres-started" | "bare-postgres" | "paykit-npm-start"
+  | "paykit-pglite-started" | "bare-pglite-file" | "bare-pglite-file-named" | "paykit-postgres-started" | "bare-postgres"
+  | "paykit-npm-start"
 /** A kind and how many processes serve it (one port; `node:cluster` beyond one). */
 type ServerSpec = `${ServerKind}:${number}`
 interface Running {
@@ -216,6 +220,15 @@ const allCases: ReadonlyArray<Case> = [
     path: "/creditors/{creditor}",
     paykit: "paykit-npm-start",
     bare: "bare-pglite-file"
+  },
+  // The same against the bare server sending named statements, as paykit's PGlite client does:
+  // what paykit's own code costs per request, the statements' cost alike on both sides.
+  {
+    key: "npm-start-named",
+    name: "GET /creditors/{id}, `npm start` itself, against a bare server with named statements",
+    path: "/creditors/{creditor}",
+    paykit: "paykit-npm-start",
+    bare: "bare-pglite-file-named"
   },
   // PostgreSQL (DATABASE_URL), the server as `npm start` composes it, one process and three.
   { key: "postgres", name: "GET /payouts/{id}, PostgreSQL, 1 process", path: "/payouts/PO000000000100", paykit: "paykit-postgres-started", bare: "bare-postgres" },

@@ -21,7 +21,8 @@ const http = await import("@paykit/http")
 
 export const SERVER_KINDS = [
   "paykit-memory", "paykit-memory-constant-create", "bare-memory", "paykit-pglite", "bare-pglite",
-  "paykit-pglite-started", "bare-pglite-file", "paykit-postgres-started", "bare-postgres", "paykit-npm-start"
+  "paykit-pglite-started", "bare-pglite-file", "bare-pglite-file-named", "paykit-postgres-started", "bare-postgres",
+  "paykit-npm-start"
 ] as const
 export type ServerKind = (typeof SERVER_KINDS)[number]
 
@@ -665,6 +666,29 @@ const barePglite = async (onFile: boolean): Promise<BenchServer> => {
 }
 
 /**
+ * The bare server on a PGlite on a temporary directory, its statements sent as paykit's are: named
+ * prepared statements, through `@paykit/store-sql`'s PGlite client with `unsafe` (as the bare
+ * PostgreSQL server sends its through `@effect/sql-pg`'s). Against it, paykit's ratio is what
+ * paykit's own code costs, with the statements' cost the same on both sides.
+ */
+const barePgliteNamed = async (): Promise<BenchServer> => {
+  const store = await import("@paykit/store-sql")
+  const { PGlite } = await import("@electric-sql/pglite")
+  const { SqlClient } = await import("effect/sql")
+  const dir = tempDir()
+  const db = await PGlite.create(dir.path)
+  const client = store.PgliteClient.layer({ instance: db })
+  await seedBare(client, "OR_bench_pglite")
+  const runtime = ManagedRuntime.make(client)
+  const sql = await runtime.runPromise(Effect.service(SqlClient.SqlClient))
+  return serveBare({ query: (text, params) => runtime.runPromise(sql.unsafe(text, [...params])) as never }, async () => {
+    await runtime.dispose()
+    await db.close()
+    dir.remove()
+  })
+}
+
+/**
  * A bare `node:http` server on PostgreSQL (a schema of its own), its queries sent through
  * `@effect/sql-pg`'s client with `unsafe` (the repository has no `pg` package: `@effect/sql-pg`
  * speaks the protocol itself), with as many connections as the paykit server's pool (10).
@@ -761,6 +785,8 @@ export const startServer = (kind: ServerKind): Promise<BenchServer> => {
       return paykitServer({ _tag: "PgliteFile" }, true)
     case "bare-pglite-file":
       return barePglite(true)
+    case "bare-pglite-file-named":
+      return barePgliteNamed()
     case "paykit-postgres-started":
       return paykitServer({ _tag: "Postgres" }, true)
     case "bare-postgres":

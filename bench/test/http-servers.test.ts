@@ -69,6 +69,7 @@ describe("bench servers in memory answer alike", () => {
 const pairs: ReadonlyArray<readonly [string, ServerKind, ServerKind]> = [
   ["PGlite in memory", "paykit-pglite", "bare-pglite"],
   ["PGlite on a directory, as `npm start` runs it", "paykit-pglite-started", "bare-pglite-file"],
+  ["PGlite on a directory, the bare server's statements named", "paykit-pglite-started", "bare-pglite-file-named"],
   ...((process.env["DATABASE_URL"] ?? "") === "" ? [] : [["PostgreSQL", "paykit-postgres-started", "bare-postgres"] as const])
 ]
 
