@@ -112,7 +112,12 @@ const makeConnection = (db: PGlite, state: InstanceState): Connection => {
   const query = <A>(operation: string, sql: string, params: ReadonlyArray<unknown>, rowMode: "object" | "array") =>
     attempt(operation, () =>
       state.statements.limit > 0
-        ? runPrepared(db, state.statements, state.searchPath, sql, params, rowMode) as Promise<Results<A>>
+        // PGlite's two locks, as `query` takes them: a statement waits for a transaction the
+        // instance's other user opened with `transaction`, instead of running inside it, and
+        // nothing slips between its prepare and its run.
+        ? db._runExclusiveTransaction(() =>
+          db._runExclusiveQuery(() => runPrepared(db, state.statements, state.searchPath, sql, params, rowMode))
+        ) as Promise<Results<A>>
         : db.query<A>(sql, [...params], { rowMode }))
   const run = (sql: string, params: ReadonlyArray<unknown>): Effect.Effect<Results<Record<string, unknown>>, SqlError> =>
     query("execute", sql, params, "object")

@@ -230,6 +230,26 @@ describe("PGlite SqlClient", () => {
       expect(await inSchema("named_stale", all)).toEqual([{ id: 1, name: "a", amount: null, data: null, note: null }])
     })
 
+    it("waits for a transaction another user of the instance opened, instead of running inside it", async () => {
+      const seen = await inSchema("named_shared", Effect.gen(function*() {
+        const sql = yield* withTable
+        const db = yield* Effect.promise(session)
+        let inserted: () => void = () => undefined
+        const insertedYet = new Promise<void>((resolve) => (inserted = resolve))
+        const theirs = db.transaction(async (tx) => {
+          await tx.query("INSERT INTO named_shared.items (id, name) VALUES (1, 'uncommitted')")
+          inserted()
+          await new Promise((resolve) => setTimeout(resolve, 50))
+          await tx.rollback()
+        })
+        yield* Effect.promise(() => insertedYet)
+        const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM items WHERE id = ${1}`
+        yield* Effect.promise(() => theirs)
+        return rows
+      }))
+      expect(seen).toEqual([{ n: 0 }])
+    })
+
     it("keeps a statement that failed to parse out of the session, and reports its error", async () => {
       const error = await inSchema("named_errors", Effect.flip(Effect.gen(function*() {
         const sql = yield* SqlClient.SqlClient
