@@ -1,7 +1,7 @@
 import { messages as wire, type PGlite, protocol, type Results } from "@electric-sql/pglite"
 
 /**
- * Named prepared statements on a PGlite session, the way `@effect/sql-pg` (postgres.js) runs every
+ * Named prepared statements on a PGlite session, the way `@effect/sql-pg` (its own protocol client) runs every
  * statement on PostgreSQL.
  *
  * PGlite's `query` sends each statement unnamed: parsed, analysed and planned on every run, in six
