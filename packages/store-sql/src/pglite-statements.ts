@@ -1,8 +1,8 @@
 import { messages as wire, type PGlite, protocol, type Results } from "@electric-sql/pglite"
 
 /**
- * Named prepared statements on a PGlite session, the way `@effect/sql-pg` (its own protocol client) runs every
- * statement on PostgreSQL.
+ * Named prepared statements on a PGlite session, the way `@effect/sql-pg` (its own protocol
+ * client) runs every statement on PostgreSQL.
  *
  * PGlite's `query` sends each statement unnamed: parsed, analysed and planned on every run, in six
  * exchanges with the backend. Planning reads the size of every index of every table the statement
