@@ -674,15 +674,9 @@ const barePglite = async (onFile: boolean): Promise<BenchServer> => {
 const barePgliteNamed = async (): Promise<BenchServer> => {
   const store = await import("@paykit/store-sql")
   const { PGlite } = await import("@electric-sql/pglite")
-  const { SqlClient } = await import("effect/sql")
   const dir = tempDir()
   const db = await PGlite.create(dir.path)
-  const client = store.PgliteClient.layer({ instance: db })
-  await seedBare(client, "OR_bench_pglite")
-  const runtime = ManagedRuntime.make(client)
-  const sql = await runtime.runPromise(Effect.service(SqlClient.SqlClient))
-  return serveBare({ query: (text, params) => runtime.runPromise(sql.unsafe(text, [...params])) as never }, async () => {
-    await runtime.dispose()
+  return serveBareOnClient(store.PgliteClient.layer({ instance: db }), "OR_bench_pglite", async () => {
     await db.close()
     dir.remove()
   })
@@ -695,15 +689,26 @@ const barePgliteNamed = async (): Promise<BenchServer> => {
  */
 const barePostgres = async (): Promise<BenchServer> => {
   const { PgClient } = await import("@effect/sql-pg")
-  const { SqlClient } = await import("effect/sql")
   const pg = await postgresSchema()
-  const client = PgClient.layer({ url: Redacted.make(pg.url), maxConnections: 10 })
-  await seedBare(client, "OR_bench_pg")
+  return serveBareOnClient(PgClient.layer({ url: Redacted.make(pg.url), maxConnections: 10 }), "OR_bench_pg", pg.drop)
+}
+
+/**
+ * The bare server's statements sent through an Effect `SqlClient` with `unsafe`, on the rows
+ * `seedBare` writes for `organisation`; `release` runs after the client is disposed.
+ */
+const serveBareOnClient = async (
+  client: LayerType.Layer<SqlClientModule.SqlClient, unknown>,
+  organisation: string,
+  release: () => Promise<void>
+): Promise<BenchServer> => {
+  const { SqlClient } = await import("effect/sql")
+  await seedBare(client, organisation)
   const runtime = ManagedRuntime.make(client)
   const sql = await runtime.runPromise(Effect.service(SqlClient.SqlClient))
   return serveBare({ query: (text, params) => runtime.runPromise(sql.unsafe(text, [...params])) as never }, async () => {
     await runtime.dispose()
-    await pg.drop()
+    await release()
   })
 }
 

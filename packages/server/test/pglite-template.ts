@@ -35,9 +35,13 @@ export default async function setup(): Promise<() => void> {
   return () => rmSync(dir, { recursive: true, force: true })
 }
 
+/** The template's bytes, read once per test worker: a test file boots several servers from it. */
+let templateBytes: Uint8Array | undefined
+
 /** A fresh in-memory PGlite holding the migrated template, when the run made one. */
 export const fromTemplate = async (): Promise<PGlite | undefined> => {
   const file = process.env[TEMPLATE_ENV]
   if (file === undefined || file === "") return undefined
-  return PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) })
+  templateBytes ??= new Uint8Array(readFileSync(file))
+  return PGlite.create({ loadDataDir: new Blob([templateBytes]) })
 }

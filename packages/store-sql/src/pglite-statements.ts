@@ -122,6 +122,9 @@ const parseField = (db: PGlite, value: string | null, type: number): unknown => 
   return parser === undefined ? value : parser(value, type)
 }
 
+/** The commands whose row count PGlite's `query` adds to `affectedRows`. */
+const ROW_COUNTING_COMMANDS: ReadonlySet<string> = new Set(["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"])
+
 /** Rows as PGlite's `query` answers them: objects by column name, or arrays with `rowMode: "array"`. */
 const resultOf = (
   db: PGlite,
@@ -150,7 +153,7 @@ const resultOf = (
       const words = message.text.split(" ")
       const count = Number.parseInt(words[words.length - 1] ?? "", 10)
       if (!Number.isNaN(count)) rowCount = count
-      if (["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"].includes(words[0] ?? "")) affectedRows += count
+      if (ROW_COUNTING_COMMANDS.has(words[0] ?? "")) affectedRows += count
     }
   }
   return { rows, fields: [...fields], affectedRows, ...(rowCount === undefined ? {} : { rowCount }) }

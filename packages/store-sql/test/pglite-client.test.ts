@@ -186,6 +186,18 @@ describe("PGlite SqlClient", () => {
       expect(statements[0]?.generic_plans).toBe(5)
     })
 
+    it("answers a raw run as PGlite's query does: the rows, their fields and the rows affected", async () => {
+      const raw = await inSchema("named_raw", Effect.gen(function*() {
+        const sql = yield* withTable
+        yield* sql`INSERT INTO items ${sql.insert([{ id: 1, name: "a" }, { id: 2, name: "b" }])}`
+        const updated = yield* sql`UPDATE items SET name = ${"c"} WHERE id > ${0}`.raw
+        const read = yield* sql`SELECT id, name FROM items WHERE id = ${1}`.raw
+        return { updated, read }
+      }))
+      expect(raw.updated).toMatchObject({ rows: [], affectedRows: 2, rowCount: 2 })
+      expect(raw.read).toMatchObject({ rows: [{ id: 1, name: "c" }], fields: [{ name: "id" }, { name: "name" }], affectedRows: 0 })
+    })
+
     it("keeps at most its limit of statements, closing the least recently used", async () => {
       const texts = Array.from({ length: LIMIT + 3 }, (_, i) => `SELECT ${i} + $1::int AS n`)
       const sums = await inSchema("named_limit", Effect.forEach(texts, (text) => sql_n(text)))
