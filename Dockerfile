@@ -34,7 +34,9 @@ WORKDIR /app
 VOLUME ["/data"]
 # The API, and the OAuth connect server on PORT + 1.
 EXPOSE 8000 8001
+# Ready: the database answers and its migrations are current (GET /health/ready, docs/operations.md). No curl in a
+# slim image: Node's own fetch. PAYKIT_METRICS_PORT (unset here) would add a Prometheus listener of its own.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT ?? 8000}/`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT ?? 8000}/health/ready`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["node", "/app/node_modules/@paykit/server/dist/cli/paykit.js"]
 CMD ["start"]

@@ -15,6 +15,11 @@
  * requests a minute would make the set-up take seven minutes) and the request log is silenced.
  *
  *   npm run bench -- api-day      (PGlite on a temporary directory; PostgreSQL too when DATABASE_URL is set)
+ *
+ *   API_DAY_SUBSCRIPTIONS=3000        subscriptions (default 2,000)
+ *   API_DAY_MANDATES=300              mandates they are spread over, one after another (default 1: all on one)
+ *   API_DAY_STORES=PostgreSQL         one store only (PGlite, PostgreSQL)
+ *   API_DAY_PROFILE=/some/dir         a CPU profile of the timed day (the server runs in this process)
  */
 import { performance } from "node:perf_hooks"
 import { ensureSourceCondition } from "./support/source-condition.ts"
@@ -28,6 +33,9 @@ const harness = await import("../packages/server/test/harness.ts")
 const { postgresSchema, RAISED_RATE_LIMIT, tempDir } = await import("./support/http-servers.ts")
 
 const SUBSCRIPTIONS = Number(process.env["API_DAY_SUBSCRIPTIONS"] ?? 2_000)
+const MANDATES = Number(process.env["API_DAY_MANDATES"] ?? 1)
+const STORES = process.env["API_DAY_STORES"]?.split(",")
+const PROFILE = process.env["API_DAY_PROFILE"]
 /** Requests in flight while the subscriptions are made. */
 const CREATING = 8
 const TOKEN = "paykit_bench_api_day_token_0001"
@@ -62,6 +70,21 @@ const inPool = async (n: number, make: (i: number) => Promise<unknown>) => {
   }))
 }
 
+/** Starts the CPU profiler; the answer stops it and writes the profile to `file`. */
+const startProfile = async () => {
+  const { Session } = await import("node:inspector/promises")
+  const { writeFileSync } = await import("node:fs")
+  const session = new Session()
+  session.connect()
+  await session.post("Profiler.enable")
+  await session.post("Profiler.start")
+  return async (file: string) => {
+    const { profile } = await session.post("Profiler.stop")
+    writeFileSync(file, JSON.stringify(profile))
+    session.disconnect()
+  }
+}
+
 const measure = async (name: string, database: Database) => {
   const config = { port: 0, host: "127.0.0.1", mode: "sandbox" as const, database, sandboxToken: Option.some(Redacted.make(TOKEN)) }
   const layer = server.makeServer(config, { rateLimits: () => RAISED_RATE_LIMIT }).pipe(Layer.provide(harness.testLogs([])))
@@ -69,20 +92,23 @@ const measure = async (name: string, database: Database) => {
   try {
     const url = await runtime.runPromise(serverUrl)
     const client = harness.localClient(TOKEN, url)
-    const { mandate } = await harness.fulfilledMandateRequest(client)
+    const mandates: Array<string> = []
+    for (let m = 0; m < MANDATES; m++) mandates.push((await harness.fulfilledMandateRequest(client)).mandate)
     const made = performance.now()
-    await inPool(SUBSCRIPTIONS, () => client.subscriptions.create({ amount: 1500, currency: "GBP", interval_unit: "monthly", links: { mandate } } as never))
+    await inPool(SUBSCRIPTIONS, (i) => client.subscriptions.create({ amount: 1500, currency: "GBP", interval_unit: "monthly", links: { mandate: mandates[i % mandates.length] } } as never))
     const makingSeconds = (performance.now() - made) / 1000
     const before = await paymentCount(client)
     const { clock } = await advance(url, { by: "PT1S" })
     const nextRun = Date.parse(clock.simulator_clock.next_daily_run_at)
     await advance(url, { to: new Date(nextRun - 60_000).toISOString() })
+    const profiler = PROFILE === undefined ? undefined : await startProfile()
     const day = await advance(url, { to: new Date(nextRun + 60_000).toISOString() })
+    if (profiler !== undefined) await profiler(`${PROFILE}/api-day-${name}-${SUBSCRIPTIONS}-${MANDATES}-${Date.now()}.cpuprofile`)
     const charged = (await paymentCount(client)) - before
     const empty = await advance(url, { by: "P1D" })
     const rate = charged / day.seconds
     console.log(
-      `${name}: ${SUBSCRIPTIONS} subscriptions made through the official client in ${makingSeconds.toFixed(1)} s; ` +
+      `${name}: ${SUBSCRIPTIONS} subscriptions on ${MANDATES} mandate${MANDATES === 1 ? "" : "s"} made through the official client in ${makingSeconds.toFixed(1)} s; ` +
         `the day that charged them ${day.seconds.toFixed(2)} s (${charged} payments, ${rate.toFixed(0)} charges/s); ` +
         `the empty day after ${empty.seconds.toFixed(2)} s`
     )
@@ -91,13 +117,16 @@ const measure = async (name: string, database: Database) => {
   }
 }
 
-const dir = tempDir()
-try {
-  await measure("PGlite", { _tag: "Pglite", dataDir: dir.path })
-} finally {
-  dir.remove()
+const wanted = (store: string) => STORES === undefined || STORES.includes(store)
+if (wanted("PGlite")) {
+  const dir = tempDir()
+  try {
+    await measure("PGlite", { _tag: "Pglite", dataDir: dir.path })
+  } finally {
+    dir.remove()
+  }
 }
-if ((process.env["DATABASE_URL"] ?? "") !== "") {
+if ((process.env["DATABASE_URL"] ?? "") !== "" && wanted("PostgreSQL")) {
   const schema = await postgresSchema()
   try {
     await measure("PostgreSQL", { _tag: "Postgres", url: Redacted.make(schema.url) })

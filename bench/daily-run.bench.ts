@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 /**
  * The daily run at scale (issue 17): one organisation's daily run with N subscriptions of which
  * about 1/30 fall due, on top of H payments paid out long ago, against a run with the same number
@@ -61,7 +62,7 @@ const PROFILE = process.env["DAILY_RUN_PROFILE"]
 const MANDATE_EACH = process.env["DAILY_RUN_MANDATES"] === "each"
 /** Subscriptions per due one. */
 const DUE_EVERY = 30
-const ORG = "OR000000000001"
+const ORG = OrganisationId("OR000000000001")
 /** Monday 23 November 2026, 09:00 UTC. */
 const START = Date.UTC(2026, 10, 23, 9)
 const DAY = 86_400_000

@@ -52,9 +52,9 @@ const loaded = (client: Client, organisations: number) =>
       const sql = yield* SqlClient.SqlClient
       const now = Date.now()
       yield* Effect.orDie(sql`INSERT INTO organisation_clocks (organisation_id, offset_ms)
-        SELECT 'OR_bench_' || g, ${7 * DAY}::bigint FROM generate_series(1, ${organisations}::int) g`)
+        SELECT 'OR' || lpad(g::text, 12, '0'), ${7 * DAY}::bigint FROM generate_series(1, ${organisations}::int) g`)
       yield* Effect.orDie(sql`INSERT INTO due_work (organisation_id, kind, key, due_at)
-        SELECT 'OR_bench_' || g, 'daily_run', 'next', ${now + 8 * DAY}::bigint FROM generate_series(1, ${organisations}::int) g`)
+        SELECT 'OR' || lpad(g::text, 12, '0'), 'daily_run', 'next', ${now + 8 * DAY}::bigint FROM generate_series(1, ${organisations}::int) g`)
       yield* Effect.orDie(sql`ANALYZE`)
     }), context)
     return context
@@ -71,7 +71,7 @@ const round = (n: number) =>
     if (ran !== 0) return yield* Effect.die(new Error(`an idle poll ran ${ran} rows`))
     // Due on its organisation's clock (a week ahead), not on real time.
     const realNow = Date.now()
-    yield* dueStore.schedule({ organisation: "OR_bench_1", kind: "probe", key: `k${n}`, dueAt: realNow + 6 * DAY })
+    yield* dueStore.schedule({ organisation: "OR000000000001", kind: "probe", key: `k${n}`, dueAt: realNow + 6 * DAY })
     const t1 = performance.now()
     const [item] = yield* dueStore.claimDue({ owner: "bench", realNow, until: realNow + 60_000 }, 1)
     const claim = performance.now() - t1

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 /**
  * Engine (in-memory): creations per second through the engine's services, no HTTP, as the store
  * grows.
@@ -30,7 +31,7 @@ const ALLOCATION_WARMUP = 2_000
 const ALLOCATION_WINDOW = 400
 const TOTAL = Number(process.env["BENCH_TOTAL"] ?? 50_000)
 const WINDOW = Number(process.env["BENCH_WINDOW"] ?? 10_000)
-const ORG = "OR000000000001"
+const ORG = OrganisationId("OR000000000001")
 
 const layer = engine.engineOn(engine.InMemoryStorage).pipe(
   Layer.provideMerge(Layer.mergeAll(engine.SandboxBank, IdGenerator.layer, engine.ClockControl.testClock, engine.sandboxWebhooks))

@@ -28,6 +28,11 @@
  * Case `npm-start-named`: the same against the bare server sending named statements through that
  * client, as the bare PostgreSQL server sends its through `@effect/sql-pg`'s.
  *
+ * Cases `request-log-get` and `request-log-post`: the stored request log's cost, `npm start` itself
+ * (as case `npm-start`) with the log on, its default, against the same with
+ * `PAYKIT_REQUEST_LOG=off`: `GET /creditors/{id}` and `POST /customers` (a customer a request, no
+ * rate limit). The "bare" columns of their rows are the server without the log.
+ *
  * Case `pglite`: `GET /payouts/{id}` through the whole server of `@paykit/server` (sandbox mode,
  * SQL access tokens, the engine on `@paykit/store-sql` over an in-memory PGlite), against a bare
  * `node:http` server on a PGlite instance of its own with the same tables and rows, doing by hand
@@ -102,7 +107,7 @@ const WORKERS = Number(process.env["BENCH_WORKERS"] ?? (SEPARATE_PROCESSES ? 0 :
 type ServerKind =
   | "paykit-memory" | "paykit-memory-constant-create" | "bare-memory" | "paykit-pglite" | "bare-pglite"
   | "paykit-pglite-started" | "bare-pglite-file" | "bare-pglite-file-named" | "paykit-postgres-started" | "bare-postgres"
-  | "paykit-npm-start"
+  | "paykit-npm-start" | "paykit-npm-start-unlogged"
 /** A kind and how many processes serve it (one port; `node:cluster` beyond one). */
 type ServerSpec = `${ServerKind}:${number}`
 interface Running {
@@ -144,8 +149,9 @@ interface Case {
   readonly key: string
   readonly name: string
   readonly path: string
-  /** POSTs the server's own outbound payment body. */
+  /** POSTs the server's own outbound payment body, or `body` when given. */
   readonly post?: true
+  readonly body?: string
   readonly paykit: ServerKind
   readonly bare: ServerKind
   /** How many processes serve each side (default 1). */
@@ -156,7 +162,7 @@ const run = (server: Running, c: Case) =>
     const base = { url: `${server.url}${c.path.replace("{creditor}", server.creditor)}`, connections: CONNECTIONS, duration: DURATION_S, ...(WORKERS > 0 ? { workers: WORKERS } : {}) }
     const options = c.post === undefined
       ? { ...base, headers: server.headers }
-      : { ...base, method: "POST", body: server.outboundBody, headers: { ...server.headers, "content-type": "application/json" } }
+      : { ...base, method: "POST", body: c.body ?? server.outboundBody, headers: { ...server.headers, "content-type": "application/json" } }
     const latencies: Array<number> = []
     const instance = autocannon(options, (err, result) => {
       if (err) return reject(err)
@@ -229,6 +235,25 @@ const allCases: ReadonlyArray<Case> = [
     path: "/creditors/{creditor}",
     paykit: "paykit-npm-start",
     bare: "bare-pglite-file-named"
+  },
+  // The stored request log's cost (issue 46): `npm start` itself with the log on (its default)
+  // against the same with `PAYKIT_REQUEST_LOG=off`, a GET and a POST; in these rows the "bare"
+  // side is the server without the log.
+  {
+    key: "request-log-get",
+    name: "GET /creditors/{id}, `npm start`, request log on (peer: PAYKIT_REQUEST_LOG=off)",
+    path: "/creditors/{creditor}",
+    paykit: "paykit-npm-start",
+    bare: "paykit-npm-start-unlogged"
+  },
+  {
+    key: "request-log-post",
+    name: "POST /customers, `npm start`, request log on (peer: PAYKIT_REQUEST_LOG=off)",
+    path: "/customers",
+    post: true,
+    body: JSON.stringify({ customers: { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace", country_code: "GB" } }),
+    paykit: "paykit-npm-start",
+    bare: "paykit-npm-start-unlogged"
   },
   // PostgreSQL (DATABASE_URL), the server as `npm start` composes it, one process and three.
   { key: "postgres", name: "GET /payouts/{id}, PostgreSQL, 1 process", path: "/payouts/PO000000000100", paykit: "paykit-postgres-started", bare: "bare-postgres" },

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 /**
  * Outbound payment imports, create to executed, at 1k and 10k entries on PGlite (in memory) and on
  * PostgreSQL (when DATABASE_URL is set; a fresh schema per run), through the engine's services on
@@ -28,7 +29,7 @@ const engine = await import("@paykit/engine")
 const engineTesting = await import("@paykit/engine/testing")
 const store = await import("@paykit/store-sql")
 
-const ORG = "OR0000000000IM"
+const ORG = OrganisationId("OR00000000001M")
 const START = Date.UTC(2026, 10, 23, 9, 0, 0)
 const AMOUNT = 10
 const SIZES = (process.env["BENCH_IMPORT_SIZES"] ?? "1000,10000").split(",").map(Number)

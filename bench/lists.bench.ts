@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 /**
  * Lists at scale: the latency of a first page, a filtered page and a page after a cursor, through
  * the engine's repository port (`@paykit/store-sql`, rows decoded by their Schema), with 1k, 10k
@@ -35,7 +36,7 @@ type Sql = SqlClientModule.SqlClient
 
 const sizesArg = process.argv.find((a) => a.startsWith("--sizes="))
 const SIZES = sizesArg === undefined ? [1_000, 10_000, 100_000] : sizesArg.slice("--sizes=".length).split(",").map(Number)
-const ORG = "OR000000000001"
+const ORG = OrganisationId("OR000000000001")
 const PER_MANDATE = 100
 const BATCH = 1_000
 const PAGE = 50

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 /**
  * Storage: inserts per second and point reads per second through the engine's repository port
  * (`@paykit/store-sql`) against raw queries on the same database, in one run.
@@ -35,7 +36,7 @@ const store = await import("@paykit/store-sql")
 
 const N = 2_000
 const M = 5_000
-const ORG = "OR000000000001"
+const ORG = OrganisationId("OR000000000001")
 
 const customers = Array.from({ length: N }, (_, i) => engineTesting.sampleCustomer(i + 1))
 // A fixed shuffle of ids to read: every read hits a row, in no useful order.

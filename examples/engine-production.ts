@@ -1,9 +1,7 @@
 import { randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import { Effect, Layer, Schedule } from "effect"
-import {
-  decodeCommand, OutboundPaymentImports, productionEngine, type ProductionStorage, REQUEST_BODIES, runDueWork, SandboxBank, type SenderPolicy
-} from "@paykit/engine"
+import { Paykit, productionEngine, type ProductionStorage, runDueWork, SandboxBank, type SenderPolicy } from "@paykit/engine"
 import { ORG, setUpPayment } from "./engine-program.ts"
 
 /**
@@ -19,18 +17,16 @@ export const productionLayer = <E, R>(storage: Layer.Layer<ProductionStorage, E,
     ...(senderPolicy === undefined ? {} : { senderPolicy })
   })), Layer.provideMerge(SandboxBank))
 
-const importCreate = decodeCommand(REQUEST_BODIES.outbound_payment_imports.create, "outbound_payment_imports")
-
 /**
  * The payment of `setUpPayment`, then an outbound payment import: the engine validates an import
  * a few seconds after its creation, as due work, which the worker runs on the real clock.
  */
 export const productionProgram = Effect.gen(function*() {
   const { account } = yield* setUpPayment
-  const imports = yield* OutboundPaymentImports
-  const created = yield* imports.create(ORG, yield* importCreate({
+  const imports = (yield* Paykit).outboundPaymentImports
+  const created = yield* imports.create(ORG, {
     entry_items: [{ scheme: "faster_payments", amount: 100, recipient_bank_account_id: account.id }]
-  }))
+  })
   const validated = yield* imports.get(ORG, created.id).pipe(
     Effect.filterOrFail((i) => i.status !== "validating", () => "still validating"),
     Effect.retry({ schedule: Schedule.spaced("500 millis"), times: 60 })

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { CROCKFORD_ALPHABET } from "@paykit/core"
 
 /**
  * Loading a store fast for the daily-run benchmarks: rows cloned from one the services wrote, with
@@ -8,9 +9,13 @@ import { Effect } from "effect"
 /** Rows per insert statement while loading. */
 export const CHUNK = 1_000
 
-/** A fresh id of `template`'s prefix and length, unique per `n`. */
+/**
+ * A fresh id of `template`'s prefix and length, unique per `n`, in the ids' own alphabet
+ * (Crockford's base 32), so that what checks an id's form (a report entry naming a payment by
+ * its id) takes it.
+ */
 export const cloneId = (template: string, n: number): string => {
-  const tail = `Z${n.toString(36).toUpperCase()}`
+  const tail = `Z${Array.from(n.toString(32), (digit) => CROCKFORD_ALPHABET.charAt(parseInt(digit, 32))).join("")}`
   return template.slice(0, template.length - tail.length) + tail
 }
 

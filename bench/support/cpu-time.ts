@@ -96,3 +96,66 @@ export const timeBetween = (before: TimeReading, after: TimeReading): TimeSpent 
     machine: after.machine - before.machine
   }
 }
+
+/**
+ * The CPU seconds PostgreSQL spends for `databases` alone: its backends connected to them (a
+ * backend's command line names its database), whichever cluster they run in (a Citus coordinator's
+ * and its workers' alike). Sampled as often as `sample` is called, each backend counted from its
+ * first sample (or from its start, when it started after the first) to its last: Citus opens and
+ * closes connections to its workers as a statement needs them, and a backend that ended between
+ * two samples would be missed by two readings alone. On a machine others share, this is the
+ * database's own time, where `postgres` in `TimeSpent` is every PostgreSQL process's.
+ */
+export const databaseCpu = (databases: ReadonlyArray<string>) => {
+  const first = new Map<number, number>()
+  const last = new Map<number, number>()
+  /** Each backend's node: the data directory its postmaster (its parent) runs on, by its last part. */
+  const nodeOf = new Map<number, string>()
+  let started = false
+  const named = (pid: string): boolean => {
+    if (read(`/proc/${pid}/comm`)?.trim() !== "postgres") return false
+    const title = read(`/proc/${pid}/cmdline`)?.replaceAll("\0", " ") ?? ""
+    return databases.some((database) => title.includes(` ${database} `))
+  }
+  return {
+    sample: (): void => {
+      let entries: ReadonlyArray<string> = []
+      try {
+        entries = readdirSync("/proc").filter((entry) => /^\d+$/.test(entry))
+      } catch {
+        // Not Linux.
+      }
+      for (const name of entries) {
+        if (!named(name)) continue
+        const pid = Number(name)
+        const cpu = processTime(pid).cpu
+        if (!first.has(pid)) {
+          first.set(pid, started ? 0 : cpu)
+          nodeOf.set(pid, nodeName(pid))
+        }
+        last.set(pid, cpu)
+      }
+      started = true
+    },
+    /** CPU seconds since the first sample. */
+    spent: (): number => [...last].reduce((total, [pid, cpu]) => total + cpu - (first.get(pid) ?? 0), 0),
+    /** The same, by node (a Citus coordinator's and each worker's backends apart). */
+    spentByNode: (): ReadonlyMap<string, number> => {
+      const byNode = new Map<string, number>()
+      for (const [pid, cpu] of last) {
+        const node = nodeOf.get(pid) ?? "?"
+        byNode.set(node, (byNode.get(node) ?? 0) + cpu - (first.get(pid) ?? 0))
+      }
+      return byNode
+    }
+  }
+}
+
+/** The node a PostgreSQL backend runs on: the last part of its postmaster's data directory (`-D <dir>`), or its port's cluster name. */
+const nodeName = (pid: number): string => {
+  const parent = read(`/proc/${pid}/stat`)?.split(") ")[1]?.split(" ")[1]
+  const command = parent === undefined ? [] : (read(`/proc/${parent}/cmdline`)?.split("\0") ?? [])
+  const at = command.indexOf("-D")
+  const dir = at < 0 ? undefined : command[at + 1]
+  return dir === undefined || dir === "" ? "?" : dir.split("/").filter((part) => part !== "").at(-1) ?? "?"
+}

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 /**
  * The servers `bench/http.bench.ts` measures, each started by `startServer(kind)`: the paykit API
  * and a bare `node:http` server doing the same work by hand, over in-memory data or over PGlite.
@@ -22,7 +23,7 @@ const http = await import("@paykit/http")
 export const SERVER_KINDS = [
   "paykit-memory", "paykit-memory-constant-create", "bare-memory", "paykit-pglite", "bare-pglite",
   "paykit-pglite-started", "bare-pglite-file", "bare-pglite-file-named", "paykit-postgres-started", "bare-postgres",
-  "paykit-npm-start"
+  "paykit-npm-start", "paykit-npm-start-unlogged"
 ] as const
 export type ServerKind = (typeof SERVER_KINDS)[number]
 
@@ -33,6 +34,8 @@ export interface BenchServer {
   readonly outboundBody: string
   /** The id of a creditor of the token's organisation, for `GET /creditors/{id}`. */
   readonly creditor: string
+  /** The server's own process, when it has one (`npm start`'s): `request-log-cpu.bench.ts` reads its CPU time. */
+  readonly pid?: number | undefined
   /** The PGlite pair's rows by table (and by resource type and due-work kind): what a creation wrote, compared by the tests. */
   readonly rowCounts?: () => Promise<Record<string, number>>
   readonly close: () => Promise<void>
@@ -41,7 +44,7 @@ export interface BenchServer {
 /** The creditor each seeded server answers `GET /creditors/{id}` for. */
 const SEEDED_CREDITOR = "CR000000000100"
 
-const ORGANISATION = "OR_bench"
+const ORGANISATION = OrganisationId("OR0000000BENCH")
 const SEEDED = 200
 const VERSION = { "gocardless-version": "2015-07-06" }
 
@@ -655,7 +658,7 @@ const barePglite = async (onFile: boolean): Promise<BenchServer> => {
   const { PGlite } = await import("@electric-sql/pglite")
   const dir = onFile ? tempDir() : undefined
   const db = dir === undefined ? await PGlite.create() : await PGlite.create(dir.path)
-  await seedBare(store.PgliteClient.layer({ instance: db }), "OR_bench_pglite")
+  await seedBare(store.PgliteClient.layer({ instance: db }), "OR0BENCHPG11TE")
   const query = (on: Pick<typeof db, "query">): Query => async (text, params) => (await on.query(text, [...params])).rows as never
   // PGlite's transaction holds the database for its statements alone, as paykit's unit of work does.
   const transaction = <A>(body: (q: Query) => Promise<A>) => db.transaction((tx) => body(query(tx)))
@@ -676,7 +679,7 @@ const barePgliteNamed = async (): Promise<BenchServer> => {
   const { PGlite } = await import("@electric-sql/pglite")
   const dir = tempDir()
   const db = await PGlite.create(dir.path)
-  return serveBareOnClient(store.PgliteClient.layer({ instance: db }), "OR_bench_pglite", async () => {
+  return serveBareOnClient(store.PgliteClient.layer({ instance: db }), "OR0BENCHPG11TE", async () => {
     await db.close()
     dir.remove()
   })
@@ -690,7 +693,7 @@ const barePgliteNamed = async (): Promise<BenchServer> => {
 const barePostgres = async (): Promise<BenchServer> => {
   const { PgClient } = await import("@effect/sql-pg")
   const pg = await postgresSchema()
-  return serveBareOnClient(PgClient.layer({ url: Redacted.make(pg.url), maxConnections: 10 }), "OR_bench_pg", pg.drop)
+  return serveBareOnClient(PgClient.layer({ url: Redacted.make(pg.url), maxConnections: 10 }), "OR00000BENCHPG", pg.drop)
 }
 
 /**
@@ -728,14 +731,15 @@ const repositoryRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
  * a temporary directory, sandbox mode, the due-work worker, the webhook pump and the JSON logs on),
  * its stdout a pipe this process reads to the end as a log shipper or a terminal would. The
  * creditor read is the sandbox creditor its start creates; it ends on SIGTERM, as `npm start` does.
+ * `extraEnv`: more settings (the traces benchmark's OpenTelemetry variables).
  */
-const npmStarted = async (): Promise<BenchServer> => {
+export const npmStarted = async (requestLog: "on" | "off", extraEnv: Readonly<Record<string, string>> = {}): Promise<BenchServer> => {
   const dir = tempDir()
   // PORT must be 1 to 65535 (0 is refused): two ports the system has free now, the API's and the connect server's.
   const [port, connectPort] = [await freePort(), await freePort()]
   const child = spawn(process.execPath, ["--conditions=@paykit/source", "--import", "tsx", join("packages", "server", "src", "main.ts")], {
     cwd: repositoryRoot,
-    env: { ...process.env, PORT: String(port), PAYKIT_CONNECT_PORT: String(connectPort), HOST: "127.0.0.1", PAYKIT_MODE: "sandbox", PAYKIT_DATA_DIR: dir.path, PAYKIT_SANDBOX_TOKEN: PGLITE_TOKEN },
+    env: { ...process.env, PORT: String(port), PAYKIT_CONNECT_PORT: String(connectPort), HOST: "127.0.0.1", PAYKIT_MODE: "sandbox", PAYKIT_DATA_DIR: dir.path, PAYKIT_SANDBOX_TOKEN: PGLITE_TOKEN, PAYKIT_REQUEST_LOG: requestLog, ...extraEnv },
     stdio: ["ignore", "pipe", "inherit"]
   })
   const started = await new Promise<{ readonly url: string; readonly creditor: string }>((resolve, reject) => {
@@ -763,6 +767,7 @@ const npmStarted = async (): Promise<BenchServer> => {
     headers: pgliteHeaders,
     outboundBody: "",
     creditor: started.creditor,
+    pid: child.pid,
     close: () =>
       new Promise<void>((done) => {
         child.once("exit", () => {
@@ -797,6 +802,8 @@ export const startServer = (kind: ServerKind): Promise<BenchServer> => {
     case "bare-postgres":
       return barePostgres()
     case "paykit-npm-start":
-      return npmStarted()
+      return npmStarted("on")
+    case "paykit-npm-start-unlogged":
+      return npmStarted("off")
   }
 }

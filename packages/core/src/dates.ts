@@ -54,6 +54,26 @@ export type LocalDate = typeof LocalDate.Type
 
 export const isLocalDate = (u: unknown): u is LocalDate => typeof u === "string" && isRealDate(u)
 
+/**
+ * The dates a request may name, the first and the last. Dates are computed from the ones a
+ * request gives: a charge date rolls forward to a working day, a Bacs mandate lapses 13 months
+ * after its last payment, a chargeback's window runs weeks past its charge. A LocalDate holds
+ * years 0000 to 9999 (`LAST_DAY_NUMBER`), so a request's date keeps ten years clear of the end;
+ * and no direct debit, payer or payout predates 1900. Past either end a request is 422 naming
+ * the field and this range, where a date computed past 9999 was a defect.
+ */
+export const INPUT_DATE_FIRST = "1900-01-01" as LocalDate
+export const INPUT_DATE_LAST = "9989-12-31" as LocalDate
+export const INPUT_DATE_RANGE_MESSAGE = `must be a date from ${INPUT_DATE_FIRST} to ${INPUT_DATE_LAST}`
+
+/** Whether `s` is a real date in the range a request may name. */
+export const isInputDate = (s: string): boolean => isRealDate(s) && s >= INPUT_DATE_FIRST && s <= INPUT_DATE_LAST
+
+/** A date a request gives: a real calendar date within `INPUT_DATE_FIRST`..`INPUT_DATE_LAST`. */
+export const InputDate = LocalDate.check(
+  Schema.makeFilter((d: string) => d >= INPUT_DATE_FIRST && d <= INPUT_DATE_LAST, { message: INPUT_DATE_RANGE_MESSAGE })
+).annotate({ identifier: "InputDate" })
+
 export interface DateParts {
   readonly year: number
   readonly month: number
@@ -72,6 +92,16 @@ export const makeLocalDate = (year: number, month: number, day: number): LocalDa
 
 /** Parses untrusted text; undefined unless it is a real calendar date. */
 export const parseLocalDate = (s: string): LocalDate | undefined => (isRealDate(s) ? (s as LocalDate) : undefined)
+
+/**
+ * A date written in code, such as a literal in a test or an example: checked, a `RangeError` when
+ * it is not a real calendar date formatted `YYYY-MM-DD`. Text from outside is decoded with the
+ * `LocalDate` Schema instead, which answers a validation error rather than throwing.
+ */
+export const localDate = (text: string): LocalDate => {
+  if (!isRealDate(text)) throw new RangeError(`not a calendar date formatted YYYY-MM-DD: ${JSON.stringify(text)}`)
+  return text as LocalDate
+}
 
 /** Trusted internal conversion: the string must already be a valid date. */
 export const unsafeLocalDate = (s: string): LocalDate => s as LocalDate
@@ -158,6 +188,12 @@ export const addMonths = (d: LocalDate, months: number): LocalDate => {
   const year = Math.floor(index / 12)
   const month = index - year * 12 + 1
   return makeLocalDate(year, month, Math.min(p.day, daysInMonth(year, month)))
+}
+
+/** The last day of `d`'s month (28 February, 29 in a leap year, the 30th or the 31st). */
+export const lastDayOfMonth = (d: LocalDate): LocalDate => {
+  const { year, month } = dateParts(d)
+  return makeLocalDate(year, month, daysInMonth(year, month))
 }
 
 export const compareLocalDate = (a: LocalDate, b: LocalDate): -1 | 0 | 1 => (a < b ? -1 : a > b ? 1 : 0)

@@ -1,5 +1,6 @@
-import { Schema, type SchemaIssue } from "effect"
+import { Effect, Schema, type SchemaIssue } from "effect"
 import { issueMessages } from "./issue-messages.ts"
+import { VALIDATION_ERRORS_LISTED_MAX } from "./limits.ts"
 
 /**
  * The one error model of the engine. Every rule failure is one of these typed values; the HTTP
@@ -87,14 +88,76 @@ export class FeatureNotInstalled extends Schema.TaggedError<FeatureNotInstalled>
   }
 }
 
-export type PaykitError = ValidationFailed | InvalidState | NotFound | InvalidApiUsage | Forbidden | RateLimited | FeatureNotInstalled
+/**
+ * The storage failed: the database could not be reached or refused a statement (a connection lost,
+ * a serialization failure, a deadlock, a constraint the rules should have kept, a table missing).
+ * `retryable` says whether sending the same operation again may succeed: serialization failures,
+ * deadlocks, lock and statement timeouts and lost connections are; the rest is not. Nothing the
+ * failed operation wrote was kept (its writes are one transaction). `operation` names what the
+ * store was doing (`insert creditors`, `commit`, `connect`); `cause` is the driver's error, for
+ * logs, never for the API's answer.
+ */
+export class StorageError extends Schema.TaggedError<StorageError>()("StorageError", {
+  operation: Schema.String,
+  retryable: Schema.Boolean,
+  cause: Schema.Defect()
+}) {
+  override get message(): string {
+    return `Storage failed (${this.operation})${this.retryable ? ", retryable" : ""}: ${describeCause(this.cause)}`
+  }
+}
 
-/** What an engine operation on stored resources can fail with: a bad command, a refused move, a missing resource. */
-export type OperationError = ValidationFailed | InvalidState | NotFound
+const describeCause = (cause: unknown): string =>
+  cause instanceof Error ? cause.message : typeof cause === "string" ? cause : "unknown cause"
+
+/**
+ * An insert reused an id that already exists: a conflict on an id the caller chose, else a bug in
+ * the id generator (a store re-used by a process whose generator starts again where another's did).
+ */
+export class DuplicateId extends Schema.TaggedError<DuplicateId>()("DuplicateId", {
+  resource: Schema.String,
+  id: Schema.String
+}) {
+  override get message(): string {
+    return `${this.resource} ${this.id} exists already`
+  }
+}
+
+/** What any operation that reads or writes storage can fail with besides its rules' errors. */
+export type StorageFailure = StorageError | DuplicateId
+
+export const isStorageFailure = (u: unknown): u is StorageFailure => u instanceof StorageError || u instanceof DuplicateId
+
+/**
+ * A storage fault or a taken id that a rule let through as a defect, typed again. Rules `orDie`
+ * what their own invariants rule out (a linked resource missing, a lost race they never expect);
+ * a storage failure met on such a path is still the storage's, and the caller can retry a
+ * retryable one, so every operation's boundary types it (the engine's unit of work, its simulator).
+ */
+export const typedStorageFailures = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | StorageFailure, R> =>
+  Effect.catchDefect(effect, (defect) => isStorageFailure(defect) ? Effect.fail(defect) : Effect.die(defect))
+
+export type PaykitError =
+  | ValidationFailed
+  | InvalidState
+  | NotFound
+  | InvalidApiUsage
+  | Forbidden
+  | RateLimited
+  | FeatureNotInstalled
+  | StorageError
+  | DuplicateId
+
+/**
+ * What an engine operation on stored resources can fail with: a bad command, a refused move, a
+ * missing resource, and the storage's own failures (`StorageFailure`).
+ */
+export type OperationError = ValidationFailed | InvalidState | NotFound | StorageFailure
 
 export const isPaykitError = (u: unknown): u is PaykitError =>
   u instanceof ValidationFailed || u instanceof InvalidState || u instanceof NotFound ||
-  u instanceof InvalidApiUsage || u instanceof Forbidden || u instanceof RateLimited || u instanceof FeatureNotInstalled
+  u instanceof InvalidApiUsage || u instanceof Forbidden || u instanceof RateLimited || u instanceof FeatureNotInstalled ||
+  isStorageFailure(u)
 
 // ---------------------------------------------------------------------------------------------
 // Building validation errors
@@ -178,7 +241,7 @@ export interface ErrorBody {
 }
 
 /** Reasons of `invalid_state` that the real API answers with 409 Conflict rather than 422. */
-const CONFLICT_REASONS: ReadonlySet<string> = new Set(["idempotent_creation_conflict", "conflict"])
+export const CONFLICT_REASONS: ReadonlySet<string> = new Set(["idempotent_creation_conflict", "conflict"])
 
 /** The page every `documentation_url` points into (`error-reasons.ts` lists what it holds); the reason is the fragment. */
 export const DOCUMENTATION_PATH = "/docs"
@@ -207,7 +270,23 @@ export const httpStatusOf = (error: PaykitError): number => {
     case "FeatureNotInstalled":
       // Not Implemented: this server lacks the feature; the request itself is well formed.
       return 501
+    case "StorageError":
+      // Nothing was kept (one transaction): a retryable fault is the service briefly unavailable.
+      return error.retryable ? 503 : 500
+    case "DuplicateId":
+      // Every id the API hands out is the engine's own: a taken one is the server's fault.
+      return 500
   }
+}
+
+/** A 422's message: its one error, or how many there are, with how many are not listed (past `VALIDATION_ERRORS_LISTED_MAX`). */
+const validationMessage = (errors: ReadonlyArray<FieldError>): string => {
+  const [only] = errors
+  if (errors.length === 1 && only !== undefined) return `${only.field === "" ? "Request" : only.field} ${only.message}`.trim()
+  const unlisted = errors.length - VALIDATION_ERRORS_LISTED_MAX
+  return unlisted > 0
+    ? `Validation failed: ${errors.length} errors, the first ${VALIDATION_ERRORS_LISTED_MAX} listed and ${unlisted} more not listed`
+    : "Validation failed"
 }
 
 /** Renders any engine error as the specification's error body. */
@@ -230,15 +309,15 @@ export const renderError = (error: PaykitError, options: RenderOptions): ErrorBo
     }
   })
   switch (error._tag) {
-    case "ValidationFailed":
+    case "ValidationFailed": {
+      const listed = error.errors.slice(0, VALIDATION_ERRORS_LISTED_MAX)
       return body(
         "validation_failed",
-        error.errors.length === 1 && error.errors[0] !== undefined
-          ? `${error.errors[0].field === "" ? "Request" : error.errors[0].field} ${error.errors[0].message}`.trim()
-          : "Validation failed",
-        error.errors.map((e) => ({ field: e.field, message: e.message, request_pointer: e.request_pointer, reason: e.reason })),
+        validationMessage(error.errors),
+        listed.map((e) => ({ field: e.field, message: e.message, request_pointer: e.request_pointer, reason: e.reason })),
         "validation_failed"
       )
+    }
     case "InvalidState":
       return body(
         "invalid_state",
@@ -256,5 +335,13 @@ export const renderError = (error: PaykitError, options: RenderOptions): ErrorBo
       return body("invalid_api_usage", error.message, [{ reason: "rate_limit_exceeded", message: error.message }], "rate_limit_exceeded")
     case "FeatureNotInstalled":
       return body("gocardless", error.message, [{ reason: FEATURE_NOT_INSTALLED_REASON, message: error.message }], FEATURE_NOT_INSTALLED_REASON)
+    case "StorageError":
+    case "DuplicateId": {
+      // The cause stays in the server's log: the answer says only whether to retry.
+      const [reason, message] = code === 503
+        ? ["service_unavailable", "The service is unavailable: retry later"]
+        : ["internal_server_error", "Internal server error"]
+      return body("gocardless", message, [{ reason, message }], reason)
+    }
   }
 }

@@ -11,6 +11,10 @@ import { ID_BODY_LENGTH } from "./limits.ts"
  */
 export const ID_PREFIXES = {
   access_token: "AT",
+  /** paykit's own extension: a bank report received (a file a bank sent back), prefix `BR`. */
+  bank_report: "BR",
+  /** paykit's own extension: a day's mandate instructions and collections of a scheme and creditor, handed to the bank as one file. */
+  bank_submission: "BS",
   bank_account_holder_verification: "BAHV",
   bank_authorisation: "BAU",
   block: "BLC",

@@ -89,6 +89,12 @@ export const ID_BODY_LENGTH = 12
 export const STRING_MAX_LENGTH = 1000
 /** Objects and arrays of a request nest at most this deep (real bodies use five levels). */
 export const INPUT_MAX_DEPTH = 16
+/**
+ * A 422 lists at most this many of its field errors (the first found, in the request's order), and
+ * its message says how many more there were: a body of thousands of wrong fields is answered in a
+ * few kilobytes, and a developer fixes the first hundred before the rest matter.
+ */
+export const VALIDATION_ERRORS_LISTED_MAX = 100
 /** Creditor and customer names, company names and account holder names given at creation. */
 export const NAME_MAX_LENGTH = 255
 /**

@@ -25,3 +25,11 @@ export const Metadata = Schema.Record(Schema.String, Schema.String).check(
 export type Metadata = typeof Metadata.Type
 
 export const emptyMetadata: Metadata = {}
+
+/**
+ * The bodies that carry only metadata, shared by the actions that take one (mandate and customer
+ * bank account updates, payment, subscription and billing request cancellations, billing request
+ * fulfilment). The engine's services decode with this very Schema, so its catalogue of request
+ * bodies shows what is checked.
+ */
+export const MetadataUpdateRequest = Schema.Struct({ metadata: Schema.optionalKey(Metadata) })

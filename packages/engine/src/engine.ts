@@ -1,6 +1,6 @@
 import { Cause, Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { IDEMPOTENCY_KEY_LIFETIME_MS, IdGenerator } from "@paykit/core"
+import { IDEMPOTENCY_KEY_LIFETIME_MS, IdGenerator, type StorageFailure } from "@paykit/core"
 import { InMemoryStorage } from "./memory/in-memory.ts"
 import { SandboxBank } from "./memory/sandbox-bank.ts"
 import type { BankGateway } from "./kernel/ports/bank-gateway.ts"
@@ -13,9 +13,10 @@ import { ClockControl } from "./due-work/daily-clock.ts"
 import { Simulator } from "./due-work/simulator.ts"
 import { DueKinds, type DueWorkDeclarations, type DueWorkSchedule, DueWorkStore } from "./due-work/port.ts"
 import { DAILY_RUN_KIND, dailyRunDeclarations, scheduleFirstDailyRun } from "./due-work/daily-run.ts"
-import { DUE_POLL_INTERVAL_MS, DueWorker, type DueWorkerOptions } from "./due-work/worker.ts"
+import { DUE_POLL_INTERVAL_MS, DuePolling, DueWorker, type DueWorkerOptions } from "./due-work/worker.ts"
 import { deadlinesOf, dueWorkOf, portsOf, servicesOf } from "./registry/room.ts"
 import { ROOMS } from "./rooms.ts"
+import { Paykit } from "./paykit.ts"
 import { JobRegistry } from "./due-work/jobs.ts"
 import { bankAccountHolderVerificationsRoom } from "./bank-account-holder-verifications/room.ts"
 import { customerNotificationsRoom } from "./customer-notifications/room.ts"
@@ -83,10 +84,11 @@ export type EngineStorage = RepositoryBackend | Transactor | EventLog | DueWorkS
 /**
  * `ApiServices` with their repositories on the storage adapter given (in memory, or SQL from
  * @paykit/store-sql): what an API server serves. It still needs a `BankGateway`, a `NameVerifier`
- * and an `IdGenerator`; it needs no `ClockControl` and has no simulator.
+ * and an `IdGenerator`; it needs no `ClockControl` and has no simulator. It provides them also as
+ * one `Paykit`.
  */
 export const engineServicesOn = <E, R>(storage: Layer.Layer<EngineStorage, E, R>) =>
-  Layer.merge(EngineJobs, EngineDueKinds).pipe(
+  Layer.mergeAll(EngineJobs, EngineDueKinds, Paykit.layer).pipe(
     Layer.provideMerge(ApiServices),
     Layer.provideMerge(RepositoriesFromBackend),
     Layer.provideMerge(storage)
@@ -134,7 +136,7 @@ export const engineDueWorker = (options: DueWorkerOptions & { readonly extra?: R
  * retention (`productionEngine`'s does): keys are dates, so two processes doing this at once make
  * one row per date.
  */
-export const ensureDailyRuns: Effect.Effect<void, never, RepositoryBackend | DueWorkStore | DueWorkSchedule | DueWorker> = Effect.gen(function*() {
+export const ensureDailyRuns: Effect.Effect<void, StorageFailure, RepositoryBackend | DueWorkStore | DueWorkSchedule | DueWorker> = Effect.gen(function*() {
   const store = yield* DueWorkStore
   const worker = yield* DueWorker
   for (const organisation of yield* (yield* RepositoryBackend).organisations) {
@@ -159,10 +161,11 @@ export interface RunDueWorkOptions {
  * every organisation is given its daily run (at start, then every `organisationsEveryMillis`). Put
  * it in the host's process, or in a worker process of its own built on the same storage; several
  * processes may run it at once (rows are claimed with leases). A failed pass is logged and retried.
+ * Its `DuePolling` pauses and resumes the polling.
  */
-export const runDueWork = (options: RunDueWorkOptions = {}): Layer.Layer<never, never, RepositoryBackend | DueWorkStore | DueWorkSchedule | DueWorker> =>
+export const runDueWork = (options: RunDueWorkOptions = {}): Layer.Layer<DuePolling, never, RepositoryBackend | DueWorkStore | DueWorkSchedule | DueWorker> =>
   Layer.merge(
-    DueWorker.poll(options.pollMillis ?? DUE_POLL_INTERVAL_MS),
+    DueWorker.poll(options.pollMillis ?? DUE_POLL_INTERVAL_MS).pipe(Layer.provideMerge(DuePolling.layer)),
     Layer.effectDiscard(Effect.gen(function*() {
       const context = yield* Effect.context<RepositoryBackend | DueWorkStore | DueWorkSchedule | DueWorker>()
       const pass = Effect.catchCause(Effect.provideContext(ensureDailyRuns, context), (cause) =>

@@ -5,6 +5,7 @@
  */
 export * from "./repositories.ts"
 export * from "./engine.ts"
+export * from "./paykit.ts"
 export * from "./request-schemas.ts"
 
 /** Each room's public names, in the rooms' order (`rooms.ts`): a new name is exported from its room's `public.ts`. */
@@ -14,6 +15,7 @@ export * from "./memory/public.ts"
 export * from "./creditors/public.ts"
 export * from "./ledger/public.ts"
 export * from "./customers/public.ts"
+export * from "./bank-submissions/public.ts"
 export * from "./mandates/public.ts"
 export * from "./refunds/public.ts"
 export * from "./payments/public.ts"
@@ -36,4 +38,5 @@ export * from "./blocks/public.ts"
 export * from "./mandate-imports/public.ts"
 export * from "./exports/public.ts"
 export * from "./retention/public.ts"
+export * from "./bank-reports/public.ts"
 export * from "./scenarios/public.ts"

@@ -12,6 +12,7 @@ import { flowsRoom } from "./flows/room.ts"
 export * from "./kernel/repository-service.ts"
 export * from "./creditors/repositories.ts"
 export * from "./customers/repositories.ts"
+export * from "./bank-submissions/repositories.ts"
 export * from "./mandates/repositories.ts"
 export * from "./refunds/repositories.ts"
 export * from "./payments/repositories.ts"
@@ -33,6 +34,7 @@ export * from "./mandate-imports/repositories.ts"
 export * from "./exports/repositories.ts"
 export * from "./mandate-pdfs/repositories.ts"
 export * from "./documents/repositories.ts"
+export * from "./bank-reports/repositories.ts"
 
 /** Every resource definition the engine stores: a storage adapter creates one table per entry. */
 export const RESOURCE_DEFINITIONS = resourcesOf(ROOMS)

@@ -1,3 +1,5 @@
+import { bankReportsRoom } from "./bank-reports/room.ts"
+import { bankSubmissionsRoom } from "./bank-submissions/room.ts"
 import { blocksRoom } from "./blocks/room.ts"
 import { creditorsRoom } from "./creditors/room.ts"
 import { customersRoom } from "./customers/room.ts"
@@ -35,6 +37,7 @@ export const ROOMS = [
   creditorsRoom,
   ledgerRoom,
   customersRoom,
+  bankSubmissionsRoom,
   mandatesRoom,
   refundsRoom,
   paymentsRoom,
@@ -56,5 +59,6 @@ export const ROOMS = [
   blocksRoom,
   mandateImportsRoom,
   exportsRoom,
+  bankReportsRoom,
   scenariosRoom
 ] as const

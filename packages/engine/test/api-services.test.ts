@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
-import { IdGenerator } from "@paykit/core"
+import { IdGenerator, OrganisationId } from "@paykit/core"
 import {
   BankAuthorisations,
   BillingRequests,
@@ -27,7 +27,7 @@ import {
   sandboxWebhooks
 } from "@paykit/engine"
 
-const ORG = "OR0000000000AP"
+const ORG = OrganisationId("OR0000000000AP")
 
 // The real clock and id generator: nothing here may need ClockControl or a TestClock.
 const api = engineServicesOn(InMemoryStorage).pipe(Layer.provideMerge(Layer.mergeAll(SandboxBank, IdGenerator.layer, sandboxWebhooks)))

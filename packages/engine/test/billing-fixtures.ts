@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect, Layer, type Schema } from "effect"
 import { TestClock } from "effect/testing"
 import {
@@ -18,7 +19,7 @@ import {
 } from "@paykit/engine"
 import type { InstitutionRecord } from "@paykit/engine"
 
-export const ORG = "OR0000000000AA"
+export const ORG = OrganisationId("OR0000000000AA")
 
 /** Monday 23 November 2026, 09:00 UTC. */
 export const START = Date.UTC(2026, 10, 23, 9, 0, 0)
@@ -72,12 +73,12 @@ const BR = REQUEST_BODIES.billing_requests
  * typed use case runs.
  */
 export const billingRequestsAtEdge = Effect.map(BillingRequests, (s) => {
-  const decoded = <S extends Schema.Decoder<unknown>, A, E>(schema: S, op: (o: string, id: string, c: S["Type"]) => Effect.Effect<A, E>) =>
-    (o: string, id: string, raw: unknown = {}) => atEdge(schema, "billing_requests", (c: S["Type"]) => op(o, id, c))(raw)
+  const decoded = <S extends Schema.Decoder<unknown>, A, E>(schema: S, op: (o: OrganisationId, id: string, c: S["Type"]) => Effect.Effect<A, E>) =>
+    (o: OrganisationId, id: string, raw: unknown = {}) => atEdge(schema, "billing_requests", (c: S["Type"]) => op(o, id, c))(raw)
   return {
     ...s,
-    create: (o: string, raw: unknown) => atEdge(BR.create, "billing_requests", (c) => s.create(o, c))(raw),
-    list: (o: string, raw: unknown) => atEdge(BillingRequestListParams, "billing_requests", (c) => s.list(o, c))(raw),
+    create: (o: OrganisationId, raw: unknown) => atEdge(BR.create, "billing_requests", (c) => s.create(o, c))(raw),
+    list: (o: OrganisationId, raw: unknown) => atEdge(BillingRequestListParams, "billing_requests", (c) => s.list(o, c))(raw),
     collectCustomerDetails: decoded(BR.collect_customer_details, s.collectCustomerDetails),
     collectBankAccount: decoded(BR.collect_bank_account, s.collectBankAccount),
     confirmPayerDetails: decoded(BR.confirm_payer_details, s.confirmPayerDetails),
@@ -86,22 +87,22 @@ export const billingRequestsAtEdge = Effect.map(BillingRequests, (s) => {
     notify: decoded(BR.notify, s.notify),
     chooseCurrency: decoded(BR.choose_currency, s.chooseCurrency),
     selectInstitution: decoded(BR.select_institution, s.selectInstitution),
-    institutions: (o: string, id: string, raw: unknown) => atEdge(BillingRequestInstitutionParams, "institutions", (c) => s.institutions(o, id, c))(raw)
+    institutions: (o: OrganisationId, id: string, raw: unknown) => atEdge(BillingRequestInstitutionParams, "institutions", (c) => s.institutions(o, id, c))(raw)
   }
 })
 
 /** Bank authorisations at the edge: the create body and the bank's reported outcome decoded first. */
 export const bankAuthorisationsAtEdge = Effect.map(BankAuthorisations, (s) => ({
   ...s,
-  create: (o: string, raw: unknown) => atEdge(REQUEST_BODIES.bank_authorisations.create, "bank_authorisations", (c) => s.create(o, c))(raw),
-  authorise: (o: string, id: string, raw: unknown = {}) => atEdge(BankAuthorisationOutcomeRequest, "bank_authorisations", (c) => s.authorise(o, id, c))(raw)
+  create: (o: OrganisationId, raw: unknown) => atEdge(REQUEST_BODIES.bank_authorisations.create, "bank_authorisations", (c) => s.create(o, c))(raw),
+  authorise: (o: OrganisationId, id: string, raw: unknown = {}) => atEdge(BankAuthorisationOutcomeRequest, "bank_authorisations", (c) => s.authorise(o, id, c))(raw)
 }))
 
 /** Payer authorisations at the edge: create and update bodies decoded first. */
 export const payerAuthorisationsAtEdge = Effect.map(PayerAuthorisations, (s) => ({
   ...s,
-  create: (o: string, raw: unknown) => atEdge(REQUEST_BODIES.payer_authorisations.create, "payer_authorisations", (c) => s.create(o, c))(raw),
-  update: (o: string, id: string, raw: unknown) => atEdge(REQUEST_BODIES.payer_authorisations.update, "payer_authorisations", (c) => s.update(o, id, c))(raw)
+  create: (o: OrganisationId, raw: unknown) => atEdge(REQUEST_BODIES.payer_authorisations.create, "payer_authorisations", (c) => s.create(o, c))(raw),
+  update: (o: OrganisationId, id: string, raw: unknown) => atEdge(REQUEST_BODIES.payer_authorisations.update, "payer_authorisations", (c) => s.update(o, id, c))(raw)
 }))
 
 /** Institutions at the edge: the list query decoded first. */

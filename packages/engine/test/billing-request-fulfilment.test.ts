@@ -1,4 +1,4 @@
-import { unsafeLocalDate } from "@paykit/core"
+import { OrganisationId, unsafeLocalDate } from "@paykit/core"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { AppAttributionRepository, CallingApp, Creditors, Events, type PartnerApp, Payments, Payouts, Simulator, Subscriptions } from "@paykit/engine"
@@ -48,10 +48,10 @@ describe("billing request subscription_request", () => {
     const r = await runBilling(Effect.gen(function*() {
       yield* setUpCreditor
       // Each app is an organisation of its own with the creditor its partner payouts go to.
-      const appIn = (organisation: string) =>
+      const appIn = (organisation: OrganisationId) =>
         Effect.map((Creditors).use((c) => c.create(organisation, { name: `App ${organisation}`, country_code: "GB", creditor_type: "company" })), (c): PartnerApp => ({ organisation, creditor: c.id }))
-      const creator = yield* appIn("OR0000000000PA")
-      const fulfiller = yield* appIn("OR0000000000PB")
+      const creator = yield* appIn(OrganisationId("OR0000000000PA"))
+      const fulfiller = yield* appIn(OrganisationId("OR0000000000PB"))
       const usCreditor = yield* (yield* Creditors).create(ORG, { name: "Acme Gym US", country_code: "US", creditor_type: "company" })
       const brs = yield* billingRequestsAtEdge
       const subscriptionOf = (app: PartnerApp | null, fulfilledBy: PartnerApp | null) =>

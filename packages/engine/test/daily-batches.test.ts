@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
-import { IdGenerator } from "@paykit/core"
+import { IdGenerator, OrganisationId } from "@paykit/core"
 import { captureDailyItems, customers, DAILY_BATCH, EventLog, InMemoryStorage, RepositoryBackend, Transactor } from "@paykit/engine"
 import { sampleCustomer } from "@paykit/engine/testing"
 
@@ -10,7 +10,7 @@ import { sampleCustomer } from "@paykit/engine/testing"
  * are counted, and what each item wrote is read back.
  */
 
-const ORG = "OR0000000000CC"
+const ORG = OrganisationId("OR0000000000CC")
 
 /** The in-memory storage whose transactor counts the outermost units of work it opens into `opened`. */
 const countingStorage = (opened: { count: number }) =>

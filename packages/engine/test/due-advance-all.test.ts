@@ -2,6 +2,7 @@ import { Clock, Deferred, Effect, Exit, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
 import { type DueItem, dueDone, DueWorker, type DueWorkDeclarations, DueWorkStore, InMemoryStorage } from "@paykit/engine"
+import type { StorageError } from "@paykit/core"
 import { ORG, OTHER_ORG, START } from "./fixtures.ts"
 
 /**
@@ -30,7 +31,7 @@ const failing = (ran: Array<string>, block: Deferred.Deferred<void> | undefined)
   }]
 })
 
-const run = <A>(declarations: (block: Deferred.Deferred<void>) => DueWorkDeclarations, program: (block: Deferred.Deferred<void>) => Effect.Effect<A, never, DueWorker | DueWorkStore>) =>
+const run = <A>(declarations: (block: Deferred.Deferred<void>) => DueWorkDeclarations, program: (block: Deferred.Deferred<void>) => Effect.Effect<A, StorageError, DueWorker | DueWorkStore>) =>
   Effect.runPromise(Effect.gen(function*() {
     const block = yield* Deferred.make<void>()
     const layer = DueWorker.layer([declarations(block)], { owner: "library" }).pipe(Layer.provideMerge(InMemoryStorage), Layer.provideMerge(TestClock.layer()))

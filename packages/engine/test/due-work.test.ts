@@ -130,7 +130,7 @@ describe("the in-memory due-work store under racing claimers", () => {
   const CLAIMERS = 8
   const ROWS = 40
   /** Runs `racers` at once while a unit of work holds the store, so each reads before any writes. */
-  const racing = <A>(racers: ReadonlyArray<Effect.Effect<A>>) =>
+  const racing = <A, E>(racers: ReadonlyArray<Effect.Effect<A, E>>) =>
     Effect.gen(function*() {
       const transactor = yield* Transactor
       const held = transactor.transaction(Effect.repeat(Effect.yieldNow, { times: 50 }))

@@ -1,11 +1,11 @@
 import { Clock, Effect, Exit, Layer } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { IdGenerator, idTimestampMillis, makeSteppingClock, timestampFromMillis } from "@paykit/core"
+import { IdGenerator, idTimestampMillis, makeSteppingClock, timestampFromMillis, OrganisationId } from "@paykit/core"
 import { type Event, EventLog, InMemoryStorage, Transactor } from "@paykit/engine"
 import { emitAll } from "../src/kernel/support.ts"
 
-const ORG = "OR000000000001"
+const ORG = OrganisationId("OR000000000001")
 
 const eventNumbered = (n: number): Event => ({
   id: `EV${String(n).padStart(12, "0")}`,

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Deferred, Effect, Fiber } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -6,7 +7,7 @@ import { sampleCustomer } from "@paykit/engine/testing"
 import type { Customer } from "@paykit/engine"
 import { insertSorted, mergeSorted, pageOfAscending } from "../src/memory/ordered-page.ts"
 
-const ORG = "OR000000000001"
+const ORG = OrganisationId("OR000000000001")
 
 const idList = fc.uniqueArray(fc.stringMatching(/^[0-9A-Z]{3}$/), { maxLength: 40 })
 const cursor = fc.option(fc.stringMatching(/^[0-9A-Z]{3}$/), { nil: undefined })

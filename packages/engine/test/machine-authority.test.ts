@@ -80,6 +80,8 @@ const MACHINE_FUNCTIONS = new Set([
  */
 const STORE_READS = new Set([
   "packages/server/src/sql-access-tokens.ts:findByHash",
+  // findByHash's record of the row read, at the clock read with it (on Citus, read apart).
+  "packages/server/src/sql-access-tokens.ts:recordAt",
   "packages/server/src/oauth/store.ts:appOf"
 ])
 
@@ -301,9 +303,9 @@ declare const changes: { readonly status: "confirmed" }
 export const spreadWrite = (): Payment => ({ ...payment, ...changes })
 export const assignedWrite = (p: { -readonly [K in keyof Payment]: Payment[K] }) => { p.status = "confirmed" }
 export const objectAssignWrite = (p: Payment) => Object.assign(p, { status: "confirmed" })
-export const statusEmit = () => emit("OR1", { resource_type: "payments", action: "confirmed", links: {}, cause: { origin: "api", cause: "x" } })
-export const statusEmitAll = () => emitAll("OR1", [{ resource_type: "mandates", action: "cancelled", links: {}, cause: { origin: "api", cause: "x" } }])
-export const otherEmit = () => emit("OR1", { resource_type: "customers", action: "created", links: {}, cause: { origin: "api", cause: "x" } })
+export const statusEmit = () => emit("OR000000000003", { resource_type: "payments", action: "confirmed", links: {}, cause: { origin: "api", cause: "x" } })
+export const statusEmitAll = () => emitAll("OR000000000003", [{ resource_type: "mandates", action: "cancelled", links: {}, cause: { origin: "api", cause: "x" } }])
+export const otherEmit = () => emit("OR000000000003", { resource_type: "customers", action: "created", links: {}, cause: { origin: "api", cause: "x" } })
 declare const sql: (parts: TemplateStringsArray, ...values: ReadonlyArray<unknown>) => void
 export const sqlWrite = (id: string) => sql\`UPDATE access_tokens SET status = 'revoked' WHERE id = \${id}\`
 export const sqlOtherWrite = (id: string) => sql\`UPDATE access_tokens SET scope = 'read_only' WHERE id = \${id} AND status = 'active'\`

@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { type LocalDate, addDays, unsafeLocalDate } from "@paykit/core"
+import { type LocalDate, addDays, unsafeLocalDate, OrganisationId } from "@paykit/core"
 import {
   Creditors,
   Customers,
@@ -19,7 +19,7 @@ import {
   PaymentAccounts
 } from "@paykit/engine"
 
-export const ORG = "OR0000000000OB"
+export const ORG = OrganisationId("OR00000000000B")
 
 /** Monday 23 November 2026, 09:00 UTC (09:00 in London). */
 export const START = Date.UTC(2026, 10, 23, 9, 0, 0)
@@ -36,7 +36,7 @@ export const runOutbound = <A, E>(program: Effect.Effect<A, E, OutboundTestServi
   Effect.runPromise(Effect.provide(Effect.flatMap(TestClock.setTime(START), () => program), outboundLayer(seed)))
 
 /** A GB creditor with a GBP payout account; `verified` completes its verification review. */
-export const setUpCreditor = (organisation: string, options: { readonly verified: boolean; readonly name?: string }) =>
+export const setUpCreditor = (organisation: OrganisationId, options: { readonly verified: boolean; readonly name?: string }) =>
   Effect.gen(function*() {
     const creditors = yield* Creditors
     const creditor = yield* creditors.create(organisation, { name: options.name ?? "Acme Payroll", country_code: "GB", creditor_type: "company" })
@@ -73,7 +73,7 @@ export const setUpCreditor = (organisation: string, options: { readonly verified
   })
 
 /** A customer and a GB bank account held in `accountHolderName` (which picks the sandbox's answers). */
-export const setUpRecipient = (organisation: string, accountHolderName = "Ada Lovelace") =>
+export const setUpRecipient = (organisation: OrganisationId, accountHolderName = "Ada Lovelace") =>
   Effect.gen(function*() {
     const customers = yield* Customers
     const customer = yield* customers.create(organisation, { given_name: "Ada", family_name: "Lovelace", country_code: "GB" })
@@ -87,7 +87,7 @@ export const setUpRecipient = (organisation: string, accountHolderName = "Ada Lo
   })
 
 /** The actions of the events of one resource, oldest first. */
-export const actionsOf = (organisation: string, link: "outbound_payment" | "outbound_payment_import", id: string) =>
+export const actionsOf = (organisation: OrganisationId, link: "outbound_payment" | "outbound_payment_import", id: string) =>
   Effect.map(
     Effect.flatMap(EventLog, (log) => log.scan(organisation, { [link]: eq(id) })),
     (events) =>
@@ -105,21 +105,21 @@ const decodeImport = decodeCommand(OutboundPaymentImportCreateRequest, "outbound
 const decodeFund = decodeCommand(PaymentAccountFundRequest, PAYMENT_ACCOUNTS)
 
 /** `POST /outbound_payments` with `body`. */
-export const createOutbound = (organisation: string, body: unknown) =>
+export const createOutbound = (organisation: OrganisationId, body: unknown) =>
   Effect.flatMap(decodeCreate(body), (command) => Effect.flatMap(OutboundPayments, (o) => o.create(organisation, command)))
 
 /** `POST /outbound_payments/withdrawal` with `body`. */
-export const withdrawOutbound = (organisation: string, body: unknown) =>
+export const withdrawOutbound = (organisation: OrganisationId, body: unknown) =>
   Effect.flatMap(decodeWithdrawal(body), (command) => Effect.flatMap(OutboundPayments, (o) => o.withdraw(organisation, command)))
 
 /** `GET /outbound_payments` with `query`. */
-export const listOutbound = (organisation: string, query: unknown) =>
+export const listOutbound = (organisation: OrganisationId, query: unknown) =>
   Effect.flatMap(decodeList(query), (params) => Effect.flatMap(OutboundPayments, (o) => o.list(organisation, params)))
 
 /** `POST /outbound_payment_imports` with `body`. */
-export const createImport = (organisation: string, body: unknown) =>
+export const createImport = (organisation: OrganisationId, body: unknown) =>
   Effect.flatMap(decodeImport(body), (command) => Effect.flatMap(OutboundPaymentImports, (i) => i.create(organisation, command)))
 
 /** `POST /sandbox/payment_accounts/fund` with `body`. */
-export const fundAccount = (organisation: string, body: unknown) =>
+export const fundAccount = (organisation: OrganisationId, body: unknown) =>
   Effect.flatMap(decodeFund(body), (command) => Effect.flatMap(PaymentAccounts, (a) => a.fund(organisation, command)))

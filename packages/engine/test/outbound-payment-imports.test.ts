@@ -1,7 +1,7 @@
 import { Effect, Exit } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
-import { timestampFromMillis } from "@paykit/core"
+import { timestampFromMillis, OrganisationId } from "@paykit/core"
 import {
   Customers,
   DashboardBaseUrl,
@@ -111,7 +111,7 @@ describe("outbound payment imports", () => {
     const refused = await runOutbound(Effect.gen(function*() {
       yield* setUpCreditor(ORG, { verified: false })
       const own = yield* setUpRecipient(ORG)
-      const foreign = yield* setUpRecipient("OR0000000000OTHER")
+      const foreign = yield* setUpRecipient(OrganisationId("OR00000000000T"))
       return yield* Effect.exit(createImport(ORG, { entry_items: [entry(own.id, 100), entry(foreign.id, 200), entry("BA0000000000ZZ", 300)] }))
     }))
     expect(failureJson(refused)).toContain("ValidationFailed")

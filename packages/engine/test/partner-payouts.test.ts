@@ -1,4 +1,4 @@
-import { unsafeLocalDate } from "@paykit/core"
+import { unsafeLocalDate, OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -7,7 +7,7 @@ import {
 } from "@paykit/engine"
 import { ORG, runEngine, setUpPayer, edge } from "./fixtures.ts"
 
-const PARTNER = "OR0000000000PP"
+const PARTNER = OrganisationId("OR0000000000PP")
 const DAY = 86_400_000
 
 /** A partner app's organisation with a verified creditor and GBP payout account. */

@@ -1,3 +1,4 @@
+import type { OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
@@ -14,7 +15,7 @@ const colours: fc.Arbitrary<Colours> = fc.record(
   { requiredKeys: [] }
 )
 
-const creditor = (organisation: string, name: string) =>
+const creditor = (organisation: OrganisationId, name: string) =>
   Effect.flatMap(Creditors, (c) => c.create(organisation, { name, country_code: "GB", creditor_type: "company" }))
 
 const pointersOf = (e: unknown) =>

@@ -1,9 +1,11 @@
 import { describe, it } from "vitest"
 import { InMemoryStorage } from "@paykit/engine"
-import { RepositoryContract } from "@paykit/engine/testing"
+import { StorageContract } from "@paykit/engine/testing"
 
-describe("in-memory storage honours the repository contract", () => {
-  for (const contractCase of RepositoryContract.cases) {
-    it(contractCase.name, () => RepositoryContract.run(contractCase, InMemoryStorage))
+// The in-memory storage is `EngineStorage` only: it has no webhook outbox nor retention, so the
+// production cases run on store-sql's adapters (test/contract.test.ts there).
+describe("in-memory storage honours the storage contract", () => {
+  for (const contractCase of StorageContract.cases) {
+    it(contractCase.name, () => StorageContract.run(contractCase, InMemoryStorage))
   }
 })

@@ -23,6 +23,7 @@ const ROOM_ORDER = [
   "creditors",
   "ledger",
   "customers",
+  "bank-submissions",
   "mandates",
   "refunds",
   "payments",
@@ -45,6 +46,7 @@ const ROOM_ORDER = [
   "mandate-imports",
   "exports",
   "retention",
+  "bank-reports",
   "scenarios",
   "testing"
 ] as const

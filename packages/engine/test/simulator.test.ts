@@ -105,7 +105,7 @@ describe("the job registry", () => {
     const jobs = await runEngine(Effect.map(Simulator, (simulator) => simulator.jobs.map((job) => job.name)))
     // docs/engine.md, "The simulator": the order of one daily run.
     expect(jobs).toEqual([
-      "creditor reviews", "mandate imports", "mandates", "subscriptions", "payments", "payouts", "partner payouts",
+      "creditor reviews", "bank reports", "mandate imports", "mandates", "subscriptions", "payments", "bank submissions", "payouts", "partner payouts",
       "instalment schedules", "import validation", "outbound execution", "import expiry", "outbound approval expiry", "bank authorisation expiry"
     ])
     const deadlines = await runEngine(Effect.map(JobRegistry, (registry) => registry.deadlines.map((job) => job.name)))

@@ -1,6 +1,6 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
-import { InvalidApiUsage, timestampFromMillis } from "@paykit/core"
+import { InvalidApiUsage, timestampFromMillis, OrganisationId } from "@paykit/core"
 import {
   ACCESS_TOKEN_STATUSES,
   type AccessTokenEvent,
@@ -173,9 +173,10 @@ export const authenticateWith = (
         return Effect.fail(unauthorised("access_token_not_active", "Access token is not active"))
       case "active":
         return Effect.succeed({
-          organisation: record.organisation,
+          organisation: OrganisationId(record.organisation),
           scope: record.scope,
           tokenId: record.id,
+          ...(record.displayPrefix === undefined ? {} : { tokenPrefix: record.displayPrefix }),
           app: record.app ?? null,
           ...(record.appPaymentPagesApproved === true ? { appPaymentPagesApproved: true } : {}),
           ...(record.clockOffsetMillis === undefined ? {} : { clockOffsetMillis: record.clockOffsetMillis })

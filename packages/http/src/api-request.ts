@@ -26,6 +26,8 @@ export interface ApiRequest {
   readonly query: QueryValues
   /** The body as sent. */
   readonly body: string
+  /** The body's bytes as sent, on a route that takes a raw body (`RawBody`); its `body` is then empty. */
+  readonly bytes?: Uint8Array
   /** The body parsed once, when it was read; the gateway refuses `Invalid` before any handler runs. */
   readonly json: JsonBody
 }

@@ -5,6 +5,7 @@ import { Gateway } from "./gateway.ts"
 import { roomRoutes } from "./routes.ts"
 import { bankAccountHolderVerificationsRoom } from "./routes/bank-account-holder-verifications.ts"
 import { bankAuthorisationsRoom } from "./routes/bank-authorisations.ts"
+import { bankRailsRoom } from "./routes/bank-submissions.ts"
 import { billingRequestFlowsRoom } from "./routes/billing-request-flows.ts"
 import { billingRequestsRoom } from "./routes/billing-requests.ts"
 import { blocksRoom } from "./routes/blocks.ts"
@@ -62,7 +63,8 @@ export const PAYKIT_ROOMS = [
   paymentAccountsRoom,
   webhooksRoom,
   documentsRoom,
-  exportsRoom
+  exportsRoom,
+  bankRailsRoom
 ] as const
 
 /** Every endpoint of the API's rooms: what routing and the OpenAPI document read. */

@@ -15,6 +15,7 @@ import { ApiExamples } from "./reference-examples.ts"
 import { hostedPages } from "./pages/index.ts"
 import { RateLimiter } from "./rate-limit.ts"
 import { DefectLog, RequestLog } from "./request-log.ts"
+import { CurrentRequestRecorder } from "./stored-log/writer.ts"
 import { createBoundedServer, REQUEST_BODY_TIMEOUT_MS, REQUEST_HEADERS_TIMEOUT_MS, type RequestTimeouts } from "./request-bounds.ts"
 import { type AnyRoute, makeRouter } from "./routes.ts"
 
@@ -42,6 +43,7 @@ const dispatcherOver = <E, R>(routes: Effect.Effect<ReadonlyArray<AnyRoute>, E, 
         // context holds what is read per call (the clock, the engine's References).
         context: trimmed(yield* Effect.context<never>()),
         log: yield* RequestLog,
+        recorder: yield* CurrentRequestRecorder,
         reportDefect: yield* DefectLog,
         documentationBase: documentationBaseOf(yield* ApiPublicUrl)
       })

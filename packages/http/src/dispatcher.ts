@@ -1,26 +1,32 @@
-import { Cause, Clock, Context, Effect, Exit } from "effect"
+import { Cause, Clock, Context, Effect, Exit, References } from "effect"
 import { randomUUID } from "node:crypto"
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from "node:http"
-import type { InvalidApiUsage } from "@paykit/core"
-import { type ApiRequest, parseJsonBody } from "./api-request.ts"
+import { type InvalidApiUsage, isStorageFailure } from "@paykit/core"
+import { type ApiRequest, type JsonBody, parseJsonBody } from "./api-request.ts"
 import { type ApiResponse, JSON_CONTENT_TYPE } from "./api-response.ts"
 import { DOCUMENTATION_BASE, errorResponse, PROTOCOL_REASONS, usage } from "./error-response.ts"
-import type { GatewayRun } from "./gateway.ts"
+import type { CallerSeen, GatewayRun } from "./gateway.ts"
 import { nodeHeadersOf, parsedBodyOf, readWebBody } from "./host-request.ts"
 import type { QueryValues } from "./query-params.ts"
 import {
   bodyTooLarge,
   boundBody,
   declaresTooLarge,
+  holdsTooManyFields,
   REQUEST_BODY_MAX_BYTES,
   refuseClientErrors,
   type Refusal,
   requestTimeout,
+  tooManyFields,
   type UnreadRequest
 } from "./request-bounds.ts"
 import { REQUEST_ID_HEADER } from "./request-context.ts"
+import { measureAnswer } from "./request-metrics.ts"
 import { defectAnswer, logAnswer, type RequestLogEntry } from "./request-log.ts"
 import { type AnyRoute, isPage, makeRouter, type RouteMatch, type Router } from "./routes.ts"
+import { requestSpan } from "./request-span.ts"
+import type { CallerShape } from "./request-context.ts"
+import type { RequestRecorder } from "./stored-log/writer.ts"
 
 /**
  * The server's one request stack, straight from Node's `request` event: every request (the API's
@@ -58,6 +64,8 @@ export class ApiDispatcher extends Context.Service<ApiDispatcher, Dispatcher>()(
 
 const EMPTY_QUERY: QueryValues = {}
 
+const EMPTY_JSON: JsonBody = { _tag: "Empty" }
+
 /** `a=1&b=2&b=3` as `{a: "1", b: ["2", "3"]}`: repeats become arrays, as the list parameters read them. */
 export const parseQuery = (search: string): QueryValues => {
   if (search === "") return EMPTY_QUERY
@@ -76,9 +84,11 @@ const hasBody = (method: string): boolean => method === "POST" || method === "PU
 
 /** Where a read body goes: the exchange answers it, refuses it as too large, or forgets it. */
 interface BodyReader {
-  answer(body: string): void
+  answer(body: Uint8Array): void
   tooLarge(): void
   abandoned(): void
+  /** The most bytes the body may hold. */
+  readonly bodyLimit: number
 }
 
 const readBody = (req: IncomingMessage, res: ServerResponse, reader: BodyReader): void => {
@@ -89,14 +99,14 @@ const readBody = (req: IncomingMessage, res: ServerResponse, reader: BodyReader)
   req.on("data", (chunk: Buffer) => {
     if (done) return
     size += chunk.length
-    if (size > REQUEST_BODY_MAX_BYTES) {
+    if (size > reader.bodyLimit) {
       done = true
       chunks.length = 0
       reader.tooLarge()
     } else chunks.push(chunk)
   })
   req.on("end", () => {
-    if (!done) reader.answer(chunks.length === 1 ? String(chunks[0]) : Buffer.concat(chunks).toString("utf8"))
+    if (!done) reader.answer(chunks.length === 1 && chunks[0] !== undefined ? chunks[0] : Buffer.concat(chunks))
   })
   req.on("error", () => {})
   // The answer closed before the body came: its client went away mid-body, or the body timeout
@@ -114,6 +124,8 @@ export interface DispatcherOptions {
   /** The services every request runs with: the clock, the engine's References. */
   readonly context: Context.Context<never>
   readonly log: (entry: RequestLogEntry) => void
+  /** Where authenticated requests go once answered, for the stored request log; none: not stored. */
+  readonly recorder?: RequestRecorder | undefined
   /** Where defects (bugs, never bad input) are reported; the client sees only the 500 body. */
   readonly reportDefect: (requestId: string, cause: Cause.Cause<unknown>) => void
   /** The prefix a host mounts the routes under (`"/paykit"`), `""` for none: `documentation_url` and `Location` carry it. */
@@ -161,8 +173,11 @@ class Shared {
   readonly run: ReturnType<typeof Effect.runCallbackWith<never>>
   readonly basePath: string
   readonly documentationBase: string
+  /** Whether requests are spans (`requestSpan`): tracing is on where the server was built. */
+  readonly tracing: boolean
   constructor(readonly options: DispatcherOptions) {
     this.run = Effect.runCallbackWith(options.context)
+    this.tracing = Context.get(options.context, References.TracerEnabled)
     this.basePath = options.basePath ?? ""
     this.documentationBase = options.documentationBase ?? `${this.basePath}${DOCUMENTATION_BASE}`
   }
@@ -172,6 +187,8 @@ class Shared {
     if (this.inFlight === 0 && this.drained !== undefined) this.drained()
   }
 }
+
+const contentTypeOf = (headers: IncomingHttpHeaders): string | undefined => headers["content-type"]
 
 /** How many Authorization headers a request carries (`rawHeaders`: names and values in turn, as sent). */
 const authorizationCount = (raw: ReadonlyArray<string>): number =>
@@ -190,11 +207,14 @@ const joinedAuthorizationCount = (headers: Headers): number => {
  * One request and its answer. A class rather than closures: the request's steps are methods
  * shared by every request, so serving one allocates this object and little else.
  */
-class Exchange {
+class Exchange implements CallerSeen {
   readonly requestId = randomUUID()
   readonly started = performance.now()
   /** Written once: a late handler after a 408 (or the reverse) writes nothing more. */
   answered = false
+  /** Who called, once the gateway has read the token: the request log stores only such requests. */
+  caller: CallerShape | undefined = undefined
+  request: ApiRequest | undefined = undefined
   constructor(
     readonly shared: Shared,
     readonly headers: IncomingHttpHeaders,
@@ -208,7 +228,19 @@ class Exchange {
     readonly authorizations: number
   ) {}
 
-  answer(body: string): void {
+  /** The most bytes its body may hold: its route's raw-body limit, else the API's. */
+  get bodyLimit(): number {
+    const route = this.match?.route
+    return route === undefined || isPage(route) ? REQUEST_BODY_MAX_BYTES : route.rawBody ?? REQUEST_BODY_MAX_BYTES
+  }
+
+  /** Whether its route takes the body as raw bytes (`RawBody`). */
+  get rawBody(): boolean {
+    const route = this.match?.route
+    return route !== undefined && !isPage(route) && route.rawBody !== undefined
+  }
+
+  answer(body: string | Uint8Array): void {
     try {
       this.start(body)
     } catch (defect) {
@@ -217,13 +249,17 @@ class Exchange {
     }
   }
 
-  start(body: string): void {
+  start(sent: string | Uint8Array): void {
     const match = this.match
     if (match === undefined) return this.refuse(notFound(this.method, this.path))
     // Node keeps the first of repeated Authorization headers; a proxy in front may read another.
     if (!isPage(match.route) && this.authorizations > 1) {
       return this.refuse(usage(400, PROTOCOL_REASONS.ambiguousAuthorization, "Send one Authorization header"))
     }
+    const raw = this.rawBody
+    const body = raw ? "" : typeof sent === "string" ? sent : Buffer.from(sent.buffer, sent.byteOffset, sent.byteLength).toString("utf8")
+    // Counted before anything parses it: a body of many fields is refused in one pass over its text.
+    if (body !== "" && holdsTooManyFields(body, contentTypeOf(this.headers))) return this.refuse(tooManyFields())
     const request: ApiRequest = {
       method: this.method,
       path: this.path,
@@ -232,12 +268,19 @@ class Exchange {
       params: match.params,
       query: this.q === -1 ? EMPTY_QUERY : parseQuery(this.url.slice(this.q + 1)),
       body,
-      json: parseJsonBody(body)
+      ...(raw ? { bytes: typeof sent === "string" ? Buffer.from(sent, "utf8") : sent } : {}),
+      json: raw ? EMPTY_JSON : parseJsonBody(body)
     }
     const requestId = this.requestId
     const route = match.route
-    const handled = isPage(route) ? route.page(request) : this.shared.options.gateway(route, request)
-    const program = Effect.catch(handled, (error) => Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now, this.shared.documentationBase)))
+    this.request = request
+    const handled = isPage(route) ? route.page(request) : this.shared.options.gateway(route, request, this)
+    const answered = Effect.catch(handled, (error) =>
+      // A storage failure is the server's, not the request's: answered and reported as a defect is (`defectAnswer`).
+      isStorageFailure(error)
+        ? Effect.die(error)
+        : Effect.map(Clock.currentTimeMillis, (now) => errorResponse(error, requestId, now, this.shared.documentationBase)))
+    const program = this.shared.tracing ? requestSpan(answered, { requestId, method: this.method, route: route.path, headers: this.headers }) : answered
     this.shared.run(program, {
       onExit: (exit) => {
         if (Exit.isFailure(exit)) return this.failed(exit.cause)
@@ -256,7 +299,7 @@ class Exchange {
   tooLarge(): void {
     // The rest of the body is read and dropped, up to the body timeout: closing the connection
     // on a client still sending would reset it before it reads this answer.
-    this.refuse(bodyTooLarge())
+    this.refuse(bodyTooLarge(this.bodyLimit))
   }
 
   /** The body did not arrive in time: 408, then the connection is closed. The request settles when its reading gives up. */
@@ -289,6 +332,28 @@ class Exchange {
     if (this.shared.closing || close) headers["connection"] = "close"
     this.sink.send(response.status, headers, body, close)
     logAnswer(this.shared.options.log, this, response.status)
+    measureAnswer(this.shared.options.context, this.match?.route.path, this.method, response.status, this.started)
+    const recorder = this.shared.options.recorder
+    if (recorder !== undefined && this.caller !== undefined && this.request !== undefined) this.recordFor(recorder, this.caller, this.request, response)
+  }
+
+  /** Hands the answered request to the stored log's writer, which does the work later. */
+  recordFor(recorder: RequestRecorder, caller: CallerShape, request: ApiRequest, response: ApiResponse): void {
+    const key = request.headers["idempotency-key"]
+    recorder.record({
+      caller,
+      requestId: this.requestId,
+      method: this.method,
+      path: this.path,
+      query: request.query,
+      requestJson: request.json,
+      requestBodyLength: request.body.length,
+      idempotencyKey: typeof key === "string" && key !== "" ? key : undefined,
+      status: response.status,
+      responseBody: response.body,
+      answeredAtMillis: Date.now(),
+      durationMs: Math.round((performance.now() - this.started) * 1000) / 1000
+    })
   }
 }
 
@@ -305,7 +370,7 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
 
   /** True when the exchange is answered without a body: refused as too large, unrouted, or a method without one. */
   const answeredBodiless = (exchange: Exchange): boolean => {
-    if (declaresTooLarge(exchange.headers)) exchange.tooLarge()
+    if (declaresTooLarge(exchange.headers, exchange.bodyLimit)) exchange.tooLarge()
     else if (exchange.match === undefined || !hasBody(exchange.method)) exchange.answer("")
     else return false
     return true
@@ -334,7 +399,7 @@ export const makeDispatcher = (options: DispatcherOptions): Dispatcher => {
           exchange.abandoned()
         },
         abandoned: () => exchange.abandoned()
-      })
+      }, exchange.bodyLimit)
     })
 
   /** A request Node could not read (no `ServerResponse` exists): its id and its answer, logged as any other. */

@@ -1,3 +1,4 @@
+import type { OrganisationId } from "@paykit/core"
 import { Context, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiSchema, OpenApi } from "effect/http-api"
 import type { ApiHandler } from "./api-request.ts"
@@ -33,6 +34,13 @@ export const RateLimit = Context.Reference<RateLimitGroup | undefined>("@paykit/
 
 /** The endpoint requires the `GoCardless-Version` header and a JSON content type. */
 export const ApiProtocol = Context.Reference<boolean>("@paykit/http/ApiProtocol", { defaultValue: () => true })
+
+/**
+ * The endpoint takes its body as raw bytes (a bank's report file), at most this many: not read as
+ * text or JSON, whatever its content type, and handed to the handler as `ApiRequest.bytes`.
+ * Undefined (the default): a JSON or form body within `REQUEST_BODY_MAX_BYTES`.
+ */
+export const RawBody = Context.Reference<number | undefined>("@paykit/http/RawBody", { defaultValue: () => undefined })
 
 /** The OpenAPI tag of paykit's own endpoints, which GoCardless's API does not have (the sandbox's, OAuth apps'). */
 export const PAYKIT_EXTENSION_TAG = "paykit extensions"
@@ -162,5 +170,5 @@ export const bodilessActionEndpoint = <S, A>(
   name: string,
   key: string,
   resource: Schema.Top,
-  bind: (services: S) => (organisation: string, id: string) => ReturnType<Change<unknown, A>>
+  bind: (services: S) => (organisation: OrganisationId, id: string) => ReturnType<Change<unknown, A>>
 ): EndpointDeclaration<S> => actionDeclaration(name, key, resource, NoParameters, (services) => bodilessActionHandler(key, bind(services)))

@@ -66,17 +66,39 @@ export const PROTOCOL_REASONS = {
 } as const
 
 /**
+ * How long a client is asked to wait before sending a 503'd request again (`Retry-After`): a lost
+ * connection is made again by the pool at once, and a Citus worker's restart or a shard's move takes
+ * seconds, so a second's wait is enough to find it back without hammering it.
+ */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 1
+
+/**
+ * The storage could not be reached (its connection lost; on Citus, the worker that holds the
+ * organisation's rows down): 503, the spec's error body with type `gocardless`, and `Retry-After`.
+ * Nothing the request wrote was kept (its writes are one transaction, which did not commit), so it
+ * can be sent again.
+ */
+export const unavailableResponse = (requestId: string, documentationBase: string = DOCUMENTATION_BASE): ApiResponse => {
+  const answer = serverErrorResponse(503, "service_unavailable", "The service is unavailable: retry later", requestId, documentationBase)
+  return { ...answer, headers: { ...answer.headers, "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) } }
+}
+
+/** The spec's error body of type `gocardless`, with one error naming `reason`. */
+const serverErrorResponse = (code: 500 | 503, reason: string, message: string, requestId: string, documentationBase: string): ApiResponse =>
+  jsonResponse(code, {
+    error: {
+      code,
+      type: "gocardless",
+      message,
+      errors: [{ reason, message }],
+      documentation_url: `${documentationBase}#${reason}`,
+      request_id: requestId
+    }
+  })
+
+/**
  * A defect (a bug, never bad input): the spec's error body with type `gocardless`, the request
  * id to quote, and nothing of the cause (no message, no stack) leaks to the caller.
  */
 export const internalErrorResponse = (requestId: string, documentationBase: string = DOCUMENTATION_BASE): ApiResponse =>
-  jsonResponse(500, {
-    error: {
-      code: 500,
-      type: "gocardless",
-      message: "Internal server error",
-      errors: [{ reason: "internal_server_error", message: "Internal server error" }],
-      documentation_url: `${documentationBase}#internal_server_error`,
-      request_id: requestId
-    }
-  })
+  serverErrorResponse(500, "internal_server_error", "Internal server error", requestId, documentationBase)

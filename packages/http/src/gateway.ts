@@ -44,6 +44,8 @@ const versionProblemOf = (version: string | undefined): PaykitError | undefined 
 
 /** The body's syntax, and its content type on the routes that speak the API's protocol. */
 const bodyProblemOf = (route: Route, request: ApiRequest): PaykitError | undefined => {
+  // A raw body (a bank's report) is the handler's to read, in whatever type it comes.
+  if (route.rawBody !== undefined) return undefined
   const contentType = headerOf(request, "content-type")
   if (route.apiProtocol && contentType !== undefined && !JSON_CONTENT_TYPE.test(contentType)) {
     return usage(400, PROTOCOL_REASONS.invalidContentType, `Content-Type must be application/json, got ${contentType}`)
@@ -74,8 +76,13 @@ export interface GatewayPorts {
   readonly limiter: RateLimiter["Service"]
 }
 
+/** Where the gateway tells the dispatcher who the caller is, once the token is known (the request log's organisation and token). */
+export interface CallerSeen {
+  caller: CallerShape | undefined
+}
+
 /** A request through the gateway to its route's handler; every failure is a `PaykitError` for the spec's error body. */
-export type GatewayRun = (route: Route, request: ApiRequest) => Effect.Effect<ApiResponse, PaykitError>
+export type GatewayRun = (route: Route, request: ApiRequest, seen?: CallerSeen) => Effect.Effect<ApiResponse, PaykitError>
 
 export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): GatewayRun => {
   /** The handler, attributed to the caller's app, idempotent when the request is a creation with a key. */
@@ -123,9 +130,12 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
 
   // Plain functions and as few Effect steps as the path needs: a read takes the version check, the
   // token lookup and the handler, and allocates no generator.
-  return (route, request) => {
+  return (route, request, seen) => {
     const versionProblem = route.apiProtocol ? versionProblemOf(headerOf(request, "gocardless-version")) : undefined
     if (versionProblem !== undefined) return Effect.fail(versionProblem)
-    return Effect.flatMap(authenticateWith(tokens, headerOf(request, "authorization")), (caller) => authorised(route, request, caller))
+    return Effect.flatMap(authenticateWith(tokens, headerOf(request, "authorization")), (caller) => {
+      if (seen !== undefined) seen.caller = caller
+      return authorised(route, request, caller)
+    })
   }
 }

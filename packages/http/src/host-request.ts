@@ -74,19 +74,19 @@ export const nodeHeadersOf = (headers: Headers): IncomingHttpHeaders => {
 
 /** Where a web body goes, as `readBody`'s reader, plus the timeout. */
 export interface WebBodyReader {
-  answer(body: string): void
+  answer(body: Uint8Array): void
   tooLarge(): void
   timedOut(): void
   abandoned(): void
 }
 
 /**
- * Reads a web `Request`'s body, at most `REQUEST_BODY_MAX_BYTES` and within `bodyMs`: past either,
+ * Reads a web `Request`'s body, at most `limit` bytes and within `bodyMs`: past either,
  * the stream is cancelled and the reader told once. A stream that fails (the client went away) is
  * `abandoned`.
  */
-export const readWebBody = (stream: ReadableStream<Uint8Array> | null, bodyMs: number, reader: WebBodyReader): void => {
-  if (stream === null) return reader.answer("")
+export const readWebBody = (stream: ReadableStream<Uint8Array> | null, bodyMs: number, reader: WebBodyReader, limit: number = REQUEST_BODY_MAX_BYTES): void => {
+  if (stream === null) return reader.answer(new Uint8Array(0))
   const source = stream.getReader()
   const chunks: Array<Uint8Array> = []
   let size = 0
@@ -102,9 +102,9 @@ export const readWebBody = (stream: ReadableStream<Uint8Array> | null, bodyMs: n
   const next = (): void => {
     source.read().then(({ done: ended, value }) => {
       if (done) return
-      if (ended) return finish(() => reader.answer(Buffer.concat(chunks).toString("utf8")), false)
+      if (ended) return finish(() => reader.answer(Buffer.concat(chunks)), false)
       size += value.byteLength
-      if (size > REQUEST_BODY_MAX_BYTES) return finish(() => reader.tooLarge(), true)
+      if (size > limit) return finish(() => reader.tooLarge(), true)
       chunks.push(value)
       next()
     }, () => finish(() => reader.abandoned(), false))

@@ -19,6 +19,8 @@ export interface QueryShape {
   readonly lists: ReadonlyArray<string>
   /** Parameters the engine types as objects (`created_at`), sent as `name[key]=value`. */
   readonly nested: ReadonlyArray<readonly [string, ReadonlyArray<string>]>
+  /** Parameters the engine types as records of any keys (a payout's `metadata`), sent as `name[any key]=value`. */
+  readonly records: ReadonlyArray<string>
 }
 
 /** The engine's list-parameter Schemas are Structs: their fields say the wire form. */
@@ -30,15 +32,25 @@ export const queryShapeOf = (schema: ParamsSchema): QueryShape => {
   const singles: Array<string> = []
   const lists: Array<string> = []
   const nested: Array<readonly [string, ReadonlyArray<string>]> = []
+  const records: Array<string> = []
   for (const [name, field] of Object.entries(schema.fields)) {
     const encoded = SchemaAST.toEncoded(field.ast)
     // A union with an array member (`status: one | [many]`) takes the list form too.
     if (SchemaAST.isArrays(encoded) || (SchemaAST.isUnion(encoded) && encoded.types.some(SchemaAST.isArrays))) lists.push(name)
     else if (SchemaAST.isObjects(encoded) && encoded.propertySignatures.length > 0) {
       nested.push([name, encoded.propertySignatures.map((p) => String(p.name))])
-    } else singles.push(name)
+    } else if (SchemaAST.isObjects(encoded) && encoded.indexSignatures.length > 0) records.push(name)
+    else singles.push(name)
   }
-  return { singles, lists, nested }
+  return { singles, lists, nested, records }
+}
+
+/** The record parameter and key a name like `metadata[plan]` names, if `shape` has that record. */
+const recordKeyOf = (shape: QueryShape, name: string): readonly [string, string] | undefined => {
+  const open = name.indexOf("[")
+  if (open <= 0 || !name.endsWith("]")) return undefined
+  const record = name.slice(0, open)
+  return shape.records.includes(record) ? [record, name.slice(open + 1, -1)] : undefined
 }
 
 /** Every value of a parameter, splitting commas and flattening repeats; empty parts dropped. */
@@ -60,7 +72,7 @@ export const singleOf = (query: QueryValues, key: string): string | undefined =>
 /** The parameters of `query` that `shape` does not name (`statuss` for `status`), in the order sent. */
 export const unknownQueryNames = (shape: QueryShape, query: QueryValues): ReadonlyArray<string> => {
   const known = new Set(queryNames(shape))
-  return Object.keys(query).filter((name) => query[name] !== undefined && !known.has(name))
+  return Object.keys(query).filter((name) => query[name] !== undefined && !known.has(name) && recordKeyOf(shape, name) === undefined)
 }
 
 /** The object the engine's Schema decodes (the handler has refused unknown parameters first). */
@@ -92,6 +104,14 @@ export const toParams = (shape: QueryShape, query: QueryValues): Record<string, 
     }
     if (any) params[name] = inner
   }
+  for (const name of Object.keys(query)) {
+    const entry = recordKeyOf(shape, name)
+    const value = singleOf(query, name)
+    if (entry === undefined || value === undefined) continue
+    const [record, key] = entry
+    const inner = (params[record] ??= {}) as Record<string, string>
+    inner[key] = value
+  }
   return params
 }
 
@@ -99,7 +119,8 @@ export const toParams = (shape: QueryShape, query: QueryValues): Record<string, 
 export const queryNames = (shape: QueryShape): ReadonlyArray<string> => [
   ...shape.singles,
   ...shape.lists,
-  ...shape.nested.flatMap(([name, keys]) => [name, ...keys.map((k) => `${name}[${k}]`)])
+  ...shape.nested.flatMap(([name, keys]) => [name, ...keys.map((k) => `${name}[${k}]`)]),
+  ...shape.records.map((name) => `${name}[<key>]`)
 ]
 
 const QueryValue = Schema.optional(Schema.Union([Schema.String, Schema.Array(Schema.String)]))

@@ -1,5 +1,5 @@
 import { Effect, type Schema } from "effect"
-import { decodeInputEffect, type InvalidApiUsage, type InvalidState, type NotFound, PAGE_SIZE_DEFAULT, type PaykitError, type ValidationFailed } from "@paykit/core"
+import { decodeInputEffect, type InvalidApiUsage, type InvalidState, type NotFound, type OrganisationId, PAGE_SIZE_DEFAULT, type PaykitError, type StorageError, type ValidationFailed } from "@paykit/core"
 import type { Page } from "@paykit/engine"
 import { type ApiHandler, idParamOf } from "./api-request.ts"
 import { ok } from "./api-response.ts"
@@ -14,9 +14,9 @@ import { asQueryErrors, type ParamsSchema, queryNames, type QueryValues, querySh
  */
 
 /** A read by id: unknown is `NotFound`; a resource whose data is gone (a removed customer) may answer a state refusal. */
-export type Getter<A> = (organisation: string, id: string) => Effect.Effect<A, NotFound | InvalidState>
+export type Getter<A> = (organisation: OrganisationId, id: string) => Effect.Effect<A, NotFound | InvalidState | StorageError>
 /** A list: a bad parameter is `ValidationFailed`; a list under a resource (`/payout_items?payout=`) may answer that resource's errors. */
-export type Lister<P, A> = (organisation: string, params: P) => Effect.Effect<Page<A>, PaykitError>
+export type Lister<P, A> = (organisation: OrganisationId, params: P) => Effect.Effect<Page<A>, PaykitError>
 
 /** A list-parameter Schema: a Struct (its fields say the wire form) that decodes. */
 export type ListParamsSchema = ParamsSchema & Schema.Decoder<unknown>
@@ -35,7 +35,7 @@ export const getHandler = <A>(key: string, get: Getter<A>): ApiHandler => (reque
  * the list does not take (`statuss=paid_out`) is refused (400 `invalid_filters`, naming it and
  * the ones it takes) rather than ignored, which would answer every item as if unfiltered.
  */
-const paramsOf = <S extends ListParamsSchema>(key: string, schema: S) => {
+export const paramsOf = <S extends ListParamsSchema>(key: string, schema: S) => {
   const shape = queryShapeOf(schema)
   const decode = decodeInputEffect(schema, key)
   const taken = queryNames(shape).join(", ")
@@ -55,13 +55,19 @@ const limitOf = (params: unknown): number => {
   return typeof limit === "number" ? limit : PAGE_SIZE_DEFAULT
 }
 
-export const listHandler = <S extends ListParamsSchema, A>(key: string, schema: S, list: Lister<S["Type"], A>): ApiHandler => {
+/** What a list answers beside its page (the events' `linked`), read from the organisation, the parameters and the page's items. */
+export type ListExtras<P, A> = (organisation: OrganisationId, params: P, items: ReadonlyArray<A>) => Effect.Effect<Readonly<Record<string, unknown>>, PaykitError>
+
+const NO_EXTRAS = () => Effect.succeed({})
+
+export const listHandler = <S extends ListParamsSchema, A>(key: string, schema: S, list: Lister<S["Type"], A>, extras: ListExtras<S["Type"], A> = NO_EXTRAS): ApiHandler => {
   const params = paramsOf(key, schema)
   return ({ query }, caller) =>
     Effect.flatMap(params(query), (p) =>
       list(caller.organisation, p).pipe(
         Effect.mapError(asQueryErrors),
-        Effect.map((page) => ok({ [key]: page.items, meta: listMeta(page, limitOf(p)) }))
+        Effect.flatMap((page) =>
+          Effect.map(extras(caller.organisation, p, page.items), (more) => ok({ [key]: page.items, meta: listMeta(page, limitOf(p)), ...more })))
       ))
 }
 
@@ -69,7 +75,7 @@ export const listHandler = <S extends ListParamsSchema, A>(key: string, schema: 
 export const plainListHandler = <S extends ListParamsSchema, A>(
   key: string,
   schema: S,
-  list: (organisation: string, params: S["Type"], request: { readonly id: string }) => Effect.Effect<ReadonlyArray<A>, ValidationFailed | NotFound>
+  list: (organisation: OrganisationId, params: S["Type"], request: { readonly id: string }) => Effect.Effect<ReadonlyArray<A>, ValidationFailed | NotFound | StorageError>
 ): ApiHandler => {
   const params = paramsOf(key, schema)
   return (request, caller) =>
@@ -86,7 +92,7 @@ export const plainListHandler = <S extends ListParamsSchema, A>(
 export const queryReadHandler = <S extends ListParamsSchema, A>(
   key: string,
   schema: S,
-  read: (organisation: string, id: string, params: S["Type"]) => Effect.Effect<A, PaykitError>
+  read: (organisation: OrganisationId, id: string, params: S["Type"]) => Effect.Effect<A, PaykitError>
 ): ApiHandler => {
   const params = paramsOf(key, schema)
   return (request, caller) =>
@@ -99,7 +105,7 @@ export const queryReadHandler = <S extends ListParamsSchema, A>(
 export const nestedListHandler = <S extends ListParamsSchema, A>(
   key: string,
   schema: S,
-  list: (organisation: string, id: string, params: S["Type"]) => Effect.Effect<Page<A>, PaykitError>
+  list: (organisation: OrganisationId, id: string, params: S["Type"]) => Effect.Effect<Page<A>, PaykitError>
 ): ApiHandler => {
   const params = paramsOf(key, schema)
   return (request, caller) =>

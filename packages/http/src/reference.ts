@@ -2,7 +2,9 @@ import { Context } from "effect"
 import { OpenApi } from "effect/http-api"
 import { describedApi } from "./api.ts"
 import { PAYKIT_EXTENSION_TAG } from "./endpoints.ts"
+import { BANK_RAILS_TAG, BANK_RAILS_TAG_DESCRIPTION } from "./routes/bank-submissions.ts"
 import { type RecordedExample, withExamples } from "./reference-examples.ts"
+import { refineDocument } from "./openapi/refine.ts"
 import { type AnyRoute, isPage, type Route } from "./routes.ts"
 
 /**
@@ -29,11 +31,14 @@ export const operationAnchor = (method: string, path: string): string =>
 
 /** The document of `routes` at `publicUrl`, with the `examples` recorded from real calls (`reference-examples.ts`). */
 export const openApiDocument = (routes: ReadonlyArray<AnyRoute>, publicUrl: string, examples: ReadonlyArray<RecordedExample> = []): OpenApi.OpenAPISpec => {
-  const declarations = documentedRoutes(routes).map((route) => ({ group: route.group, endpoint: route.declared }))
+  const documented = documentedRoutes(routes)
+  const declarations = documented.map((route) => ({ group: route.group, endpoint: route.declared }))
   const spec = OpenApi.fromApi(describedApi(declarations, publicUrl === "" ? [] : [publicUrl]))
-  const extended = Object.values(spec.paths).some((item) => JSON.stringify(item).includes(`"${PAYKIT_EXTENSION_TAG}"`))
-  const tagged = extended
-    ? { ...spec, tags: [...spec.tags, { name: PAYKIT_EXTENSION_TAG, description: "paykit's own endpoints, which GoCardless's API does not have." }] }
-    : spec
-  return withExamples(tagged, examples)
+  const used = (tag: string) => Object.values(spec.paths).some((item) => JSON.stringify(item).includes(`"${tag}"`))
+  const own = [
+    { name: PAYKIT_EXTENSION_TAG, description: "paykit's own endpoints, which GoCardless's API does not have." },
+    { name: BANK_RAILS_TAG, description: BANK_RAILS_TAG_DESCRIPTION }
+  ].filter((tag) => used(tag.name))
+  const tagged = own.length === 0 ? spec : { ...spec, tags: [...spec.tags.filter((tag) => !own.some((o) => o.name === tag.name)), ...own] }
+  return withExamples(refineDocument(tagged, documented).spec, examples)
 }

@@ -26,15 +26,94 @@ export const REQUEST_HEADERS_TIMEOUT_MS = 10_000
  */
 export const REQUEST_BODY_TIMEOUT_MS = 30_000
 
+/**
+ * The most fields a request body may hold: object members and array elements of a JSON body, at
+ * any depth, or the fields of a form post. The largest body the API takes is an outbound payment
+ * import, 1,000 entries (`OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES`) of at most 9 fields each; a body
+ * past it is refused 413 before it is parsed, so no body of many fields holds the event loop (and
+ * every other caller) while it is parsed and checked field by field.
+ */
+export const REQUEST_BODY_MAX_FIELDS = 10_000
+
 /** How often Node looks for connections past the headers timeout. */
 export const TIMEOUT_CHECK_INTERVAL_MS = 1_000
 
-export const bodyTooLarge = (): InvalidApiUsage =>
-  usage(413, PROTOCOL_REASONS.bodyTooLarge, `The request body is larger than ${REQUEST_BODY_MAX_BYTES} bytes`)
+export const bodyTooLarge = (limit: number = REQUEST_BODY_MAX_BYTES): InvalidApiUsage =>
+  usage(413, PROTOCOL_REASONS.bodyTooLarge, `The request body is larger than ${limit} bytes`)
 
-/** True when the request declares a body over the limit: it is refused before a byte of it is read. */
-export const declaresTooLarge = (headers: IncomingHttpHeaders): boolean =>
-  Number(headers["content-length"] ?? 0) > REQUEST_BODY_MAX_BYTES
+export const tooManyFields = (): InvalidApiUsage =>
+  usage(413, PROTOCOL_REASONS.bodyTooLarge, `The request body holds more than ${REQUEST_BODY_MAX_FIELDS} fields`)
+
+const FORM_CONTENT_TYPE = /^application\/x-www-form-urlencoded\s*(;|$)/i
+
+const AMPERSAND = 38
+const QUOTE = 34
+const BACKSLASH = 92
+const COLON = 58
+const COMMA = 44
+const OPEN_OBJECT = 123
+const OPEN_ARRAY = 91
+const CLOSE_ARRAY = 93
+const CLOSE_OBJECT = 125
+
+const isJsonSpace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9
+
+/** The fields of a form body, counted up to just past `max`: one more than its `&`s. */
+const formFieldsUpTo = (body: string, max: number): number => {
+  let count = 1
+  for (let i = 0; i < body.length && count <= max; i++) if (body.charCodeAt(i) === AMPERSAND) count++
+  return count
+}
+
+/**
+ * The members and elements of a JSON text, counted up to just past `max` in one pass over its
+ * characters, without parsing it: a member per `:` outside strings, an element per array's first
+ * value and per `,` in an array. Text that is not JSON is counted as far as it goes (the parse
+ * that follows refuses it).
+ */
+const jsonFieldsUpTo = (body: string, max: number): number => {
+  // Whether each open container is an array; only the innermost is read.
+  const inArray: Array<boolean> = []
+  let count = 0
+  let inString = false
+  let firstOfArray = false
+  for (let i = 0; i < body.length && count <= max; i++) {
+    const c = body.charCodeAt(i)
+    if (inString) {
+      if (c === BACKSLASH) i++
+      else if (c === QUOTE) inString = false
+      continue
+    }
+    if (isJsonSpace(c)) continue
+    if (firstOfArray) {
+      firstOfArray = false
+      if (c !== CLOSE_ARRAY) count++
+    }
+    if (c === QUOTE) inString = true
+    else if (c === OPEN_OBJECT) inArray.push(false)
+    else if (c === OPEN_ARRAY) {
+      inArray.push(true)
+      firstOfArray = true
+    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) inArray.pop()
+    else if (c === COLON) count++
+    else if (c === COMMA && inArray[inArray.length - 1] === true) count++
+  }
+  return count
+}
+
+/**
+ * True when a body holds more than `REQUEST_BODY_MAX_FIELDS` fields: a form post (by its content
+ * type) counted by its `&`s, any other body as JSON. The count stops once past the limit, so a
+ * refused body is not read to its end.
+ */
+export const holdsTooManyFields = (body: string, contentType: string | undefined): boolean =>
+  (contentType !== undefined && FORM_CONTENT_TYPE.test(contentType)
+    ? formFieldsUpTo(body, REQUEST_BODY_MAX_FIELDS)
+    : jsonFieldsUpTo(body, REQUEST_BODY_MAX_FIELDS)) > REQUEST_BODY_MAX_FIELDS
+
+/** True when the request declares a body over `limit`: it is refused before a byte of it is read. */
+export const declaresTooLarge = (headers: IncomingHttpHeaders, limit: number = REQUEST_BODY_MAX_BYTES): boolean =>
+  Number(headers["content-length"] ?? 0) > limit
 
 /** A request with a body to come: HTTP/1.1 frames a body only by one of these two headers. */
 const hasBodyFraming = (headers: IncomingHttpHeaders): boolean =>

@@ -1,3 +1,4 @@
+import type { OrganisationId } from "@paykit/core"
 import { Context } from "effect"
 import type { PartnerApp } from "@paykit/engine"
 
@@ -18,9 +19,11 @@ export const REQUEST_ID_HEADER = "x-request-id"
  * app the token was issued to (null for the organisation's own tokens).
  */
 export interface CallerShape {
-  readonly organisation: string
+  readonly organisation: OrganisationId
   readonly scope: AccessScope
   readonly tokenId: string
+  /** The token's display prefix, when paykit made it (`AccessTokenRecord.displayPrefix`): what the request log shows of it. */
+  readonly tokenPrefix?: string
   readonly app: PartnerApp | null
   /** For an app's token: whether the app's payment pages are approved (the restricted endpoints it may then call). */
   readonly appPaymentPagesApproved?: boolean

@@ -1,6 +1,8 @@
 import { Cause, Context } from "effect"
+import { StorageError } from "@paykit/core"
+import { isSqlError } from "effect/sql/SqlError"
 import type { ApiResponse } from "./api-response.ts"
-import { internalErrorResponse } from "./error-response.ts"
+import { internalErrorResponse, unavailableResponse } from "./error-response.ts"
 import { writeStdoutLine } from "./stdout-lines.ts"
 
 /** One structured line per request. */
@@ -52,9 +54,24 @@ export const logAnswer = (
 }
 
 /**
- * The answer to a request that died: the 500 body that reveals nothing. The cause is reported
- * unless it is an interruption alone, which is no bug: the client went away (mid-body, or cut by
- * the body timeout) or the server is stopping, and nobody reads the answer.
+ * Whether the request died because the storage could not be reached, or failed in a way a retry
+ * may mend: a retryable `StorageError` (a lost or refused connection, SQLSTATE class 08, on Citus
+ * a worker down; a serialization failure, a deadlock), or a SQL error of a lost connection that
+ * reached here untyped (`effect/sql`'s `ConnectionError`).
+ */
+export const storageUnreachable = (cause: Cause.Cause<unknown>): boolean =>
+  cause.reasons.some((reason) =>
+    Cause.isDieReason(reason) && (
+      (reason.defect instanceof StorageError && reason.defect.retryable) ||
+      (isSqlError(reason.defect) && reason.defect.reason._tag === "ConnectionError")
+    )
+  )
+
+/**
+ * The answer to a request that died: the 500 body that reveals nothing, or a 503 when the storage
+ * could not be reached (`storageUnreachable`). The cause is reported unless it is an interruption
+ * alone, which is no bug: the client went away (mid-body, or cut by the body timeout) or the server
+ * is stopping, and nobody reads the answer.
  */
 export const defectAnswer = (
   report: (requestId: string, cause: Cause.Cause<unknown>) => void,
@@ -63,5 +80,5 @@ export const defectAnswer = (
   documentationBase?: string
 ): ApiResponse => {
   if (!Cause.hasInterruptsOnly(cause)) report(requestId, cause)
-  return internalErrorResponse(requestId, documentationBase)
+  return storageUnreachable(cause) ? unavailableResponse(requestId, documentationBase) : internalErrorResponse(requestId, documentationBase)
 }

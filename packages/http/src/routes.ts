@@ -3,7 +3,7 @@ import type { PaykitError } from "@paykit/core"
 import type { ApiHandler, ApiRequest } from "./api-request.ts"
 import { type AppRestriction, appRestrictionOf } from "./app-restrictions.ts"
 import type { ApiResponse } from "./api-response.ts"
-import { type AnyEndpoint, ApiProtocol, type EndpointDeclaration, Idempotent, RateLimit } from "./endpoints.ts"
+import { type AnyEndpoint, ApiProtocol, type EndpointDeclaration, Idempotent, RateLimit, RawBody } from "./endpoints.ts"
 import type { RateLimitGroup } from "./rate-limit.ts"
 
 /**
@@ -31,6 +31,8 @@ export interface Route {
   readonly rateLimit: RateLimitGroup | undefined
   /** Whether it requires the `GoCardless-Version` header and JSON bodies (`ApiProtocol`). */
   readonly apiProtocol: boolean
+  /** The most bytes of a raw body it takes (`RawBody`); undefined: a JSON or form body. */
+  readonly rawBody: number | undefined
   /** The Schemas of its successful answers, for the tests that check every answer. */
   readonly success: ReadonlyArray<Schema.Top>
   /** Whether a partner app's token may not call it (`APP_RESTRICTIONS`). */
@@ -67,6 +69,7 @@ export const routeOf = <S>({ group, endpoint }: EndpointDeclaration<S>, handler:
   idempotent: Context.get(endpoint.annotations, Idempotent),
   rateLimit: Context.get(endpoint.annotations, RateLimit),
   apiProtocol: Context.get(endpoint.annotations, ApiProtocol),
+  rawBody: Context.get(endpoint.annotations, RawBody),
   success: [...endpoint.success],
   appRestriction: appRestrictionOf(endpoint.method, endpoint.path),
   declared: endpoint

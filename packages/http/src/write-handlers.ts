@@ -1,5 +1,5 @@
 import { Effect, type Schema } from "effect"
-import { decodeRequestEffect, invalidField, type LongTextFields, type PaykitError } from "@paykit/core"
+import { decodeRequestEffect, invalidField, type LongTextFields, type PaykitError, type OrganisationId } from "@paykit/core"
 import { type ApiHandler, type ApiRequest, idParamOf } from "./api-request.ts"
 import { type ApiResponse, created, jsonResponse, ok } from "./api-response.ts"
 import type { CallerShape } from "./request-context.ts"
@@ -42,8 +42,8 @@ export interface BodyOptions {
   readonly longText?: LongTextFields
 }
 
-export type Create<C, A> = (organisation: string, command: C, caller: CallerShape) => Effect.Effect<A, PaykitError>
-export type Change<C, A> = (organisation: string, id: string, command: C, caller: CallerShape) => Effect.Effect<A, PaykitError>
+export type Create<C, A> = (organisation: OrganisationId, command: C, caller: CallerShape) => Effect.Effect<A, PaykitError>
+export type Change<C, A> = (organisation: OrganisationId, id: string, command: C, caller: CallerShape) => Effect.Effect<A, PaykitError>
 
 /** The typed command of a request: the unwrapped body, guarded, then decoded with `schema` under `key`. */
 const commandOf = <S extends Schema.Decoder<unknown>>(key: string, schema: S, options: BodyOptions) => {
@@ -121,7 +121,7 @@ export const actionHandler = <S extends Schema.Decoder<unknown>, A>(
 ): ApiHandler => updateHandler(key, schema, act, { ...options, allowData: true })
 
 /** `POST /<key>/:id/actions/<name>` that takes no attributes: the envelope is still checked, its content ignored. */
-export const bodilessActionHandler = <A>(key: string, act: (organisation: string, id: string) => Effect.Effect<A, PaykitError>): ApiHandler =>
+export const bodilessActionHandler = <A>(key: string, act: (organisation: OrganisationId, id: string) => Effect.Effect<A, PaykitError>): ApiHandler =>
 (request, caller) =>
   Effect.flatMap(idParamOf(request), (id) =>
     Effect.flatMap(unwrap(request, key, { allowData: true }), () => Effect.map(act(caller.organisation, id), (resource) => ok({ [key]: resource }))))

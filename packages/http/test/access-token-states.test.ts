@@ -10,7 +10,7 @@ describe("access token states", () => {
   it("deactivating moves only an active token, revoking an active or inactive one: a revoked one stays revoked; statusOf reads it", async () => {
     const statuses = await run(Effect.gen(function*() {
       const tokens = yield* AccessTokens
-      for (const id of ["AT1", "AT2", "AT3"]) yield* tokens.insert({ id, organisation: "OR1", scope: "read_write", tokenHash: hashToken(id), status: "active" })
+      for (const id of ["AT1", "AT2", "AT3"]) yield* tokens.insert({ id, organisation: "OR000000000003", scope: "read_write", tokenHash: hashToken(id), status: "active" })
       yield* tokens.move("AT2", "revoke")
       yield* tokens.move("AT1", "deactivate")
       yield* tokens.move("AT2", "deactivate")
@@ -26,9 +26,9 @@ describe("access token states", () => {
   it("a token whose app is disabled is not active, whatever its own status says; a revoked one still reads revoked", async () => {
     const reasons = await run(Effect.gen(function*() {
       const tokens = yield* AccessTokens
-      const app = { organisation: "OR_APP", creditor: "CR_APP" }
-      yield* tokens.insert({ id: "AT1", organisation: "OR1", scope: "read_write", tokenHash: hashToken("t1"), status: "active", app, appDisabled: true })
-      yield* tokens.insert({ id: "AT2", organisation: "OR1", scope: "read_write", tokenHash: hashToken("t2"), status: "revoked", app, appDisabled: true })
+      const app = { organisation: "OR000000000APP", creditor: "CR_APP" }
+      yield* tokens.insert({ id: "AT1", organisation: "OR000000000003", scope: "read_write", tokenHash: hashToken("t1"), status: "active", app, appDisabled: true })
+      yield* tokens.insert({ id: "AT2", organisation: "OR000000000003", scope: "read_write", tokenHash: hashToken("t2"), status: "revoked", app, appDisabled: true })
       const reason = (token: string) => Effect.match(authenticateWith(tokens, `Bearer ${token}`), { onFailure: (e) => e.reason, onSuccess: () => "ok" })
       return [yield* reason("t1"), yield* reason("t2")]
     }))

@@ -53,7 +53,7 @@ afterAll(async () => {
 describe("every route, once", () => {
   it("answers with a body that decodes with the Schema its declaration gives", async () => {
     const headers = {
-      authorization: `Bearer ${await server.token("OR_sweep")}`,
+      authorization: `Bearer ${await server.token("OR0000000SWEEP")}`,
       "gocardless-version": "2015-07-06",
       "content-type": "application/json"
     }

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiError, type GoCardlessClient, InvalidApiUsageError, InvalidStateError, ValidationFailedError } from "gocardless-nodejs"
 import { issueAccessToken } from "../src/index.ts"
@@ -24,7 +25,7 @@ afterAll(async () => {
   await server.close()
 })
 
-const ORG = "OR_core"
+const ORG = OrganisationId("OR00000000C0RE")
 const ADA = { email: "ada@example.com", given_name: "Ada", family_name: "Lovelace", address_line1: "1 Analytical Row", city: "London", postal_code: "N1 1AA", country_code: "GB" }
 // UK_ACCOUNT passes the Vocalink modulus check; `55779912` with the same sort code fails it.
 const GERMAN_IBAN = "DE89370400440532013000"
@@ -250,9 +251,9 @@ describe("payments", () => {
     const refused = await failure(newPayment(mandate, { app_fee: 10 }))
     expect(refused).toBeInstanceOf(ValidationFailedError)
     expect((refused as ValidationFailedError).errors[0]).toMatchObject({ field: "app_fee", message: "can only be given through a partner app's access token" })
-    const partner = localClient(await server.token("OR_core_partner"), server.url)
+    const partner = localClient(await server.token("OR0C0REPARTNER"), server.url)
     const partnerCreditor = (await partner.creditors.create({ name: "Partner Ltd", country_code: "GB", creditor_type: "company" } as never)).id ?? ""
-    const app = { organisation: "OR_core_partner", creditor: partnerCreditor }
+    const app = { organisation: "OR0C0REPARTNER", creditor: partnerCreditor }
     const appToken = await server.runtime.runPromise(issueAccessToken({ id: "AT_core_app", organisation: ORG, scope: "read_write", app }))
     const asApp = localClient(appToken, server.url)
     expect((await asApp.payments.create({ amount: 2500, currency: "GBP", app_fee: 10, links: { mandate } } as never)).app_fee).toBe(10)

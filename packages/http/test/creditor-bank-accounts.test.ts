@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiError, InvalidApiUsageError, ValidationFailedError } from "gocardless-nodejs"
@@ -37,7 +38,7 @@ const account = (creditor: string, number = "55779911") => ({
 const status = (response: { readonly __response__?: unknown }): number => (response.__response__ as { statusCode: number }).statusCode
 
 describe("creditor bank accounts", () => {
-  const org = "OR_cba"
+  const org = OrganisationId("OR000000000CBA")
   let client: ReturnType<typeof localClient>
   let creditor = ""
   beforeAll(async () => {
@@ -104,7 +105,7 @@ describe("creditor bank accounts", () => {
   })
 
   it("accounts are per organisation: another organisation sees none of them and cannot disable them", async () => {
-    const stranger = localClient(await server.token("OR_cba_stranger"), server.url)
+    const stranger = localClient(await server.token("OR0CBASTRANGER"), server.url)
     const mine = await client.creditorBankAccounts.list({ creditor })
     const id = mine.creditor_bank_accounts[0]?.id ?? ""
     expect(id).toMatch(/^BA/)

@@ -51,7 +51,7 @@ const start = async () => {
   )
   const runtime = ManagedRuntime.make(layer)
   const url = await runtime.runPromise(serverUrl)
-  const token = await runtime.runPromise(issueAccessToken({ id: "AT_d", organisation: "OR_d", scope: "read_write" }))
+  const token = await runtime.runPromise(issueAccessToken({ id: "AT_d", organisation: "OR0000000000D1", scope: "read_write" }))
   const headers = { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06" }
   return { runtime, url, headers, defects }
 }
@@ -131,7 +131,7 @@ describe("the request log", () => {
     )
     const runtime = ManagedRuntime.make(layer)
     const url = await runtime.runPromise(serverUrl)
-    const token = await runtime.runPromise(issueAccessToken({ id: "AT_log", organisation: "OR_log", scope: "read_write" }))
+    const token = await runtime.runPromise(issueAccessToken({ id: "AT_log", organisation: "OR00000000010G", scope: "read_write" }))
     const api = await fetch(`${url}/creditors?limit=5`, { headers: { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06" } })
     const unknown = await fetch(`${url}/nothing?x=1`)
     await runtime.dispose()
@@ -159,7 +159,7 @@ describe("makeHttpAppWith", () => {
     const runtime = ManagedRuntime.make(layer)
     try {
       const url = await runtime.runPromise(serverUrl)
-      const token = await runtime.runPromise(issueAccessToken({ id: "AT_with", organisation: "OR_with", scope: "read_write" }))
+      const token = await runtime.runPromise(issueAccessToken({ id: "AT_with", organisation: "OR00000000W1TH", scope: "read_write" }))
       const headers = { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06" }
       const replaced = await fetch(`${url}/creditors`, { headers })
       expect(replaced.status).toBe(200)

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ApiError, InvalidApiUsageError, InvalidStateError, ValidationFailedError } from "gocardless-nodejs"
-import { unsafeAmount } from "@paykit/core"
+import { unsafeAmount, OrganisationId } from "@paykit/core"
 import {
   Creditors,
   Customers,
@@ -46,7 +46,7 @@ const expectError = (error: unknown, kind: abstract new (...args: never) => ApiE
 }
 
 describe("billing requests, their actions, customers, bank accounts, mandates, subscriptions, payments, events", () => {
-  const org = "OR_billing"
+  const org = OrganisationId("OR00000B1111NG")
   let client: ReturnType<typeof localClient>
   let mandateId = ""
   beforeAll(async () => {
@@ -200,7 +200,7 @@ describe("billing requests, their actions, customers, bank accounts, mandates, s
 })
 
 describe("outbound payments, imports, payment accounts, verification details, limits, payouts", () => {
-  const org = "OR_outbound"
+  const org = OrganisationId("OR00000VTB0VND")
   let client: ReturnType<typeof localClient>
   let creditorId = ""
   let recipientId = ""
@@ -304,7 +304,7 @@ describe("outbound payments, imports, payment accounts, verification details, li
 describe("reference data and stateless endpoints", () => {
   let client: ReturnType<typeof localClient>
   beforeAll(async () => {
-    client = localClient(await server.token("OR_reference"), server.url)
+    client = localClient(await server.token("OR000REFERENCE"), server.url)
   })
 
   it("tax rates: list and get", async () => {
@@ -328,7 +328,7 @@ describe("reference data and stateless endpoints", () => {
     expect(theme.id).toMatch(/^PTH/)
     const again = await client.payerThemes.createForCreditor({ link_text_colour: "#000000", links: { creditor: creditor.id } } as never)
     expect(again.id).toBe(theme.id)
-    const stored = await run(Effect.flatMap(PayerThemes, (s) => s.forCreditor("OR_reference", creditor.id ?? "")))
+    const stored = await run(Effect.flatMap(PayerThemes, (s) => s.forCreditor(OrganisationId("OR000REFERENCE"), creditor.id ?? "")))
     expect(stored).toMatchObject({ id: theme.id, header_background_colour: "#FFFFFF", link_text_colour: "#000000" })
     expectError(await failure(client.payerThemes.createForCreditor({ header_background_colour: "white" } as never)), ValidationFailedError, 422)
     expectError(await failure(client.payerThemes.createForCreditor({ links: { creditor: "CR999999999999" } } as never)), ValidationFailedError, 422)

@@ -37,7 +37,7 @@ const clientFor = async (org: string) => {
 
 describe("billing request flows", () => {
   it("create: every field kept, the real API's defaults, authorisation_url under the hosted pages; flow_created recorded", async () => {
-    const client = await clientFor("OR_flows")
+    const client = await clientFor("OR0000000F10WS")
     const br = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } } as never)
     const flow = await client.billingRequestFlows.create({
       links: { billing_request: br.id },
@@ -51,7 +51,7 @@ describe("billing request flows", () => {
     } as never)
     expect(statusOf(flow)).toBe(201)
     expect(flow.id).toMatch(/^BRF/)
-    expect(flow.authorisation_url).toBe(payerPageUrl("billingRequestFlow", "OR_flows", flow.id ?? ""))
+    expect(flow.authorisation_url).toBe(payerPageUrl("billingRequestFlow", "OR0000000F10WS", flow.id ?? ""))
     expect(flow).toMatchObject({
       auto_fulfil: true, lock_currency: true, lock_bank_account: false, lock_customer_details: false, language: "fr",
       redirect_uri: "https://acme.example/done", exit_uri: "https://acme.example/exit", session_token: null,
@@ -65,7 +65,7 @@ describe("billing request flows", () => {
   })
 
   it("initialise gives a fresh session token each time; an unknown flow is 404", async () => {
-    const client = await clientFor("OR_flows_init")
+    const client = await clientFor("OR000F10WS1N1T")
     const br = await client.billingRequests.create({ mandate_request: { currency: "GBP" } } as never)
     const flow = await client.billingRequestFlows.create({ links: { billing_request: br.id } } as never)
     const first = await client.billingRequestFlows.initialise(flow.id)
@@ -77,8 +77,8 @@ describe("billing request flows", () => {
   })
 
   it("refusals: another organisation's or an unknown billing request, a closed one, a relative redirect_uri", async () => {
-    const client = await clientFor("OR_flows_refusals")
-    const other = await clientFor("OR_flows_other")
+    const client = await clientFor("ORF10WSREFVSA1")
+    const other = await clientFor("OR00F10WS0THER")
     const theirs = await other.billingRequests.create({ mandate_request: { currency: "GBP" } } as never)
     expectError(await failure(client.billingRequestFlows.create({ links: { billing_request: theirs.id } } as never)), ValidationFailedError, 422)
     expectError(await failure(client.billingRequestFlows.create({ links: { billing_request: "BRQ000000000000" } } as never)), ValidationFailedError, 422)
@@ -91,7 +91,7 @@ describe("billing request flows", () => {
 
 describe("billing request templates", () => {
   it("create, get, list with its filter, update; the rules between fields hold on create and on the updated whole", async () => {
-    const client = await clientFor("OR_templates")
+    const client = await clientFor("OR000TEMP1ATES")
     const template = await client.billingRequestTemplates.create({
       name: "Gym membership",
       mandate_request_currency: "GBP",
@@ -126,7 +126,7 @@ describe("billing request templates", () => {
 
 describe("billing requests created with actions", () => {
   it("the actions run in the payer's order: details, account and confirmation make it ready to fulfil", async () => {
-    const client = await clientFor("OR_with_actions")
+    const client = await clientFor("OR0W1THACT10NS")
     const answer = await client.billingRequestWithActions.createWithActions({
       mandate_request: { currency: "GBP", scheme: "bacs" },
       metadata: { order: "7" },
@@ -141,7 +141,7 @@ describe("billing requests created with actions", () => {
   })
 
   it("with select_institution and create_bank_authorisation the bank authorisation comes with it", async () => {
-    const client = await clientFor("OR_with_actions_bank")
+    const client = await clientFor("ORW1THACT10NSB")
     const banks = await client.institutions.list({ country_code: "GB" } as never)
     const institution = banks.institutions.find((i) => i.name === "Monzo")?.id ?? ""
     const answer = await client.billingRequestWithActions.createWithActions({
@@ -160,7 +160,7 @@ describe("billing requests created with actions", () => {
   })
 
   it("an idempotency key used again creates nothing and names the billing request it made", async () => {
-    const org = "OR_with_actions_key"
+    const org = "ORW1THACT10NSK"
     const client = await clientFor(org)
     const token = await server.token(org)
     // The official client answers this conflict by calling a `fetch` it does not define for this
@@ -182,7 +182,7 @@ describe("billing requests created with actions", () => {
   })
 
   it("a refused action undoes the whole call: no billing request is left behind", async () => {
-    const client = await clientFor("OR_with_actions_undo")
+    const client = await clientFor("ORW1THACT10NSV")
     const before = (await client.billingRequests.list()).billing_requests.length
     // The bank authorisation needs the institution chosen first.
     const refused = await failure(client.billingRequestWithActions.createWithActions({
@@ -207,7 +207,7 @@ describe("billing requests created with actions", () => {
 
 describe("redirect flows", () => {
   it("create on a billing request and its flow; complete once the payer's details are in: customer, bank account and mandate", async () => {
-    const client = await clientFor("OR_redirect")
+    const client = await clientFor("OR0000RED1RECT")
     const flow = await client.redirectFlows.create({
       description: "Wine boxes",
       session_token: "SESS_1",
@@ -220,7 +220,7 @@ describe("redirect flows", () => {
     expect(flow.id).toMatch(/^RE/)
     const br = flow.links?.billing_request ?? ""
     expect(br).toMatch(/^BRQ/)
-    expect(flow.redirect_url).toBe(payerPageUrl("redirectFlow", "OR_redirect", flow.id ?? ""))
+    expect(flow.redirect_url).toBe(payerPageUrl("redirectFlow", "OR0000RED1RECT", flow.id ?? ""))
     expect(flow).toMatchObject({ description: "Wine boxes", scheme: "bacs", session_token: "SESS_1", metadata: { basket: "12" } })
     expect(flow.confirmation_url).toBeUndefined()
     // The billing request flow the redirect flow's pages follow, named by its billing request's `flow_created` event.
@@ -238,7 +238,7 @@ describe("redirect flows", () => {
     expect(completed.links?.mandate).toMatch(/^MD/)
     expect(completed.links?.customer).toMatch(/^CU/)
     expect(completed.links?.customer_bank_account).toMatch(/^BA/)
-    expect(completed.confirmation_url).toBe(payerPageUrl("redirectFlowConfirmation", "OR_redirect", flow.id ?? ""))
+    expect(completed.confirmation_url).toBe(payerPageUrl("redirectFlowConfirmation", "OR0000RED1RECT", flow.id ?? ""))
     const mandate = await client.mandates.find(completed.links?.mandate ?? "")
     expect(completed.mandate_reference).toBe(mandate.reference)
     expect(mandate.links?.customer_bank_account).toBe(completed.links?.customer_bank_account)
@@ -248,7 +248,7 @@ describe("redirect flows", () => {
   })
 
   it("refusals: no session token or success URL, a scheme the client does not know, an unknown flow", async () => {
-    const client = await clientFor("OR_redirect_refusals")
+    const client = await clientFor("ORRED1RECTREFV")
     expectError(await failure(client.redirectFlows.create({ success_redirect_url: "https://acme.example" } as never)), ValidationFailedError, 422)
     expectError(await failure(client.redirectFlows.create({ session_token: "S", success_redirect_url: "nope" } as never)), ValidationFailedError, 422)
     expectError(await failure(client.redirectFlows.create({ session_token: "S", success_redirect_url: "https://acme.example", scheme: "faster_payments" } as never)), ValidationFailedError, 422)
@@ -262,7 +262,7 @@ describe("redirect flows", () => {
 
 describe("bank account holder verifications", () => {
   it("confirmation of payee on a customer bank account: the bank's answer kept; get; an unknown account refused", async () => {
-    const client = await clientFor("OR_bahv")
+    const client = await clientFor("OR00000000BAHV")
     const accountOf = async (name: string) => {
       const br = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } } as never)
       await client.billingRequests.collectCustomerDetails(br.id, ADA as never)
@@ -284,7 +284,7 @@ describe("bank account holder verifications", () => {
 
 describe("customer notifications", () => {
   it("handle marks it handled; handling it again is 422 already_actioned; an unknown one is 404", async () => {
-    const org = "OR_notifications"
+    const org = "ORN0T1F1CAT10N"
     const client = localClient(await server.token(org), server.url)
     // paykit does not create notifications yet (docs/flows.md): one is stored as the engine would keep it.
     const notification: CustomerNotification = {

@@ -11,8 +11,8 @@ let server: TestServer
 let token: string
 beforeAll(async () => {
   server = await startServer()
-  token = await server.token("OR_fuzz")
-  await server.runtime.runPromise(seedCreditors("OR_fuzz", 5))
+  token = await server.token("OR00000000FVZZ")
+  await server.runtime.runPromise(seedCreditors("OR00000000FVZZ", 5))
 })
 afterAll(async () => {
   await server.close()

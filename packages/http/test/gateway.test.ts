@@ -83,7 +83,7 @@ const token = (organisation: string, scope: "read_write" | "read_only" = "read_w
 
 describe("idempotency through the official client", () => {
   it("any reuse of a key, with the same body or another, creates nothing: 409 naming the first resource", async () => {
-    const authorization = `Bearer ${await token("OR_idem")}`
+    const authorization = `Bearer ${await token("OR000000001DEM")}`
     const post = (name: string) =>
       fetch(`${url}/creditors`, {
         method: "POST",
@@ -109,7 +109,7 @@ describe("idempotency through the official client", () => {
   })
 
   it("the official client fetches the conflicting resource by default, and raises naming it when asked to", async () => {
-    const c = client(await token("OR_idem2"))
+    const c = client(await token("OR00000001DEM2"))
     const before = counter
     const first = await c.creditors.create({ name: "B" } as never, "key-2")
     for (const body of [{ name: "B" }, { name: "C" }]) {
@@ -117,7 +117,7 @@ describe("idempotency through the official client", () => {
       expect(fetched.id).toBe(first.id)
       expect((fetched.__response__ as { statusCode: number }).statusCode).toBe(200)
     }
-    const strict = new GoCardlessClient(await token("OR_idem2", "read_write"), undefined, { raiseOnIdempotencyConflict: true })
+    const strict = new GoCardlessClient(await token("OR00000001DEM2", "read_write"), undefined, { raiseOnIdempotencyConflict: true })
     ;(strict as unknown as { _api: { _baseUrl: string } })._api._baseUrl = url
     const error = await strict.creditors.create({ name: "B" } as never, "key-2").catch((e: unknown) => e)
     expect(error).toBeInstanceOf(IdempotentCreationConflictError)
@@ -127,21 +127,21 @@ describe("idempotency through the official client", () => {
   })
 
   it("keys are per organisation", async () => {
-    const a = await client(await token("OR_k1")).creditors.create({ name: "D" } as never, "shared")
-    const b = await client(await token("OR_k2")).creditors.create({ name: "E" } as never, "shared")
+    const a = await client(await token("OR0000000000K1")).creditors.create({ name: "D" } as never, "shared")
+    const b = await client(await token("OR0000000000K2")).creditors.create({ name: "E" } as never, "shared")
     expect(a.id).not.toBe(b.id)
   })
 })
 
 describe("scopes and rate limits", () => {
   it("a read_only token cannot write: 403 PermissionsError", async () => {
-    const error = await client(await token("OR_ro", "read_only")).creditors.create({ name: "x" } as never).catch((e: unknown) => e)
+    const error = await client(await token("OR0000000000R0", "read_only")).creditors.create({ name: "x" } as never).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(PermissionsError)
     expect((error as PermissionsError).code).toBe(403)
   })
 
   it("outbound payment writes stop at the limit with 429 and RateLimit headers", async () => {
-    const c = client(await token("OR_rate"))
+    const c = client(await token("OR00000000RATE"))
     let last: unknown
     // The limit counts per clock minute: if the requests straddle a minute boundary, the second
     // window still fills within twice the limit (they finish well within a minute).

@@ -16,7 +16,7 @@ class Refused {
 type Attempt = { readonly organisation: string; readonly key: string; readonly result: "creates" | "fails" | "names-nothing"; readonly laterHours: number }
 
 const attempt: fc.Arbitrary<Attempt> = fc.record({
-  organisation: fc.constantFrom("OR_A", "OR_B"),
+  organisation: fc.constantFrom("OR0000000000A2", "OR0000000000B2"),
   key: fc.constantFrom("k1", "k2", "k3"),
   result: fc.constantFrom("creates", "fails", "names-nothing"),
   laterHours: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 2 * LIFETIME_HOURS }))
@@ -57,8 +57,8 @@ describe("in-memory idempotency store", () => {
     const slow = <A, E>(effect: Effect.Effect<A, E>) => Effect.andThen(Effect.sleep("10 millis"), effect)
     const outcomes = await Effect.runPromise(Effect.all(
       [
-        Effect.exit(store.once("OR_C", "k", slow(Effect.fail(new Refused())), (id: string) => id)),
-        ...Array.from({ length: 4 }, (_, n) => store.once("OR_C", "k", slow(Effect.succeed(`R${n}`)), (id: string) => id))
+        Effect.exit(store.once("OR0000000000C2", "k", slow(Effect.fail(new Refused())), (id: string) => id)),
+        ...Array.from({ length: 4 }, (_, n) => store.once("OR0000000000C2", "k", slow(Effect.succeed(`R${n}`)), (id: string) => id))
       ],
       { concurrency: "unbounded" }
     ))

@@ -25,8 +25,8 @@ const SEEDED = 120
 
 beforeAll(async () => {
   server = await startServer()
-  token = await server.token("OR_interop")
-  await server.runtime.runPromise(seedCreditors("OR_interop", SEEDED))
+  token = await server.token("OR000001NTER0P")
+  await server.runtime.runPromise(seedCreditors("OR000001NTER0P", SEEDED))
 })
 afterAll(async () => {
   await server.close()
@@ -64,7 +64,7 @@ describe("gocardless-nodejs against paykit", () => {
     const client = localClient(token, server.url)
     const found = await client.creditors.find("CR000000000001")
     expect(found.name).toBe("Creditor 1")
-    const other = localClient(await server.token("OR_other"), server.url)
+    const other = localClient(await server.token("OR00000000THER"), server.url)
     const error = await other.creditors.find("CR000000000001").catch((e: unknown) => e)
     expect(error).toBeInstanceOf(InvalidApiUsageError)
     expect((error as InvalidApiUsageError).code).toBe(404)
@@ -88,8 +88,8 @@ describe("gocardless-nodejs against paykit", () => {
 
     const { AccessTokens } = await import("../src/index.ts")
     const { Effect } = await import("effect")
-    const revokedToken = await server.token("OR_interop", "read_write", "AT_revoked")
-    const inactiveToken = await server.token("OR_interop", "read_write", "AT_inactive")
+    const revokedToken = await server.token("OR000001NTER0P", "read_write", "AT_revoked")
+    const inactiveToken = await server.token("OR000001NTER0P", "read_write", "AT_inactive")
     await server.runtime.runPromise(Effect.flatMap(AccessTokens, (s) => Effect.andThen(s.move("AT_revoked", "revoke"), s.move("AT_inactive", "deactivate"))))
     const revoked = await localClient(revokedToken, server.url).creditors.list().catch((e: unknown) => e)
     expect((revoked as AuthenticationError).errors[0]?.reason).toBe("access_token_revoked")
@@ -112,7 +112,7 @@ describe("creditors create and update through the client", () => {
   })
 
   it("a read_only token cannot create: 403", async () => {
-    const readOnly = localClient(await server.token("OR_interop", "read_only"), server.url)
+    const readOnly = localClient(await server.token("OR000001NTER0P", "read_only"), server.url)
     const error = await readOnly.creditors.create({ name: "x", country_code: "GB", creditor_type: "company" } as never).catch((e: unknown) => e)
     expect((error as { code?: number }).code).toBe(403)
   })

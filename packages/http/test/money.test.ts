@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type ApiError, InvalidApiUsageError, ValidationFailedError } from "gocardless-nodejs"
-import { type Timestamp, unsafeAmount as a } from "@paykit/core"
+import { type Timestamp, unsafeAmount as a, OrganisationId } from "@paykit/core"
 import {
   Creditors,
   CreditorRepository,
@@ -85,7 +85,7 @@ const seedPayoutWithRows = (org: string, n: number, first: number, created_at: T
   })
 
 describe("GET /payout_items", () => {
-  const org = "OR_payout_items"
+  const org = OrganisationId("OR0PAY0VT1TEMS")
   let client: ReturnType<typeof localClient>
   let payoutId = ""
   const expected = ENTRIES.slice().reverse().flatMap(([, items]) => items)
@@ -151,7 +151,7 @@ describe("GET /payout_items", () => {
 })
 
 describe("GET /balances", () => {
-  const org = "OR_balances"
+  const org = OrganisationId("OR0000BA1ANCES")
   let client: ReturnType<typeof localClient>
 
   beforeAll(async () => {
@@ -189,7 +189,7 @@ describe("GET /balances", () => {
 describe("GET /currency_exchange_rates", () => {
   let client: ReturnType<typeof localClient>
   beforeAll(async () => {
-    client = localClient(await server.token("OR_fx"), server.url)
+    client = localClient(await server.token("OR0000000000FX"), server.url)
   })
 
   it("every ordered pair of the eight currencies, filtered by source and target, paged", async () => {
@@ -212,7 +212,7 @@ describe("scheme identifiers", () => {
   let client: ReturnType<typeof localClient>
   let creditorId = ""
   beforeAll(async () => {
-    client = localClient(await server.token("OR_scheme_identifiers"), server.url)
+    client = localClient(await server.token("ORSCHEME1DENT1"), server.url)
     const made = await client.creditors.create({ name: "Acme Ltd", country_code: "GB", creditor_type: "company" } as never)
     creditorId = made.id ?? ""
   })
@@ -244,7 +244,7 @@ describe("scheme identifiers", () => {
 })
 
 describe("payment account transactions, outbound payment stats, import cancel", () => {
-  const org = "OR_money_outbound"
+  const org = OrganisationId("ORM0NEY0VTB0VN")
   let client: ReturnType<typeof localClient>
   let creditorId = ""
   let recipientId = ""
@@ -337,7 +337,7 @@ describe("payment account transactions, outbound payment stats, import cancel", 
 })
 
 describe("funds availability and exports", () => {
-  const org = "OR_funds"
+  const org = OrganisationId("OR0000000FVNDS")
   let client: ReturnType<typeof localClient>
   beforeAll(async () => {
     client = localClient(await server.token(org), server.url)

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type GoCardlessClient, InvalidApiUsageError, InvalidStateError, ValidationFailedError } from "gocardless-nodejs"
-import { addDays, type LocalDate } from "@paykit/core"
+import { addDays, type LocalDate, OrganisationId } from "@paykit/core"
 import { Customers, MandateImports } from "@paykit/engine"
 import { setUpPayer } from "@paykit/engine/testing"
 import { failure, localClient, startServer, type TestServer } from "./harness.ts"
@@ -18,13 +18,13 @@ const run = <A, E, R>(effect: Effect.Effect<A, E, R>) => server.run(effect)
 
 /** A fresh organisation with a creditor, a customer, a bank account and a mandate. */
 const payer = async (organisation: string) => {
-  const set = await run(setUpPayer(organisation))
+  const set = await run(setUpPayer(OrganisationId(organisation)))
   return { ...set, client: localClient(await server.token(organisation), server.url) }
 }
 
 beforeAll(async () => {
   server = await startServer()
-  client = localClient(await server.token("OR_ops"), server.url)
+  client = localClient(await server.token("OR0000000000P1"), server.url)
 })
 afterAll(async () => {
   await server.close()
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 describe("instalment schedules", () => {
   it("journey: a schedule of three payments on dates, listed, updated and cancelled with its payments", async () => {
-    const { mandate, customer, client } = await payer("OR_instalments")
+    const { mandate, customer, client } = await payer("OR01NSTA1MENTS")
     const earliest = (await client.mandates.find(mandate.id)).next_possible_charge_date as LocalDate
     const dates = [addDays(earliest, 7), addDays(earliest, 37), addDays(earliest, 67)]
     const schedule = await client.instalmentSchedules.createWithDates({
@@ -73,7 +73,7 @@ describe("instalment schedules", () => {
   })
 
   it("create_with_schedule dates the amounts an interval apart from the start date", async () => {
-    const { mandate, client } = await payer("OR_instalment_schedule")
+    const { mandate, client } = await payer("OR1NSTA1MENTSC")
     const earliest = (await client.mandates.find(mandate.id)).next_possible_charge_date as LocalDate
     const schedule = await client.instalmentSchedules.createWithSchedule({
       name: "Course",
@@ -92,7 +92,7 @@ describe("instalment schedules", () => {
   })
 
   it("an instalment before the mandate's next possible charge date fails the creation, with payment_errors and no payments", async () => {
-    const { mandate, client } = await payer("OR_instalment_early")
+    const { mandate, client } = await payer("OR1NSTA1MENTEA")
     const earliest = (await client.mandates.find(mandate.id)).next_possible_charge_date as LocalDate
     const schedule = await client.instalmentSchedules.createWithDates({
       name: "Too soon",
@@ -108,7 +108,7 @@ describe("instalment schedules", () => {
   })
 
   it("refuses instalments that do not add up to the total, a wrong currency, and an unknown mandate", async () => {
-    const { mandate, client } = await payer("OR_instalment_refusals")
+    const { mandate, client } = await payer("OR1NSTA1MENTRE")
     const base = { name: "Bad", currency: "GBP" as const, links: { mandate: mandate.id } }
     const sum = await failure(client.instalmentSchedules.createWithDates({ ...base, total_amount: 999, instalments: [{ amount: 1000, charge_date: null }] }))
     expect(sum).toBeInstanceOf(ValidationFailedError)
@@ -144,7 +144,7 @@ describe("instalment schedule creation paths (Versioning)", () => {
   }
 
   it("POST /instalment_schedules, /with_dates and /with_schedule create as create_with_dates and create_with_schedule do", async () => {
-    const organisation = "OR_instalment_paths"
+    const organisation = OrganisationId("OR1NSTA1MENTPA")
     const { mandate } = await payer(organisation)
     const token = await server.token(organisation)
     const base = { currency: "GBP", total_amount: 2000, links: { mandate: mandate.id } }
@@ -168,7 +168,7 @@ describe("instalment schedule creation paths (Versioning)", () => {
   })
 
   it("each path refuses what its creation refuses; the plain path reads dates from a list of instalments, a schedule otherwise", async () => {
-    const organisation = "OR_instalment_paths_refused"
+    const organisation = OrganisationId("OR1NSTA1MENTP1")
     const { mandate } = await payer(organisation)
     const token = await server.token(organisation)
     const base = { name: "Bad", currency: "GBP", total_amount: 999, links: { mandate: mandate.id } }
@@ -191,8 +191,8 @@ describe("instalment schedule creation paths (Versioning)", () => {
 
 describe("blocks", () => {
   it("journey: a blocked email, domain and bank account refuse the payer; block_by_ref, disable and enable", async () => {
-    const { customer, account, client } = await payer("OR_blocks")
-    const organisation = "OR_blocks"
+    const { customer, account, client } = await payer("OR000000B10CKS")
+    const organisation = OrganisationId("OR000000B10CKS")
     const newCustomer = (email: string) =>
       run(Effect.result(Effect.gen(function*() {
         return yield* (yield* Customers).create(organisation, { given_name: "Eve", family_name: "Smith", email })
@@ -243,7 +243,7 @@ describe("blocks", () => {
   })
 
   it("collect_customer_details refuses a blocked email or email domain, pointing at the customer's email", async () => {
-    const { client } = await payer("OR_blocks_collect")
+    const { client } = await payer("ORB10CKSC011EC")
     await client.blocks.create({ block_type: "email", resource_reference: "fraud@example.com", reason_type: "identity_fraud" })
     await client.blocks.create({ block_type: "email_domain", resource_reference: "spam.test", reason_type: "no_intent_to_pay" })
     const request = await client.billingRequests.create({ mandate_request: { currency: "GBP", scheme: "bacs" } } as never)
@@ -263,7 +263,7 @@ describe("blocks", () => {
   })
 
   it("a block asked for again on the details of a disabled one enables it; block_by_ref does too", async () => {
-    const { customer, client } = await payer("OR_blocks_again")
+    const { customer, client } = await payer("OR0B10CKSAGA1N")
     const first = await client.blocks.create({ block_type: "email", resource_reference: "ada@example.com", reason_type: "identity_fraud" })
     await client.blocks.disable(first.id ?? "")
     const again = await client.blocks.create({ block_type: "email", resource_reference: "ADA@example.com", reason_type: "identity_fraud" })
@@ -275,8 +275,8 @@ describe("blocks", () => {
   })
 
   it("a bank_name block refuses a new account at that bank", async () => {
-    const { customer, client } = await payer("OR_blocks_bank")
-    const organisation = "OR_blocks_bank"
+    const { customer, client } = await payer("OR00B10CKSBANK")
+    const organisation = OrganisationId("OR00B10CKSBANK")
     const account = (iban: string) => run(Effect.result(Effect.gen(function*() {
       return yield* (yield* Customers).createBankAccount(organisation, { account_holder_name: "Ada Lovelace", iban, links: { customer: customer.id } })
     })))
@@ -310,7 +310,7 @@ describe("mandate imports", () => {
   })
 
   it("journey: created, entries added, submitted, processed into customers, bank accounts and mandates", async () => {
-    const { client } = await payer("OR_imports")
+    const { client } = await payer("OR000001MP0RTS")
     await client.blocks.create({ block_type: "email", resource_reference: "blocked@example.com", reason_type: "identity_fraud" })
     const created = await client.mandateImports.create({ scheme: "bacs" })
     expect(created).toMatchObject({ status: "created", scheme: "bacs" })
@@ -329,7 +329,7 @@ describe("mandate imports", () => {
 
     // The sandbox's due work, seconds after submission.
     await run(Effect.gen(function*() {
-      return yield* (yield* MandateImports).processSubmitted("OR_imports")
+      return yield* (yield* MandateImports).processSubmitted(OrganisationId("OR000001MP0RTS"))
     }))
     expect((await client.mandateImports.find(id)).status).toBe("processed")
     const processed = await client.mandateImportEntries.list({ mandate_import: id, status: "successfully_processed" })
@@ -345,7 +345,7 @@ describe("mandate imports", () => {
   })
 
   it("a created import can be cancelled, and then takes no entries", async () => {
-    const { client } = await payer("OR_import_cancel")
+    const { client } = await payer("OR1MP0RTCANCE1")
     const created = await client.mandateImports.create({ scheme: "bacs" })
     const cancelled = await client.mandateImports.cancel(created.id ?? "")
     expect(cancelled.status).toBe("cancelled")

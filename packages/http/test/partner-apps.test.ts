@@ -19,8 +19,8 @@ afterAll(async () => {
   await server.close()
 })
 
-const MERCHANT = "OR_merchant"
-const PARTNER = "OR_partner"
+const MERCHANT = "OR0000MERCHANT"
+const PARTNER = "OR00000PARTNER"
 
 const appToken = (id: string, app: PartnerApp) =>
   server.runtime.runPromise(issueAccessToken({ id, organisation: MERCHANT, scope: "read_write", app }))

@@ -1,7 +1,8 @@
 /**
  * fast-check arbitraries for property tests of the state machines (`@paykit/machines/testing`;
  * fast-check is an optional peer): timestamps, causes, billing request facts, and each machine's
- * guard facts (`CASES`) from which event paths are drawn.
+ * guard facts (`CASES`, `caseOf`) from which event paths are drawn (`eventPathArb`).
+ * docs/property-testing.md shows them at work.
  */
 import { fromDayNumber, type Timestamp, timestampFromMillis } from "@paykit/core"
 import fc from "fast-check"
@@ -143,6 +144,13 @@ export const CASES: ReadonlyArray<MachineCase> = [
   { machine: erase(accessTokenMachine), context: fc.constant({}) },
   { machine: erase(oauthAppMachine), context: fc.constant({}) }
 ]
+
+/** The case of one machine (its guard facts): for paths through that machine alone (`eventPathArb(caseOf(paymentMachine))`). */
+export const caseOf = <S extends string, E extends string, C>(machine: Machine<S, E, C>): MachineCase => {
+  const found = CASES.find((c) => c.machine === erase(machine))
+  if (found === undefined) throw new RangeError(`@paykit/machines/testing has no case for the ${machine.name} machine`)
+  return found
+}
 
 /** A path through a machine: the state it starts in and the history of the moves it accepted, in order. */
 export interface EventPath {

@@ -2,6 +2,7 @@ import {
   Amount,
   Currency,
   fieldError,
+  InputDate,
   LocalDate,
   Metadata,
   PositiveAmount,
@@ -71,7 +72,7 @@ const SubscriptionRequestFields = {
   interval: Schema.optionalKey(Interval),
   day_of_month: Schema.optionalKey(Schema.NullOr(DayOfMonth)),
   month: Schema.optionalKey(Schema.NullOr(Schema.Literals(MONTHS))),
-  start_date: Schema.optionalKey(Schema.NullOr(LocalDate)),
+  start_date: Schema.optionalKey(Schema.NullOr(InputDate)),
   count: Schema.optionalKey(Schema.NullOr(Count)),
   name: Schema.optionalKey(Schema.NullOr(Name)),
   payment_reference: Schema.optionalKey(Schema.NullOr(Schema.String)),
@@ -109,7 +110,7 @@ export type SettledSubscriptionRequest = ReturnType<typeof settleSubscriptionReq
 /** The body of POST /subscriptions (below its `subscriptions` key), with the real API's names. */
 export const SubscriptionCreateRequest = Schema.Struct({
   ...SubscriptionRequestFields,
-  end_date: Schema.optionalKey(Schema.NullOr(LocalDate)),
+  end_date: Schema.optionalKey(Schema.NullOr(InputDate)),
   links: Schema.Struct({ mandate: ResourceId("MD") })
 })
 export type SubscriptionCreateRequest = typeof SubscriptionCreateRequest.Type

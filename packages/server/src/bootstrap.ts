@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
-import { newId } from "@paykit/core"
-import { CreditorBankAccountCreateRequest, Creditors, decodeCommand, VerificationDetailCreateRequest } from "@paykit/engine"
+import { MANDATE_SCHEMES, newId, newOrganisationId, OrganisationId } from "@paykit/core"
+import { CreditorBankAccountCreateRequest, Creditors, decodeCommand, identifierSchemeOf, VerificationDetailCreateRequest } from "@paykit/engine"
 import { AccessTokens, hashToken, issueAccessToken } from "@paykit/http"
 import { accessTokenMachine, createdState } from "@paykit/machines"
 import type { ServerMode, WebhookConfig } from "./config.ts"
@@ -39,6 +39,12 @@ export class Bootstrap extends Context.Service<Bootstrap, BootstrapResult>()("@p
 
 export const SANDBOX_ORGANISATION_NAME = "Sandbox organisation"
 export const SANDBOX_CREDITOR = { name: "Sandbox Creditor Ltd", country_code: "GB", creditor_type: "company" } as const
+/**
+ * A sandbox creditor collects on every direct-debit scheme paykit collects on, each with an active
+ * scheme identifier (beside its country's Bacs and Faster Payments), so a new user tries SEPA Core
+ * or ACH as at once as Bacs.
+ */
+export const SANDBOX_CREDITOR_OPTIONS = { schemes: [...new Set(MANDATE_SCHEMES.map(identifierSchemeOf))] } as const
 /** The sandbox creditor's GBP payout account: GoCardless's sandbox test bank details. */
 export const SANDBOX_PAYOUT_ACCOUNT = { account_holder_name: "Sandbox Creditor Ltd", account_number: "55779911", branch_code: "200000", country_code: "GB", currency: "GBP" } as const
 /** What the sandbox creditor's verification is given, as an integrator would submit it. */
@@ -53,10 +59,10 @@ const SANDBOX_VERIFICATION = {
  * daily run would complete completed now. Creditors made through the API keep GoCardless's rules
  * (`action_required` until verified, no payout without a verified payout account).
  */
-const readySandboxCreditor = (organisation: string) =>
+const readySandboxCreditor = (organisation: OrganisationId) =>
   Effect.gen(function*() {
     const creditors = yield* Creditors
-    const creditor = yield* creditors.create(organisation, SANDBOX_CREDITOR)
+    const creditor = yield* creditors.createWith(organisation, SANDBOX_CREDITOR, SANDBOX_CREDITOR_OPTIONS)
     const links = { creditor: creditor.id }
     const account = yield* decodeCommand(CreditorBankAccountCreateRequest, "creditor_bank_accounts")({ ...SANDBOX_PAYOUT_ACCOUNT, set_as_default_payout_account: true, links })
     const details = yield* decodeCommand(VerificationDetailCreateRequest, "verification_details")({ ...SANDBOX_VERIFICATION, links })
@@ -100,15 +106,16 @@ export const bootstrap = (options: {
         }
         return { organisation: first, creditor: null, accessToken: undefined, created: false }
       }
+      const id = yield* newOrganisationId
       const organisation: Organisation = {
-        id: yield* newId("organisation"),
+        id,
         name: options.mode === "sandbox" ? SANDBOX_ORGANISATION_NAME : "Organisation",
         environment: options.mode,
         origin: "operator",
         madeByOperator: false
       }
       yield* organisations.insert(organisation)
-      const creditor = options.mode === "sandbox" ? yield* readySandboxCreditor(organisation.id) : yield* (yield* Creditors).create(organisation.id, SANDBOX_CREDITOR)
+      const creditor = options.mode === "sandbox" ? yield* readySandboxCreditor(id) : yield* (yield* Creditors).create(id, SANDBOX_CREDITOR)
       const accessToken = Option.isSome(given)
         ? yield* Effect.as(Effect.flatMap(tokenRecord(organisation.id, given.value), tokens.insert), given.value)
         : yield* issueAccessToken({ id: yield* newId("access_token"), organisation: organisation.id, scope: "read_write" })
@@ -123,6 +130,6 @@ export const bootstrap = (options: {
 export const BootstrapLive = (options: Parameters<typeof bootstrap>[0]) =>
   Layer.effect(Bootstrap, Effect.gen(function*() {
     const result = yield* bootstrap(options)
-    if (options.mode === "sandbox") yield* ensureSandboxEndpoint(result.organisation.id, options.webhooks)
+    if (options.mode === "sandbox") yield* ensureSandboxEndpoint(OrganisationId(result.organisation.id), options.webhooks)
     return Bootstrap.of(result)
   }))

@@ -1,6 +1,9 @@
 import { Config, ConfigProvider, Effect, Option, Redacted, Schema } from "effect"
 import { DEFAULT_EVENT_RETENTION_DAYS, WebhookSecret } from "@paykit/engine"
-import { SchemaName } from "@paykit/store-sql"
+import { CITUS_SETTINGS, type CitusSetting, SchemaName } from "@paykit/store-sql"
+import { DEFAULT_DATA_DIR, DEFAULT_PORT, type SettingName } from "./server-settings.ts"
+
+export { DEFAULT_DATA_DIR, DEFAULT_PORT, flagOfSetting, SERVER_SETTINGS, type SettingName } from "./server-settings.ts"
 
 /**
  * What the environment decides about a server. `PAYKIT_MODE` is this server's own setting (the
@@ -10,23 +13,38 @@ import { SchemaName } from "@paykit/store-sql"
 export const SERVER_MODES = ["sandbox", "live"] as const
 export type ServerMode = (typeof SERVER_MODES)[number]
 
-export const DEFAULT_PORT = 8000
 export const DEFAULT_HOST = "127.0.0.1"
-export const DEFAULT_DATA_DIR = "./.paykit/data"
+
+/**
+ * `PAYKIT_BANK`: the bank direct debits go through (docs/bank-rails.md). `sandbox`: the sandbox
+ * bank, which reads each submission's file and reports what the test values choose. `files`: the
+ * files bank, which keeps each submission's file for someone to carry to a bank and learns
+ * outcomes only from the reports posted back (`POST /bank_reports`).
+ */
+export const BANK_SETTINGS = ["sandbox", "files"] as const
+
+/** `PAYKIT_REQUEST_LOG`: whether each API request is stored, redacted (docs/dashboard.md, "Request log"); on by default. */
+export const REQUEST_LOG_SETTINGS = ["on", "off"] as const
+export type RequestLogSetting = (typeof REQUEST_LOG_SETTINGS)[number]
+export type BankSetting = (typeof BANK_SETTINGS)[number]
 
 /**
  * Where the server's tables are. `schema` (`PAYKIT_DB_SCHEMA`): the PostgreSQL schema they live in,
  * created if missing; absent, the connection's own search path, which puts them in `public` as
- * before schemas could be chosen (docs/storage.md, "A schema of its own").
+ * before schemas could be chosen (docs/storage.md, "A schema of its own"). `citus`
+ * (`PAYKIT_CITUS`): on a Citus coordinator with workers the tables are distributed by organisation
+ * (`auto`, the default) or kept local (`off`); docs/storage.md, "Citus".
  */
 export type Database =
   | { readonly _tag: "Pglite"; readonly dataDir: string | undefined; readonly schema?: string | undefined }
-  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string>; readonly schema?: string | undefined }
+  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string>; readonly schema?: string | undefined; readonly citus?: CitusSetting | undefined }
 
 export interface ServerConfig {
   readonly port: number
   readonly host: string
   readonly mode: ServerMode
+  /** `PAYKIT_BANK`; absent, `sandbox`. */
+  readonly bank?: BankSetting
   readonly database: Database
   /** The sandbox organisation's token to create instead of a random one. */
   readonly sandboxToken: Option.Option<Redacted.Redacted<string>>
@@ -39,8 +57,10 @@ export interface ServerConfig {
   readonly worker?: { readonly pollMillis?: number; readonly leaseMillis?: number }
   /** Webhooks: the sandbox organisation's endpoint and the key sealing secrets (`docs/webhooks.md`). */
   readonly webhooks?: WebhookConfig
-  /** How many days events and webhook records are kept (`PAYKIT_EVENT_RETENTION_DAYS`; default `DEFAULT_EVENT_RETENTION_DAYS`). */
+  /** How many days events, webhook records and the request log are kept (`PAYKIT_EVENT_RETENTION_DAYS`; default `DEFAULT_EVENT_RETENTION_DAYS`). */
   readonly eventRetentionDays?: number
+  /** `PAYKIT_REQUEST_LOG`; absent, `on`. */
+  readonly requestLog?: RequestLogSetting
   /**
    * `PAYKIT_PUBLIC_URL`: where people reach this server (`https://pay.example.com`), the base of
    * every URL the API hands to a person (bank authorisation pages, QR codes, institution images,
@@ -51,6 +71,11 @@ export interface ServerConfig {
   readonly connectPort?: number
   /** `PAYKIT_CONNECT_URL`: where apps send users to the connect server; absent, its listening address. */
   readonly connectUrl?: string
+  /**
+   * `PAYKIT_METRICS_PORT`: the port of the Prometheus listener (`GET /metrics`, docs/operations.md),
+   * on `host`; 0, a free one; absent, none. Never the API's port.
+   */
+  readonly metricsPort?: number
 }
 
 /** The connect server's port: the one configured, else the API's port + 1 (0, a free one, when the API's is 0). */
@@ -103,39 +128,8 @@ const ConnectUrl = baseUrlSetting("PAYKIT_CONNECT_URL")
 /** A port, or 0 for any free one (tests and child processes that must not guess a free port + 1). */
 const ConnectPort = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 0, maximum: 65_535 }))
 
-/**
- * Every setting the server reads, one row each: its environment variable and a line for `paykit
- * start --help`. `serverConfig` reads them by these names only (`setting`), and the command's flags
- * are made from them (`PAYKIT_DATA_DIR` is `--data-dir`, `PORT` is `--port`: `flagOfSetting`), so
- * a new setting is a new row here. docs/server.md and the README say what each does at length.
- */
-export const SERVER_SETTINGS = [
-  { env: "PORT", help: `the port to listen on (default ${DEFAULT_PORT})` },
-  { env: "HOST", help: "the interface to listen on (default 127.0.0.1; 0.0.0.0 in a container)" },
-  { env: "PAYKIT_MODE", help: "sandbox or live (default sandbox)" },
-  { env: "DATABASE_URL", help: "a PostgreSQL URL; unset, the embedded PGlite in the data directory" },
-  { env: "PAYKIT_DATA_DIR", help: "the PGlite data directory and the webhook key file (default ./.paykit/data)" },
-  { env: "PAYKIT_DB_SCHEMA", help: "the PostgreSQL schema of paykit's tables (default: the search path)" },
-  { env: "PAYKIT_SANDBOX_TOKEN", help: "the sandbox organisation's access token (16 to 256 visible ASCII characters)" },
-  { env: "PAYKIT_ADMIN_SECRET", help: "a bearer that may manage sandbox organisations (24 to 256 characters)" },
-  { env: "PAYKIT_WORKER_POLL_MS", help: "how often the due-work worker looks for due rows (default 250)" },
-  { env: "PAYKIT_WORKER_LEASE_MS", help: "how long a worker's claim holds a row (default 15000)" },
-  { env: "PAYKIT_WEBHOOK_URL", help: "the sandbox organisation's webhook endpoint (with PAYKIT_WEBHOOK_SECRET)" },
-  { env: "PAYKIT_WEBHOOK_SECRET", help: "that endpoint's signing secret" },
-  { env: "PAYKIT_WEBHOOK_SECRET_KEY", help: "the 32-byte key sealing webhook secrets (default: a key file in the data directory)" },
-  { env: "PAYKIT_EVENT_RETENTION_DAYS", help: "how many days events and webhook records are kept (default 90)" },
-  { env: "PAYKIT_PUBLIC_URL", help: "where people reach the server, the base of the URLs it hands out" },
-  { env: "PAYKIT_CONNECT_PORT", help: "the OAuth connect server's port (default PORT + 1; 0 for any free one)" },
-  { env: "PAYKIT_CONNECT_URL", help: "where partner apps send users to connect" }
-] as const
-
-export type SettingName = (typeof SERVER_SETTINGS)[number]["env"]
-
 /** A setting's name as `serverConfig` reads it: only the table's names type-check. */
 const setting = (name: SettingName): string => name
-
-/** The command-line flag of a setting: `PAYKIT_` dropped, lower case, dashes (`PAYKIT_DATA_DIR` is `data-dir`). */
-export const flagOfSetting = (name: SettingName): string => name.replace(/^PAYKIT_/, "").toLowerCase().replaceAll("_", "-")
 
 const nonEmpty = (name: SettingName) =>
   Config.option(Config.String(setting(name))).pipe(Config.map((value) => Option.filter(value, (v) => v.trim().length > 0)))
@@ -156,9 +150,12 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   port: Config.Port(setting("PORT")).pipe(Config.withDefault(DEFAULT_PORT)),
   host: Config.String(setting("HOST")).pipe(Config.withDefault(DEFAULT_HOST)),
   mode: Config.Literals(SERVER_MODES, setting("PAYKIT_MODE")).pipe(Config.withDefault<ServerMode>("sandbox")),
+  bank: Config.Literals(BANK_SETTINGS, setting("PAYKIT_BANK")).pipe(Config.withDefault<BankSetting>("sandbox")),
+  requestLog: Config.Literals(REQUEST_LOG_SETTINGS, setting("PAYKIT_REQUEST_LOG")).pipe(Config.withDefault<RequestLogSetting>("on")),
   databaseUrl: nonEmpty("DATABASE_URL"),
   dataDir: nonEmpty("PAYKIT_DATA_DIR"),
   schema: Config.option(Config.schema(SchemaName, setting("PAYKIT_DB_SCHEMA"))),
+  citus: Config.option(Config.Literals(CITUS_SETTINGS, setting("PAYKIT_CITUS"))),
   sandboxToken: Config.option(Config.schema(SandboxToken, setting("PAYKIT_SANDBOX_TOKEN"))),
   adminSecret: Config.option(Config.schema(AdminSecret, setting("PAYKIT_ADMIN_SECRET"))),
   pollMillis: Config.option(Config.schema(WorkerMillis, setting("PAYKIT_WORKER_POLL_MS"))),
@@ -169,11 +166,14 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   eventRetentionDays: Config.schema(RetentionDays, setting("PAYKIT_EVENT_RETENTION_DAYS")).pipe(Config.withDefault(DEFAULT_EVENT_RETENTION_DAYS)),
   publicUrl: Config.option(Config.schema(PublicUrl, setting("PAYKIT_PUBLIC_URL"))),
   connectPort: Config.option(Config.schema(ConnectPort, setting("PAYKIT_CONNECT_PORT"))),
-  connectUrl: Config.option(Config.schema(ConnectUrl, setting("PAYKIT_CONNECT_URL")))
+  connectUrl: Config.option(Config.schema(ConnectUrl, setting("PAYKIT_CONNECT_URL"))),
+  metricsPort: Config.option(Config.schema(ConnectPort, setting("PAYKIT_METRICS_PORT")))
 }).pipe(
   Config.mapEffect(({ webhookUrl, webhookSecret, webhookSecretKey, ...rest }) =>
     Option.isSome(webhookUrl) && Option.isNone(webhookSecret)
       ? Effect.fail(configError("PAYKIT_WEBHOOK_SECRET is required with PAYKIT_WEBHOOK_URL"))
+      : Option.isSome(rest.metricsPort) && rest.metricsPort.value !== 0 && rest.metricsPort.value === rest.port
+      ? Effect.fail(configError("PAYKIT_METRICS_PORT must not be the API's PORT: the metrics are served on a listener of their own, never the API's"))
       : Option.isSome(rest.databaseUrl) && !isPostgresUrl(rest.databaseUrl.value)
       ? Effect.fail(configError(`DATABASE_URL must be a PostgreSQL URL, postgresql://user:password@host:5432/database (unset it to use the embedded PGlite)`))
       : Effect.succeed({
@@ -187,8 +187,9 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
         } satisfies WebhookConfig
       })
   ),
-  Config.map(({ databaseUrl, dataDir, schema, sandboxToken, adminSecret, pollMillis, leaseMillis, publicUrl, connectPort, connectUrl, ...rest }): ServerConfig => ({
+  Config.map(({ databaseUrl, dataDir, schema, citus, sandboxToken, adminSecret, pollMillis, leaseMillis, publicUrl, connectPort, connectUrl, metricsPort, ...rest }): ServerConfig => ({
     ...rest,
+    ...(Option.isSome(metricsPort) ? { metricsPort: metricsPort.value } : {}),
     ...(Option.isSome(publicUrl) ? { publicUrl: publicUrl.value } : {}),
     ...(Option.isSome(connectPort) ? { connectPort: connectPort.value } : {}),
     ...(Option.isSome(connectUrl) ? { connectUrl: connectUrl.value } : {}),
@@ -198,7 +199,7 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
     },
     database: {
       ...(Option.isSome(databaseUrl)
-        ? { _tag: "Postgres", url: Redacted.make(databaseUrl.value) }
+        ? { _tag: "Postgres", url: Redacted.make(databaseUrl.value), ...(Option.isSome(citus) ? { citus: citus.value } : {}) }
         : { _tag: "Pglite", dataDir: Option.getOrElse(dataDir, () => DEFAULT_DATA_DIR) }),
       ...(Option.isSome(schema) ? { schema: schema.value } : {})
     },

@@ -1,6 +1,7 @@
 import { Clock, Context, Effect, Layer, Schema } from "effect"
 import { type DueWorkSchedule, scheduleFirstDailyRun, scheduleFirstRetentionRun } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
+import { type Topology, topologyOf, withAppendOnlyDeletes } from "@paykit/store-sql"
 import { SERVER_MODES, type ServerMode } from "./config.ts"
 
 /** The organisations this server hosts (`organisations`, migrations 0001, 0011 and 0013). */
@@ -67,15 +68,19 @@ export class Organisations extends Context.Service<Organisations, {
   readonly insert: (organisation: Organisation, startAt?: number) => Effect.Effect<void>
   /**
    * Removes the organisation and every row it owns, in every table of the engine and the server
-   * (resources, events, due work, tokens, webhooks, its clock), in one transaction; false when
-   * there was none.
+   * (resources, events, due work, tokens, webhooks, its clock), and every row of another
+   * organisation that points at one of them (a grant of its partner app, a token issued to the
+   * app), in one transaction; false when there was none. `detach` runs first in that transaction,
+   * once the organisation is locked: what other organisations hold of it that is no row pointing
+   * at it (the app's webhook endpoint in each organisation that connected it).
    */
-  readonly remove: (id: string) => Effect.Effect<boolean>
+  readonly remove: (id: string, detach?: Effect.Effect<void>) => Effect.Effect<boolean>
 }>()("@paykit/server/Organisations") {
   static readonly layerSql: Layer.Layer<Organisations, never, SqlClient.SqlClient | DueWorkSchedule> = Layer.effect(
     Organisations,
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
+      const topology = yield* topologyOf
       const context = yield* Effect.context<DueWorkSchedule>()
       // Taken at build: an organisation made inside a request must not start on the caller's clock.
       const real = yield* Clock.Clock
@@ -97,44 +102,94 @@ export class Organisations extends Context.Service<Organisations, {
             const now = Math.max(realNow, startAt ?? realNow)
             yield* Effect.provideContext(Effect.andThen(scheduleFirstDailyRun(o.id, now), scheduleFirstRetentionRun(o.id, now)), context)
           }))),
-        remove: (id) => Effect.orDie(sql.withTransaction(removeOrganisation(sql, id)))
+        remove: (id, detach = Effect.void) => Effect.orDie(sql.withTransaction(removeOrganisation(sql, topology, id, detach)))
       })
     })
   )
 }
 
 const TableRow = Schema.Struct({ table_name: Schema.String, column_name: Schema.String })
-const ReferenceRow = Schema.Struct({ child: Schema.String, parent: Schema.String })
+const ReferenceRow = Schema.Struct({ child: Schema.String, parent: Schema.String, child_columns: Schema.String, parent_columns: Schema.String })
 const decodeTables = Schema.decodeUnknownEffect(Schema.Array(TableRow))
 const decodeReferences = Schema.decodeUnknownEffect(Schema.Array(ReferenceRow))
 
+/** A foreign key: the child's columns that hold the parent's (in order). */
+interface Reference {
+  readonly child: string
+  readonly parent: string
+  readonly childColumns: ReadonlyArray<string>
+  readonly parentColumns: ReadonlyArray<string>
+}
+
+/** Every foreign key of the schema between two tables, with its columns (names joined by commas: identifiers hold none). */
+const REFERENCES = `SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent,
+  (SELECT string_agg(a.attname, ',' ORDER BY k.i) FROM unnest(c.conkey) WITH ORDINALITY AS k(n, i)
+    JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.n) AS child_columns,
+  (SELECT string_agg(a.attname, ',' ORDER BY k.i) FROM unnest(c.confkey) WITH ORDINALITY AS k(n, i)
+    JOIN pg_attribute a ON a.attrelid = c.confrelid AND a.attnum = k.n) AS parent_columns
+  FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid <> c.confrelid
+    AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`
+
 /**
  * Every table of the schema keyed by organisation is found in the catalogue rather than listed
- * here, so a table added later is not left holding a removed organisation's rows. A table is
- * emptied of the organisation's rows before any table it references (`outbox` before `events`,
- * tokens before OAuth grants), then the organisation itself goes.
+ * here, so a table added later is not left holding a removed organisation's rows; so is every
+ * table whose rows point at one of those by a foreign key, whichever organisation they belong to
+ * (another organisation's grant of the removed organisation's partner app, and the token it was
+ * issued). A table is emptied of those rows before any table it references (`outbox` before
+ * `events`, grants before tokens and apps), then the organisation itself goes.
  */
-const removeOrganisation = (sql: SqlClient.SqlClient, id: string) =>
+const removeOrganisation = (sql: SqlClient.SqlClient, topology: Topology, id: string, detach: Effect.Effect<void>) =>
   Effect.gen(function*() {
     const locked = yield* sql`SELECT id FROM organisations WHERE id = ${id} FOR UPDATE`
     if (locked.length === 0) return false
+    yield* detach
     const columns = yield* Effect.flatMap(sql`SELECT table_name, column_name FROM information_schema.columns
       WHERE table_schema = current_schema() AND (column_name = 'organisation_id' OR column_name LIKE '%\\_organisation\\_id' ESCAPE '\\')
       ORDER BY table_name, column_name`, decodeTables)
-    const references = yield* Effect.flatMap(sql`SELECT c.conrelid::regclass::text AS child, c.confrelid::regclass::text AS parent
-      FROM pg_constraint c WHERE c.contype = 'f' AND c.conrelid <> c.confrelid
-        AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`, decodeReferences)
-    const tables = [...new Set(columns.map((c) => c.table_name))].filter((t) => !NOT_OWNED.has(t))
+    const references: ReadonlyArray<Reference> = (yield* Effect.flatMap(sql.unsafe(REFERENCES), decodeReferences)).map((r) => ({
+      child: r.child,
+      parent: r.parent,
+      childColumns: r.child_columns.split(","),
+      parentColumns: r.parent_columns.split(",")
+    }))
+    const owning = new Map<string, Array<string>>()
+    for (const c of columns) if (!NOT_OWNED.has(c.table_name)) owning.set(c.table_name, [...(owning.get(c.table_name) ?? []), c.column_name])
+    const tables = pointingAt([...owning.keys()], references)
+    /** The rows of `table` to remove: the organisation's own, and those pointing at a removed row of another table. */
+    const removed = (table: string, path: ReadonlySet<string>): Fragment =>
+      sql.or([
+        ...(owning.get(table) ?? []).map((column) => sql`${sql(column)} = ${id}`),
+        ...references.filter((r) => r.child === table && tables.includes(r.parent) && !path.has(r.parent)).map((r) =>
+          sql`(${identifiers(sql, r.childColumns)}) IN (SELECT ${identifiers(sql, r.parentColumns)} FROM ${sql(r.parent)} WHERE ${removed(r.parent, new Set([...path, table]))})`
+        )
+      ])
     // The events and the history are append-only except to retention (store-sql's migrations 0030,
     // 0064): removing an organisation is retention of all it has, and declares itself so.
-    yield* sql`SELECT set_config('paykit.retention', 'prune', true)`
-    for (const table of childrenFirst(tables, references)) {
-      for (const c of columns) if (c.table_name === table) yield* sql`DELETE FROM ${sql(table)} WHERE ${sql(c.column_name)} = ${id}`
-    }
-    yield* sql`SELECT set_config('paykit.retention', '', true)`
+    yield* withAppendOnlyDeletes(sql, topology, Effect.forEach(childrenFirst(tables, references), (table) =>
+      sql`DELETE FROM ${sql(table)} WHERE ${removed(table, new Set())}`, { discard: true }))
     yield* sql`DELETE FROM organisations WHERE id = ${id}`
     return true
   })
+
+type Fragment = ReturnType<SqlClient.SqlClient["or"]>
+
+const identifiers = (sql: SqlClient.SqlClient, names: ReadonlyArray<string>): Fragment =>
+  sql.join(", ", false)(names.map((name) => sql`${sql(name)}`))
+
+/** `owning` and every table whose rows point at one of them, however many references away. */
+export const pointingAt = (owning: ReadonlyArray<string>, references: ReadonlyArray<{ readonly child: string; readonly parent: string }>): ReadonlyArray<string> => {
+  const tables = [...owning]
+  for (let grown = true; grown;) {
+    grown = false
+    for (const r of references) {
+      if (tables.includes(r.parent) && !tables.includes(r.child) && !NOT_OWNED.has(r.child)) {
+        tables.push(r.child)
+        grown = true
+      }
+    }
+  }
+  return tables
+}
 
 /** `tables` ordered so that each comes before every table it references. */
 export const childrenFirst = (tables: ReadonlyArray<string>, references: ReadonlyArray<{ readonly child: string; readonly parent: string }>): ReadonlyArray<string> => {

@@ -2,9 +2,10 @@ import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, Redacted } from 
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type Dispatcher, normaliseBasePath, REQUEST_BODY_TIMEOUT_MS, RequestLog, type RequestLogEntry, withinBasePath } from "@paykit/http"
 import { Bootstrap } from "./bootstrap.ts"
-import { type ServerConfig, type ServerMode, serverConfig, type SettingName } from "./config.ts"
+import { type BankSetting, type ServerConfig, type ServerMode, serverConfig, type SettingName } from "./config.ts"
 import { announceCreatedToken, makeEmbeddedServer, type Mount, PaykitDispatchers, type ServerOptions } from "./server.ts"
 import { JsonLogger, ServerLog, type ServerLogLine, stdoutLog } from "./server-log.ts"
+import { MetricsEndpoint } from "./metrics.ts"
 import { startWorkerProcess } from "./worker-process.ts"
 
 /**
@@ -31,6 +32,8 @@ export interface PaykitAppOptions {
   readonly schema?: string | null
   /** `PAYKIT_MODE` (default sandbox). */
   readonly mode?: ServerMode
+  /** `PAYKIT_BANK` (default sandbox): `files` keeps the scheme files for a person to carry and takes reports posted back. */
+  readonly bank?: BankSetting
   /** `PAYKIT_SANDBOX_TOKEN`: the first start's access token instead of a random one. */
   readonly sandboxToken?: string
   /**
@@ -54,6 +57,8 @@ export interface PaykitAppOptions {
   readonly webhookSecretKey?: string
   /** `PAYKIT_EVENT_RETENTION_DAYS`. */
   readonly eventRetentionDays?: number
+  /** `PAYKIT_REQUEST_LOG` (default on): whether each API request is stored, redacted, for the dashboard's logs page. */
+  readonly storedRequestLog?: "on" | "off"
   /** `PAYKIT_WORKER_POLL_MS`, `PAYKIT_WORKER_LEASE_MS`. */
   readonly workerPollMs?: number
   readonly workerLeaseMs?: number
@@ -65,6 +70,13 @@ export interface PaykitAppOptions {
    * database, stopped by `close` (PostgreSQL only: one process owns a PGlite database).
    */
   readonly dueWork?: "in-process" | "elsewhere" | "worker-process"
+  /**
+   * `PAYKIT_METRICS_PORT`: a listener of its own serving `GET /metrics` (Prometheus, docs/operations.md)
+   * on `metricsHost` at this port (0: a free one), never the host's; absent, none. Its address is `metricsUrl`.
+   */
+  readonly metricsPort?: number
+  /** The interface the metrics listener is on (`HOST` for `npm start`, 0.0.0.0 in a container); default 127.0.0.1. */
+  readonly metricsHost?: string
   /** How long a client has to send a request's body (default `REQUEST_BODY_TIMEOUT_MS`); past it, 408. */
   readonly bodyTimeoutMs?: number
   /** How long `close` waits for requests in flight (default 20 seconds). */
@@ -73,6 +85,12 @@ export interface PaykitAppOptions {
   readonly log?: (line: ServerLogLine) => void
   /** Where the one line per request goes; default JSON lines on stdout. */
   readonly requestLog?: (entry: RequestLogEntry) => void
+  /**
+   * A tracer layer (`OtlpTracer.layer(...)` of `effect/observability`, or any layer that sets
+   * Effect's `Tracer`): paykit's spans go there. Absent: exported over OTLP when the environment
+   * names an endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`), else none made. docs/embedding-the-engine.md, "Traces".
+   */
+  readonly tracer?: Layer.Layer<never>
 }
 
 /** A handler a Node host calls: `next` (Express, Connect) takes what is outside the mount. */
@@ -100,6 +118,8 @@ export interface PaykitApp extends PaykitHandlers {
   readonly organisation: string
   /** That organisation's name. */
   readonly organisationName: string
+  /** Where `GET /metrics` is served (`http://<metricsHost>:<port>/metrics`), with `metricsPort`; undefined otherwise. */
+  readonly metricsUrl: string | undefined
   /** The worker process's pid, with `dueWork: "worker-process"`; undefined otherwise. */
   readonly workerPid: number | undefined
   /** The access token made at this start, the one time it exists in clear; undefined on later starts. */
@@ -114,6 +134,7 @@ export interface PaykitApp extends PaykitHandlers {
  */
 export const environmentOf = (options: PaykitAppOptions): { readonly [K in SettingName]?: string | undefined } => ({
   PAYKIT_MODE: options.mode,
+  PAYKIT_BANK: options.bank,
   DATABASE_URL: options.databaseUrl,
   PAYKIT_DATA_DIR: options.dataDir,
   PAYKIT_DB_SCHEMA: options.schema === null ? undefined : options.schema ?? EMBEDDED_SCHEMA,
@@ -124,8 +145,12 @@ export const environmentOf = (options: PaykitAppOptions): { readonly [K in Setti
   PAYKIT_WEBHOOK_SECRET: options.webhookSecret,
   PAYKIT_WEBHOOK_SECRET_KEY: options.webhookSecretKey,
   PAYKIT_EVENT_RETENTION_DAYS: options.eventRetentionDays?.toString(),
+  PAYKIT_REQUEST_LOG: options.storedRequestLog,
   PAYKIT_WORKER_POLL_MS: options.workerPollMs?.toString(),
   PAYKIT_WORKER_LEASE_MS: options.workerLeaseMs?.toString(),
+  PAYKIT_METRICS_PORT: options.metricsPort?.toString(),
+  // Nothing else of an embedded paykit listens: the host owns the API's port.
+  HOST: options.metricsHost,
   // Checked as the server checks it; the origin is applied by the mount, not as a listener's URL.
   PAYKIT_PUBLIC_URL: options.publicUrl
 })
@@ -141,6 +166,7 @@ export const appOptionsOf = (config: ServerConfig, publicUrl: string): PaykitApp
   const secretKey = webhooks === undefined ? Option.none() : webhooks.secretKey
   return {
     mode: config.mode,
+    ...(config.bank === undefined ? {} : { bank: config.bank }),
     ...(database._tag === "Postgres" ? { databaseUrl: Redacted.value(database.url) } : database.dataDir === undefined ? {} : { dataDir: database.dataDir }),
     schema: database.schema ?? null,
     ...(Option.isSome(config.sandboxToken) ? { sandboxToken: Redacted.value(config.sandboxToken.value) } : {}),
@@ -150,8 +176,10 @@ export const appOptionsOf = (config: ServerConfig, publicUrl: string): PaykitApp
     ...(Option.isSome(endpoint) ? { webhookUrl: endpoint.value.url, webhookSecret: Redacted.value(endpoint.value.secret) } : {}),
     ...(Option.isSome(secretKey) ? { webhookSecretKey: Redacted.value(secretKey.value) } : {}),
     ...(config.eventRetentionDays === undefined ? {} : { eventRetentionDays: config.eventRetentionDays }),
+    ...(config.requestLog === undefined ? {} : { storedRequestLog: config.requestLog }),
     ...(config.worker?.pollMillis === undefined ? {} : { workerPollMs: config.worker.pollMillis }),
-    ...(config.worker?.leaseMillis === undefined ? {} : { workerLeaseMs: config.worker.leaseMillis })
+    ...(config.worker?.leaseMillis === undefined ? {} : { workerLeaseMs: config.worker.leaseMillis }),
+    ...(config.metricsPort === undefined ? {} : { metricsPort: config.metricsPort, metricsHost: config.host })
   }
 }
 
@@ -220,7 +248,10 @@ const logsLayer = (options: PaykitAppOptions) =>
  */
 const startRuntime = async (options: PaykitAppOptions, mount: Mount) => {
   const config = await Effect.runPromise(configOf(options))
-  const serverOptions: ServerOptions = { runsDueWork: options.dueWork === undefined || options.dueWork === "in-process" }
+  const serverOptions: ServerOptions = {
+    runsDueWork: options.dueWork === undefined || options.dueWork === "in-process",
+    ...(options.tracer === undefined ? {} : { tracer: options.tracer })
+  }
   const runtime = ManagedRuntime.make(makeEmbeddedServer(config, serverOptions, mount).pipe(Layer.provideMerge(logsLayer(options))))
   const disposing = async (error: unknown): Promise<never> => {
     await runtime.dispose()
@@ -228,10 +259,11 @@ const startRuntime = async (options: PaykitAppOptions, mount: Mount) => {
   }
   const started = await runtime.runPromise(Effect.gen(function*() {
     yield* announceCreatedToken
-    return { dispatchers: yield* PaykitDispatchers, boot: yield* Bootstrap }
+    return { dispatchers: yield* PaykitDispatchers, boot: yield* Bootstrap, metrics: yield* MetricsEndpoint }
   })).catch(disposing)
   // Started once the first start's organisation exists, so the child finds it rather than racing to make it.
   const worker = options.dueWork === "worker-process" ? await startWorkerProcess(options, options.log ?? stdoutLog).catch(disposing) : undefined
+  if (worker?.metricsUrl !== undefined) started.metrics.addWorker(worker.metricsUrl)
   return { runtime, ...started, worker }
 }
 
@@ -248,7 +280,7 @@ export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<P
   const basePath = normaliseBasePath(options.basePath)
   const connectBasePath = options.connectBasePath === undefined ? `${basePath}/connect` : normaliseBasePath(options.connectBasePath)
   const mount = { basePath, connectBasePath, publicOrigin: (options.publicUrl ?? "http://localhost").replace(/\/+$/, "") }
-  const { runtime, dispatchers: { api, connect }, boot, worker } = await startRuntime(options, mount)
+  const { runtime, dispatchers: { api, connect }, boot, metrics, worker } = await startRuntime(options, mount)
   const bodyMs = options.bodyTimeoutMs ?? REQUEST_BODY_TIMEOUT_MS
   const connectRoute = { prefix: connectBasePath, dispatcher: connect }
   // One close however many times it is called (a host's shutdown and its error path both may).
@@ -260,6 +292,7 @@ export const createPaykitApp = async (options: PaykitAppOptions = {}): Promise<P
     organisationName: boot.organisation.name,
     accessToken: boot.accessToken,
     workerPid: worker?.pid,
+    metricsUrl: metrics.url,
     close: () => {
       closing ??= (async () => {
         const shutdownMs = options.shutdownTimeoutMs ?? 20_000

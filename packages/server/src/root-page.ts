@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { API_VERSION } from "@paykit/core"
 import { jsonResponse, pageRoute, type PageRoute } from "@paykit/http"
 import type { ServerMode } from "./config.ts"
+import { FAVICON } from "./dashboard/assets.ts"
 
 /** What `GET /` says: what this server is and where to read more, for a developer who opens it in a browser. */
 const rootPage = (mode: ServerMode) => ({
@@ -24,8 +25,8 @@ const rootPage = (mode: ServerMode) => ({
     : []
 })
 
-/** `GET /`, a page of the server's dispatcher (no token needed): a route table of one route. */
+/** `GET /`, and `GET /favicon.ico` (browsers ask for it by that name), pages of the server's dispatcher (no token needed). */
 export const rootRoute = (mode: ServerMode): Effect.Effect<ReadonlyArray<PageRoute>> => {
   const answer = jsonResponse(200, rootPage(mode))
-  return Effect.succeed([pageRoute("/", () => Effect.succeed(answer))])
+  return Effect.succeed([pageRoute("/", () => Effect.succeed(answer)), pageRoute("/favicon.ico", () => Effect.succeed(FAVICON))])
 }

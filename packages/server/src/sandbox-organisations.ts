@@ -1,10 +1,13 @@
 import { createHash, timingSafeEqual } from "node:crypto"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
-import { decodeInputEffect, Forbidden, IdGenerator, invalidField, newId, NotFound, type PaykitError, Timestamp, timestampFromMillis } from "@paykit/core"
-import { Creditors, DueWorkStore, ScenarioSimulators } from "@paykit/engine"
+import { decodeInputEffect, Forbidden, IdGenerator, invalidField, newId, newOrganisationId, NotFound, type PaykitError, Timestamp, timestampFromMillis } from "@paykit/core"
+import { Creditors, DueWorkStore, ScenarioSimulators, WebhookEndpoints } from "@paykit/engine"
 import { AccessTokens, type ApiRequest, type ApiResponse, authenticateWith, bearerTokenOf, headerOf, issueAccessToken, jsonResponse, type PageRoute } from "@paykit/http"
-import { Bootstrap, SANDBOX_CREDITOR } from "./bootstrap.ts"
+import { Bootstrap, SANDBOX_CREDITOR, SANDBOX_CREDITOR_OPTIONS } from "./bootstrap.ts"
+import { detachAppsOf } from "./oauth/apps.ts"
+import { OAuthStore } from "./oauth/store.ts"
 import { type Organisation, Organisations, type OrganisationRecord } from "./organisations.ts"
+import { SANDBOX_ORGANISATIONS_PATH } from "./sandbox-paths.ts"
 
 /**
  * `/sandbox/organisations`: organisations made and removed by the operator, one per test suite or
@@ -18,7 +21,7 @@ import { type Organisation, Organisations, type OrganisationRecord } from "./org
  * access token), served by a sandbox server only; a live server's `/sandbox/*` answers 403.
  */
 
-export const SANDBOX_ORGANISATIONS_PATH = "/sandbox/organisations"
+export { SANDBOX_ORGANISATIONS_PATH }
 const KEY = "organisations"
 export const OPERATOR_ONLY_REASON = "sandbox_operator_only"
 
@@ -45,7 +48,9 @@ const services = Effect.gen(function*() {
     boot: yield* Bootstrap,
     clock: yield* Clock.Clock,
     clocks: yield* DueWorkStore,
-    ids: yield* IdGenerator
+    ids: yield* IdGenerator,
+    oauth: yield* OAuthStore,
+    endpoints: yield* WebhookEndpoints
   }
 })
 type Services = Effect.Success<typeof services>
@@ -79,8 +84,9 @@ const create = (s: Services, request: ApiRequest) =>
     if (startAt !== undefined && startAt < now) {
       return yield* Effect.fail(invalidField(KEY, ["start_at"], "must not be in the past: an organisation's clock only moves forward"))
     }
+    const id = yield* newOrganisationId
     const organisation: Organisation = {
-      id: yield* newId("organisation"),
+      id,
       name: command.name ?? SANDBOX_ORGANISATION_DEFAULT_NAME,
       environment: "sandbox",
       origin: "operator",
@@ -88,10 +94,10 @@ const create = (s: Services, request: ApiRequest) =>
     }
     yield* s.organisations.insert(organisation, startAt)
     if (startAt !== undefined && startAt > now) yield* s.clocks.raiseOffset(organisation.id, startAt - now)
-    const creditor = yield* s.creditors.create(organisation.id, SANDBOX_CREDITOR)
-    yield* s.creditors.createBankAccount(organisation.id, { ...SANDBOX_PAYOUT_ACCOUNT, set_as_default_payout_account: true, links: { creditor: creditor.id } })
-    yield* s.creditors.completeReviews(organisation.id)
-    yield* s.scenarios.run(organisation.id, "creditor_verification_status_successful", { links: { resource: creditor.id } })
+    const creditor = yield* s.creditors.createWith(id, SANDBOX_CREDITOR, SANDBOX_CREDITOR_OPTIONS)
+    yield* s.creditors.createBankAccount(id, { ...SANDBOX_PAYOUT_ACCOUNT, set_as_default_payout_account: true, links: { creditor: creditor.id } })
+    yield* s.creditors.completeReviews(id)
+    yield* s.scenarios.run(id, "creditor_verification_status_successful", { links: { resource: creditor.id } })
     const accessToken = yield* issueAccessToken({ id: yield* newId("access_token"), organisation: organisation.id, scope: "read_write" })
     const made = (yield* s.organisations.all).find((o) => o.id === organisation.id)
     return jsonResponse(201, {
@@ -107,12 +113,16 @@ const create = (s: Services, request: ApiRequest) =>
 const list = (s: Services) =>
   Effect.map(s.organisations.all, (all) => jsonResponse(200, { [KEY]: all.filter((o) => o.madeByOperator).map(view) }))
 
-/** Only an organisation the operator made may go: the first start's organisation holds the server's own token. */
+/**
+ * Only an organisation the operator made may go: the first start's organisation holds the server's
+ * own token. Its partner apps are detached from the organisations that connected them.
+ */
 const remove = (s: Services, request: ApiRequest) =>
   Effect.gen(function*() {
     const id = request.params["id"] ?? ""
     const known = (yield* s.organisations.all).find((o) => o.id === id && o.madeByOperator)
-    if (known === undefined || !(yield* s.organisations.remove(id))) return yield* Effect.fail(new NotFound({ resource: KEY, id }))
+    const detach = detachAppsOf(id).pipe(Effect.provideService(OAuthStore, s.oauth), Effect.provideService(WebhookEndpoints, s.endpoints))
+    if (known === undefined || !(yield* s.organisations.remove(id, detach))) return yield* Effect.fail(new NotFound({ resource: KEY, id }))
     return jsonResponse(200, { [KEY]: { id, deleted: true } })
   })
 

@@ -86,7 +86,8 @@ const AdvanceBody = Schema.Struct({
 })
 
 /** An action's body: its attributes under `data` (bare attributes are read too). */
-const dataBody = <S extends Schema.Top>(request: S) => Schema.Struct({ data: Schema.optionalKey(request) })
+/** The body as `actionData` reads it: the attributes under `data`, or alone. */
+const dataBody = <S extends Schema.Top>(request: S) => Schema.Union([Schema.Struct({ data: Schema.optionalKey(request) }), request])
 
 /** The caller's organisation's clock as the endpoints show it. */
 const clockView = ({ worker, store }: SandboxServices, organisation: string) =>

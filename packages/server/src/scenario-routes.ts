@@ -1,7 +1,7 @@
 import { Effect, Schema } from "effect"
 import { HttpApiEndpoint } from "effect/http-api"
 import { decodeRequestEffect, Forbidden } from "@paykit/core"
-import { SCENARIO_SIMULATORS, ScenarioRunRequest, ScenarioSimulator, ScenarioSimulators } from "@paykit/engine"
+import { SCENARIO_NAMES, SCENARIO_SIMULATORS, ScenarioRunRequest, ScenarioSimulator, ScenarioSimulators } from "@paykit/engine"
 import { SANDBOX_ONLY_REASON } from "./sandbox-routes.ts"
 import { type ApiHandler, bindRoutes, declare, type EndpointDeclaration, paramOf, ok, routeOf, single, unwrap } from "@paykit/http"
 
@@ -16,7 +16,8 @@ import { type ApiHandler, bindRoutes, declare, type EndpointDeclaration, paramOf
 const decodeRun = decodeRequestEffect(ScenarioRunRequest, SCENARIO_SIMULATORS)
 
 const RUN = HttpApiEndpoint.post("scenario_simulator_run", "/scenario_simulators/:type/actions/run", {
-  params: { type: Schema.String },
+  // The catalogue's names, for the document; the engine answers an unknown name itself (404 resource_not_found).
+  params: { type: Schema.Literals(SCENARIO_NAMES) },
   payload: Schema.Struct({ data: Schema.optionalKey(ScenarioRunRequest) }),
   success: single(SCENARIO_SIMULATORS, ScenarioSimulator)
 })

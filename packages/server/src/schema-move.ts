@@ -6,8 +6,9 @@ import { SERVER_MIGRATIONS_TABLE } from "./migrations/index.ts"
  * included; `schemas.test.ts` fails when a migration adds one that is not here.
  */
 const TABLES = [
-  "resources", "events", "transitions", "outbox", "idempotency_keys", "due_work", MIGRATIONS_TABLE,
+  "resources", "events", "transitions", "outbox", "idempotency_keys", "due_work", "request_log", MIGRATIONS_TABLE,
   "organisations", "access_tokens", "organisation_clocks", "rate_limit_windows", "oauth_apps", "oauth_codes", "oauth_grants", "server_key_checks",
+  "organisation_locks",
   SERVER_MIGRATIONS_TABLE
 ] as const
 

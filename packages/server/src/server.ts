@@ -1,19 +1,22 @@
-import { Context, Effect, Layer, Option, References } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import type { SqlClient } from "effect/sql"
 import { mkdirSync } from "node:fs"
 import { IdGenerator } from "@paykit/core"
 import {
-  DashboardBaseUrl, DEFAULT_EVENT_RETENTION_DAYS, type DueWorker, HostedPagesBaseUrl, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
-  retentionPolicy, SandboxBank, WebhookDeliveries, webhookDueWork
+  DashboardBaseUrl, DEFAULT_EVENT_RETENTION_DAYS, DuePolling, type DueWorker, HostedPagesBaseUrl, type DueWorkDeclarations, type DueWorkSchedule, type DueWorkStore, retentionDueWork,
+  FilesBank, retentionPolicy, RetentionStore, SandboxBank, WebhookDeliveries, webhookDueWork
 } from "@paykit/engine"
-import { type AccessTokens, ApiDispatcher, ApiPublicUrl, apiEngineOn, type Dispatcher, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, ApiExamples, makeHttpAppWith, hostedPagesKeyLayer, PageSigningSecret, paykitRoutes, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
-import { PgliteClient, pgliteInSchema, postgresClient, RetentionSql, SqlStorage, storageMaintenance, WebhookOutboxSql } from "@paykit/store-sql"
+import { type AccessTokens, ApiDispatcher, ApiPublicUrl, apiEngineOn, type Dispatcher, IDEMPOTENCY_KEY_LIFETIME_MS, type IdempotencyStore, apiDispatcher, ApiExamples, makeHttpAppWith, hostedPagesKeyLayer, PageSigningSecret, paykitRoutes, requestLogWriterLayer, type RequestLogStore, SandboxBankPage, serveHttpApp, type ServeOptions, serverUrl } from "@paykit/http"
+import {
+  CitusSetting, migratedPgliteClient, MoreMigrations, PgliteClient, pgliteInSchema, type PgliteTemplateOptions, postgresClient, RetentionSql, SqlStorage,
+  storageMaintenance, WebhookOutboxSql
+} from "@paykit/store-sql"
 import { Bootstrap, BootstrapLive } from "./bootstrap.ts"
 import { connectPortOf, type Database, type ServerConfig } from "./config.ts"
 import { withDashboard } from "./dashboard/index.ts"
 import { dataDirLock } from "./data-dir-lock.ts"
-import { migrateServer } from "./migrations/index.ts"
+import { SERVER_MIGRATION_SET } from "./migrations/index.ts"
 import { oauthAppRoutes } from "./oauth/app-routes.ts"
 import { ConnectServer, connectRoutes, connectServerLayer } from "./oauth/connect-server.ts"
 import { OAuthStore } from "./oauth/store.ts"
@@ -26,15 +29,33 @@ import { liveScenarioRoutes, scenarioRoutes } from "./scenario-routes.ts"
 import { ServerLog } from "./server-log.ts"
 import { SqlAccessTokens } from "./sql-access-tokens.ts"
 import { SqlIdempotencyStore } from "./sql-idempotency.ts"
+import { presentOrganisations, SqlRequestLog } from "./sql-request-log.ts"
+import { RequestLogUpkeep, requestLogThread, threadOptionsFor } from "./request-log-thread/thread-store.ts"
+import { requestLogRoutes } from "./request-log-routes.ts"
 import { type RateLimitsOf, specRateLimits, sqlRateLimiter } from "./sql-rate-limit.ts"
 import { ClockAdvanceLock } from "./clock-lock.ts"
 import { webhookKeyCheck } from "./key-check.ts"
 import { serverSecretKey, webhookSecretKeyLayer, webhookSenderLayer, webhookTrustLayer } from "./webhook-setup.ts"
 import { loadExamples } from "./reference-examples.ts"
+import { tracingLayer } from "./tracing/tracing-layer.ts"
+import { listeningUrl } from "./listening-url.ts"
+import { healthRoutes } from "./health.ts"
+import { metricsListener, type MetricsEndpoint, metricsRegistry } from "./metrics.ts"
 
-/** A PGlite client on `dataDir` (in memory when absent), searching `schema` when one is named. */
-const pgliteClient = (dataDir: string | undefined, schema: string | undefined) =>
+/** A PGlite client on `dataDir`, searching `schema` when one is named. */
+const pgliteClient = (dataDir: string, schema: string | undefined) =>
   schema === undefined ? PgliteClient.layer({ dataDir }) : pgliteInSchema({ dataDir }, schema)
+
+/**
+ * The migrated template of the server's in-memory databases (`migratedPglite` of store-sql):
+ * store-sql's tables and the server's (`SERVER_MIGRATION_SET`, as `serverStorage` migrates them),
+ * in `schema`; `cacheDir` keeps it for the next process (the server tests' run makes one).
+ */
+export const serverTemplateOptions = (schema: string | undefined, cacheDir?: string): PgliteTemplateOptions => ({
+  schema,
+  more: [SERVER_MIGRATION_SET],
+  ...(cacheDir === undefined ? {} : { cacheDir })
+})
 
 /**
  * The database client the configuration names: PostgreSQL at `DATABASE_URL`, else PGlite on its
@@ -44,7 +65,8 @@ const pgliteClient = (dataDir: string | undefined, schema: string | undefined) =
 export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
   if (database._tag === "Postgres") return postgresClient(database.url, { schema: database.schema, maxConnections: 10 })
   const dataDir = database.dataDir
-  if (dataDir === undefined) return pgliteClient(undefined, database.schema)
+  // In memory: the process's first database is migrated and kept as the template of the next ones.
+  if (dataDir === undefined) return migratedPgliteClient(serverTemplateOptions(database.schema))
   return Layer.unwrap(Effect.sync(() => {
     // PGlite makes its directory but not the parents (`./.paykit` on a fresh clone).
     mkdirSync(dataDir, { recursive: true })
@@ -60,13 +82,33 @@ export const describeDatabase = (database: Database): string => {
 }
 
 /** What a running server offers its embedder and its tests, in both modes. */
-export type ServerServices = Bootstrap | HttpServer.HttpServer | SqlClient.SqlClient | AccessTokens | IdempotencyStore | Organisations | DueWorker | DueWorkStore | DueWorkSchedule | OAuthStore | ConnectServer
+export type ServerServices =
+  | Bootstrap
+  | HttpServer.HttpServer
+  | SqlClient.SqlClient
+  | AccessTokens
+  | IdempotencyStore
+  | RequestLogStore
+  | Organisations
+  | DueWorker
+  | DuePolling
+  | DueWorkStore
+  | DueWorkSchedule
+  | OAuthStore
+  | ConnectServer
+  | MetricsEndpoint
 
 export interface ServerOptions {
   /** Replaces the configured database (tests pass an in-memory PGlite or one on a temporary directory). */
   readonly sqlClient?: Layer.Layer<SqlClient.SqlClient, unknown>
-  /** Registers Effect's spans (one per SQL statement, among others) for a tracer the embedder adds; off by default. */
+  /**
+   * True: spans (each request, engine operation, SQL statement, due item and webhook attempt) go to
+   * the tracer the embedder provides around the server's layer. Off by default, unless `tracer` is
+   * given or the environment names an OTLP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`; docs/operations.md, "Traces").
+   */
   readonly tracing?: boolean
+  /** A tracer layer of the embedder's own (`OtlpTracer.layer(...)`, any that sets Effect's `Tracer`): the spans go there. */
+  readonly tracer?: Layer.Layer<never>
   /**
    * The request timeouts and the shutdown's wait, when not the defaults (`REQUEST_HEADERS_TIMEOUT_MS`,
    * `REQUEST_BODY_TIMEOUT_MS`, 20 seconds); tests shorten them to watch them act.
@@ -93,26 +135,60 @@ export interface ServerOptions {
   readonly rateLimits?: RateLimitsOf
 }
 
+/**
+ * The storage with the server's tables: store-sql's migrations then the server's, at start-up (on a
+ * Citus coordinator, distributed together: docs/storage.md, "Citus").
+ */
+export const serverStorage = (database: Database) =>
+  SqlStorage.pipe(
+    Layer.provide(Layer.succeed(MoreMigrations, [SERVER_MIGRATION_SET])),
+    Layer.provide(Layer.succeed(CitusSetting, database._tag === "Postgres" ? database.citus ?? "auto" : "auto"))
+  )
+
+/**
+ * The stored request log: on PGlite, a database of its own in a thread of its own (`request-log-thread/`,
+ * beside an on-disk data directory in its `request-log` sub-directory); on PostgreSQL and Citus, the
+ * server's database (`SqlRequestLog`), which is another process already.
+ */
+const requestLogStorage: Layer.Layer<RequestLogStore | RequestLogUpkeep, never, SqlClient.SqlClient> = Layer.unwrap(Effect.map(
+  Effect.serviceOption(PgliteClient.PgliteClient),
+  (pglite) => Option.isSome(pglite)
+    ? requestLogThread(threadOptionsFor(pglite.value.pglite.dataDir), presentOrganisations(pglite.value))
+    : Layer.merge(SqlRequestLog, RequestLogUpkeep.inServerDatabase)
+))
+
+/** Organisation removal and retention, reaching the request log too where it is not in the server's database. */
+const withRequestLogUpkeep = Layer.effectContext(Effect.gen(function*() {
+  const organisations = yield* Organisations
+  const retention = yield* RetentionStore
+  const upkeep = yield* RequestLogUpkeep
+  return Context.make(Organisations, Organisations.of({
+    ...organisations,
+    remove: (id, detach) => Effect.tap(organisations.remove(id, detach), (removed) => removed ? upkeep.removeOrganisation(id) : Effect.void)
+  })).pipe(Context.add(RetentionStore, RetentionStore.of({
+    prune: (organisation, cutoffs, limit) =>
+      Effect.zipWith(retention.prune(organisation, cutoffs, limit), upkeep.prune(organisation, new Date(cutoffs.eventsBefore).toISOString(), limit), Math.max)
+  })))
+}))
+
 const pieces = (config: ServerConfig, options: ServerOptions) => {
-  const database = Layer.effectDiscard(migrateServer).pipe(
-    Layer.provideMerge(SqlStorage),
+  const database = serverStorage(config.database).pipe(
     Layer.provideMerge(options.sqlClient ?? sqlClientLayer(config.database))
   )
   const ports = Layer.mergeAll(
     SqlAccessTokens,
     SqlIdempotencyStore,
-    Organisations.layerSql,
     OAuthStore.layerSql,
     // Windows in the database, on real time: shared by every process on it.
     sqlRateLimiter(options.rateLimits ?? specRateLimits),
-    RetentionSql,
-    ClockAdvanceLock.layer
+    ClockAdvanceLock.layer,
+    withRequestLogUpkeep.pipe(Layer.provide(Layer.merge(Organisations.layerSql, RetentionSql)), Layer.provideMerge(requestLogStorage))
   )
   return {
     database,
     ports,
     externals: Layer.mergeAll(
-      SandboxBank,
+      config.bank === "files" ? FilesBank : SandboxBank,
       IdGenerator.layer,
       webhookSecretKeyLayer(config.database, config.webhooks),
       webhookSenderLayer(config.mode, options.webhookTimeoutMs)
@@ -147,10 +223,14 @@ const makeFoundation = (config: ServerConfig, options: ServerOptions) => {
   // Retention (`retention` rows): events, webhook records and idempotency keys past their period.
   const declared = Effect.all([webhookDueWork, retentionDueWork(retention), storageMaintenance])
   const services = Layer.unwrap(Effect.map(declared, (kinds) => dueWorkerLayer([...kinds, ...dueWork], timing))).pipe(
-    Layer.provideMerge(deliveries)
+    Layer.provideMerge(Layer.merge(deliveries, DuePolling.layer))
   )
   const polling = options.runsDueWork === false ? Layer.empty : pollDueWork(timing)
-  return Layer.mergeAll(polling, Layer.effectDiscard(ensureDailyRuns), Layer.effectDiscard(ensureStorageMaintenance)).pipe(
+  // The stored request log's writer, which the dispatchers hand each answered request (`PAYKIT_REQUEST_LOG=off`: none).
+  const recording = config.requestLog === "off" ? Layer.empty : requestLogWriterLayer
+  // The metrics listener (PAYKIT_METRICS_PORT) opens once the worker exists: its gauges name the worker's kinds.
+  const metrics = metricsListener(config.host, config.metricsPort)
+  return Layer.mergeAll(polling, recording, metrics, Layer.effectDiscard(ensureDailyRuns), Layer.effectDiscard(ensureStorageMaintenance)).pipe(
     Layer.provideMerge(boot.pipe(Layer.provideMerge(services)))
   )
 }
@@ -161,7 +241,7 @@ const apiRoutesLayer = <A, E, R>(config: ServerConfig, pages: Layer.Layer<A, E, 
   const scenarios = config.mode === "sandbox" ? scenarioRoutes : liveScenarioRoutes
   // A live server has none: its `/sandbox/*` answers 403 (`liveSandboxRoutes`).
   const organisations = config.mode === "sandbox" ? sandboxOrganisationRoutes(config.adminSecret ?? Option.none()) : Effect.succeed([])
-  const api = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, organisations, oauthAppRoutes, rootRoute(config.mode)))
+  const api = makeHttpAppWith(apiDispatcher(paykitRoutes, sandbox, scenarios, organisations, oauthAppRoutes, requestLogRoutes, rootRoute(config.mode), healthRoutes))
   return withDashboard(config.mode).pipe(Layer.provide(api), Layer.provide(pages))
 }
 
@@ -200,17 +280,13 @@ export const makeEmbeddedServer = (config: ServerConfig, options: ServerOptions,
     const connect = Context.get(yield* Layer.build(apiDispatcher(connectRoutes(config.mode)).pipe(Layer.provide(pages))), ApiDispatcher)
     return PaykitDispatchers.of({ api: api.mountedAt(mount.basePath), connect: connect.mountedAt(mount.connectBasePath) })
   }))
-  return dispatchers.pipe(Layer.provideMerge(makeFoundation(config, options)), Layer.provide(options.tracing === true ? Layer.empty : noSpans))
+  return dispatchers.pipe(Layer.provideMerge(makeFoundation(config, options)), Layer.provide(observation(options)))
 }
 
 /** What an embedded paykit offers its host: the running foundation and its two dispatchers. */
 export type EmbeddedServices = Exclude<ServerServices, HttpServer.HttpServer | ConnectServer> | PaykitDispatchers
 
-/** The address a listener on `host` is opened at by a browser: a wildcard host, which no browser can open, as `localhost`. */
-export const listeningUrl = (host: string, port: number): string => {
-  const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host
-  return `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`
-}
+export { listeningUrl } from "./listening-url.ts"
 
 /** Where people reach a server listening on `port`: `PAYKIT_PUBLIC_URL`, else the address it listens on. */
 export const publicUrlAt = (config: Pick<ServerConfig, "host" | "publicUrl">, port: number): string =>
@@ -260,15 +336,11 @@ export const makeLiveServer = (config: ServerConfig, options: ServerOptions = {}
  */
 export const makeServer = (config: ServerConfig, options: ServerOptions = {}): Layer.Layer<ServerServices, unknown> =>
   (config.mode === "sandbox" ? makeSandboxServer(config, options) : makeLiveServer(config, options)).pipe(
-    Layer.provide(options.tracing === true ? Layer.empty : noSpans)
+    Layer.provide(observation(options))
   )
 
-/**
- * The server exports no traces, so it registers no spans: `effect/sql` opens one per statement,
- * and on PGlite that was about a tenth of a point read's time. `tracing: true` keeps Effect's
- * default, for a composition that adds a tracer.
- */
-const noSpans = Layer.succeed(References.TracerEnabled, false)
+/** What every composition of the server runs under: its own metric registry, and the tracer's setting (`tracingLayer`: without a tracer to export to, no spans). */
+const observation = (options: ServerOptions) => Layer.merge(metricsRegistry, tracingLayer(options))
 
 /** The first start's line: the organisation made, and its token, the one time it exists in clear. */
 export const announceCreatedToken = Effect.gen(function*() {
@@ -307,6 +379,7 @@ const announce = (config: ServerConfig) =>
       msg: "listening",
       url: `http://${config.host}:${new URL(url).port}`,
       mode: config.mode,
+      bank: config.bank ?? "sandbox",
       organisation: boot.organisation.id,
       organisation_name: boot.organisation.name,
       token: tokenHint(config, boot.accessToken),

@@ -23,20 +23,20 @@ import { IDEMPOTENCY_KEY_LIFETIME_MS, IdempotencyStore, type KeyedCreate, type K
 const KeptRow = Schema.Struct({ resource_id: Schema.String })
 const decodeKeptRows = Schema.decodeUnknownEffect(Schema.Array(KeptRow))
 
+/** Takes the key: a new row, or one whose lifetime is over; locks the row either way (on Citus, a router statement). Exported so a test can read its plan. */
+export const claimKeyStatement = (sql: SqlClient.SqlClient, organisation: string, key: string, nowMillis: number) =>
+  sql`INSERT INTO idempotency_keys (organisation_id, key, created_at)
+    VALUES (${organisation}, ${key}, ${new Date(nowMillis).toISOString()}::timestamptz)
+    ON CONFLICT (organisation_id, key) DO UPDATE SET created_at = EXCLUDED.created_at, resource_id = NULL
+    WHERE idempotency_keys.created_at <= ${new Date(nowMillis - IDEMPOTENCY_KEY_LIFETIME_MS).toISOString()}::timestamptz
+    RETURNING key`
+
 export const SqlIdempotencyStore: Layer.Layer<IdempotencyStore, never, SqlClient.SqlClient> = Layer.effect(
   IdempotencyStore,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    /** Takes the key: a new row, or one whose lifetime is over. Locks the row either way. */
     const claim = (organisation: string, key: string, nowMillis: number) =>
-      Effect.map(
-        sql`INSERT INTO idempotency_keys (organisation_id, key, created_at)
-          VALUES (${organisation}, ${key}, ${new Date(nowMillis).toISOString()}::timestamptz)
-          ON CONFLICT (organisation_id, key) DO UPDATE SET created_at = EXCLUDED.created_at, resource_id = NULL
-          WHERE idempotency_keys.created_at <= ${new Date(nowMillis - IDEMPOTENCY_KEY_LIFETIME_MS).toISOString()}::timestamptz
-          RETURNING key`,
-        (rows) => rows.length > 0
-      )
+      Effect.map(claimKeyStatement(sql, organisation, key, nowMillis), (rows) => rows.length > 0)
     /** The resource a kept key created; every committed row names one. */
     const keptResource = (organisation: string, key: string) =>
       Effect.flatMap(

@@ -18,6 +18,14 @@ export type RateLimitsOf = (group: RateLimitGroup) => number
 
 export const specRateLimits: RateLimitsOf = (group) => group.limitPerMinute
 
+/** One request counted in its window unless the window is at `limit`: one row's upsert (on Citus, a router statement). Exported so a test can read its plan. */
+export const hitStatement = (sql: SqlClient.SqlClient, organisation: string, group: string, start: number, limit: number) =>
+  sql`INSERT INTO rate_limit_windows (organisation_id, group_name, window_start, count)
+    VALUES (${organisation}, ${group}, ${start}, 1)
+    ON CONFLICT (organisation_id, group_name, window_start)
+    DO UPDATE SET count = rate_limit_windows.count + 1 WHERE rate_limit_windows.count < ${limit}
+    RETURNING count`
+
 /** The limiter on the windows table, each group limited to `limitsOf(group)` a minute. */
 export const sqlRateLimiter = (limitsOf: RateLimitsOf): Layer.Layer<RateLimiter, never, SqlClient.SqlClient> => Layer.effect(
   RateLimiter,
@@ -28,11 +36,7 @@ export const sqlRateLimiter = (limitsOf: RateLimitsOf): Layer.Layer<RateLimiter,
         Effect.orDie(Effect.gen(function*() {
           const start = windowStartOf(nowMillis)
           const limit = limitsOf(group)
-          const counted = yield* decodeCounts(yield* sql`INSERT INTO rate_limit_windows (organisation_id, group_name, window_start, count)
-            VALUES (${organisation}, ${group.name}, ${start}, 1)
-            ON CONFLICT (organisation_id, group_name, window_start)
-            DO UPDATE SET count = rate_limit_windows.count + 1 WHERE rate_limit_windows.count < ${limit}
-            RETURNING count`)
+          const counted = yield* decodeCounts(yield* hitStatement(sql, organisation, group.name, start, limit))
           const count = counted[0]?.count
           if (count === undefined) return decisionOf(start, limit, false, limit)
           if (count === 1) {

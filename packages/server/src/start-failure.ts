@@ -1,4 +1,5 @@
 import { Cause, Config, Effect, Redacted } from "effect"
+import { CitusRefused } from "@paykit/store-sql"
 import type { Database } from "./config.ts"
 import { ServerLog, type ServerLogLine } from "./server-log.ts"
 
@@ -59,6 +60,8 @@ const remedyOf = (codes: ReadonlySet<string>, database: Database | undefined): s
 /** The one line a failed start prints: what went wrong (`failed`, then why) and what to do. */
 export const startFailureLine = (cause: Cause.Cause<unknown>, database: Database | undefined, failed = "the server could not start"): ServerLogLine => {
   const squashed = Cause.squash(cause)
+  // A cluster paykit cannot use as it is: the refusal is the line, what to do included.
+  if (squashed instanceof CitusRefused) return { level: "error", msg: `${failed}: ${squashed.message}`, code: "citus_refused" }
   const chain = chainOf(squashed)
   const codes = new Set(chain.flatMap((found) => found.code === undefined ? [] : [found.code]))
   const remedy = remedyOf(codes, database)

@@ -1,3 +1,4 @@
+import type { OrganisationId } from "@paykit/core"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -97,7 +98,7 @@ export const webhookTrustLayer = (mode: ServerMode) =>
  * same one at every restart. Made on the organisation's clock, as a request would make it: a
  * restart after an advance dates it then, not in the clock's past.
  */
-export const ensureSandboxEndpoint = (organisation: string, config: WebhookConfig | undefined) =>
+export const ensureSandboxEndpoint = (organisation: OrganisationId, config: WebhookConfig | undefined) =>
   Effect.gen(function*() {
     const endpoint = config === undefined ? Option.none() : config.endpoint
     if (Option.isNone(endpoint)) return

@@ -28,7 +28,7 @@ const run = async () => {
     if (message === "stop") stop()
   })
   process.once("disconnect", stop)
-  send({ ready: true })
+  send({ ready: true, metricsUrl: app.metricsUrl })
 }
 
 run().catch((error: unknown) => {

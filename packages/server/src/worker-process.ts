@@ -15,12 +15,14 @@ import type { ServerLogLine } from "./server-log.ts"
 /** What the child says over IPC: a log line, that it runs, or why it could not start. */
 export type WorkerMessage =
   | { readonly line: ServerLogLine }
-  | { readonly ready: true }
+  | { readonly ready: true; readonly metricsUrl?: string | undefined }
   | { readonly failed: string }
 
 /** The host's side of it: the child's pid, and the stop that waits for it to end (killing it past `ms`). */
 export interface WorkerProcess {
   readonly pid: number | undefined
+  /** The child's own `/metrics` (on a free port of 127.0.0.1), with the host's `metricsPort`; the host's scrape reads it. */
+  readonly metricsUrl: string | undefined
   readonly stop: (ms: number) => Promise<void>
 }
 
@@ -36,6 +38,11 @@ const childEnvironment = (options: PaykitAppOptions): NodeJS.ProcessEnv => {
     if (!name.startsWith("PAYKIT_") && name !== "DATABASE_URL") env[name] = value
   }
   for (const [name, value] of Object.entries(environmentOf(options))) if (value !== undefined) env[name] = value
+  // The metrics port is the host's: the child listens on a free one of its own, which the host's scrape reads.
+  if (options.metricsPort !== undefined) {
+    env["PAYKIT_METRICS_PORT"] = "0"
+    env["HOST"] = "127.0.0.1"
+  }
   return env
 }
 
@@ -62,7 +69,7 @@ export const startWorkerProcess = (options: PaykitAppOptions, log: (line: Server
       else if ("failed" in message) failed = message.failed
       else {
         running = true
-        resolve({ pid: child.pid, stop: (ms) => {
+        resolve({ pid: child.pid, metricsUrl: message.metricsUrl, stop: (ms) => {
           stopping = true
           return stop(child, ending, ms)
         } })

@@ -13,7 +13,7 @@ const configOf = (env: Record<string, string>) =>
 
 /** The settings `appOptionsOf` carries (the listeners' PORT, HOST and PAYKIT_CONNECT_PORT stay with `main.ts`). */
 const CASES: ReadonlyArray<Record<string, string>> = [
-  { PAYKIT_MODE: "sandbox", PAYKIT_DATA_DIR: "/var/lib/paykit" },
+  { PAYKIT_MODE: "sandbox", PAYKIT_BANK: "files", PAYKIT_DATA_DIR: "/var/lib/paykit" },
   {
     PAYKIT_MODE: "live",
     DATABASE_URL: "postgresql://paykit:secret@db.internal:5432/paykit",
@@ -35,7 +35,7 @@ const CASES: ReadonlyArray<Record<string, string>> = [
 ]
 
 /** What the server fills in when the environment is silent: its defaults, and the listener's address as the public URL. */
-const FILLED_IN = ["PAYKIT_MODE", "PAYKIT_DATA_DIR", "PAYKIT_EVENT_RETENTION_DAYS", "PAYKIT_PUBLIC_URL"]
+const FILLED_IN = ["PAYKIT_MODE", "PAYKIT_BANK", "PAYKIT_DATA_DIR", "PAYKIT_EVENT_RETENTION_DAYS", "PAYKIT_REQUEST_LOG", "PAYKIT_PUBLIC_URL"]
 
 describe("the server's settings as createPaykitApp's options", () => {
   it.each(CASES)("come back as the same environment: %o", (env) => {

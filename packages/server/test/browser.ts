@@ -98,11 +98,14 @@ export const focusOrder = async (page: Page, count: number): Promise<ReadonlyArr
   return focused
 }
 
-export const launchBrowser = async (): Promise<Browser> => {
+/** `timezoneId`: the reader's time zone (an IANA name), as a browser in that zone runs the pages' script. */
+export const launchBrowser = async (options: { readonly timezoneId?: string } = {}): Promise<Browser> => {
   const executablePath = await findChromium()
   const profile = mkdtempSync(join(tmpdir(), "paykit-chromium-"))
   // A persistent context is how Playwright takes a profile directory of one's own (`--user-data-dir`).
-  const context = await chromium.launchPersistentContext(profile, { executablePath, args: ARGS, headless: true, viewport: { width: 900, height: 900 } })
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath, args: ARGS, headless: true, viewport: { width: 900, height: 900 }, ...(options.timezoneId === undefined ? {} : { timezoneId: options.timezoneId, locale: "en-GB" })
+  })
   return {
     context,
     close: async () => {

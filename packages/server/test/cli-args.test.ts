@@ -5,7 +5,8 @@ import { flagOfSetting, SERVER_SETTINGS, serverConfig } from "../src/config.ts"
 import { EXIT, type Io, parse } from "../src/cli/args.ts"
 import { COMMANDS, runCli } from "../src/cli/run.ts"
 import { environmentWith, settingOptions } from "../src/cli/settings.ts"
-import { advanceBody } from "../src/cli/simulate.ts"
+import { advanceBody } from "../src/cli/advance.ts"
+import { eventFilterOf, keptBody } from "../src/cli/listen.ts"
 
 /** `paykit`'s argument parsing and exit codes, in this process (cli.test.ts runs the commands against a server). */
 
@@ -119,5 +120,48 @@ describe("advance's argument", () => {
       expect(advanceBody(d.toISOString())).toEqual({ to: d.toISOString() })
     }))
     expect(advanceBody("2027-01-01")).toEqual({ to: "2027-01-01" })
+  })
+})
+
+describe("listen --events", () => {
+  const TYPES = ["payments", "mandates", "refunds", "payouts"] as const
+  const ACTIONS = ["created", "confirmed", "active", "paid_out"] as const
+  const eventArb = fc.record({
+    id: fc.stringMatching(/^EV[0-9A-Z]{12}$/),
+    created_at: fc.date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true }).map((d) => d.toISOString()),
+    resource_type: fc.constantFrom(...TYPES),
+    action: fc.constantFrom(...ACTIONS)
+  })
+  const entryArb = fc.tuple(fc.constantFrom(...TYPES), fc.option(fc.constantFrom(...ACTIONS, "*"), { nil: undefined }))
+    .map(([type, action]) => action === undefined ? type : `${type}.${action}`)
+
+  it("sends on exactly the events an entry names (its type, or its type and action), with the rest of the body; none, nothing (property)", () => {
+    fc.assert(fc.property(fc.array(eventArb, { maxLength: 6 }), fc.array(entryArb, { minLength: 1, maxLength: 3 }), (events, entries) => {
+      const body = JSON.stringify({ events, meta: { webhook_id: "WB000000000001" } })
+      const named = (e: (typeof events)[number]) => entries.some((entry) => {
+        const [type, action] = entry.split(".")
+        return type === e.resource_type && (action === undefined || action === "*" || action === e.action)
+      })
+      const wanted = events.filter(named)
+      const sent = keptBody(body, eventFilterOf(entries.join(",")))
+      if (wanted.length === 0) {
+        expect(sent).toBeUndefined()
+        return
+      }
+      expect(JSON.parse(sent?.body ?? "")).toEqual({ events: wanted, meta: { webhook_id: "WB000000000001" } })
+      expect(sent?.events.map((e) => e.id)).toEqual(wanted.map((e) => e.id))
+      expect(sent?.time).toBe(wanted.map((e) => e.created_at).sort().at(-1))
+    }))
+  })
+
+  it("without --events every body goes on unchanged, byte for byte", () => {
+    fc.assert(fc.property(fc.array(eventArb, { maxLength: 4 }), (events) => {
+      const body = JSON.stringify({ events, meta: {} }, null, 1)
+      expect(keptBody(body, undefined)?.body).toBe(body)
+    }))
+  })
+
+  it.each(["", "payments.", "Payments", "payments.confirmed.twice", "payments;drop"])("refuses %j as a usage error", (text) => {
+    expect(() => eventFilterOf(text)).toThrow(/--events/)
   })
 })

@@ -107,7 +107,7 @@ export const startWithFlags = async (bin: PaykitBin, dataDir: string) => {
 interface Received { readonly body: string; readonly signatureValid: boolean }
 
 /** A receiver of webhooks on a loopback port: every request, and whether `Webhook-Signature` is right for `secret`. */
-const receiver = async (secret: string) => {
+export const webhookReceiver = async (secret: string) => {
   const received: Array<Received> = []
   const server: Server = createServer((request, response) => {
     const chunks: Array<Buffer> = []
@@ -131,7 +131,7 @@ const receiver = async (secret: string) => {
  */
 export const listenJourney = async (bin: PaykitBin, url: string, token = JOURNEY_TOKEN) => {
   const secret = "receiver_own_secret_0001"
-  const target = await receiver(secret)
+  const target = await webhookReceiver(secret)
   const listen = runPaykit(bin, ["listen", "--forward-to", target.url, "--secret", secret, "--url", url, "--token", token, "--json"])
   try {
     const ready = JSON.parse((await listen.waitFor(/^\{"ready":true.*\}$/m))[0]) as { webhook_endpoint: string }
@@ -140,7 +140,12 @@ export const listenJourney = async (bin: PaykitBin, url: string, token = JOURNEY
     const exitCode = await stopPaykit(listen)
     const endpoints = await fetch(`${url}/webhook_endpoints/${ready.webhook_endpoint}`, { headers: { authorization: `Bearer ${token}`, "gocardless-version": "2015-07-06" } })
     const created = target.received.find((r) => r.body.includes(`"resource_type":"mandates","action":"created"`) && r.body.includes(mandate))
-    return { mandate, created, line: JSON.parse(line) as Record<string, unknown>, exitCode, endpoint: await endpoints.json() as Record<string, unknown>, output: listen.output() }
+    // Its last line, once stopped: the endpoint it disabled.
+    const stopped = /^\{"stopped":true.*\}$/m.exec(listen.output())?.[0]
+    return {
+      mandate, created, line: JSON.parse(line) as Record<string, unknown>, exitCode, endpoint: await endpoints.json() as Record<string, unknown>, output: listen.output(),
+      stopped: stopped === undefined ? undefined : JSON.parse(stopped) as Record<string, unknown>
+    }
   } finally {
     await stopPaykit(listen)
     target.close()

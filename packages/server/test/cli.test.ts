@@ -4,13 +4,15 @@ import { DISPLAY_PREFIX_LENGTH } from "@paykit/http"
 import { EXIT, type Io } from "../src/cli/args.ts"
 import { runCli } from "../src/cli/run.ts"
 import { nodeArgs } from "./child-server.ts"
-import { JOURNEY_TOKEN, listenJourney, type PaykitBin, startWithFlags, stopPaykit } from "./cli-journey.ts"
+import { JOURNEY_TOKEN, listenJourney, type PaykitBin, runPaykit, startWithFlags, stopPaykit, webhookReceiver } from "./cli-journey.ts"
 import { tempDataDir } from "./harness.ts"
 
 /**
  * The `paykit` command from source (the packed bin runs the same journey in scripts/pack-check.ts):
  * `start` with flags only, `listen` forwarding a mandate's `created` event signed for the
- * receiver, then the other subcommands in this process against that server and its store.
+ * receiver (and saying it disabled its endpoint), a second `listen` keeping the events `--events`
+ * names, then the other subcommands in this process against that server and its store: `trigger`
+ * listing a resource's scenarios, answering a typo with the nearest name.
  */
 
 const SOURCE_BIN: PaykitBin = { command: process.execPath, args: nodeArgs(fileURLToPath(new URL("../src/cli/paykit.ts", import.meta.url))) }
@@ -42,6 +44,7 @@ describe("the paykit command", () => {
       expect(journey.line).toMatchObject({ ok: true, status: 204, events: expect.arrayContaining([expect.objectContaining({ resource_type: "mandates", action: "created", resource: journey.mandate })]) })
       expect(journey.exitCode).toBe(EXIT.ok)
       expect(journey.endpoint["webhook_endpoints"]).toMatchObject({ enabled: false, disabled_reason: "disabled_by_user" })
+      expect(journey.stopped).toEqual({ stopped: true, webhook_endpoint: at(journey.endpoint, "webhook_endpoints", "id"), disabled: true })
 
       const env = { PAYKIT_URL: url, PAYKIT_TOKEN: JOURNEY_TOKEN }
       const made = await paykit(["sandbox", "create", "--name", "cli suite", "--json"], env)
@@ -61,8 +64,39 @@ describe("the paykit command", () => {
       expect(backwards.code).toBe(EXIT.failure)
       expect(backwards.err.join("\n")).toMatch(/^paykit: 422 .*only moves forward/)
 
-      const triggered = await paykit(["trigger", "mandate_activated", journey.mandate, "--json"], env)
-      expect(triggered.code, triggered.err.join("\n")).toBe(EXIT.ok)
+      // A listener of the mandates' `active` events alone: mandate_activated's `submitted` is not sent on.
+      const secret = "filtered_receiver_secret_01"
+      const filtered = await webhookReceiver(secret)
+      const only = runPaykit(SOURCE_BIN, ["listen", "--forward-to", filtered.url, "--secret", secret, "--events", "mandates.active", "--url", url, "--token", JOURNEY_TOKEN, "--json"])
+      try {
+        expect(JSON.parse((await only.waitFor(/^\{"ready":true.*\}$/m))[0])).toMatchObject({ events: "mandates.active", forward_to: filtered.url })
+        const before = await paykit(["trigger", journey.mandate, "--json"], env)
+        expect(before.json()).toMatchObject({ resource: { id: journey.mandate, collection: "mandates", status: "pending_submission", scheme: "bacs" } })
+        expect(at(before.json(), "scenarios")).toContain("mandate_activated")
+
+        const triggered = await paykit(["trigger", "mandate_activated", journey.mandate, "--json"], env)
+        expect(triggered.code, triggered.err.join("\n")).toBe(EXIT.ok)
+        const line = JSON.parse((await only.waitFor(new RegExp(`^\\{.*"action":"active","resource":"${journey.mandate}".*\\}$`, "m"), 60_000))[0]) as unknown
+        expect(at(line, "events")).toEqual([expect.objectContaining({ resource_type: "mandates", action: "active" })])
+        expect(await stopPaykit(only)).toBe(EXIT.ok)
+        const forwarded = filtered.received.flatMap((r) => (JSON.parse(r.body) as { events: ReadonlyArray<{ resource_type: string; action: string }> }).events)
+        expect(forwarded.length).toBeGreaterThan(0)
+        expect(forwarded.every((e) => e.resource_type === "mandates" && e.action === "active")).toBe(true)
+        expect(filtered.received.every((r) => r.signatureValid)).toBe(true)
+      } finally {
+        await stopPaykit(only)
+        filtered.close()
+      }
+
+      // A misspelt scenario is answered with the nearest name; a scenario that cannot start says which can.
+      const typo = await paykit(["trigger", "mandate_activatd", journey.mandate], env)
+      expect(typo.code).toBe(EXIT.failure)
+      expect(typo.err.join("\n")).toMatch(/^paykit: 404 .*did you mean mandate_activated\?/)
+      const again = await paykit(["trigger", "mandate_activated", journey.mandate], env)
+      expect(again.err.join("\n")).toMatch(/^paykit: 422 .*is active; no mandate scenario starts from active$/)
+      const listedNow = await paykit(["trigger", journey.mandate], env)
+      expect(listedNow.out.join("\n")).toMatch(/is a bacs mandate in active\.\nNo scenario starts from active\./)
+      expect(listedNow.out.join("\n")).toMatch(/mandate_suspended_by_payer +active; pay_to mandates only/)
       const logs = await paykit(["logs", "--once", "--tail", "50", "--json"], env)
       const lines = logs.out.map((l) => JSON.parse(l) as unknown)
       expect(lines.filter((l) => at(l, "type") === "event" && at(l, "links", "mandate") === journey.mandate).map((l) => at(l, "action")))
@@ -72,9 +106,9 @@ describe("the paykit command", () => {
       expect(text.out.join("\n")).toMatch(/ event {4}EV\w+ {2}mandates\.\w+ {2}MD\w+/)
 
       expect((await paykit(["sandbox", "delete", organisation], env)).code).toBe(EXIT.ok)
-      const again = await paykit(["sandbox", "delete", organisation, "--json"], env)
-      expect(again.code).toBe(EXIT.failure)
-      expect(JSON.parse(again.err.join(""))).toMatchObject({ error: { type: "failure" } })
+      const deletedTwice = await paykit(["sandbox", "delete", organisation, "--json"], env)
+      expect(deletedTwice.code).toBe(EXIT.failure)
+      expect(JSON.parse(deletedTwice.err.join(""))).toMatchObject({ error: { type: "failure" } })
       const wrongToken = await paykit(["sandbox", "list", "--token", organisationToken], env)
       expect(wrongToken.code).toBe(EXIT.failure)
     } finally {

@@ -29,6 +29,12 @@ describe("the environment", () => {
     expect(Option.map(config.sandboxToken, Redacted.value)).toEqual(Option.some("a-token-of-enough-length"))
   })
 
+  it("PAYKIT_BANK: sandbox by default, or files; anything else refused", () => {
+    expect(value({}).bank).toBe("sandbox")
+    expect(value({ PAYKIT_BANK: "files" }).bank).toBe("files")
+    for (const bank of ["file", "ebics", "SANDBOX"]) expect(Exit.isFailure(read({ PAYKIT_BANK: bank })), bank).toBe(true)
+  })
+
   it("DATABASE_URL picks PostgreSQL over any data directory, and is kept redacted", () => {
     const config = value({ DATABASE_URL: "postgresql://u:secret@db/paykit", PAYKIT_DATA_DIR: "/ignored" })
     expect(config.database._tag).toBe("Postgres")

@@ -1,16 +1,16 @@
 import type { ApiError, GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { api, json, localClient, SERVER_DATABASES, type TestServer } from "./harness.ts"
+import { api, json, localClient, SERVER_DATABASES_AND_CITUS, type TestServer } from "./harness.ts"
 
 /**
  * The direct-debit core's journeys through the official client on a sandbox server (issue 18),
  * with the sandbox clock advanced over the daily runs: a customer, their bank account, a mandate
  * and a payment made over HTTP, collected and paid out; a refund while the money is held, refused
  * once it is paid out; a failed payment retried; a mandate cancelled with its payment, then
- * reinstated. On PGlite, and PostgreSQL when `DATABASE_URL` is set.
+ * reinstated. On PGlite, PostgreSQL when `DATABASE_URL` is set, and Citus when `CITUS_URL` is.
  */
 
-describe.each(SERVER_DATABASES)("the direct-debit core on %s", (_database, start) => {
+describe.each(SERVER_DATABASES_AND_CITUS)("the direct-debit core on %s", (_database, start) => {
   let server: TestServer
   let client: GoCardlessClient
   let token = ""

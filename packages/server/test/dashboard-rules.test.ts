@@ -1,6 +1,8 @@
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { ID_PREFIXES, type IdResource, makeIdFactory, seededRandom } from "@paykit/core"
+import { CURRENCIES, formatMinorUnits, ID_PREFIXES, type IdResource, makeIdFactory, MINOR_UNIT_DIGITS, seededRandom } from "@paykit/core"
+import * as machines from "@paykit/machines"
+import { isInstant, moneyText, toneOf, utcText } from "../src/dashboard/format.ts"
 import { payoutHoldOf } from "../src/dashboard/home.ts"
 import { collectionsOfId, scenariosFor } from "../src/dashboard/resources.ts"
 
@@ -45,5 +47,46 @@ describe("payoutHoldOf", () => {
     expect(payoutHoldOf({ verification_status: "action_required", links: { default_gbp_payout_account: "BA0000000000001" } })).toContain("verification_status")
     expect(payoutHoldOf({ verification_status: "successful", links: { default_gbp_payout_account: null } })).toContain("no default payout account")
     expect(payoutHoldOf({ verification_status: "successful", links: { default_gbp_payout_account: "BA0000000000001" } })).toBeNull()
+  })
+})
+
+describe("moneyText", () => {
+  it("writes an amount's minor units as the currency's major units, exactly, with its symbol or code (property)", () => {
+    fc.assert(fc.property(fc.constantFrom(...CURRENCIES), fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (currency, amount) => {
+      const text = moneyText(amount, currency) ?? ""
+      // Its digits are the minor units' decimal form, grouped by thousands: no float rounding on the way.
+      expect(text.replace(/[^0-9.-]/g, "")).toBe(formatMinorUnits(amount, currency))
+      expect(text.split(".")[1]?.length).toBe(MINOR_UNIT_DIGITS[currency])
+      expect(text.startsWith("-")).toBe(amount < 0)
+    }))
+    expect(moneyText(1500, "GBP")).toBe("£15.00")
+    expect(moneyText(-320, "EUR")).toBe("-€3.20")
+    expect(moneyText(100_000, "SEK")).toBe("SEK\u00a01,000.00")
+    expect(moneyText(1.5, "GBP")).toBeUndefined()
+    expect(moneyText(100, "XYZ")).toBeUndefined()
+  })
+})
+
+describe("instants", () => {
+  it("an instant's UTC text is its minute, in UTC, and says so (property)", () => {
+    fc.assert(fc.property(fc.date({ min: new Date("1970-01-01"), max: new Date("9999-12-31"), noInvalidDate: true }), (date) => {
+      const value = date.toISOString()
+      expect(isInstant(value)).toBe(true)
+      expect(utcText(value)).toBe(`${value.slice(0, 10)} ${value.slice(11, 16)} UTC`)
+    }))
+    expect(isInstant("2026-12-03")).toBe(false)
+    expect(isInstant("PM01234567890A")).toBe(false)
+  })
+})
+
+describe("toneOf", () => {
+  it("gives every status of every machine a tone, but an access token's inactive", () => {
+    const statuses = new Set(Object.entries(machines).flatMap(([name, value]) => name.endsWith("_STATUSES") && Array.isArray(value) ? value.map(String) : []))
+    expect(statuses.size).toBeGreaterThan(40)
+    expect([...statuses].filter((s) => toneOf(s) === "neutral")).toEqual(["inactive"])
+    expect(toneOf("paid_out")).toBe("good")
+    expect(toneOf("pending_submission")).toBe("pending")
+    expect(toneOf("pending_customer_approval")).toBe("attention")
+    expect(toneOf("charged_back")).toBe("bad")
   })
 })

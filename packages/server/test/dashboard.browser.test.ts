@@ -10,9 +10,11 @@ import { localClient, startServer, type TestServer } from "./harness.ts"
 /**
  * The dashboard in a real headless Chromium, used as a developer uses it with the sandbox token:
  * signed in with the keyboard alone, a payment made through the official client found by its id,
- * its events and status history read, a scenario run from its page, a failed webhook delivery
- * retried, the clock advanced a day. Every page is checked with axe-core; screenshots with
- * PAYKIT_SCREENSHOTS=1 (docs/pages/dashboard-*.png).
+ * its events and status history read, a scenario run from its page (what it ran said on the page
+ * it leads to), a failed webhook delivery retried, the payments filtered by a select, the clock
+ * advanced a day. The browser runs in Kolkata (UTC+05:30): the pages' times show that zone, the
+ * UTC value on hover. Every page is checked with axe-core; screenshots with PAYKIT_SCREENSHOTS=1
+ * (docs/pages/dashboard-*.png).
  */
 
 let server: TestServer
@@ -20,8 +22,11 @@ let client: GoCardlessClient
 let browser: Browser
 let receiver: Receiver
 let page: Page
+/** The reader's zone: half an hour off UTC's, so no UTC time can pass for it. */
+const READER_ZONE = "Asia/Kolkata"
+const READER_OFFSET_MS = 5.5 * 60 * 60 * 1000
 beforeAll(async () => {
-  ;[server, browser, receiver] = await Promise.all([startServer({ sandboxToken: DASHBOARD_TOKEN }), launchBrowser(), startReceiver("not-checked-here")])
+  ;[server, browser, receiver] = await Promise.all([startServer({ sandboxToken: DASHBOARD_TOKEN }), launchBrowser({ timezoneId: READER_ZONE }), startReceiver("not-checked-here")])
   client = localClient(DASHBOARD_TOKEN, server.url)
   page = await freshPage(browser)
 }, 120_000)
@@ -54,6 +59,19 @@ describe("the dashboard in Chromium", () => {
     await expectAccessible("home")
   })
 
+  it("shows times in the reader's zone, the UTC value on hover; says sandbox; has an icon", async () => {
+    const now = page.locator("#clock-now time")
+    await expect.poll(() => now.getAttribute("data-zone")).toBe("local")
+    const utc = await now.getAttribute("datetime") ?? ""
+    const local = new Date(Date.parse(utc) + READER_OFFSET_MS).toISOString()
+    expect(await now.innerText()).toContain(local.slice(11, 16))
+    expect(await now.getAttribute("title")).toBe(`${utc.slice(0, 10)} ${utc.slice(11, 23)} UTC`)
+    expect(await page.getByRole("complementary", { name: "Sandbox" }).innerText()).toContain("Nothing here moves real money")
+    const icon = await page.locator("link[rel=icon]").getAttribute("href") ?? ""
+    expect((await page.request.get(`${server.url}${icon}`)).status()).toBe(200)
+    expect((await page.request.get(`${server.url}/favicon.ico`)).headers()["content-type"]).toBe("image/svg+xml")
+  })
+
   it("creates a webhook endpoint, its secret shown once", async () => {
     await page.getByRole("link", { name: "Webhooks" }).click()
     await expectAccessible("webhooks")
@@ -78,14 +96,35 @@ describe("the dashboard in Chromium", () => {
     expect(await timeline.innerText()).toContain("created")
     await expectAccessible("payment")
 
+    expect(await page.locator("main").innerText()).toMatch(/amount\s+£15\.00/)
+    expect(await page.locator("main").innerText()).toContain("Customer: Ada Lovelace")
+
     await page.getByRole("button", { name: "Run payment_confirmed" }).click()
     await page.waitForURL((url) => url.pathname === `/dashboard/resources/payments/${payment}`)
+    expect(await page.getByRole("status").innerText()).toBe(
+      `Ran payment_confirmed on ${payment}. It made 2 events: payments.submitted ${payment}, payments.confirmed ${payment}. They are queued as webhooks to 1 enabled endpoint.`)
     const after = await page.getByRole("table", { name: "Event timeline, newest first" }).innerText()
-    expect(after).toContain("submitted")
-    expect(after).toContain("confirmed")
+    expect(after).toContain("payments.submitted")
+    expect(after).toContain("payments.confirmed")
     expect(await page.getByRole("table", { name: "Status history, oldest first" }).innerText()).toContain("confirmed")
     expect(await page.getByRole("button", { name: "Run payment_confirmed" }).count()).toBe(0)
+    expect(await page.locator("#scenarios + p").innerText()).toBe("No scenario simulator starts from confirmed. The payment scenarios start:")
     await expectAccessible("payment-confirmed")
+    // Shown once: a reload says nothing more.
+    await page.reload()
+    expect(await page.getByRole("status").count()).toBe(0)
+  })
+
+  it("filters the payments by a status chosen from a select", async () => {
+    await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Payments", exact: true }).click()
+    await page.getByLabel("status").selectOption("confirmed")
+    await page.getByRole("button", { name: "Filter" }).click()
+    await page.waitForURL((url) => url.searchParams.get("status") === "confirmed")
+    const rows = await page.getByRole("table", { name: "Payments, newest first" }).locator("tbody tr").allInnerTexts()
+    expect(rows.length).toBeGreaterThan(0)
+    for (const row of rows) expect(row).toContain("confirmed")
+    expect(rows.join("\n")).toContain("Ada Lovelace")
+    await expectAccessible("payments")
   })
 
   it("retries a failed webhook delivery from its page", async () => {
@@ -102,7 +141,7 @@ describe("the dashboard in Chromium", () => {
     expect(receiver.received.length).toBeGreaterThan(delivered)
     expect(receiver.received.at(-1)?.answered).toBe(200)
     const fields = await page.locator("main").innerText()
-    expect(fields).toMatch(/successful\s+true/)
+    expect(fields).toMatch(/successful\s+succeeded/)
   })
 
   it("lists the organisation's access tokens; lists of resources page through the API's cursors", async () => {
@@ -128,6 +167,8 @@ describe("the dashboard in Chromium", () => {
     await page.getByRole("button", { name: "Advance 1 day" }).click()
     await page.waitForURL((url) => url.pathname === "/dashboard")
     expect(await page.locator("main").innerText()).toMatch(/Offset\s+P1D/)
+    // The confirmed payment is paid out on the day's run.
+    expect(await page.getByRole("status").innerText()).toMatch(/^Advanced the clock by P1D\. The organisation's clock is now .* UTC\. It made \d+ events?: .*payments\.paid_out/)
     await expectAccessible("home-advanced")
   })
 })

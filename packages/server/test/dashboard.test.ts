@@ -44,7 +44,7 @@ describe("signing in", () => {
     const text = await home.text()
     expect(text).toContain(server.boot.organisation.id)
     // The sandbox's creditor is ready to be paid out.
-    expect(text).toMatch(/Sandbox Creditor Ltd<\/td><td>successful<\/td><td>not held<\/td>/)
+    expect(text).toMatch(/Sandbox Creditor Ltd<\/td><td><span class="badge badge-good">successful<\/span><\/td><td>not held<\/td>/)
   })
 
   it("refuses a wrong token, a sign-in post without its CSRF token, and a partner app's token", async () => {
@@ -230,7 +230,7 @@ describe("tenancy and escaping", () => {
 })
 
 describe("on a live server", () => {
-  it("signs in and shows the organisation, without the sandbox's clock or scenarios", async () => {
+  it("signs in and shows the organisation, without the sandbox's banner, clock or scenarios", async () => {
     const live = await startServer({ mode: "live", sandboxToken: DASHBOARD_TOKEN })
     try {
       const token = await live.runtime.runPromise(issueAccessToken({ id: "AT_dashboard_live", organisation: live.boot.organisation.id, scope: "read_write" }))
@@ -238,6 +238,7 @@ describe("on a live server", () => {
       const home = await (await get(live.url, cookie, "/dashboard")).text()
       expect(home).toContain(live.boot.organisation.id)
       expect(home).not.toContain("Sandbox clock")
+      expect(home).not.toContain("<aside class=\"sandbox-banner\"")
       expect((await get(live.url, cookie, "/dashboard/resources/payments")).status).toBe(200)
     } finally {
       await live.close()
@@ -262,6 +263,9 @@ describe("mounted under a host's prefix", () => {
       const home = await (await at("/dashboard", { headers: { cookie: cookie.split(";")[0] ?? "" } })).text()
       expect(home).toContain(`href="${MOUNT}/dashboard/resources/payments"`)
       expect(home).toContain(`href="${MOUNT}/dashboard/test-values"`)
+      expect(home).toContain(`<script src="${MOUNT}/dashboard/assets/local-times.js" defer></script>`)
+      expect((await at("/dashboard/assets/local-times.js")).status).toBe(200)
+      expect(home).toContain(`<link rel="icon" href="${MOUNT}/dashboard/assets/favicon.svg"`)
       const values = await (await at("/dashboard/test-values", { headers: { cookie: cookie.split(";")[0] ?? "" } })).text()
       expect(values).toContain(`href="${MOUNT}/docs#test-values"`)
     } finally {
@@ -277,7 +281,7 @@ describe.skipIf(process.env["DATABASE_URL"] === undefined)("on PostgreSQL", () =
       const payment = await bacsPayment(localClient(DASHBOARD_TOKEN, pg.url))
       const cookie = await signedIn(pg.url, DASHBOARD_TOKEN)
       const tokens = await (await get(pg.url, cookie, "/dashboard/tokens")).text()
-      expect(tokens).toMatch(/read_write<\/td><td>active<\/td><td>\d{4}-\d{2}-\d{2}T/)
+      expect(tokens).toMatch(/read_write<\/td><td>active<\/td><td><time datetime="\d{4}-\d{2}-\d{2}T[^"]+Z"/)
       const page = await (await get(pg.url, cookie, `/dashboard/resources/payments/${payment}`)).text()
       expect(page).toContain("Status history, oldest first")
       expect(page).toContain("pending_submission")

@@ -166,7 +166,7 @@ describe.each(SERVER_DATABASES)("public keys and encrypted bank details on %s", 
   it("keeps each organisation's keys and accounts to itself", async () => {
     const kid = await keyId(pem(pair.publicKey))
     const { account } = await payerAccount("kay@example.com")
-    const other = `OR_documents_${Math.random().toString(36).slice(2, 8)}`
+    const other = `OR0000D0C${String(Math.floor(Math.random() * 100_000)).padStart(5, "0")}`
     await run(server, Effect.gen(function*() {
       yield* (yield* Organisations).insert({ id: other, name: "Other", environment: "sandbox", origin: "operator" })
     }))

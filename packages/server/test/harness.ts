@@ -6,9 +6,9 @@ import { GoCardlessClient } from "gocardless-nodejs"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { RequestLog, serverUrl, silentRequestLog } from "@paykit/http"
-import { PgliteClient } from "@paykit/store-sql"
+import { CurrentRequestRecorder, RequestLog, serverUrl, silentRequestLog } from "@paykit/http"
 import { Bootstrap, makeServer, type ServerConfig, type ServerOptions, ServerLog, type ServerLogLine, type ServerMode } from "../src/index.ts"
+import type { BankSetting } from "../src/config.ts"
 import { fromTemplate } from "./pglite-template.ts"
 
 export interface StartOptions {
@@ -27,6 +27,10 @@ export interface StartOptions {
   readonly publicUrl?: string
   /** `PAYKIT_WEBHOOK_SECRET_KEY` (64 hex digits); absent, a key of the process's own. */
   readonly secretKey?: string
+  /** `PAYKIT_REQUEST_LOG`; absent, on. */
+  readonly requestLog?: "on" | "off"
+  /** `PAYKIT_BANK`; absent, the sandbox bank. */
+  readonly bank?: BankSetting
 }
 
 export const testConfig = (options: StartOptions): ServerConfig => ({
@@ -36,6 +40,8 @@ export const testConfig = (options: StartOptions): ServerConfig => ({
   database: { _tag: "Pglite", dataDir: options.dataDir },
   sandboxToken: options.sandboxToken === undefined ? Option.none() : Option.some(Redacted.make(options.sandboxToken)),
   ...(options.publicUrl === undefined ? {} : { publicUrl: options.publicUrl }),
+  ...(options.requestLog === undefined ? {} : { requestLog: options.requestLog }),
+  ...(options.bank === undefined ? {} : { bank: options.bank }),
   ...(options.adminSecret === undefined ? {} : { adminSecret: Option.some(Redacted.make(options.adminSecret)) }),
   ...(options.secretKey === undefined ? {} : { webhooks: { endpoint: Option.none(), secretKey: Option.some(Redacted.make(options.secretKey)), keyDir: undefined } })
 })
@@ -51,19 +57,18 @@ export const testLogs = (lines: Array<ServerLogLine>) =>
  */
 export const startServer = async (options: StartOptions = {}) => {
   const lines: Array<ServerLogLine> = []
-  const template = options.dataDir === undefined ? await fromTemplate() : undefined
+  const template = options.dataDir === undefined ? fromTemplate() : undefined
   const serverOptions: ServerOptions = {
     ...(options.serve === undefined ? {} : { serve: options.serve }),
     ...(options.dueWork === undefined ? {} : { dueWork: options.dueWork }),
     ...(options.worker === undefined ? {} : { worker: options.worker }),
-    ...(template === undefined ? {} : { sqlClient: PgliteClient.layer({ instance: template }) })
+    ...(template === undefined ? {} : { sqlClient: template })
   }
   const runtime = ManagedRuntime.make(makeServer(testConfig(options), serverOptions).pipe(Layer.provide(testLogs(lines))))
   const url = await runtime.runPromise(serverUrl)
   const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
   const close = async () => {
     await runtime.dispose()
-    await template?.close()
   }
   return { runtime, url, boot, lines, close }
 }
@@ -74,15 +79,19 @@ export type TestServer = Awaited<ReturnType<typeof startServer>>
  * The composed server in-process on PostgreSQL at `databaseUrl`, in a fresh schema of its own
  * (dropped on close), so parallel tests on one database do not meet.
  */
-export const startPostgresServer = async (databaseUrl: string, options: StartOptions = {}): Promise<TestServer> => {
+export const startPostgresServer = async (databaseUrl: string, options: StartOptions = {}, settings: Readonly<Record<string, string>> = {}): Promise<TestServer> => {
   const schema = `t_${randomUUID().replaceAll("-", "").slice(0, 16)}`
   const admin = (statement: string) =>
     Effect.runPromise(Effect.provide(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)), PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 1 })))
   await admin(`CREATE SCHEMA ${schema}`)
-  const scoped = `${databaseUrl}${databaseUrl.includes("?") ? "&" : "?"}options=${encodeURIComponent(`-c search_path=${schema}`)}`
+  const scoped = withSettings(databaseUrl, { ...settings, search_path: schema })
   const lines: Array<ServerLogLine> = []
   const config = { ...testConfig(options), database: { _tag: "Postgres" as const, url: Redacted.make(scoped) } }
-  const runtime = ManagedRuntime.make(makeServer(config).pipe(Layer.provide(testLogs(lines))))
+  const serverOptions: ServerOptions = {
+    ...(options.dueWork === undefined ? {} : { dueWork: options.dueWork }),
+    ...(options.worker === undefined ? {} : { worker: options.worker })
+  }
+  const runtime = ManagedRuntime.make(makeServer(config, serverOptions).pipe(Layer.provide(testLogs(lines))))
   const url = await runtime.runPromise(serverUrl)
   const boot = await runtime.runPromise(Effect.gen(function*() { return yield* Bootstrap }))
   const close = async () => {
@@ -92,10 +101,32 @@ export const startPostgresServer = async (databaseUrl: string, options: StartOpt
   return { runtime, url, boot, lines, close }
 }
 
+/** `url` whose connections start with `settings` (`options=-c name=value ...`, after any the URL has). */
+export const withSettings = (url: string, settings: Readonly<Record<string, string>>): string => {
+  const options = Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`).join(" ")
+  return `${url}${url.includes("?") ? "&" : "?"}options=${encodeURIComponent(options)}`
+}
+
 /** The databases a server test runs on: PGlite, and PostgreSQL when `DATABASE_URL` names one. */
 export const SERVER_DATABASES: ReadonlyArray<readonly [string, () => Promise<TestServer>]> = [
   ["PGlite", () => startServer()],
   ...(process.env["DATABASE_URL"] === undefined ? [] : [["PostgreSQL", () => startPostgresServer(process.env["DATABASE_URL"] ?? "")] as const])
+]
+
+/**
+ * A Citus coordinator with workers when `CITUS_URL` names one (`../shared/citus/cluster.sh
+ * --database <name>`): the server distributes its fresh schema there. Its tables get
+ * `CITUS_TEST_SHARDS` shards each, not the cluster's 32, so a test's schema is made in seconds.
+ */
+export const CITUS_URL = process.env["CITUS_URL"]
+export const CITUS_TEST_SHARDS = 4
+export const CITUS_SETTINGS: Readonly<Record<string, string>> = { "citus.shard_count": String(CITUS_TEST_SHARDS) }
+export const startCitusServer = (options: StartOptions = {}): Promise<TestServer> => startPostgresServer(CITUS_URL ?? "", options, CITUS_SETTINGS)
+
+/** `SERVER_DATABASES` and Citus when `CITUS_URL` is set: the suites that run on a cluster too. */
+export const SERVER_DATABASES_AND_CITUS: ReadonlyArray<readonly [string, () => Promise<TestServer>]> = [
+  ...SERVER_DATABASES,
+  ...(CITUS_URL === undefined ? [] : [["Citus", () => startCitusServer()] as const])
 ]
 
 export const tempDataDir = () => {
@@ -140,6 +171,22 @@ export const fulfilledMandateRequest = async (
   const fulfilled = await client.billingRequests.fulfil(id, {})
   return { status: String(fulfilled.status), mandate: fulfilled.mandate_request?.links?.mandate ?? "" }
 }
+
+/** A customer of the sandbox's test values, their bank account and a Bacs mandate to the creditor, made through the official client: the mandate's id. */
+export const bacsMandate = async (client: GoCardlessClient, creditor: string): Promise<string> => {
+  const customer = await client.customers.create({ email: "ada@example.com", given_name: "Ada", family_name: "Lovelace", country_code: "GB" } as never)
+  const account = await client.customerBankAccounts.create({
+    account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id }
+  } as never)
+  return (await client.mandates.create({ scheme: "bacs", links: { customer_bank_account: account.id, creditor } } as never)).id ?? ""
+}
+
+/** Everything the request log's writer has queued (it stores a moment after answering), stored: tests read the table after it. */
+export const flushedRequestLog = (server: TestServer) =>
+  server.runtime.runPromise(Effect.gen(function*() {
+    const recorder = yield* CurrentRequestRecorder
+    yield* Effect.promise(() => recorder?.flush() ?? Promise.resolve())
+  }))
 
 export const api = (url: string, token: string | undefined, path: string, init: { readonly method?: string; readonly body?: unknown; readonly headers?: Record<string, string> } = {}) =>
   fetch(`${url}${path}`, {

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect, Schema } from "effect"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -22,7 +23,7 @@ describe.each(SERVER_DATABASES)("money on a sandbox server on %s", (_database, s
   const newPayment = (mandate: string, amount: number): Promise<string> =>
     server.runtime.runPromise(Effect.gen(function*() {
       const command = yield* Effect.orDie(Schema.decodeUnknownEffect(REQUEST_BODIES.payments.create)({ amount, currency: "GBP", links: { mandate } }))
-      return (yield* Effect.orDie((yield* Payments).create(server.boot.organisation.id, command))).id
+      return (yield* Effect.orDie((yield* Payments).create(OrganisationId(server.boot.organisation.id), command))).id
     }) as unknown as Effect.Effect<string>)
 
   beforeAll(async () => {

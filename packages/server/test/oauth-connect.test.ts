@@ -2,17 +2,17 @@ import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { hashToken } from "@paykit/http"
 import { OAuthStore } from "../src/index.ts"
-import { api, localClient, SERVER_DATABASES, startServer, type TestServer } from "./harness.ts"
+import { api, localClient, SERVER_DATABASES_AND_CITUS, startServer, type TestServer } from "./harness.ts"
 import { authorizeUrl, CALLBACK, connectUrlOf, connectWith, consent, exchange, form, type RegisteredApp, registerApp, type TokenAnswer } from "./oauth-support.ts"
 
-/** Issue 20: the connect server, RFC 6749's checks as tests, on each database. */
+/** Issue 20: the connect server, RFC 6749's checks as tests, on each database (Citus too when CITUS_URL is set). */
 
 const apiStatus = async (server: TestServer, token: string) => {
   const response = await api(server.url, token, "/creditors")
   return { status: response.status, reason: response.status === 200 ? undefined : (await response.json() as { error: { errors: ReadonlyArray<{ reason: string }> } }).error.errors[0]?.reason }
 }
 
-describe.each(SERVER_DATABASES)("the connect server on %s", (_name, start) => {
+describe.each(SERVER_DATABASES_AND_CITUS)("the connect server on %s", (_name, start) => {
   let server: TestServer
   let connect: string
   let own: string

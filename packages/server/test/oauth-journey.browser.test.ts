@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect, Schema } from "effect"
 import * as gocardless from "gocardless-nodejs"
 import { createServer, type Server } from "node:http"
@@ -51,7 +52,7 @@ afterAll(async () => {
 })
 
 /** The merchant's payout account: an endpoint restricted for apps, so set up as the merchant would (in process). */
-const payoutAccountFor = (organisation: string, creditor: string) =>
+const payoutAccountFor = (organisation: OrganisationId, creditor: string) =>
   server.runtime.runPromise(Effect.gen(function*() {
     const command = yield* Effect.orDie(Schema.decodeUnknownEffect(REQUEST_BODIES.creditor_bank_accounts.create)({ ...BANK_ACCOUNT, links: { creditor } }))
     yield* Effect.orDie((yield* Creditors).createBankAccount(organisation, command))
@@ -94,7 +95,7 @@ describe("a partner app's whole life in the sandbox", () => {
     // The app works for the merchant through the official client, with an app fee.
     const asApp = localClient(token.access_token, server.url)
     const merchantCreditor = (await asApp.creditors.list()).creditors[0]?.id ?? ""
-    await payoutAccountFor(token.organisation_id, merchantCreditor)
+    await payoutAccountFor(OrganisationId(token.organisation_id), merchantCreditor)
     await asApp.scenarioSimulators.run("creditor_verification_status_successful", { links: { resource: merchantCreditor } })
     // The app's own payment pages, approved by the operator: its token may then set up the mandate.
     await approvePaymentPages(server, app, true)

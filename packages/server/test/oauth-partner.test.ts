@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect, Schema } from "effect"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -70,7 +71,7 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
     // The merchant's payout account: an endpoint restricted for apps, so the merchant's own setup (in process).
     await server.runtime.runPromise(Effect.gen(function*() {
       const command = yield* Effect.orDie(Schema.decodeUnknownEffect(REQUEST_BODIES.creditor_bank_accounts.create)({ ...BANK_ACCOUNT, links: { creditor } }))
-      yield* Effect.orDie((yield* Creditors).createBankAccount(merchant.organisation_id, command))
+      yield* Effect.orDie((yield* Creditors).createBankAccount(OrganisationId(merchant.organisation_id), command))
     }) as unknown as Effect.Effect<void>)
     await asApp.scenarioSimulators.run("creditor_verification_status_successful", { links: { resource: creditor } })
     const { mandate } = await onApprovedPages(() => fulfilledMandateRequest(asApp))
@@ -114,7 +115,7 @@ describe.each(SERVER_DATABASES)("a partner app on %s", (_name, start) => {
     const ready = await asApp.billingRequests.find(id)
     const fulfilled = ready.status === "fulfilled"
       ? ready
-      : await server.runtime.runPromise(Effect.orDie(Effect.flatMap(BillingRequests, (b) => b.fulfil(merchant.organisation_id, id))) as unknown as Effect.Effect<typeof ready>)
+      : await server.runtime.runPromise(Effect.orDie(Effect.flatMap(BillingRequests, (b) => b.fulfil(OrganisationId(merchant.organisation_id), id))) as unknown as Effect.Effect<typeof ready>)
     const payment = fulfilled.payment_request?.links?.payment ?? ""
     for (let day = 0; day < 12; day++) {
       expect((await call("/sandbox/simulator/advance", "POST", { by: "P1D" })).status).toBe(200)

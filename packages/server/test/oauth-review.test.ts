@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { WebhookEndpoints } from "@paykit/engine"
@@ -25,7 +26,7 @@ describe.each(SERVER_DATABASES)("OAuth token states on %s", (_name, start) => {
 
   const revoke = (app: RegisteredApp, token: string) => form(`${connect}/oauth/revoke`, { client_id: app.client_id, client_secret: app.client_secret, token })
   const partnerEndpoints = () =>
-    server.runtime.runPromise(Effect.flatMap(WebhookEndpoints, (e) => e.list(server.boot.organisation.id, {})) as unknown as Effect.Effect<{ items: ReadonlyArray<{ id: string; enabled: boolean; url: string }> }>)
+    server.runtime.runPromise(Effect.flatMap(WebhookEndpoints, (e) => e.list(OrganisationId(server.boot.organisation.id), {})) as unknown as Effect.Effect<{ items: ReadonlyArray<{ id: string; enabled: boolean; url: string }> }>)
 
   it("a revoked token stays revoked through a reconnect and the app's disabling", async () => {
     const app = await registerApp(server, own)

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, ManagedRuntime, Redacted } from "effect"
 import { setTimeout as sleep } from "node:timers/promises"
@@ -10,8 +11,8 @@ import { migrateServer, type OAuthApp, OAuthStore, Organisations } from "../src/
 
 /** The OAuth store's contract, on each adapter: in memory, PGlite, and PostgreSQL when `DATABASE_URL` is set. */
 
-const ORG = "OR00000000OAUTH1"
-const OTHER = "OR00000000OAUTH2"
+const ORG = OrganisationId("OR000000000AVT")
+const OTHER = "OR000000000AV1"
 
 const sqlStore = (client: Layer.Layer<SqlClient.SqlClient, unknown>) => {
   const database = Layer.effectDiscard(Effect.andThen(migrate(), migrateServer)).pipe(Layer.provideMerge(client))

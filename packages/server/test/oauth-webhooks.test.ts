@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import * as gocardless from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -63,7 +64,7 @@ describe.each(SERVER_DATABASES)("an app's webhooks on %s", (_name, start) => {
       body: new URLSearchParams({ client_id: app.client_id, client_secret: app.client_secret, token: token.access_token }).toString()
     })
     expect(revoked.status).toBe(200)
-    const endpoints = await server.runtime.runPromise(Effect.flatMap(WebhookEndpoints, (e) => e.list(token.organisation_id, {})) as unknown as Effect.Effect<{ items: ReadonlyArray<{ enabled: boolean }> }>)
+    const endpoints = await server.runtime.runPromise(Effect.flatMap(WebhookEndpoints, (e) => e.list(OrganisationId(token.organisation_id), {})) as unknown as Effect.Effect<{ items: ReadonlyArray<{ enabled: boolean }> }>)
     expect(endpoints.items.map((e) => e.enabled)).toEqual([false])
   })
 })

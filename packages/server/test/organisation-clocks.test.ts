@@ -44,8 +44,8 @@ describe("per-organisation sandbox clocks", () => {
     server = await startServer()
     tokenA = server.boot.accessToken ?? ""
     tokenB = await server.runtime.runPromise(Effect.gen(function*() {
-      yield* (yield* Organisations).insert({ id: "OR000000000CLOCKB", name: "Second", environment: "sandbox", origin: "operator" })
-      return yield* issueAccessToken({ id: "AT_clock_b", organisation: "OR000000000CLOCKB", scope: "read_write" })
+      yield* (yield* Organisations).insert({ id: "OR000000000C10", name: "Second", environment: "sandbox", origin: "operator" })
+      return yield* issueAccessToken({ id: "AT_clock_b", organisation: "OR000000000C10", scope: "read_write" })
     }))
   }, 60_000)
   afterAll(() => server.close())

@@ -130,7 +130,10 @@ const drive = async (server: TestServer, url: string): Promise<void> => {
   const subscription = await attempt(() => client.subscriptions.create({ amount: "2500", currency: "GBP", name: "Monthly", interval_unit: "monthly", links: { mandate: idOf(mandate) } } as never))
   await attempt(() => client.instalmentSchedules.createWithDates({ name: "Sofa", total_amount: "3000", currency: "GBP", instalments: [{ amount: "1500", charge_date: "2099-01-05" }, { amount: "1500", charge_date: "2099-02-05" }], links: { mandate: idOf(mandate) } } as never))
   await attempt(() => client.instalmentSchedules.createWithSchedule({ name: "Bike", total_amount: "3000", currency: "GBP", instalments: { start_date: "2099-01-05", interval_unit: "monthly", interval: 1, amounts: ["1500", "1500"] }, links: { mandate: idOf(mandate) } } as never))
+  // An amount ending in 91: the sandbox bank reports its failure in an ARUDD (the bank rails' examples).
+  await attempt(() => client.payments.create({ amount: "1091", currency: "GBP", description: "Order 2", links: { mandate: idOf(mandate) } } as never))
   await raw("POST", "/sandbox/simulator/advance", { by: 30 * 86_400 })
+  await bankRails(url, raw)
   await attempt(() => client.subscriptions.pause(idOf(subscription), {} as never))
   await attempt(() => client.subscriptions.resume(idOf(subscription), {} as never))
   await fulfilledMandateRequest(client)
@@ -156,6 +159,23 @@ const drive = async (server: TestServer, url: string): Promise<void> => {
 }
 
 type Raw = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => Promise<Response | undefined>
+
+/** The bank rails (paykit's own extension): the day's submission and its file, the sandbox bank's report, its entries and file, and the report posted again. */
+const bankRails = async (url: string, raw: Raw): Promise<void> => {
+  const first = async (response: Response | undefined, key: string): Promise<string> => {
+    const body = response === undefined ? undefined : await response.json() as Record<string, ReadonlyArray<{ readonly id?: string }>>
+    return body?.[key]?.[0]?.id ?? ""
+  }
+  const submission = await first(await raw("GET", "/bank_submissions?scheme=bacs"), "bank_submissions")
+  await raw("GET", `/bank_submissions/${submission}`)
+  await raw("GET", `/bank_submissions/${submission}/file`)
+  const report = await first(await raw("GET", "/bank_reports?format=bacs_arudd"), "bank_reports")
+  await raw("GET", `/bank_reports/${report}`)
+  await raw("GET", `/bank_reports/${report}/entries`)
+  const file = await raw("GET", `/bank_reports/${report}/file`)
+  const bytes = file === undefined ? "" : await file.text()
+  await attempt(() => fetch(`${url}/bank_reports?format=bacs_arudd`, { method: "POST", headers: { authorization: `Bearer ${PAGES_TOKEN}`, "gocardless-version": "2015-07-06", "content-type": "application/xml" }, body: bytes }))
+}
 
 const resourceOf = async (response: Response | undefined, key: string): Promise<string> => {
   if (response === undefined || response.status >= 300) return ""

@@ -1,6 +1,6 @@
 import SwaggerParser from "@apidevtools/swagger-parser"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type EndpointDeclaration, operationAnchor, PAYKIT_EXTENSION_TAG, PAYKIT_ROUTES } from "@paykit/http"
+import { BANK_RAILS_TAG, type EndpointDeclaration, operationAnchor, PAYKIT_EXTENSION_TAG, PAYKIT_ROUTES } from "@paykit/http"
 import { OAUTH_APP_ROUTES } from "../src/oauth/app-routes.ts"
 import { SANDBOX_ROUTES } from "../src/sandbox-routes.ts"
 import { SCENARIO_ROUTES } from "../src/scenario-routes.ts"
@@ -29,7 +29,12 @@ interface Document {
 const TABLES: ReadonlyArray<ReadonlyArray<EndpointDeclaration<never>>> = [PAYKIT_ROUTES, SANDBOX_ROUTES, SCENARIO_ROUTES, OAUTH_APP_ROUTES]
 const EXTENSIONS = new Set<ReadonlyArray<EndpointDeclaration<never>>>([SANDBOX_ROUTES, OAUTH_APP_ROUTES])
 /** paykit's own routes among the API's rooms (a creditor's held payouts: docs/money.md). */
-const OWN_API_PATHS: ReadonlySet<string> = new Set(["/creditors/{id}/payout_holds"])
+const OWN_API_PATHS: ReadonlySet<string> = new Set([
+  "/creditors/{id}/payout_holds",
+  // The bank rails (docs/bank-rails.md), tagged `paykit: bank rails` as well.
+  "/bank_submissions", "/bank_submissions/{id}", "/bank_submissions/{id}/file",
+  "/bank_reports", "/bank_reports/{id}", "/bank_reports/{id}/entries", "/bank_reports/{id}/file"
+])
 
 /** `/payments/:id` as the document writes it: `/payments/{id}`. */
 const documentPath = (path: string): string => path.replace(/:([A-Za-z_]+)/g, "{$1}")
@@ -64,6 +69,15 @@ describe("the API reference", () => {
     expect(count).toBeGreaterThan(120)
     expect(document.paths["/sandbox/simulator/advance"]?.["post"]?.requestBody).toBeDefined()
     expect(document.paths["/scenario_simulators/{type}/actions/run"]?.["post"]?.requestBody).toBeDefined()
+  })
+
+  it("tags the bank rails as paykit's own, described as not part of the GoCardless API", () => {
+    const tags = (document as unknown as { readonly tags: ReadonlyArray<{ readonly name: string; readonly description?: string }> }).tags
+    expect(tags.find((tag) => tag.name === BANK_RAILS_TAG)?.description).toMatch(/not part of the GoCardless API/)
+    for (const [path, item] of Object.entries(document.paths).filter(([path]) => path.startsWith("/bank_submissions") || path.startsWith("/bank_reports"))) {
+      for (const operation of Object.values(item)) expect(operation.tags, path).toEqual(expect.arrayContaining([BANK_RAILS_TAG, PAYKIT_EXTENSION_TAG]))
+    }
+    expect(page).toContain(BANK_RAILS_TAG)
   })
 
   it("names the server at its public URL and validates as OpenAPI 3.1", async () => {

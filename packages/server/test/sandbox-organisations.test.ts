@@ -1,7 +1,9 @@
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
+import { RequestLogStore } from "@paykit/http"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { api, fulfilledMandateRequest, json, localClient, startPostgresServer, type StartOptions, startServer, type TestServer } from "./harness.ts"
+import { api, flushedRequestLog, fulfilledMandateRequest, json, localClient, startPostgresServer, type StartOptions, startServer, type TestServer } from "./harness.ts"
+import { connectUrlOf, connectWith, consent, registerApp } from "./oauth-support.ts"
 
 /**
  * `/sandbox/organisations` as a test suite meets it: the operator (the server's sandbox token or
@@ -32,15 +34,37 @@ const make = async (url: string, bearer: string, body: object = {}): Promise<Mad
 const clockOf = async (url: string, token: string) =>
   (await json(await api(url, token, "/sandbox/simulator/clock")))["simulator_clock"] as { readonly now: string; readonly offset_ms: number }
 
-/** Rows naming the organisation in any table of the store that is keyed by organisation, by table. */
+/**
+ * Rows naming the organisation in any table of the store that is keyed by organisation, by table.
+ * The request log stores a request a moment after answering it: flushed first, so its rows are
+ * those of the requests made so far and not a race with its timer.
+ */
 const rowsOf = (server: TestServer, organisation: string) =>
-  server.runtime.runPromise(Effect.gen(function*() {
+  flushedRequestLog(server).then(() => server.runtime.runPromise(Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const columns = yield* sql<{ table_name: string; column_name: string }>`SELECT table_name, column_name FROM information_schema.columns
       WHERE table_schema = current_schema() AND (column_name = 'organisation_id' OR column_name LIKE '%organisation_id' OR (table_name = 'organisations' AND column_name = 'id'))`
     const counts: Array<{ readonly table_name: string; readonly n: number }> = []
     for (const c of columns) {
       const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(c.table_name)} WHERE ${sql(c.column_name)} = ${organisation}`
+      const n = rows[0]?.n ?? 0
+      if (n > 0) counts.push({ table_name: c.table_name, n })
+    }
+    // On PGlite the log is in a database of its own (its own thread): read through its store.
+    const logged = (yield* (yield* RequestLogStore).list(organisation, { limit: 1_000 })).records.length
+    if (logged > 0 && !counts.some((c) => c.table_name === "request_log")) counts.push({ table_name: "request_log", n: logged })
+    return counts
+  })))
+
+/** Rows of the server's tables naming the app in a column of its own (`app_id`), by table. */
+const rowsPointingAt = (server: TestServer, app: string) =>
+  server.runtime.runPromise(Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const columns = yield* sql<{ table_name: string }>`SELECT table_name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND column_name = 'app_id'`
+    const counts: Array<{ readonly table_name: string; readonly n: number }> = []
+    for (const c of columns) {
+      const rows = yield* sql<{ n: number }>`SELECT count(*)::int AS n FROM ${sql(c.table_name)} WHERE app_id = ${app}`
       const n = rows[0]?.n ?? 0
       if (n > 0) counts.push({ table_name: c.table_name, n })
     }
@@ -149,7 +173,7 @@ describe.each(DATABASES)("sandbox organisations (%s)", (_database, start) => {
     const customerB = await clientB.customers.create({ email: "grace@example.com", given_name: "Grace", family_name: "Hopper", country_code: "GB" })
     const clockB = await clockOf(server.url, b.access_token)
     const rowsB = await settledRowsOf(server, b.id)
-    expect((await rowsOf(server, a.id)).map((r) => r.table_name)).toEqual(expect.arrayContaining(["organisations", "access_tokens", "resources", "events", "due_work", "organisation_clocks"]))
+    expect((await rowsOf(server, a.id)).map((r) => r.table_name)).toEqual(expect.arrayContaining(["organisations", "access_tokens", "resources", "events", "due_work", "organisation_clocks", "request_log"]))
 
     const deleted = await api(server.url, ADMIN_SECRET, `/sandbox/organisations/${a.id}`, { method: "DELETE" })
     expect(deleted.status).toBe(200)
@@ -160,6 +184,29 @@ describe.each(DATABASES)("sandbox organisations (%s)", (_database, start) => {
     expect(await settledRowsOf(server, b.id)).toEqual(rowsB)
     expect((await clientB.customers.find(customerB.id ?? "")).email).toBe("grace@example.com")
     expect((await clockOf(server.url, b.access_token)).offset_ms).toBe(clockB.offset_ms)
+  })
+
+  it("deleting an organisation whose partner app others connected detaches it from them: their grants, codes and app tokens go, the app's endpoint in each is disabled", { timeout: 60_000 }, async () => {
+    const owner = await make(server.url, ADMIN_SECRET, { name: "App owner" })
+    const merchant = await make(server.url, ADMIN_SECRET, { name: "Merchant" })
+    const app = await registerApp(server, owner.access_token, { webhook_url: "http://127.0.0.1:9/hook" })
+    const connect = await connectUrlOf(server)
+    const granted = await connectWith(connect, app, merchant.access_token)
+    // A code given and never exchanged points at the app too.
+    await consent(connect, app, { decision: "allow", account: "login", access_token: merchant.access_token, email: "owner@merchant.example" })
+    expect((await api(server.url, granted.access_token, "/customers")).status).toBe(200)
+    const endpoints = async () => (await json(await api(server.url, merchant.access_token, "/webhook_endpoints")))["webhook_endpoints"] as ReadonlyArray<{ readonly url: string; readonly enabled: boolean }>
+    expect(await endpoints()).toEqual([expect.objectContaining({ url: "http://127.0.0.1:9/hook", enabled: true })])
+
+    const deleted = await api(server.url, ADMIN_SECRET, `/sandbox/organisations/${owner.id}`, { method: "DELETE" })
+    expect(deleted.status).toBe(200)
+    expect(await rowsOf(server, owner.id)).toEqual([])
+    expect(await rowsPointingAt(server, app.id)).toEqual([])
+    expect((await api(server.url, granted.access_token, "/customers")).status).toBe(401)
+    expect(await endpoints()).toEqual([expect.objectContaining({ url: "http://127.0.0.1:9/hook", enabled: false })])
+    // The merchant itself is untouched, and can go in turn.
+    expect((await api(server.url, merchant.access_token, "/customers")).status).toBe(200)
+    expect((await api(server.url, ADMIN_SECRET, `/sandbox/organisations/${merchant.id}`, { method: "DELETE" })).status).toBe(200)
   })
 
   it("the server's own organisation cannot be deleted through it", { timeout: 30_000 }, async () => {

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import type { GoCardlessClient } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -31,7 +32,7 @@ const refusal = async (call: Promise<unknown>): Promise<ApiFailure> => {
 describe.each(SERVER_DATABASES)("scenario simulators on %s", (_database, start) => {
   let server: TestServer
   let client: GoCardlessClient
-  let organisation: string
+  let organisation: OrganisationId
   let creditor: string
 
   const scenario = (name: string, resource: string) => client.scenarioSimulators.run(name, { links: { resource } })
@@ -63,13 +64,13 @@ describe.each(SERVER_DATABASES)("scenario simulators on %s", (_database, start) 
    * has no call for); the server's type names only its own services, though its runtime holds the
    * engine's too.
    */
-  const engine = <A>(effect: Effect.Effect<A, never, Payments | Creditors>): Promise<A> =>
+  const engine = <A, E>(effect: Effect.Effect<A, E, Payments | Creditors>): Promise<A> =>
     server.runtime.runPromise(effect as unknown as Effect.Effect<A>)
 
   beforeAll(async () => {
     server = await start()
     client = localClient(server.boot.accessToken ?? "", server.url)
-    organisation = server.boot.organisation.id
+    organisation = OrganisationId(server.boot.organisation.id)
     creditor = server.boot.creditor ?? ""
     // The sandbox creditor starts verified with a GBP payout account; the verification scenarios
     // start from a creditor that needs action.
@@ -402,7 +403,7 @@ describe.each(SERVER_DATABASES)("scenario simulators on %s", (_database, start) 
       expect(missing).toMatchObject({ statusCode: 422, reason: "validation_failed" })
       // Another organisation of the same server cannot reach this one's mandate.
       const mandate = await newMandate()
-      const other = "OR_scenario_other"
+      const other = "ORSCENAR100THE"
       await run(server, Effect.gen(function*() {
         yield* (yield* Organisations).insert({ id: other, name: "Other", environment: "sandbox", origin: "operator" })
       }))

@@ -1,7 +1,8 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { AccessTokens, authenticate, issueAccessToken } from "@paykit/http"
+import { AccessTokens, authenticate, DISPLAY_PREFIX_LENGTH, issueAccessToken } from "@paykit/http"
 import { makeSqlDueWorkStore, migrate, PgliteClient } from "@paykit/store-sql"
 import { DueWorkSchedule } from "@paykit/engine"
 import { migrateServer, Organisations, SqlAccessTokens } from "../src/index.ts"
@@ -12,7 +13,7 @@ const schedule = Layer.effect(DueWorkSchedule, Effect.map(makeSqlDueWorkStore, (
 const runtime = ManagedRuntime.make(Layer.mergeAll(SqlAccessTokens, Organisations.layerSql).pipe(Layer.provide(schedule), Layer.provideMerge(database)))
 const run = <A, E>(effect: Effect.Effect<A, E, AccessTokens | Organisations | SqlClient.SqlClient>) => runtime.runPromise(effect)
 
-const ORG = "OR0000000000TEST"
+const ORG = OrganisationId("OR0000000000TE")
 
 beforeAll(() => run(Effect.flatMap(Organisations, (o) => o.insert({ id: ORG, name: "Test", environment: "sandbox", origin: "operator" }))))
 afterAll(() => runtime.dispose())
@@ -27,10 +28,11 @@ describe("SqlAccessTokens", () => {
       yield* tokens.move("AT_sql_1", "deactivate")
       const inactive = yield* check
       yield* tokens.move("AT_sql_1", "revoke")
-      return [active, inactive, yield* check, yield* Effect.match(authenticate("Bearer nope"), { onFailure: (e) => e.reason, onSuccess: () => "accepted" })]
+      return [token, active, inactive, yield* check, yield* Effect.match(authenticate("Bearer nope"), { onFailure: (e) => e.reason, onSuccess: () => "accepted" })]
     }))
-    expect(results).toEqual([
-      { organisation: ORG, scope: "read_only", tokenId: "AT_sql_1", app: null, clockOffsetMillis: 0 },
+    const [token, ...outcomes] = results
+    expect(outcomes).toEqual([
+      { organisation: ORG, scope: "read_only", tokenId: "AT_sql_1", app: null, clockOffsetMillis: 0, tokenPrefix: String(token).slice(0, DISPLAY_PREFIX_LENGTH) },
       "access_token_not_active",
       "access_token_revoked",
       "access_token_not_found"
@@ -55,7 +57,7 @@ describe("SqlAccessTokens", () => {
   })
 
   it("a partner app's token keeps its app across the store (organisation and creditor); an own token has none", async () => {
-    const PARTNER = "OR0000000PARTNER"
+    const PARTNER = "OR0000000PARTN"
     const callers = await run(Effect.gen(function*() {
       yield* Effect.flatMap(Organisations, (o) => o.insert({ id: PARTNER, name: "Partner", environment: "sandbox", origin: "operator" }))
       const app = { organisation: PARTNER, creditor: "CR_partner" }
@@ -67,7 +69,7 @@ describe("SqlAccessTokens", () => {
   })
 
   it("a token brings its organisation's clock: a clock moved after it was issued, and one moved before (migration 0008)", async () => {
-    const CLOCKED = "OR00000000CLOCKS"
+    const CLOCKED = "OR00000000C10C"
     const offsets = await run(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
       yield* Effect.flatMap(Organisations, (o) => o.insert({ id: CLOCKED, name: "Clocked", environment: "sandbox", origin: "operator" }))
@@ -88,7 +90,7 @@ describe("SqlAccessTokens", () => {
   })
 
   it("a token of an organisation the server does not host cannot be stored", async () => {
-    const exit = await runtime.runPromiseExit(issueAccessToken({ id: "AT_sql_2", organisation: "OR_NOWHERE", scope: "read_write" }))
+    const exit = await runtime.runPromiseExit(issueAccessToken({ id: "AT_sql_2", organisation: "OR00000N0WHERE", scope: "read_write" }))
     expect(exit._tag).toBe("Failure")
   })
 })

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
@@ -12,8 +13,8 @@ import { migrateServer, SqlIdempotencyStore } from "../src/index.ts"
  * a reuse conflicts naming the resource, a failure frees the key and keeps what committed.
  */
 
-const ORG = "OR0000000000TEST"
-const OTHER = "OR000000000OTHER"
+const ORG = OrganisationId("OR0000000000TE")
+const OTHER = "OR0000000000TH"
 
 class Refused {
   readonly _tag = "Refused"

@@ -84,6 +84,7 @@ describe("the dashboard's token list", () => {
     const given = (await server.runtime.runPromise(listTokens(server.boot.organisation.id))).find((t) => t.display_prefix === null)
     const row = rowOf(given?.id ?? "-")
     expect(row).toContain("<td>none</td>")
-    expect(row).toMatch(/<td>\d{4}-\d\d-\d\dT[\d:.]+Z<\/td><td><form/)
+    // Its last use: a <time> with its UTC instant.
+    expect(row).toMatch(/<td><time datetime="\d{4}-\d\d-\d\dT[\d:.]+Z"[^>]*>[^<]+<\/time><\/td><td><form/)
   })
 })

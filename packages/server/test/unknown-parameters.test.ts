@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { api, json, localClient, startServer, type TestServer } from "./harness.ts"
+import { api, bacsMandate, json, localClient, startServer, type TestServer } from "./harness.ts"
 
 /**
  * A typo fails loudly: a body field the endpoint does not take is a `validation_failed` item of
@@ -14,12 +14,7 @@ describe("unknown body fields and query parameters are refused, named", () => {
   beforeAll(async () => {
     server = await startServer()
     token = server.boot.accessToken ?? ""
-    const client = localClient(token, server.url)
-    const customer = await client.customers.create({ email: "ada@example.com", given_name: "Ada", family_name: "Lovelace", country_code: "GB" } as never)
-    const account = await client.customerBankAccounts.create({
-      account_holder_name: "Ada Lovelace", account_number: "55779911", branch_code: "200000", country_code: "GB", links: { customer: customer.id }
-    } as never)
-    mandate = (await client.mandates.create({ scheme: "bacs", links: { customer_bank_account: account.id, creditor: server.boot.creditor } } as never)).id ?? ""
+    mandate = await bacsMandate(localClient(token, server.url), server.boot.creditor ?? "")
   }, 60_000)
   afterAll(() => server.close())
 

@@ -4,7 +4,8 @@ import { serverUrl } from "@paykit/http"
 import { type Receiver, startReceiver } from "../../store-sql/test/webhooks/receiver.ts"
 import { Bootstrap, makeLiveServer, makeSandboxServer, type ServerConfig, type ServerLogLine } from "../src/index.ts"
 import { WEBHOOK_RETRY_DELAYS_MS } from "@paykit/engine"
-import { api, fulfilledMandateRequest, json, localClient, tempDataDir, testConfig, testLogs } from "./harness.ts"
+import { api, CITUS_SETTINGS, CITUS_URL, fulfilledMandateRequest, json, localClient, tempDataDir, testConfig, testLogs } from "./harness.ts"
+import { freshDatabase } from "./scale-out-support.ts"
 
 const SECRET = "paykit-sandbox-webhook-secret-01"
 
@@ -152,3 +153,30 @@ describe("webhooks through the server", () => {
   })
 })
 
+
+describe.skipIf(CITUS_URL === undefined)("webhooks through a server on Citus (CITUS_URL; skipped without it)", () => {
+  it("a new mandate's created event arrives signed, without an advance; a failed delivery's retry runs in an advance; the records list", { timeout: 180_000 }, async () => {
+    const receiver = await startReceiver(SECRET)
+    const schema = await freshDatabase(CITUS_URL ?? "", CITUS_SETTINGS)
+    cleanups.push(async () => void await schema.drop(), () => receiver.close())
+    const token = "paykit_webhook_test_token_0004"
+    const config = withWebhook({ ...testConfig({ sandboxToken: token }), database: { _tag: "Postgres", url: Redacted.make(schema.url) } }, receiver)
+    const server = await start(config)
+    cleanups.push(() => server.close())
+    const client = localClient(token, server.url)
+    const { mandate } = await fulfilledMandateRequest(client)
+    await eventually(() => hasMandateCreated(receiver, mandate), "the mandate's created event", 60_000)
+    expect(receiver.received.every((r) => Array.isArray(r.parsed))).toBe(true)
+    expect((await client.webhooks.list({ successful: true })).webhooks.length).toBeGreaterThan(0)
+
+    // A delivery answered 500 is retried on the organisation's clock, within the advance.
+    receiver.answer(...Array.from({ length: 50 }, () => ({ _tag: "status", status: 500 }) as const))
+    const next = await fulfilledMandateRequest(client)
+    await eventually(() => hasMandateCreated(receiver, next.mandate), "the second mandate's created event, answered 500", 60_000)
+    receiver.healthy()
+    const advanced = await api(server.url, token, "/sandbox/simulator/advance", { method: "POST", body: { by: `PT${(WEBHOOK_RETRY_DELAYS_MS[0] ?? 0) / 1000}S` } })
+    expect(advanced.status).toBe(200)
+    const bodiesAnswered = (status: number) => new Set(receiver.received.filter((r) => r.answered === status).map((r) => r.body))
+    expect([...bodiesAnswered(500)].every((body) => bodiesAnswered(200).has(body))).toBe(true)
+  })
+})

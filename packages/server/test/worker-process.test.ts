@@ -26,6 +26,15 @@ interface Delivered {
   readonly links: Readonly<Record<string, string>>
 }
 
+/** A port free now, given to the app by number as an operator would. */
+const freeMetricsPort = () => {
+  const probe = createServer()
+  return new Promise<number>((resolve) => probe.listen(0, "127.0.0.1", () => {
+    const port = (probe.address() as AddressInfo).port
+    probe.close(() => resolve(port))
+  }))
+}
+
 const listenOn = (server: Server) =>
   new Promise<string>((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)))
 
@@ -64,6 +73,8 @@ describe.skipIf(databaseUrl === undefined)("dueWork: worker-process on PostgreSQ
       webhookSecretKey: key,
       workerPollMs: 100,
       dueWork: "worker-process",
+      // A port of the host's own, asked for by number: the child must not take it too.
+      metricsPort: await freeMetricsPort(),
       log: (line) => void lines.push(line),
       requestLog: () => {}
     })
@@ -101,6 +112,15 @@ describe.skipIf(databaseUrl === undefined)("dueWork: worker-process on PostgreSQ
     expect(advanced.status, JSON.stringify(await json(advanced.clone()))).toBe(200)
     expect((await client.payments.find(paymentId)).status).toBe("paid_out")
     await expect.poll(() => delivered.some((event) => event.action === "paid_out" && event.links["payment"] === paymentId), { timeout: 60_000, interval: 200 }).toBe(true)
+
+    // The host's scrape holds the child's series (its deliveries, its due items), marked as the worker's, each family once.
+    const scraped = await (await fetch(paykit.metricsUrl ?? "")).text()
+    expect(scraped).toMatch(/^paykit_webhook_deliveries_total\{[^}]*paykit_process="worker"[^}]*\} [1-9]/m)
+    expect(scraped).toMatch(/^paykit_due_work_items_total\{[^}]*paykit_process="worker"[^}]*\} [1-9]/m)
+    expect(scraped).toMatch(/^paykit_http_requests_total\{(?![^}]*paykit_process)[^}]*\} [1-9]/m)
+    for (const family of ["paykit_webhook_deliveries_total", "paykit_due_work_items_total", "process_cpu_seconds_total"]) {
+      expect(scraped.split("\n").filter((line) => line.startsWith(`# TYPE ${family} `))).toHaveLength(1)
+    }
 
     await paykit.close()
     expect(isRunning(pid)).toBe(false)

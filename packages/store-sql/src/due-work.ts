@@ -1,14 +1,19 @@
 import { Effect, Schema } from "effect"
-import { type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkStore, type NextDue } from "@paykit/engine"
+import { callerTraceparent, type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkStore, type NextDue } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
+import { readingReachableShards, topologyOf } from "./citus.ts"
 import { DbInteger } from "./db-integer.ts"
 import { makeStatisticsKeeper } from "./statistics.ts"
+import { orStorageError } from "./storage-error.ts"
+import { namedStatements } from "./statement-metrics.ts"
 
 /**
  * The engine's `DueWorkStore` on SQL (`due_work` and `organisation_clocks`, migrations 0006 and 0065), the
  * same statements on PostgreSQL and PGlite. A claim is one `UPDATE … FROM (SELECT … FOR UPDATE
  * SKIP LOCKED)`: several processes claiming at once each take rows the others are not taking, and
- * a row whose lease ran out (its worker died) is claimed again. `schedule` and `complete` are plain
+ * a row whose lease ran out (its worker died) is claimed again. On Citus, which locks no rows
+ * across shards, a claim reads the candidates without a lock and takes each with an update of its
+ * one row that holds only if its lease is still free (`claimDueDistributed`). `schedule` and `complete` are plain
  * statements, so inside a unit of work they run on its transaction and commit with it. Claims,
  * which run outside units of work, also keep the planner's statistics up with grown tables
  * (`makeStatisticsKeeper`), so the work they hand out runs on plans for the tables' sizes.
@@ -20,6 +25,7 @@ const ItemRow = Schema.Struct({
   key: Schema.String,
   due_at: DbInteger,
   attempt: DbInteger,
+  trace_parent: Schema.NullOr(Schema.String),
   offset_ms: DbInteger
 })
 const decodeItems = Schema.decodeUnknownEffect(Schema.Array(ItemRow))
@@ -39,6 +45,7 @@ const toItem = (row: typeof ItemRow.Type): ClaimedDueItem => ({
   key: row.key,
   dueAt: row.due_at,
   attempt: row.attempt,
+  traceparent: row.trace_parent,
   offsetMillis: row.offset_ms
 })
 
@@ -104,33 +111,92 @@ export const claimDueStatement = (sql: SqlClient.SqlClient, lease: DueLease, lim
       FOR UPDATE OF w SKIP LOCKED
     ) picked
     WHERE d.organisation_id = picked.organisation_id AND d.kind = picked.kind AND d.key = picked.key
-    RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, ${offsetColumn(sql)}`
+    RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, d.trace_parent, ${offsetColumn(sql)}`
 }
+
+const CandidateRow = Schema.Struct({ organisation_id: Schema.String, kind: Schema.String, key: Schema.String, due_at: DbInteger })
+const decodeCandidates = Schema.decodeUnknownEffect(Schema.Array(CandidateRow))
+
+type RowKey = { readonly organisation_id: string; readonly kind: string; readonly key: string }
+
+/** Takes one row if its lease is free (or ran out): one row's update, exported so a test can read its plan. */
+export const claimRowStatement = (sql: SqlClient.SqlClient, row: RowKey, lease: DueLease) =>
+  sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
+    WHERE d.organisation_id = ${row.organisation_id} AND d.kind = ${row.kind} AND d.key = ${row.key}
+      AND (d.lease_until IS NULL OR d.lease_until < ${lease.realNow})
+    RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, d.trace_parent, ${offsetColumn(sql)}`
+
+/** The row claimed, or none when another claimer took it first. */
+const claimRow = (sql: SqlClient.SqlClient, row: RowKey, lease: DueLease) => Effect.flatMap(claimRowStatement(sql, row, lease), decodeItems)
+
+/**
+ * The candidates of a poll's claim on Citus, read without a lock: the single-node claim's inner
+ * read (`due_work_due_real` up to real time), on every shard. Exported so a test can read its plan.
+ */
+export const dueCandidatesStatement = (sql: SqlClient.SqlClient, now: number, candidates: number) =>
+  sql`SELECT r.organisation_id, r.kind, r.key, r.due_at FROM due_work r
+    WHERE r.due_real_at <= ${now} AND (r.lease_until IS NULL OR r.lease_until < ${now})
+    ORDER BY r.due_real_at LIMIT ${candidates}`
+
+/**
+ * A poll's claim on Citus: the candidates (the single-node claim's, read on every shard in
+ * parallel, `due_work_due_real` on each) without a lock, then each in due order taken by an update
+ * of its one row (a router statement, on its organisation's worker) that holds only while its lease
+ * is free, until `limit` are taken. Claimers racing for one row: one update finds the lease free,
+ * the others find it taken and go on to the next candidate. A worker that is down leaves its
+ * shards out (`readingReachableShards`): the other organisations' rows are still claimed.
+ */
+export const claimDueDistributed = (sql: SqlClient.SqlClient, lease: DueLease, limit: number) =>
+  Effect.gen(function*() {
+    const candidates = limit + CLAIM_CANDIDATES_BEYOND_LIMIT
+    const now = lease.realNow
+    const rows = yield* decodeCandidates(yield* readingReachableShards(
+      sql,
+      "due_work",
+      dueCandidatesStatement(sql, now, candidates),
+      `SELECT r.organisation_id, r.kind, r.key, r.due_at FROM %s r
+        WHERE r.due_real_at <= ${Math.trunc(now)} AND (r.lease_until IS NULL OR r.lease_until < ${Math.trunc(now)})
+        ORDER BY r.due_real_at LIMIT ${Math.trunc(candidates)}`
+    ))
+    const ordered = rows.map((row) => ({ ...row, organisation: row.organisation_id, dueAt: row.due_at })).sort(compareDueOrder)
+    const claimed: Array<typeof ItemRow.Type> = []
+    for (const row of ordered) {
+      if (claimed.length >= limit) break
+      claimed.push(...(yield* claimRow(sql, row, lease)))
+    }
+    return claimed
+  })
+
+const named = namedStatements("due_work")
 
 export const makeSqlDueWorkStore = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const topology = yield* topologyOf
   const offsetOf = (organisation: string) =>
     sql`SELECT offset_ms FROM organisation_clocks WHERE organisation_id = ${organisation}`.pipe(
       Effect.flatMap(decodeOffset),
       Effect.map((rows) => rows[0]?.offset_ms ?? 0),
-      Effect.orDie
+      orStorageError("due work")
     )
-  const OFFSET = offsetColumn(sql)
   const keepStatistics = yield* makeStatisticsKeeper
   return DueWorkStore.of({
+    // A row scheduled again keeps the span that scheduled it first (`trace_parent`, migration 0069).
     schedule: (request) =>
-      Effect.orDie(sql`INSERT INTO due_work (organisation_id, kind, key, due_at)
-        VALUES (${request.organisation}, ${request.kind}, ${request.key}, ${request.dueAt})
-        ON CONFLICT (organisation_id, kind, key) DO UPDATE SET due_at = LEAST(due_work.due_at, EXCLUDED.due_at)`),
+      Effect.flatMap(request.traceparent === undefined ? callerTraceparent : Effect.succeed(request.traceparent), (traceparent) =>
+        orStorageError("due work")(named("schedule", sql`INSERT INTO due_work (organisation_id, kind, key, due_at, trace_parent)
+          VALUES (${request.organisation}, ${request.kind}, ${request.key}, ${request.dueAt}, ${traceparent})
+          ON CONFLICT (organisation_id, kind, key) DO UPDATE SET due_at = LEAST(due_work.due_at, EXCLUDED.due_at),
+            trace_parent = COALESCE(due_work.trace_parent, EXCLUDED.trace_parent)`))),
     claimDue: (lease, limit) =>
       keepStatistics(lease.realNow).pipe(
-        Effect.andThen(claimDueStatement(sql, lease, limit)),
-        Effect.flatMap(decodeItems),
+        Effect.andThen(topology._tag === "Distributed"
+          ? claimDueDistributed(sql, lease, limit)
+          : Effect.flatMap(named("claim", claimDueStatement(sql, lease, limit)), decodeItems)),
         Effect.map((rows) => rows.map(toItem).sort(compareDueOrder)),
-        Effect.orDie
+        orStorageError("due work")
       ),
     claimNextOf: (organisation, upTo, lease, passOver = []) =>
-      Effect.orDie(Effect.gen(function*() {
+      orStorageError("due work")(Effect.gen(function*() {
         yield* keepStatistics(lease.realNow)
         const [next] = yield* decodePeek(yield* (organisation === undefined
           ? sql`SELECT organisation_id, kind, key, lease_until FROM due_work d WHERE due_at <= ${upTo} ${passingOver(sql, passOver)}
@@ -140,41 +206,40 @@ export const makeSqlDueWorkStore = Effect.gen(function*() {
               ORDER BY ${dueOrder(sql, "d")} LIMIT 1`))
         if (next === undefined) return { _tag: "None" } satisfies NextDue
         if (!leaseFree(next, lease)) return { _tag: "Leased" } satisfies NextDue
-        const claimed = yield* decodeItems(yield* sql`UPDATE due_work d SET lease_owner = ${lease.owner}, lease_until = ${lease.until}
-          WHERE d.organisation_id = ${next.organisation_id} AND d.kind = ${next.kind} AND d.key = ${next.key}
-            AND (d.lease_until IS NULL OR d.lease_until < ${lease.realNow})
-          RETURNING d.organisation_id, d.kind, d.key, d.due_at, d.attempt, ${OFFSET}`)
-        const row = claimed[0]
+        const row = (yield* claimRow(sql, next, lease))[0]
         // Another worker claimed it between the two statements: wait for it like any leased row.
         return row === undefined ? { _tag: "Leased" } satisfies NextDue : { _tag: "Claimed", item: toItem(row) } satisfies NextDue
       })),
     complete: (item, owner, outcome) =>
-      Effect.orDie(
+      orStorageError("due work")(named(
+        "complete",
         outcome._tag === "Done"
           ? sql`DELETE FROM due_work WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key}
               AND lease_owner = ${owner}`
           : sql`UPDATE due_work SET due_at = ${outcome.at}, attempt = attempt + 1, lease_owner = NULL, lease_until = NULL
               WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}`
-      ),
+      )),
     renew: (item: DueItem, owner: string, until: number) =>
-      sql`UPDATE due_work SET lease_until = ${until}
+      named("renew", sql`UPDATE due_work SET lease_until = ${until}
         WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}
-        RETURNING key`.pipe(Effect.map((rows) => rows.length > 0), Effect.orDie),
+        RETURNING key`).pipe(Effect.map((rows) => rows.length > 0), orStorageError("due work")),
     release: (item: DueItem, owner: string) =>
-      Effect.orDie(sql`UPDATE due_work SET lease_owner = NULL, lease_until = NULL
-        WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}`),
+      orStorageError("due work")(named("release", sql`UPDATE due_work SET lease_owner = NULL, lease_until = NULL
+        WHERE organisation_id = ${item.organisation} AND kind = ${item.kind} AND key = ${item.key} AND lease_owner = ${owner}`)),
     offsetOf,
     // A move that does not move the clock writes nothing: the server's trigger copies each write
-    // of the row to the organisation's access tokens (server migration 0008).
+    // of the row to the organisation's access tokens (server migration 0008). The new row's
+    // `updated_at` (its default, now()) is taken from the row proposed: Citus allows no function
+    // that is not immutable in `DO UPDATE SET`.
     raiseOffset: (organisation, offsetMillis) =>
-      Effect.orDie(sql`INSERT INTO organisation_clocks (organisation_id, offset_ms) VALUES (${organisation}, ${offsetMillis})
-        ON CONFLICT (organisation_id) DO UPDATE SET offset_ms = EXCLUDED.offset_ms, updated_at = now()
+      orStorageError("due work")(sql`INSERT INTO organisation_clocks (organisation_id, offset_ms) VALUES (${organisation}, ${offsetMillis})
+        ON CONFLICT (organisation_id) DO UPDATE SET offset_ms = EXCLUDED.offset_ms, updated_at = EXCLUDED.updated_at
         WHERE organisation_clocks.offset_ms < EXCLUDED.offset_ms`),
     pendingOf: (organisation, kind) =>
       sql`SELECT key, due_at, attempt FROM due_work WHERE organisation_id = ${organisation} AND kind = ${kind} ORDER BY due_at, key COLLATE "C"`.pipe(
         Effect.flatMap(decodePending),
         Effect.map((rows) => rows.map((row) => ({ organisation, kind, key: row.key, dueAt: row.due_at, attempt: row.attempt }))),
-        Effect.orDie
+        orStorageError("due work")
       )
   })
 })

@@ -31,3 +31,37 @@ export {
 export { makeRetentionSql, RetentionSql } from "./retention.ts"
 export { analyzeGrown, makeStatisticsKeeper, STATISTICS_GROWTH_PAGES, STATISTICS_LOOK_MILLIS } from "./statistics.ts"
 export { ProductionSqlStorage } from "./production-storage.ts"
+export {
+  CITUS_REFUSALS,
+  CITUS_SETTINGS,
+  CitusRefused,
+  CitusSetting,
+  citusNode,
+  type CitusNode,
+  distribute,
+  DISTRIBUTION_COLUMN,
+  type DistributionPlan,
+  majorMinor,
+  mergePlans,
+  migrateOn,
+  type MigrateOptions,
+  type MigrationSet,
+  MoreMigrations,
+  type Placement,
+  placementOf,
+  placementsOf,
+  readingReachableShards,
+  type SchemaState,
+  type StartPlan,
+  startPlan,
+  STORE_DISTRIBUTION,
+  TESTED_CITUS_VERSIONS,
+  type Topology,
+  topologyOf,
+  UnplacedTable,
+  withAppendOnlyDeletes
+} from "./citus.ts"
+export { STORE_MIGRATIONS, type StorageStartError } from "./sql-storage.ts"
+export { migratedPglite, migratedPgliteClient, pgliteTemplate, type PgliteTemplateOptions, templateKey } from "./pglite-template.ts"
+export { dueBacklog, dueBacklogStatement, GAUGE_COUNT_BOUND, migrationsBehind, type MigrationsBehind, outboxDepth } from "./gauges.ts"
+export { namedStatements, timedStatement } from "./statement-metrics.ts"

@@ -1,6 +1,8 @@
 import { Clock, Effect } from "effect"
 import { dueDone, type DueWorkDeclarations, DueWorkSchedule } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
+import { orStorageError } from "./storage-error.ts"
+import type { StorageError } from "@paykit/core"
 
 /**
  * Upkeep of the database as a kind of due work: `ANALYZE`, so the planner knows the tables' sizes
@@ -28,7 +30,7 @@ export const nextMaintenanceAt = (now: number): number => {
 }
 
 /** Schedules the maintenance after `now`: one row per date, however many processes ask. */
-export const scheduleMaintenance = (now: number): Effect.Effect<void, never, DueWorkSchedule> =>
+export const scheduleMaintenance = (now: number): Effect.Effect<void, StorageError, DueWorkSchedule> =>
   Effect.gen(function*() {
     const at = nextMaintenanceAt(now)
     yield* (yield* DueWorkSchedule).schedule({
@@ -44,10 +46,10 @@ export const scheduleMaintenance = (now: number): Effect.Effect<void, never, Due
  * path), and of no other: a bare `ANALYZE` would take every table of the database, a host's and
  * another paykit's included.
  */
-export const analyze: Effect.Effect<void, never, SqlClient.SqlClient> = Effect.flatMap(
+export const analyze: Effect.Effect<void, StorageError, SqlClient.SqlClient> = Effect.flatMap(
   SqlClient.SqlClient,
   (sql) =>
-    Effect.orDie(Effect.gen(function*() {
+    orStorageError("analyze")(Effect.gen(function*() {
       const tables = yield* sql<{ readonly name: string }>`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`
       for (const table of tables) yield* sql`ANALYZE ${sql(table.name)}`
     }))

@@ -40,6 +40,11 @@ export interface PgliteClientConfig {
   readonly dataDir?: string | undefined
   /** Run on an instance someone else opened (and will close) instead of opening one. */
   readonly instance?: PGlite | undefined
+  /**
+   * An in-memory database started from this data directory (a tar, `pgliteTemplate`) instead of
+   * an empty one: no `initdb`, and migrations already applied find nothing to do.
+   */
+  readonly template?: Uint8Array | undefined
   /** Schema(s) for unqualified names, e.g. `"t_abc123"`; absent leaves PostgreSQL's default. */
   readonly searchPath?: string | undefined
   readonly transformResultNames?: ((name: string) => string) | undefined
@@ -181,9 +186,21 @@ export const makeCompiler = (transform?: (name: string) => string, transformJson
 export interface PgliteClient extends SqlClient.SqlClient {
   readonly json: (value: unknown) => Statement.Fragment
   readonly pglite: PGlite
+  /**
+   * Runs `use` on the instance with the lease held, so no other statement of the instance's
+   * clients runs between its statements: for what only PGlite's own API does (`COPY ... FROM
+   * '/dev/blob'`). Never inside this client's transaction, which holds the lease already.
+   */
+  readonly exclusive: <A>(use: (db: PGlite) => Promise<A>) => Effect.Effect<A, SqlError>
 }
 
 export const PgliteClient = Context.Service<PgliteClient>("@paykit/store-sql/PgliteClient")
+
+/** How a new instance opens: a data directory, or in memory, empty or from a template. */
+const openOptions = (config: PgliteClientConfig) =>
+  config.dataDir !== undefined ? { dataDir: config.dataDir }
+    : config.template !== undefined ? { loadDataDir: new Blob([config.template]) }
+    : {}
 
 /** Opens (or reuses) a PGlite instance and builds a `SqlClient` on it, for the life of the scope. */
 export const make = (
@@ -191,7 +208,7 @@ export const make = (
 ): Effect.Effect<PgliteClient, SqlError, Scope.Scope | Reactivity.Reactivity> =>
   Effect.gen(function*() {
     const db = config.instance ?? (yield* Effect.acquireRelease(
-      attempt("open", () => PGlite.create(config.dataDir === undefined ? {} : { dataDir: config.dataDir })),
+      attempt("open", () => PGlite.create(openOptions(config))),
       (opened) => Effect.promise(() => opened.close())
     ))
     const state = stateOf(db, config.preparedStatements ?? DEFAULT_PREPARED_STATEMENTS)
@@ -226,7 +243,9 @@ export const make = (
     })
     return Object.assign(client, {
       json: (value: unknown) => Statement.fragment([PgliteJson(value, undefined, undefined)]),
-      pglite: db
+      pglite: db,
+      exclusive: <A>(use: (db: PGlite) => Promise<A>) =>
+        Effect.scoped(Effect.flatMap(acquirers.acquirer, () => attempt("exclusive", () => use(db))))
     })
   })
 

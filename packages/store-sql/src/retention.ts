@@ -2,7 +2,10 @@ import { Effect, Layer, Schema } from "effect"
 import { mandatePdfs, RetentionStore, WEBHOOK_DELIVERY_STATUSES, WEBHOOKS, webhookDeliveries } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import type { Fragment } from "effect/sql/Statement"
+import { topologyOf, withAppendOnlyDeletes } from "./citus.ts"
 import { DbInteger } from "./db-integer.ts"
+import { pruneRequestLog } from "./request-log.ts"
+import { orStorageError } from "./storage-error.ts"
 
 /**
  * The engine's `RetentionStore` on SQL. Each table's rows past their cutoff are found through an
@@ -11,7 +14,7 @@ import { DbInteger } from "./db-integer.ts"
  * call is a bounded unit of work. Events still in the outbox wait for the pump; pending webhook
  * deliveries, and the attempts recorded for them, wait for their last attempt; a settled
  * delivery's history (its machine's entries) goes with it. Mandate PDFs go once their URL has
- * expired.
+ * expired. The stored request log (`request_log`) is kept as the events are.
  */
 
 const CountRow = Schema.Struct({ n: DbInteger })
@@ -25,6 +28,7 @@ const iso = (millis: number): string => new Date(millis).toISOString()
 
 export const makeRetentionSql = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const topology = yield* topologyOf
   const count = <E, R>(statement: Effect.Effect<ReadonlyArray<unknown>, E, R>) =>
     Effect.map(Effect.flatMap(statement, decodeCount), (rows) => rows[0]?.n ?? 0)
 
@@ -79,18 +83,19 @@ export const makeRetentionSql = Effect.gen(function*() {
   return RetentionStore.of({
     prune: (organisation, cutoffs, limit) =>
       sql.withTransaction(Effect.gen(function*() {
-        // The events' and the history's append-only triggers let this transaction's deletes through (migrations 0030, 0064).
-        yield* sql`SELECT set_config('paykit.retention', 'prune', true)`
-        const events = yield* pruneEvents(organisation, iso(cutoffs.eventsBefore), limit)
-        const history = yield* pruneDeliveryHistory(organisation, iso(cutoffs.eventsBefore), limit)
-        yield* sql`SELECT set_config('paykit.retention', '', true)`
+        // The events' and the history's append-only triggers let these deletes through (migrations 0030, 0064).
+        const [events, history] = yield* withAppendOnlyDeletes(sql, topology, Effect.all([
+          pruneEvents(organisation, iso(cutoffs.eventsBefore), limit),
+          pruneDeliveryHistory(organisation, iso(cutoffs.eventsBefore), limit)
+        ]))
         const attempts = yield* pruneResources(organisation, WEBHOOKS, iso(cutoffs.eventsBefore), limit, attemptKept(organisation))
         const deliveries = yield* pruneResources(organisation, webhookDeliveries.name, iso(cutoffs.eventsBefore), limit,
           sql`AND r.filters->>'status' IN ${sql.in(SETTLED_DELIVERIES)}`)
         const keys = yield* pruneKeys(organisation, iso(cutoffs.idempotencyKeysBefore), limit)
         const pdfs = yield* pruneResources(organisation, mandatePdfs.name, iso(cutoffs.mandatePdfsBefore), limit)
-        return Math.max(events, history, attempts, deliveries, keys, pdfs)
-      })).pipe(Effect.orDie)
+        const requests = yield* pruneRequestLog(sql, organisation, iso(cutoffs.eventsBefore), limit)
+        return Math.max(events, history, attempts, deliveries, keys, pdfs, requests)
+      })).pipe(orStorageError("prune"))
   })
 })
 

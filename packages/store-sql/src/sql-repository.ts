@@ -1,5 +1,5 @@
 import { Cause, Effect, Exit, Schema } from "effect"
-import { NotFound } from "@paykit/core"
+import { NotFound, type StorageError } from "@paykit/core"
 import {
   DuplicateId,
   type Filter,
@@ -12,17 +12,21 @@ import {
   type Versioned
 } from "@paykit/engine"
 import type { SqlClient } from "effect/sql"
+import { isSqlError } from "effect/sql/SqlError"
 import type { Fragment, Statement } from "effect/sql/Statement"
 import type { Row } from "effect/sql/SqlConnection"
 import { DbInteger } from "./db-integer.ts"
+import { orStorageError, storageErrorOf } from "./storage-error.ts"
+import { namedStatements } from "./statement-metrics.ts"
 import { CurrentUnitOfWork, flushBeforeReading, type UnitOfWorkState } from "./unit-of-work.ts"
 
 /**
  * The repository port of one resource definition over its table (shape: migrations/resource-table.ts).
  *
- * Database failures (connection lost, disk full, ...) are defects here: the engine's ports have no
- * error for them, and no domain rule can recover from one. Domain outcomes (NotFound, DuplicateId,
- * VersionConflict) are typed as the port says.
+ * Database failures (connection lost, a serialization failure, disk full, ...) are the ports'
+ * `StorageError` (`storage-error.ts`: retryable as the driver classes them). Domain outcomes
+ * (NotFound, DuplicateId, VersionConflict) are typed as the port says. A stored row that does not
+ * decode is a defect: no migration wrote it.
  */
 
 /** Table names and filter keys are inlined into SQL, so they must be plain identifiers. */
@@ -64,12 +68,18 @@ export interface SqlRepository<A extends { readonly id: string; readonly created
   readonly statements: {
     readonly get: (organisation: string, id: string) => Statement<Row>
     readonly page: (organisation: string, query: ListQuery<K>) => Statement<Row>
-    /** Whether matches lie newer than a page's first id and older than its last: its cursors. */
-    readonly cursors: (organisation: string, filters: ListQuery<K>["filters"], first: string, last: string) => Statement<Row>
+    /**
+     * Whether matches lie before a page's first row and after its last, in the list's order: its
+     * cursors. `first` and `last` are the rows' ids, or, in an order by a key, their values and ids.
+     */
+    readonly cursors: (organisation: string, query: Pick<ListQuery<K>, "filters" | "order">, first: Place, last: Place) => Statement<Row>
     readonly scan: (organisation: string, filters: ListQuery<K>["filters"], page?: ScanPage) => Statement<Row>
     readonly aggregate: (organisation: string, filters: ListQuery<K>["filters"], by: K, sum: string) => Statement<Row>
   }
 }
+
+/** A row's place in a list: its id, and in an order by a key (`ListQuery.order`) its value of the key. */
+export type Place = string | { readonly value: string; readonly id: string }
 
 export const makeSqlRepository = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
   sql: SqlClient.SqlClient,
@@ -77,6 +87,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   location: Location
 ): SqlRepository<A, K> => {
   const table = sql(assertIdentifier("table", location.table))
+  const named = namedStatements(location.table)
   const resourceType = assertIdentifier("resource", definition.name)
   /**
    * The key prefix of every statement: the organisation (tenancy), and the type in `resources`. The
@@ -107,6 +118,24 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   /** A filter key's value, in the very expression (and partial-index predicate) its index has. */
   const valueOf = (key: string) => sql.literal(`(filters->>'${key}') COLLATE "C"`)
   const hasKey = (key: string) => sql.literal(`filters ? '${key}'`)
+  /** The same expression as text, for an ORDER BY written as one literal. */
+  const valueOfText = (key: string): string => `(filters->>'${key}') COLLATE "C"`
+  const isPlace = (place: Place | Fragment): place is Place => typeof place === "string" || (typeof place === "object" && "value" in place && "id" in place)
+  const idOf = (place: Place): string => typeof place === "string" ? place : place.id
+  const valueText = (place: Place): Fragment => sql`${typeof place === "string" ? null : place.value}::text COLLATE "C"`
+  /** A cursor's place: its id, or in an order by a key its row's value read by id. */
+  const cursorPlace = (reading: Reading, organisation: string, id: string): Place | Fragment => reading.cursor(organisation, id)
+  /** The ORDER BY merging ordered branches, on the value each selected as `sort_value`. */
+  const mergedSort = (order: NonNullable<ListQuery<K>["order"]>, backwards: boolean): Fragment =>
+    sql.literal(order.direction === "asc" !== backwards ? "sort_value ASC, id ASC" : "sort_value DESC, id DESC")
+
+  /** The clause every row with a value for `key` meets: the key's partial-index predicate (`created_at`'s is on its value). */
+  const presentKey = (key: string): Fragment => key === "created_at" ? sql`${valueOf(key)} IS NOT NULL` : hasKey(key)
+  const checkedKey = (key: K): K => {
+    // An unknown key is a bug in the caller; the in-memory adapter would throw on it too.
+    if (!filterKeys.includes(key)) throw new Error(`${definition.name} has no filter ${key}`)
+    return key
+  }
 
   const filterClause = (key: string, filter: Filter): Fragment => {
     switch (filter.op) {
@@ -133,12 +162,14 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   }
 
   /**
-   * The WHERE clauses of a query, as one or more branches whose union is the match: a membership
-   * filter of several values becomes one equality branch per value, so that each branch reads its
-   * index in id order and a page stops after `limit` rows per branch, however many rows match.
+   * The WHERE clauses of a query: those every matching row meets, and the membership filter of
+   * several values (the first, when there are more) that splits the match into one equality per value.
    */
-  const matching = (organisation: string, filters: ListQuery<K>["filters"]): Array<Array<Fragment>> => {
+  const matchingParts = (organisation: string, filters: ListQuery<K>["filters"], order?: ListQuery<K>["order"]) => {
     const clauses: Array<Fragment> = [scope(organisation)]
+    // An ordered list holds the rows that have the key (the reference semantics), which is the
+    // predicate of the key's partial index: its rows in order.
+    if (order !== undefined) clauses.push(presentKey(checkedKey(order.key)))
     let split: { readonly key: K; readonly values: ReadonlyArray<string> } | undefined
     if (filters !== undefined) {
       for (const key of Object.keys(filters) as Array<K>) {
@@ -151,6 +182,16 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         else clauses.push(filterClause(key, filter))
       }
     }
+    return { clauses, split }
+  }
+
+  /**
+   * The WHERE clauses of a query, as one or more branches whose union is the match: a membership
+   * filter of several values becomes one equality branch per value, so that each branch reads its
+   * index in id order and a page stops after `limit` rows per branch, however many rows match.
+   */
+  const matching = (organisation: string, filters: ListQuery<K>["filters"], order?: ListQuery<K>["order"]): Array<Array<Fragment>> => {
+    const { clauses, split } = matchingParts(organisation, filters, order)
     if (split === undefined) return [clauses]
     const { key, values } = split
     return values.map((value) => [...clauses, filterClause(key, { op: "eq", value })])
@@ -217,8 +258,8 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     return row
   }
   /** Before a statement reads this table: the rows the unit appended to it or holds updates of are written first. */
-  const beforeReading: Effect.Effect<void> = flushBeforeReading(sql, location.table, "by filters")
-  const beforeReadingById: Effect.Effect<void> = flushBeforeReading(sql, location.table, "by id")
+  const beforeReading: Effect.Effect<void, StorageError> = flushBeforeReading(sql, location.table, "by filters")
+  const beforeReadingById: Effect.Effect<void, StorageError> = flushBeforeReading(sql, location.table, "by id")
   /** A further update of a row the unit wrote: kept for its end (`unit-of-work.ts`). */
   // No generator: in a batch of the daily run every update of a charge comes here.
   const deferUpdate = (unit: UnitOfWorkState, key: string, organisation: string, resource: A, expectedVersion: number): Effect.Effect<Versioned<A>, VersionConflict> => {
@@ -236,7 +277,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   const insertNow = (organisation: string, resource: A, row: Record<string, unknown>) =>
     Effect.gen(function*() {
       yield* beforeReadingById
-      const rows = yield* Effect.orDie(sql`INSERT INTO ${table} ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING version`)
+      const rows = yield* orStorageError(`insert ${definition.name}`)(named("insert", sql`INSERT INTO ${table} ${sql.insert(row)} ON CONFLICT DO NOTHING RETURNING version`))
       if (rows.length === 0) return yield* new DuplicateId({ resource: definition.name, id: resource.id })
       const unit = yield* CurrentUnitOfWork
       unit?.written.add(keyOf(organisation, resource.id))
@@ -249,10 +290,10 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       const data = yield* encodedText(resource)
       // The version test and the write are one statement: of two racing updates, PostgreSQL lets
       // the second re-read the row after the first commits, and its WHERE then matches nothing.
-      const rows = yield* Effect.orDie(sql`UPDATE ${table}
+      const rows = yield* orStorageError(`update ${definition.name}`)(named("update", sql`UPDATE ${table}
         SET version = version + 1, filters = ${extracted(resource)}::jsonb, data = ${data}::json
         WHERE ${scope(organisation)} AND id = ${resource.id} AND version = ${expectedVersion}
-        RETURNING version`)
+        RETURNING version`))
       const written = rows[0]
       const unit = yield* CurrentUnitOfWork
       if (written !== undefined) {
@@ -278,7 +319,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
 
   const currentVersion = (organisation: string, id: string) =>
     sql`SELECT version FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`.pipe(
-      Effect.orDie,
+      orStorageError(`update ${definition.name}`),
       Effect.flatMap((rows) => rows[0] === undefined ? Effect.succeed(undefined) : Effect.orDie(decodeVersionRow(rows[0]))),
       Effect.map((row) => row?.version)
     )
@@ -286,58 +327,128 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
   const getStatement = (organisation: string, id: string) =>
     sql`SELECT version, data FROM ${table} WHERE ${scope(organisation)} AND id = ${id}`
 
+  /**
+   * Each id looked up by the whole key, one index probe per id whatever the statistics say. An
+   * `id IN (...)` let the planner, whose statistics (stale after a bulk load, or with no ANALYZE yet)
+   * put one row under the type, read every row of the type and filter the ids: a page of a bank
+   * report cost a read of every payment stored. The lateral subquery (`OFFSET 0` keeps
+   * it from being flattened into a join the planner could hash) is a router statement on Citus.
+   */
   const getManyStatement = (organisation: string, ids: ReadonlyArray<string>) =>
-    sql`SELECT version, data FROM ${table} WHERE ${scope(organisation)} AND id IN ${sql.in(ids)}`
+    sql`SELECT r.version, r.data FROM (VALUES ${sql.csv(ids.map((id) => sql`(${id})`))}) AS wanted(id)
+      CROSS JOIN LATERAL (SELECT version, data FROM ${table} WHERE ${scope(organisation)} AND id = wanted.id OFFSET 0) AS r`
 
-  // With only `before`, the page is the items just newer than the cursor: read upwards, then flip.
-  const isUpwards = (query: ListQuery<K>) => query.before !== undefined && query.after === undefined
+  // With only `before`, the page is the items just ahead of the cursor: read backwards, then flip.
+  const isUpwards = (query: Pick<ListQuery<K>, "before" | "after">) => query.before !== undefined && query.after === undefined
+
+  /**
+   * How a page reads its rows: in id order, newest first, or in an order by a key's value then id.
+   * `ahead(place)` is the clause of the rows that come after `place` in the list, `behind` before
+   * it; `sort(backwards)` the ORDER BY that reads the list forwards or backwards.
+   */
+  interface Reading {
+    readonly ahead: (place: Place | Fragment) => Fragment
+    readonly behind: (place: Place | Fragment) => Fragment
+    readonly sort: (backwards: boolean) => Fragment
+    /** The value of the row, as selected for merging branches (`sort_value`). */
+    readonly selected: Fragment
+    /** A cursor id as a place: in an order by a key, its row's value read by id. */
+    readonly cursor: (organisation: string, id: string) => Place | Fragment
+  }
+
+  const byId: Reading = {
+    ahead: (place) => sql`id < ${isPlace(place) ? idOf(place) : place}`,
+    behind: (place) => sql`id > ${isPlace(place) ? idOf(place) : place}`,
+    sort: (backwards) => sql.literal(backwards ? "id ASC" : "id DESC"),
+    selected: sql.literal("NULL"),
+    cursor: (_, id) => id
+  }
+
+  const byKey = (order: NonNullable<ListQuery<K>["order"]>): Reading => {
+    const value = valueOf(checkedKey(order.key))
+    const ascending = order.direction === "asc"
+    /** `(value, id)` against a place: a known one, or a cursor's, read from its row (NULL, so nothing, when it has none). */
+    const compare = (operator: ">" | "<", place: Place | Fragment): Fragment =>
+      isPlace(place)
+        ? sql`(${value}, id) ${sql.literal(operator)} (${valueText(place)}, ${idOf(place)})`
+        : sql`(${value}, id) ${sql.literal(operator)} ${place}`
+    return {
+      ahead: (place) => compare(ascending ? ">" : "<", place),
+      behind: (place) => compare(ascending ? "<" : ">", place),
+      sort: (backwards) => sql.literal(ascending !== backwards ? `${valueOfText(order.key)} ASC, id ASC` : `${valueOfText(order.key)} DESC, id DESC`),
+      selected: value,
+      // A row constructor of a scalar subquery and the id, not a subquery of two columns: PostgreSQL
+      // reads `(value, id) > ((SELECT ...), $1)` as a row comparison its index can start from.
+      cursor: (organisation, id) => sql`((SELECT ${value} FROM ${table} WHERE ${scope(organisation)} AND id = ${id}), ${id}::text COLLATE "C")`
+    }
+  }
+  const readingOf = (query: Pick<ListQuery<K>, "order">): Reading => query.order === undefined ? byId : byKey(query.order)
 
   /** One branch's rows in the page's window, in the page's order: an index range read, stopped at `limit`. */
-  const branchPage = (branch: ReadonlyArray<Fragment>, query: ListQuery<K>, columns: Fragment) => {
+  const branchPage = (organisation: string, branch: ReadonlyArray<Fragment>, query: ListQuery<K>, columns: Fragment) => {
+    const reading = readingOf(query)
     const window = [...branch]
-    if (query.after !== undefined) window.push(sql`id < ${query.after}`)
-    if (query.before !== undefined) window.push(sql`id > ${query.before}`)
+    if (query.after !== undefined) window.push(reading.ahead(cursorPlace(reading, organisation, query.after)))
+    if (query.before !== undefined) window.push(reading.behind(cursorPlace(reading, organisation, query.before)))
     return sql`SELECT ${columns} FROM ${table} WHERE ${sql.and(window)}
-      ORDER BY id ${sql.literal(isUpwards(query) ? "ASC" : "DESC")} LIMIT ${query.limit}`
+      ORDER BY ${reading.sort(isUpwards(query))} LIMIT ${query.limit}`
   }
 
   const pageStatement = (organisation: string, query: ListQuery<K>) => {
-    const branches = matching(organisation, query.filters)
+    const branches = matching(organisation, query.filters, query.order)
     const [only] = branches
-    if (branches.length === 1 && only !== undefined) return branchPage(only, query, sql`version, data`)
+    if (branches.length === 1 && only !== undefined) return branchPage(organisation, only, query, sql`version, data`)
     // Ids are unique across branches (one value per key), so UNION ALL needs no de-duplication.
-    const parts = branches.map((branch) => sql`(${branchPage(branch, query, sql`id, version, data`)})`)
+    const reading = readingOf(query)
+    const parts = branches.map((branch) => sql`(${branchPage(organisation, branch, query, sql`${reading.selected} AS sort_value, id, version, data`)})`)
+    const merged = query.order === undefined ? reading.sort(isUpwards(query)) : mergedSort(query.order, isUpwards(query))
     return sql`SELECT version, data FROM (${sql.join(" UNION ALL ", false)(parts)}) AS page
-      ORDER BY id ${sql.literal(isUpwards(query) ? "ASC" : "DESC")} LIMIT ${query.limit}`
+      ORDER BY ${merged} LIMIT ${query.limit}`
   }
 
   /**
-   * Whether a row of the match lies beyond `id` on one side: each branch's nearest id, read in
+   * Whether a row of the match lies beyond `place` on one side: each branch's nearest row, read in
    * index order with LIMIT 1, is present. Not `EXISTS (... id > $1)`: PostgreSQL strips the ORDER
    * BY and LIMIT of an EXISTS, and its plans (the generic one always) then chose a sequential scan
    * that reads the whole table when nothing lies beyond; a scalar subquery keeps them, and only an
-   * index gives rows in id order without sorting them all.
+   * index gives rows in order without sorting them all.
    */
-  const beyond = (branches: ReadonlyArray<ReadonlyArray<Fragment>>, id: string, side: "newer" | "older") =>
+  const beyond = (reading: Reading, branches: ReadonlyArray<ReadonlyArray<Fragment>>, place: Place, side: "before" | "after") =>
     sql.or(branches.map((branch) =>
-      sql`(SELECT id FROM ${table} WHERE ${sql.and([...branch, side === "newer" ? sql`id > ${id}` : sql`id < ${id}`])}
-        ORDER BY id ${sql.literal(side === "newer" ? "ASC" : "DESC")} LIMIT 1) IS NOT NULL`
+      sql`(SELECT id FROM ${table} WHERE ${sql.and([...branch, side === "before" ? reading.behind(place) : reading.ahead(place)])}
+        ORDER BY ${reading.sort(side === "before")} LIMIT 1) IS NOT NULL`
     ))
 
-  const cursorStatement = (organisation: string, filters: ListQuery<K>["filters"], first: string, last: string) => {
-    const branches = matching(organisation, filters)
-    return sql`SELECT ${beyond(branches, first, "newer")} AS newer, ${beyond(branches, last, "older")} AS older`
+  const cursorStatement = (organisation: string, query: Pick<ListQuery<K>, "filters" | "order">, first: Place, last: Place) => {
+    const branches = matching(organisation, query.filters, query.order)
+    const reading = readingOf(query)
+    return sql`SELECT ${beyond(reading, branches, first, "before")} AS newer, ${beyond(reading, branches, last, "after")} AS older`
+  }
+
+  /**
+   * The rows a scan matches, as a subquery of `id, version, data`. A membership filter of several
+   * values is looked up value by value, one probe of the key's index each, whatever the statistics
+   * say: as one statement of OR-ed branches, statistics that put few rows under the type (stale
+   * after a bulk load, or with no ANALYZE yet) let the planner read the index by the type alone and
+   * filter the values, so a bank report's check for duplicate effects read every entry stored and a
+   * report applied slower per entry the larger it was. `OFFSET 0` keeps each probe a subquery of
+   * its own (not flattened into a join the planner could hash), a router statement on Citus.
+   */
+  const scanMatched = (organisation: string, filters: ListQuery<K>["filters"], after: string | undefined): Fragment => {
+    const { clauses, split } = matchingParts(organisation, filters)
+    const common = after === undefined ? clauses : [...clauses, sql`id > ${after}`]
+    if (split === undefined) return sql`SELECT id, version, data FROM ${table} WHERE ${sql.and(common)}`
+    const probe = [...common, hasKey(split.key), sql`${valueOf(split.key)} = wanted.value`]
+    return sql`SELECT r.id, r.version, r.data FROM (VALUES ${sql.csv(split.values.map((value) => sql`(${value})`))}) AS wanted(value)
+      CROSS JOIN LATERAL (SELECT id, version, data FROM ${table} WHERE ${sql.and(probe)} OFFSET 0) AS r`
   }
 
   const scanStatement = (organisation: string, filters: ListQuery<K>["filters"], page?: ScanPage) => {
-    const after = page?.after
-    const branches = matching(organisation, filters).map((branch) => after === undefined ? branch : [...branch, sql`id > ${after}`])
-    const where = sql.or(branches.map((branch) => sql.and(branch)))
-    if (page === undefined) return sql`SELECT version, data FROM ${table} WHERE ${where} ORDER BY id ASC`
+    if (page === undefined) return sql`SELECT version, data FROM (${scanMatched(organisation, filters, undefined)}) AS matching ORDER BY id ASC`
     // A chunk of what is due: with `ORDER BY id LIMIT` alone the planner walks the primary key in
     // id order and filters every row of the type; `OFFSET 0` keeps the matching rows a subquery of
     // their own, found by the filters' index (a few due among many), then sorted for the chunk.
-    return sql`SELECT version, data FROM (SELECT id, version, data FROM ${table} WHERE ${where} OFFSET 0) AS matching
+    return sql`SELECT version, data FROM (${scanMatched(organisation, filters, page.after)} OFFSET 0) AS matching
       ORDER BY id ASC LIMIT ${page.limit}`
   }
 
@@ -357,9 +468,9 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
     definition,
     statements: { get: getStatement, page: pageStatement, cursors: cursorStatement, scan: scanStatement, aggregate: aggregateStatement },
     aggregate: (organisation, filters, by, sum) =>
-      Effect.andThen(beforeReading, Effect.suspend(() => aggregateStatement(organisation, filters, by, sum))).pipe(
+      Effect.andThen(beforeReading, Effect.suspend(() => named("aggregate", aggregateStatement(organisation, filters, by, sum)))).pipe(
         Effect.flatMap((rows) => Effect.forEach(rows, (row) => decodeAggregateRow(row))),
-        Effect.orDie,
+        orStorageError(`aggregate ${definition.name}`),
         Effect.map((rows) => rows.map((row) => ({ key: row.key, count: Number(row.count), sum: BigInt(row.sum) })))
       ),
     get: (organisation, id) =>
@@ -368,8 +479,8 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         const known = unit?.rows.get(keyOf(organisation, id)) as Versioned<A> | undefined
         if (known !== undefined) return Effect.succeed(known)
         if (unit?.absent.has(keyOf(organisation, id)) === true) return Effect.fail(new NotFound({ resource: definition.name, id }))
-        return Effect.andThen(beforeReadingById, getStatement(organisation, id)).pipe(
-          Effect.orDie,
+        return Effect.andThen(beforeReadingById, named("get", getStatement(organisation, id))).pipe(
+          orStorageError(`get ${definition.name}`),
           Effect.flatMap((rows) =>
             rows[0] === undefined
               ? Effect.fail(new NotFound({ resource: definition.name, id }))
@@ -386,8 +497,8 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         })
         const unknown = [...new Set(ids)].filter((id) => unit === undefined || (!unit.rows.has(keyOf(organisation, id)) && !unit.absent.has(keyOf(organisation, id))))
         if (unknown.length === 0) return Effect.succeed(known)
-        return Effect.andThen(beforeReadingById, getManyStatement(organisation, unknown)).pipe(
-          Effect.orDie,
+        return Effect.andThen(beforeReadingById, named("get_many", getManyStatement(organisation, unknown))).pipe(
+          orStorageError(`get ${definition.name}`),
           Effect.flatMap(allVersioned),
           Effect.map((read) => {
             for (const row of read) remember(unit, organisation, row)
@@ -402,20 +513,24 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
       Effect.gen(function*() {
         const upwards = isUpwards(query)
         yield* beforeReading
-        const rows = yield* Effect.orDie(pageStatement(organisation, query))
+        const rows = yield* orStorageError(`list ${definition.name}`)(named("list", pageStatement(organisation, query)))
         const versioned = yield* allVersioned(rows)
         const items = (upwards ? versioned.reverse() : versioned).map((v) => v.resource)
         const first = items[0]
         const last = items[items.length - 1]
         if (first === undefined || last === undefined) return { items, before: null, after: null } satisfies Page<A>
-        const exists = yield* Effect.orDie(cursorStatement(organisation, query.filters, first.id, last.id))
+        const placeOf = (row: A): Place => {
+          const order = query.order
+          return order === undefined ? row.id : { value: definition.filters[order.key](row) ?? "", id: row.id }
+        }
+        const exists = yield* orStorageError(`list ${definition.name}`)(named("list_cursors", cursorStatement(organisation, query, placeOf(first), placeOf(last))))
         const { newer, older } = yield* Effect.orDie(decodeExistsRow(exists[0]))
         return { items, before: newer ? first.id : null, after: older ? last.id : null } satisfies Page<A>
       }),
 
     scan: (organisation, filters, page) =>
-      Effect.andThen(beforeReading, Effect.suspend(() => scanStatement(organisation, filters, page))).pipe(
-        Effect.orDie,
+      Effect.andThen(beforeReading, Effect.suspend(() => named("scan", scanStatement(organisation, filters, page)))).pipe(
+        orStorageError(`scan ${definition.name}`),
         Effect.flatMap(allVersioned)
       ),
 
@@ -427,7 +542,7 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         return holding?.holdsWrites === true && location.typed ? holdInsert(holding, organisation, resource, row.value) : insertNow(organisation, resource, row.value)
       }),
 
-    // One statement for the batch: a duplicate id fails it whole (a unique violation, a defect).
+    // One statement for the batch: a duplicate id fails it whole (a unique violation: `DuplicateId`).
     insertAll: (organisation, resources) =>
       Effect.withFiber((fiber) => {
         const rows: Array<Record<string, unknown>> = []
@@ -446,7 +561,16 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         const [first, ...rest] = rows
         if (first === undefined) return Effect.void
         for (const resource of resources) unit?.absent.delete(keyOf(organisation, resource.id))
-        return Effect.asVoid(Effect.orDie(sql`INSERT INTO ${table} ${sql.insert([first, ...rest])}`))
+        return named("insert_batch", sql`INSERT INTO ${table} ${sql.insert([first, ...rest])}`).pipe(
+          Effect.asVoid,
+          Effect.catch((error) =>
+            Effect.fail(
+              isSqlError(error) && error.reason._tag === "UniqueViolation"
+                ? new DuplicateId({ resource: definition.name, id: resources.map((r) => r.id).join(", ") })
+                : storageErrorOf(`insert ${definition.name}`, error)
+            )
+          )
+        )
       }),
 
     update: (organisation, resource, expectedVersion) =>

@@ -1,6 +1,9 @@
 import { Context, Effect } from "effect"
-import type { Versioned } from "@paykit/engine"
+import { callerTraceparent, type Versioned } from "@paykit/engine"
+import type { StorageError } from "@paykit/core"
 import type { SqlClient } from "effect/sql"
+import { orStorageError } from "./storage-error.ts"
+import { timedStatement } from "./statement-metrics.ts"
 
 /**
  * What a unit of work opened by the SQL transactor keeps while it runs, so a batch costs statements
@@ -75,15 +78,46 @@ export const newUnitOfWork = (holdsWrites: boolean): UnitOfWorkState => ({
 const ROWS_PER_STATEMENT = 1_000
 
 /** Writes the rows `state` holds for `table` (every table when none is named), in the order appended. */
-export const flushAppended = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table?: string): Effect.Effect<void> =>
+export const flushAppended = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table?: string): Effect.Effect<void, StorageError> =>
   Effect.suspend(() => {
     const tables = table === undefined ? [...state.appended.keys()] : state.appended.has(table) ? [table] : []
     return Effect.forEach(tables, (name) => {
       const rows = state.appended.get(name) ?? []
       state.appended.delete(name)
-      return Effect.forEach(statementsOf(rows), ([first, ...rest]) =>
-        first === undefined ? Effect.void : Effect.orDie(sql`INSERT INTO ${sql(name)} ${sql.insert([first, ...rest])}`), { discard: true })
+      const appended = Effect.forEach(statementsOf(rows), ([first, ...rest]) =>
+        first === undefined ? Effect.void : Effect.asVoid(orStorageError(`append ${name}`)(timedStatement(`${name}.append`, sql`INSERT INTO ${sql(name)} ${sql.insert([first, ...rest])}`))), { discard: true })
+      return name === EVENTS_TABLE ? Effect.andThen(appended, tracedOutbox(sql, rows)) : appended
     }, { discard: true })
+  })
+
+const EVENTS_TABLE = "events"
+
+/**
+ * The span appending events, on the outbox rows the trigger queued for them (migration 0072), so
+ * the webhook deliveries made of them join the span's trace. One statement an organisation, and
+ * none when no span is traced. Each event's row is found by one probe of `outbox_event`
+ * (migration 0073; a lateral lookup per id, as `getMany`'s) and updated by its row address: as
+ * `event_id IN (...)` a page of a bank report's events (200) was planned as a read of every row
+ * waiting in the outbox, and a prepared statement's generic plan, made while the outbox was nearly
+ * empty, kept reading them all as it filled.
+ */
+const tracedOutbox = (sql: SqlClient.SqlClient, rows: ReadonlyArray<Record<string, unknown>>): Effect.Effect<void, StorageError> =>
+  Effect.flatMap(callerTraceparent, (traceparent) => {
+    if (traceparent === null) return Effect.void
+    const byOrganisation = new Map<string, Array<string>>()
+    for (const row of rows) {
+      const organisation = row["organisation_id"]
+      const id = row["id"]
+      if (typeof organisation !== "string" || typeof id !== "string") continue
+      const ids = byOrganisation.get(organisation)
+      if (ids === undefined) byOrganisation.set(organisation, [id])
+      else ids.push(id)
+    }
+    return Effect.forEach(byOrganisation, ([organisation, ids]) =>
+      Effect.forEach(statementsOf(ids), (some) =>
+        Effect.asVoid(orStorageError("outbox trace")(timedStatement("outbox.trace", sql`UPDATE outbox SET trace_parent = ${traceparent}
+          WHERE organisation_id = ${organisation} AND ctid = ANY(ARRAY(SELECT q.ctid FROM (VALUES ${sql.csv(some.map((id) => sql`(${id})`))}) AS wanted(id)
+            CROSS JOIN LATERAL (SELECT ctid FROM outbox WHERE organisation_id = ${organisation} AND event_id = wanted.id OFFSET 0) AS q))`))), { discard: true }), { discard: true })
   })
 
 /** `rows` cut into statements of `ROWS_PER_STATEMENT`. */
@@ -95,7 +129,7 @@ const allWritten = (table: string, held: number, what: string) => (rows: Readonl
   rows.length === held ? Effect.void : Effect.die(new Error(`${table}: ${held - rows.length} rows the unit of work held were ${what}`))
 
 /** Writes the inserts `state` holds for `table`, one statement a thousand; an id taken meanwhile fails the unit. */
-export const flushInserted = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table: string): Effect.Effect<void> =>
+export const flushInserted = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table: string): Effect.Effect<void, StorageError> =>
   Effect.suspend(() => {
     const pending: Array<Record<string, unknown>> = []
     for (const [key, held] of state.inserted) {
@@ -104,35 +138,46 @@ export const flushInserted = (sql: SqlClient.SqlClient, state: UnitOfWorkState, 
       pending.push(held.row)
     }
     return Effect.forEach(statementsOf(pending), ([first, ...rest]) =>
-      first === undefined ? Effect.void : sql`INSERT INTO ${sql(table)} ${sql.insert([first, ...rest])} ON CONFLICT DO NOTHING RETURNING id`.pipe(
-        Effect.orDie,
+      first === undefined ? Effect.void : timedStatement(`${table}.insert_held`, sql`INSERT INTO ${sql(table)} ${sql.insert([first, ...rest])} ON CONFLICT DO NOTHING RETURNING id`).pipe(
+        orStorageError(`insert ${table}`),
         Effect.flatMap(allWritten(table, rest.length + 1, "taken by another"))
       ), { discard: true })
   })
 
-/** Columns of a deferred update in its VALUES list: 7, so 1,000 a statement. */
+/** Columns of a deferred update in its VALUES list: 6, after the organisation's parameter. */
 const updateTuple = (first: number) =>
-  `($${first}, $${first + 1}, $${first + 2}, $${first + 3}::int, $${first + 4}::int, $${first + 5}::jsonb, $${first + 6}::json)`
+  `($${first}, $${first + 1}, $${first + 2}::int, $${first + 3}::int, $${first + 4}::jsonb, $${first + 5}::json)`
 
-/** Writes the updates `state` holds for `table` (the typed `resources` table is the only one updated), one statement a thousand. */
-export const flushUpdated = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table: string): Effect.Effect<void> =>
+/**
+ * One organisation's updates held for `table`, one statement a thousand, as `flushUpdated` writes
+ * them; exported so a test can read its plan. The organisation is named once, as a parameter, so
+ * on Citus the statement runs on that organisation's worker alone (a router statement) rather
+ * than on every shard.
+ */
+export const heldUpdatesStatement = (sql: SqlClient.SqlClient, table: string, organisation: string, updates: ReadonlyArray<DeferredUpdate>) =>
+  sql.unsafe(`UPDATE ${table} AS r SET version = v.version_to, filters = v.filters, data = v.data
+    FROM (VALUES ${updates.map((_, i) => updateTuple(2 + i * 6)).join(", ")}) AS v(resource_type, id, version_from, version_to, filters, data)
+    WHERE r.organisation_id = $1 AND r.resource_type = v.resource_type AND r.id = v.id AND r.version = v.version_from
+    RETURNING r.id`, [organisation, ...updates.flatMap((u) => [u.resourceType, u.id, u.from, u.to, u.filters, u.data])])
+
+/** Writes the updates `state` holds for `table` (the typed `resources` table is the only one updated), per organisation, one statement a thousand. */
+export const flushUpdated = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table: string): Effect.Effect<void, StorageError> =>
   Effect.suspend(() => {
     const pending = [...state.updated.values()].filter((update) => update.table === table)
     for (const update of pending) state.updated.delete(`${table}\u0000${update.resourceType}\u0000${update.organisation}\u0000${update.id}`)
-    return Effect.forEach(statementsOf(pending), (updates) =>
-      sql.unsafe(`UPDATE ${table} AS r SET version = v.version_to, filters = v.filters, data = v.data
-        FROM (VALUES ${updates.map((_, i) => updateTuple(1 + i * 7)).join(", ")}) AS v(organisation_id, resource_type, id, version_from, version_to, filters, data)
-        WHERE r.organisation_id = v.organisation_id AND r.resource_type = v.resource_type AND r.id = v.id AND r.version = v.version_from
-        RETURNING r.id`, updates.flatMap((u) => [u.organisation, u.resourceType, u.id, u.from, u.to, u.filters, u.data])).pipe(
-        Effect.orDie,
-        // A row the unit wrote is its own: one not matched is a defect of the store. A held first
-        // update's row may have been changed by another since the unit read it: the batch's lost race.
-        Effect.flatMap(allWritten(table, updates.length, "changed by another"))
-      ), { discard: true })
+    const organisations = [...new Set(pending.map((update) => update.organisation))]
+    return Effect.forEach(organisations, (organisation) =>
+      Effect.forEach(statementsOf(pending.filter((update) => update.organisation === organisation)), (updates) =>
+        timedStatement(`${table}.update_held`, heldUpdatesStatement(sql, table, organisation, updates)).pipe(
+          orStorageError(`update ${table}`),
+          // A row the unit wrote is its own: one not matched is a defect of the store. A held first
+          // update's row may have been changed by another since the unit read it: the batch's lost race.
+          Effect.flatMap(allWritten(table, updates.length, "changed by another"))
+        ), { discard: true }), { discard: true })
   })
 
 /** Everything the unit holds back, written when it ends: inserts first (a held row's update follows its insert). */
-export const flushAll = (sql: SqlClient.SqlClient, state: UnitOfWorkState): Effect.Effect<void> =>
+export const flushAll = (sql: SqlClient.SqlClient, state: UnitOfWorkState): Effect.Effect<void, StorageError> =>
   Effect.andThen(
     Effect.forEach(
       new Set([...[...state.inserted.values()].map((held) => held.table), ...[...state.updated.values()].map((update) => update.table)]),
@@ -143,7 +188,7 @@ export const flushAll = (sql: SqlClient.SqlClient, state: UnitOfWorkState): Effe
   )
 
 /** The inserts and then the updates the unit holds for `table`, written. */
-const flushHeld = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table: string): Effect.Effect<void> =>
+const flushHeld = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table: string): Effect.Effect<void, StorageError> =>
   Effect.andThen(flushInserted(sql, state, table), flushUpdated(sql, state, table))
 
 /**
@@ -151,7 +196,7 @@ const flushHeld = (sql: SqlClient.SqlClient, state: UnitOfWorkState, table: stri
  * appended, and the inserts and updates held when the statement reads rows by anything but their id (a read
  * by id of a row the unit holds is answered from `rows` and never reaches the table).
  */
-export const flushBeforeReading = (sql: SqlClient.SqlClient, table: string, reads: "by id" | "by filters"): Effect.Effect<void> =>
+export const flushBeforeReading = (sql: SqlClient.SqlClient, table: string, reads: "by id" | "by filters"): Effect.Effect<void, StorageError> =>
   Effect.withFiber((fiber) => {
     const state = fiber.getRef(CurrentUnitOfWork)
     if (state === undefined) return Effect.void

@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { describe, expect, it } from "vitest"
-import { IdGenerator } from "@paykit/core"
+import { IdGenerator, OrganisationId } from "@paykit/core"
 import { captureDailyItems, customers, DAILY_BATCH, RepositoryBackend } from "@paykit/engine"
 import { sampleCustomer } from "@paykit/engine/testing"
 import { SqlStorage } from "../src/sql-storage.ts"
@@ -12,7 +12,7 @@ import { DATABASES } from "./support/databases.ts"
  * the end and fails the whole batch; the batch then runs one unit per item, unheld, and only the
  * item that lost is left out (its typed failure logged), the others commit.
  */
-const ORG = "OR0000000000HW"
+const ORG = OrganisationId("OR0000000000HW")
 
 describe.each(DATABASES)("a daily batch's held writes on $name", (database) => {
   it("a lost race or a taken id found at the batch's end costs only its item", { timeout: 120_000 }, async () => {

@@ -1,6 +1,6 @@
 import { Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { IdGenerator } from "@paykit/core"
+import { IdGenerator, OrganisationId } from "@paykit/core"
 import { BankDetailsVault, Creditors, Customers, engineServicesOn, LogoRepository, Logos, PublicKeys, SandboxBank, sandboxWebhooks } from "@paykit/engine"
 import { generateKeyPairSync } from "node:crypto"
 import { describe, expect, it } from "vitest"
@@ -14,7 +14,7 @@ import { expectOneWinnerRestConflicts } from "./support/fixtures.ts"
  * number is in no row as text) yet opened again by the vault.
  */
 
-const ORG = "OR0000000000DS"
+const ORG = OrganisationId("OR0000000000DS")
 /** A 1x1 PNG. */
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
 
@@ -50,7 +50,7 @@ describe.each(DATABASES)("documents and secrets on $name", (database) => {
         const keys = yield* PublicKeys
         const key = yield* keys.create(ORG, { public_key: pem })
         expect((yield* keys.get(ORG, key.id)).public_key).toBe(pem)
-        expect(Exit.isFailure(yield* Effect.exit(keys.get("OR0000000000XX", key.id)))).toBe(true)
+        expect(Exit.isFailure(yield* Effect.exit(keys.get(OrganisationId("OR0000000000XX"), key.id)))).toBe(true)
 
         const customers = yield* Customers
         const customer = yield* customers.create(ORG, { given_name: "Ada", family_name: "Lovelace", country_code: "GB" })

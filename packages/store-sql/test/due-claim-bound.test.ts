@@ -13,8 +13,8 @@ import { DATABASES } from "./support/databases.ts"
  */
 
 const DAY = 86_400_000
-const AHEAD = "OR_claim_ahead"
-const LIVE = "OR_claim_live"
+const AHEAD = "OR00C1A1MAHEAD"
+const LIVE = "OR000C1A1M11VE"
 const STORED = 20_000
 
 interface PlanNode {
@@ -53,11 +53,11 @@ describe.each(DATABASES)("the claim's bound on $name", (database) => {
         const now = Date.now()
         // 2,000 sandbox organisations, each a week ahead, each with its next daily run a day off on its clock.
         yield* sql`INSERT INTO organisation_clocks (organisation_id, offset_ms)
-          SELECT 'OR_many_' || g, ${7 * DAY}::bigint FROM generate_series(1, 2000) g`
+          SELECT 'OR' || lpad(g::text, 12, '0'), ${7 * DAY}::bigint FROM generate_series(1, 2000) g`
         yield* sql`INSERT INTO due_work (organisation_id, kind, key, due_at)
-          SELECT 'OR_many_' || g, 'daily_run', 'next', ${now + 8 * DAY}::bigint FROM generate_series(1, 2000) g`
-        // One of them has a row due on its clock (six days ahead of real time, a day behind its own).
-        yield* store.schedule({ organisation: "OR_many_7", kind: "probe", key: "due", dueAt: now + 6 * DAY })
+          SELECT 'OR' || lpad(g::text, 12, '0'), 'daily_run', 'next', ${now + 8 * DAY}::bigint FROM generate_series(1, 2000) g`
+        // One of them (the seventh) has a row due on its clock (six days ahead of real time, a day behind its own).
+        yield* store.schedule({ organisation: "OR000000000007", kind: "probe", key: "due", dueAt: now + 6 * DAY })
         yield* sql`ANALYZE due_work`
         yield* sql`ANALYZE organisation_clocks`
         const reads = yield* claimPlanReads(sql, now)
@@ -76,12 +76,12 @@ describe.each(DATABASES)("the claim's bound on $name", (database) => {
         const now = Date.now()
         const lease = (owner: string) => ({ owner, realNow: now, until: now + 60_000 })
         // Scheduled while the organisation runs on real time (no clock row yet), then the clock moves twice.
-        yield* store.schedule({ organisation: "OR_moved", kind: "probe", key: "in-3-days", dueAt: now + 3 * DAY })
-        yield* store.schedule({ organisation: "OR_moved", kind: "probe", key: "in-10-days", dueAt: now + 10 * DAY })
+        yield* store.schedule({ organisation: "OR0000000M0VED", kind: "probe", key: "in-3-days", dueAt: now + 3 * DAY })
+        yield* store.schedule({ organisation: "OR0000000M0VED", kind: "probe", key: "in-10-days", dueAt: now + 10 * DAY })
         expect(yield* store.claimDue(lease("before"), 10)).toEqual([])
-        yield* store.raiseOffset("OR_moved", 2 * DAY)
+        yield* store.raiseOffset("OR0000000M0VED", 2 * DAY)
         expect(yield* store.claimDue(lease("first move"), 10)).toEqual([])
-        yield* store.raiseOffset("OR_moved", 4 * DAY)
+        yield* store.raiseOffset("OR0000000M0VED", 4 * DAY)
         const claimed = yield* store.claimDue(lease("second move"), 10)
         expect(claimed.map((item) => [item.key, item.offsetMillis])).toEqual([["in-3-days", 4 * DAY]])
       }),

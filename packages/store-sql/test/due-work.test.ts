@@ -13,7 +13,7 @@ import { DATABASES } from "./support/databases.ts"
  */
 
 const KIND = "probe"
-const ORGANISATIONS = ["OR_a", "OR_b", "OR_c"] as const
+const ORGANISATIONS = ["OR0000000000A1", "OR0000000000B1", "OR0000000000C1"] as const
 
 interface Ran {
   readonly organisation: string
@@ -65,7 +65,7 @@ const Rows = fc.uniqueArray(
  */
 const TiedRows = fc.uniqueArray(
   fc.record({
-    organisation: fc.constantFrom("OR_a", "OR_B", "OR_c", "OR_Z"),
+    organisation: fc.constantFrom("OR0000000000A1", "OR0000000000B2", "OR0000000000C1", "OR0000000000Z2"),
     kind: fc.constantFrom("probe", "daily_run", "Alpha"),
     key: fc.string({ minLength: 1, maxLength: 3 }),
     due: fc.integer({ min: 0, max: 3 })
@@ -104,13 +104,13 @@ describe.each(DATABASES)("due work on $name", (database) => {
           const now = yield* Clock.currentTimeMillis
           for (const row of rows) yield* store.schedule({ organisation: row.organisation, kind: KIND, key: row.key, dueAt: now - row.due })
           // Rows due an hour from now stay.
-          yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "later", dueAt: now + 3_600_000 })
+          yield* store.schedule({ organisation: "OR0000000000A1", kind: KIND, key: "later", dueAt: now + 3_600_000 })
           const ran: Array<Ran> = []
           const workers = yield* workersOn(storage, ran, 4)
           yield* Effect.forEach(workers, (worker) => worker.runDue, { concurrency: "unbounded" })
           const done = ran.map((r) => `${r.organisation}/${r.key}`).sort()
           expect(done).toEqual(rows.map((row) => `${row.organisation}/${row.key}`).sort())
-          expect((yield* store.pendingOf("OR_a", KIND)).map((item) => item.key)).toEqual(["later"])
+          expect((yield* store.pendingOf("OR0000000000A1", KIND)).map((item) => item.key)).toEqual(["later"])
           // Each ran at or after its instant.
           for (const r of ran) expect(r.at).toBeGreaterThanOrEqual(r.dueAt)
         })
@@ -148,16 +148,16 @@ describe.each(DATABASES)("due work on $name", (database) => {
           const [worker] = yield* workersOn(storage, ran, 1)
           if (worker === undefined) return
           const target = now + days * DAY
-          yield* worker.advance("OR_a", target)
-          const expected = rows.filter((row) => row.organisation === "OR_a" && now + (row.due + 1) * 60_000 <= target)
+          yield* worker.advance("OR0000000000A1", target)
+          const expected = rows.filter((row) => row.organisation === "OR0000000000A1" && now + (row.due + 1) * 60_000 <= target)
           expect(ran.map((r) => r.key).sort()).toEqual(expected.map((row) => row.key).sort())
-          expect(ran.every((r) => r.organisation === "OR_a")).toBe(true)
+          expect(ran.every((r) => r.organisation === "OR0000000000A1")).toBe(true)
           const dueAts = ran.map((r) => r.dueAt)
           expect(dueAts).toEqual([...dueAts].sort((a, b) => a - b))
           // Each ran at its own instant (the handler's clock), not at the target.
           for (const r of ran) expect(r.at - r.dueAt).toBeLessThan(5_000)
-          expect(yield* worker.nowOf("OR_a")).toBeGreaterThanOrEqual(target)
-          expect(yield* store.offsetOf("OR_b")).toBe(0)
+          expect(yield* worker.nowOf("OR0000000000A1")).toBeGreaterThanOrEqual(target)
+          expect(yield* store.offsetOf("OR0000000000B1")).toBe(0)
           // The other organisations' rows are still there, and not yet due on their clocks.
           expect(yield* worker.runDue).toBe(0)
         })
@@ -168,7 +168,7 @@ describe.each(DATABASES)("due work on $name", (database) => {
       Effect.gen(function*() {
         const store = Context.get(storage, DueWorkStore)
         const now = yield* Clock.currentTimeMillis
-        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "k", dueAt: now - 1 })
+        yield* store.schedule({ organisation: "OR0000000000A1", kind: KIND, key: "k", dueAt: now - 1 })
         // The dead worker: it claimed, then never completed.
         const claimed = yield* store.claimDue({ owner: "dead", realNow: now, until: now + 300 }, 10)
         expect(claimed.map((item) => item.key)).toEqual(["k"])
@@ -179,7 +179,7 @@ describe.each(DATABASES)("due work on $name", (database) => {
         yield* Effect.sleep(400)
         expect(yield* worker.runDue).toBe(1)
         expect(ran.map((r) => r.owner)).toEqual(["worker-0"])
-        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+        expect(yield* store.pendingOf("OR0000000000A1", KIND)).toEqual([])
       })
     ))
 
@@ -188,7 +188,7 @@ describe.each(DATABASES)("due work on $name", (database) => {
       Effect.gen(function*() {
         const store = Context.get(storage, DueWorkStore)
         const now = yield* Clock.currentTimeMillis
-        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "flaky", dueAt: now - 1 })
+        yield* store.schedule({ organisation: "OR0000000000A1", kind: KIND, key: "flaky", dueAt: now - 1 })
         let runs = 0
         const flaky: DueWorkDeclarations = {
           pumps: [],
@@ -196,13 +196,13 @@ describe.each(DATABASES)("due work on $name", (database) => {
         }
         const worker = yield* workerOn(storage, flaky, "worker-0")
         expect(yield* worker.runDue).toBe(1)
-        const [kept] = yield* store.pendingOf("OR_a", KIND)
+        const [kept] = yield* store.pendingOf("OR0000000000A1", KIND)
         expect(kept?.attempt).toBe(1)
         expect(kept?.dueAt).toBeGreaterThan(now)
         // The lease is free: an advance past the retry runs the row now, not after the 5-minute lease.
-        yield* worker.advance("OR_a", now + MILLIS_PER_DAY)
+        yield* worker.advance("OR0000000000A1", now + MILLIS_PER_DAY)
         expect(runs).toBe(2)
-        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+        expect(yield* store.pendingOf("OR0000000000A1", KIND)).toEqual([])
       })
     ))
 
@@ -211,7 +211,7 @@ describe.each(DATABASES)("due work on $name", (database) => {
       Effect.gen(function*() {
         const store = Context.get(storage, DueWorkStore)
         const now = yield* Clock.currentTimeMillis
-        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "long", dueAt: now - 1 })
+        yield* store.schedule({ organisation: "OR0000000000A1", kind: KIND, key: "long", dueAt: now - 1 })
         const runs: Array<string> = []
         const slow = (owner: string): DueWorkDeclarations => ({
           pumps: [],
@@ -229,7 +229,7 @@ describe.each(DATABASES)("due work on $name", (database) => {
         }
         yield* Fiber.join(running)
         expect(runs).toEqual(["worker-0"])
-        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+        expect(yield* store.pendingOf("OR0000000000A1", KIND)).toEqual([])
       })
     ))
 
@@ -239,7 +239,7 @@ describe.each(DATABASES)("due work on $name", (database) => {
         const store = Context.get(storage, DueWorkStore)
         const now = yield* Clock.currentTimeMillis
         const keys = Array.from({ length: 12 }, (_, i) => `k${String(i).padStart(2, "0")}`)
-        for (const [i, key] of keys.entries()) yield* store.schedule({ organisation: "OR_a", kind: KIND, key, dueAt: now - 1_000 + i })
+        for (const [i, key] of keys.entries()) yield* store.schedule({ organisation: "OR0000000000A1", kind: KIND, key, dueAt: now - 1_000 + i })
         const ran: Array<string> = []
         // A handler that takes a while, so the worker still holds its row when the advance asks for it.
         const slow: DueWorkDeclarations = {
@@ -250,9 +250,9 @@ describe.each(DATABASES)("due work on $name", (database) => {
           yield* Layer.build(DueWorker.layer([slow], { owner: "one-process" }).pipe(Layer.provide(Layer.succeedContext(storage)))),
           DueWorker
         )
-        yield* Effect.all([worker.runDue, worker.advance("OR_a", now)], { concurrency: "unbounded" })
+        yield* Effect.all([worker.runDue, worker.advance("OR0000000000A1", now)], { concurrency: "unbounded" })
         expect([...ran].sort()).toEqual(keys)
-        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+        expect(yield* store.pendingOf("OR0000000000A1", KIND)).toEqual([])
       })
     ))
 
@@ -278,9 +278,9 @@ describe.each(DATABASES)("due work on $name", (database) => {
         const store = Context.get(storage, DueWorkStore)
         const now = yield* Clock.currentTimeMillis
         const at = now + 60_000
-        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "broken", dueAt: at })
-        yield* store.schedule({ organisation: "OR_b", kind: KIND, key: "fine", dueAt: at })
-        yield* store.schedule({ organisation: "OR_b", kind: KIND, key: "later", dueAt: at + 60_000 })
+        yield* store.schedule({ organisation: "OR0000000000A1", kind: KIND, key: "broken", dueAt: at })
+        yield* store.schedule({ organisation: "OR0000000000B1", kind: KIND, key: "fine", dueAt: at })
+        yield* store.schedule({ organisation: "OR0000000000B1", kind: KIND, key: "later", dueAt: at + 60_000 })
         const ran: Array<string> = []
         const breaking: DueWorkDeclarations = {
           pumps: [],
@@ -298,8 +298,8 @@ describe.each(DATABASES)("due work on $name", (database) => {
         expect(exit._tag).toBe("Failure")
         expect(ran).toEqual(["broken", "fine"])
         expect(moved.every((instant) => instant < at + 60_000)).toBe(true)
-        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([{ organisation: "OR_a", kind: KIND, key: "broken", dueAt: at, attempt: 0 }])
-        const claimed = yield* store.claimNextOf("OR_a", at, { owner: "check", realNow: yield* Clock.currentTimeMillis, until: now + 120_000 })
+        expect(yield* store.pendingOf("OR0000000000A1", KIND)).toEqual([{ organisation: "OR0000000000A1", kind: KIND, key: "broken", dueAt: at, attempt: 0 }])
+        const claimed = yield* store.claimNextOf("OR0000000000A1", at, { owner: "check", realNow: yield* Clock.currentTimeMillis, until: now + 120_000 })
         expect(claimed._tag).toBe("Claimed")
       })
     ))
@@ -308,10 +308,10 @@ describe.each(DATABASES)("due work on $name", (database) => {
     withStorage((storage) =>
       Effect.gen(function*() {
         const store = Context.get(storage, DueWorkStore)
-        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "k", dueAt: 2_000 })
-        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "k", dueAt: 1_000 })
-        yield* store.schedule({ organisation: "OR_a", kind: KIND, key: "k", dueAt: 3_000 })
-        expect((yield* store.pendingOf("OR_a", KIND)).map((item) => item.dueAt)).toEqual([1_000])
+        yield* store.schedule({ organisation: "OR0000000000A1", kind: KIND, key: "k", dueAt: 2_000 })
+        yield* store.schedule({ organisation: "OR0000000000A1", kind: KIND, key: "k", dueAt: 1_000 })
+        yield* store.schedule({ organisation: "OR0000000000A1", kind: KIND, key: "k", dueAt: 3_000 })
+        expect((yield* store.pendingOf("OR0000000000A1", KIND)).map((item) => item.dueAt)).toEqual([1_000])
       })
     ))
 
@@ -320,8 +320,8 @@ describe.each(DATABASES)("due work on $name", (database) => {
       Effect.gen(function*() {
         const store = Context.get(storage, DueWorkStore)
         const transactor = Context.get(storage, Transactor)
-        yield* Effect.exit(transactor.transaction(Effect.andThen(store.schedule({ organisation: "OR_a", kind: KIND, key: "k", dueAt: 1 }), Effect.fail("no"))))
-        expect(yield* store.pendingOf("OR_a", KIND)).toEqual([])
+        yield* Effect.exit(transactor.transaction(Effect.andThen(store.schedule({ organisation: "OR0000000000A1", kind: KIND, key: "k", dueAt: 1 }), Effect.fail("no"))))
+        expect(yield* store.pendingOf("OR0000000000A1", KIND)).toEqual([])
       })
     ))
 })

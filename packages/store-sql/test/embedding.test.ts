@@ -9,6 +9,7 @@ import {
 import { describe, expect, it } from "vitest"
 import { ORG, program, setUpPayment } from "../../../examples/engine-program.ts"
 import { productionLayer, productionProgram } from "../../../examples/engine-production.ts"
+import { subscriptionProgram } from "../../../examples/engine-subscription.ts"
 import { ProductionSqlStorage } from "../src/production-storage.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
@@ -34,6 +35,19 @@ describe("the embedding guide's program", () => {
       const moves = r.events.filter((e) => e.resource_type === "payments").map((e) => e.action).toReversed()
       expect(moves).toEqual(["created", "submitted", "confirmed", "paid_out"])
       expect(r.events.some((e) => e.resource_type === "payouts" && e.action === "paid")).toBe(true)
+    }, TIMEOUT_MS)
+  }
+
+  for (const { name, storage } of storages) {
+    it(`makes a subscription's payments, pauses it for a cycle and pays them out, on ${name}`, async () => {
+      const r = await Effect.runPromise(Effect.scoped(Effect.provide(subscriptionProgram, testEngine({ seed: 1, start: START, storage: storage() }))))
+      expect(r.created.upcoming_payments.map((p) => p.charge_date)).toEqual(["2026-11-30", "2026-12-31", "2027-01-29", "2027-02-26", "2027-03-31", "2027-04-30"])
+      expect(r.paused).toMatchObject({ status: "paused", end_date: "2027-05-28" })
+      expect(r.paused.upcoming_payments[0]?.charge_date).toBe("2027-01-29")
+      expect(r.payments.map((p) => [p.charge_date, p.status]).toReversed()).toEqual([
+        ["2026-11-30", "paid_out"], ["2027-01-29", "paid_out"], ["2027-02-26", "paid_out"]
+      ])
+      expect(r.subscription.status).toBe("active")
     }, TIMEOUT_MS)
   }
 

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import {
@@ -23,8 +24,8 @@ import { DATABASES } from "./support/databases.ts"
  * event must come out the same, so the SQL adapter changes nothing the engine can observe.
  */
 
-const ORG = "OR0000000000AA"
-const OTHER_ORG = "OR0000000000BB"
+const ORG = OrganisationId("OR0000000000AA")
+const OTHER_ORG = OrganisationId("OR0000000000BB")
 const START = Date.UTC(2026, 10, 23, 9, 0, 0)
 const DAY = 86_400_000
 

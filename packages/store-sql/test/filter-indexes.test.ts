@@ -1,5 +1,5 @@
 import { Effect, Layer, Schema } from "effect"
-import { events, type ListQuery, RESOURCE_DEFINITIONS, type ResourceDefinition, transitions } from "@paykit/engine"
+import { CUSTOMER_SORT_KEYS, events, type ListQuery, PAYMENT_SORT_KEYS, RESOURCE_DEFINITIONS, type ResourceDefinition, transitions } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import type { Statement } from "effect/sql/Statement"
 import type { Row } from "effect/sql/SqlConnection"
@@ -124,6 +124,49 @@ const queriesOf = (keys: ReadonlyArray<string>): ReadonlyArray<readonly [string,
   ])
 ]
 
+/** The orders the API lists in (`sort_field`), by definition: the keys each may be ordered by. */
+const ORDERS: Readonly<Record<string, ReadonlyArray<string>>> = {
+  payments: Object.values(PAYMENT_SORT_KEYS),
+  customers: Object.values(CUSTOMER_SORT_KEYS),
+  customer_bank_accounts: ["currency_customer"]
+}
+
+/** The ordered list queries of one definition, both ways, after a cursor, and those the API makes under filters. */
+const orderedQueriesOf = (name: string): ReadonlyArray<readonly [string, ListQuery<string>]> => [
+  ...(ORDERS[name] ?? []).flatMap((key): ReadonlyArray<readonly [string, ListQuery<string>]> =>
+    (["asc", "desc"] as const).flatMap((direction): ReadonlyArray<readonly [string, ListQuery<string>]> => [
+      [`ordered by ${key} ${direction}`, { limit: PAGE, order: { key, direction } }],
+      [`ordered by ${key} ${direction} after a cursor`, { limit: PAGE, order: { key, direction }, after: "ID000000030000" }],
+      [`ordered by ${key} ${direction} before a cursor`, { limit: PAGE, order: { key, direction }, before: "ID000000030000" }]
+    ])),
+  ...(name === "payments"
+    ? ([
+      // A customer's payments from a date, by charge date: its mandates' branches, each on the (mandate, charge date) index.
+      ["customer's mandates from a charge date, by charge date", {
+        limit: PAGE,
+        order: { key: "charge_date", direction: "asc" },
+        filters: { mandate: { op: "in", values: ["mandate-7", "mandate-8", "mandate-9"] }, charge_date: { op: "range", gte: "charge_date-2" } }
+      }],
+      ["a mandate's payments by charge date, after a cursor", {
+        limit: PAGE,
+        order: { key: "charge_date", direction: "desc" },
+        after: "ID000000030000",
+        filters: { mandate: { op: "eq", value: "mandate-7" } }
+      }]
+    ] as const)
+    : []),
+  ...(name === "customers"
+    ? ([["not removed, by name", { limit: PAGE, order: { key: "sort_name", direction: "asc" }, filters: { removed: { op: "eq", value: "removed-7" } } }]] as const)
+    : []),
+  ...(name === "customer_bank_accounts"
+    ? ([["a currency's accounts in their customers' order", {
+      limit: PAGE,
+      order: { key: "currency_customer", direction: "desc" },
+      filters: { currency_customer: { op: "range", gte: "currency_customer-1", lt: "currency_customer-2" } }
+    }]] as const)
+    : [])
+]
+
 /**
  * A stand-in for a stored definition with its name and filter keys: the statements depend on
  * nothing else (the Schema only decodes rows, and these rows are only planned, never decoded).
@@ -144,11 +187,12 @@ const checkPlans = (sql: SqlClient.SqlClient, definition: { readonly name: strin
     const location = own ? { table: definition.name, typed: false } : { table: "resources", typed: true }
     const statements = makeSqlRepository(sql, probeOf(definition), location).statements
     const prefix = own ? "EV" : "ID"
-    for (const [name, query] of queriesOf(keysOf(definition))) {
+    for (const [name, query] of [...queriesOf(keysOf(definition)), ...orderedQueriesOf(definition.name)]) {
       for (const generic of [false, true]) {
         const what = `${definition.name} ${name} (${generic ? "generic" : "custom"} plan)`
         expectBounded(what, yield* explain(statements.page(ORG, query), generic))
-        const cursors = statements.cursors(ORG, query.filters, `${prefix}000000020000`, `${prefix}000000000500`)
+        const place = (id: string) => query.order === undefined ? `${prefix}${id}` : { value: `${query.order.key}-7`, id: `${prefix}${id}` }
+        const cursors = statements.cursors(ORG, query, place("000000020000"), place("000000000500"))
         expectBounded(`${what}, cursors`, yield* explain(cursors, generic))
       }
     }

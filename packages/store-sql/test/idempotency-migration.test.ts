@@ -28,7 +28,7 @@ describe.each(DATABASES)("idempotency keys across migration 0063 on $name", (dat
         // What the server's migration 0005 did before the change moved here.
         yield* sql.unsafe(`ALTER TABLE idempotency_keys ADD COLUMN resource_id text COLLATE "C"`)
         yield* sql.unsafe(`ALTER TABLE idempotency_keys DROP COLUMN fingerprint, DROP COLUMN response, DROP COLUMN completed_at`)
-        yield* sql`INSERT INTO idempotency_keys (organisation_id, key, resource_id) VALUES ('OR1', 'k1', 'PM1')`
+        yield* sql`INSERT INTO idempotency_keys (organisation_id, key, resource_id) VALUES ('OR000000000003', 'k1', 'PM1')`
         yield* migrate()
         const rows = yield* sql<{ key: string; resource_id: string }>`SELECT key, resource_id FROM idempotency_keys`
         return { columns: yield* columnsOf, rows: rows.map((r) => [r.key, r.resource_id]) }
@@ -44,8 +44,8 @@ describe.each(DATABASES)("idempotency keys across migration 0063 on $name", (dat
         const sql = yield* SqlClient.SqlClient
         yield* migrate(62)
         yield* sql`INSERT INTO idempotency_keys (organisation_id, key, fingerprint, response, completed_at)
-          VALUES ('OR1', 'done', 'f', ${JSON.stringify({ resourceId: "PM1" })}::jsonb, now())`
-        yield* sql`INSERT INTO idempotency_keys (organisation_id, key, fingerprint) VALUES ('OR1', 'claimed', 'f')`
+          VALUES ('OR000000000003', 'done', 'f', ${JSON.stringify({ resourceId: "PM1" })}::jsonb, now())`
+        yield* sql`INSERT INTO idempotency_keys (organisation_id, key, fingerprint) VALUES ('OR000000000003', 'claimed', 'f')`
         yield* migrate()
         const rows = yield* sql<{ key: string; resource_id: string }>`SELECT key, resource_id FROM idempotency_keys`
         return { columns: yield* columnsOf, rows: rows.map((r) => [r.key, r.resource_id]) }

@@ -19,7 +19,7 @@ const describeSchema = Effect.gen(function*() {
     WHERE n.nspname = current_schema() ORDER BY c.conname`
   const triggers = yield* sql`
     SELECT trigger_name, event_manipulation, event_object_table, action_statement, action_timing
-    FROM information_schema.triggers WHERE trigger_schema = current_schema() ORDER BY trigger_name`
+    FROM information_schema.triggers WHERE trigger_schema = current_schema() ORDER BY trigger_name, event_manipulation`
   // A migration may only redefine a function (0030 lets retention delete events).
   const functions = yield* sql`
     SELECT p.proname, p.prosrc FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace

@@ -2,9 +2,10 @@ import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { type Event, EventLog } from "@paykit/engine"
-import { Outbox, webhookOutboxOf } from "../src/outbox.ts"
+import { topologyOf } from "../src/citus.ts"
+import { Outbox, WAITING_CANDIDATES, webhookOutboxOf } from "../src/outbox.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
-import { DATABASES } from "./support/databases.ts"
+import { DATABASES_AND_CITUS as DATABASES } from "./support/databases.ts"
 
 /**
  * The webhook outbox port picks the organisation whose queued event is oldest. A queued row whose
@@ -24,14 +25,14 @@ const event: Event = {
 }
 
 describe.each(DATABASES)("outbox on $name", (database) => {
-  it("a queued row without its event does not starve another organisation's events", { timeout: 60_000 }, async () => {
+  it.each([1, WAITING_CANDIDATES + 1])("%i queued rows without their event do not starve another organisation's events", { timeout: 60_000 }, async (orphans) => {
     const storage = SqlStorage.pipe(Layer.provideMerge(database.isolated()), Layer.orDie)
     const taken = await Effect.runPromise(Effect.scoped(Effect.provide(Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      // Oldest in the queue: a row whose event does not exist.
-      yield* sql`INSERT INTO outbox (organisation_id, event_id) VALUES (${ORPHANED}, 'EV0000000000A1')`
+      // Oldest in the queue: rows whose event does not exist (on Citus, more than a pick's candidates).
+      for (let i = 0; i < orphans; i++) yield* sql`INSERT INTO outbox (organisation_id, event_id) VALUES (${ORPHANED}, ${`EV00000000A${i}`})`
       yield* (yield* EventLog).append(WAITING, [event])
-      const port = webhookOutboxOf(yield* Outbox, sql)
+      const port = webhookOutboxOf(yield* Outbox, sql, yield* topologyOf)
       const seen: Array<string> = []
       const handle = (batch: ReadonlyArray<{ readonly organisation: string; readonly event: Event }>) =>
         Effect.sync(() => seen.push(...batch.map((entry) => `${entry.organisation}/${entry.event.id}`)))

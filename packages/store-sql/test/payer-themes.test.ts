@@ -1,6 +1,6 @@
 import { Effect, Exit, Layer } from "effect"
 import { SqlClient } from "effect/sql"
-import { IdGenerator } from "@paykit/core"
+import { IdGenerator, OrganisationId } from "@paykit/core"
 import { Creditors, engineServicesOn, PayerThemeRepository, PayerThemes, SandboxBank, sandboxWebhooks } from "@paykit/engine"
 import { describe, expect, it } from "vitest"
 import { migrate } from "../src/migrations/index.ts"
@@ -13,7 +13,7 @@ import { expectOneWinnerRestConflicts } from "./support/fixtures.ts"
  * (the losers answer 409 `conflict`), and migrating a store that already holds several keeps one.
  */
 
-const ORG = "OR0000000000PT"
+const ORG = OrganisationId("OR0000000000PT")
 
 describe.each(DATABASES)("payer themes on $name", (database) => {
   it("concurrent first upserts of a creditor's theme leave one theme; a request that lost the race is a 409 conflict", { timeout: 60_000 }, () =>

@@ -1,5 +1,5 @@
 import { Clock, Context, Deferred, Effect, Exit, Fiber, Layer } from "effect"
-import { IdGenerator, InvalidState, MILLIS_PER_DAY, unsafeLocalDate } from "@paykit/core"
+import { IdGenerator, InvalidState, MILLIS_PER_DAY, unsafeLocalDate, OrganisationId } from "@paykit/core"
 import {
   Creditors,
   Customers,
@@ -22,7 +22,7 @@ import { DATABASES } from "./support/databases.ts"
  * Expected balances are running sums of the amounts, in the order the movements committed.
  */
 
-const ORG = "OR0000000000PS"
+const ORG = OrganisationId("OR0000000000PS")
 
 /** Effect's clock moved `offset` ahead: the worker running a sandbox advance. */
 const aheadBy = (offset: number): Clock.Clock => {

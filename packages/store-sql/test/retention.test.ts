@@ -3,15 +3,15 @@ import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
 import { migrate } from "../src/migrations/index.ts"
 import { makeRetentionSql } from "../src/retention.ts"
-import { DATABASES } from "./support/databases.ts"
+import { DATABASES_AND_CITUS as DATABASES } from "./support/databases.ts"
 
 /** Rows written straight into the tables, each dated; the store is asked to prune what is older than a cutoff. */
 const DAY = 86_400_000
 const MINUTE = 60_000
 const NOW = Date.parse("2026-11-24T06:00:00.000Z")
 const iso = (millis: number) => new Date(millis).toISOString()
-const A = "OR_retention_a"
-const B = "OR_retention_b"
+const A = "OR00RETENT10NA"
+const B = "OR00RETENT10NB"
 
 const seed = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -122,5 +122,36 @@ describe.each(DATABASES)("retention on $name", (database) => {
     expect(afterFirst.history).toEqual(["PM_old", "WD_old_pending", "WD_old_delivered", "WD_old_delivered"])
     expect(refusal).toBe("Failure")
     expect(historyRefusal).toBe("Failure")
+  })
+})
+
+describe.each(DATABASES)("the stored request log's retention on $name", (database) => {
+  it("removes an organisation's request rows older than the events' cutoff, oldest first and at most `limit` a call, and no other organisation's", { timeout: 60_000 }, async () => {
+    const request = (organisation: string, id: string, at: number) =>
+      Effect.flatMap(SqlClient.SqlClient, (sql) => sql`INSERT INTO request_log (organisation_id, request_id, created_at, method, path, status, duration_ms, token_id)
+        VALUES (${organisation}, ${id}, ${iso(at)}::timestamptz, 'GET', '/customers', 200, 1.5, 'AT_1')`)
+    const left = (organisation: string) =>
+      Effect.map(Effect.flatMap(SqlClient.SqlClient, (sql) => sql<{ request_id: string }>`SELECT request_id FROM request_log WHERE organisation_id = ${organisation} ORDER BY request_id`),
+        (rows) => rows.map((r) => r.request_id))
+    const [first, afterFirst, second, a, b] = await Effect.runPromise(Effect.provide(
+      Effect.gen(function*() {
+        yield* migrate()
+        for (const organisation of [A, B]) {
+          yield* request(organisation, "r1_oldest", NOW - 120 * DAY)
+          yield* request(organisation, "r2_old", NOW - 91 * DAY)
+          yield* request(organisation, "r3_new", NOW - 89 * DAY)
+        }
+        const store = yield* makeRetentionSql
+        const n = yield* store.prune(A, cutoffs, 1)
+        const kept = yield* left(A)
+        return [n, kept, yield* store.prune(A, cutoffs, 1_000), yield* left(A), yield* left(B)] as const
+      }),
+      database.isolated()
+    ))
+    expect(first).toBe(1)
+    expect(afterFirst).toEqual(["r2_old", "r3_new"])
+    expect(second).toBe(1)
+    expect(a).toEqual(["r3_new"])
+    expect(b).toEqual(["r1_oldest", "r2_old", "r3_new"])
   })
 })

@@ -1,6 +1,6 @@
 import { Effect, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { unsafeAmount } from "@paykit/core"
+import { unsafeAmount, OrganisationId } from "@paykit/core"
 import { Payments, sandboxEngineOn, SIDE_RECORDS_KIND, sideRecordsDueWork, Simulator, Subscriptions } from "@paykit/engine"
 import { setUpPayer } from "@paykit/engine/testing"
 import { SqlClient } from "effect/sql"
@@ -16,7 +16,7 @@ import { DATABASES } from "./support/databases.ts"
  * rows with the same due days, so the daily run reads them on the same days.
  */
 
-const ORG = "OR0000000000SR"
+const ORG = OrganisationId("OR0000000000SR")
 const START = Date.UTC(2026, 10, 23, 9, 0, 0)
 const DAY = 86_400_000
 

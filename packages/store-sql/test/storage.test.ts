@@ -8,7 +8,7 @@ import type { SqlError } from "effect/sql/SqlError"
 import { afterAll, describe, expect, it } from "vitest"
 import { Outbox, type OutboxEntry } from "../src/outbox.ts"
 import { PgliteStorage, SqlStorage, type SqlStorageServices } from "../src/sql-storage.ts"
-import { DATABASES } from "./support/databases.ts"
+import { DATABASES_AND_CITUS as DATABASES } from "./support/databases.ts"
 import { customer, event, ORG, OTHER } from "./support/fixtures.ts"
 
 class Injected {

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { PGlite } from "@electric-sql/pglite"
 import { Cause, Effect, Exit, Layer } from "effect"
 import { describe, expect, it } from "vitest"
@@ -13,7 +14,7 @@ import { SqlStorage } from "../src/sql-storage.ts"
  * nothing of a unit that met one is written.
  */
 
-const ORG = "OR0000000000SS"
+const ORG = OrganisationId("OR0000000000SS")
 
 const onPglite = <A, E>(effect: (db: PGlite) => Effect.Effect<A, E, Transactor | RepositoryBackend>) =>
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {

@@ -1,10 +1,9 @@
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer } from "effect"
 import { customers, EventLog, RepositoryBackend, Transactor } from "@paykit/engine"
-import { SqlClient } from "effect/sql"
 import { describe, expect, it } from "vitest"
-import { DbInteger } from "../src/db-integer.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
+import { rowsReadInTransaction } from "./support/rows-read.ts"
 import { customer, event, ORG } from "./support/fixtures.ts"
 
 /**
@@ -22,17 +21,6 @@ const HISTORY = 2_000
 const BATCH = 100
 const FIRST = 10
 
-const ReadRow = Schema.Struct({ read: DbInteger })
-const decodeRead = Schema.decodeUnknownEffect(Schema.Array(ReadRow))
-
-/** Rows read so far in this transaction from the tables of the current schema, by scans of either kind. */
-const rowsReadInTransaction = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql`SELECT coalesce(sum(seq_tup_read + coalesce(idx_tup_fetch, 0)), 0)::int AS read
-    FROM pg_stat_xact_user_tables WHERE schemaname = current_schema()`
-  const [row] = yield* decodeRead(rows)
-  return row?.read ?? 0
-})
 
 describe.each(DATABASES)("the write path's reads on $name", (database) => {
   it("a unit of work writing a resource and its events reads a bounded number of rows after 2,000 events", { timeout: 120_000 }, () =>

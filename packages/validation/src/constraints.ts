@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { LocalDate, type MandateScheme } from "@paykit/core"
+import { InputDate, type MandateScheme } from "@paykit/core"
 import { optionalNullable, PositiveInteger } from "./fields.ts"
 import { ALIGNMENTS, PERIODS } from "./first-period.ts"
 import { type RuleIssue, issue } from "./rules.ts"
@@ -15,8 +15,8 @@ export const PeriodicLimit = Schema.Struct({
 export type PeriodicLimit = typeof PeriodicLimit.Type
 
 export const MandateConstraints = Schema.Struct({
-  start_date: optionalNullable(LocalDate),
-  end_date: optionalNullable(LocalDate),
+  start_date: optionalNullable(InputDate),
+  end_date: optionalNullable(InputDate),
   max_amount_per_payment: Schema.optionalKey(PositiveInteger),
   payment_method: Schema.optionalKey(Schema.String),
   periodic_limits: Schema.optionalKey(Schema.Array(PeriodicLimit))

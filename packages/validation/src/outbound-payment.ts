@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { decodeInput, FasterPaymentsReference, IdOf, LocalDate, Metadata, OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES } from "@paykit/core"
+import { decodeInput, FasterPaymentsReference, IdOf, InputDate, LocalDate, Metadata, OUTBOUND_PAYMENT_IMPORT_MAX_ENTRIES } from "@paykit/core"
 import { optionalNullable, PositiveInteger } from "./fields.ts"
 import { issue, perValue, type Rule, withRules } from "./rules.ts"
 
@@ -14,7 +14,7 @@ const paymentFields = {
   amount: PositiveInteger,
   scheme: OutboundPaymentScheme,
   description: Schema.optionalKey(Schema.String),
-  execution_date: Schema.optionalKey(LocalDate),
+  execution_date: Schema.optionalKey(InputDate),
   metadata: optionalNullable(Metadata),
   reference: Schema.optionalKey(FasterPaymentsReference)
 }

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { CountryCode, decodeInput, IdOf, LocalDate } from "@paykit/core"
+import { CountryCode, decodeInput, IdOf, InputDate, LocalDate } from "@paykit/core"
 import { NonBlankString } from "./fields.ts"
 import { issue, perValue, type Rule, withRules } from "./rules.ts"
 
@@ -9,7 +9,7 @@ export const VERIFICATION_DETAILS = "verification_details"
 export const VerificationDetailDirector = Schema.Struct({
   given_name: NonBlankString,
   family_name: NonBlankString,
-  date_of_birth: LocalDate,
+  date_of_birth: InputDate,
   street: NonBlankString,
   city: NonBlankString,
   postal_code: NonBlankString,

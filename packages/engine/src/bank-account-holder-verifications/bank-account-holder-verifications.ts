@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, InvalidState, invalidField, newId, NotFound, now, type OperationError } from "@paykit/core"
+import { decodeAtBoundary, type IdGenerator, invalidField, InvalidState, newId, NotFound, now, type OperationError, type OrganisationId, type StorageError } from "@paykit/core"
 import { bankAccountHolderVerificationMachine } from "@paykit/machines"
 import { CustomerBankAccountRepository } from "../customers/repositories.ts"
 import { NameVerifier } from "../kernel/ports/name-verifier.ts"
@@ -13,6 +13,7 @@ import {
 } from "./domain/bank-account-holder-verifications.ts"
 
 const ROOT = "bank_account_holder_verifications"
+const decodeCreate = decodeAtBoundary(BankAccountHolderVerificationCreateRequest, ROOT)
 
 export { BankAccountHolderVerificationCreateRequest }
 
@@ -68,8 +69,8 @@ const create = (deps: Deps, organisation: string, req: BankAccountHolderVerifica
   })
 
 export class BankAccountHolderVerifications extends Context.Service<BankAccountHolderVerifications, {
-  readonly create: (organisation: string, command: BankAccountHolderVerificationCreateRequest) => Effect.Effect<BankAccountHolderVerification, OperationError>
-  readonly get: (organisation: string, id: string) => Effect.Effect<BankAccountHolderVerification, NotFound>
+  readonly create: (organisation: OrganisationId, command: typeof BankAccountHolderVerificationCreateRequest.Encoded) => Effect.Effect<BankAccountHolderVerification, OperationError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<BankAccountHolderVerification, NotFound | StorageError>
 }>()("@paykit/engine/BankAccountHolderVerifications") {
   static readonly layer: Layer.Layer<
     BankAccountHolderVerifications,
@@ -86,7 +87,7 @@ export class BankAccountHolderVerifications extends Context.Service<BankAccountH
       }
       const withIds = yield* captureIdGenerator
       return BankAccountHolderVerifications.of({
-        create: (o, c) => withIds(create(deps, o, c)),
+        create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => withIds(create(deps, o, c))),
         get: (o, id) => Effect.map(deps.verifications.get(o, id), (v) => v.resource)
       })
     })

@@ -1,14 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { optionalSchedule } from "../due-work/deadlines.ts"
-import {
-  type IdGenerator,
-  InvalidState,
-  type NotFound,
-  
-  invalidField,
-  newId,
-  now,
-  timestampToMillis, type OperationError } from "@paykit/core"
+import { decodeAtBoundary, decodeOptionalAtBoundary, type IdGenerator, invalidField, InvalidState, newId, type NotFound, now, type OperationError, OrganisationId, type StorageError, timestampToMillis } from "@paykit/core"
 import {
   type BankAuthorisationEvent,
   bankAuthorisationExpiresAt,
@@ -33,6 +25,8 @@ import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork, save } fr
 import { captureDailyItems, type DailyItems, idOfVersioned } from "../due-work/daily-items.ts"
 
 const ROOT = "bank_authorisations"
+const decodeCreate = decodeAtBoundary(BankAuthorisationCreateRequest, ROOT)
+const decodeOutcome = decodeOptionalAtBoundary(BankAuthorisationOutcomeRequest, ROOT)
 
 export { BankAuthorisationCreateRequest, BankAuthorisationOutcomeRequest }
 
@@ -54,7 +48,7 @@ interface Deps {
   readonly billingRequests: BillingRequests["Service"]
 }
 
-const createAuthorisation = (deps: Omit<Deps, "billingRequests">, organisation: string, req: BankAuthorisationCreateRequest) =>
+const createAuthorisation = (deps: Omit<Deps, "billingRequests">, organisation: OrganisationId, req: BankAuthorisationCreateRequest) =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, req.links.billing_request).pipe(
       Effect.mapError(() => invalidField(ROOT, ["links", "billing_request"], "must be a billing request of this organisation"))
@@ -99,7 +93,7 @@ const createAuthorisation = (deps: Omit<Deps, "billingRequests">, organisation: 
 
 const move = (
   deps: Pick<Deps, "authorisations">,
-  organisation: string,
+  organisation: OrganisationId,
   current: Versioned<BankAuthorisation>,
   event: BankAuthorisationEvent,
   cause: Cause,
@@ -117,7 +111,7 @@ const move = (
   })
 
 /** Tells the billing request; `required` outcomes must be accepted, notices are skipped when refused. */
-const tell = (deps: Pick<Deps, "requests">, organisation: string, authorisation: BankAuthorisation, event: BillingRequestEvent, cause: Cause, required: boolean) =>
+const tell = (deps: Pick<Deps, "requests">, organisation: OrganisationId, authorisation: BankAuthorisation, event: BillingRequestEvent, cause: Cause, required: boolean) =>
   Effect.gen(function*() {
     const current = yield* Effect.orDie(deps.requests.get(organisation, authorisation.links.billing_request))
     if (!required) {
@@ -127,7 +121,7 @@ const tell = (deps: Pick<Deps, "requests">, organisation: string, authorisation:
     yield* stepBillingRequest(deps.requests, organisation, current, event, cause)
   })
 
-const visit = (deps: Omit<Deps, "billingRequests">, organisation: string, id: string) =>
+const visit = (deps: Omit<Deps, "billingRequests">, organisation: OrganisationId, id: string) =>
   Effect.gen(function*() {
     const current = yield* deps.authorisations.get(organisation, id)
     const cause = { origin: "payer" as const, cause: "bank_authorisation_visited", description: "The payer visited the bank authorisation link." }
@@ -136,7 +130,7 @@ const visit = (deps: Omit<Deps, "billingRequests">, organisation: string, id: st
     return next
   })
 
-const authorise = (deps: Deps, organisation: string, id: string, req: BankAuthorisationOutcomeRequest) =>
+const authorise = (deps: Deps, organisation: OrganisationId, id: string, req: BankAuthorisationOutcomeRequest) =>
   Effect.gen(function*() {
     const current = yield* deps.authorisations.get(organisation, id)
     const br = yield* Effect.orDie(deps.requests.get(organisation, current.resource.links.billing_request))
@@ -153,7 +147,7 @@ const authorise = (deps: Deps, organisation: string, id: string, req: BankAuthor
     return next
   })
 
-const finish = (deps: Omit<Deps, "billingRequests">, organisation: string, id: string, event: "deny" | "fail") =>
+const finish = (deps: Omit<Deps, "billingRequests">, organisation: OrganisationId, id: string, event: "deny" | "fail") =>
   Effect.gen(function*() {
     const current = yield* deps.authorisations.get(organisation, id)
     const cause = event === "deny"
@@ -165,7 +159,7 @@ const finish = (deps: Omit<Deps, "billingRequests">, organisation: string, id: s
   })
 
 /** Due work: unfinished authorisations past `expires_at` expire, and their billing requests are told. */
-const expireDue = (deps: Omit<Deps, "billingRequests">, eachItem: DailyItems, organisation: string) =>
+const expireDue = (deps: Omit<Deps, "billingRequests">, eachItem: DailyItems, organisation: OrganisationId) =>
   Effect.gen(function*() {
     const at = yield* now
     const expired: Array<BankAuthorisation> = []
@@ -182,18 +176,18 @@ const expireDue = (deps: Omit<Deps, "billingRequests">, eachItem: DailyItems, or
   })
 
 export class BankAuthorisations extends Context.Service<BankAuthorisations, {
-  readonly create: (organisation: string, command: BankAuthorisationCreateRequest) => Effect.Effect<BankAuthorisation, Errors>
-  readonly get: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, NotFound>
+  readonly create: (organisation: OrganisationId, command: typeof BankAuthorisationCreateRequest.Encoded) => Effect.Effect<BankAuthorisation, Errors>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<BankAuthorisation, NotFound | StorageError>
   /** Engine operations for the hosted page and the sandbox: the payer and their bank acting. */
-  readonly visit: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, Errors>
-  readonly authorise: (organisation: string, id: string, command?: BankAuthorisationOutcomeRequest) => Effect.Effect<BankAuthorisation, Errors>
-  readonly deny: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, Errors>
-  readonly fail: (organisation: string, id: string) => Effect.Effect<BankAuthorisation, Errors>
+  readonly visit: (organisation: OrganisationId, id: string) => Effect.Effect<BankAuthorisation, Errors>
+  readonly authorise: (organisation: OrganisationId, id: string, command?: typeof BankAuthorisationOutcomeRequest.Encoded) => Effect.Effect<BankAuthorisation, Errors>
+  readonly deny: (organisation: OrganisationId, id: string) => Effect.Effect<BankAuthorisation, Errors>
+  readonly fail: (organisation: OrganisationId, id: string) => Effect.Effect<BankAuthorisation, Errors>
   /**
    * Expires every unfinished bank authorisation whose `expires_at` has passed (15 minutes after
    * creation). For the simulator: call it whenever the clock moves.
    */
-  readonly expireDue: (organisation: string) => Effect.Effect<ReadonlyArray<BankAuthorisation>>
+  readonly expireDue: (organisation: OrganisationId) => Effect.Effect<ReadonlyArray<BankAuthorisation>, StorageError>
 }>()("@paykit/engine/BankAuthorisations") {
   static readonly layer: Layer.Layer<
     BankAuthorisations,
@@ -212,12 +206,13 @@ export class BankAuthorisations extends Context.Service<BankAuthorisations, {
       const schedule = yield* optionalSchedule
       return BankAuthorisations.of({
         // Its expiry is due work at `expires_at`, committed with it.
-        create: (o, c) =>
-          run(Effect.tap(createAuthorisation(deps, o, c), (a) =>
-            schedule({ organisation: o, kind: BANK_AUTHORISATION_EXPIRY, key: a.id, dueAt: timestampToMillis(a.expires_at) }))),
+        create: (o, command) =>
+          Effect.flatMap(decodeCreate(command), (c) =>
+            run(Effect.tap(createAuthorisation(deps, o, c), (a) =>
+              schedule({ organisation: o, kind: BANK_AUTHORISATION_EXPIRY, key: a.id, dueAt: timestampToMillis(a.expires_at) })))),
         get: (o, id) => Effect.map(deps.authorisations.get(o, id), (v) => v.resource),
         visit: (o, id) => run(visit(deps, o, id)),
-        authorise: (o, id, c = {}) => run(authorise(deps, o, id, c)),
+        authorise: (o, id, c) => Effect.flatMap(decodeOutcome(c), (outcome) => run(authorise(deps, o, id, outcome ?? {}))),
         deny: (o, id) => run(finish(deps, o, id, "deny")),
         fail: (o, id) => run(finish(deps, o, id, "fail")),
         expireDue: (o) => expireDue(deps, eachItem, o)

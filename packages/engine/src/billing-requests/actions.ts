@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { InvalidState } from "@paykit/core"
+import { InvalidState, type StorageError } from "@paykit/core"
 import { findAction } from "@paykit/machines"
 import { API_CAUSE, type EngineContext, emit } from "../kernel/support.ts"
 import type { BillingRequest } from "./domain/billing-requests.ts"
@@ -10,7 +10,7 @@ import { present } from "./read.ts"
 
 type ActionDeps = Pick<BillingRequestDeps, "requests" | "customers" | "details" | "accounts">
 
-export const confirmPayerDetails = (deps: ActionDeps, organisation: string, id: string, req: ConfirmPayerDetailsRequest): Effect.Effect<BillingRequest, Errors, EngineContext> =>
+export const confirmPayerDetails = (deps: ActionDeps, organisation: string, id: string, req: ConfirmPayerDetailsRequest): Effect.Effect<BillingRequest, Errors | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     const next = yield* stepBillingRequest(deps.requests, organisation, current, "confirm_payer_details",
@@ -27,7 +27,7 @@ export const confirmPayerDetails = (deps: ActionDeps, organisation: string, id: 
     return yield* present(deps, organisation, next)
   })
 
-export const cancelBillingRequest = (deps: ActionDeps, organisation: string, id: string, req: MetadataCommand): Effect.Effect<BillingRequest, Errors, EngineContext> =>
+export const cancelBillingRequest = (deps: ActionDeps, organisation: string, id: string, req: MetadataCommand): Effect.Effect<BillingRequest, Errors | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     const next = yield* stepBillingRequest(deps.requests, organisation, current, "cancel",
@@ -36,7 +36,7 @@ export const cancelBillingRequest = (deps: ActionDeps, organisation: string, id:
     return yield* present(deps, organisation, next)
   })
 
-export const fallbackBillingRequest = (deps: ActionDeps, organisation: string, id: string): Effect.Effect<BillingRequest, Errors, EngineContext> =>
+export const fallbackBillingRequest = (deps: ActionDeps, organisation: string, id: string): Effect.Effect<BillingRequest, Errors | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     const next = yield* stepBillingRequest(deps.requests, organisation, current, "fallback",
@@ -49,7 +49,7 @@ export const fallbackBillingRequest = (deps: ActionDeps, organisation: string, i
  * Records the request to notify the payer; no email is sent (docs/engine.md). The status does
  * not change, so the event is a record of the request, not a transition.
  */
-export const notifyPayer = (deps: ActionDeps, organisation: string, id: string, req: NotifyRequest): Effect.Effect<BillingRequest, Errors, EngineContext> =>
+export const notifyPayer = (deps: ActionDeps, organisation: string, id: string, req: NotifyRequest): Effect.Effect<BillingRequest, Errors | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     const br = current.resource

@@ -1,5 +1,5 @@
 import { Effect, Result } from "effect"
-import { type InvalidState, now, type Timestamp } from "@paykit/core"
+import { type InvalidState, now, type Timestamp, type StorageError } from "@paykit/core"
 import {
   applyBillingRequestEvent,
   type BillingRequestEvent,
@@ -88,7 +88,7 @@ export const checkBillingRequestEvent = (
   br: BillingRequest,
   event: BillingRequestEvent,
   options: Pick<StepOptions, "prepare"> = {}
-): Effect.Effect<void, InvalidState> =>
+): Effect.Effect<void, InvalidState | StorageError> =>
   Effect.flatMap(now, (at) =>
     Effect.fromResult(
       Result.map(outcomeOf(options.prepare === undefined ? br : options.prepare(br), event, at, { origin: "api", cause: "check" }), () => undefined)
@@ -101,7 +101,7 @@ export const stepBillingRequest = <K extends string>(
   event: BillingRequestEvent,
   cause: Cause,
   options: StepOptions = {}
-): Effect.Effect<BillingRequest, InvalidState, EngineContext> =>
+): Effect.Effect<BillingRequest, InvalidState | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const at = yield* now
     const prepared = options.prepare === undefined ? current.resource : options.prepare(current.resource)

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import type { IdGenerator, NotFound, OperationError } from "@paykit/core"
+import type { IdGenerator, NotFound, OperationError, OrganisationId, StorageError, ValidationFailed } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import type { Page } from "../kernel/ports/list-query.ts"
 import { NameVerifier } from "../kernel/ports/name-verifier.ts"
@@ -16,15 +16,14 @@ import { BillingRequestRepository, CustomerBillingDetailRepository } from "./rep
 import { Institutions } from "../institutions/institutions.ts"
 import type { BillingRequest } from "./domain/billing-requests.ts"
 import type { Institution } from "../institutions/domain/institutions.ts"
-import type { BillingRequestInstitutionParams } from "../institutions/domain/institution-params.ts"
+import { BillingRequestInstitutionParams } from "../institutions/domain/institution-params.ts"
+import { decodeAtBoundary, decodeOptionalAtBoundary, MetadataUpdateRequest } from "@paykit/core"
+import { BillingRequestCreate, CollectBankAccount } from "@paykit/validation"
 import {
-  type BillingRequestCreateCommand,
   BillingRequestListParams,
   ChooseCurrencyRequest,
-  type CollectBankAccountCommand,
   CollectCustomerDetailsRequest,
   ConfirmPayerDetailsRequest,
-  type MetadataCommand,
   NotifyRequest,
   SelectInstitutionRequest
 } from "./domain/billing-request-commands.ts"
@@ -52,27 +51,39 @@ export { bankAuthorisationScheme } from "./read.ts"
 /** What a billing request action can fail with. */
 export type BillingRequestErrors = OperationError
 
+
+const ROOT = "billing_requests"
+const decodeCreate = decodeAtBoundary(BillingRequestCreate, ROOT)
+const decodeList = decodeAtBoundary(BillingRequestListParams, ROOT)
+const decodeInstitutionList = decodeAtBoundary(BillingRequestInstitutionParams, "institutions")
+const decodeCustomerDetails = decodeAtBoundary(CollectCustomerDetailsRequest, ROOT)
+const decodeBankAccount = decodeAtBoundary(CollectBankAccount, ROOT)
+const decodeConfirm = decodeOptionalAtBoundary(ConfirmPayerDetailsRequest, ROOT)
+const decodeMetadata = decodeOptionalAtBoundary(MetadataUpdateRequest, ROOT)
+const decodeNotify = decodeAtBoundary(NotifyRequest, ROOT)
+const decodeCurrency = decodeAtBoundary(ChooseCurrencyRequest, ROOT)
+const decodeInstitution = decodeAtBoundary(SelectInstitutionRequest, ROOT)
 /**
  * The billing request API: typed commands in (decoded at the edge with the Schemas of
  * `REQUEST_BODIES.billing_requests`), one use case per action under `billing-requests/`, each
  * run as one unit of work.
  */
 export class BillingRequests extends Context.Service<BillingRequests, {
-  readonly create: (organisation: string, command: BillingRequestCreateCommand) => Effect.Effect<BillingRequest, BillingRequestErrors>
-  readonly get: (organisation: string, id: string) => Effect.Effect<BillingRequest, NotFound>
-  readonly list: (organisation: string, params: BillingRequestListParams) => Effect.Effect<Page<BillingRequest>>
-  readonly collectCustomerDetails: (organisation: string, id: string, command: CollectCustomerDetailsRequest) => Effect.Effect<BillingRequest, BillingRequestErrors>
-  readonly collectBankAccount: (organisation: string, id: string, command: CollectBankAccountCommand) => Effect.Effect<BillingRequest, BillingRequestErrors>
-  readonly confirmPayerDetails: (organisation: string, id: string, command?: ConfirmPayerDetailsRequest) => Effect.Effect<BillingRequest, BillingRequestErrors>
-  readonly fulfil: (organisation: string, id: string, command?: MetadataCommand) => Effect.Effect<BillingRequest, BillingRequestErrors>
-  readonly cancel: (organisation: string, id: string, command?: MetadataCommand) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly create: (organisation: OrganisationId, command: typeof BillingRequestCreate.Encoded) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<BillingRequest, NotFound | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof BillingRequestListParams.Encoded) => Effect.Effect<Page<BillingRequest>, ValidationFailed | StorageError>
+  readonly collectCustomerDetails: (organisation: OrganisationId, id: string, command: typeof CollectCustomerDetailsRequest.Encoded) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly collectBankAccount: (organisation: OrganisationId, id: string, command: typeof CollectBankAccount.Encoded) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly confirmPayerDetails: (organisation: OrganisationId, id: string, command?: typeof ConfirmPayerDetailsRequest.Encoded) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly fulfil: (organisation: OrganisationId, id: string, command?: typeof MetadataUpdateRequest.Encoded) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly cancel: (organisation: OrganisationId, id: string, command?: typeof MetadataUpdateRequest.Encoded) => Effect.Effect<BillingRequest, BillingRequestErrors>
   /** Records the request to notify the payer. No email is sent: see docs/engine.md. */
-  readonly notify: (organisation: string, id: string, command: NotifyRequest) => Effect.Effect<BillingRequest, BillingRequestErrors>
-  readonly fallback: (organisation: string, id: string) => Effect.Effect<BillingRequest, BillingRequestErrors>
-  readonly chooseCurrency: (organisation: string, id: string, command: ChooseCurrencyRequest) => Effect.Effect<BillingRequest, BillingRequestErrors>
-  readonly selectInstitution: (organisation: string, id: string, command: SelectInstitutionRequest) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly notify: (organisation: OrganisationId, id: string, command: typeof NotifyRequest.Encoded) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly fallback: (organisation: OrganisationId, id: string) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly chooseCurrency: (organisation: OrganisationId, id: string, command: typeof ChooseCurrencyRequest.Encoded) => Effect.Effect<BillingRequest, BillingRequestErrors>
+  readonly selectInstitution: (organisation: OrganisationId, id: string, command: typeof SelectInstitutionRequest.Encoded) => Effect.Effect<BillingRequest, BillingRequestErrors>
   /** `GET /billing_requests/{id}/institutions`. */
-  readonly institutions: (organisation: string, id: string, params: BillingRequestInstitutionParams) => Effect.Effect<ReadonlyArray<Institution>, NotFound>
+  readonly institutions: (organisation: OrganisationId, id: string, params: typeof BillingRequestInstitutionParams.Encoded) => Effect.Effect<ReadonlyArray<Institution>, ValidationFailed | NotFound | StorageError>
 }>()("@paykit/engine/BillingRequests") {
   static readonly layer: Layer.Layer<
     BillingRequests,
@@ -100,19 +111,19 @@ export class BillingRequests extends Context.Service<BillingRequests, {
       /** An action of the payer's journey, refused once the customer was removed (a cancellation is not one). */
       const act = <A, E>(o: string, id: string, action: Effect.Effect<A, E, EngineContext>) => run(Effect.andThen(checkPayerNotRemoved(deps, o, id), action))
       return BillingRequests.of({
-        create: (o, c) => run(createBillingRequest(deps, o, c)),
+        create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => run(createBillingRequest(deps, o, c))),
         get: (o, id) => getBillingRequest(deps, o, id),
-        list: (o, p) => listBillingRequests(deps, o, p),
-        collectCustomerDetails: (o, id, c) => act(o, id, collectCustomerDetails(deps, o, id, c)),
-        collectBankAccount: (o, id, c) => act(o, id, collectBankAccount(deps, o, id, c)),
-        confirmPayerDetails: (o, id, c = {}) => act(o, id, confirmPayerDetails(deps, o, id, c)),
-        fulfil: (o, id, c = {}) => act(o, id, fulfilBillingRequest(deps, o, id, c)),
-        cancel: (o, id, c = {}) => run(cancelBillingRequest(deps, o, id, c)),
-        notify: (o, id, c) => act(o, id, notifyPayer(deps, o, id, c)),
+        list: (o, params) => Effect.flatMap(decodeList(params), (p) => listBillingRequests(deps, o, p)),
+        collectCustomerDetails: (o, id, command) => Effect.flatMap(decodeCustomerDetails(command), (c) => act(o, id, collectCustomerDetails(deps, o, id, c))),
+        collectBankAccount: (o, id, command) => Effect.flatMap(decodeBankAccount(command), (c) => act(o, id, collectBankAccount(deps, o, id, c))),
+        confirmPayerDetails: (o, id, command) => Effect.flatMap(decodeConfirm(command), (c = {}) => act(o, id, confirmPayerDetails(deps, o, id, c))),
+        fulfil: (o, id, command) => Effect.flatMap(decodeMetadata(command), (c = {}) => act(o, id, fulfilBillingRequest(deps, o, id, c))),
+        cancel: (o, id, command) => Effect.flatMap(decodeMetadata(command), (c = {}) => run(cancelBillingRequest(deps, o, id, c))),
+        notify: (o, id, command) => Effect.flatMap(decodeNotify(command), (c) => act(o, id, notifyPayer(deps, o, id, c))),
         fallback: (o, id) => act(o, id, fallbackBillingRequest(deps, o, id)),
-        chooseCurrency: (o, id, c) => act(o, id, chooseCurrency(deps, o, id, c)),
-        selectInstitution: (o, id, c) => act(o, id, selectInstitution(deps, o, id, c)),
-        institutions: (o, id, p) => billingRequestInstitutions(deps, o, id, p)
+        chooseCurrency: (o, id, command) => Effect.flatMap(decodeCurrency(command), (c) => act(o, id, chooseCurrency(deps, o, id, c))),
+        selectInstitution: (o, id, command) => Effect.flatMap(decodeInstitution(command), (c) => act(o, id, selectInstitution(deps, o, id, c))),
+        institutions: (o, id, params) => Effect.flatMap(decodeInstitutionList(params), (p) => billingRequestInstitutions(deps, o, id, p))
       })
     })
   )

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { InvalidState, isCurrency } from "@paykit/core"
+import { InvalidState, isCurrency, type StorageError } from "@paykit/core"
 import { incompleteFields, reopenActions } from "@paykit/machines"
 import { isMandateSchemeOfCurrency } from "@paykit/validation"
 import type { EngineContext } from "../kernel/support.ts"
@@ -15,7 +15,7 @@ export const chooseCurrency = (
   organisation: string,
   id: string,
   req: ChooseCurrencyRequest
-): Effect.Effect<BillingRequest, Errors, EngineContext> =>
+): Effect.Effect<BillingRequest, Errors | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     const br = current.resource

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { fieldError, invalidField, isCountryCode, validationFailed } from "@paykit/core"
+import { fieldError, invalidField, isCountryCode, type OrganisationId, type StorageError, validationFailed } from "@paykit/core"
 import { resolveBankDetails, type ResolvedBankAccount } from "@paykit/validation"
 import type { CustomerBankAccountCreateRequest } from "../customers/domain/customer-bank-accounts.ts"
 import { isEurozone } from "../creditors/scheme-identifiers.ts"
@@ -42,10 +42,10 @@ const bankAccountCommand = (
 
 export const collectBankAccount = (
   deps: Pick<BillingRequestDeps, "requests" | "customers" | "details" | "accounts" | "customerService" | "verifier">,
-  organisation: string,
+  organisation: OrganisationId,
   id: string,
   req: CollectBankAccountCommand
-): Effect.Effect<BillingRequest, Errors, EngineContext> =>
+): Effect.Effect<BillingRequest, Errors | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     const br = current.resource

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { fieldError, isCountryCode, movedFieldErrors, validationFailed } from "@paykit/core"
+import { fieldError, isCountryCode, movedFieldErrors, type OrganisationId, type StorageError, validationFailed } from "@paykit/core"
 import { type BillingRequestAction, incompleteFields } from "@paykit/machines"
 import { type Customer, CUSTOMERS_ROOT, type CustomerUpdateRequest } from "../customers/domain/customers.ts"
 import { type EngineContext, save } from "../kernel/support.ts"
@@ -34,10 +34,10 @@ const customerUpdate = (c: Customer, d: CustomerBillingDetail): CustomerUpdateRe
 
 export const collectCustomerDetails = (
   deps: Pick<BillingRequestDeps, "requests" | "customers" | "details" | "accounts" | "customerService">,
-  organisation: string,
+  organisation: OrganisationId,
   id: string,
   req: CollectCustomerDetailsRequest
-): Effect.Effect<BillingRequest, Errors, EngineContext> =>
+): Effect.Effect<BillingRequest, Errors | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     const br = current.resource

@@ -1,6 +1,6 @@
 import { settleSubscriptionRequest } from "@paykit/schedule"
 import { Effect } from "effect"
-import { fieldError, InvalidState, invalidField, newId, now, validationFailed } from "@paykit/core"
+import { fieldError, InvalidState, invalidField, newId, now, validationFailed, type StorageError } from "@paykit/core"
 import { billingRequestMachine, buildActions } from "@paykit/machines"
 import { paymentRequestScheme } from "@paykit/validation"
 import { type Customer, isRemoved } from "../customers/domain/customers.ts"
@@ -143,7 +143,7 @@ export const createBillingRequest = (
   deps: Pick<BillingRequestDeps, "requests" | "details" | "customers" | "accounts" | "creditors" | "attributions">,
   organisation: string,
   req: BillingRequestCreateCommand
-): Effect.Effect<BillingRequest, Errors, EngineContext> =>
+): Effect.Effect<BillingRequest, Errors | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const creditor = yield* creditorFor(deps, organisation, req)
     const { customer, accountId } = yield* payerOf(deps, organisation, req.links)

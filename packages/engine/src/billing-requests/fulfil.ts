@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { InvalidState, unsafeAmount } from "@paykit/core"
+import { InvalidState, type OrganisationId, type StorageError, unsafeAmount } from "@paykit/core"
 import type { MandateCreateRequest } from "../mandates/domain/mandates.ts"
 import type { PaymentCreateRequest } from "../payments/domain/payments.ts"
 import type { SubscriptionCreateRequest } from "../subscriptions/domain/subscriptions.ts"
@@ -45,7 +45,7 @@ interface Fulfilment {
 }
 
 /** The mandate of the request's mandate_request, on the collected bank account. */
-const createMandate = (deps: Pick<BillingRequestDeps, "details" | "mandates">, organisation: string, br: BillingRequest, m: StoredMandateRequest) =>
+const createMandate = (deps: Pick<BillingRequestDeps, "details" | "mandates">, organisation: OrganisationId, br: BillingRequest, m: StoredMandateRequest) =>
   Effect.gen(function*() {
     const accountId = br.links.customer_bank_account
     if (accountId === undefined) {
@@ -57,7 +57,7 @@ const createMandate = (deps: Pick<BillingRequestDeps, "details" | "mandates">, o
   })
 
 /** The resources the request asks for: its mandate, then a payment and a subscription on it. */
-const createResources = (deps: Pick<BillingRequestDeps, "details" | "mandates" | "payments" | "subscriptions" | "attributions">, organisation: string, br: BillingRequest) =>
+const createResources = (deps: Pick<BillingRequestDeps, "details" | "mandates" | "payments" | "subscriptions" | "attributions">, organisation: OrganisationId, br: BillingRequest) =>
   Effect.gen(function*() {
     // The app that created the request gets its fees, whoever fulfils it (the payer's page, the merchant).
     // A request no app created is the fulfilling app's, if an app fulfils it (undefined: the caller's).
@@ -110,10 +110,10 @@ const linkedTo = (b: BillingRequest, done: Fulfilment): BillingRequest => ({
 
 export const fulfilBillingRequest = (
   deps: Pick<BillingRequestDeps, "requests" | "customers" | "details" | "accounts" | "mandates" | "payments" | "subscriptions" | "attributions">,
-  organisation: string,
+  organisation: OrganisationId,
   id: string,
   req: MetadataCommand
-): Effect.Effect<BillingRequest, Errors, EngineContext> =>
+): Effect.Effect<BillingRequest, Errors | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     const fulfilling = yield* stepBillingRequest(deps.requests, organisation, current, "fulfil",

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { NotFound } from "@paykit/core"
+import type { NotFound, StorageError } from "@paykit/core"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import type { Institution } from "../institutions/domain/institutions.ts"
@@ -16,7 +16,7 @@ export const bankAuthorisationScheme = (br: BillingRequest) =>
   br.payment_request !== null ? br.payment_request.scheme : "faster_payments" as const
 
 /** The request with `resources` as its customer, billing detail and bank account are now. */
-export const present = (deps: PresentDeps, organisation: string, br: BillingRequest): Effect.Effect<BillingRequest> =>
+export const present = (deps: PresentDeps, organisation: string, br: BillingRequest): Effect.Effect<BillingRequest, StorageError> =>
   Effect.gen(function*() {
     const customer = yield* Effect.orDie(deps.customers.get(organisation, br.links.customer))
     const detail = yield* Effect.orDie(deps.details.get(organisation, br.links.customer_billing_detail))
@@ -29,7 +29,7 @@ export const present = (deps: PresentDeps, organisation: string, br: BillingRequ
     }
   })
 
-export const getBillingRequest = (deps: PresentDeps & Pick<BillingRequestDeps, "requests">, organisation: string, id: string): Effect.Effect<BillingRequest, NotFound> =>
+export const getBillingRequest = (deps: PresentDeps & Pick<BillingRequestDeps, "requests">, organisation: string, id: string): Effect.Effect<BillingRequest, NotFound | StorageError> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     return yield* present(deps, organisation, current.resource)
@@ -39,7 +39,7 @@ export const listBillingRequests = (
   deps: PresentDeps & Pick<BillingRequestDeps, "requests">,
   organisation: string,
   params: BillingRequestListParams
-): Effect.Effect<Page<BillingRequest>> =>
+): Effect.Effect<Page<BillingRequest>, StorageError> =>
   Effect.gen(function*() {
     const statuses = params.status === undefined ? undefined : typeof params.status === "string" ? [params.status] : params.status
     const page = yield* deps.requests.list(organisation, toListQuery(params, {
@@ -55,7 +55,7 @@ export const billingRequestInstitutions = (
   organisation: string,
   id: string,
   params: BillingRequestInstitutionParams
-): Effect.Effect<ReadonlyArray<Institution>, NotFound> =>
+): Effect.Effect<ReadonlyArray<Institution>, NotFound | StorageError> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     return yield* deps.institutions.search(params, bankAuthorisationScheme(current.resource))

@@ -1,6 +1,6 @@
 import { BillingRequestCreate, CollectBankAccount } from "@paykit/validation"
 import { defineRoom, store } from "../registry/room.ts"
-import { MetadataUpdateRequest } from "../kernel/metadata-requests.ts"
+import { MetadataUpdateRequest } from "@paykit/core"
 import { customerBillingDetails } from "./domain/billing-details.ts"
 import {
   ChooseCurrencyRequest,

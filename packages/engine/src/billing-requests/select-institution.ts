@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { invalidField } from "@paykit/core"
+import { invalidField, type StorageError } from "@paykit/core"
 import type { EngineContext } from "../kernel/support.ts"
 import type { BillingRequest } from "./domain/billing-requests.ts"
 import type { SelectInstitutionRequest } from "./domain/billing-request-commands.ts"
@@ -13,7 +13,7 @@ export const selectInstitution = (
   organisation: string,
   id: string,
   req: SelectInstitutionRequest
-): Effect.Effect<BillingRequest, Errors, EngineContext> =>
+): Effect.Effect<BillingRequest, Errors | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.requests.get(organisation, id)
     const br = current.resource

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, invalidField, newId, type NotFound, now, type OperationError } from "@paykit/core"
+import { decodeAtBoundary, type IdGenerator, invalidField, newId, type NotFound, now, type OperationError, type OrganisationId, type StorageError, type ValidationFailed } from "@paykit/core"
 import { CustomerBankAccountRepository, CustomerRepository } from "../customers/repositories.ts"
 import { MandateRepository } from "../mandates/repositories.ts"
 import { toListQuery } from "../kernel/list-params.ts"
@@ -8,8 +8,12 @@ import { eq, type Page } from "../kernel/ports/list-query.ts"
 import type { Transactor } from "../kernel/ports/repository.ts"
 import { captureUnitOfWork, insertNew, save } from "../kernel/support.ts"
 import { matchOf } from "./block-screen.ts"
-import { type Block, type BlockByRefRequest, type BlockCreateRequest, type BlockListParams, BLOCKS_ROOT, type BlockType } from "./domain/blocks.ts"
+import { type Block, BlockByRefRequest, BlockCreateRequest, BlockListParams, BLOCKS_ROOT, type BlockType } from "./domain/blocks.ts"
 import { BankAccountFingerprintRepository, BlockMatchRepository, BlockRepository } from "./repositories.ts"
+
+const decodeCreate = decodeAtBoundary(BlockCreateRequest, BLOCKS_ROOT)
+const decodeByRef = decodeAtBoundary(BlockByRefRequest, BLOCKS_ROOT)
+const decodeList = decodeAtBoundary(BlockListParams, BLOCKS_ROOT)
 
 interface BlockDeps {
   readonly blocks: BlockRepository["Service"]
@@ -110,13 +114,13 @@ const blockByRef = Effect.fnUntraced(function*(deps: BlockDeps, organisation: st
 })
 
 export class Blocks extends Context.Service<Blocks, {
-  readonly create: (organisation: string, command: BlockCreateRequest) => Effect.Effect<Block, OperationError>
-  readonly get: (organisation: string, id: string) => Effect.Effect<Block, NotFound>
-  readonly list: (organisation: string, params: BlockListParams) => Effect.Effect<Page<Block>>
-  readonly disable: (organisation: string, id: string) => Effect.Effect<Block, OperationError>
-  readonly enable: (organisation: string, id: string) => Effect.Effect<Block, OperationError>
+  readonly create: (organisation: OrganisationId, command: typeof BlockCreateRequest.Encoded) => Effect.Effect<Block, OperationError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<Block, NotFound | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof BlockListParams.Encoded) => Effect.Effect<Page<Block>, ValidationFailed | StorageError>
+  readonly disable: (organisation: OrganisationId, id: string) => Effect.Effect<Block, OperationError>
+  readonly enable: (organisation: OrganisationId, id: string) => Effect.Effect<Block, OperationError>
   /** The blocks made (or already there) for the reference's details; `created` when at least one is new. */
-  readonly blockByRef: (organisation: string, command: BlockByRefRequest) => Effect.Effect<{ readonly blocks: ReadonlyArray<Block>; readonly created: boolean }, OperationError>
+  readonly blockByRef: (organisation: OrganisationId, command: typeof BlockByRefRequest.Encoded) => Effect.Effect<{ readonly blocks: ReadonlyArray<Block>; readonly created: boolean }, OperationError>
 }>()("@paykit/engine/Blocks") {
   static readonly layer: Layer.Layer<
     Blocks,
@@ -135,16 +139,18 @@ export class Blocks extends Context.Service<Blocks, {
       }
       const run = yield* captureUnitOfWork
       return Blocks.of({
-        create: (o, command) => run(Effect.map(storeBlock(deps, o, specOf(command, command.block_type, command.resource_reference)), (s) => s.block)),
+        create: (o, command) =>
+          Effect.flatMap(decodeCreate(command), (c) => run(Effect.map(storeBlock(deps, o, specOf(c, c.block_type, c.resource_reference)), (s) => s.block))),
         get: (o, id) => Effect.map(deps.blocks.get(o, id), (v) => v.resource),
-        list: (o, params) =>
-          deps.blocks.list(o, toListQuery(params, {
-            block_type: params.block_type === undefined ? undefined : eq(params.block_type),
-            reason_type: params.reason_type === undefined ? undefined : eq(params.reason_type)
-          })),
+        list: (o, plain) =>
+          Effect.flatMap(decodeList(plain), (params) =>
+            deps.blocks.list(o, toListQuery(params, {
+              block_type: params.block_type === undefined ? undefined : eq(params.block_type),
+              reason_type: params.reason_type === undefined ? undefined : eq(params.reason_type)
+            }))),
         disable: (o, id) => run(setActive(deps, o, id, false)),
         enable: (o, id) => run(setActive(deps, o, id, true)),
-        blockByRef: (o, command) => run(blockByRef(deps, o, command))
+        blockByRef: (o, command) => Effect.flatMap(decodeByRef(command), (c) => run(blockByRef(deps, o, c)))
       })
     })
   )

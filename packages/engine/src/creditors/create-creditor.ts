@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { newId, now } from "@paykit/core"
+import { newId, now, type SchemeIdentifierScheme } from "@paykit/core"
 import { creditorVerificationMachine, type SchemeIdentifierEvent, schemeIdentifierMachine, type SchemeIdentifierStatus } from "@paykit/machines"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { addressLinesOf } from "../kernel/address-request.ts"
@@ -7,7 +7,7 @@ import { API_CAUSE, applyCreation, createEmbedded } from "../kernel/support.ts"
 import { type Creditor, NO_PAYOUT_ACCOUNTS, SchemeIdentifier } from "./domain/creditors.ts"
 import type { CreditorCreateCommand } from "./domain/requests.ts"
 import type { CreditorStores } from "./repositories.ts"
-import { schemeIdentifierTemplates } from "./scheme-identifiers.ts"
+import { type SchemeIdentifierTemplate, schemeIdentifierTemplateOf, schemeIdentifierTemplates } from "./scheme-identifiers.ts"
 import { locateSchemeIdentifiers } from "./scheme-identifier-records.ts"
 
 /** A prefix from the trading name: its letters and digits, upper-cased, at most 10. */
@@ -25,9 +25,10 @@ type Address = Pick<Creditor, "address_line1" | "address_line2" | "address_line3
 const schemeIdentifiersOf = (
   organisation: string,
   creditor: Pick<Creditor, "id" | "name" | "created_at">,
-  address: Address & { readonly country_code: CreditorCreateCommand["country_code"] }
+  address: Address & { readonly country_code: CreditorCreateCommand["country_code"] },
+  more: ReadonlyArray<SchemeIdentifierScheme>
 ) =>
-  Effect.forEach(schemeIdentifierTemplates(address.country_code), (t) =>
+  Effect.forEach(templatesWith(schemeIdentifierTemplates(address.country_code), more), (t) =>
     Effect.flatMap(newId("scheme_identifier"), (id) =>
       createEmbedded<SchemeIdentifier, SchemeIdentifierStatus, SchemeIdentifierEvent, Record<never, never>>({
         organisation,
@@ -50,11 +51,26 @@ const schemeIdentifiersOf = (
         links: { creditor: creditor.id }
       }, SchemeIdentifier)))
 
+/** The country's templates, then those of the `more` schemes the country has none for. */
+const templatesWith = (country: ReadonlyArray<SchemeIdentifierTemplate>, more: ReadonlyArray<SchemeIdentifierScheme>): ReadonlyArray<SchemeIdentifierTemplate> => [
+  ...country,
+  ...more.flatMap((scheme) => {
+    const template = country.some((t) => t.scheme === scheme) ? undefined : schemeIdentifierTemplateOf(scheme)
+    return template === undefined ? [] : [template]
+  })
+]
+
+/** What a creditor is made with beyond its request (the engine's callers only: the sandbox's creditor). */
+export interface CreditorCreateOptions {
+  /** Schemes to give an active identifier beyond its country's (the sandbox creditor collects on every direct-debit scheme). */
+  readonly schemes?: ReadonlyArray<SchemeIdentifierScheme>
+}
+
 /**
  * `POST /creditors`: the creditor as its verification machine creates it (action required,
  * `created`), with its scheme identifiers and a bank reference prefix from its name unless given.
  */
-export const createCreditor = (stores: CreditorStores, organisation: string, command: CreditorCreateCommand) =>
+export const createCreditor = (stores: CreditorStores, organisation: string, command: CreditorCreateCommand, options: CreditorCreateOptions = {}) =>
   Effect.gen(function*() {
     const id = yield* newId("creditor")
     const created_at = yield* now
@@ -74,7 +90,7 @@ export const createCreditor = (stores: CreditorStores, organisation: string, com
       merchant_responsible_for_notifications: false,
       links: NO_PAYOUT_ACCOUNTS,
       // "active" is one of the machine's initial states: a refusal would be a defect of the table.
-      scheme_identifiers: yield* Effect.orDie(schemeIdentifiersOf(organisation, { id, name: command.name, created_at }, address))
+      scheme_identifiers: yield* Effect.orDie(schemeIdentifiersOf(organisation, { id, name: command.name, created_at }, address, options.schemes ?? []))
     }
     // "action_required" is the machine's initial state: a refusal would be a defect of the table.
     const stored: Versioned<Creditor> = yield* applyCreation(stores.creditors, {

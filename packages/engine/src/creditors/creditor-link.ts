@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { invalidField, type ValidationFailed } from "@paykit/core"
+import { invalidField, type ValidationFailed, type StorageError } from "@paykit/core"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import type { RepositoryOf } from "../kernel/repository-service.ts"
 import type { Creditor, creditors as creditorDefinition } from "./domain/creditors.ts"
@@ -14,7 +14,7 @@ export const linkedCreditor = (
   organisation: string,
   root: string,
   id: string
-): Effect.Effect<Versioned<Creditor>, ValidationFailed> =>
+): Effect.Effect<Versioned<Creditor>, ValidationFailed | StorageError> =>
   Effect.mapError(creditors.get(organisation, id), () => invalidField(root, LINK, "must be a creditor of this organisation"))
 
 /**
@@ -27,7 +27,7 @@ export const resolveCreditor = (
   organisation: string,
   root: string,
   given: string | undefined
-): Effect.Effect<Versioned<Creditor>, ValidationFailed> =>
+): Effect.Effect<Versioned<Creditor>, ValidationFailed | StorageError> =>
   given !== undefined
     ? linkedCreditor(creditors, organisation, root, given)
     : Effect.flatMap(creditors.list(organisation, { limit: 2 }), (page) => {

@@ -1,12 +1,14 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, InvalidState, type NotFound, type ValidationFailed, newId, now } from "@paykit/core"
+import { decodeAtBoundary, type IdGenerator, InvalidState, newId, type NotFound, now, type OrganisationId, type StorageError, type ValidationFailed } from "@paykit/core"
 import { PAYER_THEMES } from "@paykit/validation"
 import { eq } from "../kernel/ports/list-query.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { CreditorRepository, PayerThemeRepository } from "./repositories.ts"
-import type { PayerTheme, PayerThemeCreateCommand } from "./domain/payer-themes.ts"
+import { type PayerTheme, type PayerThemeCreateCommand, PayerThemeCreateRequest } from "./domain/payer-themes.ts"
 import { resolveCreditor } from "./creditor-link.ts"
 import { captureIdGenerator, save } from "../kernel/support.ts"
+
+const decodeUpsert = decodeAtBoundary(PayerThemeCreateRequest, PAYER_THEMES)
 
 /**
  * Payer themes (`POST /branding/payer_themes`): one per creditor. `upsert` creates the creditor's
@@ -17,10 +19,10 @@ import { captureIdGenerator, save } from "../kernel/support.ts"
  */
 export class PayerThemes extends Context.Service<PayerThemes, {
   /** A concurrent upsert of the same theme that wins the race makes this one a 409 `conflict`. */
-  readonly upsert: (organisation: string, command: PayerThemeCreateCommand) => Effect.Effect<PayerTheme, ValidationFailed | InvalidState>
-  readonly get: (organisation: string, id: string) => Effect.Effect<PayerTheme, NotFound>
+  readonly upsert: (organisation: OrganisationId, command: typeof PayerThemeCreateRequest.Encoded) => Effect.Effect<PayerTheme, ValidationFailed | InvalidState | StorageError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<PayerTheme, NotFound | StorageError>
   /** The creditor's theme, or null when it has none. */
-  readonly forCreditor: (organisation: string, creditor: string) => Effect.Effect<PayerTheme | null>
+  readonly forCreditor: (organisation: OrganisationId, creditor: string) => Effect.Effect<PayerTheme | null, StorageError>
 }>()("@paykit/engine/PayerThemes") {
   static readonly layer: Layer.Layer<PayerThemes, never, PayerThemeRepository | CreditorRepository | Transactor | IdGenerator> =
     Layer.effect(
@@ -68,7 +70,7 @@ export class PayerThemes extends Context.Service<PayerThemes, {
 
         return PayerThemes.of({
           // One unit of work, so the check for an existing theme and the write are not split by another upsert.
-          upsert: (o, i) => transactor.transaction(provideIds(upsert(o, i))),
+          upsert: (o, command) => Effect.flatMap(decodeUpsert(command), (c) => transactor.transaction(provideIds(upsert(o, c)))),
           get: (o, id) => Effect.map(themes.get(o, id), (v) => v.resource),
           forCreditor: (o, creditor) => Effect.map(existing(o, creditor), (row) => row?.resource ?? null)
         })

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, newId, NotFound, now, type OperationError } from "@paykit/core"
+import { decodeAtBoundary, type IdGenerator, newId, NotFound, now, type OperationError, type OrganisationId, type StorageError, type ValidationFailed } from "@paykit/core"
 import { type SchemeIdentifierEvent, schemeIdentifierMachine, type SchemeIdentifierStatus } from "@paykit/machines"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
@@ -12,9 +12,13 @@ import { type Creditor, SchemeIdentifier } from "./domain/creditors.ts"
 import {
   SCHEME_IDENTIFIERS,
   type SchemeIdentifierCreateCommand,
-  type SchemeIdentifierListParams
+  SchemeIdentifierCreateRequest,
+  SchemeIdentifierListParams
 } from "./domain/scheme-identifiers.ts"
 import { schemeIdentifierTemplateOf } from "./scheme-identifiers.ts"
+
+const decodeCreate = decodeAtBoundary(SchemeIdentifierCreateRequest, SCHEME_IDENTIFIERS)
+const decodeList = decodeAtBoundary(SchemeIdentifierListParams, SCHEME_IDENTIFIERS)
 
 type Locations = SchemeIdentifierLocationRepository["Service"]
 type Creditors = CreditorRepository["Service"]
@@ -70,9 +74,9 @@ const identifierAt = (creditors: Creditors, organisation: string, location: { re
   })
 
 export class SchemeIdentifiers extends Context.Service<SchemeIdentifiers, {
-  readonly create: (organisation: string, command: SchemeIdentifierCreateCommand) => Effect.Effect<SchemeIdentifier, OperationError>
-  readonly get: (organisation: string, id: string) => Effect.Effect<SchemeIdentifier, NotFound>
-  readonly list: (organisation: string, params: SchemeIdentifierListParams) => Effect.Effect<Page<SchemeIdentifier>, NotFound>
+  readonly create: (organisation: OrganisationId, command: typeof SchemeIdentifierCreateRequest.Encoded) => Effect.Effect<SchemeIdentifier, OperationError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<SchemeIdentifier, NotFound | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof SchemeIdentifierListParams.Encoded) => Effect.Effect<Page<SchemeIdentifier>, ValidationFailed | NotFound | StorageError>
 }>()("@paykit/engine/SchemeIdentifiers") {
   static readonly layer: Layer.Layer<SchemeIdentifiers, never, CreditorRepository | SchemeIdentifierLocationRepository | IdGenerator | EventLog | Transactor> =
     Layer.effect(
@@ -82,11 +86,12 @@ export class SchemeIdentifiers extends Context.Service<SchemeIdentifiers, {
         const locations = yield* SchemeIdentifierLocationRepository
         const run = yield* captureUnitOfWork
         return SchemeIdentifiers.of({
-          create: (o, command) => run(createSchemeIdentifier(creditors, locations, o, command)),
+          create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => run(createSchemeIdentifier(creditors, locations, o, c))),
           get: (o, id) => Effect.flatMap(locations.get(o, id), ({ resource }) => identifierAt(creditors, o, resource)),
-          list: (o, params) =>
-            Effect.flatMap(locations.list(o, toListQuery(params, { creditor: params.creditor === undefined ? undefined : eq(params.creditor) })), (page) =>
-              Effect.map(Effect.forEach(page.items, (location) => identifierAt(creditors, o, location)), (items) => ({ ...page, items })))
+          list: (o, plain) =>
+            Effect.flatMap(decodeList(plain), (params) =>
+              Effect.flatMap(locations.list(o, toListQuery(params, { creditor: params.creditor === undefined ? undefined : eq(params.creditor) })), (page) =>
+                Effect.map(Effect.forEach(page.items, (location) => identifierAt(creditors, o, location)), (items) => ({ ...page, items }))))
         })
       })
     )

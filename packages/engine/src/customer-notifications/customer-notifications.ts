@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { InvalidState, type NotFound, now, timestampToMillis } from "@paykit/core"
+import { InvalidState, type NotFound, now, type OrganisationId, type StorageError, timestampToMillis } from "@paykit/core"
 import { save } from "../kernel/support.ts"
 import { CustomerNotificationRepository } from "./repositories.ts"
 import type { CustomerNotification } from "./domain/customer-notifications.ts"
@@ -22,7 +22,7 @@ const handle = (notifications: CustomerNotificationRepository["Service"], organi
   })
 
 export class CustomerNotifications extends Context.Service<CustomerNotifications, {
-  readonly handle: (organisation: string, id: string) => Effect.Effect<CustomerNotification, NotFound | InvalidState>
+  readonly handle: (organisation: OrganisationId, id: string) => Effect.Effect<CustomerNotification, NotFound | InvalidState | StorageError>
 }>()("@paykit/engine/CustomerNotifications") {
   static readonly layer: Layer.Layer<CustomerNotifications, never, CustomerNotificationRepository> = Layer.effect(
     CustomerNotifications,

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { bankOf } from "@paykit/validation"
-import { type IdGenerator, InvalidState, invalidField, newId, type NotFound, now, validationFailed, type ValidationFailed } from "@paykit/core"
+import { decodeAtBoundary, type IdGenerator, type InvalidApiUsage, invalidField, InvalidState, newId, type NotFound, now, type OrganisationId, type StorageError, type StorageFailure, validationFailed, type ValidationFailed } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor, type Versioned } from "../kernel/ports/repository.ts"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
@@ -10,22 +10,23 @@ import {
   BANK_ACCOUNTS_ROOT,
   checkCustomerBankDetails,
   type CustomerBankAccount,
-  type CustomerBankAccountCreateRequest,
-  type CustomerBankAccountListParams,
-  type CustomerBankAccountUpdateRequest,
+  CustomerBankAccountCreateRequest,
+  CustomerBankAccountListParams,
+  CustomerBankAccountUpdateRequest,
   erasedCustomerBankAccount
 } from "./domain/customer-bank-accounts.ts"
 import {
   type Customer,
-  type CustomerCreateRequest,
-  type CustomerListParams,
+  CustomerCreateRequest,
+  CustomerListParams,
   customerNameErrors,
   CUSTOMERS_ROOT,
-  type CustomerUpdateRequest,
+  CustomerUpdateRequest,
   erasedCustomer,
   isRemoved
 } from "./domain/customers.ts"
 import { toListQuery } from "../kernel/list-params.ts"
+import { listCustomers } from "./customer-list.ts"
 import { isEurozone } from "../creditors/scheme-identifiers.ts"
 import { addressLinesOf } from "../kernel/address-request.ts"
 import { API_CAUSE, captureUnitOfWork, emit, insertNew, save } from "../kernel/support.ts"
@@ -34,26 +35,33 @@ import { BankDetailsVault } from "./bank-details-vault.ts"
 
 type Errors = ValidationFailed | NotFound | InvalidState
 
+
+const decodeCreate = decodeAtBoundary(CustomerCreateRequest, CUSTOMERS_ROOT)
+const decodeUpdate = decodeAtBoundary(CustomerUpdateRequest, CUSTOMERS_ROOT)
+const decodeBankAccount = decodeAtBoundary(CustomerBankAccountCreateRequest, BANK_ACCOUNTS_ROOT)
+const decodeBankAccountUpdate = decodeAtBoundary(CustomerBankAccountUpdateRequest, BANK_ACCOUNTS_ROOT)
+const decodeList = decodeAtBoundary(CustomerListParams, CUSTOMERS_ROOT)
+const decodeBankAccountList = decodeAtBoundary(CustomerBankAccountListParams, BANK_ACCOUNTS_ROOT)
 export class Customers extends Context.Service<Customers, {
-  readonly create: (organisation: string, command: CustomerCreateRequest) => Effect.Effect<Customer, ValidationFailed>
-  readonly get: (organisation: string, id: string) => Effect.Effect<Customer, NotFound | InvalidState>
-  readonly list: (organisation: string, params: CustomerListParams) => Effect.Effect<Page<Customer>>
-  readonly update: (organisation: string, id: string, command: CustomerUpdateRequest) => Effect.Effect<Customer, Errors>
+  readonly create: (organisation: OrganisationId, command: typeof CustomerCreateRequest.Encoded) => Effect.Effect<Customer, ValidationFailed | StorageFailure>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<Customer, NotFound | InvalidState | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof CustomerListParams.Encoded) => Effect.Effect<Page<Customer>, ValidationFailed | InvalidApiUsage | StorageError>
+  readonly update: (organisation: OrganisationId, id: string, command: typeof CustomerUpdateRequest.Encoded) => Effect.Effect<Customer, Errors | StorageFailure>
   /**
    * `DELETE /customers/:id`: the customer's personal data erased for good and the customer no
    * longer listed, and read as `customer_data_removed`; refused (`customer_has_active_mandates`) while a mandate of theirs
    * can still be charged or cancelled. Their bank accounts are disabled.
    */
-  readonly remove: (organisation: string, id: string) => Effect.Effect<Customer, NotFound | InvalidState>
-  readonly createBankAccount: (organisation: string, command: CustomerBankAccountCreateRequest) => Effect.Effect<CustomerBankAccount, Errors>
-  readonly getBankAccount: (organisation: string, id: string) => Effect.Effect<CustomerBankAccount, NotFound>
-  readonly listBankAccounts: (organisation: string, params: CustomerBankAccountListParams) => Effect.Effect<Page<CustomerBankAccount>>
-  readonly updateBankAccount: (organisation: string, id: string, command: CustomerBankAccountUpdateRequest) => Effect.Effect<CustomerBankAccount, Errors>
+  readonly remove: (organisation: OrganisationId, id: string) => Effect.Effect<Customer, NotFound | InvalidState | StorageFailure>
+  readonly createBankAccount: (organisation: OrganisationId, command: typeof CustomerBankAccountCreateRequest.Encoded) => Effect.Effect<CustomerBankAccount, Errors | StorageFailure>
+  readonly getBankAccount: (organisation: OrganisationId, id: string) => Effect.Effect<CustomerBankAccount, NotFound | StorageError>
+  readonly listBankAccounts: (organisation: OrganisationId, params: typeof CustomerBankAccountListParams.Encoded) => Effect.Effect<Page<CustomerBankAccount>, ValidationFailed | StorageError>
+  readonly updateBankAccount: (organisation: OrganisationId, id: string, command: typeof CustomerBankAccountUpdateRequest.Encoded) => Effect.Effect<CustomerBankAccount, Errors | StorageFailure>
   /**
    * Disables the account for good and cancels its mandates (and their payments not yet
    * submitted), as the real API does; an account already disabled answers `disable_failed`.
    */
-  readonly disableBankAccount: (organisation: string, id: string) => Effect.Effect<CustomerBankAccount, NotFound | InvalidState>
+  readonly disableBankAccount: (organisation: OrganisationId, id: string) => Effect.Effect<CustomerBankAccount, NotFound | InvalidState | StorageFailure>
 }>()("@paykit/engine/Customers") {
   static readonly layer: Layer.Layer<
     Customers,
@@ -85,20 +93,20 @@ export class Customers extends Context.Service<Customers, {
         vault: yield* BankDetailsVault,
       }
       return Customers.of({
-        create: (o, command) => run(createCustomer(deps, o, command)),
+        create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => run(createCustomer(deps, o, c))),
         get: (o, id) => Effect.map(liveCustomer(deps, o, id), (v) => v.resource),
-        list: (o, params) =>
-          customers.list(o, toListQuery(params, { email: params.email === undefined ? undefined : eq(params.email), removed: eq("false") })),
-        update: (o, id, command) => run(updateCustomer(deps, o, id, command)),
+        list: (o, params) => Effect.flatMap(decodeList(params), (p) => listCustomers(deps, o, p)),
+        update: (o, id, command) => Effect.flatMap(decodeUpdate(command), (c) => run(updateCustomer(deps, o, id, c))),
         remove: (o, id) => run(removeCustomer(deps, o, id)),
-        createBankAccount: (o, command) => run(createBankAccount(deps, o, command)),
+        createBankAccount: (o, command) => Effect.flatMap(decodeBankAccount(command), (c) => run(createBankAccount(deps, o, c))),
         getBankAccount: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
-        listBankAccounts: (o, params) =>
-          accounts.list(o, toListQuery(params, {
-            customer: params.customer === undefined ? undefined : eq(params.customer),
-            enabled: params.enabled === undefined ? undefined : eq(params.enabled)
-          })),
-        updateBankAccount: (o, id, command) => run(updateBankAccount(deps, o, id, command)),
+        listBankAccounts: (o, plain) =>
+          Effect.flatMap(decodeBankAccountList(plain), (params) =>
+            accounts.list(o, toListQuery(params, {
+              customer: params.customer === undefined ? undefined : eq(params.customer),
+              enabled: params.enabled === undefined ? undefined : eq(params.enabled)
+            }))),
+        updateBankAccount: (o, id, command) => Effect.flatMap(decodeBankAccountUpdate(command), (c) => run(updateBankAccount(deps, o, id, c))),
         disableBankAccount: (o, id) => run(disableBankAccount(deps, o, id))
       })
     })

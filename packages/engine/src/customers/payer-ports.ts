@@ -1,5 +1,5 @@
 import { Context, type Effect } from "effect"
-import type { InvalidState, ValidationFailed } from "@paykit/core"
+import type { InvalidState, ValidationFailed, StorageError } from "@paykit/core"
 import type { Cause } from "@paykit/machines"
 import type { ResolvedBankAccount } from "@paykit/validation"
 import type { EngineContext } from "../kernel/support.ts"
@@ -18,22 +18,22 @@ import type { EngineContext } from "../kernel/support.ts"
  * has its fingerprint kept, so a later block on it matches its details.
  */
 export class BlockScreen extends Context.Service<BlockScreen, {
-  readonly customer: (organisation: string, root: string, email: string | null) => Effect.Effect<void, ValidationFailed>
+  readonly customer: (organisation: string, root: string, email: string | null) => Effect.Effect<void, ValidationFailed | StorageError>
   readonly bankAccount: (
     organisation: string,
     root: string,
     accountId: string,
     account: ResolvedBankAccount,
     bankName: string | null
-  ) => Effect.Effect<void, ValidationFailed>
+  ) => Effect.Effect<void, ValidationFailed | StorageError>
 }>()("@paykit/engine/BlockScreen") {}
 
 /** The mandates on a payer's accounts (implemented in `mandates/account-mandates.ts`). */
 export class AccountMandates extends Context.Service<AccountMandates, {
   /** Whether a mandate of the customer can still be cancelled (a removal is refused while one can). */
-  readonly anyOpen: (organisation: string, customer: string) => Effect.Effect<boolean>
+  readonly anyOpen: (organisation: string, customer: string) => Effect.Effect<boolean, StorageError>
   /** Every mandate of the account that can still be cancelled, cancelled with its payments (a disabled account). */
-  readonly cancelOfAccount: (organisation: string, account: string, cause: Cause) => Effect.Effect<void, InvalidState, EngineContext>
+  readonly cancelOfAccount: (organisation: string, account: string, cause: Cause) => Effect.Effect<void, InvalidState | StorageError, EngineContext>
 }>()("@paykit/engine/AccountMandates") {}
 
 /**
@@ -41,5 +41,5 @@ export class AccountMandates extends Context.Service<AccountMandates, {
  * `flows/payer-erasure.ts`): billing details, and the prefilled customer of their flows.
  */
 export class PayerRecordEraser extends Context.Service<PayerRecordEraser, {
-  readonly erase: (organisation: string, customer: string) => Effect.Effect<void>
+  readonly erase: (organisation: string, customer: string) => Effect.Effect<void, StorageError>
 }>()("@paykit/engine/PayerRecordEraser") {}

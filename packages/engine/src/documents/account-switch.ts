@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto"
 import { Effect } from "effect"
-import { now } from "@paykit/core"
+import { now, type OrganisationId } from "@paykit/core"
 import { resolveBankDetails } from "@paykit/validation"
 import type { Customers } from "../customers/customers.ts"
 import type { Mandate } from "../mandates/domain/mandates.ts"
@@ -43,7 +43,7 @@ export interface SwitchDeps {
  * Answers the links the `transferred` event carries.
  * The old account stays as it was: the switch service, not the payer, closed it.
  */
-export const switchAccount = (deps: SwitchDeps, organisation: string, mandate: Versioned<Mandate>) =>
+export const switchAccount = (deps: SwitchDeps, organisation: OrganisationId, mandate: Versioned<Mandate>) =>
   Effect.gen(function*() {
     const previous = mandate.resource.links.customer_bank_account
     const old = (yield* deps.accounts.get(organisation, previous)).resource

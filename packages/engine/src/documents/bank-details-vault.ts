@@ -8,6 +8,9 @@ import { SealedBankDetailsRepository } from "./repositories.ts"
 /** What seals an account's details to that account of that organisation (distinct from a webhook secret's context). */
 const contextOf = (organisation: string, account: string): string => `bank_details/${organisation}/${account}`
 
+/** What seals another record carrying bank details (distinct from an account's details and a webhook secret's). */
+const recordContextOf = (organisation: string, context: string): string => `bank_record/${organisation}/${context}`
+
 const encode = Schema.encodeSync(Schema.fromJsonString(FullBankDetails))
 const decode = Schema.decodeUnknownOption(Schema.fromJsonString(FullBankDetails))
 
@@ -33,6 +36,16 @@ export const BankDetailsVaultLive: Layer.Layer<BankDetailsVault, never, SealedBa
             return plain === undefined ? undefined : Option.getOrUndefined(decode(plain))
           }
         }),
+      replace: (organisation, account, details) =>
+        Effect.flatMap(Effect.option(records.get(organisation, account)), (found) => {
+          const sealed = box.seal(encode(details), contextOf(organisation, account))
+          return found._tag === "None"
+            ? Effect.flatMap(now, (created_at) => Effect.asVoid(insertNew(records, organisation, { id: account, created_at, sealed })))
+            : Effect.asVoid(Effect.orDie(save(records, organisation, found.value, { ...found.value.resource, sealed })))
+        }),
+      readAhead: (organisation, accounts) => Effect.asVoid(records.getMany(organisation, accounts)),
+      sealBytes: (organisation, context, plain) => box.sealBytes(plain, recordContextOf(organisation, context)),
+      openBytes: (organisation, context, sealed) => box.openBytes(sealed, recordContextOf(organisation, context)),
       erase: (organisation, account) =>
         Effect.flatMap(Effect.option(records.get(organisation, account)), (found) =>
           found._tag === "None" ? Effect.void : Effect.asVoid(Effect.orDie(save(records, organisation, found.value, { ...found.value.resource, sealed: null }))))

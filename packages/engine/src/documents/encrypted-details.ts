@@ -1,7 +1,7 @@
 import { constants, createCipheriv, createPublicKey, publicEncrypt, randomBytes } from "node:crypto"
 import { FlattenedEncrypt } from "jose"
 import { Context, Effect, Layer, Schema } from "effect"
-import { type InvalidApiUsage, InvalidState, type NotFound } from "@paykit/core"
+import { type InvalidApiUsage, InvalidState, type NotFound, type OrganisationId, type StorageError } from "@paykit/core"
 import { BankDetailsVault, type FullBankDetails } from "../customers/bank-details-vault.ts"
 import { CustomerBankAccountRepository } from "../customers/repositories.ts"
 import { MandateRepository } from "../mandates/repositories.ts"
@@ -48,7 +48,7 @@ export const transferredDetailsOf = (d: FullBankDetails) => ({
 /** jose's answer in the spec's shape: with a protected header, RSA-OAEP and GCM, every member is present (a defect if not). */
 const decodeJwe = Schema.decodeUnknownEffect(FlattenedJwe)
 
-const jweOf = (details: FullBankDetails, key: PublicKey): Effect.Effect<FlattenedJwe> =>
+const jweOf = (details: FullBankDetails, key: PublicKey): Effect.Effect<FlattenedJwe, StorageError> =>
   Effect.orDie(Effect.flatMap(
     Effect.tryPromise(() =>
       new FlattenedEncrypt(new TextEncoder().encode(JSON.stringify(details)))
@@ -74,8 +74,8 @@ export const sealTo = (plain: string, key: PublicKey): { readonly sealed: string
  * new account of a mandate moved by a current account switch (`GET /transferred_mandates/:id`).
  */
 export class EncryptedBankDetails extends Context.Service<EncryptedBankDetails, {
-  readonly ofAccount: (organisation: string, account: string, keyId: string | undefined) => Effect.Effect<FlattenedJwe, NotFound | InvalidState | InvalidApiUsage>
-  readonly ofTransfer: (organisation: string, mandate: string, keyId: string | undefined) => Effect.Effect<TransferredMandate, NotFound | InvalidState | InvalidApiUsage>
+  readonly ofAccount: (organisation: OrganisationId, account: string, keyId: string | undefined) => Effect.Effect<FlattenedJwe, NotFound | InvalidState | InvalidApiUsage | StorageError>
+  readonly ofTransfer: (organisation: OrganisationId, mandate: string, keyId: string | undefined) => Effect.Effect<TransferredMandate, NotFound | InvalidState | InvalidApiUsage | StorageError>
 }>()("@paykit/engine/EncryptedBankDetails") {
   static readonly layer: Layer.Layer<
     EncryptedBankDetails,
@@ -90,7 +90,7 @@ export class EncryptedBankDetails extends Context.Service<EncryptedBankDetails, 
       const mandates = yield* MandateRepository
       const transfers = yield* MandateTransferRepository
 
-      const detailsOf = (organisation: string, account: string) =>
+      const detailsOf = (organisation: OrganisationId, account: string) =>
         Effect.flatMap(vault.open(organisation, account), (details) =>
           details === undefined
             ? Effect.fail(new InvalidState({
@@ -100,14 +100,14 @@ export class EncryptedBankDetails extends Context.Service<EncryptedBankDetails, 
             }))
             : Effect.succeed(details))
 
-      const ofAccount = (organisation: string, account: string, keyId: string | undefined) =>
+      const ofAccount = (organisation: OrganisationId, account: string, keyId: string | undefined) =>
         Effect.gen(function*() {
           yield* accounts.get(organisation, account)
           const key = yield* keys.usable(organisation, keyId, "required")
           return yield* jweOf(yield* detailsOf(organisation, account), key)
         })
 
-      const ofTransfer = (organisation: string, mandate: string, keyId: string | undefined) =>
+      const ofTransfer = (organisation: OrganisationId, mandate: string, keyId: string | undefined) =>
         Effect.gen(function*() {
           yield* mandates.get(organisation, mandate)
           const transfer = yield* Effect.option(transfers.get(organisation, mandate))

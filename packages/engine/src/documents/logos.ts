@@ -1,14 +1,17 @@
 import { Context, Effect, Layer } from "effect"
-import { type FeatureNotInstalled, type IdGenerator, InvalidState, newId, type NotFound, now, type ValidationFailed } from "@paykit/core"
+import { decodeAtBoundary, type FeatureNotInstalled, type IdGenerator, InvalidState, LOGO_IMAGE_MAX_BASE64_LENGTH, newId, type NotFound, now, type OrganisationId, type StorageError, type ValidationFailed } from "@paykit/core"
 import { LOGOS } from "@paykit/validation"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { captureIdGenerator, save } from "../kernel/support.ts"
-import type { Logo, LogoCreateRequest } from "./domain/logos.ts"
+import { type Logo, LogoCreateRequest } from "./domain/logos.ts"
 import { scaleLogo } from "./logo-image.ts"
 import { LogoRepository } from "./repositories.ts"
+
+// The image is base64 text far longer than other fields: its own maximum, as the HTTP layer allows it.
+const decodeUpload = decodeAtBoundary(LogoCreateRequest, LOGOS, { image: LOGO_IMAGE_MAX_BASE64_LENGTH })
 
 /**
  * Creditors' logos (`POST /branding/logos`): one per creditor, an upload replacing the image
@@ -17,10 +20,10 @@ import { LogoRepository } from "./repositories.ts"
  */
 export class Logos extends Context.Service<Logos, {
   /** A concurrent first upload for the same creditor that wins the race makes this one a 409 `conflict`. */
-  readonly upload: (organisation: string, command: LogoCreateRequest) => Effect.Effect<Logo, ValidationFailed | InvalidState | FeatureNotInstalled>
-  readonly get: (organisation: string, id: string) => Effect.Effect<Logo, NotFound>
+  readonly upload: (organisation: OrganisationId, command: typeof LogoCreateRequest.Encoded) => Effect.Effect<Logo, ValidationFailed | InvalidState | FeatureNotInstalled | StorageError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<Logo, NotFound | StorageError>
   /** The creditor's logo, or null when it has none. */
-  readonly forCreditor: (organisation: string, creditor: string) => Effect.Effect<Logo | null>
+  readonly forCreditor: (organisation: OrganisationId, creditor: string) => Effect.Effect<Logo | null, StorageError>
 }>()("@paykit/engine/Logos") {
   static readonly layer: Layer.Layer<Logos, never, LogoRepository | CreditorRepository | Transactor | IdGenerator> = Layer.effect(
     Logos,
@@ -51,7 +54,8 @@ export class Logos extends Context.Service<Logos, {
 
       return Logos.of({
         // The image is scaled outside the unit of work: decoding takes a while and holds no lock.
-        upload: (o, command) => Effect.flatMap(scaleLogo(command.image), (scaled) => transactor.transaction(provideIds(store(o, command, scaled)))),
+        upload: (o, command) =>
+          Effect.flatMap(decodeUpload(command), (c) => Effect.flatMap(scaleLogo(c.image), (scaled) => transactor.transaction(provideIds(store(o, c, scaled))))),
         get: (o, id) => Effect.map(logos.get(o, id), (v) => v.resource),
         forCreditor: (o, creditor) => Effect.map(existing(o, creditor), (row) => row?.resource ?? null)
       })

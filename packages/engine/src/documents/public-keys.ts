@@ -1,12 +1,15 @@
 import { constants, createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject, publicEncrypt, randomBytes } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, InvalidApiUsage, invalidField, InvalidState, newId, type NotFound, now, type ValidationFailed } from "@paykit/core"
+import { decodeAtBoundary, type IdGenerator, InvalidApiUsage, invalidField, InvalidState, newId, type NotFound, now, type OrganisationId, type StorageError, type ValidationFailed } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { captureIdGenerator, insertNew, save } from "../kernel/support.ts"
-import { PUBLIC_KEY_MIN_BITS, PUBLIC_KEYS, type PublicKey, type PublicKeyCreateRequest, type PublicKeyListParams } from "./domain/public-keys.ts"
+import { PUBLIC_KEY_MAX_CHARACTERS, PUBLIC_KEY_MIN_BITS, PUBLIC_KEYS, type PublicKey, PublicKeyCreateRequest, PublicKeyListParams } from "./domain/public-keys.ts"
 import { PublicKeyRepository } from "./repositories.ts"
+
+const decodeCreate = decodeAtBoundary(PublicKeyCreateRequest, PUBLIC_KEYS, { public_key: PUBLIC_KEY_MAX_CHARACTERS })
+const decodeList = decodeAtBoundary(PublicKeyListParams, PUBLIC_KEYS)
 
 /** The header naming the caller's public key (spec: `GET /bank_account_details/:id`). */
 export const SVC_KEY_ID_HEADER = "svc-key-id"
@@ -92,12 +95,12 @@ const missing = (fallback: KeyFallback) =>
  * the organisation's newest enabled key.
  */
 export class PublicKeys extends Context.Service<PublicKeys, {
-  readonly create: (organisation: string, command: PublicKeyCreateRequest) => Effect.Effect<PublicKey, ValidationFailed>
-  readonly get: (organisation: string, id: string) => Effect.Effect<PublicKey, NotFound>
-  readonly list: (organisation: string, params: PublicKeyListParams) => Effect.Effect<Page<PublicKey>>
+  readonly create: (organisation: OrganisationId, command: typeof PublicKeyCreateRequest.Encoded) => Effect.Effect<PublicKey, ValidationFailed | StorageError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<PublicKey, NotFound | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof PublicKeyListParams.Encoded) => Effect.Effect<Page<PublicKey>, ValidationFailed | StorageError>
   /** Disables the key for good; a disabled key answers `disable_failed`. */
-  readonly disable: (organisation: string, id: string) => Effect.Effect<PublicKey, NotFound | InvalidState>
-  readonly usable: (organisation: string, id: string | undefined, fallback: KeyFallback) => Effect.Effect<PublicKey, InvalidApiUsage>
+  readonly disable: (organisation: OrganisationId, id: string) => Effect.Effect<PublicKey, NotFound | InvalidState | StorageError>
+  readonly usable: (organisation: OrganisationId, id: string | undefined, fallback: KeyFallback) => Effect.Effect<PublicKey, InvalidApiUsage | StorageError>
 }>()("@paykit/engine/PublicKeys") {
   static readonly layer: Layer.Layer<PublicKeys, never, PublicKeyRepository | Transactor | IdGenerator> = Layer.effect(
     PublicKeys,
@@ -142,9 +145,9 @@ export class PublicKeys extends Context.Service<PublicKeys, {
           : Effect.fail(missing(fallback))
 
       return PublicKeys.of({
-        create: (o, command) => transactor.transaction(provideIds(create(o, command))),
+        create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => transactor.transaction(provideIds(create(o, c)))),
         get: (o, id) => Effect.map(keys.get(o, id), (v) => v.resource),
-        list: (o, params) => keys.list(o, toListQuery(params, { enabled: params.enabled === undefined ? undefined : eq(params.enabled) })),
+        list: (o, plain) => Effect.flatMap(decodeList(plain), (params) => keys.list(o, toListQuery(params, { enabled: params.enabled === undefined ? undefined : eq(params.enabled) }))),
         disable: (o, id) => transactor.transaction(disable(o, id)),
         usable
       })

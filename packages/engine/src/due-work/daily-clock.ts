@@ -1,11 +1,11 @@
-import { MILLIS_PER_DAY } from "@paykit/core"
+import { MILLIS_PER_DAY, type OrganisationId, type StorageError } from "@paykit/core"
 import { Cause, Clock, Context, Effect, Layer, Schema } from "effect"
 import { TestClock } from "effect/testing"
 import type { DailyJob } from "./jobs.ts"
 
 /** The port that lets the simulator move time. Tests move Effect's `TestClock`. */
 export class ClockControl extends Context.Service<ClockControl, {
-  readonly setTime: (epochMillis: number) => Effect.Effect<void>
+  readonly setTime: (epochMillis: number) => Effect.Effect<void, StorageError>
 }>()("@paykit/engine/ClockControl") {
   /** Moves the `TestClock` the program runs under (provide `TestClock.layer()` too). */
   static readonly testClock: Layer.Layer<ClockControl> = Layer.succeed(ClockControl, ClockControl.of({ setTime: TestClock.setTime }))
@@ -39,7 +39,7 @@ export class DailyRunIncomplete extends Schema.TaggedError<DailyRunIncomplete>()
  * Runs `jobs` for one organisation, each on its own: one that fails as a whole is logged and the
  * others still run. Answers the failed ones as `job (organisation)`.
  */
-export const runJobsOf = (jobs: ReadonlyArray<DailyJob>, organisation: string): Effect.Effect<ReadonlyArray<string>> =>
+export const runJobsOf = (jobs: ReadonlyArray<DailyJob>, organisation: OrganisationId): Effect.Effect<ReadonlyArray<string>, StorageError> =>
   Effect.gen(function*() {
     const failed: Array<string> = []
     for (const job of jobs) {

@@ -1,5 +1,5 @@
 import { Cause, Effect } from "effect"
-import type { IdGenerator } from "@paykit/core"
+import type { IdGenerator, StorageError } from "@paykit/core"
 import type { EventLog } from "../kernel/ports/event-log.ts"
 import type { ListQuery } from "../kernel/ports/list-query.ts"
 import { HoldWrites, type Repository, type Transactor, type Versioned } from "../kernel/ports/repository.ts"
@@ -21,7 +21,7 @@ export type DailyItems = <T>(
   idOf: (item: T) => string,
   work: (item: T) => Effect.Effect<unknown, unknown, EngineContext>,
   readAhead?: (batch: ReadonlyArray<T>) => Effect.Effect<unknown, unknown, EngineContext>
-) => Effect.Effect<void>
+) => Effect.Effect<void, StorageError>
 
 /** The id of a stored item, for `DailyItems`. */
 export const idOfVersioned = (item: Versioned<{ readonly id: string }>): string => item.resource.id
@@ -78,12 +78,12 @@ export const DAILY_CHUNK = 500
  * first. The next chunk starts after the last id of the one before, so items the work moved out
  * of the filter, or left in it (a failed item), are not read twice.
  */
-export const eachInChunks = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
+export const eachInChunks = <A extends { readonly id: string; readonly created_at: string }, K extends string, E = never>(
   repository: Repository<A, K>,
   organisation: string,
   filters: ListQuery<K>["filters"],
-  work: (chunk: ReadonlyArray<Versioned<A>>) => Effect.Effect<void>
-): Effect.Effect<void> =>
+  work: (chunk: ReadonlyArray<Versioned<A>>) => Effect.Effect<void, E>
+): Effect.Effect<void, E | StorageError> =>
   Effect.gen(function*() {
     let after: string | undefined
     while (true) {

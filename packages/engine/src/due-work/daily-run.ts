@@ -1,4 +1,4 @@
-import { MILLIS_PER_DAY } from "@paykit/core"
+import { MILLIS_PER_DAY, OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import { type DailyJob, JobRegistry } from "./jobs.ts"
 import { dueDone, type DueWorkDeclarations, DueWorkSchedule } from "./port.ts"
@@ -38,7 +38,7 @@ export const dailyRunDeclarations = (extraJobs: ReadonlyArray<DailyJob> = []): E
         ownUnitsOfWork: true,
         run: (item) =>
           Effect.gen(function*() {
-            const failed = yield* runJobsOf(jobs, item.organisation)
+            const failed = yield* runJobsOf(jobs, OrganisationId(item.organisation))
             if (failed.length > 0) return yield* Effect.die(new DailyRunIncomplete({ at: new Date(item.dueAt).toISOString(), failed }))
             const next = item.dueAt + MILLIS_PER_DAY
             yield* schedule.schedule({ organisation: item.organisation, kind: DAILY_RUN_KIND, key: dailyRunKey(next), dueAt: next })

@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { OrganisationId, type StorageError, type StorageFailure } from "@paykit/core"
 import { type DueKind, dueDone, type DueRequest, DueWorkSchedule } from "./port.ts"
 
 /**
@@ -15,15 +16,15 @@ import { type DueKind, dueDone, type DueRequest, DueWorkSchedule } from "./port.
  * memory), or, for a service composed by hand without one, none: its deadlines are then met by the
  * daily run's net only.
  */
-export const optionalSchedule: Effect.Effect<(request: DueRequest) => Effect.Effect<void>> = Effect.map(
+export const optionalSchedule: Effect.Effect<(request: DueRequest) => Effect.Effect<void, StorageError>> = Effect.map(
   Effect.serviceOption(DueWorkSchedule),
   (schedule) => schedule._tag === "Some" ? schedule.value.schedule : () => Effect.void
 )
 
 /** A kind whose handler runs `sweep` for the item's organisation at the item's instant. */
-export const sweepKind = (kind: string, sweep: (organisation: string) => Effect.Effect<unknown>): DueKind => ({
+export const sweepKind = (kind: string, sweep: (organisation: OrganisationId) => Effect.Effect<unknown, StorageFailure>): DueKind => ({
   kind,
   // The sweeps isolate their items in units of work of their own (`captureDailyItems`).
   ownUnitsOfWork: true,
-  run: (item) => Effect.as(sweep(item.organisation), dueDone)
+  run: (item) => Effect.as(sweep(OrganisationId(item.organisation)), dueDone)
 })

@@ -1,9 +1,11 @@
+import type { OrganisationId } from "@paykit/core"
 import { Context, Effect, Layer } from "effect"
+import type { StorageFailure } from "@paykit/core"
 
 /** A job of the daily run, for one organisation. */
 export interface DailyJob {
   readonly name: string
-  readonly run: (organisation: string) => Effect.Effect<void>
+  readonly run: (organisation: OrganisationId) => Effect.Effect<void, StorageFailure>
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Context, type Effect } from "effect"
+import type { StorageError, StorageFailure } from "@paykit/core"
 
 /**
  * Due work: everything that falls due is a durable row with the instant it is due (epoch
@@ -19,6 +20,8 @@ export interface DueItem {
   readonly dueAt: number
   /** How many times it was tried before (0 on the first run). */
   readonly attempt: number
+  /** The span that scheduled it, as a W3C `traceparent` (none when tracing was off or no span was open). */
+  readonly traceparent?: string | null | undefined
 }
 
 /** What a handler answers: the row is done (removed), or it runs again at `at` (its organisation's clock). */
@@ -36,7 +39,7 @@ export const dueRetryAt = (at: number): DueOutcome => ({ _tag: "RetryAt", at })
  */
 export interface DueKind extends DueKindOptions {
   readonly kind: string
-  readonly run: (item: DueItem) => Effect.Effect<DueOutcome>
+  readonly run: (item: DueItem) => Effect.Effect<DueOutcome, StorageFailure>
 }
 
 /** What a use case asks for: run `kind`/`key` for `organisation` at `dueAt` (its organisation's clock). */
@@ -45,6 +48,11 @@ export interface DueRequest {
   readonly kind: string
   readonly key: string
   readonly dueAt: number
+  /**
+   * The span the item's run belongs to, as a W3C `traceparent`; absent, the caller's own
+   * (`callerTraceparent`). A row scheduled again keeps the one it has.
+   */
+  readonly traceparent?: string | null | undefined
 }
 
 /**
@@ -53,7 +61,7 @@ export interface DueRequest {
  * one row, due at the earlier of the two instants.
  */
 export class DueWorkSchedule extends Context.Service<DueWorkSchedule, {
-  readonly schedule: (request: DueRequest) => Effect.Effect<void>
+  readonly schedule: (request: DueRequest) => Effect.Effect<void, StorageError>
 }>()("@paykit/engine/DueWorkSchedule") {}
 
 /**
@@ -69,7 +77,7 @@ export interface DuePump {
    * its offset in a poll, the instant reached so far in an advance of it (its stored clock moves
    * only once the advance is done).
    */
-  readonly run: (organisation: string | undefined, nowOf: (organisation: string) => Effect.Effect<number>) => Effect.Effect<void>
+  readonly run: (organisation: string | undefined, nowOf: (organisation: string) => Effect.Effect<number, StorageFailure>) => Effect.Effect<void, StorageFailure>
 }
 
 /** What a feature declares to the worker: its kinds of due work and its pumps. */
@@ -139,12 +147,12 @@ export type NextDue =
  * their own (a lease must be visible to other workers at once).
  */
 export class DueWorkStore extends Context.Service<DueWorkStore, {
-  readonly schedule: (request: DueRequest) => Effect.Effect<void>
+  readonly schedule: (request: DueRequest) => Effect.Effect<void, StorageError>
   /**
    * Claims up to `limit` rows due on their organisations' clocks (real time + offset) whose lease
    * is free or ran out, in due order (`compareDueOrder`), leasing them; rows held by a live lease are skipped.
    */
-  readonly claimDue: (lease: DueLease, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDueItem>>
+  readonly claimDue: (lease: DueLease, limit: number) => Effect.Effect<ReadonlyArray<ClaimedDueItem>, StorageError>
   /**
    * The organisation's earliest row due at or before `upTo` (its clock), claimed if no lease holds
    * it (never leased, freed, or run out); a live lease is `Leased` even under `lease.owner`, so
@@ -158,22 +166,22 @@ export class DueWorkStore extends Context.Service<DueWorkStore, {
     lease: DueLease,
     /** Rows passed over as if absent: those failed in this advance, still leased to the caller until it ends. */
     passOver?: ReadonlyArray<DueRowKey>
-  ) => Effect.Effect<NextDue>
+  ) => Effect.Effect<NextDue, StorageError>
   /**
    * Completes a claimed row: removes it (`Done`), or reschedules it at `at` with attempt + 1 and
    * its lease freed. A row no longer leased to `owner` is left as it is.
    */
-  readonly complete: (item: DueItem, owner: string, outcome: DueOutcome) => Effect.Effect<void>
+  readonly complete: (item: DueItem, owner: string, outcome: DueOutcome) => Effect.Effect<void, StorageError>
   /** Extends `owner`'s lease on the row to `until` (real time); false when `owner` no longer holds it. */
-  readonly renew: (item: DueItem, owner: string, until: number) => Effect.Effect<boolean>
+  readonly renew: (item: DueItem, owner: string, until: number) => Effect.Effect<boolean, StorageError>
   /** Ends `owner`'s lease on the row now, so the row can be claimed again at once. */
-  readonly release: (item: DueItem, owner: string) => Effect.Effect<void>
+  readonly release: (item: DueItem, owner: string) => Effect.Effect<void, StorageError>
   /** The organisation's clock offset, milliseconds ahead of real time (0 when it has none). */
-  readonly offsetOf: (organisation: string) => Effect.Effect<number>
+  readonly offsetOf: (organisation: string) => Effect.Effect<number, StorageError>
   /** Sets the organisation's offset to `offsetMillis` if that is greater: a clock only moves forward. */
-  readonly raiseOffset: (organisation: string, offsetMillis: number) => Effect.Effect<void>
+  readonly raiseOffset: (organisation: string, offsetMillis: number) => Effect.Effect<void, StorageError>
   /** The organisation's pending rows of `kind` (for start-up checks and tests). */
-  readonly pendingOf: (organisation: string, kind: string) => Effect.Effect<ReadonlyArray<DueItem>>
+  readonly pendingOf: (organisation: string, kind: string) => Effect.Effect<ReadonlyArray<DueItem>, StorageError>
 }>()("@paykit/engine/DueWorkStore") {}
 
 /**

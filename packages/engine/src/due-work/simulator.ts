@@ -1,4 +1,5 @@
 import { Clock, Context, Effect, Layer } from "effect"
+import { type StorageFailure, typedStorageFailures } from "@paykit/core"
 import { type DailyJob, JobRegistry } from "./jobs.ts"
 import { DueKinds, DueWorkSchedule, DueWorkStore } from "./port.ts"
 import { RepositoryBackend, type Transactor } from "../kernel/ports/repository.ts"
@@ -22,10 +23,14 @@ import { makeDueWorker } from "./worker.ts"
  * that day again (docs/engine.md, "Isolation").
  */
 export class Simulator extends Context.Service<Simulator, {
-  readonly advanceTo: (epochMillis: number) => Effect.Effect<void>
-  readonly advanceBy: (millis: number) => Effect.Effect<void>
+  /**
+   * Fails with the storage's failures (`StorageError`, or a `DuplicateId` a rule met), typed
+   * wherever the advance met them: in a claim, or in an item's unit of work.
+   */
+  readonly advanceTo: (epochMillis: number) => Effect.Effect<void, StorageFailure>
+  readonly advanceBy: (millis: number) => Effect.Effect<void, StorageFailure>
   /** Runs the rows due now, every organisation's, without moving the clock. */
-  readonly runDue: Effect.Effect<void>
+  readonly runDue: Effect.Effect<void, StorageFailure>
   /** The daily run's jobs, in order (the registry's, then the extra ones). */
   readonly jobs: ReadonlyArray<DailyJob>
 }>()("@paykit/engine/Simulator") {
@@ -59,7 +64,7 @@ export class Simulator extends Context.Service<Simulator, {
           }
         })
         const advanceTo = (target: number) =>
-          Effect.andThen(ensureDailyRuns, Effect.flatMap(worker, (w) => w.advanceAll(target, control.setTime)))
+          typedStorageFailures(Effect.andThen(ensureDailyRuns, Effect.flatMap(worker, (w) => w.advanceAll(target, control.setTime))))
         return Simulator.of({
           advanceTo,
           advanceBy: (millis) => Effect.flatMap(Clock.currentTimeMillis, (t) => advanceTo(t + millis)),

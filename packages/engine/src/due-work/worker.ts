@@ -1,6 +1,9 @@
-import { Cause, Clock, Context, Duration, Effect, Exit, Layer } from "effect"
+import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Metric, Option, References, Semaphore, type Tracer } from "effect"
+import type { StorageFailure } from "@paykit/core"
 import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueRowKey, type DueWorkDeclarations, DueWorkStore } from "./port.ts"
+import { labelled, PaykitMetrics } from "./metrics.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
+import { KeepsCallerTrace, openSpan, spanOfTraceparent } from "./trace-context.ts"
 import { atInstant } from "./daily-clock.ts"
 
 /**
@@ -48,7 +51,7 @@ export class DueWorker extends Context.Service<DueWorker, {
   /** The kinds of due rows this worker runs (a row of another kind is never scheduled for it). */
   readonly kinds: ReadonlySet<string>
   /** Claims and runs rows due now, one at a time, until none is due; answers how many ran. */
-  readonly runDue: Effect.Effect<number>
+  readonly runDue: Effect.Effect<number, StorageFailure>
   /**
    * Runs the organisation's rows due up to `target` (its clock) in due order, each at its instant,
    * rows created meanwhile included and rows leased elsewhere waited for, then moves its clock to
@@ -56,30 +59,69 @@ export class DueWorker extends Context.Service<DueWorker, {
    * clock moved as far as the rows before it. `from` is the organisation's time the target was computed
    * from (the clock then moves by exactly `target - from`); by default its time now.
    */
-  readonly advance: (organisation: string, target: number, from?: number) => Effect.Effect<void>
+  readonly advance: (organisation: string, target: number, from?: number) => Effect.Effect<void, StorageFailure>
   /**
    * The library's advance (the engine's `Simulator`), where every organisation runs on the one
    * clock the worker was built under and their offsets stay 0: every organisation's rows due up to
    * `target`, in due order, each at its instant; then `moveClock` moves that clock to the target,
    * or, when a row fails, to where the advance stopped before the advance fails with it.
    */
-  readonly advanceAll: (target: number, moveClock: (instant: number) => Effect.Effect<void>) => Effect.Effect<void>
+  readonly advanceAll: (target: number, moveClock: (instant: number) => Effect.Effect<void, StorageFailure>) => Effect.Effect<void, StorageFailure>
   /** The organisation's time now (real time plus its offset). */
-  readonly nowOf: (organisation: string) => Effect.Effect<number>
+  readonly nowOf: (organisation: string) => Effect.Effect<number, StorageFailure>
 }>()("@paykit/engine/DueWorker") {
   static readonly layer = (
     declarations: ReadonlyArray<DueWorkDeclarations>,
     options: DueWorkerOptions
   ): Layer.Layer<DueWorker, never, DueWorkStore | Transactor> => Layer.effect(DueWorker, makeDueWorker(declarations, options))
 
-  /** Polls for due rows every `intervalMillis` for as long as its scope lives; interrupting it stops it between statements. */
-  static readonly poll = (intervalMillis: number = DUE_POLL_INTERVAL_MS): Layer.Layer<never, never, DueWorker> =>
+  /**
+   * Polls for due rows every `intervalMillis` for as long as its scope lives; interrupting it stops
+   * it between statements. Each pass holds `DuePolling`'s turn, so a pause waits for the pass
+   * running and stops the next.
+   */
+  static readonly poll = (intervalMillis: number = DUE_POLL_INTERVAL_MS): Layer.Layer<never, never, DueWorker | DuePolling> =>
     Layer.effectDiscard(Effect.gen(function*() {
       const worker = yield* DueWorker
+      const polling = yield* DuePolling
       const pass = Effect.catchCause(worker.runDue, (cause) =>
         Cause.hasInterruptsOnly(cause) ? Effect.interrupt : Effect.logError("due work: a pass failed", Cause.pretty(cause)))
-      yield* Effect.forkScoped(Effect.forever(Effect.andThen(pass, Effect.sleep(intervalMillis))))
+      yield* Effect.forkScoped(Effect.forever(Effect.andThen(polling.turn(pass), Effect.sleep(intervalMillis))))
     }))
+}
+
+/**
+ * The polling worker's switch (docs/operations.md, "Pausing due work"): `pause` waits for the pass
+ * running to end and holds the next until `resume`, so nothing due runs in this process meanwhile
+ * (a sandbox advance still runs its organisation's rows). For an operator draining a process before
+ * maintenance, and for a test that watches lag grow. Pausing twice, or resuming a running worker,
+ * does nothing.
+ */
+export class DuePolling extends Context.Service<DuePolling, {
+  readonly pause: Effect.Effect<void>
+  readonly resume: Effect.Effect<void>
+  readonly paused: Effect.Effect<boolean>
+  /** Runs one pass of the poll, unless paused (then it waits for `resume`). */
+  readonly turn: <A, E, R>(pass: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+}>()("@paykit/engine/DuePolling") {
+  static readonly layer: Layer.Layer<DuePolling> = Layer.effect(DuePolling, Effect.gen(function*() {
+    const passes = yield* Semaphore.make(1)
+    let paused = false
+    return DuePolling.of({
+      pause: Effect.suspend(() => {
+        if (paused) return Effect.void
+        paused = true
+        return Effect.asVoid(passes.take(1))
+      }),
+      resume: Effect.suspend(() => {
+        if (!paused) return Effect.void
+        paused = false
+        return Effect.asVoid(passes.release(1))
+      }),
+      paused: Effect.sync(() => paused),
+      turn: (pass) => passes.withPermits(1)(pass)
+    })
+  }))
 }
 
 const kindsOf = (declarations: ReadonlyArray<DueWorkDeclarations>): ReadonlyMap<string, DueKind> => {
@@ -93,22 +135,68 @@ const kindsOf = (declarations: ReadonlyArray<DueWorkDeclarations>): ReadonlyMap<
   return kinds
 }
 
+/**
+ * An item's span (when tracing is on): a child of the span that scheduled it (`traceparent`), so
+ * a request and the due work it led to are one trace, linked to the span it runs under (an
+ * advance's request); without one, a child of that. The worker's own statements (claims, leases,
+ * pumps) make no spans: a poll every 250 ms would be a trace each.
+ */
+const itemSpan = <E>(item: ClaimedDueItem, run: Effect.Effect<DueOutcome, E>): Effect.Effect<DueOutcome, E> =>
+  Effect.flatMap(openSpan, (current) => {
+    const scheduler = spanOfTraceparent(item.traceparent)
+    const links: Array<Tracer.SpanLink> = scheduler !== undefined && Option.isSome(current) ? [{ span: current.value, attributes: {} }] : []
+    return run.pipe(
+      Effect.tap((outcome) => Effect.annotateCurrentSpan("paykit.due_work.outcome", outcome._tag === "Done" ? "done" : "retry")),
+      Effect.withSpan(`due_work ${item.kind}`, {
+        kind: "consumer",
+        attributes: {
+          "paykit.due_work.kind": item.kind,
+          "paykit.due_work.key": item.key,
+          "paykit.due_work.attempt": item.attempt,
+          "paykit.organisation": item.organisation
+        },
+        links,
+        ...(scheduler === undefined ? {} : { parent: scheduler })
+      }),
+      // What the item schedules is its own work: keeping its span would chain every day's daily run into one trace.
+      Effect.provideService(KeepsCallerTrace, false),
+      Effect.withTracerEnabled(true)
+    )
+  })
+
+const lagOf = labelled(PaykitMetrics.dueWorkLag)
+const itemsOf = labelled(PaykitMetrics.dueWorkItems)
+
+/**
+ * An item's run, measured: its lag as it starts (the instant it runs at, less when it fell due,
+ * both on its organisation's clock: a poll's item runs at its clock's now, an advance's at its own
+ * instant) and its outcome as it ends. An interrupted run counts nothing: its row runs again.
+ */
+const measured = <A extends { readonly value: DueOutcome }, E, R>(item: ClaimedDueItem, instant: number, run: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+  Effect.andThen(
+    Metric.update(lagOf({ kind: item.kind }), Math.max(0, instant - item.dueAt) / 1000),
+    Effect.onExit(run, (exit) =>
+      Exit.isSuccess(exit)
+        ? Metric.update(itemsOf({ kind: item.kind, outcome: exit.value.value._tag === "Done" ? "done" : "retried" }), 1)
+        : Cause.hasInterruptsOnly(exit.cause) ? Effect.void : Metric.update(itemsOf({ kind: item.kind, outcome: "failed" }), 1))
+  )
+
 /** What the worker's loops share: its store, its lease, the pumps and the run of one claimed item. */
 interface Runner {
   readonly store: DueWorkStore["Service"]
   readonly owner: string
   /** Real time (the clock the worker was built under). */
-  readonly realNow: Effect.Effect<number>
+  readonly realNow: Effect.Effect<number, StorageFailure>
   /** A lease for `claimer` from now: the polling worker's is `owner`, each advance's a name of its own. */
-  readonly lease: (claimer: string) => Effect.Effect<DueLease>
+  readonly lease: (claimer: string) => Effect.Effect<DueLease, StorageFailure>
   /** A fresh claimer name for one advance. */
-  readonly advanceClaimer: Effect.Effect<string>
+  readonly advanceClaimer: Effect.Effect<string, StorageFailure>
   readonly leaseMillis: number
   readonly kinds: ReadonlySet<string>
-  readonly runPumps: (organisation: string | undefined, nowOf: (organisation: string) => Effect.Effect<number>) => Effect.Effect<void>
+  readonly runPumps: (organisation: string | undefined, nowOf: (organisation: string) => Effect.Effect<number, StorageFailure>) => Effect.Effect<void, StorageFailure>
   /** An organisation's time now on its stored clock (real time plus its offset). */
-  readonly storedNowOf: (organisation: string) => Effect.Effect<number>
-  readonly runAt: (item: ClaimedDueItem, instant: number, claimer: string) => Effect.Effect<{ readonly value: DueOutcome; readonly endedAt: number }>
+  readonly storedNowOf: (organisation: string) => Effect.Effect<number, StorageFailure>
+  readonly runAt: (item: ClaimedDueItem, instant: number, claimer: string) => Effect.Effect<{ readonly value: DueOutcome; readonly endedAt: number }, StorageFailure>
 }
 
 const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: DueWorkerOptions) =>
@@ -123,16 +211,19 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
     const pumps = declarations.flatMap((declaration) => declaration.pumps)
     const leaseMillis = options.leaseMillis ?? DUE_LEASE_MS
     const owner = options.owner
+    // The worker's loops run with tracing off (`quietly`); an item's run turns it back on if it was.
+    const tracing = yield* References.TracerEnabled
     let advances = 0
 
     /** The item's handler and its completion: one unit of work, or the handler's own then the completion's. */
-    const handle = (item: ClaimedDueItem, claimer: string): Effect.Effect<DueOutcome> => {
+    const handle = (item: ClaimedDueItem, claimer: string): Effect.Effect<DueOutcome, StorageFailure> => {
       const kind = kinds.get(item.kind)
       if (kind === undefined) return Effect.die(new Error(`due work: no handler for the kind ${item.kind}`))
       const complete = (outcome: DueOutcome) => Effect.as(store.complete(item, claimer, outcome), outcome)
-      return kind.ownUnitsOfWork === true
+      const run = kind.ownUnitsOfWork === true
         ? Effect.flatMap(kind.run(item), (outcome) => transactor.transaction(complete(outcome)))
         : transactor.transaction(Effect.flatMap(kind.run(item), complete))
+      return tracing ? itemSpan(item, run) : run
     }
 
     /**
@@ -141,7 +232,7 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
      * stops once the claimer no longer holds the row, or if the store fails (then the lease runs
      * out as it would for a dead process).
      */
-    const keepLease = (item: ClaimedDueItem, claimer: string): Effect.Effect<void> =>
+    const keepLease = (item: ClaimedDueItem, claimer: string): Effect.Effect<void, StorageFailure> =>
       Effect.gen(function*() {
         while (true) {
           yield* real.sleep(Duration.millis(Math.max(1, Math.floor(leaseMillis / 3))))
@@ -165,7 +256,7 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
       // back and frees its lease, so the next process need not wait for it.
       runAt: (item, instant, claimer) =>
         Effect.onInterrupt(
-          Effect.scoped(Effect.andThen(Effect.forkScoped(keepLease(item, claimer)), atInstant(instant, handle(item, claimer), real))),
+          measured(item, instant, Effect.scoped(Effect.andThen(Effect.forkScoped(keepLease(item, claimer)), atInstant(instant, handle(item, claimer), real)))),
           () => store.release(item, claimer)
         )
     }
@@ -173,7 +264,7 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
   })
 
 /** Claims and runs the rows due now, one at a time; a failed one is logged and tried again after a backoff. */
-const runDueWith = (r: Runner): Effect.Effect<number> =>
+const runDueWith = (r: Runner): Effect.Effect<number, StorageFailure> =>
   Effect.gen(function*() {
     let ran = 0
     while (true) {
@@ -199,7 +290,7 @@ type Step =
   | { readonly _tag: "None" }
   | { readonly _tag: "Waited" }
   | { readonly _tag: "Ran"; readonly reached: number }
-  | { readonly _tag: "Failed"; readonly item: ClaimedDueItem; readonly cause: Cause.Cause<never> }
+  | { readonly _tag: "Failed"; readonly item: ClaimedDueItem; readonly cause: Cause.Cause<StorageFailure> }
 
 /**
  * Pumps, then claims and runs the earliest row of `organisation` (of every organisation when
@@ -213,7 +304,7 @@ const stepUpTo = (
   claimer: string,
   reached: number,
   passOver: ReadonlyArray<DueRowKey> = []
-): Effect.Effect<Step> =>
+): Effect.Effect<Step, StorageFailure> =>
   Effect.gen(function*() {
     yield* r.runPumps(organisation, (o) =>
       organisation === undefined || o === organisation ? Effect.map(r.realNow, (now) => now + reached) : r.storedNowOf(o))
@@ -231,7 +322,7 @@ const stepUpTo = (
 /** How far a run of rows up to a target got: the offset ahead of real time it reached, and the failure that stopped it. */
 interface RunUpTo {
   readonly reached: number
-  readonly failed: Cause.Cause<never> | undefined
+  readonly failed: Cause.Cause<StorageFailure> | undefined
 }
 
 /**
@@ -239,7 +330,7 @@ interface RunUpTo {
  * created meanwhile included and rows leased by anyone else waited for. A row that fails stops the
  * run, its lease freed.
  */
-const runUpTo = (r: Runner, organisation: string, target: number, startOffset: number): Effect.Effect<RunUpTo> =>
+const runUpTo = (r: Runner, organisation: string, target: number, startOffset: number): Effect.Effect<RunUpTo, StorageFailure> =>
   Effect.gen(function*() {
     const claimer = yield* r.advanceClaimer
     let reached = startOffset
@@ -260,13 +351,13 @@ const runUpTo = (r: Runner, organisation: string, target: number, startOffset: n
  * Until 2026-11-24 a failed row was rescheduled far ahead (attempt + 1) and put back after the
  * loop, so an advance interrupted in between left it there for ever.
  */
-const runAllUpTo = (r: Runner, target: number): Effect.Effect<RunUpTo> =>
+const runAllUpTo = (r: Runner, target: number): Effect.Effect<RunUpTo, StorageFailure> =>
   Effect.gen(function*() {
     const claimer = yield* r.advanceClaimer
     const setAside: Array<ClaimedDueItem> = []
     const run = Effect.gen(function*() {
       let [reached, upTo] = [0, target]
-      let failed: { readonly reached: number; readonly cause: Cause.Cause<never> } | undefined
+      let failed: { readonly reached: number; readonly cause: Cause.Cause<StorageFailure> } | undefined
       while (true) {
         const step = yield* stepUpTo(r, undefined, upTo, claimer, reached, setAside)
         if (step._tag === "None") break
@@ -279,7 +370,8 @@ const runAllUpTo = (r: Runner, target: number): Effect.Effect<RunUpTo> =>
       }
       return failed === undefined ? { reached, failed: undefined } : { reached: failed.reached, failed: failed.cause }
     })
-    const putBack = Effect.suspend(() => Effect.forEach(setAside, (item) => r.store.release(item, claimer), { discard: true }))
+    // A release that fails leaves the lease to run out, after which the row is claimed again.
+    const putBack = Effect.suspend(() => Effect.forEach(setAside, (item) => Effect.ignore(r.store.release(item, claimer)), { discard: true }))
     return yield* Effect.ensuring(run, putBack)
   })
 
@@ -288,7 +380,7 @@ const runAllUpTo = (r: Runner, target: number): Effect.Effect<RunUpTo> =>
  * The organisation's clock is written once, at the end (or before a failure, where it stopped): a
  * clock written per row rewrote the organisation's access tokens (server migration 0008) once a row.
  */
-const advanceWith = (r: Runner) => (organisation: string, target: number, fromTime?: number): Effect.Effect<void> =>
+const advanceWith = (r: Runner) => (organisation: string, target: number, fromTime?: number): Effect.Effect<void, StorageFailure> =>
   Effect.gen(function*() {
     const startOffset = yield* r.store.offsetOf(organisation)
     const from = fromTime ?? (yield* r.realNow) + startOffset
@@ -302,7 +394,7 @@ const advanceWith = (r: Runner) => (organisation: string, target: number, fromTi
   })
 
 /** Every organisation's rows up to `target` on the one clock the worker runs under (`DueWorker.advanceAll`). */
-const advanceAllWith = (r: Runner) => (target: number, moveClock: (instant: number) => Effect.Effect<void>): Effect.Effect<void> =>
+const advanceAllWith = (r: Runner) => (target: number, moveClock: (instant: number) => Effect.Effect<void, StorageFailure>): Effect.Effect<void, StorageFailure> =>
   Effect.gen(function*() {
     const run = yield* runAllUpTo(r, target)
     const reachedAt = (yield* r.realNow) + run.reached
@@ -313,14 +405,17 @@ const advanceAllWith = (r: Runner) => (target: number, moveClock: (instant: numb
     yield* moveClock(Math.max(target, reachedAt))
   })
 
+/** The worker's own statements make no spans (`itemSpan`). */
+const quietly = Effect.withTracerEnabled(false)
+
 /** A worker over `declarations` (what `DueWorker.layer` provides; the library's simulator builds its own). */
 export const makeDueWorker = (declarations: ReadonlyArray<DueWorkDeclarations>, options: DueWorkerOptions) =>
   Effect.map(makeRunner(declarations, options), (r) =>
     DueWorker.of({
       owner: r.owner,
       kinds: r.kinds,
-      runDue: runDueWith(r),
-      advance: advanceWith(r),
-      advanceAll: advanceAllWith(r),
+      runDue: quietly(runDueWith(r)),
+      advance: (organisation, target, from) => quietly(advanceWith(r)(organisation, target, from)),
+      advanceAll: (target, moveClock) => quietly(advanceAllWith(r)(target, moveClock)),
       nowOf: r.storedNowOf
     }))

@@ -1,17 +1,6 @@
 import { randomBytes } from "node:crypto"
 import { Context, Effect, Layer } from "effect"
-import {
-  BILLING_REQUEST_FLOW_LIFE_MS,
-  type IdGenerator,
-  InvalidState,
-  invalidField,
-  newId,
-  type NotFound,
-  now,
-  type OperationError,
-  timestampFromMillis,
-  timestampToMillis
-} from "@paykit/core"
+import { BILLING_REQUEST_FLOW_LIFE_MS, decodeAtBoundary, type IdGenerator, invalidField, InvalidState, newId, type NotFound, now, type OperationError, OrganisationId, type StorageError, timestampFromMillis, timestampToMillis } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { API_CAUSE, captureUnitOfWork, type EngineContext, emit, insertNew, save } from "../kernel/support.ts"
@@ -24,6 +13,8 @@ import {
   BillingRequestFlowCreateRequest,
   type StoredPrefilledCustomer
 } from "./domain/billing-request-flows.ts"
+
+const decodeCreate = decodeAtBoundary(BillingRequestFlowCreateRequest, "billing_request_flows")
 
 const ROOT = "billing_request_flows"
 
@@ -116,11 +107,11 @@ const initialise = (deps: Deps, organisation: string, id: string): Effect.Effect
   })
 
 export class BillingRequestFlows extends Context.Service<BillingRequestFlows, {
-  readonly create: (organisation: string, command: BillingRequestFlowCreateRequest) => Effect.Effect<BillingRequestFlow, OperationError>
-  readonly initialise: (organisation: string, id: string) => Effect.Effect<BillingRequestFlow, OperationError>
-  readonly get: (organisation: string, id: string) => Effect.Effect<BillingRequestFlow, NotFound>
+  readonly create: (organisation: OrganisationId, command: typeof BillingRequestFlowCreateRequest.Encoded) => Effect.Effect<BillingRequestFlow, OperationError>
+  readonly initialise: (organisation: OrganisationId, id: string) => Effect.Effect<BillingRequestFlow, OperationError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<BillingRequestFlow, NotFound | StorageError>
   /** The newest flow of a billing request (a redirect flow's pages take their settings from it). */
-  readonly forBillingRequest: (organisation: string, billingRequest: string) => Effect.Effect<BillingRequestFlow | undefined>
+  readonly forBillingRequest: (organisation: OrganisationId, billingRequest: string) => Effect.Effect<BillingRequestFlow | undefined, StorageError>
 }>()("@paykit/engine/BillingRequestFlows") {
   static readonly layer: Layer.Layer<BillingRequestFlows, never, BillingRequestFlowRepository | BillingRequestRepository | Transactor | IdGenerator | EventLog> =
     Layer.effect(
@@ -129,7 +120,7 @@ export class BillingRequestFlows extends Context.Service<BillingRequestFlows, {
         const deps: Deps = { flows: yield* BillingRequestFlowRepository, requests: yield* BillingRequestRepository }
         const run = yield* captureUnitOfWork
         return BillingRequestFlows.of({
-          create: (o, c) => run(createBillingRequestFlow(deps, o, c)),
+          create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => run(createBillingRequestFlow(deps, o, c))),
           initialise: (o, id) => run(initialise(deps, o, id)),
           get: (o, id) => Effect.map(deps.flows.get(o, id), (v) => v.resource),
           forBillingRequest: (o, billingRequest) =>

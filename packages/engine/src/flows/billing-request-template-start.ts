@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { decodeInputEffect, InvalidState, type OperationError } from "@paykit/core"
+import { decodeInputEffect, InvalidState, type OperationError, type OrganisationId } from "@paykit/core"
 import { BillingRequestCreate } from "@paykit/validation"
 import type { EngineContext } from "../kernel/support.ts"
 import type { BillingRequests } from "../billing-requests/billing-requests.ts"
@@ -52,7 +52,7 @@ export interface TemplateStartDeps {
  * template's `redirect_uri`. A template its creditor can no longer honour (a scheme identifier
  * gone) is refused as the billing request would be, as `invalid_state`: the payer cannot fix it.
  */
-export const startFromTemplate = (deps: TemplateStartDeps, organisation: string, id: string): Effect.Effect<BillingRequestFlow, OperationError, EngineContext> =>
+export const startFromTemplate = (deps: TemplateStartDeps, organisation: OrganisationId, id: string): Effect.Effect<BillingRequestFlow, OperationError, EngineContext> =>
   Effect.gen(function*() {
     const template = (yield* deps.templates.get(organisation, id)).resource
     const refused = (e: { readonly message: string }) =>

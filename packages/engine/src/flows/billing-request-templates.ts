@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { decodeInputEffect, type IdGenerator, invalidField, newId, type NotFound, now, type OperationError } from "@paykit/core"
+import { decodeAtBoundary, decodeInputEffect, type IdGenerator, invalidField, newId, type NotFound, now, type OperationError, type OrganisationId, type StorageError, type ValidationFailed } from "@paykit/core"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
 import { CreditorRepository } from "../creditors/repositories.ts"
 import { schemeRefusal } from "../creditors/scheme-identifiers.ts"
@@ -17,14 +17,18 @@ import { payerPageLinks } from "../institutions/institutions.ts"
 import {
   type BillingRequestTemplate,
   BillingRequestTemplateCreateRequest,
-  type BillingRequestTemplateListParams,
-  type BillingRequestTemplateUpdateRequest
+  BillingRequestTemplateListParams,
+  BillingRequestTemplateUpdateRequest
 } from "./domain/billing-request-templates.ts"
 
 const ROOT = "billing_request_templates"
 
 type Fields = Omit<BillingRequestTemplateCreateRequest, "links">
 
+
+const decodeCreate = decodeAtBoundary(BillingRequestTemplateCreateRequest, "billing_request_templates")
+const decodeUpdate = decodeAtBoundary(BillingRequestTemplateUpdateRequest, "billing_request_templates")
+const decodeList = decodeAtBoundary(BillingRequestTemplateListParams, ROOT)
 /** The stored fields of a decoded template: absent is null, amounts are their digits. */
 const storedFields = (t: Fields) => ({
   name: t.name ?? null,
@@ -100,12 +104,12 @@ const update = (deps: Deps, organisation: string, id: string, req: BillingReques
   })
 
 export class BillingRequestTemplates extends Context.Service<BillingRequestTemplates, {
-  readonly create: (organisation: string, command: BillingRequestTemplateCreateRequest) => Effect.Effect<BillingRequestTemplate, OperationError>
-  readonly list: (organisation: string, params: BillingRequestTemplateListParams) => Effect.Effect<Page<BillingRequestTemplate>>
-  readonly get: (organisation: string, id: string) => Effect.Effect<BillingRequestTemplate, NotFound>
-  readonly update: (organisation: string, id: string, command: BillingRequestTemplateUpdateRequest) => Effect.Effect<BillingRequestTemplate, OperationError>
+  readonly create: (organisation: OrganisationId, command: typeof BillingRequestTemplateCreateRequest.Encoded) => Effect.Effect<BillingRequestTemplate, OperationError>
+  readonly list: (organisation: OrganisationId, params: typeof BillingRequestTemplateListParams.Encoded) => Effect.Effect<Page<BillingRequestTemplate>, ValidationFailed | StorageError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<BillingRequestTemplate, NotFound | StorageError>
+  readonly update: (organisation: OrganisationId, id: string, command: typeof BillingRequestTemplateUpdateRequest.Encoded) => Effect.Effect<BillingRequestTemplate, OperationError>
   /** For the hosted page behind `authorisation_url`: a billing request of the template's, and its flow. */
-  readonly start: (organisation: string, id: string) => Effect.Effect<BillingRequestFlow, OperationError>
+  readonly start: (organisation: OrganisationId, id: string) => Effect.Effect<BillingRequestFlow, OperationError>
 }>()("@paykit/engine/BillingRequestTemplates") {
   static readonly layer: Layer.Layer<
     BillingRequestTemplates,
@@ -131,11 +135,12 @@ export class BillingRequestTemplates extends Context.Service<BillingRequestTempl
       const withIds = yield* captureIdGenerator
       const run = yield* captureUnitOfWork
       return BillingRequestTemplates.of({
-        create: (o, c) => withIds(create(deps, o, c)),
-        list: (o, p) =>
-          deps.templates.list(o, toListQuery(p, { payment_request_scheme: p.payment_request_scheme === undefined ? undefined : eq(p.payment_request_scheme) })),
+        create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => withIds(create(deps, o, c))),
+        list: (o, params) =>
+          Effect.flatMap(decodeList(params), (p) =>
+            deps.templates.list(o, toListQuery(p, { payment_request_scheme: p.payment_request_scheme === undefined ? undefined : eq(p.payment_request_scheme) }))),
         get: (o, id) => Effect.map(deps.templates.get(o, id), (v) => v.resource),
-        update: (o, id, c) => update(deps, o, id, c),
+        update: (o, id, command) => Effect.flatMap(decodeUpdate(command), (c) => update(deps, o, id, c)),
         start: (o, id) => run(startFromTemplate(startDeps, o, id))
       })
     })

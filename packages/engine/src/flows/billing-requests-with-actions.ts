@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { movedFieldErrors, type OperationError } from "@paykit/core"
+import { decodeAtBoundary, movedFieldErrors, type OperationError, type OrganisationId } from "@paykit/core"
 import { BILLING_REQUESTS } from "@paykit/validation"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { BankAuthorisations } from "../bank-authorisations/bank-authorisations.ts"
@@ -8,9 +8,11 @@ import type { BankAuthorisation } from "../bank-authorisations/domain/bank-autho
 import {
   BILLING_REQUEST_WITH_ACTIONS,
   type BillingRequestWithActions,
-  type BillingRequestWithActionsRequest
+  BillingRequestWithActionsRequest
 } from "./domain/billing-request-with-actions.ts"
 
+
+const decodeCreate = decodeAtBoundary(BillingRequestWithActionsRequest, BILLING_REQUEST_WITH_ACTIONS)
 interface Deps {
   readonly billingRequests: BillingRequests["Service"]
   readonly bankAuthorisations: BankAuthorisations["Service"]
@@ -28,7 +30,7 @@ const pointedAt = (path: ReadonlyArray<string>) => <A, R>(effect: Effect.Effect<
  * order a payer meets them (details, bank account, confirmation, bank, authorisation), each by
  * its own use case with its own checks; the first refusal undoes the whole call.
  */
-const createWithActions = (deps: Deps, organisation: string, req: BillingRequestWithActionsRequest) =>
+const createWithActions = (deps: Deps, organisation: OrganisationId, req: BillingRequestWithActionsRequest) =>
   Effect.gen(function*() {
     const { actions = {}, ...creation } = req
     const br = deps.billingRequests
@@ -51,14 +53,14 @@ const createWithActions = (deps: Deps, organisation: string, req: BillingRequest
   })
 
 export class BillingRequestsWithActions extends Context.Service<BillingRequestsWithActions, {
-  readonly create: (organisation: string, command: BillingRequestWithActionsRequest) => Effect.Effect<BillingRequestWithActions, OperationError>
+  readonly create: (organisation: OrganisationId, command: typeof BillingRequestWithActionsRequest.Encoded) => Effect.Effect<BillingRequestWithActions, OperationError>
 }>()("@paykit/engine/BillingRequestsWithActions") {
   static readonly layer: Layer.Layer<BillingRequestsWithActions, never, BillingRequests | BankAuthorisations | Transactor> = Layer.effect(
     BillingRequestsWithActions,
     Effect.gen(function*() {
       const deps: Deps = { billingRequests: yield* BillingRequests, bankAuthorisations: yield* BankAuthorisations }
       const transactor = yield* Transactor
-      return BillingRequestsWithActions.of({ create: (o, c) => transactor.transaction(createWithActions(deps, o, c)) })
+      return BillingRequestsWithActions.of({ create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => transactor.transaction(createWithActions(deps, o, c))) })
     })
   )
 }

@@ -1,17 +1,5 @@
 import { Context, Effect, Layer, Schema } from "effect"
-import {
-  type IdGenerator,
-  InvalidApiUsage,
-  InvalidState,
-  invalidField,
-  newId,
-  type NotFound,
-  now,
-  type OperationError,
-  REDIRECT_FLOW_LIFE_MS,
-  timestampFromMillis,
-  timestampToMillis
-} from "@paykit/core"
+import { decodeAtBoundary, type IdGenerator, InvalidApiUsage, invalidField, InvalidState, newId, type NotFound, now, type OperationError, OrganisationId, REDIRECT_FLOW_LIFE_MS, type StorageError, timestampFromMillis, timestampToMillis } from "@paykit/core"
 import { currencyOfMandateScheme } from "@paykit/validation"
 import { MandateRepository } from "../mandates/repositories.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
@@ -37,6 +25,9 @@ export type CompleteError = OperationError | InvalidApiUsage
 
 export { RedirectFlowCompleteRequest, RedirectFlowCreateRequest }
 
+const decodeCreate = decodeAtBoundary(RedirectFlowCreateRequest, "redirect_flows")
+const decodeComplete = decodeAtBoundary(RedirectFlowCompleteRequest, "redirect_flows")
+
 const isFlowLanguage = Schema.is(FlowLanguage)
 
 /** A flow without a scheme lets the payer's account decide; its billing request starts in GBP, which `choose_currency` may change. */
@@ -56,7 +47,7 @@ interface Deps {
  * flow (sending the payer back to `success_redirect_url`, the settings of the redirect flow's
  * pages at `redirect_url`).
  */
-const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest): Effect.Effect<StoredRedirectFlow, OperationError, EngineContext> =>
+const create = (deps: Deps, organisation: OrganisationId, req: RedirectFlowCreateRequest): Effect.Effect<StoredRedirectFlow, OperationError, EngineContext> =>
   Effect.gen(function*() {
     // Checked here too, so a refusal points at the redirect flow's own fields.
     const creditor = yield* resolveCreditor(deps.creditors, organisation, ROOT, req.links?.creditor)
@@ -102,7 +93,7 @@ const create = (deps: Deps, organisation: string, req: RedirectFlowCreateRequest
   })
 
 /** The billing request with its mandate made: fulfilled already, or fulfilled now if the payer has done every action. */
-const fulfilledRequest = (deps: Deps, organisation: string, id: string): Effect.Effect<BillingRequest, OperationError> =>
+const fulfilledRequest = (deps: Deps, organisation: OrganisationId, id: string): Effect.Effect<BillingRequest, OperationError> =>
   Effect.gen(function*() {
     const br = yield* deps.billingRequests.get(organisation, id)
     if (br.status === "fulfilled") return br
@@ -118,7 +109,7 @@ const fulfilledRequest = (deps: Deps, organisation: string, id: string): Effect.
   })
 
 /** Completes the flow into the customer, bank account and mandate its billing request made. */
-const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlowCompleteRequest): Effect.Effect<StoredRedirectFlow, CompleteError, EngineContext> =>
+const complete = (deps: Deps, organisation: OrganisationId, id: string, req: RedirectFlowCompleteRequest): Effect.Effect<StoredRedirectFlow, CompleteError, EngineContext> =>
   Effect.gen(function*() {
     const current = yield* deps.redirectFlows.get(organisation, id)
     const flow = current.resource
@@ -157,11 +148,11 @@ const complete = (deps: Deps, organisation: string, id: string, req: RedirectFlo
 const publicOf = ({ billing_request_flow: _internal, ...flow }: StoredRedirectFlow): RedirectFlow => flow
 
 export class RedirectFlows extends Context.Service<RedirectFlows, {
-  readonly create: (organisation: string, command: RedirectFlowCreateRequest) => Effect.Effect<RedirectFlow, OperationError>
-  readonly get: (organisation: string, id: string) => Effect.Effect<RedirectFlow, NotFound>
-  readonly complete: (organisation: string, id: string, command: RedirectFlowCompleteRequest) => Effect.Effect<RedirectFlow, CompleteError>
+  readonly create: (organisation: OrganisationId, command: typeof RedirectFlowCreateRequest.Encoded) => Effect.Effect<RedirectFlow, OperationError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<RedirectFlow, NotFound | StorageError>
+  readonly complete: (organisation: OrganisationId, id: string, command: typeof RedirectFlowCompleteRequest.Encoded) => Effect.Effect<RedirectFlow, CompleteError>
   /** The id of the redirect flow's own billing request flow (undefined for flows stored before it was kept). */
-  readonly ownBillingRequestFlow: (organisation: string, id: string) => Effect.Effect<string | undefined, NotFound>
+  readonly ownBillingRequestFlow: (organisation: OrganisationId, id: string) => Effect.Effect<string | undefined, NotFound | StorageError>
 }>()("@paykit/engine/RedirectFlows") {
   static readonly layer: Layer.Layer<
     RedirectFlows,
@@ -180,9 +171,9 @@ export class RedirectFlows extends Context.Service<RedirectFlows, {
       }
       const run = yield* captureUnitOfWork
       return RedirectFlows.of({
-        create: (o, c) => Effect.map(run(create(deps, o, c)), publicOf),
+        create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => Effect.map(run(create(deps, o, c)), publicOf)),
         get: (o, id) => Effect.map(deps.redirectFlows.get(o, id), (v) => publicOf(v.resource)),
-        complete: (o, id, c) => Effect.map(run(complete(deps, o, id, c)), publicOf),
+        complete: (o, id, command) => Effect.flatMap(decodeComplete(command), (c) => Effect.map(run(complete(deps, o, id, c)), publicOf)),
         ownBillingRequestFlow: (o, id) => Effect.map(deps.redirectFlows.get(o, id), (v) => v.resource.billing_request_flow)
       })
     })

@@ -1,3 +1,4 @@
+import type { OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import { save } from "../kernel/support.ts"
 import type { InstalmentScheduleUpdateRequest } from "./domain/instalment-schedules.ts"
@@ -5,7 +6,7 @@ import { type InstalmentDeps, moveSchedule } from "./instalment-schedule-rules.t
 
 // What the API does to a schedule after its creation: update its metadata, cancel it.
 
-export const updateSchedule = Effect.fnUntraced(function*(deps: InstalmentDeps, organisation: string, id: string, req: InstalmentScheduleUpdateRequest) {
+export const updateSchedule = Effect.fnUntraced(function*(deps: InstalmentDeps, organisation: OrganisationId, id: string, req: InstalmentScheduleUpdateRequest) {
   const current = yield* deps.schedules.get(organisation, id)
   const next = { ...current.resource, metadata: req.metadata ?? current.resource.metadata }
   yield* save(deps.schedules, organisation, current, next)
@@ -19,7 +20,7 @@ const CANCELLABLE_PAYMENTS = ["pending_customer_approval", "pending_submission"]
  * The schedule moves to cancelled (its machine refuses a finished one with `cancellation_failed`)
  * and each of its payments not yet submitted is cancelled with it, through `Payments.cancel`.
  */
-export const cancelSchedule = Effect.fnUntraced(function*(deps: InstalmentDeps, organisation: string, id: string) {
+export const cancelSchedule = Effect.fnUntraced(function*(deps: InstalmentDeps, organisation: OrganisationId, id: string) {
   const current = yield* deps.schedules.get(organisation, id)
   const cancelled = yield* moveSchedule(deps, organisation, current, "cancel", {
     origin: "api",

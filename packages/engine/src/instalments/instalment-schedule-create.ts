@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { invalidField, type LocalDate, newId, now, today } from "@paykit/core"
+import { INPUT_DATE_LAST, invalidField, isInputDate, type LocalDate, newId, now, today, type OrganisationId } from "@paykit/core"
 import { instalmentScheduleMachine } from "@paykit/machines"
 import { type BusinessCalendar, calendarFor, instalmentChargeDates } from "@paykit/schedule"
 import { withNextPossibleChargeDate } from "../mandates/mandate-rules.ts"
@@ -25,7 +25,7 @@ interface PlannedInstalment {
 type CommonRequest = Omit<InstalmentScheduleCreateWithDatesRequest, "instalments">
 
 /** The mandate the schedule collects on, with the earliest date it can be charged today (null when it cannot be). */
-const scheduleMandate = Effect.fnUntraced(function*(deps: InstalmentDeps, organisation: string, req: CommonRequest) {
+const scheduleMandate = Effect.fnUntraced(function*(deps: InstalmentDeps, organisation: OrganisationId, req: CommonRequest) {
   const mandate = yield* deps.mandates.get(organisation, req.links.mandate).pipe(
     Effect.mapError(() => invalidField(INSTALMENT_SCHEDULES_ROOT, ["links", "mandate"], "must be a mandate of this organisation"))
   )
@@ -54,7 +54,7 @@ const dateErrors = (planned: ReadonlyArray<PlannedInstalment>, earliest: LocalDa
 /** One payment per instalment, in order, each linked to the schedule: their ids. */
 const makePayments = Effect.fnUntraced(function*(
   deps: InstalmentDeps,
-  organisation: string,
+  organisation: OrganisationId,
   req: CommonRequest,
   schedule: Pick<InstalmentSchedule, "id" | "links">,
   planned: ReadonlyArray<PlannedInstalment>
@@ -84,7 +84,7 @@ const makePayments = Effect.fnUntraced(function*(
  */
 const createSchedule = Effect.fnUntraced(function*(
   deps: InstalmentDeps,
-  organisation: string,
+  organisation: OrganisationId,
   req: CommonRequest,
   plan: (earliest: LocalDate | null, calendar: BusinessCalendar) => ReadonlyArray<PlannedInstalment>
 ) {
@@ -92,6 +92,12 @@ const createSchedule = Effect.fnUntraced(function*(
   const calendar = calendarFor(mandate.scheme)
   const roll = (d: LocalDate) => calendar.rollForward(d)
   const planned = plan(earliest, calendar)
+  // A schedule's dates are computed (`create_with_schedule`): the last may fall past the dates a
+  // request may name, where the dates computed from it would leave the calendars.
+  const late = planned.findIndex((p) => p.charge_date !== null && !isInputDate(p.charge_date))
+  if (late !== -1) {
+    return yield* invalidField(INSTALMENT_SCHEDULES_ROOT, ["instalments"], `must all fall on or before ${INPUT_DATE_LAST}: instalment ${late} would not`)
+  }
   const payment_errors = dateErrors(planned, earliest, roll)
   const fields: Omit<InstalmentSchedule, "status"> = {
     id: yield* newId("instalment_schedule"),
@@ -122,7 +128,7 @@ const createSchedule = Effect.fnUntraced(function*(
 })
 
 /** `create_with_dates`: each instalment on its own date. */
-export const createWithDates = (deps: InstalmentDeps, organisation: string, req: InstalmentScheduleCreateWithDatesRequest) =>
+export const createWithDates = (deps: InstalmentDeps, organisation: OrganisationId, req: InstalmentScheduleCreateWithDatesRequest) =>
   createSchedule(deps, organisation, req, () =>
     req.instalments.map((i) => ({ amount: i.amount, charge_date: i.charge_date, description: i.description ?? null })))
 
@@ -130,7 +136,7 @@ export const createWithDates = (deps: InstalmentDeps, organisation: string, req:
  * `create_with_schedule`: the amounts every `interval` `interval_unit`s from `start_date` (by
  * default the mandate's next possible charge date), dated by @paykit/schedule.
  */
-export const createWithSchedule = (deps: InstalmentDeps, organisation: string, req: InstalmentScheduleCreateWithScheduleRequest) =>
+export const createWithSchedule = (deps: InstalmentDeps, organisation: OrganisationId, req: InstalmentScheduleCreateWithScheduleRequest) =>
   createSchedule(deps, organisation, req, (earliest, calendar) => {
     const { amounts, interval, interval_unit, start_date } = req.instalments
     const start = start_date ?? earliest

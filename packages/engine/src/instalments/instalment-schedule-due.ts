@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { type InvalidState, now, unsafeLocalDate } from "@paykit/core"
+import { type InvalidState, now, unsafeLocalDate, type StorageError } from "@paykit/core"
 import type { InstalmentScheduleEvent } from "@paykit/machines"
 import { CHARGEABLE_MANDATE_STATUSES } from "../mandates/domain/mandates.ts"
 import type { Payment } from "../payments/domain/payments.ts"
@@ -53,7 +53,7 @@ export const scheduleEventFor = (
   return undefined
 }
 
-const follow = (deps: InstalmentDeps, organisation: string, schedule: Versioned<InstalmentSchedule>): Effect.Effect<void, InvalidState, EngineContext> =>
+const follow = (deps: InstalmentDeps, organisation: string, schedule: Versioned<InstalmentSchedule>): Effect.Effect<void, InvalidState | StorageError, EngineContext> =>
   Effect.gen(function*() {
   const statuses: Array<Payment["status"]> = []
   for (const id of schedule.resource.links.payments) statuses.push((yield* Effect.orDie(deps.paymentRecords.get(organisation, id))).resource.status)

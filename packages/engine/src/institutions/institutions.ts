@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { NotFound } from "@paykit/core"
+import { decodeAtBoundary, NotFound, type ValidationFailed } from "@paykit/core"
 import { INSTITUTIONS, type InstitutionRecord, type InstitutionScheme } from "./data/institutions.ts"
 import type { Institution } from "./domain/institutions.ts"
 import { hostedPageUrl, HostedPagesKey, type KeyedPage, keyedPageUrl } from "../kernel/hosted-pages.ts"
@@ -8,6 +8,7 @@ import { BillingRequestInstitutionParams, InstitutionListParams } from "./domain
 export { BillingRequestInstitutionParams, InstitutionListParams }
 
 const ROOT = "institutions"
+const decodeList = decodeAtBoundary(InstitutionListParams, ROOT)
 
 /**
  * The public base URL of this server's hosted pages (bank authorisation pages, institution
@@ -90,7 +91,7 @@ export const searchInstitutions = (
 }
 
 export class Institutions extends Context.Service<Institutions, {
-  readonly list: (params: InstitutionListParams) => Effect.Effect<ReadonlyArray<Institution>>
+  readonly list: (params: typeof InstitutionListParams.Encoded) => Effect.Effect<ReadonlyArray<Institution>, ValidationFailed>
   readonly get: (id: string) => Effect.Effect<Institution, NotFound>
   /** The record behind an id, for the engine's own checks (scheme, status). */
   readonly record: (id: string) => Effect.Effect<InstitutionRecord, NotFound>
@@ -106,7 +107,7 @@ export class Institutions extends Context.Service<Institutions, {
         return found === undefined ? Effect.fail(new NotFound({ resource: ROOT, id })) : Effect.succeed(found)
       }
       return Institutions.of({
-        list: (params) => present(filterInstitutions(records, params)),
+        list: (params) => Effect.flatMap(decodeList(params), (p) => present(filterInstitutions(records, p))),
         get: (id) => Effect.flatMap(record(id), (r) => Effect.map(present([r]), (xs) => xs[0] ?? toInstitution(r, ""))),
         record,
         search: (params, scheme) => present(searchInstitutions(records, params, scheme))

@@ -1,5 +1,5 @@
 import { Context, Effect, Result, type Schema, SchemaAST } from "effect"
-import { IdGenerator, InvalidState, type Metadata, type NotFound, nowIn, type Timestamp, withNewId, withNewIds } from "@paykit/core"
+import { IdGenerator, InvalidState, type Metadata, type NotFound, nowIn, type StorageError, type StorageFailure, type Timestamp, typedStorageFailures, withNewId, withNewIds } from "@paykit/core"
 import { type Cause, creation, type HistoryEntry, type Machine, stateFieldOf, transition } from "@paykit/machines"
 import { EventLog } from "./ports/event-log.ts"
 import { type Repository, Transactor, type VersionConflict, type Versioned } from "./ports/repository.ts"
@@ -34,17 +34,18 @@ export const captureEngineContext = Effect.gen(function*() {
 
 /**
  * As `captureEngineContext`, and each operation run through the result is one unit of work: its
- * writes and events commit together or not at all.
+ * writes and events commit together or not at all. It fails with the storage's failures too
+ * (`typedStorageFailures`): a fault, or an id taken already.
  */
 export const captureUnitOfWork: Effect.Effect<UnitOfWork, never, IdGenerator | EventLog | Transactor> = Effect.gen(function*() {
   const provideEngine = yield* captureEngineContext
   const transactor = yield* Transactor
-  return <A, E>(effect: Effect.Effect<A, E, EngineContext>): Effect.Effect<A, E> =>
-    transactor.transaction(provideEngine(effect))
+  return <A, E>(effect: Effect.Effect<A, E, EngineContext>): Effect.Effect<A, E | StorageFailure> =>
+    typedStorageFailures(transactor.transaction(provideEngine(effect)))
 })
 
 /** Runs an operation as one unit of work (`captureUnitOfWork`). */
-export type UnitOfWork = <A, E>(effect: Effect.Effect<A, E, EngineContext>) => Effect.Effect<A, E>
+export type UnitOfWork = <A, E>(effect: Effect.Effect<A, E, EngineContext>) => Effect.Effect<A, E | StorageFailure>
 
 /** As `captureEngineContext`, for services that emit no events and need only ids. */
 export const captureIdGenerator = Effect.gen(function*() {
@@ -86,7 +87,7 @@ const eventOf = (id: string, created_at: Timestamp, draft: EventDraft): Event =>
  * append (an `Effect.gen`, or a step per service and per clock read, was most of a write's steps
  * and allocation).
  */
-export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Event, never, EngineContext> =>
+export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Event, StorageError, EngineContext> =>
   withNewId("event", (id, created_at, fiber) => {
     const event = eventOf(id, created_at, draft)
     // The signature requires the log, so it is in the fiber's context.
@@ -97,7 +98,7 @@ export const emit = (organisation: string, draft: EventDraft): Effect.Effect<Eve
  * Appends several events in the order given, at one instant and in one append: what `emit` per
  * draft does, in the steps of one.
  */
-export const emitAll = (organisation: string, drafts: ReadonlyArray<EventDraft>): Effect.Effect<ReadonlyArray<Event>, never, EngineContext> =>
+export const emitAll = (organisation: string, drafts: ReadonlyArray<EventDraft>): Effect.Effect<ReadonlyArray<Event>, StorageError, EngineContext> =>
   withNewIds("event", drafts.length, (ids, created_at, fiber) => {
     // One ascending id per draft (`withNewIds` made drafts.length): the events keep the drafts' order.
     const events = drafts.map((draft, i) => eventOf(ids[i] as string, created_at, draft))
@@ -122,14 +123,17 @@ export const save = <A extends { readonly id: string; readonly created_at: strin
   organisation: string,
   current: Versioned<A>,
   next: A
-): Effect.Effect<Versioned<A>, InvalidState> => Effect.catchTags(repository.update(organisation, next, current.version), SAVE_REFUSALS)
+): Effect.Effect<Versioned<A>, InvalidState | StorageError> => Effect.catchTags(repository.update(organisation, next, current.version), SAVE_REFUSALS)
 
-/** Inserts a freshly made resource; a duplicate id can only be a defect of the id generator. */
+/**
+ * Inserts a freshly made resource; a duplicate id can only be a defect of the id generator (or a
+ * store shared with another generator), typed again as `DuplicateId` at the operation's boundary.
+ */
 export const insertNew = <A extends { readonly id: string; readonly created_at: string }, K extends string>(
   repository: Repository<A, K>,
   organisation: string,
   resource: A
-): Effect.Effect<Versioned<A>> => Effect.orDie(repository.insert(organisation, resource))
+): Effect.Effect<Versioned<A>, StorageError> => Effect.catchTag(repository.insert(organisation, resource), "DuplicateId", Effect.die)
 
 export interface TransitionRequest<A, S extends string, E extends string, C> {
   readonly organisation: string
@@ -230,7 +234,7 @@ const recordMoves = (
   resourceId: string,
   version: number,
   moves: ReadonlyArray<Transitioned<unknown>>
-): Effect.Effect<void, never, EngineContext> => {
+): Effect.Effect<void, StorageError, EngineContext> => {
   let emitting = 0
   for (const move of moves) if (move.event !== undefined) emitting++
   if (emitting === 0) {
@@ -265,8 +269,8 @@ const commitMove = <A extends { readonly id: string }, B>(
   organisation: string,
   outcome: Result.Result<Transitioned<A>, InvalidState>,
   version: number,
-  store: (next: A) => Effect.Effect<B, InvalidState>
-): Effect.Effect<B, InvalidState, EngineContext> => {
+  store: (next: A) => Effect.Effect<B, InvalidState | StorageError>
+): Effect.Effect<B, InvalidState | StorageError, EngineContext> => {
   if (Result.isFailure(outcome)) return Effect.fail(outcome.failure)
   const move = outcome.success
   return Effect.flatMap(store(move.next), (b) => Effect.as(recordMoves(organisation, move.next.id, version, [move]), b))
@@ -280,7 +284,7 @@ const commitMove = <A extends { readonly id: string }, B>(
 export const applyTransition = <A extends MachineResource<S>, K extends string, S extends string, E extends string, C>(
   repository: Repository<A, K>,
   request: TransitionRequest<A, S, E, C>
-): Effect.Effect<A, InvalidState, EngineContext> =>
+): Effect.Effect<A, InvalidState | StorageError, EngineContext> =>
   // A chain of steps, not Effect.gen: every status change of every resource runs it (see `emit`);
   // the clock is read in the first step rather than in one of its own.
   Effect.withFiber((fiber) =>
@@ -298,7 +302,7 @@ export const saveMove = <A extends MachineResource<S>, K extends string, S exten
   current: Versioned<A>,
   move: { readonly next: A; readonly entry: HistoryEntry<S, string> },
   request: { readonly cause: Cause; readonly links: Readonly<Record<string, string>>; readonly extra?: EventDraft["extra"] }
-): Effect.Effect<A, InvalidState, EngineContext> =>
+): Effect.Effect<A, InvalidState | StorageError, EngineContext> =>
   commitMove(organisation, Result.succeed({ ...move, event: draftOf(move.entry, move.next, request) }), current.version + 1, (next) =>
     Effect.as(save(repository, organisation, current, next), next))
 
@@ -395,7 +399,7 @@ export const creationOf = <A extends Stateful<S> & { readonly metadata?: Metadat
 export const applyCreation = <A extends MachineResource<S>, K extends string, S extends string, E extends string, C>(
   repository: Repository<A, K>,
   request: CreationRequest<A, S, E, C>
-): Effect.Effect<Versioned<A>, InvalidState, EngineContext> =>
+): Effect.Effect<Versioned<A>, InvalidState | StorageError, EngineContext> =>
   Effect.withFiber((fiber) => {
     const at = nowIn(fiber)
     const created = creationOf(request, at, repository.definition.schema)
@@ -423,7 +427,7 @@ export const applyCreation = <A extends MachineResource<S>, K extends string, S 
 export const createEmbedded = <A extends MachineResource<S>, S extends string, E extends string, C>(
   request: Omit<CreationRequest<A, S, E, C>, "then">,
   schema: Schema.Top
-): Effect.Effect<A, InvalidState, EngineContext> =>
+): Effect.Effect<A, InvalidState | StorageError, EngineContext> =>
   Effect.withFiber((fiber) => commitMove(request.organisation, creationOf(request, nowIn(fiber), schema), 1, (next) => Effect.succeed(next)))
 
 /** Whether the machine accepts `event` in `state` (used to skip work that is not due). */

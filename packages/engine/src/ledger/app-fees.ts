@@ -1,5 +1,5 @@
 import { Context, Effect } from "effect"
-import { type Amount, type Currency, type IdGenerator, InvalidState, type LocalDate, newId, now } from "@paykit/core"
+import { type Amount, type Currency, type IdGenerator, InvalidState, type LocalDate, newId, now, type StorageError } from "@paykit/core"
 import type { RepositoryOf } from "../kernel/repository-service.ts"
 import type { appAttributions, appFeeEntries, PartnerApp } from "./domain/app-fees.ts"
 import type { creditors } from "../creditors/domain/creditors.ts"
@@ -26,7 +26,7 @@ export const recordAttribution = (
   organisation: string,
   id: string,
   app: PartnerApp
-): Effect.Effect<void, InvalidState> =>
+): Effect.Effect<void, InvalidState | StorageError> =>
   Effect.gen(function*() {
     yield* repos.creditors.get(app.organisation, app.creditor).pipe(
       Effect.mapError(() => new InvalidState({ reason: "partner_creditor_not_found", message: "The calling app's partner creditor does not exist" }))
@@ -39,7 +39,7 @@ export const recordAttribution = (
  * attribution, and an absent one answers an empty list where a `get` built a `NotFound` (its stack
  * trace too) only to catch it.
  */
-export const attributionOf = (attributions: Attributions, organisation: string, id: string): Effect.Effect<PartnerApp | null> =>
+export const attributionOf = (attributions: Attributions, organisation: string, id: string): Effect.Effect<PartnerApp | null, StorageError> =>
   Effect.map(attributions.getMany(organisation, [id]), (found) => found[0]?.resource.app ?? null)
 
 /**
@@ -54,7 +54,7 @@ export const recordAppFee = (
   kind: "app_fee_collected" | "app_fee_refunded",
   amount: Amount,
   day: LocalDate
-): Effect.Effect<void, never, IdGenerator> =>
+): Effect.Effect<void, StorageError, IdGenerator> =>
   Effect.gen(function*() {
     if (amount === 0) return
     const app = yield* attributionOf(repos.attributions, merchantOrganisation, payment.id)

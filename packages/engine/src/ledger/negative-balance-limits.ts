@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type Currency, type IdGenerator, type NotFound, type ValidationFailed, newId, now } from "@paykit/core"
+import { type Currency, decodeAtBoundary, type IdGenerator, newId, type NotFound, now, type OrganisationId, type StorageError, type StorageFailure, type ValidationFailed } from "@paykit/core"
 import { DEFAULT_NEGATIVE_BALANCE_LIMIT } from "@paykit/money"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
@@ -10,11 +10,15 @@ import type { NegativeBalanceLimit } from "./domain/negative-balance-limits.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import {
   NEGATIVE_BALANCE_LIMITS_ROOT,
-  type NegativeBalanceLimitListParams,
-  type NegativeBalanceLimitSetCommand
+  NegativeBalanceLimitListParams,
+  type NegativeBalanceLimitSetCommand,
+  NegativeBalanceLimitSetRequest
 } from "./domain/negative-balance-limits.ts"
 import { API_CAUSE, emit, insertNew, captureUnitOfWork } from "../kernel/support.ts"
 import { linkedCreditor } from "../creditors/creditor-link.ts"
+
+const decodeSet = decodeAtBoundary(NegativeBalanceLimitSetRequest, NEGATIVE_BALANCE_LIMITS_ROOT)
+const decodeList = decodeAtBoundary(NegativeBalanceLimitListParams, NEGATIVE_BALANCE_LIMITS_ROOT)
 
 /**
  * Negative balance limits. Setting a limit records a new limit resource; the newest one of a
@@ -22,12 +26,12 @@ import { linkedCreditor } from "../creditors/creditor-link.ts"
  * Without any, the limit is @paykit/money's default, 0.
  */
 export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits, {
-  readonly list: (organisation: string, params: NegativeBalanceLimitListParams) => Effect.Effect<Page<NegativeBalanceLimit>>
-  readonly get: (organisation: string, id: string) => Effect.Effect<NegativeBalanceLimit, NotFound>
+  readonly list: (organisation: OrganisationId, params: typeof NegativeBalanceLimitListParams.Encoded) => Effect.Effect<Page<NegativeBalanceLimit>, ValidationFailed | StorageError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<NegativeBalanceLimit, NotFound | StorageError>
   /** An engine operation (the API has no create endpoint): records the limit now in force. */
-  readonly set: (organisation: string, command: NegativeBalanceLimitSetCommand) => Effect.Effect<NegativeBalanceLimit, ValidationFailed>
+  readonly set: (organisation: OrganisationId, command: typeof NegativeBalanceLimitSetRequest.Encoded) => Effect.Effect<NegativeBalanceLimit, ValidationFailed | StorageFailure>
   /** The limit in force for a creditor and currency, in minor units (0 when none was set). */
-  readonly limitFor: (organisation: string, creditor: string, currency: Currency) => Effect.Effect<number>
+  readonly limitFor: (organisation: OrganisationId, creditor: string, currency: Currency) => Effect.Effect<number, StorageError>
 }>()("@paykit/engine/NegativeBalanceLimits") {
   static readonly layer: Layer.Layer<
     NegativeBalanceLimits,
@@ -61,14 +65,15 @@ export class NegativeBalanceLimits extends Context.Service<NegativeBalanceLimits
         })
 
       return NegativeBalanceLimits.of({
-        list: (o, p) =>
-          limits.list(o, toListQuery(p, {
-            creditor: p.creditor === undefined ? undefined : eq(p.creditor),
-            currency: p.currency === undefined ? undefined : eq(p.currency)
-          })),
+        list: (o, params) =>
+          Effect.flatMap(decodeList(params), (p) =>
+            limits.list(o, toListQuery(p, {
+              creditor: p.creditor === undefined ? undefined : eq(p.creditor),
+              currency: p.currency === undefined ? undefined : eq(p.currency)
+            }))),
         get: (o, id) => Effect.map(limits.get(o, id), (v) => v.resource),
         // The limit and its event are one unit of work: neither is kept without the other.
-        set: (o, i) => run(set(o, i)),
+        set: (o, command) => Effect.flatMap(decodeSet(command), (c) => run(set(o, c))),
         limitFor: (o, creditor, currency) =>
           Effect.map(limits.scan(o, { creditor: eq(creditor), currency: eq(currency) }), (rows) =>
             rows[rows.length - 1]?.resource.balance_limit ?? DEFAULT_NEGATIVE_BALANCE_LIMIT)

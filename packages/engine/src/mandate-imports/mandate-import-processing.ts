@@ -1,12 +1,11 @@
 import { Cause, Effect } from "effect"
-import { type IdGenerator, now, type OperationError } from "@paykit/core"
+import { now, type OperationError, type OrganisationId } from "@paykit/core"
 import type { Customers } from "../customers/customers.ts"
 import type { Mandates } from "../mandates/mandates.ts"
 import { DAILY_ITEM_FAILED, eachInChunks } from "../due-work/daily-items.ts"
-import type { EventLog } from "../kernel/ports/event-log.ts"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
-import { save } from "../kernel/support.ts"
+import { save, type UnitOfWork } from "../kernel/support.ts"
 import {
   entryStatusOf,
   erasedEntryRequest,
@@ -21,7 +20,7 @@ import { type ImportDeps, moveImport } from "./mandate-import-rules.ts"
 export interface ProcessingDeps extends ImportDeps {
   readonly customers: Customers["Service"]
   readonly mandates: Mandates["Service"]
-  readonly run: <A, E>(effect: Effect.Effect<A, E, IdGenerator | EventLog>) => Effect.Effect<A, E>
+  readonly run: UnitOfWork
 }
 
 /** A refusal as the real API's `processing_errors`: messages by field (`base` for the entry as a whole). */
@@ -36,7 +35,7 @@ export const processingErrorsOf = (error: OperationError): ProcessingErrors => {
 }
 
 /** One entry's customer, bank account and mandate, made through the collections' own use cases. */
-const payerOf = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: string, batch: MandateImport, request: PendingEntryRequest) {
+const payerOf = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: OrganisationId, batch: MandateImport, request: PendingEntryRequest) {
   const { customer: customerRequest, bank_account, mandate: mandateRequest } = request
   const customer = yield* deps.customers.create(organisation, customerRequest)
   const account = yield* deps.customers.createBankAccount(organisation, { ...bank_account, links: { customer: customer.id } })
@@ -55,7 +54,7 @@ const payerOf = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: 
  * rolled back) the refusal is kept in its `processing_errors`. Either way the payer's details it
  * kept are deleted in the unit of work that records the outcome.
  */
-const processEntry = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: string, batch: MandateImport, entry: Versioned<MandateImportEntry>) {
+const processEntry = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: OrganisationId, batch: MandateImport, entry: Versioned<MandateImportEntry>) {
   const request = yield* Effect.orDie(deps.requests.get(organisation, entry.resource.id))
   const pending = request.resource
   if (!("bank_account" in pending)) {
@@ -77,7 +76,7 @@ const processEntry = Effect.fnUntraced(function*(deps: ProcessingDeps, organisat
  * customer, a bank account and a mandate (or keeps why not), and it ends processed. An import
  * found `processing` (a run stopped half-way) carries on with the entries left.
  */
-const processImport = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: string, batch: Versioned<MandateImport>) {
+const processImport = Effect.fnUntraced(function*(deps: ProcessingDeps, organisation: OrganisationId, batch: Versioned<MandateImport>) {
   const processing = batch.resource.status === "submitted" ? yield* deps.run(moveImport(deps, organisation, batch, "start_processing")) : batch.resource
   yield* eachInChunks(deps.entries, organisation, { mandate_import: eq(processing.id) }, (chunk) =>
     Effect.forEach(
@@ -93,7 +92,7 @@ const processImport = Effect.fnUntraced(function*(deps: ProcessingDeps, organisa
  * The sandbox's processing of every submitted import (due work, seconds after submission). An
  * import that cannot be finished is logged and left for the next run; the others go on.
  */
-export const processSubmitted = (deps: ProcessingDeps, organisation: string) =>
+export const processSubmitted = (deps: ProcessingDeps, organisation: OrganisationId) =>
   Effect.gen(function*() {
     const waiting = yield* deps.imports.scan(organisation, { status: oneOf(["submitted", "processing"]) })
     const processed: Array<MandateImport> = []

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, InvalidState, newId, type NotFound, now, type OperationError, timestampToMillis, validationFailed } from "@paykit/core"
+import { decodeAtBoundary, type IdGenerator, InvalidState, newId, type NotFound, now, type OperationError, type OrganisationId, type StorageError, timestampToMillis, validationFailed, type ValidationFailed } from "@paykit/core"
 import { mandateImportMachine } from "@paykit/machines"
 import { checkCustomerBankDetails } from "../customers/domain/customer-bank-accounts.ts"
 import { customerNameErrors } from "../customers/domain/customers.ts"
@@ -19,14 +19,18 @@ import {
   MANDATE_IMPORTS_ROOT,
   erasedEntryRequest,
   type MandateImport,
-  type MandateImportCreateRequest,
+  MandateImportCreateRequest,
   type MandateImportEntry,
-  type MandateImportEntryCreateRequest,
-  type MandateImportEntryListParams
+  MandateImportEntryCreateRequest,
+  MandateImportEntryListParams
 } from "./domain/mandate-imports.ts"
 import { processSubmitted, type ProcessingDeps } from "./mandate-import-processing.ts"
 import { type ImportDeps, moveImport } from "./mandate-import-rules.ts"
 import { MandateImportEntryRepository, MandateImportEntryRequestRepository, MandateImportRepository } from "./repositories.ts"
+
+const decodeCreate = decodeAtBoundary(MandateImportCreateRequest, MANDATE_IMPORTS_ROOT)
+const decodeEntry = decodeAtBoundary(MandateImportEntryCreateRequest, MANDATE_IMPORT_ENTRIES_ROOT)
+const decodeEntryList = decodeAtBoundary(MandateImportEntryListParams, MANDATE_IMPORT_ENTRIES_ROOT)
 
 /** The due-work kind of a submitted import's processing (`mandate-imports/due.ts` runs it). */
 export const MANDATE_IMPORT_PROCESSING = "mandate_import_processing"
@@ -96,15 +100,15 @@ const addEntry = Effect.fnUntraced(function*(deps: ImportDeps, organisation: str
 })
 
 export class MandateImports extends Context.Service<MandateImports, {
-  readonly create: (organisation: string, command: MandateImportCreateRequest) => Effect.Effect<MandateImport, OperationError>
-  readonly get: (organisation: string, id: string) => Effect.Effect<MandateImport, NotFound>
+  readonly create: (organisation: OrganisationId, command: typeof MandateImportCreateRequest.Encoded) => Effect.Effect<MandateImport, OperationError>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<MandateImport, NotFound | StorageError>
   /** Ends the adding of entries; the sandbox processes the import seconds later (due work). */
-  readonly submit: (organisation: string, id: string) => Effect.Effect<MandateImport, OperationError>
-  readonly cancel: (organisation: string, id: string) => Effect.Effect<MandateImport, OperationError>
-  readonly addEntry: (organisation: string, command: MandateImportEntryCreateRequest) => Effect.Effect<MandateImportEntry, OperationError>
-  readonly listEntries: (organisation: string, params: MandateImportEntryListParams) => Effect.Effect<Page<MandateImportEntry>>
+  readonly submit: (organisation: OrganisationId, id: string) => Effect.Effect<MandateImport, OperationError>
+  readonly cancel: (organisation: OrganisationId, id: string) => Effect.Effect<MandateImport, OperationError>
+  readonly addEntry: (organisation: OrganisationId, command: typeof MandateImportEntryCreateRequest.Encoded) => Effect.Effect<MandateImportEntry, OperationError>
+  readonly listEntries: (organisation: OrganisationId, params: typeof MandateImportEntryListParams.Encoded) => Effect.Effect<Page<MandateImportEntry>, ValidationFailed | StorageError>
   /** Processes every submitted import: customers, bank accounts and mandates made from its entries. */
-  readonly processSubmitted: (organisation: string) => Effect.Effect<ReadonlyArray<MandateImport>>
+  readonly processSubmitted: (organisation: OrganisationId) => Effect.Effect<ReadonlyArray<MandateImport>, StorageError>
 }>()("@paykit/engine/MandateImports") {
   static readonly layer: Layer.Layer<
     MandateImports,
@@ -133,7 +137,7 @@ export class MandateImports extends Context.Service<MandateImports, {
       }
       const schedule = yield* optionalSchedule
       return MandateImports.of({
-        create: (o, command) => run(create(deps, o, command)),
+        create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => run(create(deps, o, c))),
         get: (o, id) => Effect.map(deps.imports.get(o, id), (v) => v.resource),
         submit: (o, id) =>
           run(Effect.gen(function*() {
@@ -143,12 +147,13 @@ export class MandateImports extends Context.Service<MandateImports, {
             return submitted
           })),
         cancel: (o, id) => run(cancel(deps, o, id)),
-        addEntry: (o, command) => run(addEntry(deps, o, command)),
-        listEntries: (o, params) =>
-          deps.entries.list(o, toListQuery(params, {
-            mandate_import: eq(params.mandate_import),
-            status: params.status === undefined ? undefined : eq(params.status)
-          })),
+        addEntry: (o, command) => Effect.flatMap(decodeEntry(command), (c) => run(addEntry(deps, o, c))),
+        listEntries: (o, plain) =>
+          Effect.flatMap(decodeEntryList(plain), (params) =>
+            deps.entries.list(o, toListQuery(params, {
+              mandate_import: eq(params.mandate_import),
+              status: params.status === undefined ? undefined : eq(params.status)
+            }))),
         processSubmitted: (o) => processSubmitted(deps, o)
       })
     })

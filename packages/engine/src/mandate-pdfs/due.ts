@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import { dueDone, type DueWorkDeclarations } from "../due-work/port.ts"
 import { MANDATE_PDF_EXPIRY, MandatePdfs } from "./mandate-pdfs.ts"
@@ -8,5 +9,5 @@ import { MANDATE_PDF_EXPIRY, MandatePdfs } from "./mandate-pdfs.ts"
  */
 export const mandatePdfDeadlines: Effect.Effect<DueWorkDeclarations, never, MandatePdfs> = Effect.map(MandatePdfs, (pdfs) => ({
   pumps: [],
-  kinds: [{ kind: MANDATE_PDF_EXPIRY, run: (item) => Effect.as(pdfs.erase(item.organisation, item.key), dueDone) }]
+  kinds: [{ kind: MANDATE_PDF_EXPIRY, run: (item) => Effect.as(pdfs.erase(OrganisationId(item.organisation), item.key), dueDone) }]
 }))

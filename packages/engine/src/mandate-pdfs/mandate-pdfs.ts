@@ -1,9 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import {
-  type FeatureNotInstalled, type IdGenerator, invalidField, MANDATE_PDF_URL_LIFE_MS, newId, type NotFound, now, SCHEME_CURRENCY, type Timestamp, timestampFromMillis, timestampToMillis,
-  type ValidationFailed
-} from "@paykit/core"
-import { isMandatePdfScheme, MANDATE_PDFS, type MandatePdfRequest, type MandatePdfScheme, mandatePdfSchemeOf } from "@paykit/validation"
+import { decodeAtBoundary, type FeatureNotInstalled, type IdGenerator, invalidField, MANDATE_PDF_URL_LIFE_MS, newId, type NotFound, now, OrganisationId, SCHEME_CURRENCY, type StorageError, type StorageFailure, type Timestamp, timestampFromMillis, timestampToMillis, type ValidationFailed } from "@paykit/core"
+import { isMandatePdfScheme, MANDATE_PDFS, MandatePdfCreate, type MandatePdfRequest, type MandatePdfScheme, mandatePdfSchemeOf } from "@paykit/validation"
 import { isRemoved } from "../customers/domain/customers.ts"
 import { CustomerBankAccountRepository, CustomerRepository } from "../customers/repositories.ts"
 import { MandateRepository } from "../mandates/repositories.ts"
@@ -18,6 +15,8 @@ import { mandateDocument, pdfLanguageOf, requestDocument } from "./document.ts"
 import { renderMandatePdf } from "./render.ts"
 import { MandatePdfRepository } from "./repositories.ts"
 
+const decodeCreate = decodeAtBoundary(MandatePdfCreate, MANDATE_PDFS)
+
 /** The due work erasing a mandate PDF at its `expires_at`, keyed by its id. */
 export const MANDATE_PDF_EXPIRY = "mandate_pdf_expiry"
 
@@ -28,10 +27,10 @@ export const MANDATE_PDF_EXPIRY = "mandate_pdf_expiry"
  * erases them. `accepted` is the caller's `Accept-Language`, best first.
  */
 export class MandatePdfs extends Context.Service<MandatePdfs, {
-  readonly create: (organisation: string, command: MandatePdfRequest, accepted: ReadonlyArray<string>) => Effect.Effect<MandatePdfRecord, ValidationFailed | FeatureNotInstalled>
-  readonly get: (organisation: string, id: string) => Effect.Effect<MandatePdfRecord, NotFound>
+  readonly create: (organisation: OrganisationId, command: typeof MandatePdfCreate.Encoded, accepted: ReadonlyArray<string>) => Effect.Effect<MandatePdfRecord, ValidationFailed | FeatureNotInstalled | StorageFailure>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<MandatePdfRecord, NotFound | StorageError>
   /** Drops the PDF of `id` (its `MANDATE_PDF_EXPIRY` due work); a record already erased or pruned is left as it is. */
-  readonly erase: (organisation: string, id: string) => Effect.Effect<void>
+  readonly erase: (organisation: OrganisationId, id: string) => Effect.Effect<void, StorageFailure>
 }>()("@paykit/engine/MandatePdfs") {
   static readonly layer: Layer.Layer<
     MandatePdfs,
@@ -48,8 +47,9 @@ export class MandatePdfs extends Context.Service<MandatePdfs, {
     const run = yield* captureUnitOfWork
     const schedule = yield* optionalSchedule
     return MandatePdfs.of({
-      create: (organisation, command, accepted) =>
+      create: (organisation, input, accepted) =>
         Effect.gen(function*() {
+          const command = yield* decodeCreate(input)
           const document = yield* documentOf(deps, organisation, command, accepted)
           const created_at = yield* now
           // Drawn before the unit of work, so no transaction waits on pdfkit; the bytes and their erasure commit together.
@@ -101,12 +101,12 @@ const fromRequest = (deps: Deps, organisation: string, r: MandatePdfRequest, acc
     return requestDocument(r, scheme, pdfLanguageOf(scheme, accepted), creditor.resource, SCHEME_CURRENCY[scheme])
   })
 
-const documentOf = (deps: Deps, organisation: string, r: MandatePdfRequest, accepted: ReadonlyArray<string>): Effect.Effect<MandateDocument, ValidationFailed> => {
+const documentOf = (deps: Deps, organisation: string, r: MandatePdfRequest, accepted: ReadonlyArray<string>): Effect.Effect<MandateDocument, ValidationFailed | StorageFailure> => {
   const mandate = r.links?.mandate
   return mandate === undefined || mandate === null ? fromRequest(deps, organisation, r, accepted) : fromMandate(deps, organisation, mandate, accepted)
 }
 
-const insertPdf = (deps: Deps, organisation: string, created_at: Timestamp, pdf: Uint8Array): Effect.Effect<MandatePdfRecord, never, IdGenerator> =>
+const insertPdf = (deps: Deps, organisation: string, created_at: Timestamp, pdf: Uint8Array): Effect.Effect<MandatePdfRecord, StorageError, IdGenerator> =>
   Effect.gen(function*() {
     const record: MandatePdfRecord = {
       id: yield* newId("mandate_pdf"),
@@ -117,7 +117,7 @@ const insertPdf = (deps: Deps, organisation: string, created_at: Timestamp, pdf:
     return (yield* insertNew(deps.pdfs, organisation, record)).resource
   })
 
-const erase = (deps: Deps, organisation: string, id: string): Effect.Effect<void> =>
+const erase = (deps: Deps, organisation: string, id: string): Effect.Effect<void, StorageFailure> =>
   Effect.gen(function*() {
     const found = yield* Effect.option(deps.pdfs.get(organisation, id))
     if (found._tag === "None" || found.value.resource.pdf === null) return

@@ -1,5 +1,5 @@
 import { Context, Effect } from "effect"
-import type { InvalidState, Metadata } from "@paykit/core"
+import type { InvalidState, Metadata, StorageError } from "@paykit/core"
 import { type Cause, mandateMachine } from "@paykit/machines"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import type { EngineContext } from "../kernel/support.ts"
@@ -21,7 +21,7 @@ export const CANCELLABLE_MANDATE_STATUSES: ReadonlyArray<Mandate["status"]> = st
  * the mandates, so the mandates cannot read them. Runs in the caller's unit of work.
  */
 export class MandateEndings extends Context.Service<MandateEndings, {
-  readonly cancelled: (organisation: string, mandate: Mandate, cause: Cause) => Effect.Effect<void, InvalidState, EngineContext>
+  readonly cancelled: (organisation: string, mandate: Mandate, cause: Cause) => Effect.Effect<void, InvalidState | StorageError, EngineContext>
 }>()("@paykit/engine/MandateEndings") {}
 
 export interface MandateCancelDeps {

@@ -1,7 +1,6 @@
 import { Effect } from "effect"
 import { type Cause, isEndedMandateStatus } from "@paykit/machines"
 import { today } from "@paykit/core"
-import type { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { type DailyItems, eachInChunks, idOfVersioned } from "../due-work/daily-items.ts"
@@ -11,13 +10,15 @@ import type { MandateDormancy } from "./domain/mandate-dormancy.ts"
 import { save } from "../kernel/support.ts"
 import { CUSTOMER_APPROVAL, moveMandate } from "./mandate-rules.ts"
 import type { CustomerBankAccountRepository } from "../customers/repositories.ts"
+import { type MandateFacts, queueMandateSetup, type QueueDeps, queueReadAhead } from "../bank-submissions/queue.ts"
 import type { MandateDormancyRepository, MandateRepository } from "./repositories.ts"
 
 export interface MandateDueDeps {
   readonly mandates: MandateRepository["Service"]
   readonly accounts: CustomerBankAccountRepository["Service"]
   readonly dormancy: MandateDormancyRepository["Service"]
-  readonly bank: BankGateway["Service"]
+  /** Where a submitted mandate's instruction is queued for the bank. */
+  readonly queue: QueueDeps
   readonly eachItem: DailyItems
 }
 
@@ -30,19 +31,23 @@ export const MANDATE_EXPIRED: Cause = {
   description: `The mandate expired because no payment was collected on it for ${BACS_DORMANCY_MONTHS} months.`
 }
 
-const answerBank = (deps: MandateDueDeps, organisation: string, current: Versioned<Mandate>) =>
-  Effect.gen(function*() {
-    const account = yield* Effect.orDie(deps.accounts.get(organisation, current.resource.links.customer_bank_account))
-    const outcome = yield* deps.bank.submitMandate({
-      mandateId: current.resource.id,
-      scheme: current.resource.scheme,
-      accountHolderName: account.resource.account_holder_name
-    })
-    if (outcome.outcome === "activated") {
-      return yield* moveMandate(deps.mandates, organisation, current, "activate", MANDATE_ACTIVATED)
-    }
-    return yield* moveMandate(deps.mandates, organisation, current, "fail", { origin: "bank", cause: outcome.cause, description: outcome.description }, { reason_code: outcome.reason_code })
-  })
+/** A mandate as its instruction names it (the bank submissions' room knows no mandate resource). */
+export const mandateFactsOf = (m: Mandate): MandateFacts => ({
+  id: m.id,
+  reference: m.reference,
+  scheme: m.scheme,
+  created_at: m.created_at,
+  authorisation_source: m.authorisation_source,
+  creditor: m.links.creditor,
+  customer_bank_account: m.links.customer_bank_account
+})
+
+/** A pending mandate submitted to the banks, its setup instruction queued for the day's submission. */
+const submitMandate = (deps: MandateDueDeps, organisation: string, current: Versioned<Mandate>) =>
+  Effect.andThen(
+    moveMandate(deps.mandates, organisation, current, "submit", MANDATE_SUBMITTED),
+    queueMandateSetup(deps.queue, organisation, mandateFactsOf(current.resource))
+  )
 
 /**
  * A mandate whose dormancy falls due today: expired if active; no longer watched once it ended;
@@ -61,11 +66,13 @@ const expireDormant = (deps: MandateDueDeps, organisation: string, record: Versi
 
 /**
  * The bank's day for mandates (the simulator's `mandates` job): mandates awaiting the payer's
- * approval since an earlier day are approved (the sandbox payer approves by the next day),
- * submitted mandates become active or failed as the bank answers, then pending ones are
- * submitted; last, dormant Bacs mandates (no payment for `BACS_DORMANCY_MONTHS`) expire, found by
- * the day their dormancy falls due (kept as their payments move, `mandate-last-use.ts`). Each
- * step scans after the previous one has run, and each mandate is its own unit of work.
+ * approval since an earlier day are approved (the sandbox payer approves by the next day);
+ * submitted mandates become active, since no rejection came by their scheme's deadline (the
+ * day after their submission: the day's bank reports, applied before this job, failed those the
+ * bank rejected); pending ones are submitted, their instructions queued for the bank; last,
+ * dormant Bacs mandates (no payment for `BACS_DORMANCY_MONTHS`) expire, found by the day their
+ * dormancy falls due (kept as their payments move, `mandate-last-use.ts`). Each step scans after
+ * the previous one has run, and each mandate is its own unit of work.
  */
 export const processMandatesDay = (deps: MandateDueDeps, organisation: string) =>
   Effect.gen(function*() {
@@ -73,10 +80,12 @@ export const processMandatesDay = (deps: MandateDueDeps, organisation: string) =
     const startOfDay = `${day}T00:00:00.000Z`
     yield* deps.eachItem("mandates: customer approval", organisation, yield* deps.mandates.scan(organisation, { status: eq("pending_customer_approval"), created_at: { op: "range", lt: startOfDay } }), idOfVersioned, (current) =>
       moveMandate(deps.mandates, organisation, current, "customer_approval_granted", CUSTOMER_APPROVAL))
-    yield* deps.eachItem("mandates: bank answers", organisation, yield* deps.mandates.scan(organisation, { status: eq("submitted") }), idOfVersioned, (current) =>
-      answerBank(deps, organisation, current))
+    // Submitted on an earlier day (submission comes next): their scheme's deadline for a rejection has passed.
+    yield* deps.eachItem("mandates: settlement", organisation, yield* deps.mandates.scan(organisation, { status: eq("submitted") }), idOfVersioned, (current) =>
+      moveMandate(deps.mandates, organisation, current, "activate", MANDATE_ACTIVATED))
     yield* deps.eachItem("mandates: submission", organisation, yield* deps.mandates.scan(organisation, { status: eq("pending_submission") }), idOfVersioned, (current) =>
-      moveMandate(deps.mandates, organisation, current, "submit", MANDATE_SUBMITTED))
+      submitMandate(deps, organisation, current), (batch) =>
+      queueReadAhead(deps.queue, organisation, batch.map(idOfVersioned), batch.map((m) => m.resource.links.customer_bank_account)))
     yield* eachInChunks(deps.dormancy, organisation, { due_on: { op: "range", lte: day } }, (due) =>
       deps.eachItem("mandates: dormancy", organisation, due, idOfVersioned, (record) => expireDormant(deps, organisation, record)))
   })

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { InvalidState, LocalDate, MandateScheme, Metadata } from "@paykit/core"
+import type { InvalidState, LocalDate, MandateScheme, Metadata, StorageError } from "@paykit/core"
 import { type Cause, type MandateEvent, mandateMachine } from "@paykit/machines"
 import { nextPossibleChargeDate } from "@paykit/schedule"
 import type { Versioned } from "../kernel/ports/repository.ts"
@@ -64,7 +64,7 @@ export const moveMandate = (
   eventMetadata?: Metadata,
   /** Links the move's event carries besides the mandate's own (a transfer's accounts). */
   moreLinks?: Readonly<Record<string, string>>
-): Effect.Effect<Mandate, InvalidState, EngineContext> =>
+): Effect.Effect<Mandate, InvalidState | StorageError, EngineContext> =>
   Effect.flatMap(isReinstating(organisation, current.resource, event), (reinstating) => applyTransition(repository, {
     organisation,
     machine: mandateMachine,

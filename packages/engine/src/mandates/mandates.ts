@@ -1,7 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, InvalidState, invalidField, newId, type NotFound, now, today, type OperationError } from "@paykit/core"
+import { decodeAtBoundary, decodeOptionalAtBoundary, type IdGenerator, invalidField, InvalidState, newId, type NotFound, now, type OperationError, type OrganisationId, type StorageError, today, type ValidationFailed } from "@paykit/core"
 import { mandateMachine } from "@paykit/machines"
-import { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
@@ -13,9 +12,9 @@ import { watchAgain, watchMandate } from "./mandate-dormancy.ts"
 import {
   CUSTOMER_APPROVAL_SCHEMES,
   type Mandate,
-  type MandateCreateRequest,
-  type MandateListParams,
-  type MandateMetadataRequest,
+  MandateCreateRequest,
+  MandateListParams,
+  MandateMetadataRequest,
   MANDATES_ROOT
 } from "./domain/mandates.ts"
 import { mandateSchemesOfAccount } from "../customers/account-schemes.ts"
@@ -27,9 +26,17 @@ import { API_CAUSE, applyCreation, captureUnitOfWork, save } from "../kernel/sup
 import { captureDailyItems } from "../due-work/daily-items.ts"
 import { CUSTOMER_APPROVAL, mandateLinks, moveMandate, withNextPossibleChargeDate } from "./mandate-rules.ts"
 import { type MandateDueDeps, processMandatesDay } from "./mandate-due.ts"
+import { BankBatchRepository, BankItemRepository } from "../bank-submissions/repositories.ts"
+import type { QueueDeps } from "../bank-submissions/queue.ts"
+import { BankDetailsVault } from "../customers/bank-details-vault.ts"
 
 type Errors = OperationError
 
+
+const decodeCreate = decodeAtBoundary(MandateCreateRequest, MANDATES_ROOT)
+const decodeMetadata = decodeAtBoundary(MandateMetadataRequest, MANDATES_ROOT)
+const decodeList = decodeAtBoundary(MandateListParams, MANDATES_ROOT)
+const decodeOptionalMetadata = decodeOptionalAtBoundary(MandateMetadataRequest, MANDATES_ROOT)
 export interface MandateCreateOptions {
   readonly customerApproval?: boolean
 }
@@ -40,21 +47,21 @@ export class Mandates extends Context.Service<Mandates, {
    * billing request); PayTo mandates always wait for the payer's approval in their bank. Such
    * mandates start `pending_customer_approval`.
    */
-  readonly create: (organisation: string, command: MandateCreateRequest, options?: MandateCreateOptions) => Effect.Effect<Mandate, Errors>
-  readonly get: (organisation: string, id: string) => Effect.Effect<Mandate, NotFound>
-  readonly list: (organisation: string, params: MandateListParams) => Effect.Effect<Page<Mandate>>
-  readonly update: (organisation: string, id: string, command: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
+  readonly create: (organisation: OrganisationId, command: typeof MandateCreateRequest.Encoded, options?: MandateCreateOptions) => Effect.Effect<Mandate, Errors>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<Mandate, NotFound | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof MandateListParams.Encoded) => Effect.Effect<Page<Mandate>, ValidationFailed | StorageError>
+  readonly update: (organisation: OrganisationId, id: string, command: typeof MandateMetadataRequest.Encoded) => Effect.Effect<Mandate, Errors>
   /**
    * Cancels the mandate, its payments not yet submitted and its live subscriptions
    * (`mandate-cancel.ts`). The body's metadata goes on the cancellation event, as in the real API.
    */
-  readonly cancel: (organisation: string, id: string, command?: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
+  readonly cancel: (organisation: OrganisationId, id: string, command?: typeof MandateMetadataRequest.Encoded) => Effect.Effect<Mandate, Errors>
   /** The body's metadata goes on the `resubmission_requested` event, as in the real API. */
-  readonly reinstate: (organisation: string, id: string, command?: MandateMetadataRequest) => Effect.Effect<Mandate, Errors>
+  readonly reinstate: (organisation: OrganisationId, id: string, command?: typeof MandateMetadataRequest.Encoded) => Effect.Effect<Mandate, Errors>
   /** The payer's approval (hosted page or bank app, engine operation): `pending_customer_approval -> pending_submission`. */
-  readonly grantCustomerApproval: (organisation: string, id: string) => Effect.Effect<Mandate, Errors>
+  readonly grantCustomerApproval: (organisation: OrganisationId, id: string) => Effect.Effect<Mandate, Errors>
   /** The bank's day for mandates (`mandate-due.ts`). Run by the simulator once per day. */
-  readonly processDay: (organisation: string) => Effect.Effect<void>
+  readonly processDay: (organisation: OrganisationId) => Effect.Effect<void, StorageError>
 }>()("@paykit/engine/Mandates") {
   static readonly layer: Layer.Layer<
     Mandates,
@@ -65,7 +72,9 @@ export class Mandates extends Context.Service<Mandates, {
     | CustomerBankAccountRepository
     | MandateDormancyRepository
     | MandateEndings
-    | BankGateway
+    | BankItemRepository
+    | BankBatchRepository
+    | BankDetailsVault
     | IdGenerator
     | EventLog
     | Transactor
@@ -80,15 +89,16 @@ export class Mandates extends Context.Service<Mandates, {
       const deps: MandateDeps = {
         mandates, creditors, accounts, dormancy, customers: yield* CustomerRepository, endings: yield* MandateEndings
       }
-      const due: MandateDueDeps = { mandates, accounts, dormancy, bank: yield* BankGateway, eachItem: yield* captureDailyItems }
+      const queue: QueueDeps = { items: yield* BankItemRepository, batches: yield* BankBatchRepository, accounts, vault: yield* BankDetailsVault }
+      const due: MandateDueDeps = { mandates, accounts, dormancy, queue, eachItem: yield* captureDailyItems }
       return Mandates.of({
-        create: (o, command, options) => run(createMandate(deps, o, command, options)),
+        create: (o, command, options) => Effect.flatMap(decodeCreate(command), (c) => run(createMandate(deps, o, c, options))),
         grantCustomerApproval: (o, id) => run(grantCustomerApproval(deps, o, id)),
         get: (o, id) => Effect.flatMap(mandates.get(o, id), (v) => present(deps, o, v.resource)),
-        list: (o, params) => listMandates(deps, o, params),
-        update: (o, id, command) => run(updateMandate(deps, o, id, command)),
-        cancel: (o, id, command) => run(cancelMandate(deps, o, id, command)),
-        reinstate: (o, id, command) => run(reinstateMandate(deps, o, id, command)),
+        list: (o, params) => Effect.flatMap(decodeList(params), (p) => listMandates(deps, o, p)),
+        update: (o, id, command) => Effect.flatMap(decodeMetadata(command), (c) => run(updateMandate(deps, o, id, c))),
+        cancel: (o, id, command) => Effect.flatMap(decodeOptionalMetadata(command), (c) => run(cancelMandate(deps, o, id, c))),
+        reinstate: (o, id, command) => Effect.flatMap(decodeOptionalMetadata(command), (c) => run(reinstateMandate(deps, o, id, c))),
         processDay: (o) => processMandatesDay(due, o)
       })
     })
@@ -172,7 +182,8 @@ const listMandates = (deps: MandateDeps, organisation: string, params: MandateLi
       customer_bank_account: params.customer_bank_account === undefined ? undefined : eq(params.customer_bank_account),
       reference: params.reference === undefined ? undefined : eq(params.reference),
       scheme: params.scheme === undefined ? undefined : oneOf(params.scheme),
-      status: params.status === undefined ? undefined : oneOf(params.status)
+      status: params.status === undefined ? undefined : oneOf(params.status),
+      mandate_type: params.mandate_type === undefined ? undefined : eq(params.mandate_type)
     }))
     const items = yield* Effect.forEach(page.items, (m) => present(deps, organisation, m))
     return { ...page, items }

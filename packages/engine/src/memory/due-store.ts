@@ -1,7 +1,8 @@
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { defineResource } from "../kernel/definition.ts"
+import { callerTraceparent } from "../due-work/trace-context.ts"
 import { type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkSchedule, DueWorkStore, type NextDue } from "../due-work/port.ts"
-import type { NotFound } from "@paykit/core"
+import type { NotFound, StorageError } from "@paykit/core"
 import { type DuplicateId, RepositoryBackend, type VersionConflict, type Versioned } from "../kernel/ports/repository.ts"
 
 /**
@@ -22,7 +23,9 @@ const DueRow = Schema.Struct({
   attempt: Schema.Number,
   lease_owner: Schema.NullOr(Schema.String),
   lease_until: Schema.NullOr(Schema.Number),
-  done: Schema.Boolean
+  done: Schema.Boolean,
+  /** The span that scheduled it (`DueItem.traceparent`). */
+  trace_parent: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 type DueRow = typeof DueRow.Type
 
@@ -51,8 +54,12 @@ const leaseOpen = (row: DueRow, realNow: number) => row.lease_until === null || 
  * are atomic, so a lost race there is an answer (nothing claimed, a lease not held), never an
  * error. Each retry follows someone else's progress, so it ends.
  */
-const freshly = <A>(attempt: Effect.Effect<A, VersionConflict | DuplicateId | NotFound>): Effect.Effect<A> =>
-  attempt.pipe(Effect.retry({ while: (e) => e._tag === "VersionConflict" || e._tag === "DuplicateId" }), Effect.orDie)
+const freshly = <A>(attempt: Effect.Effect<A, VersionConflict | DuplicateId | NotFound | StorageError>): Effect.Effect<A, StorageError> =>
+  attempt.pipe(
+    Effect.retry({ while: (e) => e._tag === "VersionConflict" || e._tag === "DuplicateId" }),
+    // Refusals this store's own rows rule out are defects; a storage fault stays typed.
+    Effect.catch((e) => e._tag === "StorageError" ? Effect.fail(e) : Effect.die(e))
+  )
 
 export const makeInMemoryDueWorkStore = Effect.gen(function*() {
   const backend = yield* RepositoryBackend
@@ -69,7 +76,7 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
     )
   const find = (item: Pick<DueItem, "organisation" | "kind" | "key">) => Effect.option(rows.get(item.organisation, rowId(item.kind, item.key)))
   /** Writes `change` of the row if `owner` holds its lease; the repository's version check keeps two writers apart. */
-  const ifOwned = (item: DueItem, owner: string, change: (row: DueRow) => DueRow): Effect.Effect<boolean> =>
+  const ifOwned = (item: DueItem, owner: string, change: (row: DueRow) => DueRow): Effect.Effect<boolean, StorageError> =>
     freshly(Effect.flatMap(find(item), (found) =>
       found._tag === "Some" && found.value.resource.lease_owner === owner && !found.value.resource.done
         ? Effect.as(rows.update(item.organisation, change(found.value.resource), found.value.version), true)
@@ -88,13 +95,15 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
           key: resource.key,
           dueAt: resource.due_at,
           attempt: resource.attempt,
+          traceparent: resource.trace_parent ?? null,
           offsetMillis: offsetOf(organisation)
         })
       )
     }))
   const store = DueWorkStore.of({
     schedule: (request) =>
-      freshly(Effect.flatMap(find(request), (found): Effect.Effect<void, VersionConflict | DuplicateId | NotFound> => {
+      Effect.flatMap(request.traceparent === undefined ? callerTraceparent : Effect.succeed(request.traceparent), (traceparent) =>
+      freshly(Effect.flatMap(find(request), (found): Effect.Effect<void, VersionConflict | DuplicateId | NotFound | StorageError> => {
         const id = rowId(request.kind, request.key)
         if (found._tag === "None") {
           const row: DueRow = {
@@ -106,16 +115,17 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
             attempt: 0,
             lease_owner: null,
             lease_until: null,
-            done: false
+            done: false,
+            trace_parent: traceparent
           }
           return Effect.asVoid(rows.insert(request.organisation, row))
         }
         const current = found.value.resource
         const next: DueRow = current.done
-          ? { ...current, due_at: request.dueAt, attempt: 0, lease_owner: null, lease_until: null, done: false }
-          : { ...current, due_at: Math.min(current.due_at, request.dueAt) }
+          ? { ...current, due_at: request.dueAt, attempt: 0, lease_owner: null, lease_until: null, done: false, trace_parent: traceparent }
+          : { ...current, due_at: Math.min(current.due_at, request.dueAt), trace_parent: current.trace_parent ?? traceparent }
         return Effect.asVoid(rows.update(request.organisation, next, found.value.version))
-      })),
+      }))),
     claimDue: (lease, limit) =>
       Effect.gen(function*() {
         const due = (yield* pendingOfAll(undefined)).filter(({ organisation, row }) =>
@@ -130,7 +140,7 @@ export const makeInMemoryDueWorkStore = Effect.gen(function*() {
         return claimed
       }),
     claimNextOf: (organisation, upTo, lease, passOver = []) =>
-      Effect.flatMap(pendingOfAll(organisation), (all): Effect.Effect<NextDue> => {
+      Effect.flatMap(pendingOfAll(organisation), (all): Effect.Effect<NextDue, StorageError> => {
         const next = all.find((row) => !isAmong(passOver, row))
         if (next === undefined || next.row.resource.due_at > upTo) return Effect.succeed({ _tag: "None" })
         if (!leaseOpen(next.row.resource, lease.realNow)) return Effect.succeed({ _tag: "Leased" })

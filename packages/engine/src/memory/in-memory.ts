@@ -3,7 +3,7 @@ import { NotFound } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import type { DueWorkSchedule, DueWorkStore } from "../due-work/port.ts"
 import { InMemoryDueWork } from "./due-store.ts"
-import { type ListQuery, matchesAll } from "../kernel/ports/list-query.ts"
+import { type ListQuery, matchesAll, orderedPageOf } from "../kernel/ports/list-query.ts"
 import { DuplicateId, type Repository, RepositoryBackend, Transactor, VersionConflict, type Versioned } from "../kernel/ports/repository.ts"
 import type { ResourceDefinition } from "../kernel/definition.ts"
 import { type CommittedTable, commitRow, committedRow, newCommittedTable } from "./committed-table.ts"
@@ -115,8 +115,8 @@ interface Tables {
    * under the lock.
    */
   readonly writeRow: <E extends Refusal>(name: string, organisation: string, id: string, change: (current: Row | undefined) => Row | E) => Effect.Effect<Row, E>
-  /** Writes new resources (version 1), all or none: one whose id exists is a defect. */
-  readonly writeNew: (name: string, organisation: string, resources: ReadonlyArray<{ readonly id: string }>) => Effect.Effect<void>
+  /** Writes new resources (version 1), all or none: one whose id exists fails them all (`DuplicateId`). */
+  readonly writeNew: (name: string, organisation: string, resources: ReadonlyArray<{ readonly id: string }>) => Effect.Effect<void, DuplicateId>
   readonly commit: (tx: OpenTransaction) => void
 }
 
@@ -168,7 +168,7 @@ const makeTables = (lock: Semaphore.Semaphore): Tables => {
   /** Checks every id, then writes every row: a duplicate leaves the store as it was. */
   const insertNew = (tx: OpenTransaction | undefined, name: string, organisation: string, resources: ReadonlyArray<{ readonly id: string }>) => {
     for (const { id } of resources) {
-      if (rowOf(tx, name, organisation, id) !== undefined) return Effect.die(new DuplicateId({ resource: name, id }))
+      if (rowOf(tx, name, organisation, id) !== undefined) return Effect.fail(new DuplicateId({ resource: name, id }))
     }
     for (const resource of resources) {
       const row: Row = { resource, version: 1 }
@@ -179,7 +179,7 @@ const makeTables = (lock: Semaphore.Semaphore): Tables => {
   }
 
   const writeNew = (name: string, organisation: string, resources: ReadonlyArray<{ readonly id: string }>) =>
-    Effect.withFiber((fiber): Effect.Effect<void> => {
+    Effect.withFiber((fiber): Effect.Effect<void, DuplicateId> => {
       const tx = transactionOf(fiber)
       return tx === undefined ? lock.withPermit(Effect.suspend(() => insertNew(undefined, name, organisation, resources))) : insertNew(tx, name, organisation, resources)
     })
@@ -225,7 +225,19 @@ const makeRepository = <A extends { readonly id: string; readonly created_at: st
           const resource = typed(row).resource
           return matchesAll(definition, resource, query.filters) ? resource : undefined
         }
-        return pageOfAscending(idsOf(tx, name, organisation), matching, query)
+        const order = query.order
+        if (order === undefined) return pageOfAscending(idsOf(tx, name, organisation), matching, query)
+        // An order other than by id: every match, sorted (the reference semantics; memory serves tests and small embeddings).
+        const matches = idsOf(tx, name, organisation).flatMap((id) => {
+          const resource = matching(id)
+          return resource === undefined ? [] : [resource]
+        })
+        const valueOf = definition.filters[order.key]
+        const placeOf = (id: string) => {
+          const row = rowOf(tx, name, organisation, id)
+          return row === undefined ? undefined : valueOf(typed(row).resource)
+        }
+        return orderedPageOf(matches, valueOf, order.direction, placeOf, query)
       }),
     scan: (organisation, filters: ListQuery<K>["filters"], page) =>
       read((tx) => {

@@ -2,3 +2,4 @@
 export * from "./in-memory.ts"
 export * from "./sandbox-bank.ts"
 export * from "./due-store.ts"
+export * from "./files-bank.ts"

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { now } from "@paykit/core"
+import { now, OrganisationId } from "@paykit/core"
 import { sweepKind } from "../due-work/deadlines.ts"
 import { dueDone, type DueWorkDeclarations } from "../due-work/port.ts"
 import { IMPORT_EXPIRY, IMPORT_PROCESSING, IMPORT_VALIDATION, OutboundPaymentImports } from "./outbound-payment-imports.ts"
@@ -19,7 +19,7 @@ export const outboundDeadlines: Effect.Effect<DueWorkDeclarations, never, Outbou
       sweepKind(IMPORT_VALIDATION, imports.validatePending),
       sweepKind(IMPORT_EXPIRY, (o) => Effect.flatMap(now, (at) => imports.expireUnauthorised(o, at))),
       // Keyed by the import: finishes its processing if a crash cut it off (each chunk its own unit of work).
-      { kind: IMPORT_PROCESSING, ownUnitsOfWork: true, run: (item) => Effect.as(imports.finishProcessing(item.organisation, item.key), dueDone) },
+      { kind: IMPORT_PROCESSING, ownUnitsOfWork: true, run: (item) => Effect.as(imports.finishProcessing(OrganisationId(item.organisation), item.key), dueDone) },
       sweepKind(OUTBOUND_APPROVAL_EXPIRY, (o) => Effect.flatMap(now, (at) => outbound.expireUnapproved(o, at)))
     ]
   }

@@ -1,5 +1,5 @@
 import { Cause, Effect, Exit } from "effect"
-import { type Timestamp, timestampToMillis, MILLIS_PER_DAY } from "@paykit/core"
+import { type Timestamp, timestampToMillis, MILLIS_PER_DAY, type StorageError } from "@paykit/core"
 import { eq, oneOf } from "../kernel/ports/list-query.ts"
 import type { NameVerificationResult, NameVerifier } from "../kernel/ports/name-verifier.ts"
 import type { Transactor, Versioned } from "../kernel/ports/repository.ts"
@@ -37,7 +37,7 @@ type Counting = { -readonly [K in keyof EntryCounts]: EntryCounts[K] }
 type Recipient = { readonly problem: string } | { readonly problem: null; readonly account: CustomerBankAccount }
 
 /** Why an entry's recipient cannot be paid, or the account when it can. */
-const recipientOf = (deps: ImportDueWork, organisation: string, accountId: string): Effect.Effect<Recipient> =>
+const recipientOf = (deps: ImportDueWork, organisation: string, accountId: string): Effect.Effect<Recipient, StorageError> =>
   Effect.match(deps.customerAccounts.get(organisation, accountId), {
     onFailure: () => ({ problem: "must be a customer bank account of this organisation" }),
     onSuccess: (a) =>

@@ -1,13 +1,5 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import {
-  type IdGenerator,
-  
-  type NotFound,
-  type Timestamp,
-  
-  decodeInputEffect,
-  newId,
-  now, timestampToMillis, type OperationError, type FieldError, fieldError, validationFailed } from "@paykit/core"
+import { decodeAtBoundary, decodeInputEffect, fieldError, type FieldError, type IdGenerator, newId, type NotFound, now, type OperationError, OrganisationId, type StorageError, type Timestamp, timestampToMillis, validationFailed, type ValidationFailed } from "@paykit/core"
 import { outboundPaymentImportMachine } from "@paykit/machines"
 import { OUTBOUND_PAYMENT_IMPORTS } from "@paykit/validation"
 import { EventLog } from "../kernel/ports/event-log.ts"
@@ -21,10 +13,10 @@ import {
   AuthorisingUser,
   type EntryValidationErrors,
   type OutboundPaymentImport,
-  type OutboundPaymentImportCreateRequest,
+  OutboundPaymentImportCreateRequest,
   type OutboundPaymentImportEntry,
-  type OutboundPaymentImportEntryListParams,
-  type OutboundPaymentImportListParams
+  OutboundPaymentImportEntryListParams,
+  OutboundPaymentImportListParams
 } from "./domain/outbound-payment-imports.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
@@ -37,6 +29,10 @@ import { expireUnauthorised, IMPORT_AUTHORISATION_WINDOW_MILLIS, type ImportDueW
 import { optionalSchedule } from "../due-work/deadlines.ts"
 import type { DueRequest } from "../due-work/port.ts"
 
+const decodeCreate = decodeAtBoundary(OutboundPaymentImportCreateRequest, OUTBOUND_PAYMENT_IMPORTS)
+const decodeList = decodeAtBoundary(OutboundPaymentImportListParams, OUTBOUND_PAYMENT_IMPORTS)
+const decodeEntryList = decodeAtBoundary(OutboundPaymentImportEntryListParams, "outbound_payment_import_entries")
+
 /**
  * Where a user reviews and authorises imports: this server's import page
  * (`HOSTED_PAGE_PATHS.outboundPaymentImport`) under this base. The server provides its public URL
@@ -47,7 +43,7 @@ export const DashboardBaseUrl = Context.Reference<string>("@paykit/engine/Dashbo
   defaultValue: () => ""
 })
 
-export const authorisationUrlOf = (base: string, organisation: string, id: string): string =>
+export const authorisationUrlOf = (base: string, organisation: OrganisationId, id: string): string =>
   hostedPageUrl(base, "outboundPaymentImport", { organisation, id })
 
 type Errors = OperationError
@@ -80,7 +76,7 @@ export const IMPORT_VALIDATION_DELAY_MS = 5_000
  * none), as an outbound payment's creation does; whether a held account can be paid (enabled,
  * GBP) is the validation's, which runs when the import is checked.
  */
-const checkRecipientsHeld = (deps: ImportDeps, organisation: string, command: OutboundPaymentImportCreateRequest) =>
+const checkRecipientsHeld = (deps: ImportDeps, organisation: OrganisationId, command: OutboundPaymentImportCreateRequest) =>
   Effect.gen(function*() {
     const errors: Array<FieldError> = []
     for (const [index, item] of command.entry_items.entries()) {
@@ -91,7 +87,7 @@ const checkRecipientsHeld = (deps: ImportDeps, organisation: string, command: Ou
   })
 
 /** Stores the import (created, then validating at once) and its entries. */
-const create = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, command: OutboundPaymentImportCreateRequest) {
+const create = Effect.fnUntraced(function*(deps: ImportDeps, organisation: OrganisationId, command: OutboundPaymentImportCreateRequest) {
   const creditor = yield* resolveCreditor(deps.creditors, organisation, OUTBOUND_PAYMENT_IMPORTS, command.links?.creditor)
   yield* checkRecipientsHeld(deps, organisation, command)
   const id = yield* newId("outbound_payment_import")
@@ -146,7 +142,7 @@ export const IMPORT_PROCESSING_CHUNK_SIZE = 100
  */
 const processEntry = Effect.fnUntraced(function*(
   deps: ImportDeps,
-  organisation: string,
+  organisation: OrganisationId,
   batch: OutboundPaymentImport,
   entry: Versioned<OutboundPaymentImportEntry>
 ) {
@@ -177,7 +173,7 @@ const processEntry = Effect.fnUntraced(function*(
  */
 const processChunk = Effect.fnUntraced(function*(
   deps: ImportDeps,
-  organisation: string,
+  organisation: OrganisationId,
   batch: OutboundPaymentImport,
   chunk: ReadonlyArray<Versioned<OutboundPaymentImportEntry>>
 ) {
@@ -206,10 +202,10 @@ const decodeUser = decodeInputEffect(AuthorisingUser, "user")
 export const IMPORT_PROCESSING_RECOVERY_MS = 10 * 60_000
 export const IMPORT_PROCESSING = "import_processing"
 
-type Schedule = (request: DueRequest) => Effect.Effect<void>
+type Schedule = (request: DueRequest) => Effect.Effect<void, StorageError>
 
 /** The authorisation itself, in one unit of work: the import moves to processing, its recovery row is due. */
-const startProcessing = Effect.fnUntraced(function*(deps: ImportDeps, schedule: Schedule, organisation: string, id: string, user: string) {
+const startProcessing = Effect.fnUntraced(function*(deps: ImportDeps, schedule: Schedule, organisation: OrganisationId, id: string, user: string) {
   const by = yield* decodeUser(user)
   const current = yield* deps.imports.get(organisation, id)
   const processing = yield* moveImport(deps.imports, organisation, current, "authorise", {
@@ -222,7 +218,7 @@ const startProcessing = Effect.fnUntraced(function*(deps: ImportDeps, schedule: 
 })
 
 /** The import ends processed, its counts read from its entries (whoever processed them). */
-const finishProcessing = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, id: string) {
+const finishProcessing = Effect.fnUntraced(function*(deps: ImportDeps, organisation: OrganisationId, id: string) {
   const latest = yield* deps.imports.get(organisation, id)
   if (latest.resource.status !== "processing") return latest.resource
   const entries = yield* entriesOf(deps.entries, organisation, id)
@@ -240,7 +236,7 @@ const finishProcessing = Effect.fnUntraced(function*(deps: ImportDeps, organisat
  * work (so on PGlite's one connection a request waits behind one chunk, not the import), then the
  * import ends processed. Run by the authorisation, and by the recovery row after a crash.
  */
-const processAuthorised = (deps: ImportDeps, run: UnitOfWork, organisation: string, id: string) =>
+const processAuthorised = (deps: ImportDeps, run: UnitOfWork, organisation: OrganisationId, id: string) =>
   Effect.gen(function*() {
     const current = yield* deps.imports.get(organisation, id)
     if (current.resource.status !== "processing") return current.resource
@@ -250,7 +246,7 @@ const processAuthorised = (deps: ImportDeps, run: UnitOfWork, organisation: stri
     return yield* run(finishProcessing(deps, organisation, id))
   })
 
-const cancel = Effect.fnUntraced(function*(deps: ImportDeps, organisation: string, id: string) {
+const cancel = Effect.fnUntraced(function*(deps: ImportDeps, organisation: OrganisationId, id: string) {
   const current = yield* deps.imports.get(organisation, id)
   return yield* moveImport(deps.imports, organisation, current, "cancel", {
     origin: "api",
@@ -261,28 +257,28 @@ const cancel = Effect.fnUntraced(function*(deps: ImportDeps, organisation: strin
 
 export class OutboundPaymentImports extends Context.Service<OutboundPaymentImports, {
   /** Stores the import and its entries and starts validation: answers `validating`. */
-  readonly create: (organisation: string, command: OutboundPaymentImportCreateRequest) => Effect.Effect<OutboundPaymentImport, Errors>
-  readonly get: (organisation: string, id: string) => Effect.Effect<OutboundPaymentImport, NotFound>
-  readonly list: (organisation: string, params: OutboundPaymentImportListParams) => Effect.Effect<Page<OutboundPaymentImport>>
+  readonly create: (organisation: OrganisationId, command: typeof OutboundPaymentImportCreateRequest.Encoded) => Effect.Effect<OutboundPaymentImport, Errors>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<OutboundPaymentImport, NotFound | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof OutboundPaymentImportListParams.Encoded) => Effect.Effect<Page<OutboundPaymentImport>, ValidationFailed | StorageError>
   /** `GET /outbound_payment_import_entries?outbound_payment_import=IM...` */
-  readonly listEntries: (organisation: string, params: OutboundPaymentImportEntryListParams) => Effect.Effect<Page<OutboundPaymentImportEntry>>
+  readonly listEntries: (organisation: OrganisationId, params: typeof OutboundPaymentImportEntryListParams.Encoded) => Effect.Effect<Page<OutboundPaymentImportEntry>, ValidationFailed | StorageError>
   /**
    * A dashboard user (named by `user`, not blank) authorises a valid import: it moves to
    * processing, one outbound payment is created (and approved, when the payment account covers
    * it) per entry, and the import ends processed. Not an API endpoint: the dashboard calls it.
    */
-  readonly authorise: (organisation: string, id: string, user: string) => Effect.Effect<OutboundPaymentImport, Errors>
-  readonly cancel: (organisation: string, id: string) => Effect.Effect<OutboundPaymentImport, Errors>
+  readonly authorise: (organisation: OrganisationId, id: string, user: string) => Effect.Effect<OutboundPaymentImport, Errors>
+  readonly cancel: (organisation: OrganisationId, id: string) => Effect.Effect<OutboundPaymentImport, Errors>
   /**
    * Simulator hook: validation of every `validating` import completes. An entry whose recipient
    * account is missing, disabled or not GBP is invalid; every other entry is checked by
    * confirmation of payee. Any invalid entry makes the import invalid.
    */
-  readonly validatePending: (organisation: string) => Effect.Effect<ReadonlyArray<OutboundPaymentImport>>
+  readonly validatePending: (organisation: OrganisationId) => Effect.Effect<ReadonlyArray<OutboundPaymentImport>, StorageError>
   /** The recovery row of an authorised import (`IMPORT_PROCESSING`): processing a crash cut off is finished. */
-  readonly finishProcessing: (organisation: string, id: string) => Effect.Effect<void>
+  readonly finishProcessing: (organisation: OrganisationId, id: string) => Effect.Effect<void, StorageError>
   /** Simulator hook: imports not authorised within the window are cancelled (`expired`). */
-  readonly expireUnauthorised: (organisation: string, now: Timestamp) => Effect.Effect<ReadonlyArray<OutboundPaymentImport>>
+  readonly expireUnauthorised: (organisation: OrganisationId, now: Timestamp) => Effect.Effect<ReadonlyArray<OutboundPaymentImport>, StorageError>
 }>()("@paykit/engine/OutboundPaymentImports") {
   static readonly layer: Layer.Layer<
     OutboundPaymentImports,
@@ -315,16 +311,16 @@ export class OutboundPaymentImports extends Context.Service<OutboundPaymentImpor
         // Validation seconds after creation and the authorisation window's end are due work,
         // committed with the import.
         create: (o, command) =>
-          run(Effect.tap(create(deps, o, command), (i) => {
+          Effect.flatMap(decodeCreate(command), (c) => run(Effect.tap(create(deps, o, c), (i) => {
             const created = timestampToMillis(i.created_at)
             return Effect.andThen(
               schedule({ organisation: o, kind: IMPORT_VALIDATION, key: i.id, dueAt: created + IMPORT_VALIDATION_DELAY_MS }),
               schedule({ organisation: o, kind: IMPORT_EXPIRY, key: i.id, dueAt: created + IMPORT_AUTHORISATION_WINDOW_MILLIS })
             )
-          })),
+          }))),
         get: (o, id) => Effect.map(deps.imports.get(o, id), (v) => v.resource),
-        list: (o, params) => deps.imports.list(o, toListQuery(params, { status: params.status === undefined ? undefined : eq(params.status) })),
-        listEntries: (o, params) => deps.entries.list(o, toListQuery(params, { outbound_payment_import: eq(params.outbound_payment_import) })),
+        list: (o, plain) => Effect.flatMap(decodeList(plain), (params) => deps.imports.list(o, toListQuery(params, { status: params.status === undefined ? undefined : eq(params.status) }))),
+        listEntries: (o, plain) => Effect.flatMap(decodeEntryList(plain), (params) => deps.entries.list(o, toListQuery(params, { outbound_payment_import: eq(params.outbound_payment_import) }))),
         authorise: (o, id, user) => Effect.andThen(run(startProcessing(deps, schedule, o, id, user)), processAuthorised(deps, run, o, id)),
         cancel: (o, id) => run(cancel(deps, o, id)),
         validatePending: (o) => validatePending(deps, o),

@@ -1,4 +1,6 @@
+import type { OrganisationId } from "@paykit/core"
 import { Context, Effect, Layer, Schema } from "effect"
+import type { StorageError } from "@paykit/core"
 import { OUTBOUND_PAYMENT_STATUSES } from "@paykit/machines"
 import { sumBig } from "@paykit/money"
 import { OutboundPaymentRepository } from "./repositories.ts"
@@ -22,7 +24,7 @@ export const OutboundPaymentStats = Schema.Struct({
 export type OutboundPaymentStats = typeof OutboundPaymentStats.Type
 
 export class OutboundPaymentStatistics extends Context.Service<OutboundPaymentStatistics, {
-  readonly stats: (organisation: string) => Effect.Effect<OutboundPaymentStats>
+  readonly stats: (organisation: OrganisationId) => Effect.Effect<OutboundPaymentStats, StorageError>
 }>()("@paykit/engine/OutboundPaymentStatistics") {
   static readonly layer: Layer.Layer<OutboundPaymentStatistics, never, OutboundPaymentRepository> = Layer.effect(
     OutboundPaymentStatistics,

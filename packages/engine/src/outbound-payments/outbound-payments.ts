@@ -1,15 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import {
-  type IdGenerator,
-  InvalidState,
-  type LocalDate,
-  type NotFound,
-  type Timestamp,
-  
-  invalidField,
-  today,
-  validationFailed,
-  withNewId, type OperationError } from "@paykit/core"
+import { decodeAtBoundary, decodeOptionalAtBoundary, type IdGenerator, invalidField, InvalidState, type LocalDate, type NotFound, type OperationError, OrganisationId, type StorageError, type Timestamp, today, validationFailed, type ValidationFailed, withNewId } from "@paykit/core"
 import { outboundPaymentMachine } from "@paykit/machines"
 import { executionDateRule, OUTBOUND_PAYMENTS, toFieldErrors } from "@paykit/validation"
 import { BankGateway } from "../kernel/ports/bank-gateway.ts"
@@ -22,14 +12,14 @@ import { CustomerBankAccountRepository } from "../customers/repositories.ts"
 import { OutboundPaymentImportRepository, OutboundPaymentRepository } from "./repositories.ts"
 import { PaymentAccountRepository, PaymentAccountStatementRepository, PaymentAccountTransactionRepository } from "../payment-accounts/repositories.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
-import type {
-  OutboundPayment,
+import {
+  type OutboundPayment,
   OutboundPaymentCancelRequest,
   OutboundPaymentCreateRequest,
   OutboundPaymentListParams,
   OutboundPaymentUpdateRequest,
   OutboundPaymentWithdrawalRequest,
-  RecipientVerification
+  type RecipientVerification
 } from "./domain/outbound-payments.ts"
 import { rangeFilter, toListQuery } from "../kernel/list-params.ts"
 import { resolveCreditor } from "../creditors/creditor-link.ts"
@@ -97,6 +87,12 @@ interface Opening {
 
 type PaymentCommand = OutboundPaymentCreateRequest | OutboundPaymentWithdrawalRequest
 
+
+const decodeCreate = decodeAtBoundary(OutboundPaymentCreateRequest, "outbound_payments")
+const decodeWithdrawal = decodeAtBoundary(OutboundPaymentWithdrawalRequest, "outbound_payments")
+const decodeUpdate = decodeAtBoundary(OutboundPaymentUpdateRequest, "outbound_payments")
+const decodeList = decodeAtBoundary(OutboundPaymentListParams, "outbound_payments")
+const decodeCancel = decodeOptionalAtBoundary(OutboundPaymentCancelRequest, "outbound_payments")
 /**
  * Stores a new payment: it is created `verifying` and its verification completes at once (the
  * recipient was checked before), leaving it pending approval, judged on `day`. The account that
@@ -282,34 +278,34 @@ const list = (deps: OutboundPaymentDeps, organisation: string, params: OutboundP
 }
 
 export class OutboundPayments extends Context.Service<OutboundPayments, {
-  readonly create: (organisation: string, command: OutboundPaymentCreateRequest) => Effect.Effect<OutboundPayment, Errors>
+  readonly create: (organisation: OrganisationId, command: typeof OutboundPaymentCreateRequest.Encoded) => Effect.Effect<OutboundPayment, Errors>
   /** A payment to the creditor's own verified GBP payout account (`POST /outbound_payments/withdrawal`). */
-  readonly withdraw: (organisation: string, command: OutboundPaymentWithdrawalRequest) => Effect.Effect<OutboundPayment, Errors>
-  readonly get: (organisation: string, id: string) => Effect.Effect<OutboundPayment, NotFound>
-  readonly list: (organisation: string, params: OutboundPaymentListParams) => Effect.Effect<Page<OutboundPayment>>
-  readonly update: (organisation: string, id: string, command: OutboundPaymentUpdateRequest) => Effect.Effect<OutboundPayment, Errors>
+  readonly withdraw: (organisation: OrganisationId, command: typeof OutboundPaymentWithdrawalRequest.Encoded) => Effect.Effect<OutboundPayment, Errors>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<OutboundPayment, NotFound | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof OutboundPaymentListParams.Encoded) => Effect.Effect<Page<OutboundPayment>, ValidationFailed | StorageError>
+  readonly update: (organisation: OrganisationId, id: string, command: typeof OutboundPaymentUpdateRequest.Encoded) => Effect.Effect<OutboundPayment, Errors>
   /** pending_approval -> scheduled, reserving the amount in the creditor's payment account. */
-  readonly approve: (organisation: string, id: string) => Effect.Effect<OutboundPayment, Errors>
+  readonly approve: (organisation: OrganisationId, id: string) => Effect.Effect<OutboundPayment, Errors>
   /**
    * Approves, in order, the creditor's payments pending approval that its balance covers,
    * reserving their total in one move of the balance (an import's chunk); the rest stay pending.
    */
-  readonly approveAll: (organisation: string, creditor: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<OutboundPayment>, Errors>
+  readonly approveAll: (organisation: OrganisationId, creditor: string, ids: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<OutboundPayment>, Errors>
   /** Before execution; a scheduled payment's reservation is released. */
-  readonly cancel: (organisation: string, id: string, command?: OutboundPaymentCancelRequest) => Effect.Effect<OutboundPayment, Errors>
+  readonly cancel: (organisation: OrganisationId, id: string, command?: typeof OutboundPaymentCancelRequest.Encoded) => Effect.Effect<OutboundPayment, Errors>
   /**
    * Simulator hook: every scheduled payment whose execution date is `today` or earlier (or which
    * has none) moves to executing and is sent to the bank; the bank's answer moves it to executed
    * (the reservation becomes the debit) or failed (the reservation is released). Each payment is
    * its own unit of work. Returns the payments sent, in their final state.
    */
-  readonly executeDue: (organisation: string, today: LocalDate) => Effect.Effect<ReadonlyArray<OutboundPayment>>
+  readonly executeDue: (organisation: OrganisationId, today: LocalDate) => Effect.Effect<ReadonlyArray<OutboundPayment>, StorageError>
   /**
    * Simulator hook: payments still pending approval after their execution date (London), or
    * `OUTBOUND_PAYMENT_APPROVAL_WINDOW_DAYS` after creation when they have none, are cancelled
    * (`approval_expired`, event `cancelled`). Nothing was reserved for them, so no balance moves.
    */
-  readonly expireUnapproved: (organisation: string, now: Timestamp) => Effect.Effect<ReadonlyArray<OutboundPayment>>
+  readonly expireUnapproved: (organisation: OrganisationId, now: Timestamp) => Effect.Effect<ReadonlyArray<OutboundPayment>, StorageError>
 }>()("@paykit/engine/OutboundPayments") {
   static readonly layer: Layer.Layer<
     OutboundPayments,
@@ -351,14 +347,14 @@ export class OutboundPayments extends Context.Service<OutboundPayments, {
         run(Effect.tap(made, (p) =>
           schedule({ organisation: o, kind: OUTBOUND_APPROVAL_EXPIRY, key: p.id, dueAt: approvalDeadlineOf(p) })))
       return OutboundPayments.of({
-        create: (o, command) => withDeadline(o, create(deps, o, command)),
-        withdraw: (o, command) => withDeadline(o, withdraw(deps, o, command)),
+        create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => withDeadline(o, create(deps, o, c))),
+        withdraw: (o, command) => Effect.flatMap(decodeWithdrawal(command), (c) => withDeadline(o, withdraw(deps, o, c))),
         get: (o, id) => Effect.map(deps.payments.get(o, id), (v) => v.resource),
-        list: (o, params) => list(deps, o, params),
-        update: (o, id, command) => run(update(deps, o, id, command)),
+        list: (o, params) => Effect.flatMap(decodeList(params), (p) => list(deps, o, p)),
+        update: (o, id, command) => Effect.flatMap(decodeUpdate(command), (c) => run(update(deps, o, id, c))),
         approve: (o, id) => run(approve(deps, o, id)),
         approveAll: (o, creditor, ids) => run(approveAll(deps, o, creditor, ids)),
-        cancel: (o, id, command = {}) => run(cancel(deps, o, id, command)),
+        cancel: (o, id, command) => Effect.flatMap(decodeCancel(command), (c) => run(cancel(deps, o, id, c ?? {}))),
         executeDue: (o, day) => executeDue(deps, o, day),
         expireUnapproved: (o, at) => expireUnapproved(deps, o, at)
       })

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, type NotFound, newId, now, requestPointer, type OperationError } from "@paykit/core"
+import { decodeAtBoundary, type IdGenerator, newId, type NotFound, now, type OperationError, type OrganisationId, requestPointer, type StorageError, type StorageFailure, type ValidationFailed } from "@paykit/core"
 import { type Cause, type PayerAuthorisationEvent, payerAuthorisationMachine } from "@paykit/machines"
 import { resolveBankDetails } from "@paykit/validation"
 import { EventLog } from "../kernel/ports/event-log.ts"
@@ -19,6 +19,9 @@ import { createPayerResources } from "./resources.ts"
 import { API_CAUSE, applyCreation, applyTransition, captureUnitOfWork } from "../kernel/support.ts"
 
 const ROOT = "payer_authorisations"
+
+// Every field may be missing (the payer completes it later), but what is there has its form, and no other field is taken.
+const decodeBody = decodeAtBoundary(PayerAuthorisationBody, ROOT)
 
 export { PayerAuthorisationBody }
 
@@ -96,7 +99,7 @@ interface Deps {
 
 const move = (
   deps: Pick<Deps, "repository">,
-  organisation: string,
+  organisation: OrganisationId,
   current: Versioned<PayerAuthorisation>,
   event: PayerAuthorisationEvent,
   cause: Cause,
@@ -117,7 +120,7 @@ const move = (
     ...(patch === undefined ? {} : { patch })
   })
 
-const create = (deps: Pick<Deps, "repository">, organisation: string, body: PayerAuthorisationBody) =>
+const create = (deps: Pick<Deps, "repository">, organisation: OrganisationId, body: PayerAuthorisationBody) =>
   Effect.gen(function*() {
     const fields: Omit<PayerAuthorisation, "status"> = {
       id: yield* newId("payer_authorisation"),
@@ -137,20 +140,20 @@ const create = (deps: Pick<Deps, "repository">, organisation: string, body: Paye
     return created.resource
   })
 
-const update = (deps: Pick<Deps, "repository">, organisation: string, id: string, body: PayerAuthorisationBody) =>
+const update = (deps: Pick<Deps, "repository">, organisation: OrganisationId, id: string, body: PayerAuthorisationBody) =>
   Effect.gen(function*() {
     const current = yield* deps.repository.get(organisation, id)
     return yield* move(deps, organisation, current, "update", { origin: "api", cause: "payer_authorisation_updated" }, (p) => ({ ...p, ...merged(p, body) }))
   })
 
-const submit = (deps: Pick<Deps, "repository">, organisation: string, id: string) =>
+const submit = (deps: Pick<Deps, "repository">, organisation: OrganisationId, id: string) =>
   Effect.gen(function*() {
     const current = yield* deps.repository.get(organisation, id)
     return yield* move(deps, organisation, current, "submit", { origin: "payer", cause: "payer_authorisation_submitted" })
   })
 
 /** Confirmation and resource creation, one unit of work: all of it, or none. */
-const confirmAndCreate = (deps: Deps, organisation: string, id: string) =>
+const confirmAndCreate = (deps: Deps, organisation: OrganisationId, id: string) =>
   Effect.gen(function*() {
     const current = yield* deps.repository.get(organisation, id)
     const confirmed = yield* move(deps, organisation, current, "confirm", { origin: "payer", cause: "payer_authorisation_confirmed" })
@@ -161,7 +164,7 @@ const confirmAndCreate = (deps: Deps, organisation: string, id: string) =>
       (p) => ({ ...p, links }))
   })
 
-const failAfterConfirm = (deps: Pick<Deps, "repository">, organisation: string, id: string, why: string) =>
+const failAfterConfirm = (deps: Pick<Deps, "repository">, organisation: OrganisationId, id: string, why: string) =>
   Effect.gen(function*() {
     const current = yield* deps.repository.get(organisation, id)
     yield* move(deps, organisation, current, "confirm", { origin: "payer", cause: "payer_authorisation_confirmed" })
@@ -170,16 +173,16 @@ const failAfterConfirm = (deps: Pick<Deps, "repository">, organisation: string, 
   })
 
 export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
-  readonly create: (organisation: string, command: PayerAuthorisationBody) => Effect.Effect<PayerAuthorisation>
-  readonly get: (organisation: string, id: string) => Effect.Effect<PayerAuthorisation, NotFound>
-  readonly update: (organisation: string, id: string, command: PayerAuthorisationBody) => Effect.Effect<PayerAuthorisation, Errors>
-  readonly submit: (organisation: string, id: string) => Effect.Effect<PayerAuthorisation, Errors>
+  readonly create: (organisation: OrganisationId, command: typeof PayerAuthorisationBody.Encoded) => Effect.Effect<PayerAuthorisation, ValidationFailed | StorageFailure>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<PayerAuthorisation, NotFound | StorageError>
+  readonly update: (organisation: OrganisationId, id: string, command: typeof PayerAuthorisationBody.Encoded) => Effect.Effect<PayerAuthorisation, Errors>
+  readonly submit: (organisation: OrganisationId, id: string) => Effect.Effect<PayerAuthorisation, Errors>
   /**
    * Confirms and, in the same call, creates the customer, bank account and mandate: the real
    * API does this asynchronously and announces `completed` (or `failed`); here the answer is
    * already `completed` or `failed`, with the same events.
    */
-  readonly confirm: (organisation: string, id: string) => Effect.Effect<PayerAuthorisation, Errors>
+  readonly confirm: (organisation: OrganisationId, id: string) => Effect.Effect<PayerAuthorisation, Errors>
 }>()("@paykit/engine/PayerAuthorisations") {
   static readonly layer: Layer.Layer<
     PayerAuthorisations,
@@ -191,9 +194,9 @@ export class PayerAuthorisations extends Context.Service<PayerAuthorisations, {
       const deps: Deps = { repository: yield* PayerAuthorisationRepository, customers: yield* Customers, mandates: yield* Mandates }
       const run = yield* captureUnitOfWork
       return PayerAuthorisations.of({
-        create: (o, c) => run(create(deps, o, c)),
+        create: (o, c) => Effect.flatMap(decodeBody(c), (body) => run(create(deps, o, body))),
         get: (o, id) => Effect.map(deps.repository.get(o, id), (v) => v.resource),
-        update: (o, id, c) => run(update(deps, o, id, c)),
+        update: (o, id, c) => Effect.flatMap(decodeBody(c), (body) => run(update(deps, o, id, body))),
         submit: (o, id) => run(submit(deps, o, id)),
         // When the resources cannot be created, the authorisation fails (and says why).
         confirm: (o, id) =>

@@ -1,3 +1,4 @@
+import type { OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import { resolveBankDetails } from "@paykit/validation"
 import type { Customers } from "../customers/customers.ts"
@@ -42,7 +43,7 @@ const bankAccountOf = (b: PayerAuthorisation["bank_account"], customer: string) 
 /** Creates the payer's customer, bank account and mandate through the collections services. */
 export const createPayerResources = (
   deps: { readonly customers: Customers["Service"]; readonly mandates: Mandates["Service"] },
-  organisation: string,
+  organisation: OrganisationId,
   pa: PayerAuthorisation
 ) =>
   Effect.gen(function*() {

@@ -1,16 +1,19 @@
 import { Context, Effect, Layer } from "effect"
-import { InvalidState, type NotFound, now, today, withNewId } from "@paykit/core"
+import { decodeAtBoundary, InvalidState, type NotFound, now, type OrganisationId, type StorageError, today, type ValidationFailed, withNewId } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import type { DuplicateId, VersionConflict } from "../kernel/ports/repository.ts"
 import { conflictOf, emit, insertNew } from "../kernel/support.ts"
 import { type AccountStatementStores, PaymentAccountRepository, PaymentAccountTransactionRepository } from "./repositories.ts"
 import type { PaymentAccount } from "./domain/payment-accounts.ts"
-import type {
-  PaymentAccountTransaction,
-  PaymentAccountTransactionDirection,
+import {
+  PAYMENT_ACCOUNT_TRANSACTIONS,
+  type PaymentAccountTransaction,
+  type PaymentAccountTransactionDirection,
   PaymentAccountTransactionListParams
 } from "./domain/payment-account-transactions.ts"
+
+const decodeList = decodeAtBoundary(PaymentAccountTransactionListParams, PAYMENT_ACCOUNT_TRANSACTIONS)
 
 type Transactions = PaymentAccountTransactionRepository["Service"]
 
@@ -101,9 +104,9 @@ export const recordMovement = (stores: AccountStatementStores, organisation: str
   })
 
 export class PaymentAccountTransactions extends Context.Service<PaymentAccountTransactions, {
-  readonly get: (organisation: string, id: string) => Effect.Effect<PaymentAccountTransaction, NotFound>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<PaymentAccountTransaction, NotFound | StorageError>
   /** An account's transactions valued in the range, newest first; 404 for an unknown account. */
-  readonly list: (organisation: string, account: string, params: PaymentAccountTransactionListParams) => Effect.Effect<Page<PaymentAccountTransaction>, NotFound>
+  readonly list: (organisation: OrganisationId, account: string, params: typeof PaymentAccountTransactionListParams.Encoded) => Effect.Effect<Page<PaymentAccountTransaction>, ValidationFailed | NotFound | StorageError>
 }>()("@paykit/engine/PaymentAccountTransactions") {
   static readonly layer: Layer.Layer<PaymentAccountTransactions, never, PaymentAccountRepository | PaymentAccountTransactionRepository> = Layer.effect(
     PaymentAccountTransactions,
@@ -112,13 +115,14 @@ export class PaymentAccountTransactions extends Context.Service<PaymentAccountTr
       const transactions = yield* PaymentAccountTransactionRepository
       return PaymentAccountTransactions.of({
         get: (o, id) => Effect.map(transactions.get(o, id), (v) => v.resource),
-        list: (o, account, params) =>
-          Effect.flatMap(accounts.get(o, account), () =>
-            transactions.list(o, toListQuery(params, {
-              payment_account: eq(account),
-              value_date: { op: "range", gte: params.value_date_from, lte: params.value_date_to },
-              direction: params.direction === undefined ? undefined : eq(params.direction)
-            })))
+        list: (o, account, plain) =>
+          Effect.flatMap(decodeList(plain), (params) =>
+            Effect.flatMap(accounts.get(o, account), () =>
+              transactions.list(o, toListQuery(params, {
+                payment_account: eq(account),
+                value_date: { op: "range", gte: params.value_date_from, lte: params.value_date_to },
+                direction: params.direction === undefined ? undefined : eq(params.direction)
+              }))))
       })
     })
   )

@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { type IdGenerator, InvalidState, type NotFound, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type ValidationFailed, withNewId } from "@paykit/core"
+import { asciiLetters, decodeAtBoundary, type IdGenerator, InvalidState, type NotFound, type OrganisationId, PAYMENT_ACCOUNT_HOLDER_NAME_MAX_LENGTH, type StorageError, type StorageFailure, type ValidationFailed, withNewId } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import type { Transactor, Versioned } from "../kernel/ports/repository.ts"
 import type { EventLog } from "../kernel/ports/event-log.ts"
@@ -11,34 +11,28 @@ import type { Creditor } from "../creditors/domain/creditors.ts"
 import {
   PAYMENT_ACCOUNTS,
   type PaymentAccount,
-  type PaymentAccountFundRequest,
-  type PaymentAccountListParams,
+  PaymentAccountFundRequest,
+  PaymentAccountListParams,
   paymentAccounts
 } from "./domain/payment-accounts.ts"
 import { toListQuery } from "../kernel/list-params.ts"
 import { captureUnitOfWork, insertNew, save } from "../kernel/support.ts"
 import { linkedCreditor } from "../creditors/creditor-link.ts"
 
+const decodeFund = decodeAtBoundary(PaymentAccountFundRequest, PAYMENT_ACCOUNTS)
+const decodeList = decodeAtBoundary(PaymentAccountListParams, PAYMENT_ACCOUNTS)
+
 /** Outbound payments are GBP only, so every payment account holds GBP. */
 export const PAYMENT_ACCOUNT_CURRENCY = "GBP"
 /** The bank that holds sandbox payment accounts (the platform's own account provider). */
 export const PAYMENT_ACCOUNT_BANK_NAME = "PAYKIT SANDBOX BANK"
-
-// Letters that Unicode decomposition does not reduce to ASCII.
-const SPECIAL_LETTERS: Readonly<Record<string, string>> = {
-  "ß": "SS", "Æ": "AE", "æ": "AE", "Ø": "O", "ø": "O", "Œ": "OE", "œ": "OE", "Ł": "L", "ł": "L",
-  "Đ": "D", "đ": "D", "Þ": "TH", "þ": "TH", "Ð": "D", "ð": "D", "ı": "I"
-}
 
 /**
  * The name as Faster Payments carries it: letters reduced to unaccented ASCII, upper-cased, other
  * characters outside the scheme's set dropped, runs of spaces collapsed, then cut to 18.
  */
 export const paymentAccountHolderName = (name: string): string =>
-  [...name.normalize("NFKD")]
-    .map((c) => SPECIAL_LETTERS[c] ?? c)
-    .join("")
-    .replace(/[\u0300-\u036f]/g, "")
+  asciiLetters(name)
     .toUpperCase()
     .replace(/[^A-Z0-9 &\-./]/g, "")
     .replace(/\s+/g, " ")
@@ -63,7 +57,7 @@ export const findAccount = (
   accounts: Accounts,
   organisation: string,
   creditor: string
-): Effect.Effect<Versioned<PaymentAccount> | undefined> =>
+): Effect.Effect<Versioned<PaymentAccount> | undefined, StorageError> =>
   Effect.map(accounts.scan(organisation, accountFilters(creditor)), (rows) => rows[0])
 
 /** The filters that find a creditor's payment account: one per creditor, in GBP. */
@@ -74,7 +68,7 @@ export const openAccount = Effect.fnUntraced(function*(
   accounts: Accounts,
   organisation: string,
   creditor: Creditor
-): Effect.fn.Return<Versioned<PaymentAccount>, never, IdGenerator> {
+): Effect.fn.Return<Versioned<PaymentAccount>, StorageError, IdGenerator> {
   const existing = yield* findAccount(accounts, organisation, creditor.id)
   return existing ?? (yield* openNewAccount(accounts, organisation, creditor))
 })
@@ -109,7 +103,7 @@ export const moveBalance = Effect.fnUntraced(function*(
   organisation: string,
   creditor: string,
   delta: number
-): Effect.fn.Return<PaymentAccount, InvalidState> {
+): Effect.fn.Return<PaymentAccount, InvalidState | StorageError> {
   const current = yield* findAccount(accounts, organisation, creditor)
   const balance = current?.resource.account_balance ?? 0
   if (current === undefined || balance + delta < 0) return yield* insufficientBalance(creditor, current?.resource, -delta)
@@ -136,13 +130,13 @@ const fund = Effect.fnUntraced(function*(
 })
 
 export class PaymentAccounts extends Context.Service<PaymentAccounts, {
-  readonly get: (organisation: string, id: string) => Effect.Effect<PaymentAccount, NotFound>
-  readonly list: (organisation: string, params: PaymentAccountListParams) => Effect.Effect<Page<PaymentAccount>>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<PaymentAccount, NotFound | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof PaymentAccountListParams.Encoded) => Effect.Effect<Page<PaymentAccount>, ValidationFailed | StorageError>
   /**
    * Sandbox only: money arrives in the creditor's payment account (`{amount, links: {creditor}}`),
    * opening the account on first use. The live platform funds it by bank transfer.
    */
-  readonly fund: (organisation: string, command: PaymentAccountFundRequest) => Effect.Effect<PaymentAccount, ValidationFailed | InvalidState>
+  readonly fund: (organisation: OrganisationId, command: typeof PaymentAccountFundRequest.Encoded) => Effect.Effect<PaymentAccount, ValidationFailed | InvalidState | StorageFailure>
 }>()("@paykit/engine/PaymentAccounts") {
   static readonly layer: Layer.Layer<
     PaymentAccounts,
@@ -159,8 +153,8 @@ export class PaymentAccounts extends Context.Service<PaymentAccounts, {
 
       return PaymentAccounts.of({
         get: (o, id) => Effect.map(accounts.get(o, id), (v) => v.resource),
-        list: (o, params) => accounts.list(o, toListQuery(params, { creditor: params.creditor === undefined ? undefined : eq(params.creditor) })),
-        fund: (o, command) => run(fund({ accounts, transactions, statements, creditors }, o, command))
+        list: (o, plain) => Effect.flatMap(decodeList(plain), (params) => accounts.list(o, toListQuery(params, { creditor: params.creditor === undefined ? undefined : eq(params.creditor) }))),
+        fund: (o, command) => Effect.flatMap(decodeFund(command), (c) => run(fund({ accounts, transactions, statements, creditors }, o, c)))
       })
     })
   )

@@ -1,10 +1,12 @@
 import { Context, Effect, Layer } from "effect"
-import { isIdOfResource, NotFound } from "@paykit/core"
+import { decodeAtBoundary, isIdOfResource, NotFound, type OrganisationId, type StorageError, type ValidationFailed } from "@paykit/core"
 import { BankGateway } from "../kernel/ports/bank-gateway.ts"
 import { CustomerBankAccountRepository } from "../customers/repositories.ts"
 import { MandateRepository } from "../mandates/repositories.ts"
 import { CHARGEABLE_MANDATE_STATUSES } from "../mandates/domain/mandates.ts"
-import type { FundsAvailability, FundsAvailabilityParams } from "./domain/funds-availability.ts"
+import { FUNDS_AVAILABILITY, type FundsAvailability, FundsAvailabilityParams } from "./domain/funds-availability.ts"
+
+const decodeParams = decodeAtBoundary(FundsAvailabilityParams, FUNDS_AVAILABILITY)
 
 /**
  * `GET /funds_availability/{mandate}`: whether the payer's account covers `amount` (none given:
@@ -13,7 +15,7 @@ import type { FundsAvailability, FundsAvailabilityParams } from "./domain/funds-
  * carry no consent parameters (limits per period) yet, so none narrows the answer.
  */
 export class FundsAvailabilities extends Context.Service<FundsAvailabilities, {
-  readonly check: (organisation: string, mandate: string, params: FundsAvailabilityParams) => Effect.Effect<FundsAvailability, NotFound>
+  readonly check: (organisation: OrganisationId, mandate: string, params: typeof FundsAvailabilityParams.Encoded) => Effect.Effect<FundsAvailability, ValidationFailed | NotFound | StorageError>
 }>()("@paykit/engine/FundsAvailabilities") {
   static readonly layer: Layer.Layer<FundsAvailabilities, never, MandateRepository | CustomerBankAccountRepository | BankGateway> = Layer.effect(
     FundsAvailabilities,
@@ -22,8 +24,9 @@ export class FundsAvailabilities extends Context.Service<FundsAvailabilities, {
       const accounts = yield* CustomerBankAccountRepository
       const bank = yield* BankGateway
       return FundsAvailabilities.of({
-        check: (organisation, id, params) =>
+        check: (organisation, id, query) =>
           Effect.gen(function*() {
+            const params = yield* decodeParams(query)
             // The path names a mandate though its collection is not the mandates': a malformed id names none.
             if (!isIdOfResource("mandate", id)) return yield* new NotFound({ resource: "mandates", id })
             const mandate = (yield* mandates.get(organisation, id)).resource

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { Currency, InvalidState, MandateScheme, Metadata } from "@paykit/core"
+import type { Currency, InvalidState, MandateScheme, Metadata, StorageError } from "@paykit/core"
 import { type Cause, type PaymentEvent, paymentMachine } from "@paykit/machines"
 import { itemsOfEntry } from "@paykit/money"
 import { CURRENCY_OF_MANDATE_SCHEME, type PaymentRequestScheme } from "@paykit/validation"
@@ -18,10 +18,6 @@ import type { CustomerBankAccountRepository } from "../customers/repositories.ts
 import type { InstalmentScheduleCheckRepository, PaymentRepository, PaymentReversalRepository } from "./repositories.ts"
 import type { MandateDormancyRepository, MandateRepository } from "../mandates/repositories.ts"
 import type { RefundRepository } from "../refunds/repositories.ts"
-
-/** Working days after the charge date on which the sandbox bank reports a late failure or a chargeback. */
-export const LATE_FAILURE_AFTER_BUSINESS_DAYS = 3
-export const CHARGEBACK_AFTER_BUSINESS_DAYS = 5
 
 /**
  * Why a payment (or a subscription, whose payments the daily run creates) in `currency` cannot
@@ -103,7 +99,7 @@ export const movePayment = (
   event: PaymentEvent,
   cause: Cause,
   options: { readonly patch?: (p: Payment) => Payment; readonly reason_code?: string; readonly eventMetadata?: Metadata } = {}
-): Effect.Effect<Payment, InvalidState, EngineContext> =>
+): Effect.Effect<Payment, InvalidState | StorageError, EngineContext> =>
   Effect.tap(applyTransition(deps.payments, {
     organisation,
     machine: paymentMachine,

@@ -5,9 +5,7 @@ export * from "./payments.ts"
 export * from "./domain/funds-availability.ts"
 export * from "./funds-availability.ts"
 export {
-  CHARGEBACK_AFTER_BUSINESS_DAYS,
   type InstantPaymentInput,
-  LATE_FAILURE_AFTER_BUSINESS_DAYS,
   ledgerMandateOf,
   mandateCurrencyRefusal,
   type PaymentOrigin,

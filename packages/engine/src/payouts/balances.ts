@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { CURRENCIES, type Currency, isCurrency, now, type NotFound, type Timestamp } from "@paykit/core"
+import { CURRENCIES, type Currency, decodeAtBoundary, isCurrency, type NotFound, now, type OrganisationId, type StorageError, type Timestamp, type ValidationFailed } from "@paykit/core"
 import { itemsOfEntry, sumBig } from "@paykit/money"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import type { AggregateGroup } from "../kernel/ports/repository.ts"
@@ -8,8 +8,10 @@ import { CreditorRepository } from "../creditors/repositories.ts"
 import type { Creditor } from "../creditors/domain/creditors.ts"
 import { LedgerRepository } from "../ledger/repositories.ts"
 import { PayoutRepository } from "./repositories.ts"
-import { type Balance, type BalanceListParams, BALANCE_TYPES, type BalanceType } from "./domain/balances.ts"
+import { type Balance, BalanceListParams, BALANCE_TYPES, type BalanceType } from "./domain/balances.ts"
 import { ascendingPageBy, keyedQueryOf } from "./tax-rates.ts"
+
+const decodeList = decodeAtBoundary(BalanceListParams, "balances")
 
 /**
  * `GET /balances?creditor=`: what a creditor's money is doing now, per currency, computed from the
@@ -44,7 +46,7 @@ export const balancesOf = (creditor: string, totals: Totals, at: Timestamp): Rea
   })
 
 /** Adds an aggregate grouped by currency to one balance type. */
-const addGroups = (totals: Totals, type: BalanceType, groups: Effect.Effect<ReadonlyArray<AggregateGroup>>) =>
+const addGroups = (totals: Totals, type: BalanceType, groups: Effect.Effect<ReadonlyArray<AggregateGroup>, StorageError>) =>
   Effect.map(groups, (rows) => {
     for (const row of rows) if (row.key !== null && isCurrency(row.key)) add(totals, row.key, type, row.sum)
   })
@@ -52,7 +54,7 @@ const addGroups = (totals: Totals, type: BalanceType, groups: Effect.Effect<Read
 export const balanceKey = (b: Balance) => `${b.currency}.${BALANCE_TYPES.indexOf(b.balance_type)}`
 
 export class Balances extends Context.Service<Balances, {
-  readonly list: (organisation: string, params: BalanceListParams) => Effect.Effect<Page<Balance>, NotFound>
+  readonly list: (organisation: OrganisationId, params: typeof BalanceListParams.Encoded) => Effect.Effect<Page<Balance>, ValidationFailed | NotFound | StorageError>
 }>()("@paykit/engine/Balances") {
   static readonly layer: Layer.Layer<Balances, never, CreditorRepository | PaymentRepository | LedgerRepository | PayoutRepository> = Layer.effect(
     Balances,
@@ -76,8 +78,9 @@ export class Balances extends Context.Service<Balances, {
           return totals
         })
       return Balances.of({
-        list: (organisation, params) =>
+        list: (organisation, plain) =>
           Effect.gen(function*() {
+            const params = yield* decodeList(plain)
             const creditor = (yield* creditors.get(organisation, params.creditor)).resource
             const balances = balancesOf(creditor.id, yield* totalsOf(organisation, creditor), yield* now)
             return ascendingPageBy(balances, balanceKey, keyedQueryOf(params))

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer } from "effect"
-import { CURRENCIES, type Currency, localDateOfMillis, now, type Timestamp, timestampToMillis } from "@paykit/core"
+import { CURRENCIES, type Currency, decodeAtBoundary, localDateOfMillis, now, type Timestamp, timestampToMillis, type ValidationFailed } from "@paykit/core"
 import { renderExchangeRate } from "@paykit/money"
 import type { Page } from "../kernel/ports/list-query.ts"
-import { type CurrencyExchangeRate, type CurrencyExchangeRateListParams } from "./domain/balances.ts"
+import { type CurrencyExchangeRate, CurrencyExchangeRateListParams } from "./domain/balances.ts"
 import { sandboxRate } from "./sandbox-fx.ts"
 import { ascendingPageBy, keyedQueryOf } from "./tax-rates.ts"
 
@@ -28,12 +28,14 @@ export const exchangeRatesAt = (params: CurrencyExchangeRateListParams, time: Ti
 
 const rateKey = (r: CurrencyExchangeRate) => `${r.source}${r.target}`
 
+const decodeList = decodeAtBoundary(CurrencyExchangeRateListParams, "currency_exchange_rates")
+
 const startOfDay = (t: Timestamp): Timestamp => `${localDateOfMillis(timestampToMillis(t))}T00:00:00.000Z` as Timestamp
 
 export class CurrencyExchangeRates extends Context.Service<CurrencyExchangeRates, {
-  readonly list: (params: CurrencyExchangeRateListParams) => Effect.Effect<Page<CurrencyExchangeRate>>
+  readonly list: (params: typeof CurrencyExchangeRateListParams.Encoded) => Effect.Effect<Page<CurrencyExchangeRate>, ValidationFailed>
 }>()("@paykit/engine/CurrencyExchangeRates") {
   static readonly layer: Layer.Layer<CurrencyExchangeRates> = Layer.succeed(CurrencyExchangeRates, CurrencyExchangeRates.of({
-    list: (params) => Effect.map(now, (t) => ascendingPageBy(exchangeRatesAt(params, startOfDay(t)), rateKey, keyedQueryOf(params)))
+    list: (plain) => Effect.flatMap(decodeList(plain), (params) => Effect.map(now, (t) => ascendingPageBy(exchangeRatesAt(params, startOfDay(t)), rateKey, keyedQueryOf(params))))
   }))
 }

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { CURRENCIES, type Currency, type NotFound } from "@paykit/core"
+import { CURRENCIES, type Currency, type NotFound, type StorageError } from "@paykit/core"
 import { itemsOfAppFeeEntry, itemsOfEntry, sumBig } from "@paykit/money"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
@@ -56,7 +56,7 @@ const waitingMoney = (stores: PayoutStores, organisation: string, creditor: stri
  * creditor with money waiting: per creditor and currency with unsettled money, the reason the
  * daily run would hold it, by creditor then currency. Empty when nothing is held.
  */
-export const payoutHolds = (stores: PayoutStores, organisation: string, creditorId?: string): Effect.Effect<ReadonlyArray<PayoutHold>, NotFound> =>
+export const payoutHolds = (stores: PayoutStores, organisation: string, creditorId?: string): Effect.Effect<ReadonlyArray<PayoutHold>, NotFound | StorageError> =>
   Effect.gen(function*() {
     if (creditorId !== undefined) yield* stores.creditors.get(organisation, creditorId)
     const waiting = yield* waitingMoney(stores, organisation, creditorId)

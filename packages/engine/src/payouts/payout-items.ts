@@ -1,25 +1,14 @@
 import { Context, Effect, Layer } from "effect"
-import {
-  addMonths,
-  fieldError,
-  InvalidApiUsage,
-  isIdOfResource,
-  localDateOfMillis,
-  type NotFound,
-  PAGE_SIZE_DEFAULT,
-  PAYOUT_ITEMS_GONE_REASON,
-  timestampToMillis,
-  today,
-  type ValidationFailed,
-  validationFailed
-} from "@paykit/core"
+import { addMonths, decodeAtBoundary, fieldError, InvalidApiUsage, isIdOfResource, localDateOfMillis, type NotFound, PAGE_SIZE_DEFAULT, PAYOUT_ITEMS_GONE_REASON, timestampToMillis, today, type ValidationFailed, validationFailed, type StorageError, OrganisationId } from "@paykit/core"
 import { itemsOfAppFeeEntry, itemsOfEntry, type PayoutItemDraft, renderPayoutItem, type TaxDestination } from "@paykit/money"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { AppFeeLedgerRepository, LedgerRepository } from "../ledger/repositories.ts"
 import { PayoutRepository } from "./repositories.ts"
 import type { Payout } from "./domain/payouts.ts"
-import { PAYOUT_ITEMS, PAYOUT_ITEMS_RETENTION_MONTHS, type PayoutItem, type PayoutItemListParams } from "./domain/payout-items.ts"
+import { PAYOUT_ITEMS, PAYOUT_ITEMS_RETENTION_MONTHS, type PayoutItem, PayoutItemListParams } from "./domain/payout-items.ts"
 import { payoutTaxDestination } from "./sandbox-fx.ts"
+
+const decodeList = decodeAtBoundary(PayoutItemListParams, PAYOUT_ITEMS)
 
 /**
  * `GET /payout_items?payout=`: the credits and debits that make up a payout's amount, rendered by
@@ -41,14 +30,14 @@ interface ItemRow {
 
 /** Where a payout's rows are read: newest first by the `payout` filter, or one by id. */
 interface RowSource {
-  readonly page: (organisation: string, payout: string, limit: number, cursor: { readonly after: string } | { readonly before: string } | undefined) => Effect.Effect<Page<ItemRow>>
-  readonly get: (organisation: string, id: string) => Effect.Effect<ItemRow | undefined>
+  readonly page: (organisation: string, payout: string, limit: number, cursor: { readonly after: string } | { readonly before: string } | undefined) => Effect.Effect<Page<ItemRow>, StorageError>
+  readonly get: (organisation: string, id: string) => Effect.Effect<ItemRow | undefined, StorageError>
 }
 
 const sourceOf = <A extends { readonly id: string; readonly created_at: string; readonly payout: string | null }>(
   repository: {
-    readonly list: (o: string, q: { readonly limit: number; readonly filters: { readonly payout: ReturnType<typeof eq> }; readonly after?: string; readonly before?: string }) => Effect.Effect<Page<A>>
-    readonly get: (o: string, id: string) => Effect.Effect<{ readonly resource: A }, NotFound>
+    readonly list: (o: string, q: { readonly limit: number; readonly filters: { readonly payout: ReturnType<typeof eq> }; readonly after?: string; readonly before?: string }) => Effect.Effect<Page<A>, StorageError>
+    readonly get: (o: string, id: string) => Effect.Effect<{ readonly resource: A }, NotFound | StorageError>
   },
   draftsOf: (row: A) => ReadonlyArray<PayoutItemDraft>
 ): RowSource => {
@@ -73,7 +62,7 @@ interface Cursor {
 
 const notACursor = (field: "after" | "before") => validationFailed([fieldError(PAYOUT_ITEMS, [field], "must be a cursor of this list")])
 
-const cursorOf = (field: "after" | "before", value: string): Effect.Effect<Cursor, ValidationFailed> => {
+const cursorOf = (field: "after" | "before", value: string): Effect.Effect<Cursor, ValidationFailed | StorageError> => {
   const [row = "", index = "", ...rest] = value.split(".")
   return isIdOfResource("payout_item", row) && /^\d{1,3}$/.test(index) && rest.length === 0
     ? Effect.succeed({ row, index: Number(index) })
@@ -150,7 +139,7 @@ const pageBefore = (source: RowSource, organisation: string, payout: Payout, lim
 
 export class PayoutItems extends Context.Service<PayoutItems, {
   /** The items of a payout; 404 for an unknown payout, 410 for one older than six months. */
-  readonly list: (organisation: string, params: PayoutItemListParams) => Effect.Effect<Page<PayoutItem>, ValidationFailed | NotFound | InvalidApiUsage>
+  readonly list: (organisation: OrganisationId, params: typeof PayoutItemListParams.Encoded) => Effect.Effect<Page<PayoutItem>, ValidationFailed | NotFound | InvalidApiUsage | StorageError>
 }>()("@paykit/engine/PayoutItems") {
   static readonly layer: Layer.Layer<PayoutItems, never, PayoutRepository | LedgerRepository | AppFeeLedgerRepository> = Layer.effect(
     PayoutItems,
@@ -159,8 +148,9 @@ export class PayoutItems extends Context.Service<PayoutItems, {
       const merchant = sourceOf(yield* LedgerRepository, (row) => itemsOfEntry(row.entry, false))
       const partner = sourceOf(yield* AppFeeLedgerRepository, (row) => itemsOfAppFeeEntry(row.entry))
       return PayoutItems.of({
-        list: (organisation, params) =>
+        list: (organisation, plain) =>
           Effect.gen(function*() {
+            const params = yield* decodeList(plain)
             const payout = (yield* payouts.get(organisation, params.payout)).resource
             yield* stillAvailable(payout)
             const source = payout.payout_type === "partner" ? partner : merchant

@@ -1,8 +1,10 @@
 import { Context, Effect, Layer } from "effect"
-import { NotFound, PAGE_SIZE_DEFAULT } from "@paykit/core"
+import { decodeAtBoundary, NotFound, PAGE_SIZE_DEFAULT, type ValidationFailed } from "@paykit/core"
 import { TAX_RATES, type TaxRate, listTaxRates, taxRateById } from "@paykit/money"
 import { type KeyedQuery, type Page, pageWindow } from "../kernel/ports/list-query.ts"
-import { TAX_RATES_ROOT, type TaxRateListParams } from "./domain/requests.ts"
+import { TAX_RATES_ROOT, TaxRateListParams } from "./domain/requests.ts"
+
+const decodeList = decodeAtBoundary(TaxRateListParams, TAX_RATES_ROOT)
 
 /**
  * A page of a list kept in ascending key order (tax rates are reference data listed as
@@ -25,13 +27,14 @@ export const keyedQueryOf = (params: { readonly before?: string; readonly after?
 
 /** `/tax_rates`: the rates of @paykit/money, the same for every organisation. */
 export class TaxRates extends Context.Service<TaxRates, {
-  readonly list: (params: TaxRateListParams) => Effect.Effect<Page<TaxRate>>
+  readonly list: (params: typeof TaxRateListParams.Encoded) => Effect.Effect<Page<TaxRate>, ValidationFailed>
   readonly get: (id: string) => Effect.Effect<TaxRate, NotFound>
 }>()("@paykit/engine/TaxRates") {
   static readonly layerWith = (rates: ReadonlyArray<TaxRate>): Layer.Layer<TaxRates> =>
     Layer.succeed(TaxRates, TaxRates.of({
-      list: (params) =>
-        Effect.succeed(ascendingPage(listTaxRates(params.jurisdiction === undefined ? {} : { jurisdiction: params.jurisdiction }, rates), keyedQueryOf(params))),
+      list: (plain) =>
+        Effect.map(decodeList(plain), (params) =>
+          ascendingPage(listTaxRates(params.jurisdiction === undefined ? {} : { jurisdiction: params.jurisdiction }, rates), keyedQueryOf(params))),
       get: (id) => {
         const rate = taxRateById(id, rates)
         return rate === undefined ? Effect.fail(new NotFound({ resource: TAX_RATES_ROOT, id })) : Effect.succeed(rate)

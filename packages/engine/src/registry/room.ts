@@ -1,9 +1,11 @@
 import { type Context, Effect, Layer, type Schema } from "effect"
+import type { StorageError } from "@paykit/core"
 import type { DueWork } from "../due-work/jobs.ts"
 import type { ResourceDefinition } from "../kernel/definition.ts"
 import type { DueWorkDeclarations } from "../due-work/port.ts"
 import type { Repository, RepositoryBackend } from "../kernel/ports/repository.ts"
 import { fromBackend } from "../kernel/repository-service.ts"
+import { withOperationSpans } from "./operation-spans.ts"
 
 /**
  * What a room hands the centre, in its `room.ts`: everything `repositories.ts`,
@@ -77,7 +79,7 @@ export const requestBodiesOf = <const Rooms extends ReadonlyArray<Room>>(rooms: 
   return all as Intersection<Part<Rooms, "requestBodies">>
 }
 
-type Needs<E> = E extends Effect.Effect<infer _A, infer _E, infer R> ? R : never
+type Needs<E> = E extends Effect.Effect<infer _A, infer _E | StorageError, infer R> ? R : never
 
 /** Every room's jobs of the daily run (the registry orders them by their `order`). */
 export const dueWorkOf = <const Rooms extends ReadonlyArray<Room>>(rooms: Rooms): Effect.Effect<ReadonlyArray<DueWork>, never, Needs<Part<Rooms, "dueWork">>> =>
@@ -110,7 +112,7 @@ type Needed<Rooms extends ReadonlyArray<Room>, K extends "services" | "ports"> =
  */
 export const servicesOf = <const Rooms extends ReadonlyArray<Room>>(rooms: Rooms): Layer.Layer<Provided<Rooms, "services">, never, Needed<Rooms, "services">> =>
   rooms.reduce<Layer.Layer<never, never, unknown>>(
-    (below, room) => room.services === undefined ? below : room.services.pipe(Layer.provideMerge(below)),
+    (below, room) => room.services === undefined ? below : withOperationSpans(room.services).pipe(Layer.provideMerge(below)),
     Layer.empty
   ) as Layer.Layer<Provided<Rooms, "services">, never, Needed<Rooms, "services">>
 

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect } from "effect"
-import { MANDATE_PDF_URL_LIFE_MS, MILLIS_PER_DAY } from "@paykit/core"
+import { MANDATE_PDF_URL_LIFE_MS, MILLIS_PER_DAY, type StorageError } from "@paykit/core"
 import { dueDone, dueRetryAt, type DueWorkDeclarations, DueWorkSchedule } from "../due-work/port.ts"
 import { nextDailyRunAfter } from "../due-work/daily-clock.ts"
 import { dailyRunKey } from "../due-work/daily-run.ts"
@@ -41,7 +41,7 @@ export interface RetentionCutoffs {
  * the outbox, pending deliveries and the attempts of a pending delivery are never removed.
  */
 export class RetentionStore extends Context.Service<RetentionStore, {
-  readonly prune: (organisation: string, cutoffs: RetentionCutoffs, limit: number) => Effect.Effect<number>
+  readonly prune: (organisation: string, cutoffs: RetentionCutoffs, limit: number) => Effect.Effect<number, StorageError>
 }>()("@paykit/engine/RetentionStore") {}
 
 /** The cutoffs of a run at `now` under `policy`. */

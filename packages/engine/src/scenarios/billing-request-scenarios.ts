@@ -1,23 +1,12 @@
 import { Effect, Schema } from "effect"
-import type { OperationError } from "@paykit/core"
+import type { OperationError, OrganisationId } from "@paykit/core"
 import { findAction, type PaymentStatus, pendingRequirements } from "@paykit/machines"
 import { BankAuthorisationCreateRequest } from "../bank-authorisations/domain/bank-authorisation-commands.ts"
 import type { BillingRequest } from "../billing-requests/domain/billing-requests.ts"
+import { BILLING_REQUEST_PATHS, type PaymentStep } from "./catalogue.ts"
 import type { ScenarioDeps } from "./deps.ts"
 import { type Paths, preconditionFailed, resourceOf, type Scenario, scenariosOf } from "./domain.ts"
-import { movePaymentThrough, type PaymentStep } from "./payment-scenarios.ts"
-
-/**
- * What becomes of the payment a fulfilment creates: nothing more, failed, confirmed then failed,
- * or paid out. A payment on a mandate starts pending submission; an instant payment is confirmed
- * when the payer's bank accepts it, so it fails (or is paid out) from there.
- */
-export const BILLING_REQUEST_PATHS = {
-  billing_request_fulfilled: undefined,
-  billing_request_fulfilled_and_payment_failed: { pending_submission: ["submit", "fail"], confirmed: ["late_failure"] },
-  billing_request_fulfilled_and_payment_confirmed_to_failed: { pending_submission: ["submit", "confirm", "late_failure"], confirmed: ["late_failure"] },
-  billing_request_fulfilled_and_payment_paid_out: { pending_submission: ["submit", "confirm", "pay_out"], confirmed: ["pay_out"] }
-} as const satisfies Record<string, Paths<PaymentStatus, PaymentStep> | undefined>
+import { movePaymentThrough } from "./payment-scenarios.ts"
 
 /** What the scenario needs of the request before it acts: a payment to make, and nothing the payer must still give but the authorisation. */
 const checkRequest = (scenario: string, br: BillingRequest) => {
@@ -34,7 +23,7 @@ const checkRequest = (scenario: string, br: BillingRequest) => {
 }
 
 /** The payer authorises at their bank (through the sandbox's bank authorisation), then the request is fulfilled. */
-const authoriseAndFulfil = (deps: ScenarioDeps, organisation: string, scenario: string, br: BillingRequest) =>
+const authoriseAndFulfil = (deps: ScenarioDeps, organisation: OrganisationId, scenario: string, br: BillingRequest) =>
   Effect.gen(function*() {
     if (findAction(br.actions, "bank_authorisation")?.status === "pending") {
       const command = yield* Effect.orDie(Schema.decodeUnknownEffect(BankAuthorisationCreateRequest)({ links: { billing_request: br.id } }))
@@ -48,14 +37,13 @@ const authoriseAndFulfil = (deps: ScenarioDeps, organisation: string, scenario: 
   })
 
 /** The created payment's moves, in one unit of work; its new mandate goes to the bank with it. */
-const movePayment = (deps: ScenarioDeps, organisation: string, scenario: string, paymentId: string, paths: Paths<PaymentStatus, PaymentStep>) =>
+const movePayment = (deps: ScenarioDeps, organisation: OrganisationId, scenario: string, paymentId: string, paths: Paths<PaymentStatus, PaymentStep>) =>
   deps.unitOfWork(Effect.gen(function*() {
     const payment = (yield* Effect.orDie(deps.payment.payments.get(organisation, paymentId))).resource
     yield* movePaymentThrough(deps, organisation, scenario, payment, paths, true)
   }))
 
 const billingRequestScenario = (paths: Paths<PaymentStatus, PaymentStep> | undefined): Scenario<ScenarioDeps> => ({
-  resource: "billing request",
   run: (deps, organisation, id, scenario): Effect.Effect<void, OperationError> =>
     Effect.gen(function*() {
       const br = yield* resourceOf(deps.billingRequests.get(organisation, id), "billing request")

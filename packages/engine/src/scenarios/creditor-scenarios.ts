@@ -2,6 +2,7 @@ import { Effect } from "effect"
 import { type Cause, type CreditorVerificationEvent, creditorVerificationMachine, type CreditorVerificationStatus } from "@paykit/machines"
 import { applyTransition } from "../kernel/support.ts"
 import { CREDITOR_VERIFIED } from "../creditors/reviews.ts"
+import { CREDITOR_PATHS } from "./catalogue.ts"
 import type { ScenarioDeps } from "./deps.ts"
 import { type Paths, resourceOf, type Scenario, scenariosOf, stepsFrom } from "./domain.ts"
 
@@ -13,19 +14,7 @@ const CAUSES: Readonly<Record<CreditorVerificationEvent, Cause>> = {
   change_payout_account: { origin: "gocardless", cause: "creditor_verification_review_started", description: "The creditor's verification is being reviewed again." }
 }
 
-/**
- * GoCardless's creditor verification scenarios set the status from any other: here each takes the
- * machine's shortest way there (a verified creditor goes back to review first, as when its payout
- * account changes). A creditor already in the status fails the precondition.
- */
-export const CREDITOR_PATHS = {
-  creditor_verification_status_action_required: { in_review: ["require_action"], successful: ["change_payout_account", "require_action"] },
-  creditor_verification_status_in_review: { action_required: ["submit_details"], successful: ["change_payout_account"] },
-  creditor_verification_status_successful: { in_review: ["approve"], action_required: ["submit_details", "approve"] }
-} as const satisfies Record<string, Paths<CreditorVerificationStatus, CreditorVerificationEvent>>
-
 const creditorScenario = (paths: Paths<CreditorVerificationStatus, CreditorVerificationEvent>): Scenario<ScenarioDeps> => ({
-  resource: "creditor",
   run: (deps, organisation, id, scenario) =>
     Effect.flatMap(resourceOf(deps.payment.creditors.get(organisation, id), "creditor"), (found) =>
       deps.unitOfWork(Effect.gen(function*() {

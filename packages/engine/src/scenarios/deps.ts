@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { captureUnitOfWork, type EngineContext } from "../kernel/support.ts"
+import { captureUnitOfWork, type UnitOfWork } from "../kernel/support.ts"
 import type { PaymentDeps } from "../payments/payment-rules.ts"
 import { paymentDeps } from "../payments/payments.ts"
 import { type PayoutStores, payoutStores } from "../payouts/repositories.ts"
@@ -9,6 +9,9 @@ import { Customers } from "../customers/customers.ts"
 import { CustomerBankAccountRepository } from "../customers/repositories.ts"
 import { MandateTransferRepository } from "../documents/repositories.ts"
 import type { SwitchDeps } from "../documents/account-switch.ts"
+import { BankBatchRepository, BankItemRepository } from "../bank-submissions/repositories.ts"
+import type { QueueDeps } from "../bank-submissions/queue.ts"
+import { BankDetailsVault } from "../customers/bank-details-vault.ts"
 
 /**
  * What the scenarios reach: the stores the due work of payments, mandates, refunds and payouts
@@ -17,18 +20,21 @@ import type { SwitchDeps } from "../documents/account-switch.ts"
  */
 export interface ScenarioDeps {
   readonly payment: PaymentDeps
+  /** Where a payment the scenario submits is queued for the bank, as the daily run queues it. */
+  readonly queue: QueueDeps
   readonly payouts: PayoutStores
   readonly billingRequests: BillingRequests["Service"]
   readonly bankAuthorisations: BankAuthorisations["Service"]
   /** What a current account switch (`mandate_transferred`) moves a mandate with. */
   readonly accountSwitch: SwitchDeps
-  readonly unitOfWork: <A, E>(effect: Effect.Effect<A, E, EngineContext>) => Effect.Effect<A, E>
+  readonly unitOfWork: UnitOfWork
 }
 
 export const scenarioDeps = Effect.gen(function*() {
   const payment = yield* paymentDeps
   const deps: ScenarioDeps = {
     payment,
+    queue: { items: yield* BankItemRepository, batches: yield* BankBatchRepository, accounts: payment.accounts, vault: yield* BankDetailsVault },
     payouts: yield* payoutStores,
     billingRequests: yield* BillingRequests,
     bankAuthorisations: yield* BankAuthorisations,

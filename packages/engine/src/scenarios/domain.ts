@@ -1,8 +1,9 @@
 import { Effect, Schema } from "effect"
-import { InvalidState, invalidField, type NotFound, type OperationError } from "@paykit/core"
+import { invalidField, InvalidState, type NotFound, type OperationError, type OrganisationId, type StorageError } from "@paykit/core"
+import { type Paths, SCENARIO_SIMULATORS } from "./catalogue.ts"
 
-/** The API resource key of the scenario simulators: the answer's, and the root of field errors. */
-export const SCENARIO_SIMULATORS = "scenario_simulators"
+export { type Paths, SCENARIO_SIMULATORS } from "./catalogue.ts"
+
 
 /** `POST /scenario_simulators/{type}/actions/run`'s `data`: the resource the scenario acts on. */
 export const ScenarioRunRequest = Schema.Struct({
@@ -35,36 +36,28 @@ export const payoutNotPossible = (scenario: string, what: string): InvalidState 
  * type's id, another organisation's, or none at all is a field error on the link: the scenario's
  * name, not its resource, is what the path names.
  */
-export const resourceOf = <A>(lookup: Effect.Effect<A, NotFound>, noun: string): Effect.Effect<A, OperationError> =>
+export const resourceOf = <A>(lookup: Effect.Effect<A, NotFound | StorageError>, noun: string): Effect.Effect<A, OperationError> =>
   Effect.mapError(lookup, () => invalidField(SCENARIO_SIMULATORS, ["links", "resource"], `must be the id of a ${noun} of this organisation`))
 
-/**
- * Where a scenario takes a resource: for each status it may start in, the steps from there. A
- * resource in any other status fails the precondition, naming the statuses it accepts.
- */
-export type Paths<S extends string, Step> = Partial<Readonly<Record<S, ReadonlyArray<Step>>>>
 
 export const stepsFrom = <S extends string, Step>(
   scenario: string,
   noun: string,
   resource: { readonly id: string; readonly status: S },
   paths: Paths<S, Step>
-): Effect.Effect<ReadonlyArray<Step>, InvalidState> => {
+): Effect.Effect<ReadonlyArray<Step>, InvalidState | StorageError> => {
   const steps = paths[resource.status]
   return steps === undefined
     ? Effect.fail(preconditionFailed(scenario, `needs a ${noun} in ${Object.keys(paths).join(" or ")}; ${resource.id} is ${resource.status}`))
     : Effect.succeed(steps)
 }
 
-/** One scenario: the type of resource it takes, and what it does to the one named. */
+/**
+ * One scenario: what it does to the resource named. The resource it takes and where it starts are
+ * its entry in `SCENARIO_CATALOGUE` (catalogue.ts), the data its paths come from.
+ */
 export interface Scenario<D> {
-  readonly resource: string
-  /**
-   * The statuses the resource may be in for the scenario to start (its paths' keys); absent where
-   * the scenario judges more than a status (a creditor's balance, a billing request's parts).
-   */
-  readonly startsFrom?: ReadonlyArray<string>
-  readonly run: (deps: D, organisation: string, id: string, scenario: string) => Effect.Effect<void, OperationError>
+  readonly run: (deps: D, organisation: OrganisationId, id: string, scenario: string) => Effect.Effect<void, OperationError>
 }
 
 /** A group's scenarios, one per entry of its table of paths, made alike. */

@@ -1,21 +1,17 @@
 import { Effect } from "effect"
-import { InvalidState, type MandateScheme } from "@paykit/core"
-import type { Cause, MandateEvent, MandateStatus } from "@paykit/machines"
+import { InvalidState, type MandateScheme, type OrganisationId } from "@paykit/core"
+import type { Cause } from "@paykit/machines"
 import { SANDBOX_BANK_FAILURES } from "../memory/sandbox-bank.ts"
 import { MANDATE_ACTIVATED, MANDATE_EXPIRED, MANDATE_SUBMITTED } from "../mandates/mandate-due.ts"
 import { CUSTOMER_APPROVAL, moveMandate } from "../mandates/mandate-rules.ts"
 import type { Mandate } from "../mandates/domain/mandates.ts"
+import { MANDATE_PATHS, MANDATE_SUBMITTED_PATHS, type MandateScenarioPaths, type MandateStep } from "./catalogue.ts"
 import type { ScenarioDeps } from "./deps.ts"
 import { switchAccount } from "../documents/account-switch.ts"
-import { type Paths, resourceOf, type Scenario, SCENARIO_SCHEME_NOT_SUPPORTED, scenariosOf, stepsFrom } from "./domain.ts"
+import { resourceOf, type Scenario, SCENARIO_SCHEME_NOT_SUPPORTED, scenariosOf, stepsFrom } from "./domain.ts"
 
 const CASS = "The customer's bank account was moved to a new bank through the Current Account Switching Service."
 
-/** The mandate machine's moves the scenarios make. */
-type MandateStep = Extract<
-  MandateEvent,
-  "submit" | "activate" | "expire" | "customer_approval_granted" | "skip_customer_approval" | "fail" | "transfer" | "request_resubmission" | "suspend_by_payer"
->
 
 /** The cause of each move a mandate scenario makes: the daily run's where it makes the move, else the bank's or the payer's. */
 const CAUSES: Readonly<Record<MandateStep, Cause>> = {
@@ -30,31 +26,8 @@ const CAUSES: Readonly<Record<MandateStep, Cause>> = {
   suspend_by_payer: { origin: "payer", cause: "mandate_suspended_by_payer", description: "The payer suspended this mandate at their bank." }
 }
 
-interface MandateScenario {
-  readonly paths: Paths<MandateStatus, MandateStep>
-  /** The schemes the scenario exists for; all when absent. */
-  readonly schemes?: ReadonlyArray<MandateScheme>
-}
 
-const SUBMITTED: Paths<MandateStatus, MandateStep> = { pending_submission: ["submit", "activate"], submitted: ["activate"] }
-const then = (...events: ReadonlyArray<MandateStep>): Paths<MandateStatus, MandateStep> => ({
-  pending_submission: ["submit", "activate", ...events],
-  submitted: ["activate", ...events]
-})
-
-/** GoCardless's mandate scenarios, from where each may start (a submitted mandate skips its submission). */
-export const MANDATE_PATHS = {
-  mandate_activated: { paths: SUBMITTED },
-  mandate_customer_approval_granted: { paths: { pending_customer_approval: ["customer_approval_granted"] }, schemes: ["bacs", "sepa_core"] },
-  mandate_customer_approval_skipped: { paths: { pending_customer_approval: ["skip_customer_approval"] }, schemes: ["bacs", "sepa_core"] },
-  mandate_failed: { paths: { pending_submission: ["submit", "fail"], submitted: ["fail"] } },
-  mandate_expired: { paths: then("expire"), schemes: ["ach", "bacs", "becs", "betalingsservice", "sepa_core"] },
-  mandate_transferred: { paths: then("transfer"), schemes: ["bacs"] },
-  mandate_transferred_with_resubmission: { paths: then("transfer", "request_resubmission", "submit", "activate"), schemes: ["bacs"] },
-  mandate_suspended_by_payer: { paths: { active: ["suspend_by_payer"] }, schemes: ["pay_to"] }
-} as const satisfies Record<string, MandateScenario>
-
-const move = (deps: ScenarioDeps, organisation: string, id: string, event: MandateStep, links?: Readonly<Record<string, string>>) =>
+const move = (deps: ScenarioDeps, organisation: OrganisationId, id: string, event: MandateStep, links?: Readonly<Record<string, string>>) =>
   Effect.gen(function*() {
     const current = yield* Effect.orDie(deps.payment.mandates.get(organisation, id))
     const reason = event === "fail" ? { reason_code: SANDBOX_BANK_FAILURES.mandateFailure.reason_code } : undefined
@@ -66,9 +39,7 @@ const checkScheme = (scenario: string, m: Mandate, schemes: ReadonlyArray<Mandat
     ? Effect.void
     : Effect.fail(new InvalidState({ reason: SCENARIO_SCHEME_NOT_SUPPORTED, message: `${scenario}: only for ${schemes.join(", ")} mandates; ${m.id} is ${m.scheme}` }))
 
-const mandateScenario = (spec: MandateScenario): Scenario<ScenarioDeps> => ({
-  resource: "mandate",
-  startsFrom: Object.keys(spec.paths),
+const mandateScenario = (spec: MandateScenarioPaths): Scenario<ScenarioDeps> => ({
   run: (deps, organisation, id, scenario) =>
     Effect.flatMap(resourceOf(deps.payment.mandates.get(organisation, id), "mandate"), (current) =>
       deps.unitOfWork(Effect.gen(function*() {
@@ -87,5 +58,5 @@ const mandateScenario = (spec: MandateScenario): Scenario<ScenarioDeps> => ({
 export const MANDATE_SCENARIOS = scenariosOf(MANDATE_PATHS, mandateScenario)
 
 /** A mandate the bank does not have yet is submitted and activated, as `mandate_activated` does. */
-export const activateMandate = (deps: ScenarioDeps, organisation: string, mandate: Mandate) =>
-  Effect.forEach(SUBMITTED[mandate.status] ?? [], (event) => move(deps, organisation, mandate.id, event), { discard: true })
+export const activateMandate = (deps: ScenarioDeps, organisation: OrganisationId, mandate: Mandate) =>
+  Effect.forEach(MANDATE_SUBMITTED_PATHS[mandate.status] ?? [], (event) => move(deps, organisation, mandate.id, event), { discard: true })

@@ -1,28 +1,22 @@
 import { Effect } from "effect"
-import { InvalidState, type LocalDate, type MandateScheme, today } from "@paykit/core"
+import { InvalidState, type LocalDate, type MandateScheme, type OrganisationId, type StorageError, today } from "@paykit/core"
 import type { PaymentStatus } from "@paykit/machines"
 import { SANDBOX_BANK_FAILURES } from "../memory/sandbox-bank.ts"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { EngineContext } from "../kernel/support.ts"
 import type { Payment } from "../payments/domain/payments.ts"
-import { confirmCollection, failCollection, reverseCollection, SUBMITTABLE_MANDATE_STATUSES, submitPayment } from "../payments/payment-due.ts"
+import { confirmCollection, failCollection, reverseCollection, SUBMITTABLE_MANDATE_STATUSES, submitToBank } from "../payments/payment-due.ts"
+import { PAYMENT_PATHS, type PaymentStep } from "./catalogue.ts"
 import type { ScenarioDeps } from "./deps.ts"
 import { type Paths, payoutNotPossible, resourceOf, type Scenario, scenariosOf, stepsFrom } from "./domain.ts"
 import { activateMandate } from "./mandate-scenarios.ts"
 import { assembleFrom } from "./payout-scenarios.ts"
 
-/**
- * A payment's steps, each the move the daily run makes when the bank answers so: submitted;
- * confirmed and recorded for payout; failed before confirmation; paid out in a payout of its own
- * collection; failed late or charged back after collection (the reversal recorded); and the
- * reversal settled in a payout of the creditor's unsettled movements in its currency.
- */
-export type PaymentStep = "submit" | "confirm" | "fail" | "pay_out" | "late_failure" | "charge_back" | "settle"
 
-const reread = (deps: ScenarioDeps, organisation: string, id: string) => Effect.orDie(deps.payment.payments.get(organisation, id))
+const reread = (deps: ScenarioDeps, organisation: OrganisationId, id: string) => Effect.orDie(deps.payment.payments.get(organisation, id))
 
 /** A payout takes the payment's rows; answers whether any of them is still left unsettled. */
-const settleRows = (deps: ScenarioDeps, organisation: string, p: Payment, group: "payment" | "creditor") =>
+const settleRows = (deps: ScenarioDeps, organisation: OrganisationId, p: Payment, group: "payment" | "creditor") =>
   Effect.gen(function*() {
     const ledger = deps.payment.ledger
     const rows = group === "payment"
@@ -32,12 +26,14 @@ const settleRows = (deps: ScenarioDeps, organisation: string, p: Payment, group:
     return (yield* ledger.scan(organisation, { payment: eq(p.id), payout: eq("none") })).length > 0
   })
 
-const runStep = (deps: ScenarioDeps, organisation: string, scenario: string, id: string, step: PaymentStep, day: LocalDate) =>
+const runStep = (deps: ScenarioDeps, organisation: OrganisationId, scenario: string, id: string, step: PaymentStep, day: LocalDate) =>
   Effect.gen(function*() {
     const current = yield* reread(deps, organisation, id)
     switch (step) {
       case "submit":
-        return yield* submitPayment(deps.payment, organisation, current, day)
+        // Handed to the bank as the daily run hands it: the bank's later answers (a late failure,
+        // a chargeback) still come in its reports.
+        return yield* submitToBank({ ...deps.payment, queue: deps.queue }, organisation, current, day)
       case "confirm":
         return yield* confirmCollection(deps.payment, organisation, current, day)
       case "fail":
@@ -64,7 +60,7 @@ const SUBMITTED_WITH_FIRST_PAYMENT: ReadonlyArray<MandateScheme> = ["ach", "becs
  * sets a pending mandate up first (as `mandate_activated` does) where the mandate goes with its
  * first payment (those schemes, or a billing request's new mandate), and refuses otherwise.
  */
-const readyMandate = (deps: ScenarioDeps, organisation: string, scenario: string, p: Payment, withFirstPayment: boolean) =>
+const readyMandate = (deps: ScenarioDeps, organisation: OrganisationId, scenario: string, p: Payment, withFirstPayment: boolean) =>
   Effect.gen(function*() {
     if (p.links.mandate === undefined) return
     const mandate = (yield* Effect.orDie(deps.payment.mandates.get(organisation, p.links.mandate))).resource
@@ -84,12 +80,12 @@ const readyMandate = (deps: ScenarioDeps, organisation: string, scenario: string
  */
 export const movePaymentThrough = (
   deps: ScenarioDeps,
-  organisation: string,
+  organisation: OrganisationId,
   scenario: string,
   p: Payment,
   paths: Paths<PaymentStatus, PaymentStep>,
   withFirstPayment = false
-): Effect.Effect<void, InvalidState, EngineContext> =>
+): Effect.Effect<void, InvalidState | StorageError, EngineContext> =>
   Effect.gen(function*() {
     const steps = yield* stepsFrom(scenario, "payment", p, paths)
     if (steps.includes("submit")) yield* readyMandate(deps, organisation, scenario, p, withFirstPayment)
@@ -97,23 +93,7 @@ export const movePaymentThrough = (
     for (const step of steps) yield* runStep(deps, organisation, scenario, p.id, step, day)
   })
 
-const COLLECTED: ReadonlyArray<PaymentStep> = ["submit", "confirm", "pay_out"]
-
-/** GoCardless's payment scenarios: each starts from pending_submission (a reversal also from paid_out). */
-export const PAYMENT_PATHS = {
-  payment_submitted: { pending_submission: ["submit"] },
-  payment_confirmed: { pending_submission: ["submit", "confirm"] },
-  payment_paid_out: { pending_submission: COLLECTED },
-  payment_failed: { pending_submission: ["submit", "fail"] },
-  payment_charged_back: { pending_submission: [...COLLECTED, "charge_back"], paid_out: ["charge_back"] },
-  payment_chargeback_settled: { pending_submission: [...COLLECTED, "charge_back", "settle"], paid_out: ["charge_back", "settle"] },
-  payment_late_failure: { pending_submission: [...COLLECTED, "late_failure"], paid_out: ["late_failure"] },
-  payment_late_failure_settled: { pending_submission: [...COLLECTED, "late_failure", "settle"], paid_out: ["late_failure", "settle"] }
-} as const satisfies Record<string, Paths<PaymentStatus, PaymentStep>>
-
 const paymentScenario = (paths: Paths<PaymentStatus, PaymentStep>): Scenario<ScenarioDeps> => ({
-  resource: "payment",
-  startsFrom: Object.keys(paths),
   run: (deps, organisation, id, scenario) =>
     Effect.flatMap(resourceOf(deps.payment.payments.get(organisation, id), "payment"), (current) =>
       deps.unitOfWork(movePaymentThrough(deps, organisation, scenario, current.resource, paths)))

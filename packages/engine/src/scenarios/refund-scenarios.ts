@@ -1,43 +1,27 @@
+import type { OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import { type Cause, type RefundEvent, refundMachine, type RefundStatus } from "@paykit/machines"
 import { applyTransition } from "../kernel/support.ts"
 import { advanceRefund } from "../payments/payment-due.ts"
 import { recordRefundReturned } from "../payments/payment-ledger.ts"
 import { refundLinks } from "../payments/refund-actions.ts"
+import { REFUND_PATHS, type RefundAdvance, type RefundAnswer, type RefundStep } from "./catalogue.ts"
 import type { ScenarioDeps } from "./deps.ts"
 import { type Paths, resourceOf, type Scenario, scenariosOf, stepsFrom } from "./domain.ts"
 
 /** The daily run's own steps: queued, submitted, paid, one a day (`advanceRefund` picks the one due). */
-type Advance = Extract<RefundEvent, "queue" | "submit" | "pay">
-const ADVANCES: ReadonlyArray<RefundEvent> = ["queue", "submit", "pay"] satisfies ReadonlyArray<Advance>
+const ADVANCES: ReadonlyArray<RefundEvent> = ["queue", "submit", "pay"] satisfies ReadonlyArray<RefundAdvance>
 
 /** The moves no daily run makes: the bank's answers after a refund is sent, and its settlement. */
-type Answer = Extract<RefundEvent, "settle" | "bounce" | "return_funds">
-const CAUSES: Readonly<Record<Answer, Cause>> = {
+const CAUSES: Readonly<Record<RefundAnswer, Cause>> = {
   settle: { origin: "gocardless", cause: "refund_settled", description: "The refund has been deducted from a payout." },
   bounce: { origin: "bank", cause: "refund_failed", description: "The payer's bank returned the refund." },
   return_funds: { origin: "bank", cause: "refund_funds_returned", description: "The payer's bank returned the refunded funds to you." }
 }
-type RefundStep = Advance | Answer
 
-/** The steps from each status on the way to paid, then `events`. */
-const toPaidThen = (...events: ReadonlyArray<Answer>): Paths<RefundStatus, RefundStep> => ({
-  created: ["queue", "submit", "pay", ...events],
-  pending_submission: ["submit", "pay", ...events],
-  submitted: ["pay", ...events]
-})
+const isAdvance = (step: RefundStep): step is RefundAdvance => ADVANCES.includes(step)
 
-/** GoCardless's refund scenarios; a bounce happens from submitted, or after payment. */
-export const REFUND_PATHS = {
-  refund_paid: toPaidThen(),
-  refund_settled: toPaidThen("settle"),
-  refund_bounced: { created: ["queue", "submit", "bounce"], pending_submission: ["submit", "bounce"], submitted: ["bounce"], paid: ["bounce"] },
-  refund_returned: { ...toPaidThen("return_funds"), paid: ["return_funds"] }
-} as const satisfies Record<string, Paths<RefundStatus, RefundStep>>
-
-const isAdvance = (step: RefundStep): step is Advance => ADVANCES.includes(step)
-
-const move = (deps: ScenarioDeps, organisation: string, id: string, step: RefundStep) =>
+const move = (deps: ScenarioDeps, organisation: OrganisationId, id: string, step: RefundStep) =>
   Effect.gen(function*() {
     const current = yield* Effect.orDie(deps.payment.refunds.get(organisation, id))
     if (isAdvance(step)) return yield* advanceRefund(deps.payment, organisation, current)
@@ -49,8 +33,6 @@ const move = (deps: ScenarioDeps, organisation: string, id: string, step: Refund
   })
 
 const refundScenario = (paths: Paths<RefundStatus, RefundStep>): Scenario<ScenarioDeps> => ({
-  resource: "refund",
-  startsFrom: Object.keys(paths),
   run: (deps, organisation, id, scenario) =>
     Effect.flatMap(resourceOf(deps.payment.refunds.get(organisation, id), "refund"), (current) =>
       deps.unitOfWork(Effect.gen(function*() {

@@ -1,16 +1,19 @@
 import { Context, Effect, Layer } from "effect"
-import { NotFound, type OperationError } from "@paykit/core"
+import { decodeAtBoundary, NotFound, type OperationError, type OrganisationId } from "@paykit/core"
 import { BILLING_REQUEST_SCENARIOS } from "./billing-request-scenarios.ts"
+import { isScenarioName, type ScenarioName } from "./catalogue.ts"
 import { CREDITOR_SCENARIOS } from "./creditor-scenarios.ts"
 import { type ScenarioDeps, scenarioDeps } from "./deps.ts"
-import { type Scenario, SCENARIO_SIMULATORS, type ScenarioRunRequest, type ScenarioSimulator } from "./domain.ts"
+import { type Scenario, SCENARIO_SIMULATORS, ScenarioRunRequest, type ScenarioSimulator } from "./domain.ts"
 import { MANDATE_SCENARIOS } from "./mandate-scenarios.ts"
 import { PAYMENT_SCENARIOS } from "./payment-scenarios.ts"
 import { PAYOUT_SCENARIOS } from "./payout-scenarios.ts"
 import { REFUND_SCENARIOS } from "./refund-scenarios.ts"
 
-/** Every scenario by its GoCardless name, grouped as GoCardless lists them. */
-export const SCENARIOS: Readonly<Record<string, Scenario<ScenarioDeps>>> = {
+const decodeRun = decodeAtBoundary(ScenarioRunRequest, SCENARIO_SIMULATORS)
+
+/** Every scenario of the catalogue by its GoCardless name, with what it does. */
+export const SCENARIOS: Readonly<Record<ScenarioName, Scenario<ScenarioDeps>>> = {
   ...CREDITOR_SCENARIOS,
   ...PAYMENT_SCENARIOS,
   ...MANDATE_SCENARIOS,
@@ -18,9 +21,6 @@ export const SCENARIOS: Readonly<Record<string, Scenario<ScenarioDeps>>> = {
   ...PAYOUT_SCENARIOS,
   ...BILLING_REQUEST_SCENARIOS
 }
-
-/** The scenario names, in the order above. */
-export const SCENARIO_NAMES: ReadonlyArray<string> = Object.keys(SCENARIOS)
 
 /**
  * The sandbox's scenario simulators (`POST /scenario_simulators/{type}/actions/run`): each moves
@@ -30,7 +30,7 @@ export const SCENARIO_NAMES: ReadonlyArray<string> = Object.keys(SCENARIOS)
  * on a sandbox server only.
  */
 export class ScenarioSimulators extends Context.Service<ScenarioSimulators, {
-  readonly run: (organisation: string, name: string, command: ScenarioRunRequest) => Effect.Effect<ScenarioSimulator, OperationError>
+  readonly run: (organisation: OrganisationId, name: string, command: typeof ScenarioRunRequest.Encoded) => Effect.Effect<ScenarioSimulator, OperationError>
 }>()("@paykit/engine/ScenarioSimulators") {
   static readonly layer = Layer.effect(
     ScenarioSimulators,
@@ -38,9 +38,9 @@ export class ScenarioSimulators extends Context.Service<ScenarioSimulators, {
       const deps = yield* scenarioDeps
       return ScenarioSimulators.of({
         run: (organisation, name, command) => {
-          const scenario = Object.hasOwn(SCENARIOS, name) ? SCENARIOS[name] : undefined
+          const scenario = isScenarioName(name) ? SCENARIOS[name] : undefined
           if (scenario === undefined) return Effect.fail(new NotFound({ resource: SCENARIO_SIMULATORS, id: name }))
-          return Effect.as(scenario.run(deps, organisation, command.links.resource, name), { id: name })
+          return Effect.flatMap(decodeRun(command), (c) => Effect.as(scenario.run(deps, organisation, c.links.resource, name), { id: name }))
         }
       })
     })

@@ -1,3 +1,4 @@
+import { OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import { defineRoom, store } from "../registry/room.ts"
 import { dueDone, type DueWorkDeclarations } from "../due-work/port.ts"
@@ -29,7 +30,7 @@ export const sideRecordsDueWork: Effect.Effect<DueWorkDeclarations, never, Payme
       kind: SIDE_RECORDS_KIND,
       // The records are made in units of work of their own (`captureDailyItems`).
       ownUnitsOfWork: true,
-      run: (item) => Effect.as(Effect.andThen(payments.keepMissingSideRecords(item.organisation), subscriptions.keepMissingSideRecords(item.organisation)), dueDone)
+      run: (item) => Effect.as(Effect.andThen(payments.keepMissingSideRecords(OrganisationId(item.organisation)), subscriptions.keepMissingSideRecords(OrganisationId(item.organisation))), dueDone)
     }]
   }
 })

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { addDays, fromDayNumber, type LocalDate, toDayNumber, today, unsafeAmount } from "@paykit/core"
+import { addDays, fromDayNumber, type LocalDate, toDayNumber, today, unsafeAmount, type OrganisationId } from "@paykit/core"
 import { subscriptionMachine } from "@paykit/machines"
 import { calendarFor, chargeDay, formatDayNumber, hasFurtherPayments, type SubscriptionSchedule } from "@paykit/schedule"
 import type { Versioned } from "../kernel/ports/repository.ts"
@@ -36,7 +36,7 @@ const paymentOf = (s: Subscription, chargeDate: LocalDate): PaymentCreateRequest
 
 
 /** A status change the daily run makes by itself: the schedule is spent, or a pause for cycles ended. */
-const moveByItself = (deps: SubscriptionDueDeps, organisation: string, current: Versioned<Subscription>, mandate: Mandate, schedule: SubscriptionSchedule, event: "finish" | "resume") =>
+const moveByItself = (deps: SubscriptionDueDeps, organisation: OrganisationId, current: Versioned<Subscription>, mandate: Mandate, schedule: SubscriptionSchedule, event: "finish" | "resume") =>
   applyTransition(deps.subscriptions, {
     organisation,
     machine: subscriptionMachine,
@@ -55,7 +55,7 @@ const moveByItself = (deps: SubscriptionDueDeps, organisation: string, current: 
  * writes it with the record's next due day, so the record is encoded once a day, not once more
  * per occurrence.
  */
-const chargeOccurrence = (deps: SubscriptionDueDeps, organisation: string, current: Versioned<Subscription>, record: Versioned<SubscriptionScheduleRecord>, mandate: Mandate, chargeDate: LocalDate) =>
+const chargeOccurrence = (deps: SubscriptionDueDeps, organisation: OrganisationId, current: Versioned<Subscription>, record: Versioned<SubscriptionScheduleRecord>, mandate: Mandate, chargeDate: LocalDate) =>
   Effect.gen(function*() {
     const s = current.resource
     const schedule = record.resource.schedule
@@ -85,7 +85,7 @@ type Waiting =
  * at the version it was read and not yet saved. (A request that changed the record since is caught
  * by the version test of the record's save, which fails the item.)
  */
-const processOne = (deps: SubscriptionDueDeps, organisation: string, initial: Versioned<Subscription>, found: Versioned<SubscriptionScheduleRecord>, mandate: Mandate) =>
+const processOne = (deps: SubscriptionDueDeps, organisation: OrganisationId, initial: Versioned<Subscription>, found: Versioned<SubscriptionScheduleRecord>, mandate: Mandate) =>
   Effect.gen(function*() {
     let current = initial
     const calendar = calendarFor(mandate.scheme)
@@ -130,7 +130,7 @@ export const firstDayReaching = (day: LocalDate, due: LocalDate, reaches: (day: 
 }
 
 /** The first day after `day` whose next possible charge date reaches `due`: when its notice starts. */
-const noticeStarts = (deps: SubscriptionDueDeps, organisation: string, mandateId: string, day: LocalDate, due: LocalDate) =>
+const noticeStarts = (deps: SubscriptionDueDeps, organisation: OrganisationId, mandateId: string, day: LocalDate, due: LocalDate) =>
   Effect.gen(function*() {
     const mandate = (yield* deps.mandates.get(organisation, mandateId)).resource
     const creditor = (yield* Effect.orDie(deps.creditors.get(organisation, mandate.links.creditor))).resource
@@ -143,7 +143,7 @@ const noticeStarts = (deps: SubscriptionDueDeps, organisation: string, mandateId
  * ended one, or one paused until resumed, has none (an API action sets it again); one whose
  * mandate cannot be charged yet is looked at again tomorrow.
  */
-const processDue = (deps: SubscriptionDueDeps, organisation: string, found: Versioned<SubscriptionScheduleRecord>, day: LocalDate) =>
+const processDue = (deps: SubscriptionDueDeps, organisation: OrganisationId, found: Versioned<SubscriptionScheduleRecord>, day: LocalDate) =>
   Effect.gen(function*() {
     const current = yield* Effect.orDie(deps.subscriptions.get(organisation, found.resource.id))
     if (!LIVE_SUBSCRIPTION_STATUSES.some((s) => s === current.resource.status)) {
@@ -164,7 +164,7 @@ const processDue = (deps: SubscriptionDueDeps, organisation: string, found: Vers
  * subscriptions and their app attributions (usually none), then their mandates, the mandates'
  * creditors and last-use records. A day's subscriptions are on as many mandates as payers.
  */
-const readAhead = (deps: SubscriptionDueDeps, organisation: string) => (batch: ReadonlyArray<Versioned<SubscriptionScheduleRecord>>) =>
+const readAhead = (deps: SubscriptionDueDeps, organisation: OrganisationId) => (batch: ReadonlyArray<Versioned<SubscriptionScheduleRecord>>) =>
   Effect.gen(function*() {
     const ids = batch.map(idOfVersioned)
     const [subscriptions] = yield* Effect.all([deps.subscriptions.getMany(organisation, ids), deps.attributions.getMany(organisation, ids)])
@@ -185,7 +185,7 @@ const LIVE_SUBSCRIPTION_STATUSES = ["active", "paused"] as const
  * It reads only the subscriptions whose day came (`due_on` of their schedule record, kept as the
  * day their next occurrence's notice starts), not every active one: the day's work follows what is due, not what is stored.
  */
-export const processSubscriptionsDay = (deps: SubscriptionDueDeps, organisation: string) =>
+export const processSubscriptionsDay = (deps: SubscriptionDueDeps, organisation: OrganisationId) =>
   Effect.gen(function*() {
     const day = yield* today()
     yield* eachInChunks(deps.schedules, organisation, { due_on: { op: "range", lte: day } }, (due) =>
@@ -196,7 +196,7 @@ export const processSubscriptionsDay = (deps: SubscriptionDueDeps, organisation:
  * A schedule record made before `due_on` was kept (a database written before schedule records carried it) is read by no
  * daily run: it is given today, so the next run reads it and keeps its day from then on.
  */
-export const keepScheduleDueDates = (deps: SubscriptionDueDeps, organisation: string) =>
+export const keepScheduleDueDates = (deps: SubscriptionDueDeps, organisation: OrganisationId) =>
   Effect.gen(function*() {
     const day = yield* today()
     yield* eachInChunks(deps.schedules, organisation, undefined, (chunk) =>

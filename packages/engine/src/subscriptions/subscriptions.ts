@@ -1,5 +1,6 @@
 import { Context, Effect, Layer } from "effect"
-import type { IdGenerator, NotFound, OperationError } from "@paykit/core"
+import type { IdGenerator, NotFound, OperationError, OrganisationId, StorageError, ValidationFailed } from "@paykit/core"
+import { decodeAtBoundary, decodeOptionalAtBoundary } from "@paykit/core"
 import { EventLog } from "../kernel/ports/event-log.ts"
 import { eq, oneOf, type Page } from "../kernel/ports/list-query.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
@@ -9,8 +10,8 @@ import { CustomerRepository } from "../customers/repositories.ts"
 import { MandateDormancyRepository, MandateRepository } from "../mandates/repositories.ts"
 import { SubscriptionRepository, SubscriptionScheduleRepository } from "./repositories.ts"
 import { isRemoved } from "../customers/domain/customers.ts"
-import type {
-  Subscription,
+import {
+  type Subscription,
   SubscriptionCancelRequest,
   SubscriptionCreateRequest,
   SubscriptionListParams,
@@ -29,19 +30,26 @@ import { present, type SubscriptionDeps } from "./subscription-rules.ts"
 
 type Errors = OperationError
 
+const decodeCreate = decodeAtBoundary(SubscriptionCreateRequest, "subscriptions")
+const decodeUpdate = decodeAtBoundary(SubscriptionUpdateRequest, "subscriptions")
+const decodeList = decodeAtBoundary(SubscriptionListParams, "subscriptions")
+const decodePause = decodeOptionalAtBoundary(SubscriptionPauseRequest, "subscriptions")
+const decodeResume = decodeOptionalAtBoundary(SubscriptionResumeRequest, "subscriptions")
+const decodeCancel = decodeOptionalAtBoundary(SubscriptionCancelRequest, "subscriptions")
+
 export class Subscriptions extends Context.Service<Subscriptions, {
-  readonly create: (organisation: string, command: SubscriptionCreateRequest, origin?: SubscriptionOrigin) => Effect.Effect<Subscription, Errors>
-  readonly get: (organisation: string, id: string) => Effect.Effect<Subscription, NotFound>
-  readonly list: (organisation: string, params: SubscriptionListParams) => Effect.Effect<Page<Subscription>>
-  readonly update: (organisation: string, id: string, command: SubscriptionUpdateRequest) => Effect.Effect<Subscription, Errors>
-  readonly pause: (organisation: string, id: string, command?: SubscriptionPauseRequest) => Effect.Effect<Subscription, Errors>
+  readonly create: (organisation: OrganisationId, command: typeof SubscriptionCreateRequest.Encoded, origin?: SubscriptionOrigin) => Effect.Effect<Subscription, Errors>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<Subscription, NotFound | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof SubscriptionListParams.Encoded) => Effect.Effect<Page<Subscription>, ValidationFailed | StorageError>
+  readonly update: (organisation: OrganisationId, id: string, command: typeof SubscriptionUpdateRequest.Encoded) => Effect.Effect<Subscription, Errors>
+  readonly pause: (organisation: OrganisationId, id: string, command?: typeof SubscriptionPauseRequest.Encoded) => Effect.Effect<Subscription, Errors>
   /** The body's metadata is accepted and, as in the real API, not kept. */
-  readonly resume: (organisation: string, id: string, command?: SubscriptionResumeRequest) => Effect.Effect<Subscription, Errors>
-  readonly cancel: (organisation: string, id: string, command?: SubscriptionCancelRequest) => Effect.Effect<Subscription, Errors>
+  readonly resume: (organisation: OrganisationId, id: string, command?: typeof SubscriptionResumeRequest.Encoded) => Effect.Effect<Subscription, Errors>
+  readonly cancel: (organisation: OrganisationId, id: string, command?: typeof SubscriptionCancelRequest.Encoded) => Effect.Effect<Subscription, Errors>
   /** Creates the payments that fall due, ends pauses, finishes spent subscriptions (`subscription-due.ts`). */
-  readonly processDay: (organisation: string) => Effect.Effect<void>
+  readonly processDay: (organisation: OrganisationId) => Effect.Effect<void, StorageError>
   /** Gives schedule records made before `due_on` was kept a day to be read on (`side-records.ts`). */
-  readonly keepMissingSideRecords: (organisation: string) => Effect.Effect<void>
+  readonly keepMissingSideRecords: (organisation: OrganisationId) => Effect.Effect<void, StorageError>
 }>()("@paykit/engine/Subscriptions") {
   static readonly layer: Layer.Layer<
     Subscriptions,
@@ -102,13 +110,13 @@ export class Subscriptions extends Context.Service<Subscriptions, {
         })
 
       return Subscriptions.of({
-        create: (o, command, origin) => run(createSubscription(deps, o, command, origin)),
+        create: (o, command, origin) => Effect.flatMap(decodeCreate(command), (c) => run(createSubscription(deps, o, c, origin))),
         get: (o, id) => Effect.flatMap(deps.subscriptions.get(o, id), (v) => present(deps, o, v.resource)),
-        list,
-        update: (o, id, command) => run(updateSubscription(deps, o, id, command)),
-        pause: (o, id, command) => run(pauseOrResume(deps, o, id, command ?? {})),
-        resume: (o, id) => run(pauseOrResume(deps, o, id, undefined)),
-        cancel: (o, id, command) => run(cancelSubscription(deps, o, id, command)),
+        list: (o, params) => Effect.flatMap(decodeList(params), (p) => list(o, p)),
+        update: (o, id, command) => Effect.flatMap(decodeUpdate(command), (c) => run(updateSubscription(deps, o, id, c))),
+        pause: (o, id, command) => Effect.flatMap(decodePause(command), (c) => run(pauseOrResume(deps, o, id, c ?? {}))),
+        resume: (o, id, command) => Effect.flatMap(decodeResume(command), () => run(pauseOrResume(deps, o, id, undefined))),
+        cancel: (o, id, command) => Effect.flatMap(decodeCancel(command), (c) => run(cancelSubscription(deps, o, id, c))),
         processDay: (o) => processSubscriptionsDay(due, o),
         keepMissingSideRecords: (o) => keepScheduleDueDates(due, o)
       })

@@ -1,5 +1,5 @@
 import { Clock, Effect, Logger, References } from "effect"
-import { unsafeAmount, MILLIS_PER_DAY } from "@paykit/core"
+import { MILLIS_PER_DAY, OrganisationId, unsafeAmount } from "@paykit/core"
 import { DAILY_ITEM_FAILED } from "../due-work/daily-items.ts"
 import { TestClock } from "effect/testing"
 import { Payments } from "../payments/payments.ts"
@@ -17,8 +17,8 @@ import { setUpPayer } from "./payer.ts"
  * and each failure was logged with its item's id.
  */
 
-const ORG = "OR0000000000AA"
-const OTHER_ORG = "OR0000000000BB"
+const ORG = OrganisationId("OR0000000000AA")
+const OTHER_ORG = OrganisationId("OR0000000000BB")
 /** Monday 23 November 2026, 09:00 UTC. */
 export const ISOLATION_START = Date.UTC(2026, 10, 23, 9, 0, 0)
 const DAY = MILLIS_PER_DAY

@@ -1,4 +1,4 @@
-import { unsafeLocalDate } from "@paykit/core"
+import { unsafeLocalDate, type OrganisationId } from "@paykit/core"
 import { Effect } from "effect"
 import { Creditors } from "../creditors/creditors.ts"
 import { Customers } from "../customers/customers.ts"
@@ -18,7 +18,7 @@ export interface PayerOptions {
   readonly linkCreditor?: boolean
 }
 
-export const setUpPayer = (organisation: string, options: PayerOptions = {}) =>
+export const setUpPayer = (organisation: OrganisationId, options: PayerOptions = {}) =>
   Effect.gen(function*() {
     const creditors = yield* Creditors
     const customers = yield* Customers

@@ -5,9 +5,13 @@ import { EventLog } from "../kernel/ports/event-log.ts"
 import { eq, type Filter, oneOf, pageOf } from "../kernel/ports/list-query.ts"
 import { RepositoryBackend, Transactor } from "../kernel/ports/repository.ts"
 import { type Customer, customers } from "../customers/domain/customers.ts"
-import type { Event } from "../kernel/domain/events.ts"
 import { defineResource } from "../kernel/definition.ts"
 import { applyCreation, applyTransition } from "../kernel/support.ts"
+import {
+  check, CONTRACT_ORG, CONTRACT_OTHER_ORG, type ContractCase, ContractViolation, failedWith, SAMPLE_BASE_MS, sampleEvent
+} from "./contract-support.ts"
+
+export { type ContractCase, ContractViolation } from "./contract-support.ts"
 
 /**
  * The contract every storage adapter must honour, as plain Effects so any test runner can run
@@ -15,19 +19,10 @@ import { applyCreation, applyTransition } from "../kernel/support.ts"
  * Each case must get a fresh, empty store from `layer`.
  */
 
-export class ContractViolation extends Schema.TaggedError<ContractViolation>()("ContractViolation", {
-  message: Schema.String
-}) {}
-
 type Storage = RepositoryBackend | Transactor | EventLog
 
-export interface ContractCase {
-  readonly name: string
-  readonly run: Effect.Effect<void, unknown, Storage>
-}
-
-const check = (condition: boolean, message: string): Effect.Effect<void, ContractViolation> =>
-  condition ? Effect.void : Effect.fail(new ContractViolation({ message }))
+/** A case of the repository contract: `ContractCase` over the engine's storage without due work. */
+export type RepositoryContractCase = ContractCase<Storage>
 
 const sameIds = (actual: ReadonlyArray<{ readonly id: string }>, expected: ReadonlyArray<{ readonly id: string }>, what: string) =>
   check(
@@ -39,7 +34,7 @@ const sameIds = (actual: ReadonlyArray<{ readonly id: string }>, expected: Reado
 const byId = <A extends { readonly id: string }>(resources: ReadonlyArray<A>): ReadonlyArray<A> =>
   [...resources].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
 
-const BASE_MS = Date.UTC(2026, 0, 1)
+const BASE_MS = SAMPLE_BASE_MS
 
 /** A customer created `n` seconds after the base instant; its id sorts by `n`. */
 export const sampleCustomer = (n: number, overrides: Partial<Customer> = {}): Customer => {
@@ -67,26 +62,12 @@ export const sampleCustomer = (n: number, overrides: Partial<Customer> = {}): Cu
   }
 }
 
-const sampleEvent = (n: number, resourceType: Event["resource_type"], action: string, links: Record<string, string>): Event => {
-  const ms = BASE_MS + n * 1000
-  return {
-    id: lowestIdAt(ID_PREFIXES.event, ms),
-    created_at: timestampFromMillis(ms),
-    resource_type: resourceType,
-    action,
-    links,
-    details: { origin: "api", cause: action, description: `${resourceType} ${action}` },
-    metadata: {},
-    resource_metadata: {}
-  }
-}
-
 const repo = Effect.map(RepositoryBackend, (b: RepositoryBackend["Service"]) => b.repository(customers))
 
-const ORG = "OR000000000001"
-const OTHER = "OR000000000002"
+const ORG = CONTRACT_ORG
+const OTHER = CONTRACT_OTHER_ORG
 
-const storageCases: ReadonlyArray<ContractCase> = [
+const storageCases: ReadonlyArray<RepositoryContractCase> = [
   {
     name: "insert stores version 1 and get returns it; an unknown id is NotFound",
     run: Effect.gen(function*() {
@@ -130,13 +111,13 @@ const storageCases: ReadonlyArray<ContractCase> = [
       const c = sampleCustomer(1)
       yield* r.insert(ORG, c)
       const again = yield* Effect.exit(r.insert(ORG, { ...c, email: "other@example.com" }))
-      yield* check(Exit.isFailure(again) && JSON.stringify(again).includes("DuplicateId"), "duplicate insert fails DuplicateId")
+      yield* check(failedWith(again, "DuplicateId"), "a duplicate insert fails with a typed DuplicateId, not a defect")
       const got = yield* r.get(ORG, c.id)
       yield* check(got.resource.email === c.email, "the original survives")
     })
   },
   {
-    name: "insertAll stores a batch in one write, in and out of a transaction; a batch with an existing id dies and stores none of it",
+    name: "insertAll stores a batch in one write, in and out of a transaction; a batch with an existing id fails DuplicateId and stores none of it",
     run: Effect.gen(function*() {
       const r = yield* repo
       const tx = yield* Transactor
@@ -151,7 +132,7 @@ const storageCases: ReadonlyArray<ContractCase> = [
       yield* sameIds(all.map((v) => v.resource), [1, 2, 3, 4].map((n) => sampleCustomer(n)), "every batch is stored")
       yield* check(all.every((v) => v.version === 1), "inserted rows have version 1")
       const clash = yield* Effect.exit(r.insertAll(ORG, [sampleCustomer(5), { ...sampleCustomer(2), email: "other@example.com" }]))
-      yield* check(Exit.isFailure(clash) && Exit.hasDies(clash), "a batch with an existing id dies")
+      yield* check(failedWith(clash, "DuplicateId"), "a batch with an existing id fails with a typed DuplicateId")
       const after = yield* r.scan(ORG, undefined)
       yield* sameIds(after.map((v) => v.resource), [1, 2, 3, 4].map((n) => sampleCustomer(n)), "the failed batch stored nothing")
       const original = yield* r.get(ORG, sampleCustomer(2).id)
@@ -256,6 +237,47 @@ const storageCases: ReadonlyArray<ContractCase> = [
           yield* check(JSON.stringify(beforePage) === JSON.stringify(expectedBefore), `before page (limit ${limit}, before ${cursor}) matches the reference`)
         }
       }
+    })
+  },
+  {
+    name: "ordered lists: by a key's value then id, both directions, cursors both ways, under filters; rows without the key are not listed",
+    run: Effect.gen(function*() {
+      const r = yield* repo
+      // Values out of id order, with ties (broken by id) and one row without a value.
+      const emails = ["c@x", "a@x", "c@x", "b@x", null, "a@x", "d@x"]
+      const all = emails.map((email, i) => sampleCustomer(i + 1, { email }))
+      for (const c of all) yield* r.insert(ORG, c)
+      const listed = all.filter((c) => c.email !== null)
+      for (const direction of ["asc", "desc"] as const) {
+        const sign = direction === "asc" ? 1 : -1
+        const place = (c: Customer) => `${c.email ?? ""}\u0000${c.id}`
+        const sorted = [...listed].sort((a, b) => sign * (place(a) < place(b) ? -1 : place(a) > place(b) ? 1 : 0))
+        for (const limit of [1, 3, 7]) {
+          // Walked forwards with after cursors, then back with before cursors: every row once, in order.
+          const seen: Array<Customer> = []
+          let after: string | undefined
+          for (;;) {
+            const page = yield* r.list(ORG, { limit, order: { key: "email", direction }, ...(after === undefined ? {} : { after }) })
+            const start = after === undefined ? 0 : sorted.findIndex((c) => c.id === after) + 1
+            yield* sameIds(page.items, sorted.slice(start, start + limit), `${direction} page after ${after} (limit ${limit})`)
+            yield* check(page.before === (start > 0 && page.items.length > 0 ? page.items[0]?.id ?? null : null), `${direction} before cursor after ${after}`)
+            seen.push(...page.items)
+            if (page.after === null) break
+            after = page.after
+          }
+          yield* sameIds(seen, sorted, `${direction} walk (limit ${limit})`)
+          for (const [i, cursor] of sorted.entries()) {
+            const back = yield* r.list(ORG, { limit, order: { key: "email", direction }, before: cursor.id })
+            yield* sameIds(back.items, sorted.slice(Math.max(0, i - limit), i), `${direction} page before ${cursor.id} (limit ${limit})`)
+          }
+        }
+        // A membership filter is several branches, merged in order.
+        const filtered = yield* r.list(ORG, { limit: 10, order: { key: "email", direction }, filters: { removed: eq("false"), email: oneOf(["a@x", "c@x"]) } })
+        yield* sameIds(filtered.items, sorted.filter((c) => c.email === "a@x" || c.email === "c@x"), `${direction} under membership filters`)
+      }
+      // A cursor naming no row: nothing follows it.
+      const nowhere = yield* r.list(ORG, { limit: 5, order: { key: "email", direction: "asc" }, after: sampleCustomer(99).id })
+      yield* sameIds(nowhere.items, [], "after a cursor naming no row")
     })
   },
   {
@@ -443,7 +465,7 @@ const movedSample = (organisation: string, n: number, events: ReadonlyArray<(typ
     return current
   }).pipe(Effect.provide(IdGenerator.layerSeeded(n)))
 
-const historyCases: ReadonlyArray<ContractCase> = [
+const historyCases: ReadonlyArray<RepositoryContractCase> = [
   {
     name: "history: every creation and move stores one entry, in order, and the events are the entries' own",
     run: Effect.gen(function*() {
@@ -497,11 +519,11 @@ const historyCases: ReadonlyArray<ContractCase> = [
   }
 ]
 
-const cases: ReadonlyArray<ContractCase> = [...storageCases, ...historyCases]
+const cases: ReadonlyArray<RepositoryContractCase> = [...storageCases, ...historyCases]
 
 export const RepositoryContract = {
   cases,
   /** Runs one case against a fresh store built from `layer`. */
-  run: (contractCase: ContractCase, layer: Layer.Layer<Storage>): Promise<void> =>
+  run: (contractCase: RepositoryContractCase, layer: Layer.Layer<Storage, unknown>): Promise<void> =>
     Effect.runPromise(Effect.provide(contractCase.run, layer))
 }

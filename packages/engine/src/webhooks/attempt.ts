@@ -1,5 +1,6 @@
-import { Effect } from "effect"
-import { type IdGenerator, withNewId } from "@paykit/core"
+import { Effect, Metric } from "effect"
+import { type IdGenerator, type StorageError, withNewId } from "@paykit/core"
+import { labelled, PaykitMetrics } from "../due-work/metrics.ts"
 import type { StoredWebhookEndpoint } from "./domain/webhook-endpoints.ts"
 import type { HeaderMap, Webhook } from "./domain/webhooks.ts"
 import { WEBHOOK_RESPONSE_HEADER_MAX_LENGTH, WEBHOOK_RESPONSE_HEADERS_MAX_COUNT } from "./delivery-policy.ts"
@@ -29,6 +30,15 @@ export interface AttemptRequest {
 }
 
 export const isSuccess = (status: number): boolean => status >= 200 && status <= 299
+
+const deliveriesOf = labelled(PaykitMetrics.webhookDeliveries)
+const durationOf = labelled(PaykitMetrics.webhookDeliveryDuration)
+
+/** An attempt counted by its outcome (success: 2xx; rejected: another status; error: no answer) and timed. */
+const measure = (result: SendResult, seconds: number): Effect.Effect<void> => {
+  const outcome = result._tag === "Failed" ? "error" : isSuccess(result.status) ? "success" : "rejected"
+  return Effect.andThen(Metric.update(deliveriesOf({ outcome }), 1), Metric.update(durationOf({ outcome }), seconds))
+}
 
 /** The response headers a record keeps, and whether their count or content was cut. */
 export const keptHeaders = (headers: ReadonlyArray<readonly [string, string]>) => {
@@ -69,7 +79,7 @@ const answerFields = (result: SendResult) => {
  * secret that no longer opens (the server key was replaced) is a failed attempt that says so in
  * the log; nothing unsigned is sent.
  */
-export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Effect.Effect<Webhook, never, IdGenerator> =>
+export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Effect.Effect<Webhook, StorageError, IdGenerator> =>
   Effect.gen(function*() {
     const secret = openSecret(deps.box, request.organisation, request.endpoint)
     const timestamp = Math.floor(Date.now() / 1000)
@@ -82,7 +92,9 @@ export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Eff
         { url: request.endpoint.url, headers, body: request.body },
         yield* deps.trust.privateTargets({ organisation: request.organisation, partnerApp: request.endpoint.partner_app })
       )
-    const responseTimeMs = secret === undefined ? null : Math.round(performance.now() - sentAt)
+    const elapsedMs = performance.now() - sentAt
+    const responseTimeMs = secret === undefined ? null : Math.round(elapsedMs)
+    yield* measure(result, elapsedMs / 1000)
     if (result._tag === "Failed") {
       yield* Effect.logWarning("webhook attempt failed").pipe(
         Effect.annotateLogs({ organisation: request.organisation, webhook_endpoint: request.endpoint.id, delivery: request.delivery, reason: result.reason })
@@ -100,4 +112,20 @@ export const attemptDelivery = (deps: AttemptDeps, request: AttemptRequest): Eff
       links: { webhook_endpoint: request.endpoint.id, delivery: request.delivery }
     })
     return yield* withNewId("webhook", (id, createdAt) => Effect.succeed(record(request.recordId ?? id, createdAt)))
-  })
+  }).pipe(
+    // The answer's status, not its body or the URL (which may carry a receiver's token); never the secret.
+    Effect.tap((record) =>
+      Effect.annotateCurrentSpan({
+        "paykit.webhook.successful": record.successful,
+        ...(record.response_code === null ? {} : { "http.response.status_code": record.response_code })
+      })),
+    Effect.withSpan("webhook attempt", {
+      kind: "client",
+      attributes: {
+        "paykit.organisation": request.organisation,
+        "paykit.webhook_endpoint": request.endpoint.id,
+        "paykit.webhook.delivery": request.delivery,
+        "paykit.webhook.test": request.isTest === true
+      }
+    })
+  )

@@ -1,5 +1,5 @@
 import { Clock, Context, Effect, Exit, Layer } from "effect"
-import { type IdGenerator, InvalidState, newId, timestampFromMillis } from "@paykit/core"
+import { type IdGenerator, InvalidState, newId, timestampFromMillis, type StorageError, type StorageFailure } from "@paykit/core"
 import { type Cause, webhookDeliveryMachine, type WebhookDeliveryEvent, type WebhookDeliveryFacts } from "@paykit/machines"
 import type { Event } from "../kernel/domain/events.ts"
 import { eq } from "../kernel/ports/list-query.ts"
@@ -87,7 +87,7 @@ const settle = (
   event: WebhookDeliveryEvent,
   context: WebhookDeliveryFacts,
   attempts: number
-): Effect.Effect<WebhookDelivery, SettledElsewhere, EngineContext> =>
+): Effect.Effect<WebhookDelivery, SettledElsewhere | StorageError, EngineContext> =>
   Effect.mapError(
     applyTransition(deps.deliveries, {
       organisation,
@@ -116,7 +116,7 @@ const outcomeOf = (delivery: WebhookDelivery, at: number): DueOutcome =>
  * one delivery at once both send; the one that saves second records its attempt under an id of
  * its own and answers from the state the first left.
  */
-const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, never, EngineContext> =>
+const deliver = (deps: Deps, item: DueItem): Effect.Effect<DueOutcome, StorageError, EngineContext> =>
   Effect.gen(function*() {
     const found = yield* Effect.option(deps.deliveries.get(item.organisation, item.key))
     if (found._tag === "None" || found.value.resource.status !== "pending") return dueDone
@@ -161,9 +161,10 @@ const giveUp = (deps: Deps, item: DueItem, current: Versioned<WebhookDelivery>) 
 /**
  * Turns one batch of an organisation's events into deliveries: one per enabled endpoint, each
  * scheduled at once. Runs inside the outbox's transaction, so the events leave the outbox exactly
- * when their deliveries are committed.
+ * when their deliveries are committed. A delivery runs in the trace of the span that appended its
+ * first traced event (a request's), not the pump's: the attempts are what that request led to.
  */
-const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>, nowOf: OrganisationNow): Effect.Effect<void, never, EngineContext> =>
+const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>, nowOf: OrganisationNow): Effect.Effect<void, StorageFailure, EngineContext> =>
   Effect.gen(function*() {
     const organisation = batch[0]?.organisation
     if (organisation === undefined) return
@@ -173,6 +174,7 @@ const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>, nowOf: Orga
     // process's advance of the organisation stamps events ahead of the clock stored until it ends.
     const newest = Math.max(...events.map((event) => Date.parse(event.created_at)))
     const at = Math.max(yield* nowOf(organisation), newest)
+    const traceparent = batch.find((entry) => typeof entry.traceparent === "string")?.traceparent
     yield* deps.transactor.transaction(Effect.forEach(enabled, (endpoint) =>
       Effect.gen(function*() {
         const id = yield* newId("webhook")
@@ -189,17 +191,17 @@ const deliveriesOf = (deps: Deps, batch: ReadonlyArray<OutboxEvent>, nowOf: Orga
           cause: DELIVERY_CAUSE,
           links: { webhook_endpoint: endpoint.resource.id }
         }))
-        yield* deps.schedule.schedule({ organisation, kind: WEBHOOK_DELIVERY_KIND, key: id, dueAt: at })
+        yield* deps.schedule.schedule({ organisation, kind: WEBHOOK_DELIVERY_KIND, key: id, dueAt: at, ...(typeof traceparent === "string" ? { traceparent } : {}) })
       }), { discard: true }))
   })
 
 /** An organisation's time now, the clock its deliveries are due on (`DuePump.run`'s). */
-type OrganisationNow = (organisation: string) => Effect.Effect<number>
+type OrganisationNow = (organisation: string) => Effect.Effect<number, StorageFailure>
 /** Outside the worker (tests, a caller of `pump` alone): the clock the caller runs under. */
 const callersClock: OrganisationNow = () => Clock.currentTimeMillis
 
 /** Takes the waiting events of `organisation` (every organisation's when undefined), a batch at a time, until none waits. */
-const pump = (deps: Deps, organisation: string | undefined, nowOf: OrganisationNow): Effect.Effect<void, never, EngineContext> =>
+const pump = (deps: Deps, organisation: string | undefined, nowOf: OrganisationNow): Effect.Effect<void, StorageFailure, EngineContext> =>
   Effect.flatMap(
     deps.outbox.take(organisation, WEBHOOK_MAX_EVENTS, (batch) => deliveriesOf(deps, batch, nowOf)),
     (taken) => taken > 0 ? pump(deps, organisation, nowOf) : Effect.void
@@ -207,9 +209,9 @@ const pump = (deps: Deps, organisation: string | undefined, nowOf: OrganisationN
 
 /** The delivery side of webhooks, for the due-work worker: the `webhook_delivery` handler and the outbox pump. */
 export class WebhookDeliveries extends Context.Service<WebhookDeliveries, {
-  readonly deliver: (item: DueItem) => Effect.Effect<DueOutcome>
+  readonly deliver: (item: DueItem) => Effect.Effect<DueOutcome, StorageError>
   /** `nowOf`: each organisation's time (the worker's); by default the clock the caller runs under. */
-  readonly pump: (organisation: string | undefined, nowOf?: OrganisationNow) => Effect.Effect<void>
+  readonly pump: (organisation: string | undefined, nowOf?: OrganisationNow) => Effect.Effect<void, StorageFailure>
 }>()("@paykit/engine/WebhookDeliveries") {
   static readonly layer: Layer.Layer<
     WebhookDeliveries,

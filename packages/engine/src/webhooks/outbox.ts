@@ -1,10 +1,13 @@
 import { Context, type Effect } from "effect"
+import type { StorageError } from "@paykit/core"
 import type { Event } from "../kernel/domain/events.ts"
 
 /** One committed event waiting to be turned into deliveries. */
 export interface OutboxEvent {
   readonly organisation: string
   readonly event: Event
+  /** The span that appended it, as a W3C `traceparent`; null or absent when it was not traced. */
+  readonly traceparent?: string | null | undefined
 }
 
 /**
@@ -21,5 +24,5 @@ export class WebhookOutbox extends Context.Service<WebhookOutbox, {
     organisation: string | undefined,
     limit: number,
     handle: (batch: ReadonlyArray<OutboxEvent>) => Effect.Effect<void, E, R>
-  ) => Effect.Effect<number, E, R>
+  ) => Effect.Effect<number, E | StorageError, R>
 }>()("@paykit/engine/WebhookOutbox") {}

@@ -1,4 +1,5 @@
 import { Effect, Schema } from "effect"
+import type { StorageError } from "@paykit/core"
 import { Event, EventDetails } from "../kernel/domain/events.ts"
 import { StoredMetadata } from "../kernel/fields.ts"
 import { constantTimeEquals } from "../kernel/constant-time.ts"
@@ -49,7 +50,7 @@ export const parseWebhook = (
   body: string | Uint8Array,
   secret: string,
   signature: string
-): Effect.Effect<ParsedWebhook, InvalidWebhookSignature | InvalidWebhookBody> => {
+): Effect.Effect<ParsedWebhook, InvalidWebhookSignature | InvalidWebhookBody | StorageError> => {
   const text = typeof body === "string" ? body : Buffer.from(body).toString("utf8")
   if (!constantTimeEquals(gocardlessSignature(secret, text), signature.trim().toLowerCase())) return Effect.fail(new InvalidWebhookSignature())
   return decodeBody(text).pipe(

@@ -1,4 +1,5 @@
 import { Context, Effect } from "effect"
+import type { StorageError } from "@paykit/core"
 
 /**
  * Whose choice a webhook URL is, and whether that chooser may reach loopback receivers (where the
@@ -14,7 +15,7 @@ export interface WebhookTargetOwner {
 }
 
 export interface WebhookTargetTrustShape {
-  readonly privateTargets: (owner: WebhookTargetOwner) => Effect.Effect<boolean>
+  readonly privateTargets: (owner: WebhookTargetOwner) => Effect.Effect<boolean, StorageError>
 }
 
 /** Trusts every chooser by default: the embedded library's organisations are all its embedder's own. */

@@ -1,6 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import { type IdGenerator, invalidField, InvalidState, type NotFound, type ValidationFailed, withNewId } from "@paykit/core"
+import { decodeAtBoundary, type IdGenerator, invalidField, InvalidState, type NotFound, type OrganisationId, type StorageError, type StorageFailure, typedStorageFailures, type ValidationFailed, withNewId } from "@paykit/core"
 import { eq, type Page } from "../kernel/ports/list-query.ts"
 import { Transactor } from "../kernel/ports/repository.ts"
 import { toListQuery } from "../kernel/list-params.ts"
@@ -12,9 +12,9 @@ import {
   type StoredWebhookEndpoint,
   WEBHOOK_ENDPOINTS,
   type WebhookEndpoint,
-  type WebhookEndpointCreateRequest,
-  type WebhookEndpointListParams,
-  type WebhookEndpointUpdateRequest
+  WebhookEndpointCreateRequest,
+  WebhookEndpointListParams,
+  WebhookEndpointUpdateRequest
 } from "./domain/webhook-endpoints.ts"
 import { WebhookEndpointRepository } from "./repositories.ts"
 import { WebhookSecretKey } from "./secret-box.ts"
@@ -22,6 +22,10 @@ import { WebhookSender } from "./sender.ts"
 import { type WebhookTargetOwner, WebhookTargetTrust, type WebhookTargetTrustShape } from "./target-trust.ts"
 import { CallingApp } from "../ledger/app-fees.ts"
 import { constantTimeEquals } from "../kernel/constant-time.ts"
+
+const decodeCreate = decodeAtBoundary(WebhookEndpointCreateRequest, WEBHOOK_ENDPOINTS)
+const decodeUpdate = decodeAtBoundary(WebhookEndpointUpdateRequest, WEBHOOK_ENDPOINTS)
+const decodeList = decodeAtBoundary(WebhookEndpointListParams, WEBHOOK_ENDPOINTS)
 
 /** Bytes of a secret paykit makes (base64url: 43 characters). */
 const GENERATED_SECRET_BYTES = 32
@@ -32,7 +36,7 @@ export const secretContext = (organisation: string, endpoint: string): string =>
 type Endpoints = WebhookEndpointRepository["Service"]
 
 /** Checks a URL under the rules of whoever chose it (`WebhookTargetTrust`); a partner app calling the API never reaches private targets. */
-type UrlCheck = (owner: WebhookTargetOwner, url: string) => Effect.Effect<void, ValidationFailed>
+type UrlCheck = (owner: WebhookTargetOwner, url: string) => Effect.Effect<void, ValidationFailed | StorageError>
 
 const urlCheck = (sender: WebhookSender["Service"], trust: WebhookTargetTrustShape): UrlCheck => (owner, url) =>
   Effect.gen(function*() {
@@ -48,7 +52,7 @@ const create = Effect.fnUntraced(function*(
   checkUrl: UrlCheck,
   organisation: string,
   command: WebhookEndpointCreateRequest
-): Effect.fn.Return<CreatedWebhookEndpoint, ValidationFailed, IdGenerator> {
+): Effect.fn.Return<CreatedWebhookEndpoint, ValidationFailed | StorageError, IdGenerator> {
   yield* checkUrl({ organisation }, command.url)
   const secret = command.secret ?? randomBytes(GENERATED_SECRET_BYTES).toString("base64url")
   const enabled = command.enabled ?? true
@@ -94,7 +98,7 @@ const update = Effect.fnUntraced(function*(
   organisation: string,
   id: string,
   command: WebhookEndpointUpdateRequest
-): Effect.fn.Return<WebhookEndpoint, ValidationFailed | NotFound | InvalidState> {
+): Effect.fn.Return<WebhookEndpoint, ValidationFailed | NotFound | InvalidState | StorageError> {
   if (command.url !== undefined) yield* checkUrl({ organisation }, command.url)
   const current = yield* endpoints.get(organisation, id)
   // A partner app's endpoint is the app's to point and to turn on; its organisation may only turn it off.
@@ -119,7 +123,7 @@ const rotateSecret = Effect.fnUntraced(function*(
   box: WebhookSecretKey["Service"],
   organisation: string,
   id: string
-): Effect.fn.Return<CreatedWebhookEndpoint, NotFound | InvalidState> {
+): Effect.fn.Return<CreatedWebhookEndpoint, NotFound | InvalidState | StorageError> {
   const current = yield* endpoints.get(organisation, id)
   if (current.resource.partner_app !== undefined) return yield* Effect.fail(partnerAppEndpoint(current.resource.partner_app))
   const secret = randomBytes(GENERATED_SECRET_BYTES).toString("base64url")
@@ -138,7 +142,7 @@ const ensure = Effect.fnUntraced(function*(
   checkUrl: UrlCheck,
   organisation: string,
   command: { readonly url: string; readonly secret: string }
-): Effect.fn.Return<WebhookEndpoint, ValidationFailed | InvalidState, IdGenerator> {
+): Effect.fn.Return<WebhookEndpoint, ValidationFailed | InvalidState | StorageError, IdGenerator> {
   const existing = (yield* endpoints.scan(organisation, { url: eq(command.url) }))[0]
   if (existing === undefined) {
     const { secret: _shown, ...made } = yield* create(endpoints, box, checkUrl, organisation, command)
@@ -168,7 +172,7 @@ const connectApp = Effect.fnUntraced(function*(
   checkUrl: UrlCheck,
   organisation: string,
   command: PartnerAppEndpoint
-): Effect.fn.Return<void, ValidationFailed | InvalidState, IdGenerator> {
+): Effect.fn.Return<void, ValidationFailed | InvalidState | StorageError, IdGenerator> {
   yield* checkUrl({ organisation, partnerApp: command.app }, command.url)
   const existing = (yield* endpoints.scan(organisation, { url: eq(command.url) })).find((v) => v.resource.partner_app === command.app)
   if (existing !== undefined) {
@@ -184,7 +188,7 @@ const connectApp = Effect.fnUntraced(function*(
 })
 
 /** The app's endpoints in the organisation disabled: its access was revoked, or the app disabled. */
-const disconnectApp = Effect.fnUntraced(function*(endpoints: Endpoints, organisation: string, app: string): Effect.fn.Return<void, InvalidState> {
+const disconnectApp = Effect.fnUntraced(function*(endpoints: Endpoints, organisation: string, app: string): Effect.fn.Return<void, InvalidState | StorageError> {
   for (const current of yield* endpoints.scan(organisation, { enabled: eq("true") })) {
     if (current.resource.partner_app === app) yield* save(endpoints, organisation, current, withEnabled(current.resource, false))
   }
@@ -192,16 +196,16 @@ const disconnectApp = Effect.fnUntraced(function*(endpoints: Endpoints, organisa
 
 export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
   /** A new endpoint; the answer holds its secret, the only time the API shows it. */
-  readonly create: (organisation: string, command: WebhookEndpointCreateRequest) => Effect.Effect<CreatedWebhookEndpoint, ValidationFailed>
-  readonly get: (organisation: string, id: string) => Effect.Effect<WebhookEndpoint, NotFound>
-  readonly list: (organisation: string, params: WebhookEndpointListParams) => Effect.Effect<Page<WebhookEndpoint>>
-  readonly update: (organisation: string, id: string, command: WebhookEndpointUpdateRequest) => Effect.Effect<WebhookEndpoint, ValidationFailed | NotFound | InvalidState>
-  readonly disable: (organisation: string, id: string) => Effect.Effect<WebhookEndpoint, NotFound | InvalidState>
+  readonly create: (organisation: OrganisationId, command: typeof WebhookEndpointCreateRequest.Encoded) => Effect.Effect<CreatedWebhookEndpoint, ValidationFailed | StorageFailure>
+  readonly get: (organisation: OrganisationId, id: string) => Effect.Effect<WebhookEndpoint, NotFound | StorageError>
+  readonly list: (organisation: OrganisationId, params: typeof WebhookEndpointListParams.Encoded) => Effect.Effect<Page<WebhookEndpoint>, ValidationFailed | StorageError>
+  readonly update: (organisation: OrganisationId, id: string, command: typeof WebhookEndpointUpdateRequest.Encoded) => Effect.Effect<WebhookEndpoint, ValidationFailed | NotFound | InvalidState | StorageFailure>
+  readonly disable: (organisation: OrganisationId, id: string) => Effect.Effect<WebhookEndpoint, NotFound | InvalidState | StorageFailure>
   /** A new signing secret, answered this once (`rotateSecret` above). */
-  readonly rotateSecret: (organisation: string, id: string) => Effect.Effect<CreatedWebhookEndpoint, NotFound | InvalidState>
-  readonly ensure: (organisation: string, command: { readonly url: string; readonly secret: string }) => Effect.Effect<WebhookEndpoint, ValidationFailed | InvalidState>
-  readonly connectApp: (organisation: string, command: PartnerAppEndpoint) => Effect.Effect<void, ValidationFailed | InvalidState>
-  readonly disconnectApp: (organisation: string, app: string) => Effect.Effect<void, InvalidState>
+  readonly rotateSecret: (organisation: OrganisationId, id: string) => Effect.Effect<CreatedWebhookEndpoint, NotFound | InvalidState | StorageFailure>
+  readonly ensure: (organisation: OrganisationId, command: { readonly url: string; readonly secret: string }) => Effect.Effect<WebhookEndpoint, ValidationFailed | InvalidState | StorageFailure>
+  readonly connectApp: (organisation: OrganisationId, command: PartnerAppEndpoint) => Effect.Effect<void, ValidationFailed | InvalidState | StorageFailure>
+  readonly disconnectApp: (organisation: OrganisationId, app: string) => Effect.Effect<void, InvalidState | StorageFailure>
 }>()("@paykit/engine/WebhookEndpoints") {
   static readonly layer: Layer.Layer<
     WebhookEndpoints,
@@ -215,16 +219,17 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
       const checkUrl = urlCheck(yield* WebhookSender, yield* WebhookTargetTrust)
       const provideIds = yield* captureIdGenerator
       const transactor = yield* Transactor
-      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => transactor.transaction(provideIds(effect))
+      const run = <A, E>(effect: Effect.Effect<A, E, IdGenerator>) => typedStorageFailures(transactor.transaction(provideIds(effect)))
       return WebhookEndpoints.of({
-        create: (o, command) => run(create(endpoints, box, checkUrl, o, command)),
+        create: (o, command) => Effect.flatMap(decodeCreate(command), (c) => run(create(endpoints, box, checkUrl, o, c))),
         get: (o, id) => Effect.map(endpoints.get(o, id), (v) => publicEndpoint(v.resource)),
-        list: (o, params) =>
-          Effect.map(
-            endpoints.list(o, toListQuery(params, { enabled: params.enabled === undefined ? undefined : eq(params.enabled) })),
-            (page) => ({ ...page, items: page.items.map(publicEndpoint) })
-          ),
-        update: (o, id, command) => run(update(endpoints, checkUrl, o, id, command)),
+        list: (o, plain) =>
+          Effect.flatMap(decodeList(plain), (params) =>
+            Effect.map(
+              endpoints.list(o, toListQuery(params, { enabled: params.enabled === undefined ? undefined : eq(params.enabled) })),
+              (page) => ({ ...page, items: page.items.map(publicEndpoint) })
+            )),
+        update: (o, id, command) => Effect.flatMap(decodeUpdate(command), (c) => run(update(endpoints, checkUrl, o, id, c))),
         disable: (o, id) => run(setEnabled(endpoints, o, id, false)),
         rotateSecret: (o, id) => run(rotateSecret(endpoints, box, o, id)),
         ensure: (o, command) => run(ensure(endpoints, box, checkUrl, o, command)),

@@ -1,11 +1,11 @@
 import { Effect, Exit, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { describe, expect, it } from "vitest"
-import { NotFound, ValidationFailed } from "@paykit/core"
+import { NotFound, ValidationFailed, OrganisationId } from "@paykit/core"
 import { inMemoryEngine, openSecret, WebhookEndpointRepository, WebhookEndpoints, WebhookSecretKey } from "@paykit/engine"
 
-const ORG = "OR0000000000EA"
-const OTHER = "OR0000000000EB"
+const ORG = OrganisationId("OR0000000000EA")
+const OTHER = OrganisationId("OR0000000000EB")
 const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<ReturnType<typeof inMemoryEngine>>>) =>
   Effect.runPromise(Effect.provide(effect, Layer.mergeAll(inMemoryEngine({ seed: 3 }), TestClock.layer())))
 

@@ -5,7 +5,7 @@ import { HOSTED_PAGE_PATHS } from "@paykit/engine"
 import type { ApiResponse } from "../api-response.ts"
 import type { PageRoute } from "../routes.ts"
 import { escapeHtml } from "./html.ts"
-import { pageAt, type PageAnswer } from "./page-kit.ts"
+import { organisationFreePageAt, pageAt, type PageAnswer, type PageRequestBase } from "./page-kit.ts"
 import type { PageServices } from "./page-services.ts"
 
 /**
@@ -54,7 +54,7 @@ export const institutionLogo = (id: string, name: string): string =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="64" viewBox="0 0 320 64" role="img" aria-label="${escapeHtml(name)}">${iconMarkup(id, name)}` +
   `<text x="76" y="40" font-family="system-ui, sans-serif" font-size="20" fill="#1a1a1a">${escapeHtml(name)}</text></svg>`
 
-const institutionImage = (services: PageServices, draw: (id: string, name: string) => string): PageAnswer => (p) =>
+const institutionImage = (services: PageServices, draw: (id: string, name: string) => string) => (p: PageRequestBase) =>
   Effect.map(services.institutions.get(p.id), (institution) => svg(draw(institution.id, institution.name)))
 
 const qrCode = (services: PageServices): PageAnswer => (p) =>
@@ -70,6 +70,6 @@ const creditorLogo = (services: PageServices): PageAnswer => (p) =>
 export const assetPages = (services: PageServices): ReadonlyArray<PageRoute> => [
   pageAt(services, "GET", HOSTED_PAGE_PATHS.creditorLogo, creditorLogo(services)),
   pageAt(services, "GET", HOSTED_PAGE_PATHS.bankAuthorisationQrCode, qrCode(services)),
-  pageAt(services, "GET", HOSTED_PAGE_PATHS.institutionIcon, institutionImage(services, institutionIcon)),
-  pageAt(services, "GET", HOSTED_PAGE_PATHS.institutionLogo, institutionImage(services, institutionLogo))
+  organisationFreePageAt("GET", HOSTED_PAGE_PATHS.institutionIcon, institutionImage(services, institutionIcon)),
+  organisationFreePageAt("GET", HOSTED_PAGE_PATHS.institutionLogo, institutionImage(services, institutionLogo))
 ]

@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { decodeInputEffect, NotFound, now, type PaykitError, type Timestamp, timestampToMillis } from "@paykit/core"
+import { decodeInputEffect, NotFound, now, type OrganisationId, type PaykitError, type StorageError, type Timestamp, timestampToMillis } from "@paykit/core"
 import { type BillingRequest, BillingRequestInstitutionParams, type BillingRequestFlow, HOSTED_PAGE_PATHS, HostedPagesBaseUrl, type RedirectFlow } from "@paykit/engine"
 import type { ApiResponse } from "../api-response.ts"
 import type { PageRoute } from "../routes.ts"
@@ -51,7 +51,7 @@ const billingRequestFlowView: Loader = {
  * A redirect flow's own billing request flow (its language is the redirect flow's) (its stored link), never a later one made on the
  * same request through the API. Flows stored before the link was kept: their request's newest.
  */
-export const ownFlowOf = (services: PageServices, organisation: string, redirectFlow: RedirectFlow): Effect.Effect<BillingRequestFlow, NotFound> =>
+export const ownFlowOf = (services: PageServices, organisation: OrganisationId, redirectFlow: RedirectFlow): Effect.Effect<BillingRequestFlow, NotFound | StorageError> =>
   Effect.gen(function*() {
     const own = yield* services.redirectFlows.ownBillingRequestFlow(organisation, redirectFlow.id)
     const flow = own === undefined ? yield* services.billingRequestFlows.forBillingRequest(organisation, redirectFlow.links.billing_request) : yield* services.billingRequestFlows.get(organisation, own)

@@ -78,6 +78,10 @@ export interface PageFrame {
   readonly content: Html
   /** Without the language switch: a page whose text is in one language only (the OAuth consent page). */
   readonly singleLanguage?: boolean
+  /** More of the document's head (the dashboard's icon and script). */
+  readonly head?: Html
+  /** A notice between the header and the content, on every page of a kind (the dashboard's sandbox banner). */
+  readonly banner?: Html
 }
 
 const languageSwitch = (frame: PageFrame): Html => html`<nav aria-label="${frame.messages.language}"><ul>${
@@ -93,11 +97,11 @@ export const layout = (frame: PageFrame): Html => html`<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${frame.title}</title>
-<style>${styles(frame.theme)}</style>
+<style>${styles(frame.theme)}</style>${frame.head ?? ""}
 </head>
 <body>
 <a class="skip" href="#content">${frame.messages.skip_to_content}</a>
-<header>${frame.theme.logo === undefined ? html`<span>paykit</span>` : html`<img src="${frame.theme.logo.src}" alt="${frame.theme.logo.alt}">`}${frame.singleLanguage === true ? "" : languageSwitch(frame)}</header>
+<header>${frame.theme.logo === undefined ? html`<span>paykit</span>` : html`<img src="${frame.theme.logo.src}" alt="${frame.theme.logo.alt}">`}${frame.singleLanguage === true ? "" : languageSwitch(frame)}</header>${frame.banner ?? ""}
 <main id="content">
 <h1>${frame.title}</h1>
 ${frame.content}

@@ -1,5 +1,5 @@
 import { Effect, Option } from "effect"
-import { httpStatusOf, NotFound, pathIdOf, type PaykitError } from "@paykit/core"
+import { httpStatusOf, isStorageFailure, NotFound, OrganisationId, pathIdOf, type PaykitError, type StorageError } from "@paykit/core"
 import { collectionOfPath, DueWorkStore, pageKeyHolds, withClockOffset } from "@paykit/engine"
 import type { ApiRequest } from "../api-request.ts"
 import type { ApiResponse } from "../api-response.ts"
@@ -16,18 +16,23 @@ import type { Messages } from "./messages/en.ts"
  * API's JSON: an engine error is a page saying what went wrong, in the page's language.
  */
 
-export interface PageRequest {
+/** A page's request before its organisation is checked (and of a page whose path names none: an institution's image). */
+export interface PageRequestBase {
   readonly request: ApiRequest
   /** The language the request named itself, if it did. */
   readonly asked: Language | undefined
   readonly language: Language
   readonly messages: Messages
-  readonly organisation: string
   readonly id: string
   /** The page's own path, without its query. */
   readonly path: string
   /** The page's path as a browser reaches it: under the host's prefix, when mounted. */
   readonly href: string
+}
+
+/** A page's request, its organisation (the path's `:organisation`) checked to be an organisation's id. */
+export interface PageRequest extends PageRequestBase {
+  readonly organisation: OrganisationId
 }
 
 const header = (request: ApiRequest, name: string): string | undefined => {
@@ -46,7 +51,7 @@ const askedLanguage = (request: ApiRequest): Language | undefined => {
   return isLanguage(asked) ? asked : undefined
 }
 
-const pageRequestOf = (request: ApiRequest): PageRequest => {
+const pageRequestOf = (request: ApiRequest): PageRequestBase => {
   const asked = askedLanguage(request)
   const language = pickLanguage(asked, header(request, "accept-language"), cookieLanguage(header(request, "cookie")))
   return {
@@ -54,7 +59,6 @@ const pageRequestOf = (request: ApiRequest): PageRequest => {
     asked,
     language,
     messages: MESSAGES[language],
-    organisation: request.params["organisation"] ?? "",
     id: request.params["id"] ?? "",
     path: request.path,
     href: `${request.basePath ?? ""}${request.path}`
@@ -84,7 +88,7 @@ export const withQuery = (uri: string, params: Readonly<Record<string, string>>)
  * the request's own `lang`, then the language the payer chose before (the cookie), then the
  * resource's, then the browser's.
  */
-export const inLanguageOf = (p: PageRequest, resourceLanguage: string | null): PageRequest => {
+export const inLanguageOf = <P extends PageRequestBase>(p: P, resourceLanguage: string | null): P => {
   const kept = cookieLanguage(header(p.request, "cookie")) ?? (isLanguage(resourceLanguage) ? resourceLanguage : undefined)
   const language = pickLanguage(p.asked, header(p.request, "accept-language"), kept)
   return { ...p, language, messages: MESSAGES[language] }
@@ -94,7 +98,7 @@ export const inLanguageOf = (p: PageRequest, resourceLanguage: string | null): P
 export const redirect = (location: string): ApiResponse => ({ status: 303, body: "", headers: { location, "cache-control": "no-store" } })
 
 /** The hidden fields every form carries: its CSRF token and the page's language. */
-export const formGuard = (p: PageRequest, token: string): Html =>
+export const formGuard = (p: PageRequestBase, token: string): Html =>
   html`<input type="hidden" name="${CSRF_FIELD}" value="${token}"><input type="hidden" name="lang" value="${p.language}">`
 
 /** Whether a post carries a good token for this page's organisation, resource and `purpose`. */
@@ -106,7 +110,7 @@ export const csrfToken = (csrf: CsrfSigner, p: PageRequest, purpose: string): st
   csrf.sign(purpose, p.organisation, p.id, Date.now())
 
 /** The page of an error: the engine's message under the page's title, in the layout. */
-export const errorPage = (p: PageRequest, status: number, detail: string, theme: Theme = DEFAULT_THEME): ApiResponse =>
+export const errorPage = (p: PageRequestBase, status: number, detail: string, theme: Theme = DEFAULT_THEME): ApiResponse =>
   page(status, layout({
     language: p.language,
     messages: p.messages,
@@ -117,11 +121,11 @@ export const errorPage = (p: PageRequest, status: number, detail: string, theme:
   }))
 
 /** What a page says for an engine error: not found, or the engine's own message. */
-const pageOfError = (p: PageRequest, error: PaykitError): ApiResponse =>
+const pageOfError = (p: PageRequestBase, error: PaykitError): ApiResponse =>
   errorPage(p, httpStatusOf(error), error._tag === "NotFound" ? p.messages.error_not_found : `${p.messages.error_refused}: ${error.message}`)
 
 /** Runs an effect on an organisation's clock. */
-export type OrganisationClock = <A, E, R>(organisation: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+export type OrganisationClock = <A, E, R>(organisation: string, effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E | StorageError, R>
 
 /**
  * The organisation's clock (its sandbox offset; none where the server keeps no clocks), from the
@@ -143,21 +147,20 @@ const keepLanguage = (language: Language) => (response: ApiResponse): ApiRespons
  * in the site-wide cookie: a form's hidden `lang` or a redirect keeping it would otherwise
  * override the `language` of every later flow.
  */
-const switched = (p: PageRequest): Language | undefined => p.request.method === "GET" && typeof p.request.query["lang"] === "string" ? p.asked : undefined
+const switched = (p: PageRequestBase): Language | undefined => p.request.method === "GET" && typeof p.request.query["lang"] === "string" ? p.asked : undefined
 
 export type PageAnswer = (p: PageRequest) => Effect.Effect<ApiResponse, PaykitError>
 
-/** What an organisation's id in a page's path may be: visible ASCII, as storage takes it (ids are never longer). */
-const ORGANISATION_PATTERN = /^[\x21-\x7e]{1,100}$/
-
 /**
  * The path's ids checked before any lookup, as the API checks its own: a malformed resource id
- * (a NUL, a wrong prefix) or organisation names nothing, so the page is a 404.
+ * (a NUL, a wrong prefix) or organisation id names nothing, so the page is a 404.
  */
-const checkedIds = (p: PageRequest, collection: string): Effect.Effect<void, NotFound> =>
-  p.request.params["organisation"] !== undefined && !ORGANISATION_PATTERN.test(p.organisation)
-    ? Effect.fail(new NotFound({ resource: "organisations", id: p.organisation }))
-    : Effect.asVoid(pathIdOf(collection, p.id))
+const checkedIds = (p: PageRequestBase, collection: string): Effect.Effect<OrganisationId, NotFound> => {
+  const given = p.request.params["organisation"] ?? ""
+  return OrganisationId.is(given)
+    ? Effect.as(pathIdOf(collection, p.id), given)
+    : Effect.fail(new NotFound({ resource: "organisations", id: given }))
+}
 
 /**
  * A payer's page (its path has `:key`) answers only under its resource's page key: any other key
@@ -187,13 +190,35 @@ export const pageAt = (pages: PageBasics, method: "GET" | "POST", path: string, 
     method,
     path,
     page: (request) => {
-      const p = pageRequestOf(request)
-      // Pages without an organisation (an institution's image) need no clock.
-      const clocked = p.request.params["organisation"] === undefined ? answer(p) : pages.onClock(p.organisation, answer(p))
-      const checked = Effect.andThen(checkedIds(p, collection), checkedKey(p, collection, pages.pageKey))
-      const answered = Effect.catch(Effect.andThen(checked, clocked), (error) => Effect.succeed(pageOfError(p, error)))
-      const chosen = switched(p)
-      return chosen === undefined ? answered : Effect.map(answered, keepLanguage(chosen))
+      const base = pageRequestOf(request)
+      const checked = Effect.flatMap(checkedIds(base, collection), (organisation) => {
+        const p: PageRequest = { ...base, organisation }
+        return Effect.andThen(checkedKey(p, collection, pages.pageKey), pages.onClock(organisation, answer(p)))
+      })
+      return answeredIn(base, Effect.catch(checked, answerError(base)))
     }
   }
+}
+
+/** A page whose path names no organisation (an institution's image): its id checked, no clock. */
+export const organisationFreePageAt = (method: "GET" | "POST", path: string, answer: (p: PageRequestBase) => Effect.Effect<ApiResponse, PaykitError>): PageRoute => {
+  const collection = collectionOfPath(path)
+  return {
+    method,
+    path,
+    page: (request) => {
+      const p = pageRequestOf(request)
+      return answeredIn(p, Effect.catch(Effect.andThen(pathIdOf(collection, p.id), answer(p)), answerError(p)))
+    }
+  }
+}
+
+/** An error as its page; a storage failure is the server's: the dispatcher answers it as a defect (500, or 503 to retry). */
+const answerError = (p: PageRequestBase) => (error: PaykitError | StorageError): Effect.Effect<ApiResponse> =>
+  isStorageFailure(error) ? Effect.die(error) : Effect.succeed(pageOfError(p, error))
+
+/** The answer, keeping the language the payer switched to (a GET with `lang`). */
+const answeredIn = (p: PageRequestBase, answered: Effect.Effect<ApiResponse>): Effect.Effect<ApiResponse> => {
+  const chosen = switched(p)
+  return chosen === undefined ? answered : Effect.map(answered, keepLanguage(chosen))
 }

@@ -1,3 +1,4 @@
+import type { OrganisationId } from "@paykit/core"
 import { Context, Effect } from "effect"
 import {
   BankAuthorisations,
@@ -16,6 +17,7 @@ import {
   PayerThemes,
   RedirectFlows
 } from "@paykit/engine"
+import type { StorageError } from "@paykit/core"
 import { AccessTokens } from "../access-tokens.ts"
 import { csrfSignerFrom, PageSigningSecret } from "./csrf.ts"
 import { mandatePdfLinksFrom } from "./mandate-pdf-links.ts"
@@ -35,7 +37,7 @@ export const pageServices = Effect.gen(function*() {
   const logos = yield* Logos
   const creditors = yield* Creditors
   /** The creditor's logo as the header shows it: its page's path, with the time it changed so a replaced one is fetched again. */
-  const logoOf = (organisation: string, creditor: string) =>
+  const logoOf = (organisation: OrganisationId, creditor: string) =>
     Effect.flatMap(logos.forCreditor(organisation, creditor), (logo) =>
       logo === null ? Effect.succeed(undefined) : Effect.map(Effect.option(creditors.get(organisation, creditor)), (found) => ({
         src: `${hostedPageUrl("", "creditorLogo", { organisation, id: logo.id })}?v=${encodeURIComponent(logo.updated_at)}`,
@@ -62,7 +64,7 @@ export const pageServices = Effect.gen(function*() {
     /** The key the payer's pages' URLs are checked under, the engine's (`HostedPagesKey`), which makes them. */
     pageKey: yield* HostedPagesKey,
     /** The creditor's payer theme as the layout's colours, and its logo. */
-    themeOf: (organisation: string, creditor: string): Effect.Effect<Theme> =>
+    themeOf: (organisation: OrganisationId, creditor: string): Effect.Effect<Theme, StorageError> =>
       Effect.zipWith(payerThemes.forCreditor(organisation, creditor), logoOf(organisation, creditor), (theme, logo) =>
         logo === undefined ? themeOf(theme) : { ...themeOf(theme), logo })
   }

@@ -39,7 +39,8 @@ const declarations: ReadonlyArray<EndpointDeclaration<Effect.Success<typeof serv
   declare(
     BLOCKS,
     HttpApiEndpoint.post("block_by_ref", `/${BLOCKS}/block_by_ref`, {
-      payload: Schema.Struct({ data: BODIES.blocks.block_by_ref }),
+      // `unwrap` takes the attributes under `blocks` or under `data` (the official client's).
+      payload: Schema.Union([Schema.Struct({ data: BODIES.blocks.block_by_ref }), Schema.Struct({ [BLOCKS]: BODIES.blocks.block_by_ref })]),
       success: page(BLOCKS, Block)
     }).annotate(Idempotent, true),
     blockByRef

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpApiEndpoint, OpenApi } from "effect/http-api"
-import { type PaykitError, pathIdOf } from "@paykit/core"
+import { type PaykitError, pathIdOf, type OrganisationId } from "@paykit/core"
 import {
   EncryptedBankDetails,
   FlattenedJwe,
@@ -38,7 +38,7 @@ type Declaration = EndpointDeclaration<Effect.Success<typeof services>>
 const encryptedRead = <A>(
   key: string,
   collection: string,
-  read: (organisation: string, id: string, keyId: string | undefined) => Effect.Effect<A, PaykitError>
+  read: (organisation: OrganisationId, id: string, keyId: string | undefined) => Effect.Effect<A, PaykitError>
 ): ApiHandler =>
 (request, caller) =>
   Effect.flatMap(pathIdOf(collection, paramOf(request, "id")), (id) =>

@@ -1,6 +1,6 @@
 import { Effect, type Schema } from "effect"
 import { HttpApiEndpoint, HttpApiSchema } from "effect/http-api"
-import type { PaykitError } from "@paykit/core"
+import type { PaykitError, OrganisationId } from "@paykit/core"
 import { InstalmentSchedule, instalmentScheduleCreationOf, InstalmentScheduleListParams, InstalmentSchedules, REQUEST_BODIES } from "@paykit/engine"
 import type { ApiHandler } from "../api-request.ts"
 import { APP_FEE_PATHS, appFeeOnlyForApps } from "../app-fees.ts"
@@ -23,7 +23,7 @@ type Declaration = EndpointDeclaration<Services>
 
 const BODIES = REQUEST_BODIES
 const IS = "instalment_schedules"
-type ScheduleCreate<P extends Schema.Top> = (s: Services) => (organisation: string, command: P["Type"]) => Effect.Effect<InstalmentSchedule, PaykitError>
+type ScheduleCreate<P extends Schema.Top> = (s: Services) => (organisation: OrganisationId, command: P["Type"]) => Effect.Effect<InstalmentSchedule, PaykitError>
 
 /** A creation of a schedule: 201 with `Location`, app fees for apps only. */
 const scheduleHandler = <P extends Schema.Top & Schema.Decoder<unknown>>(request: P, create: ScheduleCreate<P>) => (s: Services): ApiHandler =>

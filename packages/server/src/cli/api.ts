@@ -1,5 +1,6 @@
-import { API_VERSION } from "@paykit/core"
+import { API_VERSION } from "@paykit/core/limits"
 import { CommandFailure, type Io, type Options, type Parsed, stringOf } from "./args.ts"
+import { exchange, type HttpAnswer } from "./http.ts"
 
 /**
  * The commands that speak to a running server (`sandbox`, `advance`, `trigger`, `listen`, `logs`):
@@ -24,6 +25,8 @@ export const API_OPTIONS_HELP = [
 export interface Api {
   readonly base: string
   readonly request: (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>
+  /** A request with raw bytes as its body, answered as bytes (a bank file's exact bytes) with the answer's headers. */
+  readonly raw: (method: string, path: string, body?: Uint8Array) => Promise<HttpAnswer>
 }
 
 /** Why an answer failed, from the API's `{"error": {...}}` body when it has one. */
@@ -37,41 +40,48 @@ const failureOf = (status: number, body: unknown): CommandFailure => {
   const text = typeof message === "string" ? message : `HTTP ${status}`
   // A validation error's message already names its fields; other errors' fields add to it.
   const more = fields.filter((f) => !text.includes(f))
-  return new CommandFailure(`${status} ${text}${more.length === 0 ? "" : ` (${more.join("; ")})`}`, body)
+  return new CommandFailure(`${status} ${text}${more.length === 0 ? "" : ` (${more.join("; ")})`}`, body, status)
+}
+
+const jsonOf = (answer: HttpAnswer): unknown => {
+  try {
+    return answer.body === "" ? {} : JSON.parse(answer.body)
+  } catch {
+    return { body: answer.body }
+  }
 }
 
 export const apiOf = (parsed: Parsed, io: Io): Api => {
   const base = (stringOf(parsed, "url") ?? io.env["PAYKIT_URL"] ?? DEFAULT_URL).replace(/\/+$/, "")
   const token = stringOf(parsed, "token") ?? io.env["PAYKIT_TOKEN"] ?? io.env["PAYKIT_SANDBOX_TOKEN"]
   if (token === undefined || token === "") throw new CommandFailure("no token: give --token, or set PAYKIT_TOKEN")
-  const request = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
-    let response: Response
+  /** The exchange, its answer when 2xx; else the API's refusal as a `CommandFailure`. */
+  const send = async (method: string, path: string, body: { readonly type: string; readonly data: string | Uint8Array } | undefined): Promise<HttpAnswer> => {
+    let answer: HttpAnswer
     try {
-      response = await fetch(`${base}${path}`, {
+      answer = await exchange(`${base}${path}`, {
         method,
         headers: {
           authorization: `Bearer ${token}`,
           "gocardless-version": API_VERSION,
           accept: "application/json",
-          ...(body === undefined ? {} : { "content-type": "application/json" })
+          ...(body === undefined ? {} : { "content-type": body.type })
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+        ...(body === undefined ? {} : { body: body.data })
       })
     } catch (error) {
-      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : ""
-      throw new CommandFailure(`no answer from ${base}${cause}`)
+      throw new CommandFailure(`no answer from ${base}: ${error instanceof Error ? error.message : String(error)}`)
     }
-    const text = await response.text()
-    let json: unknown
-    try {
-      json = text === "" ? {} : JSON.parse(text)
-    } catch {
-      json = { body: text }
-    }
-    if (!response.ok) throw failureOf(response.status, json)
+    if (answer.status < 200 || answer.status > 299) throw failureOf(answer.status, jsonOf(answer))
+    return answer
+  }
+  const request = async (method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
+    const json = jsonOf(await send(method, path, body === undefined ? undefined : { type: "application/json", data: JSON.stringify(body) }))
     return typeof json === "object" && json !== null ? json as Record<string, unknown> : {}
   }
-  return { base, request }
+  const raw = (method: string, path: string, body?: Uint8Array) =>
+    send(method, path, body === undefined ? undefined : { type: "application/octet-stream", data: body })
+  return { base, request, raw }
 }
 
 /** A record's field as text (`id`, `created_at`), for the human lines. */

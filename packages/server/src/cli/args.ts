@@ -27,8 +27,14 @@ export class UsageError extends Error {}
 
 /** A failure the command reports in one line (an API error, a refused connection): exit 1. */
 export class CommandFailure extends Error {
-  constructor(message: string, readonly detail?: unknown) {
+  /** The API's error body, when the API refused. */
+  readonly detail: unknown
+  /** The API's HTTP status, when the API refused. */
+  readonly status: number | undefined
+  constructor(message: string, detail?: unknown, status?: number) {
     super(message)
+    this.detail = detail
+    this.status = status
   }
 }
 
@@ -90,16 +96,27 @@ export interface Command {
   readonly run: (argv: ReadonlyArray<string>, io: Io) => Promise<ExitCode>
 }
 
-export interface CommandSpec {
-  readonly name: string
-  readonly summary: string
+/**
+ * What a command's module exports as `command`: how it is used and what it does. Its name and
+ * summary are its row in the registry (commands.ts), which `paykit --help` lists without loading
+ * any command's module. The module imports only what its usage needs; what the action needs
+ * beyond that (the engine, the store, effect) it imports when it runs.
+ */
+export interface CommandBody {
   /** The usage line(s) after `paykit `, then the options' lines. */
   readonly usage: ReadonlyArray<string>
   readonly options: Options
   readonly optionsHelp: ReadonlyArray<string>
+  /** Lines after the options in `--help` (what it lists, examples). */
+  readonly notes?: ReadonlyArray<string>
   readonly maxPositionals: number
   /** Resolves when done (a command that runs until stopped resolves on its stop). */
   readonly action: (parsed: Parsed, io: Io) => Promise<void>
+}
+
+export interface CommandSpec extends CommandBody {
+  readonly name: string
+  readonly summary: string
 }
 
 const COMMON_HELP = ["  --json           machine-readable output: one JSON document per line", "  -h, --help       this help"]
@@ -113,7 +130,8 @@ export const defineCommand = (spec: CommandSpec): Command => {
     "",
     "options:",
     ...spec.optionsHelp,
-    ...COMMON_HELP
+    ...COMMON_HELP,
+    ...(spec.notes === undefined ? [] : ["", ...spec.notes])
   ].join("\n")
   return {
     name: spec.name,

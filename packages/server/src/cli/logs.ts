@@ -1,23 +1,36 @@
 import { setTimeout as sleep } from "node:timers/promises"
 import { type Api, API_OPTIONS, API_OPTIONS_HELP, apiOf, field, itemsOf } from "./api.ts"
-import { defineCommand, flagOf, type Io, type Parsed, stopRequested, stringOf, UsageError } from "./args.ts"
+import { type CommandBody, flagOf, type Io, type Parsed, stopRequested, stringOf, UsageError } from "./args.ts"
 
 /**
  * `paykit logs`: the organisation's events (`GET /events`) and webhook attempts (`GET /webhooks`)
- * as they happen, one readable line each (one JSON object each with `--json`), oldest first. The
- * server keeps no request log a client can read: requests are its JSON log lines on its own
- * stdout (docs/server.md); what a request changed shows here as its events, what was sent as its
- * webhooks. It polls each list for the page newer than the newest item it printed (`before`).
+ * as they happen, one readable line each (one JSON object each with `--json`), oldest first; with
+ * `--requests`, its stored request log instead (`GET /request_logs`: method, path, status,
+ * duration, request id; docs/dashboard.md, "Request log"). It polls each list for the page newer
+ * than the newest item it printed (`before`).
  */
 
 const PAGE = 100
-const SOURCES = [
-  { key: "events", kind: "event" },
-  { key: "webhooks", kind: "webhook" }
+/** Where an item sits in its list, as the list's `before` takes it: an event's or webhook's id; a request's time and id. */
+const byId = (item: Record<string, unknown>): string => field(item, "id")
+const EVENT_SOURCES = [
+  { key: "events", kind: "event", place: byId },
+  { key: "webhooks", kind: "webhook", place: byId }
 ] as const
-type Source = (typeof SOURCES)[number]
+const REQUEST_SOURCES = [
+  { key: "request_logs", kind: "request", place: (item: Record<string, unknown>) => `${field(item, "created_at")}_${field(item, "id")}` }
+] as const
+type Source = (typeof EVENT_SOURCES)[number] | (typeof REQUEST_SOURCES)[number]
+
+const requestLine = (item: Record<string, unknown>): string => {
+  const key = field(item, "idempotency_key")
+  const prefix = field(item, "token_prefix")
+  return `${field(item, "created_at")}  request  ${field(item, "method")} ${field(item, "path")} -> ${field(item, "status")}  ${field(item, "duration_ms")} ms  ${
+    field(item, "id")}  ${field(item, "links", "access_token")}${prefix === "" ? "" : ` ${prefix}…`}${key === "" ? "" : `  key ${key}`}`
+}
 
 const lineOf = (kind: Source["kind"], item: Record<string, unknown>): string => {
+  if (kind === "request") return requestLine(item)
   if (kind === "event") {
     const type = field(item, "resource_type")
     const links = item["links"]
@@ -33,7 +46,7 @@ const lineOf = (kind: Source["kind"], item: Record<string, unknown>): string => 
 const newer = async (api: Api, source: Source, cursor: string | undefined, limit: number): Promise<ReadonlyArray<Record<string, unknown>>> => {
   const query = new URLSearchParams({ limit: String(limit), ...(cursor === undefined ? {} : { before: cursor }) })
   const items = itemsOf(await api.request("GET", `/${source.key}?${query}`), source.key)
-  return [...items].sort((a, b) => field(a, "id") < field(b, "id") ? -1 : field(a, "id") > field(b, "id") ? 1 : 0)
+  return [...items].sort((a, b) => source.place(a) < source.place(b) ? -1 : source.place(a) > source.place(b) ? 1 : 0)
 }
 
 const print = (io: Io, parsed: Parsed, source: Source, items: ReadonlyArray<Record<string, unknown>>): void => {
@@ -48,39 +61,42 @@ const positiveInteger = (parsed: Parsed, name: string, fallback: number): number
   return value
 }
 
-export const logsCommand = defineCommand({
-  name: "logs",
-  summary: "follow the organisation's events and webhook attempts",
-  usage: ["logs [--tail <n>] [--interval <ms>] [--once]"],
-  options: { ...API_OPTIONS, tail: { type: "string" }, interval: { type: "string" }, once: { type: "boolean" } },
+export const command: CommandBody = {
+  usage: ["logs [--requests] [--tail <n>] [--interval <ms>] [--once]"],
+  options: { ...API_OPTIONS, requests: { type: "boolean" }, tail: { type: "string" }, interval: { type: "string" }, once: { type: "boolean" } },
   optionsHelp: [
+    "  --requests        the stored request log (each API request: method, path, status, duration, request id) instead of events and webhooks",
     "  --tail <n>        print the newest n of each first (default 10)",
     "  --interval <ms>   how often to look for new ones (default 1000)",
     "  --once            print the tail and stop",
     ...API_OPTIONS_HELP
   ],
+  notes: ["Times are each event's, webhook's and request's created_at: the organisation's clock (paykit listen shows a delivery at its events' time)."],
   maxPositionals: 0,
   action: async (parsed, io) => {
     const api = apiOf(parsed, io)
     const tail = positiveInteger(parsed, "tail", 10)
     const interval = Math.max(100, positiveInteger(parsed, "interval", 1000))
+    const sources: ReadonlyArray<Source> = flagOf(parsed, "requests") ? REQUEST_SOURCES : EVENT_SOURCES
     const cursors = new Map<Source["key"], string | undefined>()
-    for (const source of SOURCES) {
+    for (const source of sources) {
       const first = await newer(api, source, undefined, Math.max(tail, 1))
       print(io, parsed, source, first.slice(first.length - tail))
-      cursors.set(source.key, first.at(-1) === undefined ? undefined : field(first.at(-1), "id"))
+      const last = first.at(-1)
+      cursors.set(source.key, last === undefined ? undefined : source.place(last))
     }
     if (flagOf(parsed, "once")) return
     let stop = false
     void stopRequested().then(() => void (stop = true))
     while (!stop) {
       await sleep(interval)
-      for (const source of SOURCES) {
+      for (const source of sources) {
         const cursor = cursors.get(source.key)
         const items = await newer(api, source, cursor, PAGE)
         print(io, parsed, source, items)
-        if (items.length > 0) cursors.set(source.key, field(items.at(-1), "id"))
+        const last = items.at(-1)
+        if (last !== undefined) cursors.set(source.key, source.place(last))
       }
     }
   }
-})
+}

@@ -1,14 +1,9 @@
-import { type Command, EXIT, type ExitCode, type Io, reportError, UsageError } from "./args.ts"
-import { listenCommand } from "./listen.ts"
-import { logsCommand } from "./logs.ts"
-import { sandboxCommand } from "./sandbox.ts"
-import { advanceCommand, triggerCommand } from "./simulate.ts"
-import { startCommand } from "./start.ts"
-import { tokenCommand } from "./token.ts"
+import { type Command, defineCommand, EXIT, type ExitCode, type Io, reportError, UsageError } from "./args.ts"
+import { COMMANDS, type CommandEntry } from "./commands.ts"
 
 /** The `paykit` command: its subcommands, and which one an argument list runs (docs/cli.md). */
 
-export const COMMANDS: ReadonlyArray<Command> = [startCommand, tokenCommand, sandboxCommand, advanceCommand, triggerCommand, listenCommand, logsCommand]
+export { COMMANDS } from "./commands.ts"
 
 export const HELP = [
   "paykit: the paykit server and its sandbox tools",
@@ -21,6 +16,9 @@ export const HELP = [
   "exit codes: 0 done, 1 failed, 2 wrong usage"
 ].join("\n")
 
+/** The command of a registry row, its module loaded. */
+export const loadCommand = async (entry: CommandEntry): Promise<Command> => defineCommand({ name: entry.name, summary: entry.summary, ...(await entry.load()).command })
+
 /** Runs the subcommand `argv` names; its exit code (a subcommand that follows until stopped resolves when stopped). */
 export const runCli = async (argv: ReadonlyArray<string>, io: Io): Promise<ExitCode> => {
   const [name, ...rest] = argv
@@ -29,7 +27,7 @@ export const runCli = async (argv: ReadonlyArray<string>, io: Io): Promise<ExitC
     ;(asked ? io.out : io.err)(HELP)
     return asked ? EXIT.ok : EXIT.usage
   }
-  const command = COMMANDS.find((c) => c.name === name)
-  if (command === undefined) return reportError(io, argv.includes("--json"), new UsageError(`unknown command "${name}"`), HELP)
-  return command.run(rest, io)
+  const entry = COMMANDS.find((c) => c.name === name)
+  if (entry === undefined) return reportError(io, argv.includes("--json"), new UsageError(`unknown command "${name}"`), HELP)
+  return (await loadCommand(entry)).run(rest, io)
 }

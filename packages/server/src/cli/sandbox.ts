@@ -1,15 +1,13 @@
-import { SANDBOX_ORGANISATIONS_PATH } from "../sandbox-organisations.ts"
+import { SANDBOX_ORGANISATIONS_PATH } from "../sandbox-paths.ts"
 import { API_OPTIONS, API_OPTIONS_HELP, apiOf, field, itemsOf } from "./api.ts"
-import { defineCommand, printResult, positionalOf, stringOf, UsageError } from "./args.ts"
+import { type CommandBody, printResult, positionalOf, stringOf, UsageError } from "./args.ts"
 
 /**
  * `paykit sandbox create|list|delete`: the operator's `/sandbox/organisations` endpoints
  * (docs/testing-with-sandboxes.md), for CI scripts; the bearer is the server's sandbox token or
  * its admin secret. `create` prints the new organisation's token, which is shown this once.
  */
-export const sandboxCommand = defineCommand({
-  name: "sandbox",
-  summary: "make, list and delete sandbox organisations (each with its own clock and token)",
+export const command: CommandBody = {
   usage: ["sandbox create [--name <name>] [--start-at <date-time>]", "sandbox list", "sandbox delete <organisation id>"],
   options: { ...API_OPTIONS, name: { type: "string" }, "start-at": { type: "string" } },
   optionsHelp: [
@@ -44,4 +42,4 @@ export const sandboxCommand = defineCommand({
       throw new UsageError(`unknown action "${action}": create, list or delete`)
     }
   }
-})
+}

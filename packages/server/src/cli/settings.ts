@@ -1,17 +1,19 @@
-import { ConfigProvider } from "effect"
-import { flagOfSetting, SERVER_SETTINGS, type SettingName } from "../config.ts"
+import { flagOfSetting, SERVER_SETTINGS, type SettingName } from "../server-settings.ts"
 import type { Io, Options, Parsed } from "./args.ts"
 
 /**
  * The server's settings as flags: one `--<flag>` per row of `SERVER_SETTINGS`, whose value goes
  * where the environment variable's would, above it, and `serverConfig` reads the result as it
- * reads the environment (its checks and messages unchanged).
+ * reads the environment (its checks and messages unchanged). It loads nothing but the table.
  */
 
 type Setting = (typeof SERVER_SETTINGS)[number]
 
 /** The settings that say where the store is, for the commands that open it (`paykit token`). */
 export const STORAGE_SETTINGS: ReadonlyArray<SettingName> = ["DATABASE_URL", "PAYKIT_DATA_DIR", "PAYKIT_DB_SCHEMA"]
+
+/** The settings `paykit migrate` reads: the store, and whether to distribute it on Citus. */
+export const MIGRATE_SETTINGS: ReadonlyArray<SettingName> = [...STORAGE_SETTINGS, "PAYKIT_CITUS"]
 
 const rowsOf = (names: ReadonlyArray<SettingName> | undefined): ReadonlyArray<Setting> =>
   names === undefined ? SERVER_SETTINGS : SERVER_SETTINGS.filter((row) => names.includes(row.env))
@@ -36,6 +38,3 @@ export const environmentWith = (parsed: Parsed, io: Io, names?: ReadonlyArray<Se
   }
   return env
 }
-
-export const configProviderWith = (parsed: Parsed, io: Io, names?: ReadonlyArray<SettingName>): ConfigProvider.ConfigProvider =>
-  ConfigProvider.fromEnvRecord(environmentWith(parsed, io, names))

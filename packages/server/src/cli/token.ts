@@ -1,81 +1,26 @@
-import { Cause, ConfigProvider, Effect, Exit, Layer } from "effect"
-import { SqlClient } from "effect/sql"
-import { IdGenerator } from "@paykit/core"
-import { ACCESS_SCOPES, type AccessScope, AccessTokens, DISPLAY_PREFIX_LENGTH } from "@paykit/http"
-import { type Database, serverConfig } from "../config.ts"
-import { sqlClientLayer } from "../server.ts"
-import { SqlAccessTokens } from "../sql-access-tokens.ts"
-import { startFailureLine } from "../start-failure.ts"
-import { createToken, listTokens, organisationOf, revokeToken } from "../tokens.ts"
-import { CommandFailure, defineCommand, printResult, type Io, type Parsed, positionalOf, stringOf, UsageError } from "./args.ts"
-import { configProviderWith, settingOptions, settingsHelp, STORAGE_SETTINGS } from "./settings.ts"
+import { type CommandBody, positionalOf, UsageError } from "./args.ts"
+import { DEFAULT_DATA_DIR } from "../server-settings.ts"
+import { settingsHelp, STORAGE_SETTINGS, settingOptions } from "./settings.ts"
 
 /**
  * `paykit token create|list|revoke`: access tokens on the configured store (`DATABASE_URL`, else
  * the PGlite directory), with no server in between; on PGlite the server must be stopped (one
  * process opens a data directory at a time, and its lock says which holds it). `create` prints
- * the token this once.
+ * the token this once. The store's code (token-store.ts) loads when an action runs; until the
+ * store is open, one line on stderr says which it is opening.
  */
 
-const storeLayer = (database: Database) =>
-  Layer.mergeAll(SqlAccessTokens, IdGenerator.layer).pipe(Layer.provideMerge(sqlClientLayer(database)))
+const ACTIONS = ["create", "list", "revoke"] as const
 
-type Store = SqlClient.SqlClient | AccessTokens | IdGenerator
-
-/** Runs `effect` on the store `serverConfig` names; a failure is one line saying why (and what to do, for a database's). */
-const onStore = async <A>(parsed: Parsed, io: Io, failed: string, effect: Effect.Effect<A, unknown, Store>): Promise<A> => {
-  let database: Database | undefined
-  const program = Effect.gen(function*() {
-    const config = yield* serverConfig
-    database = config.database
-    return yield* Effect.provide(effect, storeLayer(config.database))
-  })
-  const exit = await Effect.runPromiseExit(Effect.provide(program, ConfigProvider.layer(configProviderWith(parsed, io, STORAGE_SETTINGS))))
-  if (Exit.isSuccess(exit)) return exit.value
-  throw new CommandFailure(startFailureLine(exit.cause, database, failed).msg, Cause.pretty(exit.cause))
+/** Which store the flags or the environment name, in words, as the server's `database` says it. */
+const storeOf = (values: Readonly<Record<string, string | boolean | undefined>>, env: Readonly<Record<string, string | undefined>>): string => {
+  const url = values["database-url"] ?? env["DATABASE_URL"]
+  if (typeof url === "string" && url.trim() !== "") return "the PostgreSQL database of DATABASE_URL"
+  const dir = values["data-dir"] ?? env["PAYKIT_DATA_DIR"]
+  return `PGlite in ${typeof dir === "string" && dir.trim() !== "" ? dir : DEFAULT_DATA_DIR}`
 }
 
-const scopeOf = (parsed: Parsed): AccessScope => {
-  const scope = stringOf(parsed, "scope") ?? "read_write"
-  const known = ACCESS_SCOPES.find((s) => s === scope)
-  if (known === undefined) throw new UsageError(`--scope must be ${ACCESS_SCOPES.join(" or ")}`)
-  return known
-}
-
-const create = async (parsed: Parsed, io: Io): Promise<void> => {
-  const wanted = stringOf(parsed, "organisation")
-  const scope = scopeOf(parsed)
-  const made = await onStore(parsed, io, "no token was made", Effect.gen(function*() {
-    const organisation = yield* organisationOf(wanted)
-    if (organisation === undefined) {
-      return yield* Effect.fail(new Error(wanted === undefined
-        ? "this store holds no organisation yet: start the server once (paykit start), then make a token"
-        : `this store holds no organisation ${wanted}`))
-    }
-    return yield* createToken(organisation.id, scope)
-  }))
-  printResult(io, parsed, { access_tokens: made }, [
-    `access token ${made.id} (${made.scope}) for organisation ${made.organisation}, shown this once:`,
-    made.access_token
-  ])
-}
-
-const list = async (parsed: Parsed, io: Io): Promise<void> => {
-  const tokens = await onStore(parsed, io, "could not list the tokens", listTokens(stringOf(parsed, "organisation")))
-  printResult(io, parsed, { access_tokens: tokens }, tokens.map((t) =>
-    `${t.id}  ${t.organisation}  ${(t.display_prefix ?? "-").padEnd(DISPLAY_PREFIX_LENGTH)}  ${t.scope.padEnd(10)}  ${t.status.padEnd(8)}  ${t.created_at}  last used ${t.last_used_at ?? "never"}${t.app_organisation === null ? "" : `  app of ${t.app_organisation}`}`))
-}
-
-const revoke = async (parsed: Parsed, io: Io): Promise<void> => {
-  const id = positionalOf(parsed, 1, "token id")
-  const status = await onStore(parsed, io, "no token was revoked", revokeToken(id))
-  if (status === undefined) throw new CommandFailure(`no access token ${id} in this store`)
-  printResult(io, parsed, { access_tokens: { id, status } }, [`${id} ${status}`])
-}
-
-export const tokenCommand = defineCommand({
-  name: "token",
-  summary: "make, list and revoke access tokens on the configured store (the server stopped, on PGlite)",
+export const command: CommandBody = {
   usage: ["token create [--organisation <id>] [--scope read_write|read_only]", "token list [--organisation <id>]", "token revoke <token id>"],
   options: { ...settingOptions(STORAGE_SETTINGS), organisation: { type: "string" }, scope: { type: "string" } },
   optionsHelp: [
@@ -84,11 +29,11 @@ export const tokenCommand = defineCommand({
     ...settingsHelp(STORAGE_SETTINGS)
   ],
   maxPositionals: 2,
-  action: (parsed, io) => {
-    const action = positionalOf(parsed, 0, "create|list|revoke")
-    if (action === "create") return create(parsed, io)
-    if (action === "list") return list(parsed, io)
-    if (action === "revoke") return revoke(parsed, io)
-    throw new UsageError(`unknown action "${action}": create, list or revoke`)
+  action: async (parsed, io) => {
+    const action = ACTIONS.find((a) => a === positionalOf(parsed, 0, "create|list|revoke"))
+    if (action === undefined) throw new UsageError(`unknown action "${parsed.positionals[0] ?? ""}": create, list or revoke`)
+    if (parsed.values["json"] !== true) io.err(`opening the store (${storeOf(parsed.values, io.env)})...`)
+    const store = await import("./token-store.ts")
+    return store[action](parsed, io)
   }
-})
+}

@@ -1,10 +1,12 @@
 import { Effect } from "effect"
 import type { PaykitError } from "@paykit/core"
-import { type ApiResponse, formFields, html, type Html, type PageRoute, seeOther } from "@paykit/http"
+import { type ApiResponse, formFields, html, type Html, type PageRoute } from "@paykit/http"
 import { PAYOUT_HOLD_REASONS } from "@paykit/engine"
 import { csrfField, dashboardPage } from "./frame.ts"
-import { asList, asRecord, tableView, underKey, valueView } from "./views.ts"
-import { type DashboardServices, signedIn, type Visit } from "./visit.ts"
+import { moneyText, utcText } from "./format.ts"
+import { enabledEndpoints, eventsSince, eventsText, newestEvent } from "./outcomes.ts"
+import { asList, asRecord, eventsTable, fieldValueView, underKey, valueView } from "./views.ts"
+import { type DashboardServices, doneThen, signedIn, type Visit } from "./visit.ts"
 
 /**
  * Home: the organisation, its creditors and whether their payouts are held, the sandbox's clock
@@ -41,14 +43,14 @@ const holdsOf = (services: DashboardServices, visit: Visit, creditor: Readonly<R
     const holds = asList(underKey(body, "payout_holds")).map(asRecord)
     return holds.length === 0
       ? "not held"
-      : holds.map((h) => `held in ${String(h["currency"])} (${String(h["amount"])} waiting): ${String(h["description"])}`).join("; ")
+      : holds.map((h) => `held in ${String(h["currency"])} (${moneyText(Number(h["amount"]), String(h["currency"])) ?? String(h["amount"])} waiting): ${String(h["description"])}`).join("; ")
   })
 }
 
 const creditorsView = (visit: Visit, creditors: ReadonlyArray<readonly [Readonly<Record<string, unknown>>, string]>): Html =>
   html`<div class="scroll"><table><caption>Creditors</caption><thead><tr><th scope="col">id</th><th scope="col">name</th><th scope="col">verification_status</th><th scope="col">payouts</th></tr></thead><tbody>${
     creditors.map(([creditor, holds]) =>
-      html`<tr><td>${valueView(visit.links, creditor["id"])}</td><td>${valueView(visit.links, creditor["name"])}</td><td>${valueView(visit.links, creditor["verification_status"])}</td><td>${holds}</td></tr>`)
+      html`<tr><td>${valueView(visit.links, creditor["id"])}</td><td>${valueView(visit.links, creditor["name"])}</td><td>${fieldValueView(visit.links, "verification_status", creditor["verification_status"], creditor)}</td><td>${holds}</td></tr>`)
   }</tbody></table></div>`
 
 const ADVANCES: ReadonlyArray<readonly [string, string]> = [["PT1H", "1 hour"], ["P1D", "1 day"], ["P1W", "1 week"]]
@@ -70,15 +72,26 @@ const home = (services: DashboardServices) => (visit: Visit): Effect.Effect<ApiR
 <p>Organisation <code>${visit.caller.organisation}</code>, ${services.mode} mode, signed in with a ${visit.caller.scope === "read_only" ? "read-only" : "read-write"} token.</p>
 ${creditorsView(visit, creditors)}
 ${clock === undefined ? "" : clockView(visit, clock)}
-<section aria-labelledby="latest"><h2 id="latest">Latest events</h2>${tableView(visit.links, "The ten latest events", events)}<p><a href="${visit.root}/resources/events">All events</a></p></section>`)
+<section aria-labelledby="latest"><h2 id="latest">Latest events</h2>${eventsTable(visit.links, "The ten latest events", events)}<p><a href="${visit.root}/resources/events">All events</a></p></section>`)
   })
 
 /** `by` (an ISO duration) or `to` (a date, taken as its midnight UTC) as the advance endpoint reads them. */
 const advanceBody = (fields: Readonly<Record<string, string>>): Readonly<Record<string, string>> =>
   fields["to"] !== undefined && fields["to"] !== "" ? { to: fields["to"] } : { by: fields["by"] ?? "" }
 
+/** The words of an advance: how far, to when, then the events the day's runs made and the webhooks they are queued as. */
+const advance = (services: DashboardServices) => (visit: Visit): Effect.Effect<ApiResponse, PaykitError> =>
+  Effect.gen(function*() {
+    const body = advanceBody(formFields(visit.request))
+    const marker = yield* newestEvent(services.api, visit.token)
+    const clock = asRecord(underKey(yield* services.api.call(visit.token, "POST", "/sandbox/simulator/advance", {}, body), "simulator_clock"))
+    const made = yield* eventsSince(services.api, visit.token, marker)
+    const how = body["to"] === undefined ? `by ${body["by"] ?? ""}` : `to ${body["to"]}`
+    const now = typeof clock["now"] === "string" ? ` The organisation's clock is now ${utcText(clock["now"])}.` : ""
+    return doneThen(services, visit, "/dashboard", `Advanced the clock ${how}.${now} ${eventsText(made, yield* enabledEndpoints(services.api, visit.token))}`)
+  })
+
 export const homePages = (services: DashboardServices): ReadonlyArray<PageRoute> => [
   signedIn(services, "GET", "/dashboard", home(services)),
-  signedIn(services, "POST", "/dashboard/clock/advance", (visit) =>
-    Effect.as(services.api.call(visit.token, "POST", "/sandbox/simulator/advance", {}, advanceBody(formFields(visit.request))), seeOther("/dashboard")))
+  signedIn(services, "POST", "/dashboard/clock/advance", advance(services))
 ]

@@ -4,7 +4,10 @@ import { AccessTokens, ApiDispatcher, ApiPublicUrl, csrfSignerFrom, IdempotencyS
 import type { ServerMode } from "../config.ts"
 import { Organisations } from "../organisations.ts"
 import { makeDashboardApi } from "./api-client.ts"
+import { assetRoutes } from "./assets.ts"
+import { bankPages } from "./bank-pages.ts"
 import { homePages } from "./home.ts"
+import { logsPages } from "./logs-page.ts"
 import { resourcePages } from "./resource-pages.ts"
 import { makeSessionSealer } from "./session.ts"
 import { signInPages } from "./sign-in.ts"
@@ -37,5 +40,5 @@ export const withDashboard = (mode: ServerMode) =>
       secureCookie: (yield* ApiPublicUrl).startsWith("https:")
     }
     const directory = yield* tokenDirectory
-    return built.withRoutes([...signInPages(services), ...homePages(services), ...resourcePages(services), ...webhookPages(services), ...tokenPages(services, directory), ...testValuesPages(services)])
+    return built.withRoutes([...assetRoutes, ...signInPages(services), ...homePages(services), ...resourcePages(services), ...bankPages(services), ...webhookPages(services), ...logsPages(services), ...tokenPages(services, directory), ...testValuesPages(services)])
   }))

@@ -1,5 +1,5 @@
 import { ID_PREFIXES, type IdPrefix, type IdResource, isIdOf } from "@paykit/core"
-import { EVENT_LINK_KEYS, type Scenario, SCENARIOS } from "@paykit/engine"
+import { EVENT_LINK_KEYS, scenariosFor as catalogueScenariosFor } from "@paykit/engine"
 
 /**
  * What the dashboard knows of the API's resources beyond its route table: the collections its
@@ -11,7 +11,7 @@ import { EVENT_LINK_KEYS, type Scenario, SCENARIOS } from "@paykit/engine"
 /** The menu's collections, in the order a merchant follows money (payout items are reached from a payout). */
 export const MENU_COLLECTIONS: ReadonlyArray<string> = [
   "customers", "mandates", "payments", "subscriptions", "instalment_schedules", "refunds", "payouts", "billing_requests",
-  "outbound_payments", "outbound_payment_imports", "events", "creditors"
+  "outbound_payments", "outbound_payment_imports", "events", "creditors", "bank_submissions", "bank_reports"
 ]
 
 /** `payments` -> `payment`: the singular the API's links and filters use. */
@@ -29,15 +29,9 @@ export const eventFilterOf = (collection: string): string | undefined => {
   return EVENT_LINK_KEYS.find((key) => key === singular)
 }
 
-/** The scenario's resource (`billing request`) as its collection (`billing_requests`). */
-const collectionOfScenario = (scenario: Pick<Scenario<never>, "resource">): string => `${scenario.resource.replaceAll(" ", "_")}s`
-
 /** The scenarios that take a resource of `collection` in `status` (those that name no status apply in any). */
 export const scenariosFor = (collection: string, status: unknown): ReadonlyArray<string> =>
-  Object.entries(SCENARIOS).filter(([, scenario]) =>
-    collectionOfScenario(scenario) === collection &&
-    (scenario.startsFrom === undefined || (typeof status === "string" && scenario.startsFrom.includes(status)))
-  ).map(([name]) => name)
+  catalogueScenariosFor({ collection, status: typeof status === "string" ? status : undefined }).apply
 
 /**
  * The collections an id may belong to, by its prefix (an id's body has a fixed length, so `BA`

@@ -16,7 +16,7 @@ const SIGN_IN_PURPOSE = "dashboard_sign_in"
 const signInPage = (services: DashboardServices, request: ApiRequest, problem?: string): ApiResponse => {
   const root = rootOf(request)
   const token = services.csrf.sign(SIGN_IN_PURPOSE, "", "", Date.now())
-  return dashboardPage({ root, href: `${root}/sign_in` }, "Sign in to the dashboard", html`
+  return dashboardPage({ root, href: `${root}/sign_in`, mode: services.mode }, "Sign in to the dashboard", html`
 ${problem === undefined ? "" : html`<p role="alert" class="problems">${problem}</p>`}
 <p>Sign in with one of your organisation's access tokens (the sandbox token, or one from <code>npm run token</code>). A read-only token can look but not act.</p>
 <form method="post" action="${root}/sign_in">${csrfField(token)}

@@ -1,11 +1,12 @@
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { ID_PREFIXES, IdGenerator, NotFound, type PaykitError } from "@paykit/core"
-import { ACCESS_SCOPES, type AccessScope, AccessTokens, type ApiResponse, formFields, html, issueAccessToken, type PageRoute, seeOther } from "@paykit/http"
+import { ACCESS_SCOPES, type AccessScope, AccessTokens, type ApiResponse, formFields, html, issueAccessToken, type PageRoute } from "@paykit/http"
 import { ACCESS_TOKEN_STATUSES } from "@paykit/machines"
 import { isoTimestampOf } from "../tokens.ts"
+import { timeView } from "./format.ts"
 import { csrfField, dashboardPage } from "./frame.ts"
-import { type DashboardServices, signedIn, type Visit } from "./visit.ts"
+import { type DashboardServices, doneThen, signedIn, type Visit } from "./visit.ts"
 
 /**
  * The organisation's own access tokens (a partner app's are the app's, revoked through the connect
@@ -48,11 +49,14 @@ export const tokenDirectory = Effect.gen(function*() {
 })
 export type TokenDirectory = Effect.Success<typeof tokenDirectory>
 
+/** An instant as a time, or the words for its absence. */
+const timeOrNone = (value: string | null, none: string) => value === null ? none : timeView(value)
+
 const tokensPage = (directory: TokenDirectory) => (visit: Visit): Effect.Effect<ApiResponse, PaykitError> =>
   Effect.map(directory.list(visit.caller.organisation), (rows) => dashboardPage(visit, "Access tokens", html`
 <p>The organisation's own tokens (a partner app's are managed on the connect server). Only a token's hash is stored: a token is shown once, when made. Its prefix (its first characters, stored when paykit made it) tells it apart; last used is to the minute.</p>
 <div class="scroll"><table><caption>Access tokens, newest first</caption><thead><tr><th scope="col">id</th><th scope="col">prefix</th><th scope="col">scope</th><th scope="col">status</th><th scope="col">created_at</th><th scope="col">last used</th><th scope="col"><span class="notice">action</span></th></tr></thead><tbody>${
-    rows.map((row) => html`<tr><td><code>${row.id}</code>${row.id === visit.caller.tokenId ? " (this session's)" : ""}</td><td>${row.display_prefix === null ? "none" : html`<code>${row.display_prefix}…</code>`}</td><td>${row.scope}</td><td>${row.status}</td><td>${isoTimestampOf(row.created_at) ?? ""}</td><td>${isoTimestampOf(row.last_used_at) ?? "never"}</td><td>${
+    rows.map((row) => html`<tr><td><code>${row.id}</code>${row.id === visit.caller.tokenId ? " (this session's)" : ""}</td><td>${row.display_prefix === null ? "none" : html`<code>${row.display_prefix}…</code>`}</td><td>${row.scope}</td><td>${row.status}</td><td>${timeOrNone(isoTimestampOf(row.created_at), "")}</td><td>${timeOrNone(isoTimestampOf(row.last_used_at), "never")}</td><td>${
       visit.canAct && row.status !== "revoked" ? html`<form class="inline" method="post" action="${visit.root}/tokens/${row.id}/revoke">${csrfField(visit.csrfToken)}<button class="secondary" type="submit" aria-label="Revoke ${row.id}">Revoke</button></form>` : ""
     }</td></tr>`)
   }</tbody></table></div>
@@ -77,6 +81,8 @@ export const tokenPages = (services: DashboardServices, directory: TokenDirector
   signedIn(services, "POST", "/dashboard/tokens/:id/revoke", (visit) => {
     const id = visit.request.params["id"] ?? ""
     return Effect.flatMap(directory.owns(visit.caller.organisation, id), (owned) =>
-      owned ? Effect.as(services.tokens.move(id, "revoke"), seeOther("/dashboard/tokens")) : Effect.fail(new NotFound({ resource: "access_tokens", id })))
+      owned
+        ? Effect.as(services.tokens.move(id, "revoke"), doneThen(services, visit, "/dashboard/tokens", `Revoked ${id}: requests with it are refused from now on, and its dashboard sessions end.`))
+        : Effect.fail(new NotFound({ resource: "access_tokens", id })))
   })
 ]

@@ -6,6 +6,7 @@ import type { ServerMode } from "../config.ts"
 import type { Organisations } from "../organisations.ts"
 import type { DashboardApi } from "./api-client.ts"
 import { refusalPage } from "./frame.ts"
+import { outcomeOf, withOutcome } from "./outcomes.ts"
 import { cookieOf, SESSION_COOKIE, sessionCookie, type SessionSealer } from "./session.ts"
 import type { Links } from "./views.ts"
 
@@ -42,6 +43,9 @@ export interface Visit {
   readonly csrfToken: string
   /** False for a read-only token: its pages show no form that acts. */
   readonly canAct: boolean
+  readonly mode: ServerMode
+  /** What the last action ran, shown once on this page (outcomes.ts). */
+  readonly outcome?: { readonly text: string; readonly clear: string }
 }
 
 /** The CSRF purpose of the signed-in forms, bound to the session's organisation and token. */
@@ -59,6 +63,7 @@ const toSignIn = (services: DashboardServices, request: ApiRequest): ApiResponse
 
 const visitOf = (services: DashboardServices, request: ApiRequest, token: string, caller: CallerShape): Visit => {
   const root = rootOf(request)
+  const outcome = request.method === "GET" ? outcomeOf(services.sessions, root, services.secureCookie, request) : undefined
   return {
     request,
     root,
@@ -67,9 +72,18 @@ const visitOf = (services: DashboardServices, request: ApiRequest, token: string
     token,
     caller,
     csrfToken: services.csrf.sign(CSRF_PURPOSE, caller.organisation, caller.tokenId, Date.now()),
-    canAct: caller.scope === "read_write"
+    canAct: caller.scope === "read_write",
+    mode: services.mode,
+    ...(outcome === undefined ? {} : { outcome })
   }
 }
+
+/**
+ * Answers a post with a 303 to `location` under the dashboard's mount, saying on the page it leads
+ * to what the action ran (`text`).
+ */
+export const doneThen = (services: DashboardServices, visit: Visit, location: string, text: string): ApiResponse =>
+  withOutcome(services.sessions, visit.root, services.secureCookie, seeOther(location), text)
 
 /** Why a post is refused before it acts, if it is. */
 const postRefusal = (services: DashboardServices, visit: Visit, acts: boolean): string | undefined => {

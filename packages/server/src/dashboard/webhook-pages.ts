@@ -1,10 +1,10 @@
 import { Effect } from "effect"
 import { type PaykitError, pathIdOf } from "@paykit/core"
 import { withClockOffset } from "@paykit/engine"
-import { type ApiResponse, formFields, html, type PageRoute, seeOther } from "@paykit/http"
+import { type ApiResponse, formFields, html, type PageRoute } from "@paykit/http"
 import { csrfField, dashboardPage } from "./frame.ts"
 import { asList, asRecord, tableView, underKey, valueView } from "./views.ts"
-import { type DashboardServices, signedIn, type Visit } from "./visit.ts"
+import { type DashboardServices, doneThen, signedIn, type Visit } from "./visit.ts"
 
 /**
  * Webhooks: the organisation's endpoints (create, with the secret shown once; disable) and its
@@ -38,24 +38,33 @@ const createEndpoint = (services: DashboardServices) => (visit: Visit): Effect.E
 const endpointAction = <A>(visit: Visit, act: (id: string) => Effect.Effect<A, PaykitError>): Effect.Effect<A, PaykitError> =>
   Effect.flatMap(pathIdOf("webhook_endpoints", visit.request.params["id"] ?? ""), (id) => withClockOffset(visit.caller.clockOffsetMillis ?? 0, act(id)))
 
+/** What an attempt's record says of its answer: the receiver's status, or that none came. */
+const answerOf = (record: Readonly<Record<string, unknown>>): string =>
+  typeof record["response_code"] === "number" ? `answered ${record["response_code"]}${record["successful"] === true ? "" : " (a failure)"}` : "no answer came"
+
 export const webhookPages = (services: DashboardServices): ReadonlyArray<PageRoute> => [
   signedIn(services, "GET", "/dashboard/webhooks", endpointsPage(services)),
   signedIn(services, "POST", "/dashboard/webhook_endpoints", createEndpoint(services)),
   signedIn(services, "POST", "/dashboard/webhook_endpoints/:id/disable", (visit) => {
     const id = visit.request.params["id"] ?? ""
-    return Effect.as(services.api.call(visit.token, "POST", `/webhook_endpoints/${encodeURIComponent(id)}/actions/disable`, {}, {}), seeOther(`/dashboard/resources/webhook_endpoints/${encodeURIComponent(id)}`))
+    return Effect.as(services.api.call(visit.token, "POST", `/webhook_endpoints/${encodeURIComponent(id)}/actions/disable`, {}, {}),
+      doneThen(services, visit, `/dashboard/resources/webhook_endpoints/${encodeURIComponent(id)}`, `Disabled ${id}: paykit sends it no more webhooks.`))
   }),
   // On the organisation's clock, as the API's calls run.
   signedIn(services, "POST", "/dashboard/webhook_endpoints/:id/test", (visit) =>
     endpointAction(visit, (id) =>
-      Effect.map(services.webhooks.sendTest(visit.caller.organisation, id), (record) => seeOther(`/dashboard/resources/webhooks/${encodeURIComponent(record.id)}`)))),
+      Effect.map(services.webhooks.sendTest(visit.caller.organisation, id), (record) =>
+        doneThen(services, visit, `/dashboard/resources/webhooks/${encodeURIComponent(record.id)}`, `Sent a test webhook (no events) to ${id}: ${answerOf(record)}. Its record is below.`)))),
   signedIn(services, "POST", "/dashboard/webhook_endpoints/:id/rotate_secret", (visit) =>
     endpointAction(visit, (id) =>
       Effect.map(services.endpoints.rotateSecret(visit.caller.organisation, id), (endpoint) => secretPage(visit, "Signing secret rotated", endpoint, 200)))),
   // A retry is a new attempt, recorded as a delivery of its own: its page is where the answer shows.
   signedIn(services, "POST", "/dashboard/webhooks/:id/retry", (visit) => {
     const id = visit.request.params["id"] ?? ""
-    return Effect.map(services.api.call(visit.token, "POST", `/webhooks/${encodeURIComponent(id)}/actions/retry`, {}, {}), (body) =>
-      seeOther(`/dashboard/resources/webhooks/${encodeURIComponent(String(asRecord(underKey(body, "webhooks"))["id"] ?? id))}`))
+    return Effect.map(services.api.call(visit.token, "POST", `/webhooks/${encodeURIComponent(id)}/actions/retry`, {}, {}), (body) => {
+      const record = asRecord(underKey(body, "webhooks"))
+      const made = String(record["id"] ?? id)
+      return doneThen(services, visit, `/dashboard/resources/webhooks/${encodeURIComponent(made)}`, `Retried ${id}: a new attempt, ${made}, ${answerOf(record)}.`)
+    })
   })
 ]

@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { Forbidden, invalidField, NotFound, newId, now, type PaykitError } from "@paykit/core"
+import { Forbidden, invalidField, NotFound, newId, now, OrganisationId, type PaykitError } from "@paykit/core"
 import { CreditorRepository, resolveCreditor, WebhookEndpoints, WebhookSecretKey, WebhookSender, WebhookTargetTrust } from "@paykit/engine"
 import { AccessTokens, APP_RESTRICTED_REASON, type CallerShape } from "@paykit/http"
 import { randomBytes } from "node:crypto"
@@ -147,9 +147,25 @@ export const disableApp = (organisation: string, id: string) =>
       const after = yield* store.moveApp(app.id, "disable")
       for (const grant of yield* store.grantsOf(app.id)) {
         yield* tokens.move(grant.tokenId, "deactivate")
-        yield* Effect.orDie(endpoints.disconnectApp(grant.organisation, app.id))
+        yield* Effect.orDie(endpoints.disconnectApp(OrganisationId(grant.organisation), app.id))
       }
       return after ?? app
     }))
     return viewOf(disabled)
+  })
+
+/**
+ * The organisation's partner apps detached from every other organisation that connected them:
+ * the app's webhook endpoint there is disabled, as a revocation would leave it (the grants and the
+ * tokens issued to the app go with the organisation's rows: `Organisations.remove`).
+ */
+export const detachAppsOf = (organisation: string) =>
+  Effect.gen(function*() {
+    const store = yield* OAuthStore
+    const endpoints = yield* WebhookEndpoints
+    for (const app of yield* store.appsOf(organisation)) {
+      const connected = new Set((yield* store.grantsOf(app.id)).map((grant) => grant.organisation))
+      connected.delete(organisation)
+      for (const merchant of connected) yield* Effect.orDie(endpoints.disconnectApp(OrganisationId(merchant), app.id))
+    }
   })

@@ -1,6 +1,6 @@
 import { Clock, Effect } from "effect"
 import { ACCESS_SCOPES, type AccessScope, type ApiRequest, type ApiResponse, authenticateFormToken, DEFAULT_THEME, formFields, hashToken, html, type Html, htmlPage, layout, MESSAGES, seeOther } from "@paykit/http"
-import { decodeInputEffect, newId } from "@paykit/core"
+import { decodeInputEffect, newOrganisationId } from "@paykit/core"
 import { CreditorCreateRequest } from "@paykit/engine"
 import { randomBytes } from "node:crypto"
 import type { ConnectServices } from "./connect-services.ts"
@@ -162,7 +162,7 @@ const accountOf = (services: ConnectServices, fields: Readonly<Record<string, st
       if (creditor._tag === "Failure") {
         return { problem: `Your organisation's details were refused: ${creditor.failure.errors.map((e) => `${e.field} ${e.message}`).join("; ")}` }
       }
-      const organisation = yield* Effect.provideContext(newId("organisation"), services.ids)
+      const organisation = yield* Effect.provideContext(newOrganisationId, services.ids)
       yield* services.organisations.insert({ id: organisation, name, environment: "sandbox", origin: "signup" })
       yield* Effect.provideContext(services.creditors.create(organisation, creditor.success), services.ids)
       return { organisation }
@@ -214,4 +214,7 @@ const grant = (services: ConnectServices, a: Authorisation, fields: Readonly<Rec
       expiresAt: nowMs + OAUTH_CODE_LIFETIME_MS
     })
     return seeOther(redirectWith(a.redirectUri, { code, state: a.state }))
-  })
+  }).pipe(
+    // A storage failure is answered as a defect is: 500, or 503 when a retry may succeed (`defectAnswer`).
+    Effect.orDie
+  )

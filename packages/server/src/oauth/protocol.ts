@@ -1,5 +1,5 @@
 import { Clock, Effect } from "effect"
-import { newId } from "@paykit/core"
+import { newId, OrganisationId } from "@paykit/core"
 import { type AccessTokenRecord, AccessTokens, type ApiRequest, type ApiResponse, hashToken, headerOf, issueAccessToken } from "@paykit/http"
 import type { ConnectServices } from "./connect-services.ts"
 import { appSecretContext } from "./apps.ts"
@@ -164,7 +164,7 @@ const exchangeCode = (services: ConnectServices, app: OAuthApp, code: string, re
 const deliverToApp = (services: ConnectServices, app: OAuthApp, organisation: string): Effect.Effect<void> => {
   const secret = app.webhookSecretSealed === null ? undefined : services.box.open(app.webhookSecretSealed, appSecretContext(app.id))
   if (app.webhookUrl === null || secret === undefined) return Effect.void
-  return Effect.orDie(services.webhookEndpoints.connectApp(organisation, { app: app.id, url: app.webhookUrl, secret }))
+  return Effect.orDie(services.webhookEndpoints.connectApp(OrganisationId(organisation), { app: app.id, url: app.webhookUrl, secret }))
 }
 
 /**
@@ -177,7 +177,7 @@ const revokeToken = (services: ConnectServices, app: string, tokenId: string, or
     for (const grant of yield* services.store.grantsOf(app, organisation)) {
       if ((yield* services.tokens.statusOf(grant.tokenId)) === "active") return
     }
-    yield* Effect.orDie(services.webhookEndpoints.disconnectApp(organisation, app))
+    yield* Effect.orDie(services.webhookEndpoints.disconnectApp(OrganisationId(organisation), app))
   })
 
 /** The token's record if it is one this app was issued, whatever its status. */

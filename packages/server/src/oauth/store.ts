@@ -3,7 +3,7 @@ import { SqlClient } from "effect/sql"
 import { timestampFromMillis } from "@paykit/core"
 import { ACCESS_SCOPES, type AccessScope } from "@paykit/http"
 import { OAUTH_APP_STATUSES, type OAuthAppEvent, oauthAppMachine, type OAuthAppStatus, stateAfter } from "@paykit/machines"
-import { DbInteger } from "@paykit/store-sql"
+import { DbInteger, type Topology, topologyOf } from "@paykit/store-sql"
 
 /**
  * Where partner apps, their authorisation codes and their grants are kept (server migration
@@ -101,7 +101,12 @@ export class OAuthStore extends Context.Service<OAuthStore, {
 }>()("@paykit/server/OAuthStore") {
   static readonly layerMemory: Layer.Layer<OAuthStore> = Layer.effect(OAuthStore, Effect.map(Semaphore.make(1), (lock) => memoryStore(lock)))
 
-  static readonly layerSql: Layer.Layer<OAuthStore, never, SqlClient.SqlClient> = Layer.effect(OAuthStore, Effect.map(SqlClient.SqlClient, (sql) => sqlStore(sql)))
+  static readonly layerSql: Layer.Layer<OAuthStore, never, SqlClient.SqlClient> = Layer.effect(
+    OAuthStore,
+    Effect.gen(function*() {
+      return sqlStore(yield* SqlClient.SqlClient, yield* topologyOf)
+    })
+  )
 }
 
 // In memory one lock serialises every exchange: enough for one process, which is all memory serves.
@@ -216,7 +221,7 @@ const grantOfRow = (row: typeof GrantRow.Type): OAuthGrant => ({ tokenId: row.to
 const APP_COLUMNS = "id, organisation_id, creditor_id, name, redirect_uris, webhook_url, webhook_secret_sealed, client_id, client_secret_hash, status, payment_pages_approved, created_at"
 
 // A database failure here is a defect, as on the access tokens' path: the request answers 500.
-const sqlStore = (sql: SqlClient.SqlClient): OAuthStore["Service"] => {
+const sqlStore = (sql: SqlClient.SqlClient, topology: Topology): OAuthStore["Service"] => {
   const apps = (rows: Effect.Effect<ReadonlyArray<unknown>, unknown>) => Effect.orDie(Effect.map(Effect.flatMap(rows, decodeApps), (r) => r.map(appOf)))
   const grants = (rows: Effect.Effect<ReadonlyArray<unknown>, unknown>) => Effect.orDie(Effect.map(Effect.flatMap(rows, decodeGrants), (r) => r.map(grantOfRow)))
   return OAuthStore.of({
@@ -261,8 +266,14 @@ const sqlStore = (sql: SqlClient.SqlClient): OAuthStore["Service"] => {
     exclusive: (effect) => Effect.orDie(sql.withTransaction(effect)),
     // A transaction-scoped advisory lock: held to COMMIT, across every process on the database.
     // Advisory locks are the database's, not a schema's: the key names the schema too, so another
-    // paykit in another schema of the database never waits on this one's connections.
+    // paykit in another schema of the database never waits on this one's connections. On Citus an
+    // advisory lock is one node's, and processes reach different nodes: the lock is the
+    // organisation's `organisation_locks` row for the app (server migration 0015), written (and so
+    // locked to COMMIT) on its worker.
     lockConnection: (app, organisation) =>
-      Effect.orDie(sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '/' || ${app}), hashtext(${organisation}))`)
+      Effect.orDie(topology._tag === "Distributed"
+        ? sql`INSERT INTO organisation_locks (organisation_id, name) VALUES (${organisation}, ${`oauth_connection:${app}`})
+            ON CONFLICT (organisation_id, name) DO UPDATE SET name = EXCLUDED.name`
+        : sql`SELECT pg_advisory_xact_lock(hashtext(current_schema() || '/' || ${app}), hashtext(${organisation}))`)
   })
 }

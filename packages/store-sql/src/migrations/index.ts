@@ -23,6 +23,13 @@ import oneLogoPerCreditor from "./0062_one_logo_per_creditor.ts"
 import idempotencyResource from "./0063_idempotency_resource.ts"
 import transitionsRetention from "./0064_transitions_retention.ts"
 import dueRealTime from "./0065_due_real_time.ts"
+import listOrders from "./0066_list_orders.ts"
+import outboxByOrganisationKey from "./0067_outbox_by_organisation_key.ts"
+import bankRailsFilterIndexes from "./0068_bank_rails_filter_indexes.ts"
+import dueWorkTrace from "./0069_due_work_trace.ts"
+import { REQUEST_LOG_MIGRATIONS } from "../request-log.ts"
+import outboxTrace from "./0072_outbox_trace.ts"
+import outboxByEvent from "./0073_outbox_by_event.ts"
 
 /**
  * Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file.
@@ -53,7 +60,15 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0062_one_logo_per_creditor": oneLogoPerCreditor,
   "0063_idempotency_resource": idempotencyResource,
   "0064_transitions_retention": transitionsRetention,
-  "0065_due_real_time": dueRealTime
+  "0065_due_real_time": dueRealTime,
+  "0066_list_orders": listOrders,
+  "0067_outbox_by_organisation_key": outboxByOrganisationKey,
+  "0068_bank_rails_filter_indexes": bankRailsFilterIndexes,
+  "0069_due_work_trace": dueWorkTrace,
+  // The request log's own set: the server's request log thread migrates a database of the log alone with it.
+  ...REQUEST_LOG_MIGRATIONS,
+  "0072_outbox_trace": outboxTrace,
+  "0073_outbox_by_event": outboxByEvent
 }
 
 /** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */

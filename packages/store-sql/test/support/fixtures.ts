@@ -1,10 +1,10 @@
 import { Exit } from "effect"
 import { expect } from "vitest"
-import { ID_PREFIXES, InvalidState, lowestIdAt, timestampFromMillis } from "@paykit/core"
+import { ID_PREFIXES, InvalidState, lowestIdAt, timestampFromMillis, OrganisationId } from "@paykit/core"
 import { type Event } from "@paykit/engine"
 import { sampleCustomer } from "@paykit/engine/testing"
 
-export const ORG = "OR000000000001"
+export const ORG = OrganisationId("OR000000000001")
 export const OTHER = "OR000000000002"
 
 const BASE_MS = Date.UTC(2026, 0, 1)

@@ -1,5 +1,5 @@
 import { Clock, Effect } from "effect"
-import { MILLIS_PER_DAY, newId, timestampFromMillis } from "@paykit/core"
+import { MILLIS_PER_DAY, newId, timestampFromMillis, OrganisationId } from "@paykit/core"
 import { TestClock } from "effect/testing"
 import {
   type Event, EventLog, Events, WEBHOOK_DELIVERY_KIND, WEBHOOK_ENDPOINT_DISABLE_AFTER_MS, WEBHOOK_RETRY_DELAYS_MS,
@@ -11,8 +11,8 @@ import { DATABASES } from "../support/databases.ts"
 import { nextDue, recordingSchedule, runDue, TEST_TIMEOUT_MS, webhookEngine } from "./harness.ts"
 import { type Receiver, startReceiver } from "./receiver.ts"
 
-const ORG = "OR0000000000WA"
-const OTHER = "OR0000000000WB"
+const ORG = OrganisationId("OR0000000000WA")
+const OTHER = OrganisationId("OR0000000000WB")
 const SECRET = "whsec-test-secret-0001"
 const START = Date.UTC(2026, 10, 23, 9)
 

@@ -5,7 +5,7 @@ import { BILLING_REQUEST_STATUSES } from "@paykit/machines"
 import type { BillingRequestCreate, CollectBankAccount } from "@paykit/validation"
 import { Email, optionalNullable, OptionalName } from "@paykit/validation"
 import { idFilter, listFields } from "../../kernel/list-params.ts"
-import type { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
+import type { MetadataUpdateRequest } from "@paykit/core"
 
 /**
  * The typed commands of billing requests, each the `.Type` of the Schema the edge decodes the body

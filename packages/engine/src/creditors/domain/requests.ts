@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { CountryCode, CURRENCIES, Currency, DESCRIPTION_MAX_LENGTH, IdOf, LocalDate, Metadata } from "@paykit/core"
+import { CountryCode, CURRENCIES, Currency, DESCRIPTION_MAX_LENGTH, IdOf, InputDate, Metadata } from "@paykit/core"
 import { BankReferencePrefix } from "@paykit/money"
 import { CREDITOR_TYPES, Name, NonBlankString, nonBlankUpTo, optionalNullable } from "@paykit/validation"
 import { AddressRequestFields } from "../../kernel/address-request.ts"
@@ -76,7 +76,7 @@ export type CreditorBankAccountListParams = typeof CreditorBankAccountListParams
 const DirectorRequest = Schema.Struct({
   given_name: Name,
   family_name: Name,
-  date_of_birth: LocalDate,
+  date_of_birth: InputDate,
   street: NonBlankString,
   city: NonBlankString,
   postal_code: NonBlankString,

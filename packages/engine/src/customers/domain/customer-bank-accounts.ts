@@ -4,7 +4,7 @@ import { Name, optionalNullable, resolveBankDetails, type ResolvedBankAccount } 
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, NullableString, StoredMetadata } from "../../kernel/fields.ts"
 import { idFilter, listFields } from "../../kernel/list-params.ts"
-import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
+import { MetadataUpdateRequest } from "@paykit/core"
 
 export const PAYER_NAME_VERIFICATION_RESULTS = ["full", "close", "cannot_perform_verification"] as const
 
@@ -32,6 +32,9 @@ export type CustomerBankAccount = typeof CustomerBankAccount.Type
  */
 export const erasedCustomerBankAccount = (a: CustomerBankAccount): CustomerBankAccount => ({ ...a, account_holder_name: "", metadata: {} })
 
+/** The `currency_customer` value of an account: its currency, then its customer's id. */
+export const currencyCustomer = (currency: string, customer: string): string => `${currency} ${customer}`
+
 export const customerBankAccounts = defineResource({
   name: "customer_bank_accounts",
   idPrefix: ID_PREFIXES.customer_bank_account,
@@ -39,7 +42,10 @@ export const customerBankAccounts = defineResource({
   filters: {
     created_at: (r: CustomerBankAccount) => r.created_at,
     customer: (r: CustomerBankAccount) => r.links.customer,
-    enabled: (r: CustomerBankAccount) => String(r.enabled)
+    enabled: (r: CustomerBankAccount) => String(r.enabled),
+    // The customers list by currency (`/customers?currency=`) reads the accounts of a currency in
+    // their customers' order: the currency, a space, the customer's id.
+    currency_customer: (r: CustomerBankAccount) => r.currency === null ? null : currencyCustomer(r.currency, r.links.customer)
   }
 })
 

@@ -1,12 +1,12 @@
 import { Schema } from "effect"
-import { Amount, Currency, ID_PREFIXES, IdOf, LocalDate, Metadata, PositiveAmount } from "@paykit/core"
+import { Amount, Currency, ID_PREFIXES, IdOf, InputDate, Metadata, PositiveAmount } from "@paykit/core"
 import { INSTALMENT_SCHEDULE_STATUSES } from "@paykit/machines"
 import { INTERVAL_UNITS } from "@paykit/schedule"
 import { Description, issue, NonBlankString, PositiveInteger, type RuleIssue, withRules } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, Minor, StoredMetadata } from "../../kernel/fields.ts"
 import { idFilter, listFields } from "../../kernel/list-params.ts"
-import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
+import { MetadataUpdateRequest } from "@paykit/core"
 
 /** The API resource key of instalment schedules: the root of their requests' field errors. */
 export const INSTALMENT_SCHEDULES_ROOT = "instalment_schedules"
@@ -67,7 +67,7 @@ const CommonFields = {
 /** One instalment of `create_with_dates`: its amount and the date to charge it (null: as soon as possible). */
 export const Instalment = Schema.Struct({
   amount: PositiveAmount,
-  charge_date: Schema.NullOr(LocalDate),
+  charge_date: Schema.NullOr(InputDate),
   description: Schema.optionalKey(Schema.NullOr(Description))
 })
 export type Instalment = typeof Instalment.Type
@@ -93,7 +93,7 @@ export const InstalmentRecurrenceRequest = Schema.Struct({
   amounts: instalmentList(PositiveAmount),
   interval: PositiveInteger,
   interval_unit: Schema.Literals(INTERVAL_UNITS),
-  start_date: Schema.optionalKey(Schema.NullOr(LocalDate))
+  start_date: Schema.optionalKey(Schema.NullOr(InputDate))
 })
 
 /** `POST /instalment_schedules/create_with_schedule`. */

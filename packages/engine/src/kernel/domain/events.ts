@@ -12,7 +12,7 @@ export const EVENT_LINK_KEYS = [
   "instalment_schedule", "mandate", "mandate_request", "mandate_request_mandate", "new_customer_bank_account",
   "new_mandate", "organisation", "outbound_payment", "parent_event", "payer_authorisation", "payment",
   "payment_account_transaction", "payment_request_payment", "payout", "previous_customer_bank_account", "refund",
-  "scheme_identifier", "subscription", "outbound_payment_import", "negative_balance_limit"
+  "scheme_identifier", "subscription", "outbound_payment_import", "negative_balance_limit", "export"
 ] as const
 export type EventLinkKey = (typeof EVENT_LINK_KEYS)[number]
 

@@ -22,11 +22,23 @@ export type Filter =
     readonly lte?: string
   }
 
+/**
+ * A list's order other than newest first: by the value of a filter key, then by id, ascending or
+ * descending. Only rows with a value for the key are listed (as a range filter on it would), so
+ * the key's extractor should give every row of the type a value (`sort_*` keys give "" for none).
+ * A cursor is still the id of a row: the page goes on from that row's place in the order.
+ */
+export interface ListOrder<K extends string = string> {
+  readonly key: K
+  readonly direction: "asc" | "desc"
+}
+
 export interface ListQuery<K extends string = string> {
   readonly before?: string
   readonly after?: string
   readonly limit: number
   readonly filters?: { readonly [P in K]?: Filter }
+  readonly order?: ListOrder<K>
 }
 
 export interface Page<A> {
@@ -109,3 +121,46 @@ export const pageWindow = <A>(
  */
 export const pageOf = <A extends { readonly id: string }>(matchingNewestFirst: ReadonlyArray<A>, query: KeyedQuery): Page<A> =>
   pageWindow(matchingNewestFirst, (r) => r.id, (a, b) => a > b, query)
+
+/** Compares two rows' places in an order: their values (as strings, the store's byte order), then their ids. */
+const compareInOrder = (a: readonly [string, string], b: readonly [string, string]): number =>
+  a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0
+
+/**
+ * The reference semantics of an ordered page (`ListQuery.order`): every matching row that has a
+ * value for the order's key, in the order of (value, id), ascending or descending. `placeOf` gives
+ * a cursor's value by its id, whether or not that row matches (it is where the page goes on from);
+ * a cursor naming no row gives an empty page, as a window from nowhere. The SQL adapter must
+ * produce the same page; the repository contract checks that it does.
+ */
+export const orderedPageOf = <A extends { readonly id: string }>(
+  matching: ReadonlyArray<A>,
+  valueOf: (a: A) => string | null,
+  direction: "asc" | "desc",
+  placeOf: (id: string) => string | null | undefined,
+  query: KeyedQuery
+): Page<A> => {
+  const sign = direction === "asc" ? 1 : -1
+  const places = new Map<string, readonly [string, string]>()
+  const rows: Array<A> = []
+  for (const row of matching) {
+    const value = valueOf(row)
+    if (value === null) continue
+    places.set(row.id, [value, row.id])
+    rows.push(row)
+  }
+  const placeOfKey = (id: string): readonly [string, string] | undefined => {
+    const known = places.get(id)
+    if (known !== undefined) return known
+    const value = placeOf(id)
+    return value === null || value === undefined ? undefined : [value, id]
+  }
+  const cursorMissing = [query.before, query.after].some((cursor) => cursor !== undefined && placeOfKey(cursor) === undefined)
+  if (cursorMissing) return { items: [], before: null, after: null }
+  const ordered = rows.sort((a, b) => sign * compareInOrder(places.get(a.id) ?? ["", a.id], places.get(b.id) ?? ["", b.id]))
+  return pageWindow(ordered, (r) => r.id, (a, b) => {
+    const pa = placeOfKey(a)
+    const pb = placeOfKey(b)
+    return pa !== undefined && pb !== undefined && sign * compareInOrder(pa, pb) < 0
+  }, query)
+}

@@ -4,7 +4,7 @@ import { MANDATE_STATUSES } from "@paykit/machines"
 import { ID_PREFIXES, IdOf, MANDATE_SCHEMES, MandateScheme, Metadata } from "@paykit/core"
 import { defineResource } from "../../kernel/definition.ts"
 import { idFilter, listFields } from "../../kernel/list-params.ts"
-import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
+import { MetadataUpdateRequest } from "@paykit/core"
 import { CreatedAt, Id, NullableDate, NullableString, NullableTimestamp, StoredMetadata } from "../../kernel/fields.ts"
 
 export const Mandate = Schema.Struct({
@@ -42,7 +42,8 @@ export const mandates = defineResource({
     customer: (r: Mandate) => r.links.customer,
     customer_bank_account: (r: Mandate) => r.links.customer_bank_account,
     scheme: (r: Mandate) => r.scheme,
-    reference: (r: Mandate) => r.reference
+    reference: (r: Mandate) => r.reference,
+    mandate_type: (r: Mandate) => r.mandate_type
   }
 })
 
@@ -63,6 +64,9 @@ export type MandateCreateRequest = typeof MandateCreateRequest.Type
 export const MandateMetadataRequest = MetadataUpdateRequest
 export type MandateMetadataRequest = typeof MandateMetadataRequest.Type
 
+/** `mandate_type`'s values in the real API (the official client's `MandateMandateType`). */
+export const MANDATE_TYPES = ["bank_debit", "instant", "recurring", "vrp_commercial", "vrp_sweeping"] as const
+
 export const MandateListParams = Schema.Struct({
   ...listFields("mandate"),
   creditor: idFilter("creditor"),
@@ -70,7 +74,9 @@ export const MandateListParams = Schema.Struct({
   customer_bank_account: idFilter("customer_bank_account"),
   reference: Schema.optionalKey(Schema.String),
   scheme: Schema.optionalKey(Schema.Array(MandateScheme)),
-  status: Schema.optionalKey(Schema.Array(Schema.Literals(MANDATE_STATUSES)))
+  status: Schema.optionalKey(Schema.Array(Schema.Literals(MANDATE_STATUSES))),
+  /** The official client's mandate types; paykit's mandates have none (`mandate_type` null), so each answers none. */
+  mandate_type: Schema.optionalKey(Schema.Literals(MANDATE_TYPES))
 })
 export type MandateListParams = typeof MandateListParams.Type
 

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ID_PREFIXES, LocalDate } from "@paykit/core"
+import { ID_PREFIXES, InputDate, LocalDate } from "@paykit/core"
 import { defineResource } from "../../kernel/definition.ts"
 import { CreatedAt, Id, Minor } from "../../kernel/fields.ts"
 import { pageFields } from "../../kernel/list-params.ts"
@@ -71,8 +71,8 @@ export const paymentAccountStatements = defineResource({
  */
 export const PaymentAccountTransactionListParams = withRules(Schema.Struct({
   ...pageFields("payment_account_transaction"),
-  value_date_from: LocalDate,
-  value_date_to: LocalDate,
+  value_date_from: InputDate,
+  value_date_to: InputDate,
   direction: Schema.optionalKey(Schema.Literals(PAYMENT_ACCOUNT_TRANSACTION_DIRECTIONS))
 }), [(p) => p.value_date_from <= p.value_date_to ? [] : [issue(["value_date_to"], "must not be before value_date_from")]])
 export type PaymentAccountTransactionListParams = typeof PaymentAccountTransactionListParams.Type

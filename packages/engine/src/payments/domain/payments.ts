@@ -1,10 +1,10 @@
 import { Schema } from "effect"
 import { PAYMENT_STATUSES } from "@paykit/machines"
-import { Amount, CURRENCIES, Currency, ID_PREFIXES, IdOf, LocalDate, Metadata } from "@paykit/core"
+import { Amount, CURRENCIES, Currency, ID_PREFIXES, IdOf, InputDate, Metadata } from "@paykit/core"
 import { Description, PositiveAmount } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
-import { idFilter, listFields } from "../../kernel/list-params.ts"
-import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
+import { DateRange, idFilter, listFields, SortDirection } from "../../kernel/list-params.ts"
+import { MetadataUpdateRequest } from "@paykit/core"
 import { CreatedAt, Id, Minor, NullableDate, NullableString, StoredMetadata } from "../../kernel/fields.ts"
 
 export const Payment = Schema.Struct({
@@ -39,6 +39,9 @@ export const Payment = Schema.Struct({
 })
 export type Payment = typeof Payment.Type
 
+/** An amount as the `sort_amount` key holds it: zero-padded to 16 digits. */
+export const paymentSortAmount = (amount: number): string => String(amount).padStart(16, "0")
+
 export const payments = defineResource({
   name: "payments",
   idPrefix: ID_PREFIXES.payment,
@@ -52,9 +55,12 @@ export const payments = defineResource({
     subscription: (r: Payment) => r.links.subscription ?? null,
     payout: (r: Payment) => r.links.payout ?? null,
     currency: (r: Payment) => r.currency,
-    scheme: (r: Payment) => r.scheme
+    scheme: (r: Payment) => r.scheme,
+    // The order of `sort_field=amount`: the amount as 16 digits (2^53 has 16), so text order is number order.
+    sort_amount: (r: Payment) => paymentSortAmount(r.amount)
   }
 })
+
 
 /** The API resource key of payments: the root of their requests' field errors. */
 export const PAYMENTS_ROOT = "payments"
@@ -65,7 +71,7 @@ export const PAYMENT_RETRIES_MAX = 3
 export const PaymentCreateRequest = Schema.Struct({
   amount: PositiveAmount,
   currency: Currency,
-  charge_date: Schema.optionalKey(LocalDate),
+  charge_date: Schema.optionalKey(InputDate),
   description: Schema.optionalKey(Description),
   reference: Schema.optionalKey(Schema.String),
   metadata: Schema.optionalKey(Metadata),
@@ -78,13 +84,21 @@ export const PaymentCreateRequest = Schema.Struct({
 })
 export type PaymentCreateRequest = typeof PaymentCreateRequest.Type
 
+/** `sort_field` of payments, and the filter key each orders by. */
+export const PAYMENT_SORT_KEYS = { charge_date: "charge_date", amount: "sort_amount" } as const
+
 export const PaymentListParams = Schema.Struct({
   ...listFields("payment"),
   creditor: idFilter("creditor"),
+  customer: idFilter("customer"),
   mandate: idFilter("mandate"),
   subscription: idFilter("subscription"),
   currency: Schema.optionalKey(Currency),
-  status: Schema.optionalKey(Schema.Array(Schema.Literals(PAYMENT_STATUSES)))
+  scheme: Schema.optionalKey(Schema.String),
+  charge_date: Schema.optionalKey(DateRange),
+  status: Schema.optionalKey(Schema.Array(Schema.Literals(PAYMENT_STATUSES))),
+  sort_field: Schema.optionalKey(Schema.Literals(Object.keys(PAYMENT_SORT_KEYS) as ["charge_date", "amount"])),
+  sort_direction: Schema.optionalKey(SortDirection)
 })
 export type PaymentListParams = typeof PaymentListParams.Type
 
@@ -95,7 +109,7 @@ export const PaymentUpdateRequest = Schema.Struct({
 export type PaymentUpdateRequest = typeof PaymentUpdateRequest.Type
 
 export const PaymentRetryRequest = Schema.Struct({
-  charge_date: Schema.optionalKey(LocalDate),
+  charge_date: Schema.optionalKey(InputDate),
   metadata: Schema.optionalKey(Metadata)
 })
 export type PaymentRetryRequest = typeof PaymentRetryRequest.Type

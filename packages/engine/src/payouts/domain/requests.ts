@@ -13,7 +13,9 @@ export const PayoutListParams = Schema.Struct({
   currency: Schema.optionalKey(Schema.String),
   status: Schema.optionalKey(Schema.Literals(PAYOUT_STATUSES)),
   reference: Schema.optionalKey(Schema.String),
-  payout_type: Schema.optionalKey(Schema.Literals(["merchant", "partner"]))
+  payout_type: Schema.optionalKey(Schema.Literals(["merchant", "partner"])),
+  /** `metadata[key]=value`: the payouts whose metadata holds each pair. */
+  metadata: Schema.optionalKey(Metadata)
 })
 export type PayoutListParams = typeof PayoutListParams.Type
 

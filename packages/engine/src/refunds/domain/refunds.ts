@@ -5,7 +5,7 @@ import { PositiveAmount } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { idFilter, listFields } from "../../kernel/list-params.ts"
 import { CreatedAt, Id, Minor, NullableString, StoredMetadata } from "../../kernel/fields.ts"
-import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
+import { MetadataUpdateRequest } from "@paykit/core"
 
 export const Refund = Schema.Struct({
   id: Id,
@@ -58,6 +58,8 @@ export const RefundListParams = Schema.Struct({
   ...listFields("refund"),
   payment: idFilter("payment"),
   mandate: idFilter("mandate"),
-  status: Schema.optionalKey(Schema.Array(Schema.Literals(REFUND_STATUSES)))
+  status: Schema.optionalKey(Schema.Array(Schema.Literals(REFUND_STATUSES))),
+  /** Refunds of payments (every refund paykit makes) or of mandates (none). */
+  refund_type: Schema.optionalKey(Schema.Literals(["payment", "mandate"]))
 })
 export type RefundListParams = typeof RefundListParams.Type

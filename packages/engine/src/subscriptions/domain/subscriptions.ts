@@ -5,7 +5,7 @@ import { INTERVAL_UNITS } from "@paykit/schedule"
 import { PositiveAmount, stringUpTo } from "@paykit/validation"
 import { defineResource } from "../../kernel/definition.ts"
 import { idFilter, listFields } from "../../kernel/list-params.ts"
-import { MetadataUpdateRequest } from "../../kernel/metadata-requests.ts"
+import { MetadataUpdateRequest } from "@paykit/core"
 import { CreatedAt, Id, Minor, NullableDate, NullableString, StoredMetadata } from "../../kernel/fields.ts"
 
 export const Subscription = Schema.Struct({

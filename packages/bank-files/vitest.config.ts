@@ -1,0 +1,3 @@
+import { paykitProject } from "../../vitest.shared.ts"
+
+export default paykitProject("@paykit/bank-files")

@@ -1,0 +1,6 @@
+export * from "./domain/bank-submissions.ts"
+export { type BankBatch, type BankFileChunk, type BankItem, bankBatches, bankFileChunks, bankItems } from "./domain/bank-items.ts"
+export { BANK_FILE_CHUNK_BYTES, type FileDigest } from "./bank-files.ts"
+export { BankSubmissions, type SubmissionFile } from "./bank-submissions.ts"
+export { bankAccountOf, type CollectionFacts, type MandateFacts } from "./queue.ts"
+export { SUBMISSION_WAITS } from "./submission-day.ts"
