@@ -13,7 +13,7 @@ import { BankFileChunkRepository, BankItemRepository, BankSubmissionRepository }
 import { BankSubmissions } from "../bank-submissions/bank-submissions.ts"
 import { fileBytes } from "../bank-submissions/bank-files.ts"
 import { type BankReport, type BankReportEntry, BankReportListParams, entryIdOf } from "./domain/bank-reports.ts"
-import { BankReportEntryRepository, BankReportRepository } from "./repositories.ts"
+import { BankReportEntryRepository, BankReportNoteRepository, BankReportRepository } from "./repositories.ts"
 import { type IncomingReport, logged, type Received, receiveReport, type ReportRefused, applyReport } from "./receive.ts"
 import type { ReceiveDeps } from "./entries.ts"
 
@@ -72,6 +72,7 @@ export class BankReports extends Context.Service<BankReports, {
         dormancy: yield* MandateDormancyRepository,
         reports: yield* BankReportRepository,
         entries: yield* BankReportEntryRepository,
+        notes: yield* BankReportNoteRepository,
         unitOfWork: yield* captureUnitOfWork
       }
       const bank = yield* BankGateway

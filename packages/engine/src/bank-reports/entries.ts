@@ -8,7 +8,7 @@ import type { FileDeps } from "../bank-submissions/bank-files.ts"
 import type { BankSubmissionRepository } from "../bank-submissions/repositories.ts"
 import { type Applied, applyEntry, type ApplyDeps, effectOf } from "./apply.ts"
 import { type BankReport, type BankReportEntry, entryIdOf } from "./domain/bank-reports.ts"
-import type { BankReportEntryRepository, BankReportRepository } from "./repositories.ts"
+import type { BankReportEntryRepository, BankReportNoteRepository, BankReportRepository } from "./repositories.ts"
 import { type Resolution, type ResolveDeps, resolvePage } from "./resolve.ts"
 
 /**
@@ -25,8 +25,16 @@ export interface ReceiveDeps extends ApplyDeps, ResolveDeps, FileDeps {
   readonly submissions: BankSubmissionRepository["Service"]
   readonly reports: BankReportRepository["Service"]
   readonly entries: BankReportEntryRepository["Service"]
+  readonly notes: BankReportNoteRepository["Service"]
   readonly unitOfWork: UnitOfWork
 }
+
+/** The bank's notes on the entries at `positions` of the report, by position: one read for a page. */
+export const notesAt = (deps: ReceiveDeps, organisation: string, report: string, positions: ReadonlyArray<number>) =>
+  Effect.map(
+    deps.notes.getMany(organisation, positions.map((position) => entryIdOf(report, position))),
+    (rows) => new Map(rows.map((row) => [row.resource.position, row.resource.note]))
+  )
 
 /** Which count an entry's outcome adds to. */
 export const COUNTS: Readonly<Record<BankReportEntry["outcome"], keyof Pick<BankReport, "matched_count" | "unmatched_count" | "duplicate_count" | "mismatched_count" | "ignored_count">>> = {
@@ -103,7 +111,8 @@ const applyPage = (deps: ReceiveDeps, organisation: string, reportId: string, pa
     const report = current.resource
     const todo = page.filter(({ position }) => position >= report.applied_through)
     if (todo.length === 0) return
-    const rows = yield* applyEntries(deps, organisation, report.id, todo.map(({ position, entry }) => ({ id: entryIdOf(report.id, position), position, entry, note: report.notes[position] ?? null })))
+    const notes = yield* notesAt(deps, organisation, report.id, todo.map(({ position }) => position))
+    const rows = yield* applyEntries(deps, organisation, report.id, todo.map(({ position, entry }) => ({ id: entryIdOf(report.id, position), position, entry, note: notes.get(position) ?? null })))
     yield* deps.entries.insertAll(organisation, rows)
     const counts = { ...report }
     for (const row of rows) counts[COUNTS[row.outcome]] += 1
@@ -117,7 +126,8 @@ const keepFailed = (deps: ReceiveDeps, organisation: string, reportId: string, p
     const current = yield* Effect.orDie(deps.reports.get(organisation, reportId))
     if (position < current.resource.applied_through) return
     const failed: Applied = { ...unapplied(`could not be applied: ${Cause.pretty(cause).split("\n")[0] ?? "a defect"}`), outcome: "ignored" }
-    const pending = { id: entryIdOf(reportId, position), position, entry, note: current.resource.notes[position] ?? null }
+    const notes = yield* notesAt(deps, organisation, reportId, [position])
+    const pending = { id: entryIdOf(reportId, position), position, entry, note: notes.get(position) ?? null }
     yield* deps.entries.insertAll(organisation, [rowOf(reportId, pending, failed, yield* now)])
     yield* Effect.orDie(save(deps.reports, organisation, current, { ...current.resource, ignored_count: current.resource.ignored_count + 1, applied_through: position + 1 }))
   })

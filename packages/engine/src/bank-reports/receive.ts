@@ -6,7 +6,7 @@ import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { insertNew } from "../kernel/support.ts"
 import { fileBytes, type FileDigest, fileWriter } from "../bank-submissions/bank-files.ts"
-import type { BankReport } from "./domain/bank-reports.ts"
+import { type BankReport, type BankReportNote, entryIdOf } from "./domain/bank-reports.ts"
 import { applyPageIsolated, REPORT_PAGE, type ReceiveDeps } from "./entries.ts"
 import { applyWholeSubmission } from "./whole-submission.ts"
 
@@ -116,6 +116,19 @@ const store = <E>(deps: ReceiveDeps, organisation: string, id: string, incoming:
     }
   })
 
+/** The bank's notes kept apart from the record (only the entries that have one), a page per unit of work. */
+const storeNotes = (deps: ReceiveDeps, organisation: string, report: string, notes: ReadonlyArray<string | null>) =>
+  Effect.gen(function*() {
+    const created_at = yield* now
+    const rows: Array<BankReportNote> = []
+    for (const [position, note] of notes.entries()) {
+      if (note !== null) rows.push({ id: entryIdOf(report, position), created_at, report, position, note })
+    }
+    for (let start = 0; start < rows.length; start += REPORT_PAGE) {
+      yield* deps.unitOfWork(deps.notes.insertAll(organisation, rows.slice(start, start + REPORT_PAGE)))
+    }
+  })
+
 const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
   const out = new Uint8Array(a.length + b.length)
   out.set(a, 0)
@@ -131,6 +144,7 @@ export const receiveReport = <E>(deps: ReceiveDeps, organisation: string, incomi
     if (before[0] !== undefined) return { report: before[0].resource, created: false }
     const id = yield* deps.unitOfWork(newId("bank_report"))
     yield* store(deps, organisation, id, incoming, checked.digest)
+    yield* storeNotes(deps, organisation, id, incoming.notes ?? [])
     const report: BankReport = {
       id,
       created_at: yield* now,
@@ -145,8 +159,7 @@ export const receiveReport = <E>(deps: ReceiveDeps, organisation: string, incomi
       duplicate_count: 0,
       mismatched_count: 0,
       ignored_count: 0,
-      applied_through: 0,
-      notes: incoming.notes ?? []
+      applied_through: 0
     }
     const stored = yield* deps.unitOfWork(insertNew(deps.reports, organisation, report))
     return { report: yield* applyReport(deps, organisation, stored), created: true }

@@ -1,9 +1,9 @@
 import { Effect } from "effect"
 import { defineRoom, store } from "../registry/room.ts"
-import { bankReportEntries, bankReports } from "./domain/bank-reports.ts"
+import { bankReportEntries, bankReportNotes, bankReports } from "./domain/bank-reports.ts"
 import { BankReports } from "./bank-reports.ts"
 import { ReportedReversalsLive } from "./reported-reversals.ts"
-import { BankReportEntryRepository, BankReportRepository } from "./repositories.ts"
+import { BankReportEntryRepository, BankReportNoteRepository, BankReportRepository } from "./repositories.ts"
 
 /**
  * The bank reports' room: reports received and their entries applied through the machines of the
@@ -11,7 +11,7 @@ import { BankReportEntryRepository, BankReportRepository } from "./repositories.
  * `ReportedReversals`.
  */
 export const bankReportsRoom = defineRoom({
-  stores: [store(BankReportRepository, bankReports), store(BankReportEntryRepository, bankReportEntries)],
+  stores: [store(BankReportRepository, bankReports), store(BankReportEntryRepository, bankReportEntries), store(BankReportNoteRepository, bankReportNotes)],
   /** After creditor reviews (10), before mandates (20) and payments (40) settle what no report failed. */
   dueWork: Effect.map(BankReports, (reports) => [{ name: "bank reports", order: 12, deadline: false, run: reports.processDay }]),
   services: BankReports.layer,

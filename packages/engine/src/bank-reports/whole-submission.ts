@@ -6,7 +6,7 @@ import { save } from "../kernel/support.ts"
 import { fileBytes } from "../bank-submissions/bank-files.ts"
 import type { BankSubmission } from "../bank-submissions/domain/bank-submissions.ts"
 import { type BankReportEntry, entryIdOf } from "./domain/bank-reports.ts"
-import { applyEntries, COUNTS, type Pending, REPORT_PAGE, type ReceiveDeps, rowOf, unapplied } from "./entries.ts"
+import { applyEntries, COUNTS, notesAt, type Pending, REPORT_PAGE, type ReceiveDeps, rowOf, unapplied } from "./entries.ts"
 
 /**
  * An entry about a whole submission, or one batch of it (a bank refusing a file: a pain.002 group
@@ -51,7 +51,7 @@ export const applyWholeSubmission = (deps: ReceiveDeps, organisation: string, re
     const report = (yield* Effect.orDie(deps.reports.get(organisation, reportId))).resource
     if (position < report.applied_through || entry.target.by !== "submission") return
     const target = entry.target
-    const note = report.notes[position] ?? null
+    const note = (yield* notesAt(deps, organisation, reportId, [position])).get(position) ?? null
     const entryId = entryIdOf(reportId, position)
     const named: Option.Option<BankSubmission> = yield* submissionNamed(deps, organisation, target.id)
     const kept: Array<Pick<BankReportEntry, "outcome">> = []

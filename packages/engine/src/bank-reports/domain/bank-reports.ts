@@ -33,9 +33,7 @@ export const BankReport = Schema.Struct({
   /** Entries that named an item but found nothing to do (the payment had ended otherwise). */
   ignored_count: Minor,
   /** How many of its entries, in file order, have been applied; `entry_count` once it is done. */
-  applied_through: Minor,
-  /** The bank's notes on entries, by position (engine-internal; the entries show them). */
-  notes: Schema.Array(Schema.NullOr(Schema.String))
+  applied_through: Minor
 })
 export type BankReport = typeof BankReport.Type
 
@@ -58,6 +56,28 @@ export const BankReportListParams = Schema.Struct({
   format: Schema.optionalKey(Schema.Literals(REPORT_FORMATS))
 })
 export type BankReportListParams = typeof BankReportListParams.Type
+
+/**
+ * The bank's free text on one entry of a report (engine-internal; its entry's row shows it), kept
+ * apart from the report's record, which every page of entries reads and rewrites: a page's cost
+ * then follows its entries, not the report's size. Keyed as the entry is; only entries with a note
+ * have one.
+ */
+export const BankReportNote = Schema.Struct({
+  id: Id,
+  created_at: CreatedAt,
+  report: Schema.String,
+  position: Minor,
+  note: Schema.String
+})
+export type BankReportNote = typeof BankReportNote.Type
+
+export const bankReportNotes = defineResource({
+  name: "bank_report_notes",
+  idPrefix: null,
+  schema: BankReportNote,
+  filters: { created_at: (r: BankReportNote) => r.created_at }
+})
 
 /** What an entry came to. */
 export const ENTRY_OUTCOMES = ["applied", "scheduled", "duplicate", "unmatched", "amount_mismatch", "ignored"] as const
