@@ -111,6 +111,38 @@ describe.each(DATABASES)("the bank's records on $name", (database) => {
       Layer.mergeAll(sandboxEngineOn(storage, { seed: 42 }), TestClock.layer()).pipe(Layer.provideMerge(storage))
     )))
 
+  it("completes a report's stored bytes when its receipt was cut off while storing them, or its bytes changed under it: no second copy, the file read back exact", { timeout: 180_000 }, () =>
+    Effect.runPromise(Effect.provide(
+      Effect.gen(function*() {
+        yield* TestClock.setTime(START)
+        const sql = yield* SqlClient.SqlClient
+        const chunks = Effect.map(sql<{ n: string }>`SELECT count(*) AS n FROM resources WHERE organisation_id = ${ORG} AND resource_type = 'bank_file_chunks'`, (rows) => Number(rows[0]?.n))
+        const reports = yield* BankReports
+        const bytes = bigReport(3000)
+        const CHUNK = 64 * 1024
+        const whole = Math.ceil(bytes.length / CHUNK)
+        expect(whole).toBeGreaterThan(3)
+        // Checked whole (the first read), then cut off after three chunks while being stored (the second).
+        let reads = 0
+        const cut = Stream.suspend(() => reads++ === 0 ? Stream.make(bytes) : Stream.concat(Stream.make(bytes.subarray(0, 3 * CHUNK)), Stream.fail(new Error("connection reset"))))
+        const failed = yield* Effect.flip(reports.receive(ORG, { bytes: cut }))
+        expect(failed).toEqual(new Error("connection reset"))
+        expect(yield* chunks).toBe(3)
+        expect((yield* reports.list(ORG, {})).items).toEqual([])
+        // Read again, its second chunk differs from what was checked: refused, and what it stored is replaced by the next receipt.
+        const altered = Uint8Array.from(bytes)
+        altered[CHUNK + 10] = (altered[CHUNK + 10] ?? 0) ^ 1
+        let again = 0
+        const changing = Stream.suspend(() => Stream.make(again++ === 0 ? bytes : altered))
+        expect((yield* Effect.flip(reports.receive(ORG, { bytes: changing })))._tag).toBe("ReportRefused")
+        const received = yield* reports.receive(ORG, { bytes: Stream.make(bytes) })
+        expect(received.report).toMatchObject({ entry_count: 3000, unmatched_count: 3000 })
+        expect(yield* chunks).toBe(whole)
+        expect(Buffer.compare(yield* bytesOf((yield* reports.file(ORG, received.report.id)).bytes), Buffer.from(bytes))).toBe(0)
+      }),
+      Layer.mergeAll(sandboxEngineOn(storage, { seed: 42 }), TestClock.layer()).pipe(Layer.provideMerge(storage))
+    )))
+
   it("keeps the bank's notes apart from the report's record, which every page rewrites: its row is as small with 1,000 notes as with none", { timeout: 180_000 }, () =>
     Effect.runPromise(Effect.provide(
       Effect.gen(function*() {

@@ -12,7 +12,7 @@ import { paymentDeps } from "../payments/payments.ts"
 import { BankFileChunkRepository, BankItemRepository, BankSubmissionRepository } from "../bank-submissions/repositories.ts"
 import { BankSubmissions } from "../bank-submissions/bank-submissions.ts"
 import { fileBytes } from "../bank-submissions/bank-files.ts"
-import { type BankReport, type BankReportEntry, BankReportListParams, entryIdOf } from "./domain/bank-reports.ts"
+import { type BankReport, type BankReportEntry, BankReportListParams, entryIdOf, reportFileOf } from "./domain/bank-reports.ts"
 import { BankReportEntryRepository, BankReportNoteRepository, BankReportRepository } from "./repositories.ts"
 import { type IncomingReport, logged, type Received, receiveReport, type ReportRefused, applyReport } from "./receive.ts"
 import type { ReceiveDeps } from "./entries.ts"
@@ -122,7 +122,7 @@ export class BankReports extends Context.Service<BankReports, {
             report,
             content_type: reportFormatOf(report.format)?.report.contentType ?? "application/octet-stream",
             file_name: report.name ?? report.id,
-            bytes: fileBytes(deps, o, id)
+            bytes: fileBytes(deps, o, reportFileOf(report))
           })),
         // A bank (or its adapter) failing in a way it should not stops its reports, not the day.
         processDay: (o) => Effect.andThen(finishCutOff(o), logged(o, "(the bank's reports)", collect(o)))

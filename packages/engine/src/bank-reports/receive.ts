@@ -6,7 +6,7 @@ import { eq } from "../kernel/ports/list-query.ts"
 import type { Versioned } from "../kernel/ports/repository.ts"
 import { insertNew } from "../kernel/support.ts"
 import { fileBytes, type FileDigest, fileWriter } from "../bank-submissions/bank-files.ts"
-import { type BankReport, type BankReportNote, entryIdOf } from "./domain/bank-reports.ts"
+import { type BankReport, type BankReportNote, entryIdOf, reportFileOf } from "./domain/bank-reports.ts"
 import { applyPageIsolated, REPORT_PAGE, type ReceiveDeps } from "./entries.ts"
 import { applyWholeSubmission } from "./whole-submission.ts"
 
@@ -105,10 +105,10 @@ const check = <E>(incoming: IncomingReport<E>) =>
     return { format: chosen.format, entry_count: count, digest: { size, sha256: hash.digest("hex") } }
   })
 
-/** Pass 2: the bytes read again and stored under `id` (sealed chunks); they must be those checked. */
-const store = <E>(deps: ReceiveDeps, organisation: string, id: string, incoming: IncomingReport<E>, checked: FileDigest) =>
+/** Pass 2: the bytes read again and stored (sealed chunks, `reportFileOf`); they must be those checked. */
+const store = <E>(deps: ReceiveDeps, organisation: string, incoming: IncomingReport<E>, checked: FileDigest) =>
   Effect.gen(function*() {
-    const out = fileWriter(deps, organisation, id)
+    const out = fileWriter(deps, organisation, reportFileOf({ file_sha256: checked.sha256 }))
     yield* Stream.runForEach(incoming.bytes, out.write)
     const stored = yield* out.end()
     if (stored.sha256 !== checked.sha256) {
@@ -116,7 +116,7 @@ const store = <E>(deps: ReceiveDeps, organisation: string, id: string, incoming:
     }
   })
 
-/** The bank's notes kept apart from the record (only the entries that have one), a page per unit of work. */
+/** The bank's notes kept apart from the record (only the entries that have one), a page a statement. */
 const storeNotes = (deps: ReceiveDeps, organisation: string, report: string, notes: ReadonlyArray<string | null>) =>
   Effect.gen(function*() {
     const created_at = yield* now
@@ -125,7 +125,7 @@ const storeNotes = (deps: ReceiveDeps, organisation: string, report: string, not
       if (note !== null) rows.push({ id: entryIdOf(report, position), created_at, report, position, note })
     }
     for (let start = 0; start < rows.length; start += REPORT_PAGE) {
-      yield* deps.unitOfWork(deps.notes.insertAll(organisation, rows.slice(start, start + REPORT_PAGE)))
+      yield* Effect.orDie(deps.notes.insertAll(organisation, rows.slice(start, start + REPORT_PAGE)))
     }
   })
 
@@ -142,9 +142,8 @@ export const receiveReport = <E>(deps: ReceiveDeps, organisation: string, incomi
     const checked = yield* check(incoming)
     const before = yield* deps.reports.scan(organisation, { file_sha256: eq(checked.digest.sha256) }, { limit: 1 })
     if (before[0] !== undefined) return { report: before[0].resource, created: false }
+    yield* store(deps, organisation, incoming, checked.digest)
     const id = yield* deps.unitOfWork(newId("bank_report"))
-    yield* store(deps, organisation, id, incoming, checked.digest)
-    yield* storeNotes(deps, organisation, id, incoming.notes ?? [])
     const report: BankReport = {
       id,
       created_at: yield* now,
@@ -161,7 +160,8 @@ export const receiveReport = <E>(deps: ReceiveDeps, organisation: string, incomi
       ignored_count: 0,
       applied_through: 0
     }
-    const stored = yield* deps.unitOfWork(insertNew(deps.reports, organisation, report))
+    // The record and its notes at once: a report is there with all its notes, or not at all.
+    const stored = yield* deps.unitOfWork(Effect.tap(insertNew(deps.reports, organisation, report), () => storeNotes(deps, organisation, id, incoming.notes ?? [])))
     return { report: yield* applyReport(deps, organisation, stored), created: true }
   })
 
@@ -194,7 +194,7 @@ export const applyReport = (deps: ReceiveDeps, organisation: string, stored: Ver
         // An entry about a whole file is applied item by item, after the entries before it.
         return Effect.andThen(flush(true), applyWholeSubmission(deps, organisation, report.id, at, entry))
       }, { discard: true })
-    yield* Stream.runForEach(fileBytes(deps, organisation, report.id), (chunk) => {
+    yield* Stream.runForEach(fileBytes(deps, organisation, reportFileOf(report)), (chunk) => {
       const got = reader.write(chunk)
       return isFileFormatError(got) ? Effect.die(new Error(`report ${report.id}: ${got.location}: ${got.message}`)) : take(got)
     })

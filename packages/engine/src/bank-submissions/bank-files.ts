@@ -3,6 +3,7 @@ import { Effect, Option, Stream } from "effect"
 import { now, type StorageError } from "@paykit/core"
 import { eq } from "../kernel/ports/list-query.ts"
 import type { BankDetailsVault } from "../customers/bank-details-vault.ts"
+import type { BankFileChunk } from "./domain/bank-items.ts"
 import type { BankFileChunkRepository } from "./repositories.ts"
 
 /**
@@ -33,10 +34,23 @@ export interface FileDigest {
 }
 
 /**
+ * The chunk `id` kept with `bytes`: a chunk already there (the same file written again after an
+ * interruption) is left as it is when it holds those bytes, and replaced when it does not (a write
+ * cut off by bytes that changed under it), so writing a file again completes it, and correctly.
+ */
+const keepChunk = (deps: FileDeps, organisation: string, chunk: BankFileChunk, seq: number, bytes: Uint8Array) =>
+  Effect.catchTag(Effect.asVoid(deps.chunks.insert(organisation, chunk)), "DuplicateId", () =>
+    Effect.gen(function*() {
+      const there = yield* Effect.orDie(deps.chunks.get(organisation, chunk.id))
+      const held = deps.vault.openBytes(organisation, contextOf(chunk.file, seq), Buffer.from(there.resource.sealed, "base64"))
+      if (held !== undefined && Buffer.from(held).equals(bytes)) return
+      yield* Effect.orDie(deps.chunks.update(organisation, chunk, there.version))
+    }))
+
+/**
  * Writes the file `file` of `organisation` as its text or bytes come, a sealed chunk of
- * `BANK_FILE_CHUNK_BYTES` at a time, each chunk its own write. A chunk that exists already (the
- * same file written again after an interruption: the same bytes, since files are written from
- * snapshots) is left as it is, so writing a file again completes it.
+ * `BANK_FILE_CHUNK_BYTES` at a time, each chunk its own write; a chunk that exists already is
+ * kept or replaced (`keepChunk`), so writing a file again completes it.
  */
 export const fileWriter = (deps: FileDeps, organisation: string, file: string) => {
   const encoder = new TextEncoder()
@@ -50,7 +64,7 @@ export const fileWriter = (deps: FileDeps, organisation: string, file: string) =
       const id = chunkId(file, seq)
       const sealed = Buffer.from(deps.vault.sealBytes(organisation, contextOf(file, seq), bytes)).toString("base64")
       seq += 1
-      return Effect.asVoid(Effect.catchTag(deps.chunks.insert(organisation, { id, created_at, file, sealed }), "DuplicateId", () => Effect.void))
+      return keepChunk(deps, organisation, { id, created_at, file, sealed }, seq - 1, bytes)
     })
   /** The pending bytes cut into full chunks (all of them when `last`), each stored. */
   const flush = (last: boolean): Effect.Effect<void, StorageError> =>

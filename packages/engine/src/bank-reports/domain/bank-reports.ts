@@ -50,6 +50,13 @@ export const bankReports = defineResource({
   }
 })
 
+/**
+ * The stored file of a report: named by its bytes' SHA-256, not by the report's id, so a receipt
+ * cut off while storing them is completed by the next receipt of the same bytes, not left beside a
+ * second copy (a report is made only once its bytes are all stored).
+ */
+export const reportFileOf = (report: Pick<BankReport, "file_sha256">): string => `received/${report.file_sha256}`
+
 /** `GET /bank_reports` parameters: paykit's own extension. */
 export const BankReportListParams = Schema.Struct({
   ...listFields("bank_report"),
