@@ -213,3 +213,50 @@ describe("ADDACS over a mandate's life (model)", () => {
     ), { numRuns: 15 })
   })
 })
+
+/**
+ * The same life, its advices crossing in the post (model): the bank's cancellations and
+ * reinstatements, alternating by effective date, arrive in any order and grouping of files. What
+ * the model says, not computed by the code under test: the mandate ends as the latest-dated
+ * advice says (cancelled after a cancellation, live after a reinstatement), and the last of its
+ * cancellation and reinstatement events says so too.
+ */
+describe("ADDACS advices in any order (model)", () => {
+  it("the latest effective date decides: a reinstatement arriving after a later cancellation leaves the mandate cancelled", { timeout: 300_000 }, async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 2, max: 5 }),
+      // Arrival order: the advices sorted by these keys; a file ends after each arrival marked true.
+      fc.array(fc.nat({ max: 100 }), { minLength: 5, maxLength: 5 }),
+      fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
+      async (days, keys, cuts) => {
+        const kinds = Array.from({ length: days }, (_, i) => (i % 2 === 0 ? "mandate_cancelled" : "mandate_reinstated") as ReportEntry["kind"])
+        const arrival = kinds.map((_, i) => i).sort((a, b) => (keys[a] ?? 0) - (keys[b] ?? 0) || a - b)
+        const files: Array<Array<number>> = [[]]
+        for (const [n, i] of arrival.entries()) {
+          files[files.length - 1]?.push(i)
+          if (cuts[n] === true && n < arrival.length - 1) files.push([])
+        }
+        const r = await runEngine(Effect.gen(function*() {
+          const { mandate, reference } = yield* activeBacsMandate
+          const reports = yield* BankReports
+          const entryOf = (i: number): Omit<ReportEntry, "format" | "location"> => ({
+            kind: kinds[i] ?? "mandate_cancelled",
+            scheme: "bacs",
+            target: { by: "mandate_reference", reference },
+            code: kinds[i] === "mandate_reinstated" ? "R" : "1",
+            debtor: ADA,
+            effective_date: unsafeLocalDate(`2026-12-${String(i + 1).padStart(2, "0")}`)
+          })
+          for (const [f, file] of files.entries()) {
+            yield* reports.receive(ORG, reportOf("bacs_addacs", { id: `ADDACS-X${f}`, scheme: "bacs", originator: BACS_ORIGINATOR, currency: "GBP" }, file.map(entryOf)))
+          }
+          const events = (yield* (yield* Events).list(ORG, { mandate: mandate.id, resource_type: "mandates", limit: 100 })).items.map((e) => e.action).reverse()
+          return { status: (yield* (yield* Mandates).get(ORG, mandate.id)).status, events }
+        }))
+        const latest = kinds[kinds.length - 1]
+        expect(r.status).toBe(latest === "mandate_cancelled" ? "cancelled" : "active")
+        expect(r.events.filter((a) => a === "cancelled" || a === "reinstated").at(-1)).toBe(latest === "mandate_cancelled" ? "cancelled" : "reinstated")
+      }
+    ), { numRuns: 25 })
+  })
+})

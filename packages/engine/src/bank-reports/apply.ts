@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { PAYKIT_REPORT_CODES, type ReasonMeaning, reportFormatOf, type ReportEntry } from "@paykit/bank-files"
-import { type LocalDate, maxLocalDate } from "@paykit/core"
+import { type LocalDate, maxLocalDate, type StorageError } from "@paykit/core"
 import type { PaymentStatus } from "@paykit/machines"
 import { accountNumberEnding } from "@paykit/validation"
 import { type BankFailure, LATE_FAILURE_DESCRIPTION } from "../kernel/ports/bank-gateway.ts"
@@ -49,7 +49,7 @@ const nothing = (outcome: EntryOutcome, reason: string, links: Readonly<Record<s
 })
 
 /** What the scheme's code means; a code the scheme does not define is reported as it came. */
-export const meaningOf = (entry: ReportEntry): ReasonMeaning =>
+export const meaningOf = (entry: Pick<ReportEntry, "format" | "kind" | "code">): ReasonMeaning =>
   reportFormatOf(entry.format)?.files.meaning(entry.format, entry.kind, entry.code) ??
     { cause: "other", description: `The bank reported the code ${entry.code}.`, reason_code: entry.code }
 
@@ -75,7 +75,7 @@ const RECURRING_KINDS: ReadonlySet<ReportEntry["kind"]> = new Set(["mandate_canc
  * for a kind that recurs: a second entry with it is a duplicate. A collection's attempt, and a
  * mandate's rejection, happen once each, whatever the day a report gives.
  */
-export const effectOf = (entry: ReportEntry, subject: Subject): string => {
+export const effectOf = (entry: Pick<ReportEntry, "kind" | "effective_date">, subject: Subject): string => {
   const once = `${entry.kind}:${subject.payment?.resource.id ?? subject.mandate.resource.id}:${subject.item?.attempt ?? 0}`
   return RECURRING_KINDS.has(entry.kind) && entry.effective_date !== undefined ? `${once}:${entry.effective_date}` : once
 }
@@ -161,8 +161,11 @@ const changeDetails = (deps: ApplyDeps, organisation: string, entry: ReportEntry
     return moved(failureOf(meaning, note, false), links, effectOf(entry, subject))
   })
 
+/** What a mandate's entries read of an entry: enough to move the mandate again from its stored row. */
+type MandateEntry = Pick<ReportEntry, "kind" | "format" | "code" | "effective_date">
+
 /** A mandate's rejection or cancellation by the bank: failed while it was being set up, cancelled (with what it takes) once live. */
-const applyToMandate = (deps: ApplyDeps, organisation: string, entry: ReportEntry, note: string | null, subject: Subject) =>
+const applyToMandate = (deps: ApplyDeps, organisation: string, entry: MandateEntry, note: string | null, subject: Subject) =>
   Effect.gen(function*() {
     const m = subject.mandate
     const links = linksOf(subject)
@@ -187,7 +190,7 @@ const applyToMandate = (deps: ApplyDeps, organisation: string, entry: ReportEntr
  * then the activation that completes it: `resubmission_requested`, `reinstated`) with nothing to
  * lodge again, and watched for dormancy again. A mandate still live has nothing to reinstate.
  */
-const reinstateMandate = (deps: ApplyDeps, organisation: string, entry: ReportEntry, note: string | null, subject: Subject) =>
+const reinstateMandate = (deps: ApplyDeps, organisation: string, entry: MandateEntry, note: string | null, subject: Subject) =>
   Effect.gen(function*() {
     const m = subject.mandate
     const links = linksOf(subject)
@@ -201,8 +204,46 @@ const reinstateMandate = (deps: ApplyDeps, organisation: string, entry: ReportEn
     return moved(failure, links, effectOf(entry, subject))
   })
 
-/** `entry`, resolved to `subject`, applied on `day`; its note is the bank's free text on it. */
-export const applyEntry = (deps: ApplyDeps, organisation: string, entry: ReportEntry, note: string | null, subject: Subject, day: LocalDate): Effect.Effect<Applied, never, EngineContext> =>
+/** The rows of the entries received before about a mandate (by it alone, not through a payment of it). */
+export type MandateHistory = (mandate: string) => Effect.Effect<ReadonlyArray<BankReportEntry>, StorageError>
+
+/** Kinds that decide whether a mandate stands: the one with the latest effective date must win, in whatever order they come. */
+const STANDING_KINDS: ReadonlySet<ReportEntry["kind"]> = new Set(["mandate_cancelled", "mandate_reinstated"])
+
+const moveStanding = (deps: ApplyDeps, organisation: string, entry: MandateEntry, note: string | null, subject: Subject) =>
+  entry.kind === "mandate_reinstated" ? reinstateMandate(deps, organisation, entry, note, subject) : applyToMandate(deps, organisation, entry, note, subject)
+
+/** Received rows that take effect after `from`, found with something to do or nothing then, oldest first. */
+const standingAfter = (rows: ReadonlyArray<BankReportEntry>, from: LocalDate) =>
+  rows
+    .filter((row) => STANDING_KINDS.has(row.kind) && row.effective_date !== null && row.effective_date > from && (row.outcome === "applied" || row.outcome === "ignored"))
+    .sort((a, b) => (a.effective_date ?? "").localeCompare(b.effective_date ?? "") || a.id.localeCompare(b.id))
+
+/**
+ * A cancellation or reinstatement, applied; when it moved the mandate and the bank had already
+ * reported later ones (a late advice: ADDACS files cross), those are applied again after it,
+ * oldest first, as their own events, so the mandate ends as the latest says: a reinstatement
+ * arriving after a later cancellation leaves the mandate cancelled, not live.
+ */
+const applyStanding = (deps: ApplyDeps, organisation: string, entry: ReportEntry, note: string | null, subject: Subject, history: MandateHistory) =>
+  Effect.gen(function*() {
+    const applied = yield* moveStanding(deps, organisation, entry, note, subject)
+    const from = entry.effective_date
+    if (applied.outcome !== "applied" || from === undefined) return applied
+    const id = subject.mandate.resource.id
+    for (const row of standingAfter(yield* history(id), from)) {
+      const mandate = yield* deps.payment.mandates.get(organisation, id)
+      const again: MandateEntry = { kind: row.kind, format: row.format, code: row.code, ...(row.effective_date === null ? {} : { effective_date: row.effective_date }) }
+      yield* moveStanding(deps, organisation, again, row.note, { mandate })
+    }
+    return applied
+  })
+
+/**
+ * `entry`, resolved to `subject`, applied on `day`; its note is the bank's free text on it;
+ * `history` gives what was received before about a mandate.
+ */
+export const applyEntry = (deps: ApplyDeps, organisation: string, entry: ReportEntry, note: string | null, subject: Subject, day: LocalDate, history: MandateHistory): Effect.Effect<Applied, never, EngineContext> =>
   Effect.orDie(Effect.gen(function*() {
     if (entry.kind === "collection_returned" || entry.kind === "collection_charged_back") {
       if (subject.payment === undefined) return nothing("unmatched", "the entry is about a collection and names a mandate", linksOf(subject))
@@ -213,6 +254,8 @@ export const applyEntry = (deps: ApplyDeps, organisation: string, entry: ReportE
       return yield* applyToPayment(deps, organisation, entry, note, subject, subject.payment, day)
     }
     if (entry.kind === "bank_details_changed") return yield* changeDetails(deps, organisation, entry, note, subject)
-    if (entry.kind === "mandate_reinstated") return yield* reinstateMandate(deps, organisation, entry, note, subject)
-    return yield* applyToMandate(deps, organisation, entry, note, subject)
+    // Read again: an entry before it in the page may have moved the mandate since it was resolved.
+    const current = { ...subject, mandate: yield* deps.payment.mandates.get(organisation, subject.mandate.resource.id) }
+    if (STANDING_KINDS.has(entry.kind)) return yield* applyStanding(deps, organisation, entry, note, current, history)
+    return yield* applyToMandate(deps, organisation, entry, note, current)
   }))

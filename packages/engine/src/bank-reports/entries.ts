@@ -1,7 +1,7 @@
 import { Cause, Effect } from "effect"
 import type { ReportEntry } from "@paykit/bank-files"
 import { now, type Timestamp, today } from "@paykit/core"
-import { oneOf } from "../kernel/ports/list-query.ts"
+import { eq, oneOf } from "../kernel/ports/list-query.ts"
 import { HoldWrites } from "../kernel/ports/repository.ts"
 import { save, type UnitOfWork } from "../kernel/support.ts"
 import type { FileDeps } from "../bank-submissions/bank-files.ts"
@@ -56,6 +56,7 @@ export const rowOf = (report: string, { id, position, entry, note }: Pending, ap
   report,
   position,
   kind: entry.kind,
+  format: entry.format,
   code: entry.code,
   target: entry.target,
   amount: entry.amount ?? null,
@@ -88,6 +89,12 @@ export const applyEntries = (deps: ReceiveDeps, organisation: string, report: st
     const day = yield* today()
     const created_at = yield* now
     const rows: Array<BankReportEntry> = []
+    // What was received before about a mandate: its stored rows, and this page's so far (kept at its end).
+    const history = (mandate: string) =>
+      Effect.map(deps.entries.scan(organisation, { subject: eq(mandate) }), (stored) => [
+        ...stored.map((row) => row.resource),
+        ...rows.filter((row) => row.links["mandate"] === mandate && row.links["payment"] === undefined)
+      ])
     for (const [i, pending] of todo.entries()) {
       const r = resolved[i]
       let applied: Applied
@@ -96,7 +103,7 @@ export const applyEntries = (deps: ReceiveDeps, organisation: string, report: st
       } else if (seen.has(effectOf(pending.entry, r))) {
         applied = { ...unapplied("an earlier entry had this effect"), outcome: "duplicate" }
       } else {
-        applied = yield* applyEntry(deps, organisation, pending.entry, pending.note, r, day)
+        applied = yield* applyEntry(deps, organisation, pending.entry, pending.note, r, day, history)
         if (applied.effect !== null) seen.add(applied.effect)
       }
       rows.push(rowOf(report, pending, applied, created_at))

@@ -101,6 +101,8 @@ export const BankReportEntry = Schema.Struct({
   /** 0-based, in file order. */
   position: Minor,
   kind: Schema.Literals(REPORT_ENTRY_KINDS),
+  /** The report's format: what its code means (a mandate's standing re-applied after a late entry reads it). */
+  format: Schema.Literals(REPORT_FORMATS),
   /** The scheme's own code, as the report gives it. */
   code: Schema.String,
   /** How the report names the item: the reference it gives. */
