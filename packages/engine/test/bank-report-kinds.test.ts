@@ -165,6 +165,19 @@ describe("the sandbox's mandate failures", () => {
   })
 })
 
+/** A mandate's advices over `days` days: cancelled, reinstated, cancelled, ... */
+const alternating = (days: number) => Array.from({ length: days }, (_, i) => (i % 2 === 0 ? "mandate_cancelled" : "mandate_reinstated") as ReportEntry["kind"])
+
+/** The ADDACS advice of day `i` (effective on the `i + 1`th of December) about the mandate of `reference`. */
+const addacsAdvice = (kinds: ReadonlyArray<ReportEntry["kind"]>, reference: string) => (i: number): Omit<ReportEntry, "format" | "location"> => ({
+  kind: kinds[i] ?? "mandate_cancelled",
+  scheme: "bacs",
+  target: { by: "mandate_reference", reference },
+  code: kinds[i] === "mandate_reinstated" ? "R" : "1",
+  debtor: ADA,
+  effective_date: unsafeLocalDate(`2026-12-${String(i + 1).padStart(2, "0")}`)
+})
+
 /**
  * A mandate's life as its bank reports it over days (model): ADDACS cancellations and
  * reinstatements, each on its own effective date, alternating as a bank can only send them; each
@@ -181,18 +194,11 @@ describe("ADDACS over a mandate's life (model)", () => {
       fc.array(fc.array(fc.nat(), { maxLength: 3 }), { minLength: 5, maxLength: 5 }),
       fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
       async (days, resends, twice) => {
-        const kinds = Array.from({ length: days }, (_, i) => (i % 2 === 0 ? "mandate_cancelled" : "mandate_reinstated") as ReportEntry["kind"])
+        const kinds = alternating(days)
         const r = await runEngine(Effect.gen(function*() {
           const { mandate, reference } = yield* activeBacsMandate
           const reports = yield* BankReports
-          const entryOf = (i: number): Omit<ReportEntry, "format" | "location"> => ({
-            kind: kinds[i] ?? "mandate_cancelled",
-            scheme: "bacs",
-            target: { by: "mandate_reference", reference },
-            code: kinds[i] === "mandate_reinstated" ? "R" : "1",
-            debtor: ADA,
-            effective_date: unsafeLocalDate(`2026-12-${String(i + 1).padStart(2, "0")}`)
-          })
+          const entryOf = addacsAdvice(kinds, reference)
           const outcomes: Array<[number, string]> = []
           for (let day = 0; day < days; day++) {
             const again = (resends[day] ?? []).map((p) => p % (day + 1))
@@ -229,7 +235,7 @@ describe("ADDACS advices in any order (model)", () => {
       fc.array(fc.nat({ max: 100 }), { minLength: 5, maxLength: 5 }),
       fc.array(fc.boolean(), { minLength: 5, maxLength: 5 }),
       async (days, keys, cuts) => {
-        const kinds = Array.from({ length: days }, (_, i) => (i % 2 === 0 ? "mandate_cancelled" : "mandate_reinstated") as ReportEntry["kind"])
+        const kinds = alternating(days)
         const arrival = kinds.map((_, i) => i).sort((a, b) => (keys[a] ?? 0) - (keys[b] ?? 0) || a - b)
         const files: Array<Array<number>> = [[]]
         for (const [n, i] of arrival.entries()) {
@@ -239,14 +245,7 @@ describe("ADDACS advices in any order (model)", () => {
         const r = await runEngine(Effect.gen(function*() {
           const { mandate, reference } = yield* activeBacsMandate
           const reports = yield* BankReports
-          const entryOf = (i: number): Omit<ReportEntry, "format" | "location"> => ({
-            kind: kinds[i] ?? "mandate_cancelled",
-            scheme: "bacs",
-            target: { by: "mandate_reference", reference },
-            code: kinds[i] === "mandate_reinstated" ? "R" : "1",
-            debtor: ADA,
-            effective_date: unsafeLocalDate(`2026-12-${String(i + 1).padStart(2, "0")}`)
-          })
+          const entryOf = addacsAdvice(kinds, reference)
           for (const [f, file] of files.entries()) {
             yield* reports.receive(ORG, reportOf("bacs_addacs", { id: `ADDACS-X${f}`, scheme: "bacs", originator: BACS_ORIGINATOR, currency: "GBP" }, file.map(entryOf)))
           }

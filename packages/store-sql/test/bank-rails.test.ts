@@ -36,6 +36,10 @@ const bigReport = (n: number, id = "BIG"): Uint8Array => {
   return new TextEncoder().encode(writer.begin() + entries.join("") + end)
 }
 
+/** The organisation's stored chunks of bank files. */
+const chunks = Effect.flatMap(SqlClient.SqlClient, (sql) =>
+  Effect.map(sql<{ n: string }>`SELECT count(*) AS n FROM resources WHERE organisation_id = ${ORG} AND resource_type = 'bank_file_chunks'`, (rows) => Number(rows[0]?.n)))
+
 describe.each(DATABASES)("the bank's records on $name", (database) => {
   // One layer value, so the engine and the test's statements share one database (layers are memoised).
   const storage = SqlStorage.pipe(Layer.provideMerge(database.isolated()), Layer.orDie)
@@ -91,8 +95,6 @@ describe.each(DATABASES)("the bank's records on $name", (database) => {
     Effect.runPromise(Effect.provide(
       Effect.gen(function*() {
         yield* TestClock.setTime(START)
-        const sql = yield* SqlClient.SqlClient
-        const chunks = Effect.map(sql<{ n: string }>`SELECT count(*) AS n FROM resources WHERE organisation_id = ${ORG} AND resource_type = 'bank_file_chunks'`, (rows) => Number(rows[0]?.n))
         const reports = yield* BankReports
         const bytes = bigReport(1000)
         expect(bytes.length).toBeGreaterThan(64 * 1024)
@@ -115,8 +117,6 @@ describe.each(DATABASES)("the bank's records on $name", (database) => {
     Effect.runPromise(Effect.provide(
       Effect.gen(function*() {
         yield* TestClock.setTime(START)
-        const sql = yield* SqlClient.SqlClient
-        const chunks = Effect.map(sql<{ n: string }>`SELECT count(*) AS n FROM resources WHERE organisation_id = ${ORG} AND resource_type = 'bank_file_chunks'`, (rows) => Number(rows[0]?.n))
         const reports = yield* BankReports
         const bytes = bigReport(3000)
         const CHUNK = 64 * 1024
