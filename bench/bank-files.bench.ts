@@ -27,6 +27,10 @@ import { OrganisationId } from "@paykit/core"
  *   BANK_FILES_STORES=PostgreSQL       one store only for the report and the peer (PGlite, PostgreSQL)
  *   BANK_FILES_REPORT_SIZES=1000,10000 the report's sizes, when they differ from the files'
  *   BANK_FILES_PEER=3000               subscriptions the peer's day charges
+ *   BANK_FILES_HEAP_MB=256             every measuring process (the peer's too) run with this old-space
+ *                                      limit: V8 lets a busy heap grow towards its own limit before it
+ *                                      collects, so an unbounded run's peak RSS shows how far it let it
+ *                                      grow; the same work under a fixed limit shows what it needs
  */
 import { spawnSync } from "node:child_process"
 import { createHash, randomUUID } from "node:crypto"
@@ -42,6 +46,8 @@ const SIZES = (process.env["BANK_FILES_SIZES"] ?? "10000,50000,100000").split(",
 /** The report's sizes, when they differ from the files' (applying takes far longer than writing). */
 const REPORT_SIZES = (process.env["BANK_FILES_REPORT_SIZES"] ?? SIZES.join(",")).split(",").map(Number)
 const PEER = Number(process.env["BANK_FILES_PEER"] ?? 3_000)
+const HEAP_MB = process.env["BANK_FILES_HEAP_MB"]
+const HEAP_LIMIT = HEAP_MB === undefined ? [] : [`--max-old-space-size=${Number(HEAP_MB)}`]
 const ORG = OrganisationId("OR000000000001")
 /** Monday 23 November 2026, 09:00 UTC. */
 const START = Date.UTC(2026, 10, 23, 9)
@@ -327,7 +333,7 @@ if (child !== undefined) {
 
 /** `task` measured in a process of its own. */
 const measure = (task: string, store: string, size: number): Measured => {
-  const r = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", process.argv[1] ?? ""], {
+  const r = spawnSync(process.execPath, [...process.execArgv, "--expose-gc", ...HEAP_LIMIT, process.argv[1] ?? ""], {
     env: { ...process.env, BANK_FILES_CHILD: `${task}:${store}:${size}` },
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024
@@ -344,7 +350,7 @@ const wanted = process.env["BANK_FILES_STORES"]?.split(",")
 const stores = ["PGlite", ...(process.env["DATABASE_URL"] === undefined ? [] : ["PostgreSQL"])].filter((s) => wanted === undefined || wanted.includes(s))
 const load = () => loadavg().map((x) => x.toFixed(1)).join(" ")
 
-console.log(`load average ${load()}`)
+console.log(`load average ${load()}${HEAP_MB === undefined ? "" : `; every measuring process's old space limited to ${HEAP_MB} MB`}`)
 for (const store of stores) {
   const peer = measure("charge", store, PEER)
   console.log(`${store}: the peer, a daily run charging ${peer.items} subscriptions: ${rate(peer).toFixed(0)} charges/s (${peer.seconds.toFixed(2)} s, peak RSS ${mb(peer.peakRss)})`)
