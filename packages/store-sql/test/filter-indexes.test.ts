@@ -1,5 +1,5 @@
 import { Effect, Layer, Schema } from "effect"
-import { CUSTOMER_SORT_KEYS, events, type ListQuery, PAYMENT_SORT_KEYS, RESOURCE_DEFINITIONS, type ResourceDefinition, transitions } from "@paykit/engine"
+import { CUSTOMER_SORT_KEYS, customers, events, type ListQuery, PAYMENT_SORT_KEYS, RESOURCE_DEFINITIONS, type ResourceDefinition, transitions } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import type { Statement } from "effect/sql/Statement"
 import type { Row } from "effect/sql/SqlConnection"
@@ -204,7 +204,40 @@ const expectBounded = (what: string, plan: Plan) => {
   expect(plan.pages, `${what}: pages read`).toBeLessThanOrEqual(PAGE_BUDGET)
 }
 
+/**
+ * The customers' list in name order as the API makes it (`removed = false`), where the removed
+ * customers come first in that order (a creditor that removed its customers from "A" to "C"): a
+ * planner that reads the name order and skips the removed ones reads every one of them first.
+ */
+const customersRemovedFirst = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const REMOVED = 20_000
+  yield* sql.unsafe(`INSERT INTO resources (organisation_id, resource_type, id, version, created_at, filters, data)
+    SELECT '${ORG}', 'customers', 'CU' || lpad(i::text, 12, '0'), 1, timestamp '2026-01-01' + i * interval '1 millisecond',
+      jsonb_build_object('created_at', to_char(timestamp '2026-01-01' + i * interval '1 millisecond', 'YYYY-MM-DD"T"HH24:MI:SS.MS"000Z"'),
+        'removed', CASE WHEN i <= ${REMOVED} THEN 'true' ELSE 'false' END,
+        'sort_name', CASE WHEN i <= ${REMOVED} THEN 'a' ELSE 'm' END || lpad(i::text, 8, '0'),
+        'sort_company_name', CASE WHEN i <= ${REMOVED} THEN 'a' ELSE 'm' END || lpad(i::text, 8, '0')), '{}'::json
+    FROM generate_series(1, ${REMOVED + 30_000}) AS i`)
+  yield* sql`ANALYZE resources`
+  const statements = makeSqlRepository(sql, probeOf(customers), { table: "resources", typed: true }).statements
+  for (const key of [CUSTOMER_SORT_KEYS.name, CUSTOMER_SORT_KEYS.company_name]) {
+    for (const direction of ["asc", "desc"] as const) {
+      const query: ListQuery<string> = { limit: PAGE, order: { key, direction }, filters: { removed: { op: "eq", value: "false" } } }
+      for (const generic of [false, true]) {
+        const what = `customers not removed by ${key} ${direction}, the removed first in that order (${generic ? "generic" : "custom"} plan)`
+        expectBounded(what, yield* explain(statements.page(ORG, query), generic))
+        const cursors = statements.cursors(ORG, query, { value: "m00030000", id: "CU000000030000" }, { value: "m00040000", id: "CU000000040000" })
+        expectBounded(`${what}, cursors`, yield* explain(cursors, generic))
+      }
+    }
+  }
+})
+
 describe.each(DATABASES)("filter indexes on $name", (database) => {
+  it("the customers' list in name order reads its page whatever share of them is removed, and wherever they fall in that order", { timeout: 300_000 }, () =>
+    Effect.runPromise(Effect.provide(customersRemovedFirst, SqlStorage.pipe(Layer.provideMerge(database.isolated()), Layer.orDie))))
+
   it("every filter key of every stored resource has its index", { timeout: 60_000 }, () =>
     Effect.runPromise(Effect.provide(
       Effect.gen(function*() {

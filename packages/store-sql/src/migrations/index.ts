@@ -30,6 +30,7 @@ import dueWorkTrace from "./0069_due_work_trace.ts"
 import { REQUEST_LOG_MIGRATIONS } from "../request-log.ts"
 import outboxTrace from "./0072_outbox_trace.ts"
 import outboxByEvent from "./0073_outbox_by_event.ts"
+import customersListedByName from "./0074_customers_listed_by_name.ts"
 
 /**
  * Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file.
@@ -68,7 +69,8 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   // The request log's own set: the server's request log thread migrates a database of the log alone with it.
   ...REQUEST_LOG_MIGRATIONS,
   "0072_outbox_trace": outboxTrace,
-  "0073_outbox_by_event": outboxByEvent
+  "0073_outbox_by_event": outboxByEvent,
+  "0074_customers_listed_by_name": customersListedByName
 }
 
 /** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */
