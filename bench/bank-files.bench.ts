@@ -274,6 +274,7 @@ const applyReturns = async (kind: string, count: number): Promise<Measured> => {
     const seconds = (performance.now() - t0) / 1000
     const peakRss = stop()
     const keptAfter = heapAfterFullGc()
+    if (process.env["BANK_FILES_STATEMENTS"] !== undefined) yield* yield* Effect.promise(statementTimes)
     const r = received.report
     if (r.entry_count !== count || r.matched_count !== count || r.applied_through !== count) {
       return yield* Effect.die(`the report applied ${r.matched_count} of ${count} (${r.entry_count} read, ${r.unmatched_count} unmatched, ${r.mismatched_count} mismatched)`)
@@ -282,6 +283,26 @@ const applyReturns = async (kind: string, count: number): Promise<Measured> => {
     if (failed.resource.status !== "failed") return yield* Effect.die(`the last payment is ${failed.resource.status}`)
     return { items: count, seconds, peakRss, startRss, heapKept: { before: keptBefore, after: keptAfter } }
   }))
+}
+
+/**
+ * Where the database time went (`BANK_FILES_STATEMENTS=1`): each statement's total and mean
+ * time from `paykit_db_statement_duration_seconds` (the process's registry), the heaviest first.
+ */
+const statementTimes = async () => {
+  const { Effect } = await import("effect")
+  const { PrometheusMetrics } = await import("effect/observability")
+  return Effect.map(PrometheusMetrics.format(), (text) => {
+    const totals = new Map<string, { sum: number; count: number }>()
+    for (const match of text.matchAll(/^paykit_db_statement_duration_seconds_(sum|count)\{statement="([^"]+)"\} ([0-9.e+-]+)$/gm)) {
+      const [, part = "", name = "", value = "0"] = match
+      const t = totals.get(name) ?? { sum: 0, count: 0 }
+      totals.set(name, part === "sum" ? { ...t, sum: Number(value) } : { ...t, count: Number(value) })
+    }
+    for (const [name, t] of [...totals].sort((a, b) => b[1].sum - a[1].sum).slice(0, 15)) {
+      console.log(`  ${name}: ${t.sum.toFixed(2)} s in ${t.count} (${((t.sum / Math.max(1, t.count)) * 1000).toFixed(3)} ms each)`)
+    }
+  })
 }
 
 /** The peer: one daily run charging `due` subscriptions due on one mandate (cloned from one the services made). */

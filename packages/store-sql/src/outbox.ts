@@ -95,7 +95,7 @@ export const makeOutbox = Effect.gen(function*() {
  * read its plan.
  */
 export const batchStatement = (sql: SqlClient.SqlClient, limit: number, organisation: string | undefined) =>
-  sql`SELECT o.seq, o.organisation_id, e.data, o.trace_parent
+  sql`SELECT o.seq, o.organisation_id, e.data, COALESCE(e.trace_parent, o.trace_parent) AS trace_parent
     FROM outbox o JOIN events e ON e.organisation_id = o.organisation_id AND e.id = o.event_id
     ${organisation === undefined ? sql`` : sql`WHERE o.organisation_id = ${organisation}`}
     ORDER BY ${organisation === undefined ? sql`o.enqueued_at, o.seq` : sql`o.seq`} LIMIT ${limit} FOR UPDATE OF o SKIP LOCKED`

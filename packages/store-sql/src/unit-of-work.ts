@@ -82,43 +82,22 @@ export const flushAppended = (sql: SqlClient.SqlClient, state: UnitOfWorkState, 
   Effect.suspend(() => {
     const tables = table === undefined ? [...state.appended.keys()] : state.appended.has(table) ? [table] : []
     return Effect.forEach(tables, (name) => {
-      const rows = state.appended.get(name) ?? []
+      const held = state.appended.get(name) ?? []
       state.appended.delete(name)
-      const appended = Effect.forEach(statementsOf(rows), ([first, ...rest]) =>
-        first === undefined ? Effect.void : Effect.asVoid(orStorageError(`append ${name}`)(timedStatement(`${name}.append`, sql`INSERT INTO ${sql(name)} ${sql.insert([first, ...rest])}`))), { discard: true })
-      return name === EVENTS_TABLE ? Effect.andThen(appended, tracedOutbox(sql, rows)) : appended
+      return Effect.flatMap(name === EVENTS_TABLE ? traced(held) : Effect.succeed(held), (rows) =>
+        Effect.forEach(statementsOf(rows), ([first, ...rest]) =>
+          first === undefined ? Effect.void : Effect.asVoid(orStorageError(`append ${name}`)(timedStatement(`${name}.append`, sql`INSERT INTO ${sql(name)} ${sql.insert([first, ...rest])}`))), { discard: true }))
     }, { discard: true })
   })
 
 const EVENTS_TABLE = "events"
 
 /**
- * The span appending events, on the outbox rows the trigger queued for them (migration 0072), so
- * the webhook deliveries made of them join the span's trace. One statement an organisation, and
- * none when no span is traced. Each event's row is found by one probe of `outbox_event`
- * (migration 0073; a lateral lookup per id, as `getMany`'s) and updated by its row address: as
- * `event_id IN (...)` a page of a bank report's events (200) was planned as a read of every row
- * waiting in the outbox, and a prepared statement's generic plan, made while the outbox was nearly
- * empty, kept reading them all as it filled.
+ * Events with the span appending them (migration 0075; null when none is traced), which the
+ * outbox pump reads with each, so the webhook deliveries made of them join the span's trace.
  */
-const tracedOutbox = (sql: SqlClient.SqlClient, rows: ReadonlyArray<Record<string, unknown>>): Effect.Effect<void, StorageError> =>
-  Effect.flatMap(callerTraceparent, (traceparent) => {
-    if (traceparent === null) return Effect.void
-    const byOrganisation = new Map<string, Array<string>>()
-    for (const row of rows) {
-      const organisation = row["organisation_id"]
-      const id = row["id"]
-      if (typeof organisation !== "string" || typeof id !== "string") continue
-      const ids = byOrganisation.get(organisation)
-      if (ids === undefined) byOrganisation.set(organisation, [id])
-      else ids.push(id)
-    }
-    return Effect.forEach(byOrganisation, ([organisation, ids]) =>
-      Effect.forEach(statementsOf(ids), (some) =>
-        Effect.asVoid(orStorageError("outbox trace")(timedStatement("outbox.trace", sql`UPDATE outbox SET trace_parent = ${traceparent}
-          WHERE organisation_id = ${organisation} AND ctid = ANY(ARRAY(SELECT q.ctid FROM (VALUES ${sql.csv(some.map((id) => sql`(${id})`))}) AS wanted(id)
-            CROSS JOIN LATERAL (SELECT ctid FROM outbox WHERE organisation_id = ${organisation} AND event_id = wanted.id OFFSET 0) AS q))`))), { discard: true }), { discard: true })
-  })
+const traced = (rows: ReadonlyArray<Record<string, unknown>>) =>
+  Effect.map(callerTraceparent, (trace_parent) => rows.map((row) => ({ ...row, trace_parent })))
 
 /** `rows` cut into statements of `ROWS_PER_STATEMENT`. */
 const statementsOf = <T>(rows: ReadonlyArray<T>): ReadonlyArray<ReadonlyArray<T>> =>

@@ -31,6 +31,7 @@ import { REQUEST_LOG_MIGRATIONS } from "../request-log.ts"
 import outboxTrace from "./0072_outbox_trace.ts"
 import outboxByEvent from "./0073_outbox_by_event.ts"
 import customersListedByName from "./0074_customers_listed_by_name.ts"
+import eventTrace from "./0075_event_trace.ts"
 
 /**
  * Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file.
@@ -70,7 +71,8 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   ...REQUEST_LOG_MIGRATIONS,
   "0072_outbox_trace": outboxTrace,
   "0073_outbox_by_event": outboxByEvent,
-  "0074_customers_listed_by_name": customersListedByName
+  "0074_customers_listed_by_name": customersListedByName,
+  "0075_event_trace": eventTrace
 }
 
 /** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */
