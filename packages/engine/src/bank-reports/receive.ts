@@ -125,7 +125,8 @@ const storeNotes = (deps: ReceiveDeps, organisation: string, report: string, not
       if (note !== null) rows.push({ id: entryIdOf(report, position), created_at, report, position, note })
     }
     for (let start = 0; start < rows.length; start += REPORT_PAGE) {
-      yield* Effect.orDie(deps.notes.insertAll(organisation, rows.slice(start, start + REPORT_PAGE)))
+      // Their ids are the new report's: one there already is a defect; a storage fault stays typed.
+      yield* Effect.catchTag(deps.notes.insertAll(organisation, rows.slice(start, start + REPORT_PAGE)), "DuplicateId", Effect.die)
     }
   })
 
