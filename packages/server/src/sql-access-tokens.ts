@@ -1,6 +1,7 @@
 import { Clock, Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import { timestampFromMillis } from "@paykit/core"
+import { forOrganisation } from "@paykit/engine"
 import { ACCESS_SCOPES, ACCESS_TOKEN_STATUSES, AccessTokens } from "@paykit/http"
 import { accessTokenMachine, stateAfter } from "@paykit/machines"
 import { DbInteger, topologyOf } from "@paykit/store-sql"
@@ -59,7 +60,7 @@ export const SqlAccessTokens: Layer.Layer<AccessTokens, never, SqlClient.SqlClie
       Effect.map(
         Effect.flatMap(clockOffsetStatement(sql, organisation), decodeOffsets),
         (rows) => rows[0]?.offset_ms ?? 0
-      )
+      ).pipe(forOrganisation(organisation))
     const appStateOf = (tokenId: string) =>
       Effect.map(
         Effect.flatMap(

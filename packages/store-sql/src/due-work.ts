@@ -1,5 +1,5 @@
 import { Effect, Schema } from "effect"
-import { callerTraceparent, type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkStore, type NextDue } from "@paykit/engine"
+import { callerTraceparent, type ClaimedDueItem, compareDueOrder, type DueItem, type DueLease, type DueRowKey, DueWorkStore, forOrganisation, type NextDue } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import { readingReachableShards, topologyOf } from "./citus.ts"
 import { DbInteger } from "./db-integer.ts"
@@ -162,7 +162,8 @@ export const claimDueDistributed = (sql: SqlClient.SqlClient, lease: DueLease, l
     const claimed: Array<typeof ItemRow.Type> = []
     for (const row of ordered) {
       if (claimed.length >= limit) break
-      claimed.push(...(yield* claimRow(sql, row, lease)))
+      // The row's update is its organisation's statement: on its node when the client routes.
+      claimed.push(...(yield* forOrganisation(row.organisation_id)(claimRow(sql, row, lease))))
     }
     return claimed
   })

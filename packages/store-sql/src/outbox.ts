@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Schema } from "effect"
 import { StorageError } from "@paykit/core"
-import { type Event, events, WebhookOutbox } from "@paykit/engine"
+import { type Event, events, forOrganisation, WebhookOutbox } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
 import { readingReachableShards, type Topology, topologyOf } from "./citus.ts"
 import { DbInteger } from "./db-integer.ts"
@@ -74,7 +74,9 @@ export const makeOutbox = Effect.gen(function*() {
         error instanceof DeliveryFailed
           ? Effect.fail(error.error as E)
           : Effect.fail(error instanceof StorageError ? error : storageErrorOf("outbox", error))
-      )
+      ),
+      // One organisation's batch is its work (on Citus, run on its node).
+      (drain) => organisation === undefined ? drain : forOrganisation(organisation)(drain)
     )
   return Outbox.of({
     drain: <E, R>(limit: number, deliver: (batch: ReadonlyArray<OutboxEntry>) => Effect.Effect<void, E, R>, organisation?: string) =>

@@ -2,6 +2,8 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
+import type { CitusSetting } from "./citus.ts"
+import { routedOnCitus } from "./citus-routing.ts"
 
 /**
  * The PostgreSQL schema paykit's tables live in. Every connection's `search_path` is that schema
@@ -59,14 +61,17 @@ export const inSchema = <A, E, R>(client: Layer.Layer<A, E, R>, schema: string):
  * A PostgreSQL pool at `url`. With a schema, every connection's `search_path` is that schema (sent at
  * connection start-up, so it outranks an `options=-c search_path=…` in the URL) and the schema is
  * created if missing; without one, the connection's own search path is kept (PostgreSQL's default,
- * `"$user", public`, unless the URL, the role or the database set another).
+ * `"$user", public`, unless the URL, the role or the database set another). On a Citus cluster
+ * (unless `citus` is `off`) its `SqlClient` sends an organisation's work to the node holding it
+ * (`routedOnCitus`); its `PgClient` stays the pool at `url`.
  */
 export const postgresClient = (
   url: Redacted.Redacted<string> | string,
-  options: { readonly schema?: string | undefined; readonly maxConnections?: number | undefined } = {}
+  options: { readonly schema?: string | undefined; readonly maxConnections?: number | undefined; readonly citus?: CitusSetting | undefined } = {}
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> => {
   const base = { url: typeof url === "string" ? Redacted.make(url) : url, maxConnections: options.maxConnections ?? 10 }
   const schema = options.schema
-  if (schema === undefined) return PgClient.layer(base)
-  return inSchema(PgClient.layer({ ...base, startupParameters: { search_path: checkSchemaName(schema) } }), schema)
+  const startupParameters = schema === undefined ? undefined : { search_path: checkSchemaName(schema) }
+  const client = routedOnCitus(PgClient.layer({ ...base, startupParameters }), { ...base, startupParameters, citus: options.citus ?? "auto" })
+  return schema === undefined ? client : inSchema(client, schema)
 }

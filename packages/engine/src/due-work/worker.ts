@@ -2,7 +2,7 @@ import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Metric, Option, R
 import type { StorageFailure } from "@paykit/core"
 import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueRowKey, type DueWorkDeclarations, DueWorkStore } from "./port.ts"
 import { labelled, PaykitMetrics } from "./metrics.ts"
-import { Transactor } from "../kernel/ports/repository.ts"
+import { forOrganisation, Transactor } from "../kernel/ports/repository.ts"
 import { KeepsCallerTrace, openSpan, spanOfTraceparent } from "./trace-context.ts"
 import { atInstant } from "./daily-clock.ts"
 
@@ -258,7 +258,7 @@ const makeRunner = (declarations: ReadonlyArray<DueWorkDeclarations>, options: D
         Effect.onInterrupt(
           measured(item, instant, Effect.scoped(Effect.andThen(Effect.forkScoped(keepLease(item, claimer)), atInstant(instant, handle(item, claimer), real)))),
           () => store.release(item, claimer)
-        )
+        ).pipe(forOrganisation(item.organisation))
     }
     return runner
   })
@@ -381,7 +381,7 @@ const runAllUpTo = (r: Runner, target: number): Effect.Effect<RunUpTo, StorageFa
  * clock written per row rewrote the organisation's access tokens (server migration 0008) once a row.
  */
 const advanceWith = (r: Runner) => (organisation: string, target: number, fromTime?: number): Effect.Effect<void, StorageFailure> =>
-  Effect.gen(function*() {
+  forOrganisation(organisation)(Effect.gen(function*() {
     const startOffset = yield* r.store.offsetOf(organisation)
     const from = fromTime ?? (yield* r.realNow) + startOffset
     const run = yield* runUpTo(r, organisation, target, startOffset)
@@ -391,7 +391,7 @@ const advanceWith = (r: Runner) => (organisation: string, target: number, fromTi
     }
     // "by P1D" moves the clock by exactly one day: the target, plus the real time the advance took.
     yield* r.store.raiseOffset(organisation, Math.max(0, run.reached, startOffset + (target - from)))
-  })
+  }))
 
 /** Every organisation's rows up to `target` on the one clock the worker runs under (`DueWorker.advanceAll`). */
 const advanceAllWith = (r: Runner) => (target: number, moveClock: (instant: number) => Effect.Effect<void, StorageFailure>): Effect.Effect<void, StorageFailure> =>

@@ -1,0 +1,100 @@
+import { PgClient } from "@effect/sql-pg"
+import { Context, Effect, Layer, Redacted, type Scope } from "effect"
+import { SqlClient } from "effect/sql"
+import { forOrganisation, Transactor } from "@paykit/engine"
+import fc from "fast-check"
+import { describe, expect, it } from "vitest"
+import { nodeOfUrl, routedOnCitus, urlOnNode } from "../src/citus-routing.ts"
+import { SqlStorage } from "../src/sql-storage.ts"
+import { CITUS_TEST_SHARDS, freshCitusSchema } from "./support/databases.ts"
+
+/**
+ * The client routed by organisation on a Citus cluster (docs/scaling.md, "Routing by
+ * organisation"): an organisation's statements and transactions reach the node holding its
+ * shards, everything else the process's own node, and a node the process cannot reach is passed
+ * over for its own.
+ */
+
+const citusUrl = process.env["CITUS_URL"]
+
+describe("a node's URL", () => {
+  it("is the process's URL with the node's host and port, everything else kept", () =>
+    fc.assert(fc.property(
+      fc.constantFrom("127.0.0.1", "10.0.4.2", "worker-1.internal"),
+      fc.integer({ min: 1, max: 65_535 }),
+      fc.constantFrom("postgresql://u:p%40ss@db.example:5441/paykit?sslmode=require", "postgres://postgres@127.0.0.1/test"),
+      (host, port, url) => {
+        const moved = urlOnNode(url, host, port)
+        expect(moved === undefined ? undefined : nodeOfUrl(moved)).toBe(`${host}:${port}`)
+        const before = new URL(url)
+        const after = new URL(moved ?? "")
+        expect([after.username, after.password, after.pathname, after.search]).toEqual([before.username, before.password, before.pathname, before.search])
+      }
+    )))
+
+  it("is none for a URL naming no host (a socket directory), and PostgreSQL's port when it names none", () => {
+    expect(urlOnNode("postgresql:///test?host=/var/run/postgresql", "127.0.0.1", 5442)).toBeUndefined()
+    expect(nodeOfUrl("postgresql://postgres@127.0.0.1/test")).toBe("127.0.0.1:5432")
+  })
+})
+
+/** Where each organisation's shards are, read from Citus's own view of them. */
+const shardNodes = (sql: SqlClient.SqlClient, organisations: ReadonlyArray<string>) =>
+  Effect.map(
+    sql<{ readonly organisation: string; readonly port: number }>`SELECT o AS organisation,
+      (SELECT nodeport FROM citus_shards WHERE shardid = get_shard_id_for_distribution_column('resources', o)) AS port
+      FROM unnest(${organisations}::text[]) AS o`,
+    (rows) => new Map(rows.map((row) => [row.organisation, Number(row.port)]))
+  )
+
+/** The port of the backend a statement ran in. */
+const portOf = (sql: SqlClient.SqlClient) => Effect.map(sql<{ readonly port: number }>`SELECT inet_server_port() AS port`, ([row]) => Number(row?.port))
+
+/** A fresh distributed schema, and the storage on a routed client through `url` (`connectAs` for the other nodes' pools). */
+const onRoutedCluster = <A>(f: (context: Context.Context<SqlClient.SqlClient | Transactor>, own: number) => Effect.Effect<A, unknown, Scope.Scope>, connectAs?: string) =>
+  Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+    const url = citusUrl ?? ""
+    const fresh = yield* freshCitusSchema(url)
+    const startupParameters = { "citus.shard_count": String(CITUS_TEST_SHARDS), search_path: fresh.name }
+    const base = PgClient.layer({ url: Redacted.make(url), startupParameters, maxConnections: 4 })
+    const others = connectAs === undefined ? url : Object.assign(new URL(url), { username: connectAs }).toString()
+    const client = routedOnCitus(base, { url: Redacted.make(others), maxConnections: 4, startupParameters, citus: "auto" })
+    const context = yield* Layer.build(Layer.orDie(SqlStorage.pipe(Layer.provideMerge(client))))
+    return yield* f(context, Number(new URL(url).port))
+  })))
+
+const ORGANISATIONS = Array.from({ length: 10 }, (_, i) => `OR_route_${i}`)
+
+describe.skipIf(citusUrl === undefined)("routed by organisation on Citus (CITUS_URL; skipped without it)", () => {
+  it("an organisation's statements, transactions and units of work run on the node holding its shards; work for none on the process's own node", { timeout: 120_000 }, () =>
+    onRoutedCluster((context, own) => Effect.gen(function*() {
+      const sql = Context.get(context, SqlClient.SqlClient)
+      const transactor = Context.get(context, Transactor)
+      const expected = yield* shardNodes(sql, ORGANISATIONS)
+      // The ten lie on both workers, so routing is seen to choose, not to answer one node.
+      expect(new Set(expected.values()).size).toBe(2)
+      for (const organisation of ORGANISATIONS) {
+        const route = forOrganisation(organisation)
+        const inUnit = transactor.transaction(Effect.gen(function*() {
+          yield* sql`INSERT INTO resources (organisation_id, resource_type, id, version, created_at, filters, data)
+            VALUES (${organisation}, 'customers', 'CU1', 1, now(), '{}'::jsonb, '{}'::json)`
+          return yield* portOf(sql)
+        }))
+        expect([organisation, yield* route(portOf(sql)), yield* route(sql.withTransaction(portOf(sql))), yield* route(inUnit)])
+          .toEqual([organisation, expected.get(organisation), expected.get(organisation), expected.get(organisation)])
+      }
+      expect(yield* portOf(sql)).toBe(own)
+      expect(yield* sql.withTransaction(portOf(sql))).toBe(own)
+      // The rows written through the workers are there for a reader anywhere.
+      const [count] = yield* sql<{ readonly n: string }>`SELECT count(*)::text AS n FROM resources`
+      expect(Number(count?.n)).toBe(ORGANISATIONS.length)
+    })))
+
+  it("a node the process cannot reach is passed over: its organisations' work goes through the process's own node, and succeeds", { timeout: 120_000 }, () =>
+    onRoutedCluster((context, own) => Effect.gen(function*() {
+      const sql = Context.get(context, SqlClient.SqlClient)
+      for (const organisation of ORGANISATIONS.slice(0, 4)) {
+        expect(yield* forOrganisation(organisation)(sql.withTransaction(portOf(sql)))).toBe(own)
+      }
+    }), "paykit_no_such_role"))
+})
