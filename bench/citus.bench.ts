@@ -6,10 +6,12 @@
  *    daily runs, every subscription checked charged exactly once): on one PostgreSQL
  *    (`DATABASE_URL`) with 1 process, the peer; on the Citus coordinator with two workers
  *    (`CITUS_URL`) with 1 process through the coordinator; and with 3 processes, one through each
- *    node (the coordinator and the two workers; Citus routes every statement from any node).
+ *    node (the coordinator and the two workers; Citus routes every statement from any node); and,
+ *    the peer of paykit's own routing, 1 process through the coordinator with
+ *    `PAYKIT_CITUS_ROUTING=off` (every statement through the coordinator).
  * 2. The request path's `GET /customers/{id}` (the token lookup, the rate limit, a read by id),
  *    autocannon with `CITUS_BENCH_CONNECTIONS` (8) connections for `CITUS_BENCH_SECONDS` (10) s, on a
- *    server in this process on PostgreSQL, then on Citus.
+ *    server in this process on PostgreSQL, then on Citus, routed and not.
  *
  * Every node of the cluster and the PostgreSQL share this machine's cores (two), so the cluster
  * cannot run faster than one node here: the figures say what the distribution costs a charge and a
@@ -104,7 +106,7 @@ const ownDatabase = async () => {
 }
 
 /** `GET /customers/{id}` on a server in this process on the database at `url` (a fresh schema of its own). */
-const getRate = async (name: string, url: string) => {
+const getRate = async (name: string, url: string, routing: "on" | "off" = "on") => {
   const schema = `bench_citus_get_${process.pid}_${Date.now()}`
   const admin = ManagedRuntime.make(store.postgresClient(url, { maxConnections: 1 }))
   await admin.runPromise(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(`CREATE SCHEMA ${schema}`)))
@@ -112,7 +114,7 @@ const getRate = async (name: string, url: string) => {
     port: 0,
     host: "127.0.0.1",
     mode: "sandbox" as const,
-    database: { _tag: "Postgres" as const, url: Redacted.make(url), schema },
+    database: { _tag: "Postgres" as const, url: Redacted.make(url), schema, citusRouting: routing },
     sandboxToken: Option.some(Redacted.make(TOKEN))
   }
   const runtime = ManagedRuntime.make(server.makeServer(config, { rateLimits: () => RAISED_RATE_LIMIT }).pipe(Layer.provide(harness.testLogs([]))))
@@ -155,12 +157,15 @@ async function days() {
   const cluster = { url: citusUrl, databases: [nameOf(citusUrl)] }
   const onCitus = await runDay({ ...cluster, processUrl: () => citusUrl }, 1, ORGANISATIONS, DUE)
   report("Citus (coordinator + 2 workers), 1 process through the coordinator", onCitus)
+  const onCitusUnrouted = await runDay({ ...cluster, processUrl: () => citusUrl, routing: "off" }, 1, ORGANISATIONS, DUE)
+  report("Citus, 1 process through the coordinator, not routed (PAYKIT_CITUS_ROUTING=off)", onCitusUnrouted)
   const onCitus3 = await runDay({ ...cluster, processUrl: (i) => nodes[i % nodes.length] ?? citusUrl }, 3, ORGANISATIONS, DUE)
   report("Citus, 3 processes, one through each node", onCitus3)
   const compare = (label: string, day: Day, peer: Day) =>
     console.log(`${label}: ${(rate(day) / rate(peer)).toFixed(2)}x the charges/s (${rate(day).toFixed(0)} against ${rate(peer).toFixed(0)}), ` +
       `${(chargesPerCpuSecond(day) / chargesPerCpuSecond(peer)).toFixed(2)}x the charges a CPU second (${chargesPerCpuSecond(day).toFixed(0)} against ${chargesPerCpuSecond(peer).toFixed(0)})`)
   compare("Citus 1 process / PostgreSQL 1 process", onCitus, onPostgres)
+  compare("Citus 1 process, routed / not routed", onCitus, onCitusUnrouted)
   compare("Citus 3 processes / Citus 1 process", onCitus3, onCitus)
 }
 
@@ -168,6 +173,10 @@ async function gets() {
   console.log(`\nthe request path: GET /customers/{id}, ${CONNECTIONS} connections, ${SECONDS} s each`)
   const getPostgres = await getRate("PostgreSQL", postgres.url)
   const getCitus = await getRate("Citus, through the coordinator", citusUrl)
-  console.log(`Citus / PostgreSQL: ${(getCitus.requests.average / getPostgres.requests.average).toFixed(2)}x the requests/s, p99 ${(getCitus.latency.p99 / getPostgres.latency.p99).toFixed(2)}x, ` +
-    `${(getCitus.perRequest / getPostgres.perRequest).toFixed(2)}x the database's CPU a request`)
+  const getUnrouted = await getRate("Citus, through the coordinator, not routed", citusUrl, "off")
+  const compare = (label: string, get: typeof getCitus, peer: typeof getCitus) =>
+    console.log(`${label}: ${(get.requests.average / peer.requests.average).toFixed(2)}x the requests/s, p99 ${(get.latency.p99 / peer.latency.p99).toFixed(2)}x, ` +
+      `${(get.perRequest / peer.perRequest).toFixed(2)}x the database's CPU a request`)
+  compare("Citus / PostgreSQL", getCitus, getPostgres)
+  compare("Citus, routed / not routed", getCitus, getUnrouted)
 }

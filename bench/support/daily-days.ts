@@ -189,13 +189,15 @@ export interface Target {
   readonly processUrl: (i: number) => string
   /** The databases whose backends' CPU counts as the day's (on a machine others share, a database of the benchmark's own). */
   readonly databases: ReadonlyArray<string>
+  /** `PAYKIT_CITUS_ROUTING` of the worker processes (on a cluster; default on). */
+  readonly routing?: "on" | "off"
 }
 
 /** Starts `count` worker processes on the schema, one after another (the first start migrates and makes the server's organisation). */
 const startWorkers = async (target: Target, schema: string, count: number) => {
   const workers: Array<Awaited<ReturnType<typeof startWorkerProcess>>> = []
   for (let i = 0; i < count; i++) {
-    workers.push(await startWorkerProcess({ databaseUrl: target.processUrl(i), schema, webhookSecretKey: WEBHOOK_SECRET_KEY }, (line) => {
+    workers.push(await startWorkerProcess({ databaseUrl: target.processUrl(i), schema, webhookSecretKey: WEBHOOK_SECRET_KEY, ...(target.routing === undefined ? {} : { citusRouting: target.routing }) }, (line) => {
       if (line.level === "error" || line.level === "warn") console.log(`  worker: ${JSON.stringify(line).slice(0, 2_000)}`)
     }))
   }

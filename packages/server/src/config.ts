@@ -1,6 +1,6 @@
 import { Config, ConfigProvider, Effect, Option, Redacted, Schema } from "effect"
 import { DEFAULT_EVENT_RETENTION_DAYS, WebhookSecret } from "@paykit/engine"
-import { CITUS_SETTINGS, type CitusSetting, SchemaName } from "@paykit/store-sql"
+import { CITUS_ROUTING_SETTINGS, CITUS_SETTINGS, type CitusRouting, type CitusSetting, SchemaName } from "@paykit/store-sql"
 import { DEFAULT_DATA_DIR, DEFAULT_PORT, type SettingName } from "./server-settings.ts"
 
 export { DEFAULT_DATA_DIR, DEFAULT_PORT, flagOfSetting, SERVER_SETTINGS, type SettingName } from "./server-settings.ts"
@@ -33,11 +33,19 @@ export type BankSetting = (typeof BANK_SETTINGS)[number]
  * created if missing; absent, the connection's own search path, which puts them in `public` as
  * before schemas could be chosen (docs/storage.md, "A schema of its own"). `citus`
  * (`PAYKIT_CITUS`): on a Citus coordinator with workers the tables are distributed by organisation
- * (`auto`, the default) or kept local (`off`); docs/storage.md, "Citus".
+ * (`auto`, the default) or kept local (`off`); docs/storage.md, "Citus". `citusRouting`
+ * (`PAYKIT_CITUS_ROUTING`): on a cluster each organisation's work is sent to the node holding its
+ * shards (`on`, the default), or everything through the node `DATABASE_URL` names (`off`).
  */
 export type Database =
   | { readonly _tag: "Pglite"; readonly dataDir: string | undefined; readonly schema?: string | undefined }
-  | { readonly _tag: "Postgres"; readonly url: Redacted.Redacted<string>; readonly schema?: string | undefined; readonly citus?: CitusSetting | undefined }
+  | {
+    readonly _tag: "Postgres"
+    readonly url: Redacted.Redacted<string>
+    readonly schema?: string | undefined
+    readonly citus?: CitusSetting | undefined
+    readonly citusRouting?: CitusRouting | undefined
+  }
 
 export interface ServerConfig {
   readonly port: number
@@ -156,6 +164,7 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
   dataDir: nonEmpty("PAYKIT_DATA_DIR"),
   schema: Config.option(Config.schema(SchemaName, setting("PAYKIT_DB_SCHEMA"))),
   citus: Config.option(Config.Literals(CITUS_SETTINGS, setting("PAYKIT_CITUS"))),
+  citusRouting: Config.option(Config.Literals(CITUS_ROUTING_SETTINGS, setting("PAYKIT_CITUS_ROUTING"))),
   sandboxToken: Config.option(Config.schema(SandboxToken, setting("PAYKIT_SANDBOX_TOKEN"))),
   adminSecret: Config.option(Config.schema(AdminSecret, setting("PAYKIT_ADMIN_SECRET"))),
   pollMillis: Config.option(Config.schema(WorkerMillis, setting("PAYKIT_WORKER_POLL_MS"))),
@@ -187,7 +196,7 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
         } satisfies WebhookConfig
       })
   ),
-  Config.map(({ databaseUrl, dataDir, schema, citus, sandboxToken, adminSecret, pollMillis, leaseMillis, publicUrl, connectPort, connectUrl, metricsPort, ...rest }): ServerConfig => ({
+  Config.map(({ databaseUrl, dataDir, schema, citus, citusRouting, sandboxToken, adminSecret, pollMillis, leaseMillis, publicUrl, connectPort, connectUrl, metricsPort, ...rest }): ServerConfig => ({
     ...rest,
     ...(Option.isSome(metricsPort) ? { metricsPort: metricsPort.value } : {}),
     ...(Option.isSome(publicUrl) ? { publicUrl: publicUrl.value } : {}),
@@ -199,7 +208,12 @@ export const serverConfig: Config.Config<ServerConfig> = Config.all({
     },
     database: {
       ...(Option.isSome(databaseUrl)
-        ? { _tag: "Postgres", url: Redacted.make(databaseUrl.value), ...(Option.isSome(citus) ? { citus: citus.value } : {}) }
+        ? {
+          _tag: "Postgres",
+          url: Redacted.make(databaseUrl.value),
+          ...(Option.isSome(citus) ? { citus: citus.value } : {}),
+          ...(Option.isSome(citusRouting) ? { citusRouting: citusRouting.value } : {})
+        }
         : { _tag: "Pglite", dataDir: Option.getOrElse(dataDir, () => DEFAULT_DATA_DIR) }),
       ...(Option.isSome(schema) ? { schema: schema.value } : {})
     },

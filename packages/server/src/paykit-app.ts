@@ -1,6 +1,7 @@
 import { ConfigProvider, Effect, Layer, ManagedRuntime, Option, Redacted } from "effect"
 import type { IncomingMessage, Server, ServerResponse } from "node:http"
 import { type Dispatcher, normaliseBasePath, REQUEST_BODY_TIMEOUT_MS, RequestLog, type RequestLogEntry, withinBasePath } from "@paykit/http"
+import type { CitusRouting, CitusSetting } from "@paykit/store-sql"
 import { Bootstrap } from "./bootstrap.ts"
 import { type BankSetting, type ServerConfig, type ServerMode, serverConfig, type SettingName } from "./config.ts"
 import { announceCreatedToken, makeEmbeddedServer, type Mount, PaykitDispatchers, type ServerOptions } from "./server.ts"
@@ -30,6 +31,10 @@ export interface PaykitAppOptions {
    * the connection's own search path (`public`), as `npm start` without `PAYKIT_DB_SCHEMA`.
    */
   readonly schema?: string | null
+  /** `PAYKIT_CITUS` (default auto): on a Citus coordinator with workers, the tables distributed by organisation. */
+  readonly citus?: CitusSetting
+  /** `PAYKIT_CITUS_ROUTING` (default on): on a Citus cluster, each organisation's work sent to the node holding its shards. */
+  readonly citusRouting?: CitusRouting
   /** `PAYKIT_MODE` (default sandbox). */
   readonly mode?: ServerMode
   /** `PAYKIT_BANK` (default sandbox): `files` keeps the scheme files for a person to carry and takes reports posted back. */
@@ -138,6 +143,8 @@ export const environmentOf = (options: PaykitAppOptions): { readonly [K in Setti
   DATABASE_URL: options.databaseUrl,
   PAYKIT_DATA_DIR: options.dataDir,
   PAYKIT_DB_SCHEMA: options.schema === null ? undefined : options.schema ?? EMBEDDED_SCHEMA,
+  PAYKIT_CITUS: options.citus,
+  PAYKIT_CITUS_ROUTING: options.citusRouting,
   PAYKIT_SANDBOX_TOKEN: options.sandboxToken,
   PAYKIT_ADMIN_SECRET: options.adminSecret,
   PAYKIT_CONNECT_URL: options.connectUrl,
@@ -168,6 +175,8 @@ export const appOptionsOf = (config: ServerConfig, publicUrl: string): PaykitApp
     mode: config.mode,
     ...(config.bank === undefined ? {} : { bank: config.bank }),
     ...(database._tag === "Postgres" ? { databaseUrl: Redacted.value(database.url) } : database.dataDir === undefined ? {} : { dataDir: database.dataDir }),
+    ...(database._tag === "Postgres" && database.citus !== undefined ? { citus: database.citus } : {}),
+    ...(database._tag === "Postgres" && database.citusRouting !== undefined ? { citusRouting: database.citusRouting } : {}),
     schema: database.schema ?? null,
     ...(Option.isSome(config.sandboxToken) ? { sandboxToken: Redacted.value(config.sandboxToken.value) } : {}),
     ...(config.adminSecret !== undefined && Option.isSome(config.adminSecret) ? { adminSecret: Redacted.value(config.adminSecret.value) } : {}),

@@ -21,6 +21,7 @@ export const SERVER_SETTINGS = [
   { env: "PAYKIT_DATA_DIR", help: "the PGlite data directory and the webhook key file (default ./.paykit/data)" },
   { env: "PAYKIT_DB_SCHEMA", help: "the PostgreSQL schema of paykit's tables (default: the search path)" },
   { env: "PAYKIT_CITUS", help: "auto or off: on a Citus coordinator, distribute paykit's tables by organisation (default auto)" },
+  { env: "PAYKIT_CITUS_ROUTING", help: "on or off: on a Citus cluster, send each organisation's work to the node holding its shards (default on)" },
   { env: "PAYKIT_SANDBOX_TOKEN", help: "the sandbox organisation's access token (16 to 256 visible ASCII characters)" },
   { env: "PAYKIT_ADMIN_SECRET", help: "a bearer that may manage sandbox organisations (24 to 256 characters)" },
   { env: "PAYKIT_WORKER_POLL_MS", help: "how often the due-work worker looks for due rows (default 250)" },

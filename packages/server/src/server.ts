@@ -63,7 +63,7 @@ export const serverTemplateOptions = (schema: string | undefined, cacheDir?: str
  * search path.
  */
 export const sqlClientLayer = (database: Database): Layer.Layer<SqlClient.SqlClient, unknown> => {
-  if (database._tag === "Postgres") return postgresClient(database.url, { schema: database.schema, maxConnections: 10, citus: database.citus })
+  if (database._tag === "Postgres") return postgresClient(database.url, { schema: database.schema, maxConnections: 10, citus: database.citus, routing: database.citusRouting })
   const dataDir = database.dataDir
   // In memory: the process's first database is migrated and kept as the template of the next ones.
   if (dataDir === undefined) return migratedPgliteClient(serverTemplateOptions(database.schema))

@@ -18,6 +18,8 @@ const CASES: ReadonlyArray<Record<string, string>> = [
     PAYKIT_MODE: "live",
     DATABASE_URL: "postgresql://paykit:secret@db.internal:5432/paykit",
     PAYKIT_DB_SCHEMA: "payments",
+    PAYKIT_CITUS: "off",
+    PAYKIT_CITUS_ROUTING: "off",
     PAYKIT_PUBLIC_URL: "https://pay.example.com",
     PAYKIT_CONNECT_URL: "https://connect.example.com",
     PAYKIT_WEBHOOK_SECRET_KEY: "ab".repeat(32),

@@ -67,16 +67,6 @@ export const urlOnNode = (url: string, host: string, port: number): string | und
   }
 }
 
-/** The `host:port` a URL connects to (PostgreSQL's default port when it names none). */
-export const nodeOfUrl = (url: string): NodeKey | undefined => {
-  try {
-    const parsed = new URL(url)
-    return parsed.hostname === "" ? undefined : `${parsed.hostname}:${parsed.port === "" ? 5432 : parsed.port}`
-  } catch {
-    return undefined
-  }
-}
-
 /** PostgreSQL answers COMMIT with ROLLBACK for a transaction that had failed: a failure, as `PgClient` has it. */
 const commit = (conn: Connection): Effect.Effect<void, SqlError> =>
   Effect.flatMap(conn.executeRaw("COMMIT", []), (result) =>
@@ -85,6 +75,19 @@ const commit = (conn: Connection): Effect.Effect<void, SqlError> =>
         reason: new UnknownError({ cause: new Error("COMMIT rolled back an aborted transaction"), message: "COMMIT rolled back an aborted transaction", operation: "commit" })
       }))
       : Effect.void)
+
+/**
+ * The routed pools' sessions plan each statement with its values (a custom plan). A generic plan
+ * of a statement on a distributed table defers finding its shard to each execution, and executed
+ * on the shard's own node Citus then plans the shard's statement afresh as well: measured on this
+ * machine's cluster, a read by id cost 1.1-1.4 ms a statement so, 0.44 ms with a custom plan, and
+ * 0.6-0.8 ms sent through another node (docs/scaling.md, "Routing by organisation").
+ */
+const NODE_SESSION: Readonly<Record<string, string>> = { plan_cache_mode: "force_custom_plan" }
+
+/** Whether a process on a cluster routes an organisation's work to its node (`PAYKIT_CITUS_ROUTING`). */
+export const CITUS_ROUTING_SETTINGS = ["on", "off"] as const
+export type CitusRouting = (typeof CITUS_ROUTING_SETTINGS)[number]
 
 type Placement = { readonly node: NodeKey | undefined; readonly until: number }
 type NodePool = { readonly client: PgClient.PgClient | undefined; readonly until: number }
@@ -97,7 +100,6 @@ type NodePool = { readonly client: PgClient.PgClient | undefined; readonly until
 export const makeRoutedClient = (own: PgClient.PgClient, options: RoutedOptions) =>
   Effect.gen(function*() {
     const scope = yield* Effect.scope
-    const ownNode = nodeOfUrl(Redacted.value(options.url))
     const placements = new Map<string, Placement>()
     const pools = new Map<NodeKey, NodePool>()
 
@@ -117,7 +119,7 @@ export const makeRoutedClient = (own: PgClient.PgClient, options: RoutedOptions)
       const separator = node.lastIndexOf(":")
       const url = urlOnNode(Redacted.value(options.url), node.slice(0, separator), Number(node.slice(separator + 1)))
       if (url === undefined) return Effect.succeed(undefined)
-      return PgClient.make({ url: Redacted.make(url), maxConnections: options.maxConnections, startupParameters: options.startupParameters }).pipe(
+      return PgClient.make({ url: Redacted.make(url), maxConnections: options.maxConnections, startupParameters: { ...options.startupParameters, ...NODE_SESSION } }).pipe(
         // Tried once, so a node the process cannot reach is found here and not by a request.
         Effect.tap((client) => client`SELECT 1`),
         Scope.provide(scope),
@@ -127,8 +129,10 @@ export const makeRoutedClient = (own: PgClient.PgClient, options: RoutedOptions)
       )
     }
 
+    // An organisation on the process's own node gets a routed pool there too: its sessions' custom
+    // plans (`NODE_SESSION`) are what makes its statements cheap, not the node alone.
     const clientOfNode = (node: NodeKey | undefined, now: number): Effect.Effect<PgClient.PgClient> => {
-      if (node === undefined || node === ownNode) return Effect.succeed(own)
+      if (node === undefined) return Effect.succeed(own)
       const pool = pools.get(node)
       if (pool !== undefined && (pool.client !== undefined || pool.until > now)) return Effect.succeed(pool.client ?? own)
       return Effect.map(openPool(node, now), (client) => client ?? own)
@@ -156,13 +160,14 @@ export const makeRoutedClient = (own: PgClient.PgClient, options: RoutedOptions)
 
 /**
  * `base` (PostgreSQL at `options.url`), with its `SqlClient` routed by organisation when the
- * database is a Citus cluster and `citus` is not `off`; the base's own `PgClient` stays as it is.
+ * database is a Citus cluster, unless `citus` or `routing` is `off` (then every statement goes
+ * through the node `url` names, Citus forwarding it); the base's own `PgClient` stays as it is.
  */
 export const routedOnCitus = (
   base: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError>,
-  options: RoutedOptions & { readonly citus: CitusSetting }
+  options: RoutedOptions & { readonly citus: CitusSetting; readonly routing?: CitusRouting | undefined }
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
-  options.citus === "off" ? base : Layer.effect(SqlClient.SqlClient, Effect.gen(function*() {
+  options.citus === "off" || options.routing === "off" ? base : Layer.effect(SqlClient.SqlClient, Effect.gen(function*() {
     const own = yield* PgClient.PgClient
     const citus = yield* own<{ found: number }>`SELECT 1 AS found FROM pg_extension WHERE extname = 'citus'`
     if (citus.length === 0) return own

@@ -61,7 +61,7 @@ export {
   UnplacedTable,
   withAppendOnlyDeletes
 } from "./citus.ts"
-export { makeRoutedClient, PLACEMENT_TTL_MILLIS, placementStatement, type RoutedOptions, routedOnCitus, UNREACHABLE_MILLIS } from "./citus-routing.ts"
+export { CITUS_ROUTING_SETTINGS, type CitusRouting, makeRoutedClient, PLACEMENT_TTL_MILLIS, placementStatement, type RoutedOptions, routedOnCitus, UNREACHABLE_MILLIS } from "./citus-routing.ts"
 export { STORE_MIGRATIONS, type StorageStartError } from "./sql-storage.ts"
 export { migratedPglite, migratedPgliteClient, pgliteTemplate, type PgliteTemplateOptions, templateKey } from "./pglite-template.ts"
 export { dueBacklog, dueBacklogStatement, GAUGE_COUNT_BOUND, migrationsBehind, type MigrationsBehind, outboxDepth } from "./gauges.ts"

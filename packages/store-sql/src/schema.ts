@@ -3,7 +3,7 @@ import { Effect, Layer, Redacted, Schema } from "effect"
 import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import type { CitusSetting } from "./citus.ts"
-import { routedOnCitus } from "./citus-routing.ts"
+import { type CitusRouting, routedOnCitus } from "./citus-routing.ts"
 
 /**
  * The PostgreSQL schema paykit's tables live in. Every connection's `search_path` is that schema
@@ -62,16 +62,21 @@ export const inSchema = <A, E, R>(client: Layer.Layer<A, E, R>, schema: string):
  * connection start-up, so it outranks an `options=-c search_path=…` in the URL) and the schema is
  * created if missing; without one, the connection's own search path is kept (PostgreSQL's default,
  * `"$user", public`, unless the URL, the role or the database set another). On a Citus cluster
- * (unless `citus` is `off`) its `SqlClient` sends an organisation's work to the node holding it
+ * (unless `citus` or `routing` is `off`) its `SqlClient` sends an organisation's work to the node holding it
  * (`routedOnCitus`); its `PgClient` stays the pool at `url`.
  */
 export const postgresClient = (
   url: Redacted.Redacted<string> | string,
-  options: { readonly schema?: string | undefined; readonly maxConnections?: number | undefined; readonly citus?: CitusSetting | undefined } = {}
+  options: {
+    readonly schema?: string | undefined
+    readonly maxConnections?: number | undefined
+    readonly citus?: CitusSetting | undefined
+    readonly routing?: CitusRouting | undefined
+  } = {}
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> => {
   const base = { url: typeof url === "string" ? Redacted.make(url) : url, maxConnections: options.maxConnections ?? 10 }
   const schema = options.schema
   const startupParameters = schema === undefined ? undefined : { search_path: checkSchemaName(schema) }
-  const client = routedOnCitus(PgClient.layer({ ...base, startupParameters }), { ...base, startupParameters, citus: options.citus ?? "auto" })
+  const client = routedOnCitus(PgClient.layer({ ...base, startupParameters }), { ...base, startupParameters, citus: options.citus ?? "auto", routing: options.routing })
   return schema === undefined ? client : inSchema(client, schema)
 }
