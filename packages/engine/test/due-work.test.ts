@@ -16,7 +16,8 @@ import {
   OutboundPayments,
   sandboxEngineOn,
   scheduleFirstDailyRun,
-  Transactor
+  Transactor,
+  WorkingOrganisation
 } from "@paykit/engine"
 import { billingRequestsAtEdge, ORG, setUpCreditor, START } from "./billing-fixtures.ts"
 import { fundAccount, setUpCreditor as setUpOutboundCreditor, setUpRecipient } from "./outbound-fixtures.ts"
@@ -197,5 +198,36 @@ describe("the pumps run on the organisation's clock", () => {
       expect(seen.map((s) => s.now)).toEqual([START + 10 * DAY, START + 10 * DAY + 3_600_000])
       expect(seen.every((s) => s.organisation === ORG)).toBe(true)
     }), probeLayer))
+  })
+})
+
+describe("the organisation an item's run works for", () => {
+  // A distributed store routes by `WorkingOrganisation`: each item's run, and an advance, is its
+  // organisation's work; a poll's own reads across organisations are no one's.
+  const working = Effect.withFiber((fiber) => Effect.succeed(fiber.getRef(WorkingOrganisation)))
+  const runs: Array<readonly [string, string | undefined]> = []
+  const pumps: Array<string | undefined> = []
+  const probe: DueWorkDeclarations = {
+    kinds: [{ kind: "probe", run: (item) => Effect.map(working, (organisation) => (runs.push([item.organisation, organisation]), dueDone)) }],
+    pumps: [{ name: "probe", run: () => Effect.map(working, (organisation) => void pumps.push(organisation)) }]
+  }
+  const layer = DueWorker.layer([probe], { owner: "probe" }).pipe(Layer.provideMerge(storage), Layer.provideMerge(TestClock.layer()))
+
+  it("is the item's in a poll and the advanced organisation's in an advance; none for the poll's pumps", async () => {
+    await Effect.runPromise(Effect.provide(Effect.gen(function*() {
+      yield* TestClock.setTime(START)
+      const store = yield* DueWorkStore
+      const worker = yield* DueWorker
+      for (const organisation of ["OR_working_a", "OR_working_b"]) yield* store.schedule({ organisation, kind: "probe", key: "k", dueAt: START - 1 })
+      yield* worker.runDue
+      expect([...runs].sort()).toEqual([["OR_working_a", "OR_working_a"], ["OR_working_b", "OR_working_b"]])
+      expect(pumps.length).toBeGreaterThan(0)
+      expect(new Set(pumps)).toEqual(new Set([undefined]))
+      pumps.length = 0
+      yield* store.schedule({ organisation: "OR_working_c", kind: "probe", key: "k", dueAt: START + 1_000 })
+      yield* worker.advance("OR_working_c", START + 2_000)
+      expect(runs.at(-1)).toEqual(["OR_working_c", "OR_working_c"])
+      expect(new Set(pumps)).toEqual(new Set(["OR_working_c"]))
+    }), layer))
   })
 })

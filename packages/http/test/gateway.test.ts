@@ -2,6 +2,7 @@ import { Effect, Layer, ManagedRuntime, Schema } from "effect"
 import { HttpServer } from "effect/http"
 import { HttpApiEndpoint } from "effect/http-api"
 import { NotFound } from "@paykit/core"
+import { WorkingOrganisation } from "@paykit/engine"
 import { GoCardlessClient, PermissionsError, RateLimitError, IdempotentCreationConflictError } from "gocardless-nodejs"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import {
@@ -40,13 +41,16 @@ const pays = HttpApiEndpoint.post("create", "/outbound_payments", { payload: Sch
 
 let counter = 0
 const stored = new Map<string, { id: string; created_at: string; name: string }>()
+/** The organisation each creation's fiber worked for (`WorkingOrganisation`), by the thing's id. */
+const workingFor = new Map<string, string | undefined>()
 const make = (_organisation: string, input: unknown) =>
-  Effect.sync(() => {
+  Effect.withFiber((fiber) => Effect.sync(() => {
     counter++
     const thing = { id: `CR${String(counter).padStart(12, "0")}`, created_at: "2026-11-21T00:00:00.000Z", name: JSON.stringify(input) }
     stored.set(thing.id, thing)
+    workingFor.set(thing.id, fiber.getRef(WorkingOrganisation))
     return thing
-  })
+  }))
 
 const getThing = (request: ApiRequest) => {
   const thing = stored.get(paramOf(request, "id"))
@@ -130,6 +134,8 @@ describe("idempotency through the official client", () => {
     const a = await client(await token("OR0000000000K1")).creditors.create({ name: "D" } as never, "shared")
     const b = await client(await token("OR0000000000K2")).creditors.create({ name: "E" } as never, "shared")
     expect(a.id).not.toBe(b.id)
+    // The handler and its key ran as the token's organisation's work (a distributed store routes by it).
+    expect([workingFor.get(a.id ?? ""), workingFor.get(b.id ?? "")]).toEqual(["OR0000000000K1", "OR0000000000K2"])
   })
 })
 
