@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Clock, Effect, Layer, Redacted, Schema, Scope } from "effect"
+import { Clock, Deferred, Effect, Exit, Layer, Redacted, Schema, Scope } from "effect"
 import * as Reactivity from "effect/reactivity/Reactivity"
 import { WorkingOrganisation } from "@paykit/engine"
 import { SqlClient } from "effect/sql"
@@ -102,6 +102,7 @@ export const makeRoutedClient = (own: PgClient.PgClient, options: RoutedOptions)
     const scope = yield* Effect.scope
     const placements = new Map<string, Placement>()
     const pools = new Map<NodeKey, NodePool>()
+    const opening = new Map<NodeKey, Deferred.Deferred<PgClient.PgClient | undefined>>()
 
     const placementOf = (organisation: string, now: number): Effect.Effect<NodeKey | undefined> => {
       const known = placements.get(organisation)
@@ -135,7 +136,15 @@ export const makeRoutedClient = (own: PgClient.PgClient, options: RoutedOptions)
       if (node === undefined) return Effect.succeed(own)
       const pool = pools.get(node)
       if (pool !== undefined && (pool.client !== undefined || pool.until > now)) return Effect.succeed(pool.client ?? own)
-      return Effect.map(openPool(node, now), (client) => client ?? own)
+      // Fibers arriving while the pool opens wait for it rather than open one each.
+      const pending = opening.get(node)
+      if (pending !== undefined) return Effect.map(Deferred.await(pending), (client) => client ?? own)
+      const opened = Deferred.makeUnsafe<PgClient.PgClient | undefined>()
+      opening.set(node, opened)
+      return openPool(node, now).pipe(
+        Effect.onExit((exit) => Effect.andThen(Deferred.succeed(opened, Exit.isSuccess(exit) ? exit.value : undefined), Effect.sync(() => opening.delete(node)))),
+        Effect.map((client) => client ?? own)
+      )
     }
 
     /** The client the fiber's statements go to. */

@@ -54,7 +54,7 @@ const onRoutedCluster = <A>(f: (context: Context.Context<SqlClient.SqlClient | T
   Effect.runPromise(Effect.scoped(Effect.gen(function*() {
     const url = citusUrl ?? ""
     const fresh = yield* freshCitusSchema(url)
-    const startupParameters = { "citus.shard_count": String(CITUS_TEST_SHARDS), search_path: fresh.name }
+    const startupParameters = { "citus.shard_count": String(CITUS_TEST_SHARDS), search_path: fresh.name, application_name: APPLICATION }
     const base = PgClient.layer({ url: Redacted.make(url), startupParameters, maxConnections: 4 })
     const others = connectAs === undefined ? url : Object.assign(new URL(url), { username: connectAs }).toString()
     const client = routedOnCitus(base, { url: Redacted.make(others), maxConnections: 4, startupParameters, citus: "auto" })
@@ -63,6 +63,14 @@ const onRoutedCluster = <A>(f: (context: Context.Context<SqlClient.SqlClient | T
   })))
 
 const ORGANISATIONS = Array.from({ length: 10 }, (_, i) => `OR_route_${i}`)
+
+/** This file's sessions, told apart from the other suites' on the same cluster. */
+const APPLICATION = `paykit_routing_test_${process.pid}`
+
+/** Each worker's sessions of this file, by port. */
+const sessionsOnWorkers = (sql: SqlClient.SqlClient) =>
+  sql<{ readonly port: number; readonly sessions: string }>`SELECT nodeport AS port, result AS sessions FROM run_command_on_workers(
+    ${`SELECT count(*) FROM pg_stat_activity WHERE application_name = '${APPLICATION}'`})`
 
 describe.skipIf(citusUrl === undefined)("routed by organisation on Citus (CITUS_URL; skipped without it)", () => {
   it("an organisation's statements, transactions and units of work run on the node holding its shards; work for none on the process's own node", { timeout: 120_000 }, () =>
@@ -90,6 +98,18 @@ describe.skipIf(citusUrl === undefined)("routed by organisation on Citus (CITUS_
       // The rows written through the workers are there for a reader anywhere.
       const [count] = yield* sql<{ readonly n: string }>`SELECT count(*)::text AS n FROM resources`
       expect(Number(count?.n)).toBe(ORGANISATIONS.length)
+    })))
+
+  it("fibers that first reach a node together open one pool there, of the process's size", { timeout: 120_000 }, () =>
+    onRoutedCluster((context) => Effect.gen(function*() {
+      const sql = Context.get(context, SqlClient.SqlClient)
+      yield* Effect.forEach(Array.from({ length: 40 }, (_, i) => ORGANISATIONS[i % ORGANISATIONS.length] ?? ""), (organisation) =>
+        forOrganisation(organisation)(sql`SELECT pg_sleep(0.02)`), { concurrency: "unbounded", discard: true })
+      const sessions = yield* sessionsOnWorkers(sql)
+      expect(sessions.length).toBe(2)
+      // A pool a worker, of at most 4 connections; a pool a fiber would have opened up to 40.
+      for (const node of sessions) expect(Number(node.sessions)).toBeGreaterThan(0)
+      for (const node of sessions) expect(Number(node.sessions)).toBeLessThanOrEqual(4)
     })))
 
   it("a node the process cannot reach is passed over: its organisations' work goes through the process's own node, and succeeds", { timeout: 120_000 }, () =>
