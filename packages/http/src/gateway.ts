@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { HttpApiMiddleware, HttpApiSecurity } from "effect/http-api"
 import { API_VERSION, Forbidden, InvalidState, millisIn, type PaykitError, RateLimited } from "@paykit/core"
-import { CallingApp, withClockOffset, WorkingOrganisation } from "@paykit/engine"
+import { CallingApp, forOrganisation, withClockOffset } from "@paykit/engine"
 import type { AccessTokens } from "./access-tokens.ts"
 import { authenticateWith } from "./access-tokens.ts"
 import { APP_RESTRICTED_REASON, type AppRestriction } from "./app-restrictions.ts"
@@ -136,7 +136,7 @@ export const makeGateway = ({ tokens, idempotency, limiter }: GatewayPorts): Gat
     return Effect.flatMap(authenticateWith(tokens, headerOf(request, "authorization")), (caller) => {
       if (seen !== undefined) seen.caller = caller
       // Everything after the token is the caller's organisation's work (a distributed store routes by it).
-      return Effect.provideService(authorised(route, request, caller), WorkingOrganisation, caller.organisation)
+      return forOrganisation(caller.organisation)(authorised(route, request, caller))
     })
   }
 }
