@@ -2,7 +2,8 @@ import { Cause, Clock, Context, Duration, Effect, Exit, Layer, Metric, Option, R
 import type { StorageFailure } from "@paykit/core"
 import { type ClaimedDueItem, type DueKind, type DueLease, type DueOutcome, dueRetryAt, type DueRowKey, type DueWorkDeclarations, DueWorkStore } from "./port.ts"
 import { labelled, PaykitMetrics } from "./metrics.ts"
-import { forOrganisation, Transactor } from "../kernel/ports/repository.ts"
+import { Transactor } from "../kernel/ports/repository.ts"
+import { forOrganisation } from "./working-organisation.ts"
 import { KeepsCallerTrace, openSpan, spanOfTraceparent } from "./trace-context.ts"
 import { atInstant } from "./daily-clock.ts"
 
