@@ -137,15 +137,19 @@ export const makeRoutedClient = (own: PgClient.PgClient, options: RoutedOptions)
       if (node === undefined) return Effect.succeed(own)
       const pool = pools.get(node)
       if (pool !== undefined && (pool.client !== undefined || pool.until > now)) return Effect.succeed(pool.client ?? own)
-      // Fibers arriving while the pool opens wait for it rather than open one each.
-      const pending = opening.get(node)
-      if (pending !== undefined) return Effect.map(Deferred.await(pending), (client) => client ?? own)
-      const opened = Deferred.makeUnsafe<PgClient.PgClient | undefined>()
-      opening.set(node, opened)
-      return openPool(node, now).pipe(
-        Effect.onExit((exit) => Effect.andThen(Deferred.succeed(opened, Exit.isSuccess(exit) ? exit.value : undefined), Effect.sync(() => opening.delete(node)))),
-        Effect.map((client) => client ?? own)
-      )
+      // Fibers arriving while the pool opens wait for it rather than open one each. The opener
+      // registers and settles its promise without an interruption between (one interrupted
+      // in between would leave the others waiting for good); the opening itself stays interruptible.
+      return Effect.uninterruptibleMask((restore) => {
+        const pending = opening.get(node)
+        if (pending !== undefined) return Effect.map(restore(Deferred.await(pending)), (client) => client ?? own)
+        const opened = Deferred.makeUnsafe<PgClient.PgClient | undefined>()
+        opening.set(node, opened)
+        return restore(openPool(node, now)).pipe(
+          Effect.onExit((exit) => Effect.andThen(Deferred.succeed(opened, Exit.isSuccess(exit) ? exit.value : undefined), Effect.sync(() => opening.delete(node)))),
+          Effect.map((client) => client ?? own)
+        )
+      })
     }
 
     /** The client the fiber's statements go to. */
