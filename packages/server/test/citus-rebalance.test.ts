@@ -8,19 +8,27 @@ import { api, CITUS_URL, fulfilledMandateRequest, json, localClient, startPostgr
  * Growing a Citus cluster while it works (docs/storage.md, "Adding a worker"): a third worker (a
  * node of the test's own on `THIRD_WORKER_PORT`, `scripts/citus-node.sh`) is added and
  * `citus_rebalance_start()` moves shards onto it while five organisations' subscriptions are
- * charged through their sandbox advances, and requests keep coming. Then: every subscription
- * charged once on its date (nothing lost, nothing twice), the new worker holds shards, and no
- * request failed for longer than one shard's move took. The moves block writes to the shards moving
- * (`block_writes`: this cluster's PostgreSQL runs `wal_level = replica`; with `logical` Citus moves
- * them online), so a write to a moving shard waits rather than fails. Skipped without CITUS_URL, or
- * when it names a cluster on another machine.
+ * charged, and requests keep coming. Each organisation's clock is advanced a day at a time until
+ * the rebalance has ended (and for at least `DAYS`), and its subscriptions fall due on twenty
+ * different days of the month, so charges are made on most days: the moves overlap the charges by
+ * construction, and a watcher sees the payments grow while a move runs. Then: every subscription
+ * charged on exactly the dates it announced when it was created (nothing lost, nothing twice), the
+ * new worker holds shards, and no request failed for longer than one shard's move took. The moves
+ * block writes to the shards moving (`block_writes`: this cluster's PostgreSQL runs `wal_level =
+ * replica`; with `logical` Citus moves them online), so a write to a moving shard waits rather than
+ * fails. Skipped without CITUS_URL, or when it names a cluster on another machine.
  */
 
 const THIRD_WORKER_PORT = 5444
 /** Enough shards that the rebalancer moves several groups of co-located shards onto the new worker. */
 const SHARDS = 8
 const ORGANISATIONS = 5
+/** Subscriptions an organisation, on days of the month 1 to 20 (a charge moved off a weekend or holiday stays in its month). */
 const SUBSCRIPTIONS = 20
+/** Days each organisation is advanced at least; it goes on a day at a time until the rebalance has ended. */
+const DAYS = 40
+/** A bound on the days advanced, should a rebalance never end. */
+const MOST_DAYS = 400
 
 describe.skipIf(!NODES_START_HERE)("a worker added and shards rebalanced while a day of charges runs (CITUS_URL on this machine; skipped without it)", () => {
   let database: Awaited<ReturnType<typeof citusDatabase>> | undefined
@@ -45,15 +53,17 @@ describe.skipIf(!NODES_START_HERE)("a worker added and shards rebalanced while a
     const sql = <A>(f: (sql: SqlClient.SqlClient) => Effect.Effect<A, unknown>) =>
       running.runtime.runPromise(Effect.flatMap(SqlClient.SqlClient, (client) => Effect.orDie(f(client))))
     const sandbox = running.boot.accessToken ?? ""
-    const organisations: Array<{ readonly token: string; readonly subscriptions: ReadonlyArray<string> }> = []
+    const organisations: Array<{ readonly token: string; readonly subscriptions: ReadonlyMap<string, ReadonlyArray<string>> }> = []
     for (let i = 0; i < ORGANISATIONS; i++) {
       const made = await json(await api(running.url, sandbox, "/sandbox/organisations", { method: "POST", body: { organisations: { name: `Grown ${i}` } } }))
       const token = String((made["organisations"] as Record<string, unknown>)["access_token"])
       const client = localClient(token, running.url)
       const { mandate } = await fulfilledMandateRequest(client)
-      const subscriptions: Array<string> = []
+      // Each subscription's charge dates as announced when it was made: the model its payments are checked against.
+      const subscriptions = new Map<string, ReadonlyArray<string>>()
       for (let s = 0; s < SUBSCRIPTIONS; s++) {
-        subscriptions.push((await client.subscriptions.create({ amount: 1_000 + s, currency: "GBP", interval_unit: "monthly", links: { mandate } } as never)).id ?? "")
+        const made = await client.subscriptions.create({ amount: 1_000 + s, currency: "GBP", interval_unit: "monthly", day_of_month: String(s + 1), links: { mandate } } as never)
+        subscriptions.set(made.id ?? "", (made.upcoming_payments ?? []).map((upcoming) => String(upcoming.charge_date)))
       }
       organisations.push({ token, subscriptions })
     }
@@ -75,26 +85,43 @@ describe.skipIf(!NODES_START_HERE)("a worker added and shards rebalanced while a
       }
     })()
 
-    // The day of charges (each organisation advanced past its subscriptions' first charge date) and the rebalance, at once.
+    // The days of charges (each organisation advanced a day at a time until the rebalance has
+    // ended) and the rebalance, at once; a watcher counts the payments whenever a move is running.
     await cluster.addWorker(THIRD_WORKER_PORT)
     const startedAt = Date.now()
     await sql((s) => s`SELECT citus_rebalance_start(shard_transfer_mode := 'block_writes')`)
-    let finished = 0
-    const advances = organisations.map((organisation) =>
-      api(running.url, organisation.token, "/sandbox/simulator/advance", { method: "POST", body: { by: "P40D" } }).then(async (response) => {
-        finished++
-        return [response.status, await response.text()] as const
-      }))
+    let rebalanced = false
+    const advances = organisations.map(async (organisation) => {
+      const failures: Array<string> = []
+      let days = 0
+      while ((days < DAYS || !rebalanced) && days < MOST_DAYS) {
+        const response = await api(running.url, organisation.token, "/sandbox/simulator/advance", { method: "POST", body: { by: "P1D" } })
+        if (response.status !== 200) failures.push(`${response.status} ${await response.text()}`)
+        else await response.arrayBuffer()
+        days++
+      }
+      return failures
+    })
+    const paymentsWhileMoving: Array<number> = []
+    const watching = (async () => {
+      while (!rebalanced) {
+        const [seen] = await sql((s) => s<{ readonly moving: number; readonly payments: number }>`SELECT
+          (SELECT count(*) FROM pg_dist_background_task WHERE status = 'running')::int AS moving,
+          (SELECT count(*) FROM resources WHERE resource_type = 'payments')::int AS payments`)
+        if (seen !== undefined && seen.moving > 0) paymentsWhileMoving.push(seen.payments)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+    })()
     await sql((s) => s`SELECT citus_rebalance_wait()`)
     const rebalancedIn = Date.now() - startedAt
-    // An advance still charging when the last shard had moved ran through every move: the moves ran
-    // during the charges. (Not every advance: routed to their shards' nodes, some organisations'
-    // days end sooner than the rebalance.)
-    expect(finished).toBeLessThan(ORGANISATIONS)
-    const answers = await Promise.all(advances)
+    rebalanced = true
+    await watching
+    const failures = await Promise.all(advances)
     requesting = false
     await requests
-    expect(answers.filter(([status]) => status !== 200)).toEqual([])
+    expect(failures.flat()).toEqual([])
+    // Payments were made while shards moved.
+    expect(Math.max(...paymentsWhileMoving) - Math.min(...paymentsWhileMoving)).toBeGreaterThan(0)
 
     // The new worker holds shards, moved while the charges ran.
     const moves = await sql((s) => s<{ readonly n: string }>`SELECT count(*)::text AS n FROM pg_dist_background_task WHERE command LIKE '%citus_move_shard_placement%' AND status = 'done'`)
@@ -103,13 +130,21 @@ describe.skipIf(!NODES_START_HERE)("a worker added and shards rebalanced while a
     const onNew = await sql((s) => s<{ readonly n: string }>`SELECT count(*)::text AS n FROM citus_shards WHERE nodeport = ${THIRD_WORKER_PORT} AND table_name = 'resources'::regclass`)
     expect(Number(onNew[0]?.n)).toBeGreaterThan(0)
 
-    // Every subscription charged once on its first charge date: nothing lost, nothing twice.
+    // Every subscription charged on exactly the dates it announced when it was made, in order, and
+    // still announcing the rest: nothing lost, nothing twice.
     for (const organisation of organisations) {
       const payments = (await json(await api(running.url, organisation.token, "/payments?limit=500")))["payments"] as ReadonlyArray<Record<string, unknown>>
-      const charged = payments.map((p) => `${String((p["links"] as Record<string, unknown>)["subscription"])}/${String(p["charge_date"])}`)
-      expect(new Set(charged).size).toBe(charged.length)
-      const bySubscription = new Set(payments.map((p) => String((p["links"] as Record<string, unknown>)["subscription"])))
-      expect([...bySubscription].sort()).toEqual([...organisation.subscriptions].sort())
+      expect(payments.length).toBeGreaterThanOrEqual(SUBSCRIPTIONS)
+      for (const [id, announced] of organisation.subscriptions) {
+        const charged = payments
+          .filter((p) => (p["links"] as Record<string, unknown>)["subscription"] === id)
+          .map((p) => String(p["charge_date"]))
+          .sort()
+        const still = (await json(await api(running.url, organisation.token, `/subscriptions/${id}`)))["subscriptions"] as Record<string, unknown>
+        const upcoming = (still["upcoming_payments"] as ReadonlyArray<Record<string, unknown>>).map((u) => String(u["charge_date"]))
+        expect(charged.length).toBeGreaterThan(0)
+        expect([...charged, ...upcoming].slice(0, announced.length)).toEqual(announced)
+      }
     }
 
     // No request failed for longer than one shard's move took (the rebalance over its moves): the
