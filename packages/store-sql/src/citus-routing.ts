@@ -50,9 +50,16 @@ export const placementStatement = (sql: SqlClient.SqlClient, organisation: strin
 
 /** What a routed client needs to open a pool on another node as it opened its own. */
 export interface RoutedOptions {
+  /** The process's own node: its pool, and (unless `nodeUrl`) the other nodes' with their host and port. */
   readonly url: Redacted.Redacted<string>
   readonly maxConnections: number
   readonly startupParameters?: Readonly<Record<string, string>> | undefined
+  /**
+   * How this process reaches a node that Citus's metadata names `host:port`, where that is not
+   * `url` with the node's host and port (say the nodes know each other by addresses the process
+   * cannot use); undefined: the node is not reached, its organisations go through the own node.
+   */
+  readonly nodeUrl?: ((host: string, port: number) => string | undefined) | undefined
 }
 
 /** `url` with its host and port replaced, or undefined when it names no host (a socket directory). */
@@ -78,11 +85,14 @@ const commit = (conn: Connection): Effect.Effect<void, SqlError> =>
       : Effect.void)
 
 /**
- * The routed pools' sessions plan each statement with its values (a custom plan). A generic plan
- * of a statement on a distributed table defers finding its shard to each execution, and executed
- * on the shard's own node Citus then plans the shard's statement afresh as well: measured on this
- * machine's cluster, a read by id cost 1.1-1.4 ms a statement so, 0.44 ms with a custom plan, and
- * 0.6-0.8 ms sent through another node (docs/scaling.md, "Routing by organisation").
+ * Every session a process opens on a cluster plans each statement with its values (a custom plan).
+ * With a generic plan (PostgreSQL's default for a prepared statement after five runs, and the
+ * client prepares every statement), Citus 13.2.2 on the node holding the shard looks for the local
+ * plan it cached, never finds it, plans the shard's statement again and keeps that plan too: a
+ * backend's plan memory grew without bound (848 MB after 5,000 reads by id, measured) and each
+ * statement cost 1.1-1.4 ms, against 0.44 ms with a custom plan. It is a Citus bug
+ * (citusdata/citus#8783, fixed by #8824 after 13.2.2); docs/scaling.md, "Routing by organisation".
+ * The process's own pool needs it too: a process pointed at a worker runs its statements there.
  */
 const NODE_SESSION: Readonly<Record<string, string>> = { plan_cache_mode: "force_custom_plan" }
 
@@ -119,7 +129,8 @@ export const makeRoutedClient = (own: PgClient.PgClient, options: RoutedOptions)
 
     const openPool = (node: NodeKey, now: number): Effect.Effect<PgClient.PgClient | undefined> => {
       const separator = node.lastIndexOf(":")
-      const url = urlOnNode(Redacted.value(options.url), node.slice(0, separator), Number(node.slice(separator + 1)))
+      const [host, port] = [node.slice(0, separator), Number(node.slice(separator + 1))]
+      const url = options.nodeUrl === undefined ? urlOnNode(Redacted.value(options.url), host, port) : options.nodeUrl(host, port)
       if (url === undefined) return Effect.succeed(undefined)
       return PgClient.make({ url: Redacted.make(url), maxConnections: options.maxConnections, startupParameters: { ...options.startupParameters, ...NODE_SESSION } }).pipe(
         // Tried once, so a node the process cannot reach is found here and not by a request.
@@ -175,15 +186,17 @@ export const makeRoutedClient = (own: PgClient.PgClient, options: RoutedOptions)
 /**
  * `base` (PostgreSQL at `options.url`), with its `SqlClient` routed by organisation when the
  * database is a Citus cluster, unless `citus` or `routing` is `off` (then every statement goes
- * through the node `url` names, Citus forwarding it); the base's own `PgClient` stays as it is.
+ * through the node `url` names, Citus forwarding it). On a cluster the `SqlClient`'s own pool is one
+ * with the cluster's session settings (`NODE_SESSION`); the base's `PgClient` stays as it is.
  */
 export const routedOnCitus = (
   base: Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError>,
   options: RoutedOptions & { readonly citus: CitusSetting; readonly routing?: CitusRouting | undefined }
 ): Layer.Layer<PgClient.PgClient | SqlClient.SqlClient, SqlError> =>
-  options.citus === "off" || options.routing === "off" ? base : Layer.effect(SqlClient.SqlClient, Effect.gen(function*() {
-    const own = yield* PgClient.PgClient
-    const citus = yield* own<{ found: number }>`SELECT 1 AS found FROM pg_extension WHERE extname = 'citus'`
-    if (citus.length === 0) return own
-    return yield* makeRoutedClient(own, options)
+  options.citus === "off" ? base : Layer.effect(SqlClient.SqlClient, Effect.gen(function*() {
+    const probe = yield* PgClient.PgClient
+    const citus = yield* probe<{ found: number }>`SELECT 1 AS found FROM pg_extension WHERE extname = 'citus'`
+    if (citus.length === 0) return probe
+    const own = yield* PgClient.make({ url: options.url, maxConnections: options.maxConnections, startupParameters: { ...options.startupParameters, ...NODE_SESSION } })
+    return options.routing === "off" ? own : yield* makeRoutedClient(own, options)
   })).pipe(Layer.provide(Reactivity.layer), Layer.provideMerge(base))
