@@ -5,7 +5,7 @@ import { type Receiver, startReceiver } from "../../store-sql/test/webhooks/rece
 import { accessibilityViolations, type Browser, freshPage, launchBrowser, screenshot } from "./browser.ts"
 import { DASHBOARD_TOKEN, eventually } from "./dashboard-support.ts"
 import { bacsPayment } from "./dashboard-setup.ts"
-import { localClient, startServer, type TestServer } from "./harness.ts"
+import { localClient, startServer, type TestServer, toMidday } from "./harness.ts"
 
 /**
  * The dashboard in a real headless Chromium, used as a developer uses it with the sandbox token:
@@ -28,6 +28,8 @@ const READER_OFFSET_MS = 5.5 * 60 * 60 * 1000
 beforeAll(async () => {
   ;[server, browser, receiver] = await Promise.all([startServer({ sandboxToken: DASHBOARD_TOKEN }), launchBrowser({ timezoneId: READER_ZONE }), startReceiver("not-checked-here")])
   client = localClient(DASHBOARD_TOKEN, server.url)
+  // The home page's day advanced pays out the payment confirmed below on that day's run.
+  await toMidday(server.url, DASHBOARD_TOKEN)
   page = await freshPage(browser)
 }, 120_000)
 afterAll(async () => {

@@ -174,8 +174,9 @@ describe("the files bank's journey over HTTP", () => {
       }
     }
     expect([...handled].sort()).toEqual(["ach", "bacs", "sepa"])
-    // Nothing reported on the others: each is submitted until its charge date, then confirmed by the settlement rule alone.
-    for (let day = 0; day < 10 && (await clock()) < lastCharge; day++) await advanceOneDay()
+    // Nothing reported on the others: each is submitted until its charge date, then confirmed by the settlement rule alone
+    // on that date's daily run (06:00 UTC): the clock goes on until the date is past the last charge date, whatever the hour.
+    for (let day = 0; day < 10 && (await clock()) <= lastCharge; day++) await advanceOneDay()
     for (const kept of [sepaKept, achKept, bacsKept]) {
       const events = await eventsOf(kept.id ?? "")
       expect(events.map((e) => e.action), String(kept.id)).toEqual(expect.arrayContaining(["submitted", "confirmed"]))

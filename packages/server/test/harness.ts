@@ -200,6 +200,20 @@ export const api = (url: string, token: string | undefined, path: string, init: 
     ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) })
   })
 
+/**
+ * Moves the clock of `token`'s organisation on to the next 12:00 UTC. The daily run is at 06:00
+ * UTC, so from there a day advanced crosses exactly one run, on the day after the one the test's
+ * writes were made on, whatever the hour the test runs at (from midnight to 06:00 UTC it would
+ * otherwise cross that same day's run, which leaves the day's writes for the next).
+ */
+export const toMidday = async (url: string, token: string): Promise<void> => {
+  const now = String(((await json(await api(url, token, "/sandbox/simulator/clock")))["simulator_clock"] as Record<string, unknown>)["now"])
+  const midday = new Date(`${now.slice(0, 10)}T12:00:00.000Z`)
+  if (midday.getTime() <= Date.parse(now)) midday.setUTCDate(midday.getUTCDate() + 1)
+  const response = await api(url, token, "/sandbox/simulator/advance", { method: "POST", body: { to: midday.toISOString() } })
+  if (response.status !== 200) throw new Error(`the clock did not move to ${midday.toISOString()}: ${response.status} ${await response.text()}`)
+}
+
 /** A JSON response body, as an object to read fields from. */
 export const json = async (response: Response): Promise<Record<string, unknown>> => {
   const body: unknown = await response.json()
