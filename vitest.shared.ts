@@ -11,7 +11,9 @@ const ssrConditions = ["@paykit/source", "node"]
 export interface ProjectOptions {
   /**
    * false: test files of one worker share one module graph, so a module-level resource (such as
-   * the embedded database, which takes seconds to boot) is made once per worker, not per file.
+   * the embedded database, which takes seconds to boot) is made once per worker, not per file, and
+   * effect and the packages are imported once: the pure packages', the engine's and http's 1,264
+   * tests took 266 s isolated (61% of it imports) and 92 s not (2026-11-30, two cores).
    */
   readonly isolate?: boolean
   /** Run once before the project's tests (and their teardown after), in the main process. */

@@ -1,3 +1,3 @@
 import { paykitProject } from "../../vitest.shared.ts"
 
-export default paykitProject("@paykit/core")
+export default paykitProject("@paykit/core", { isolate: false })

@@ -1,3 +1,3 @@
 import { paykitProject } from "../../vitest.shared.ts"
 
-export default paykitProject("@paykit/engine")
+export default paykitProject("@paykit/engine", { isolate: false })

@@ -1,3 +1,3 @@
 import { paykitProject } from "../../vitest.shared.ts"
 
-export default paykitProject("@paykit/http")
+export default paykitProject("@paykit/http", { isolate: false })

@@ -1,3 +1,3 @@
 import { paykitProject } from "../../vitest.shared.ts"
 
-export default paykitProject("@paykit/machines")
+export default paykitProject("@paykit/machines", { isolate: false })

@@ -1,3 +1,3 @@
 import { paykitProject } from "../../vitest.shared.ts"
 
-export default paykitProject("@paykit/money")
+export default paykitProject("@paykit/money", { isolate: false })

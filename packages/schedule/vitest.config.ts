@@ -1,3 +1,3 @@
 import { paykitProject } from "../../vitest.shared.ts"
 
-export default paykitProject("@paykit/schedule")
+export default paykitProject("@paykit/schedule", { isolate: false })

@@ -1,3 +1,3 @@
 import { paykitProject } from "../../vitest.shared.ts"
 
-export default paykitProject("@paykit/validation")
+export default paykitProject("@paykit/validation", { isolate: false })
