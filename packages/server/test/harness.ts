@@ -208,7 +208,9 @@ export const api = (url: string, token: string | undefined, path: string, init: 
  */
 export const toMidday = async (url: string, token: string): Promise<void> => {
   const now = String(((await json(await api(url, token, "/sandbox/simulator/clock")))["simulator_clock"] as Record<string, unknown>)["now"])
-  const midday = new Date(`${now.slice(0, 10)}T12:00:00.000Z`)
+  // Six hours after the daily run (DAILY_RUN_OFFSET_MS) and eighteen before the next.
+  const midday = new Date(`${now.slice(0, 10)}T00:00:00.000Z`)
+  midday.setUTCHours(12)
   if (midday.getTime() <= Date.parse(now)) midday.setUTCDate(midday.getUTCDate() + 1)
   const response = await api(url, token, "/sandbox/simulator/advance", { method: "POST", body: { to: midday.toISOString() } })
   if (response.status !== 200) throw new Error(`the clock did not move to ${midday.toISOString()}: ${response.status} ${await response.text()}`)
