@@ -58,8 +58,10 @@ describe("the paykit command", () => {
       const advanced = await paykit(["advance", "P2D", "--json", "--token", organisationToken], env)
       expect(advanced.code, advanced.err.join("\n")).toBe(EXIT.ok)
       expect(at(advanced.json(), "simulator_clock", "offset")).toBe("P2D")
-      const ownClock = await paykit(["advance", "PT1H", "--json"], env)
-      expect(at(ownClock.json(), "simulator_clock", "offset")).toBe("PT1H")
+      // A minute, not an hour: the journey's mandate is read below as not yet submitted, and an
+      // hour's advance from 05:00 UTC crosses the daily run at 06:00 (DAILY_RUN_OFFSET_MS), which submits it.
+      const ownClock = await paykit(["advance", "PT1M", "--json"], env)
+      expect(at(ownClock.json(), "simulator_clock", "offset")).toBe("PT1M")
       const backwards = await paykit(["advance", "2020-01-01"], env)
       expect(backwards.code).toBe(EXIT.failure)
       expect(backwards.err.join("\n")).toMatch(/^paykit: 422 .*only moves forward/)
