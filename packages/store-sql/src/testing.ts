@@ -43,9 +43,24 @@ export const isolatedPostgresClient = (url: string, startup: Readonly<Record<str
     const schema = freshSchemaName()
     const admin = yield* Layer.build(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
     const run = (statement: string) => Effect.provideContext(Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe(statement)), admin)
-    yield* Effect.acquireRelease(run(`CREATE SCHEMA ${schema}`), () => Effect.orDie(run(`DROP SCHEMA ${schema} CASCADE`)))
+    yield* Effect.acquireRelease(run(`CREATE SCHEMA ${schema}`), () => Effect.orDie(Effect.provideContext(dropSchema(schema), admin)))
     return PgClient.layer({ url: Redacted.make(url), startupParameters: { ...startup, search_path: schema }, maxConnections: 8 })
   }))
+
+/**
+ * Drops a test's schema and everything in it. On a Citus coordinator a drop that removes a
+ * constraint then locks every Citus local table of the database, in other schemas too, to see if
+ * it should leave Citus's metadata: two schemas dropped at once each held their own tables and
+ * waited on the other's (a deadlock). paykit makes its coordinator tables itself, never through a
+ * foreign key, so the check has nothing to do; the setting turns it off for the drop alone (on a
+ * plain PostgreSQL it is an unread placeholder).
+ */
+export const dropSchema = (schema: string): Effect.Effect<void, SqlError, SqlClient.SqlClient> =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.withTransaction(Effect.andThen(
+      sql`SELECT set_config('citus.enable_local_reference_table_foreign_keys', 'off', true)`,
+      sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)
+    )))
 
 /** `ProductionSqlStorage` on a fresh schema of the process's PGlite: a fresh, empty, migrated store per build. */
 export const freshPgliteStorage = () => ProductionSqlStorage.pipe(Layer.provideMerge(isolatedPgliteClient()))

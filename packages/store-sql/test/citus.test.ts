@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Cause, Clock, Context, Effect, Exit, Layer, Redacted, type Scope } from "effect"
+import { Cause, Clock, Context, Effect, Exit, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql"
 import type { Statement } from "effect/sql/Statement"
 import { type DueItem, dueDone, DueWorker, type DueWorkDeclarations, DueWorkStore, EventLog, RepositoryBackend, Transactor } from "@paykit/engine"
@@ -22,7 +22,7 @@ import { batchStatement, oldestWaitingStatement, orphansStatement, waitingStatem
 import { ORGANISATIONS_DISTRIBUTED, SqlStorage, STORE_MIGRATIONS } from "../src/sql-storage.ts"
 import { heldUpdatesStatement } from "../src/unit-of-work.ts"
 import { planOf } from "./support/citus-plans.ts"
-import { CITUS_TEST_SHARDS, freshCitusSchema } from "./support/databases.ts"
+import { CITUS_DATABASES, CITUS_TEST_SHARDS, freshCitusSchema } from "./support/databases.ts"
 import { isolatedPglite } from "./support/pglite.ts"
 
 /**
@@ -212,6 +212,18 @@ describe.skipIf(citusUrl === undefined)("on Citus (CITUS_URL; skipped without it
       yield* sql`INSERT INTO events (organisation_id, id, version, created_at, filters, data) VALUES ('OR0000000M0VED', 'EV2', 1, now(), '{}', '{}')`
       expect((yield* sql<{ readonly event_id: string }>`SELECT event_id FROM outbox ORDER BY seq`).map((r) => r.event_id)).toEqual(["EV1", "EV2"])
       expect((yield* sql`SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'due_work'::regclass AND partmethod = 'h'`).length).toBe(1)
+    })))
+
+  it("migrated schemas dropped at one moment all go: no drop waits on another schema's coordinator tables", { timeout: 180_000 }, () =>
+    Effect.runPromise(Effect.gen(function*() {
+      const citus = CITUS_DATABASES[0]
+      if (citus === undefined) return expect.fail("CITUS_URL is set, so Citus is a test database")
+      for (let round = 0; round < 3; round++) {
+        const scopes = yield* Effect.forEach([1, 2, 3], () => Scope.make())
+        yield* Effect.forEach(scopes, (scope) => Layer.buildWithScope(Layer.orDie(SqlStorage.pipe(Layer.provideMerge(citus.isolated()))), scope), { concurrency: "unbounded" })
+        const drops = yield* Effect.forEach(scopes, (scope) => Effect.exit(Scope.close(scope, Exit.void)), { concurrency: "unbounded" })
+        expect(drops.filter(Exit.isFailure).map((exit) => Cause.pretty(exit.cause))).toEqual([])
+      }
     })))
 
   it("refuses a coordinator without workers, saying what to do", { timeout: 120_000 }, () =>

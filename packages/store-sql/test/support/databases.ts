@@ -2,7 +2,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql"
 import { SqlStorage as SqlStorageLayer } from "../../src/sql-storage.ts"
-import { freshSchemaName, isolatedPgliteClient, isolatedPostgresClient } from "../../src/testing.ts"
+import { dropSchema, freshSchemaName, isolatedPgliteClient, isolatedPostgresClient } from "../../src/testing.ts"
 
 /**
  * The databases the storage tests run on: embedded PGlite always, PostgreSQL when DATABASE_URL is
@@ -69,7 +69,7 @@ export const freshCitusSchema = (url: string) =>
     const name = freshSchemaName()
     const admin = yield* Layer.build(PgClient.layer({ url: Redacted.make(url), maxConnections: 1 }))
     const run = (statement: string) => Effect.provideContext(Effect.flatMap(PgClient.PgClient, (sql) => sql.unsafe(statement)), admin)
-    yield* Effect.acquireRelease(run(`CREATE SCHEMA ${name}`), () => Effect.orDie(run(`DROP SCHEMA ${name} CASCADE`)))
+    yield* Effect.acquireRelease(run(`CREATE SCHEMA ${name}`), () => Effect.orDie(Effect.provideContext(dropSchema(name), admin)))
     return {
       name,
       client: (through: string): Layer.Layer<SqlClient.SqlClient, unknown> =>
