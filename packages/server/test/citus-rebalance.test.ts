@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { SqlClient } from "effect/sql"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { citusDatabase, NODES_START_HERE, startNode, stopNode, workerUrls } from "./citus-support.ts"
-import { api, CITUS_URL, fulfilledMandateRequest, json, localClient, startPostgresServer, type TestServer } from "./harness.ts"
+import { api, beforeDailyRun, CITUS_URL, fulfilledMandateRequest, json, localClient, startPostgresServer, type TestServer } from "./harness.ts"
 
 /**
  * Growing a Citus cluster while it works (docs/storage.md, "Adding a worker"): a third worker (a
@@ -58,6 +58,8 @@ describe.skipIf(!NODES_START_HERE)("a worker added and shards rebalanced while a
       const made = await json(await api(running.url, sandbox, "/sandbox/organisations", { method: "POST", body: { organisations: { name: `Grown ${i}` } } }))
       const token = String((made["organisations"] as Record<string, unknown>)["access_token"])
       const client = localClient(token, running.url)
+      // The subscriptions are made before the day's run, so the dates they announce are the ones charged.
+      await beforeDailyRun(running.url, token)
       const { mandate } = await fulfilledMandateRequest(client)
       // Each subscription's charge dates as announced when it was made: the model its payments are checked against.
       const subscriptions = new Map<string, ReadonlyArray<string>>()

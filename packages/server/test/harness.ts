@@ -201,20 +201,34 @@ export const api = (url: string, token: string | undefined, path: string, init: 
   })
 
 /**
- * Moves the clock of `token`'s organisation on to the next 12:00 UTC. The daily run is at 06:00
- * UTC, so from there a day advanced crosses exactly one run, on the day after the one the test's
- * writes were made on, whatever the hour the test runs at (from midnight to 06:00 UTC it would
- * otherwise cross that same day's run, which leaves the day's writes for the next).
+ * Moves the clock of `token`'s organisation on to the next `hour`:00 UTC (the next day's when that
+ * hour has passed today).
  */
-export const toMidday = async (url: string, token: string): Promise<void> => {
+export const toNextHour = async (url: string, token: string, hour: number): Promise<void> => {
   const now = String(((await json(await api(url, token, "/sandbox/simulator/clock")))["simulator_clock"] as Record<string, unknown>)["now"])
-  // Six hours after the daily run (DAILY_RUN_OFFSET_MS) and eighteen before the next.
-  const midday = new Date(`${now.slice(0, 10)}T00:00:00.000Z`)
-  midday.setUTCHours(12)
-  if (midday.getTime() <= Date.parse(now)) midday.setUTCDate(midday.getUTCDate() + 1)
-  const response = await api(url, token, "/sandbox/simulator/advance", { method: "POST", body: { to: midday.toISOString() } })
-  if (response.status !== 200) throw new Error(`the clock did not move to ${midday.toISOString()}: ${response.status} ${await response.text()}`)
+  const at = new Date(`${now.slice(0, 10)}T00:00:00.000Z`)
+  at.setUTCHours(hour)
+  if (at.getTime() <= Date.parse(now)) at.setUTCDate(at.getUTCDate() + 1)
+  const response = await api(url, token, "/sandbox/simulator/advance", { method: "POST", body: { to: at.toISOString() } })
+  if (response.status !== 200) throw new Error(`the clock did not move to ${at.toISOString()}: ${response.status} ${await response.text()}`)
 }
+
+/**
+ * Moves the clock of `token`'s organisation on to the next 12:00 UTC. The daily run is at 06:00
+ * UTC (DAILY_RUN_OFFSET_MS), so from there, six hours after a run and eighteen before the next, a
+ * day advanced crosses exactly one run, on the day after the one the test's writes were made on,
+ * whatever the hour the test runs at (from midnight to 06:00 UTC it would otherwise cross that
+ * same day's run, which leaves the day's writes for the next).
+ */
+export const toMidday = (url: string, token: string): Promise<void> => toNextHour(url, token, 12)
+
+/**
+ * Moves the clock of `token`'s organisation on to the next 05:00 UTC, an hour before a daily run:
+ * what is made then is submitted by that run, on the day its dates count from. A subscription made
+ * after the day's run announces its first charge counted from today while the next run, tomorrow's,
+ * makes it a day later (docs/subscriptions.md, "Charge dates announced after the day's run").
+ */
+export const beforeDailyRun = (url: string, token: string): Promise<void> => toNextHour(url, token, 5)
 
 /** A JSON response body, as an object to read fields from. */
 export const json = async (response: Response): Promise<Record<string, unknown>> => {
