@@ -333,6 +333,9 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
    * put one row under the type, read every row of the type and filter the ids: a page of a bank
    * report cost a read of every payment stored. The lateral subquery (`OFFSET 0` keeps
    * it from being flattened into a join the planner could hash) is a router statement on Citus.
+   * One id is read by `getStatement`, which Citus plans by its fast path: on a day of charges on
+   * the cluster a lateral read of one id took its worker 0.9 ms, the plain read 0.55 ms
+   * (pg_stat_statements, 2026-11-30; on one PostgreSQL 0.04 ms).
    */
   const getManyStatement = (organisation: string, ids: ReadonlyArray<string>) =>
     sql`SELECT r.version, r.data FROM (VALUES ${sql.csv(ids.map((id) => sql`(${id})`))}) AS wanted(id)
@@ -497,7 +500,9 @@ export const makeSqlRepository = <A extends { readonly id: string; readonly crea
         })
         const unknown = [...new Set(ids)].filter((id) => unit === undefined || (!unit.rows.has(keyOf(organisation, id)) && !unit.absent.has(keyOf(organisation, id))))
         if (unknown.length === 0) return Effect.succeed(known)
-        return Effect.andThen(beforeReadingById, named("get_many", getManyStatement(organisation, unknown))).pipe(
+        const [only, ...more] = unknown
+        const statement = only !== undefined && more.length === 0 ? named("get", getStatement(organisation, only)) : named("get_many", getManyStatement(organisation, unknown))
+        return Effect.andThen(beforeReadingById, statement).pipe(
           orStorageError(`get ${definition.name}`),
           Effect.flatMap(allVersioned),
           Effect.map((read) => {
