@@ -13,7 +13,7 @@ const TABLES = [
 ] as const
 
 /** The triggers' functions (none takes arguments). */
-const FUNCTIONS = ["events_append_only", "transitions_append_only", "outbox_enqueue", "access_token_takes_clock", "organisation_clock_to_tokens",
+const FUNCTIONS = ["events_append_only", "transitions_append_only", "outbox_enqueue_appended", "access_token_takes_clock", "organisation_clock_to_tokens",
   "due_work_real_time", "organisation_clock_to_due_work"] as const
 
 /**

@@ -59,6 +59,6 @@ describe.each(DATABASES)("migrations on $name", (database) => {
     for (let i = 1; i < stepByStep.length; i++) {
       if (!DATA_MIGRATION_IDS.has(MIGRATION_IDS[i] ?? 0)) expect(stepByStep[i]).not.toEqual(stepByStep[i - 1])
     }
-    expect(JSON.stringify(fromEmpty)).toContain("outbox_enqueue")
+    expect(JSON.stringify(fromEmpty)).toContain("outbox_enqueue_appended")
   })
 })

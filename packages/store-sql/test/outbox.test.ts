@@ -41,4 +41,20 @@ describe.each(DATABASES)("outbox on $name", (database) => {
     }), Layer.merge(storage, EventLog.layerFromBackend.pipe(Layer.provide(storage))))))
     expect(taken).toEqual([`${WAITING}/${event.id}`])
   })
+
+  it("an append's events are queued by one insert for the statement, in the order appended", { timeout: 60_000 }, async () => {
+    const storage = SqlStorage.pipe(Layer.provideMerge(database.isolated()), Layer.orDie)
+    const appended = [5, 3, 9, 1, 7].map((n) => ({ ...event, id: `EV0000000000C${n}` }))
+    const { queued, trigger } = await Effect.runPromise(Effect.scoped(Effect.provide(Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      yield* (yield* EventLog).append(WAITING, appended)
+      const queued = yield* sql<{ readonly event_id: string }>`SELECT event_id FROM outbox WHERE organisation_id = ${WAITING} ORDER BY seq`
+      // tgtype's first bit is FOR EACH ROW; tgnewtable names the rows the statement inserted.
+      const trigger = yield* sql<{ readonly row: boolean; readonly rows: string | null }>`SELECT (tgtype & 1) = 1 AS row, tgnewtable AS rows
+        FROM pg_trigger WHERE tgrelid = 'events'::regclass AND tgname = 'events_outbox'`
+      return { queued: queued.map((row) => row.event_id), trigger }
+    }), Layer.merge(storage, EventLog.layerFromBackend.pipe(Layer.provide(storage))))))
+    expect(queued).toEqual(appended.map((e) => e.id))
+    expect(trigger).toEqual([{ row: false, rows: "appended" }])
+  })
 })

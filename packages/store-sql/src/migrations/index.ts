@@ -32,6 +32,7 @@ import outboxTrace from "./0072_outbox_trace.ts"
 import outboxByEvent from "./0073_outbox_by_event.ts"
 import customersListedByName from "./0074_customers_listed_by_name.ts"
 import eventTrace from "./0075_event_trace.ts"
+import outboxByStatement from "./0076_outbox_by_statement.ts"
 
 /**
  * Every migration, keyed `<id>_<name>` as the migrator expects; a new one is a new numbered file.
@@ -72,7 +73,8 @@ export const MIGRATIONS: Readonly<Record<string, Effect.Effect<void, unknown, Sq
   "0072_outbox_trace": outboxTrace,
   "0073_outbox_by_event": outboxByEvent,
   "0074_customers_listed_by_name": customersListedByName,
-  "0075_event_trace": eventTrace
+  "0075_event_trace": eventTrace,
+  "0076_outbox_by_statement": outboxByStatement
 }
 
 /** The migrations that change rows, not the schema (`migrations.test.ts` checks every other one changes it). */
