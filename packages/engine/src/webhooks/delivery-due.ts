@@ -10,7 +10,7 @@ import { applyCreation, applyTransition, captureEngineContext, type EngineContex
 import { DISABLED_FOR_FAILING, type StoredWebhookEndpoint } from "./domain/webhook-endpoints.ts"
 import type { WebhookDelivery } from "./domain/webhooks.ts"
 import { attemptDelivery, type AttemptDeps } from "./attempt.ts"
-import { retryDelayAfter, WEBHOOK_ENDPOINT_DISABLE_AFTER_MS, WEBHOOK_MAX_EVENTS } from "./delivery-policy.ts"
+import { ENDPOINT_SAVE_TRIES, retryDelayAfter, WEBHOOK_ENDPOINT_DISABLE_AFTER_MS, WEBHOOK_MAX_EVENTS } from "./delivery-policy.ts"
 import { type OutboxEvent, WebhookOutbox } from "./outbox.ts"
 import { WebhookDeliveryRepository, WebhookEndpointRepository, WebhookRepository } from "./repositories.ts"
 import { WebhookSecretKey } from "./secret-box.ts"
@@ -27,9 +27,6 @@ export const deliveryBody = (webhookId: string, events: ReadonlyArray<Event>): s
 /** The events as a partner app receives them: the connected organisation in `links.organisation` (spec, Events). */
 export const withOrganisationLink = (events: ReadonlyArray<Event>, organisation: string): ReadonlyArray<Event> =>
   events.map((event) => ({ ...event, links: { ...event.links, organisation } }))
-
-/** How many times a lost race on an endpoint's failure record is tried again (other deliveries to it may finish at once). */
-const ENDPOINT_SAVE_TRIES = 5
 
 interface Deps extends AttemptDeps {
   readonly records: WebhookRepository["Service"]

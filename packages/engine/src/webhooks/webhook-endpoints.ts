@@ -21,6 +21,7 @@ import { WebhookSecretKey } from "./secret-box.ts"
 import { WebhookSender } from "./sender.ts"
 import { type WebhookTargetOwner, WebhookTargetTrust, type WebhookTargetTrustShape } from "./target-trust.ts"
 import { CallingApp } from "../ledger/app-fees.ts"
+import { ENDPOINT_SAVE_TRIES } from "./delivery-policy.ts"
 import { constantTimeEquals } from "../kernel/constant-time.ts"
 
 const decodeCreate = decodeAtBoundary(WebhookEndpointCreateRequest, WEBHOOK_ENDPOINTS)
@@ -187,12 +188,16 @@ const connectApp = Effect.fnUntraced(function*(
     } satisfies StoredWebhookEndpoint))
 })
 
-/** The app's endpoints in the organisation disabled: its access was revoked, or the app disabled. */
-const disconnectApp = Effect.fnUntraced(function*(endpoints: Endpoints, organisation: string, app: string): Effect.fn.Return<void, InvalidState | StorageError> {
-  for (const current of yield* endpoints.scan(organisation, { enabled: eq("true") })) {
-    if (current.resource.partner_app === app) yield* save(endpoints, organisation, current, withEnabled(current.resource, false))
-  }
-})
+/**
+ * The app's endpoints in the organisation disabled: its access was revoked, or the app disabled. A
+ * delivery that notes its outcome on one meanwhile wins the race; the endpoints are read again.
+ */
+const disconnectApp = (endpoints: Endpoints, organisation: string, app: string): Effect.Effect<void, InvalidState | StorageError> =>
+  Effect.gen(function*() {
+    for (const current of yield* endpoints.scan(organisation, { enabled: eq("true") })) {
+      if (current.resource.partner_app === app) yield* save(endpoints, organisation, current, withEnabled(current.resource, false))
+    }
+  }).pipe(Effect.retry({ times: ENDPOINT_SAVE_TRIES, while: (e) => e instanceof InvalidState }))
 
 export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
   /** A new endpoint; the answer holds its secret, the only time the API shows it. */

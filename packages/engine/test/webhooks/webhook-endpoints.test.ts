@@ -50,3 +50,33 @@ describe("webhook endpoints (in memory)", () => {
       expect(failure(yield* Effect.exit(endpoints.update(ORG, made.id, { url: "http://10.0.0.1/x" })))).toBeInstanceOf(ValidationFailed)
     })))
 })
+
+describe("a partner app's endpoint disconnected while a delivery notes its outcome on it", () => {
+  it("is read again and disabled: the lost race is not the caller's error", () =>
+    run(Effect.gen(function*() {
+      yield* (yield* WebhookEndpoints).connectApp(ORG, { app: "AP0000000000EA", url: "http://127.0.0.1:4000/app", secret: "app-secret-0000000001" })
+      const repository = yield* WebhookEndpointRepository
+      // A delivery's outcome lands between the read and the write, once: the write's version is stale.
+      let raced = false
+      const racing = WebhookEndpointRepository.of({
+        ...repository,
+        update: (organisation, next, version) =>
+          raced
+            ? repository.update(organisation, next, version)
+            : Effect.andThen(
+              Effect.flatMap(repository.get(organisation, next.id), (read) => {
+                raced = true
+                return repository.update(organisation, { ...read.resource, failing_since: "2026-11-23T09:00:00.000Z" as typeof read.resource.failing_since }, read.version)
+              }),
+              repository.update(organisation, next, version)
+            )
+      })
+      // Fresh: the engine's own service, built on the plain repository, would be shared otherwise.
+      const endpoints = yield* Layer.build(Layer.fresh(WebhookEndpoints.layer).pipe(Layer.provide(Layer.succeed(WebhookEndpointRepository, racing))))
+      yield* Effect.provideContext(WebhookEndpoints.use((service) => service.disconnectApp(ORG, "AP0000000000EA")), endpoints)
+      expect(raced).toBe(true)
+      const [stored] = yield* repository.scan(ORG, {})
+      expect(stored?.resource.enabled).toBe(false)
+      expect(stored?.resource.failing_since).toBe("2026-11-23T09:00:00.000Z")
+    }).pipe(Effect.scoped)))
+})
