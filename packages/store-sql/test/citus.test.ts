@@ -21,6 +21,7 @@ import { claimRowStatement, dueCandidatesStatement } from "../src/due-work.ts"
 import { batchStatement, oldestWaitingStatement, orphansStatement, waitingStatement } from "../src/outbox.ts"
 import { ORGANISATIONS_DISTRIBUTED, SqlStorage, STORE_MIGRATIONS } from "../src/sql-storage.ts"
 import { heldUpdatesStatement } from "../src/unit-of-work.ts"
+import { migrate } from "../src/migrations/index.ts"
 import { planOf } from "./support/citus-plans.ts"
 import { CITUS_DATABASES, CITUS_TEST_SHARDS, freshCitusSchema } from "./support/databases.ts"
 import { isolatedPglite } from "./support/pglite.ts"
@@ -213,6 +214,22 @@ describe.skipIf(citusUrl === undefined)("on Citus (CITUS_URL; skipped without it
       expect((yield* sql<{ readonly event_id: string }>`SELECT event_id FROM outbox ORDER BY seq`).map((r) => r.event_id)).toEqual(["EV1", "EV2"])
       expect((yield* sql`SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'due_work'::regclass AND partmethod = 'h'`).length).toBe(1)
     })))
+
+  it("a schema distributed before the outbox's statement trigger takes it: its events are queued by it, on the workers", { timeout: 180_000 }, () =>
+    Effect.runPromise(Effect.scoped(Effect.gen(function*() {
+      const schema = yield* freshCitusSchema(citusUrl ?? "")
+      const context = yield* Layer.build(schema.client(citusUrl ?? ""))
+      const sql = Context.get(context, SqlClient.SqlClient)
+      const insertEvents = (ids: ReadonlyArray<string>) =>
+        sql`INSERT INTO events (organisation_id, id, version, created_at, filters, data) VALUES ${sql.csv(ids.map((id) => sql`('OR0000000UPGRD', ${id}, 1, now(), '{}', '{}')`))}`
+      yield* Effect.provideContext(migrateOn([{ ...STORE_MIGRATIONS, run: migrate(75), latest: 75 }]), context)
+      yield* insertEvents(["EV1"])
+      yield* Effect.provideContext(migrateOn([STORE_MIGRATIONS]), context)
+      yield* insertEvents(["EV3", "EV2"])
+      expect((yield* sql<{ readonly event_id: string }>`SELECT event_id FROM outbox ORDER BY seq`).map((r) => r.event_id)).toEqual(["EV1", "EV3", "EV2"])
+      const triggers = yield* sql<{ readonly row: boolean }>`SELECT (tgtype & 1) = 1 AS row FROM pg_trigger WHERE tgrelid = 'events'::regclass AND tgname = 'events_outbox'`
+      expect(triggers).toEqual([{ row: false }])
+    }))))
 
   it("migrated schemas dropped at one moment all go: no drop waits on another schema's coordinator tables", { timeout: 180_000 }, () =>
     Effect.runPromise(Effect.gen(function*() {
