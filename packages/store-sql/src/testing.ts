@@ -13,6 +13,7 @@ import { SqlClient } from "effect/sql"
 import type { SqlError } from "effect/sql/SqlError"
 import * as PgliteClient from "./pglite-client.ts"
 import { ProductionSqlStorage } from "./production-storage.ts"
+import { checkSchemaName } from "./schema.ts"
 
 let shared: Promise<PGlite> | undefined
 
@@ -59,7 +60,7 @@ export const dropSchema = (schema: string): Effect.Effect<void, SqlError, SqlCli
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
     sql.withTransaction(Effect.andThen(
       sql`SELECT set_config('citus.enable_local_reference_table_foreign_keys', 'off', true)`,
-      sql.unsafe(`DROP SCHEMA ${schema} CASCADE`)
+      sql.unsafe(`DROP SCHEMA ${checkSchemaName(schema)} CASCADE`)
     )))
 
 /** `ProductionSqlStorage` on a fresh schema of the process's PGlite: a fresh, empty, migrated store per build. */
