@@ -38,8 +38,5 @@ export const WEBHOOK_RESPONSE_HEADER_MAX_LENGTH = 1024
 /** The delay before retrying after `failures` failed attempts, or undefined when the delivery is to be given up. */
 export const retryDelayAfter = (failures: number): number | undefined => WEBHOOK_RETRY_DELAYS_MS[failures - 1]
 
-/**
- * How many times a lost race on an endpoint is tried again, read afresh: deliveries note their
- * outcome on it (its failing run) while others finish or while its app is disconnected.
- */
+/** How many times a lost race on an endpoint is tried again, read afresh (deliveries note their outcomes on it). */
 export const ENDPOINT_SAVE_TRIES = 5

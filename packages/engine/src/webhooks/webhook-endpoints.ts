@@ -188,10 +188,7 @@ const connectApp = Effect.fnUntraced(function*(
     } satisfies StoredWebhookEndpoint))
 })
 
-/**
- * The app's endpoints in the organisation disabled: its access was revoked, or the app disabled. A
- * delivery that notes its outcome on one meanwhile wins the race; the endpoints are read again.
- */
+/** The app's endpoints in the organisation disabled (its access revoked, or the app disabled), read again when a delivery wins a race. */
 const disconnectApp = (endpoints: Endpoints, organisation: string, app: string): Effect.Effect<void, InvalidState | StorageError> =>
   Effect.gen(function*() {
     for (const current of yield* endpoints.scan(organisation, { enabled: eq("true") })) {
