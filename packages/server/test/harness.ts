@@ -224,9 +224,9 @@ export const toMidday = (url: string, token: string): Promise<void> => toNextHou
 
 /**
  * Moves the clock of `token`'s organisation on to the next 05:00 UTC, an hour before a daily run:
- * what is made then is submitted by that run, on the day its dates count from. A subscription made
- * after the day's run announces its first charge counted from today while the next run, tomorrow's,
- * makes it a day later (docs/subscriptions.md, "Charge dates announced after the day's run").
+ * what is made then is made by that run, on the day its dates count from, so a test's model of
+ * announced dates holds without the rule that keeps them for what is made after the day's run
+ * (docs/subscriptions.md, "Charge dates announced after the day's run").
  */
 export const beforeDailyRun = (url: string, token: string): Promise<void> => toNextHour(url, token, 5)
 

@@ -69,7 +69,7 @@ export const createPayment = (deps: PaymentDeps, organisation: string, req: Paym
     const mandate = yield* chargeableMandate(deps, organisation, req)
     if (req.app_fee !== undefined) yield* Effect.fromResult(validateAppFee(PAYMENTS_ROOT, req.amount, req.app_fee))
     const creditor = yield* Effect.orDie(deps.creditors.get(organisation, mandate.links.creditor))
-    const day = yield* today()
+    const day = origin.noticeFrom ?? (yield* today())
     const earliest = withNextPossibleChargeDate(mandate, creditor.resource, day).next_possible_charge_date ?? day
     const chargeDate = req.charge_date === undefined ? earliest : calendarFor(mandate.scheme).rollForward(req.charge_date)
     if (chargeDate < earliest) {

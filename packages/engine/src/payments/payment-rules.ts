@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import type { Currency, InvalidState, MandateScheme, Metadata, StorageError } from "@paykit/core"
+import type { Currency, InvalidState, LocalDate, MandateScheme, Metadata, StorageError } from "@paykit/core"
 import { type Cause, type PaymentEvent, paymentMachine } from "@paykit/machines"
 import { itemsOfEntry } from "@paykit/money"
 import { CURRENCY_OF_MANDATE_SCHEME, type PaymentRequestScheme } from "@paykit/validation"
@@ -34,6 +34,11 @@ export interface PaymentOrigin {
   readonly instalment_schedule?: string
   /** The partner app the payment is created for; defaults to the `CallingApp` of the call. */
   readonly app?: PartnerApp | null
+  /**
+   * The day the payer's notice of this charge counts from, when it is not today: a subscription's
+   * occurrence announced on a day whose run did not make it (`subscriptions/subscription-due.ts`).
+   */
+  readonly noticeFrom?: LocalDate
 }
 
 /**

@@ -55,11 +55,12 @@ const moveByItself = (deps: SubscriptionDueDeps, organisation: OrganisationId, c
  * writes it with the record's next due day, so the record is encoded once a day, not once more
  * per occurrence.
  */
-const chargeOccurrence = (deps: SubscriptionDueDeps, organisation: OrganisationId, current: Versioned<Subscription>, record: Versioned<SubscriptionScheduleRecord>, mandate: Mandate, chargeDate: LocalDate) =>
+const chargeOccurrence = (deps: SubscriptionDueDeps, organisation: OrganisationId, current: Versioned<Subscription>, record: Versioned<SubscriptionScheduleRecord>, mandate: Mandate, charge: Charge) =>
   Effect.gen(function*() {
     const s = current.resource
     const schedule = record.resource.schedule
-    const payment = yield* deps.payments.create(organisation, paymentOf(s, chargeDate), { subscription: s.id, app: yield* attributionOf(deps.attributions, organisation, s.id) })
+    const app = yield* attributionOf(deps.attributions, organisation, s.id)
+    const payment = yield* deps.payments.create(organisation, paymentOf(s, charge.date), { subscription: s.id, app, ...(charge.noticeFrom === undefined ? {} : { noticeFrom: charge.noticeFrom }) })
     yield* applyTransition(deps.subscriptions, {
       organisation,
       machine: subscriptionMachine,
@@ -71,6 +72,32 @@ const chargeOccurrence = (deps: SubscriptionDueDeps, organisation: OrganisationI
     })
     const advanced: Versioned<SubscriptionScheduleRecord> = { ...record, resource: { ...record.resource, schedule: { ...schedule, fromIndex: schedule.fromIndex + 1, pause: { kind: "active" } } } }
     return advanced
+  })
+
+/** The date an occurrence is charged on, and the day its notice counts from when not today. */
+interface Charge {
+  readonly date: LocalDate
+  readonly noticeFrom?: LocalDate
+}
+
+/**
+ * When the run charges an occurrence due on `due`. A subscription's record is due on the day its
+ * next occurrence's notice starts, and the date was announced counted from that day; when that
+ * day's run did not make it (the subscription was made, or resumed, after the day's 06:00 run),
+ * the date holds while its notice, counted from the record's day, allows it and its
+ * payment can still be submitted before it (one working day ahead: `payments/payment-due.ts`).
+ * Counted from the run's day alone, a subscription made after the day's run was first charged a
+ * working day later than it announced. Otherwise an occurrence whose notice has passed is charged
+ * as soon as the scheme allows.
+ */
+const chargeFor = (deps: SubscriptionDueDeps, organisation: OrganisationId, mandate: Mandate, dueOn: LocalDate | undefined, day: LocalDate, due: LocalDate, npcd: LocalDate) =>
+  Effect.gen(function*() {
+    if (due >= npcd) return { date: due } satisfies Charge
+    const calendar = calendarFor(mandate.scheme)
+    if (dueOn === undefined || dueOn >= day || calendar.previousBusinessDay(due) <= day) return { date: npcd } satisfies Charge
+    const creditor = (yield* Effect.orDie(deps.creditors.get(organisation, mandate.links.creditor))).resource
+    const announced = nextPossibleChargeDateOn(mandate, creditor, dueOn)
+    return announced !== null && due >= announced ? { date: due, noticeFrom: dueOn } satisfies Charge : { date: npcd } satisfies Charge
   })
 
 /** Where a subscription's day ended: what it waits for next. */
@@ -85,7 +112,7 @@ type Waiting =
  * at the version it was read and not yet saved. (A request that changed the record since is caught
  * by the version test of the record's save, which fails the item.)
  */
-const processOne = (deps: SubscriptionDueDeps, organisation: OrganisationId, initial: Versioned<Subscription>, found: Versioned<SubscriptionScheduleRecord>, mandate: Mandate) =>
+const processOne = (deps: SubscriptionDueDeps, organisation: OrganisationId, initial: Versioned<Subscription>, found: Versioned<SubscriptionScheduleRecord>, mandate: Mandate, day: LocalDate) =>
   Effect.gen(function*() {
     let current = initial
     const calendar = calendarFor(mandate.scheme)
@@ -106,8 +133,7 @@ const processOne = (deps: SubscriptionDueDeps, organisation: OrganisationId, ini
         yield* moveByItself(deps, organisation, current, mandate, schedule, "resume")
         current = yield* deps.subscriptions.get(organisation, current.resource.id)
       }
-      // An occurrence whose notice has already passed is charged as soon as the scheme allows.
-      record = yield* chargeOccurrence(deps, organisation, current, record, mandate, due < npcd ? npcd : due)
+      record = yield* chargeOccurrence(deps, organisation, current, record, mandate, yield* chargeFor(deps, organisation, mandate, found.resource.due_on ?? undefined, day, due, npcd))
       current = yield* deps.subscriptions.get(organisation, current.resource.id)
     }
   })
@@ -150,7 +176,7 @@ const processDue = (deps: SubscriptionDueDeps, organisation: OrganisationId, fou
       return yield* save(deps.schedules, organisation, found, { ...found.resource, due_on: null })
     }
     const mandate = yield* mandateToday(deps, organisation, current.resource.links.mandate)
-    const { record, waiting } = yield* processOne(deps, organisation, current, found, mandate)
+    const { record, waiting } = yield* processOne(deps, organisation, current, found, mandate, day)
     const dueOn = waiting._tag === "Nothing"
       ? null
       : waiting._tag === "Mandate"
