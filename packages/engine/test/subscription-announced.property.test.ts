@@ -35,4 +35,26 @@ describe("a subscription's announced dates", () => {
       }
     ), { numRuns: 50 })
   }, 120_000)
+
+  it("after a resume are the dates it is charged on, resumed at any hour of a later day", async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 23 }),
+      async (days, hour) => {
+        const resumedAt = START - 9 * HOUR + days * DAY + hour * HOUR + 17 * 60_000
+        const { announced, charged } = await runEngine(Effect.gen(function*() {
+          const { mandate } = yield* setUpPayer(ORG)
+          const subscriptions = yield* Subscriptions
+          const request = yield* edge.subscription({ amount: 1000, currency: "GBP", interval_unit: "weekly", count: 3, links: { mandate: mandate.id } })
+          const created = yield* subscriptions.create(ORG, request)
+          yield* subscriptions.pause(ORG, created.id)
+          yield* (yield* Simulator).advanceTo(resumedAt)
+          const resumed = yield* subscriptions.resume(ORG, created.id)
+          yield* (yield* Simulator).advanceTo(resumedAt + 100 * DAY)
+          const payments = yield* (yield* Payments).list(ORG, { subscription: created.id })
+          return { announced: resumed.upcoming_payments.map((u) => u.charge_date), charged: payments.items.map((p) => p.charge_date).reverse() }
+        }))
+        expect(charged).toEqual(announced)
+      }
+    ), { numRuns: 30 })
+  }, 120_000)
 })
