@@ -18,7 +18,7 @@ import {
   UnplacedTable
 } from "../src/citus.ts"
 import { claimRowStatement, dueCandidatesStatement } from "../src/due-work.ts"
-import { batchStatement, oldestWaitingStatement, orphansStatement, waitingStatement } from "../src/outbox.ts"
+import { batchStatement, oldestWaitingStatement, orphansStatement, removeStatement, waitingStatement } from "../src/outbox.ts"
 import { ORGANISATIONS_DISTRIBUTED, SqlStorage, STORE_MIGRATIONS } from "../src/sql-storage.ts"
 import { heldUpdatesStatement } from "../src/unit-of-work.ts"
 import { migrate } from "../src/migrations/index.ts"
@@ -153,6 +153,7 @@ describe.skipIf(citusUrl === undefined)("on Citus (CITUS_URL; skipped without it
         batch: batchStatement(sql, 100, "OR00000000000P"),
         oldestOfOne: oldestWaitingStatement(sql, "OR00000000000P"),
         orphans: orphansStatement(sql, "OR00000000000P"),
+        removal: removeStatement(sql, "OR00000000000P", [7, 3, 11]),
         heldUpdates: heldUpdatesStatement(sql, "resources", "OR00000000000P", [
           { table: "resources", resourceType: "customers", organisation: "OR00000000000P", id: "CU1", from: 1, to: 2, filters: "{}", data: "{}" },
           { table: "resources", resourceType: "mandates", organisation: "OR00000000000P", id: "MD1", from: 3, to: 4, filters: "{}", data: "{}" }
