@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { TestClock } from "effect/testing"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { Payments, Simulator, Subscriptions } from "@paykit/engine"
+import { Payments, Simulator, type Subscription, Subscriptions } from "@paykit/engine"
 import { edge, ORG, runEngine, setUpPayer, START } from "./fixtures.ts"
 
 const HOUR = 3_600_000
@@ -15,22 +15,35 @@ const DAY = 24 * HOUR
  * a working day later than announced (docs/subscriptions.md, "Charge dates announced after the
  * day's run").
  */
+/** Monday 23 Nov 2026 (START's day) plus `days`, at `hour`:17 UTC. */
+const at = (days: number, hour: number) => START - 9 * HOUR + days * DAY + hour * HOUR + 17 * 60_000
+
+/**
+ * A subscription of three payments on a new Bacs mandate, made at `madeAt`; `announce` answers
+ * the subscription as it stands once its dates are announced (made, or acted on). Answers those
+ * dates and the dates its payments were charged on, 100 days later.
+ */
+const announcedAndCharged = (
+  madeAt: number,
+  interval_unit: "weekly" | "monthly",
+  announce: (subscription: Subscription) => Effect.Effect<Subscription, unknown, Subscriptions | Simulator>
+) =>
+  runEngine(Effect.gen(function*() {
+    yield* TestClock.setTime(madeAt)
+    const { mandate } = yield* setUpPayer(ORG)
+    const request = yield* edge.subscription({ amount: 1000, currency: "GBP", interval_unit, count: 3, links: { mandate: mandate.id } })
+    const announced = yield* announce(yield* (yield* Subscriptions).create(ORG, request))
+    yield* (yield* Simulator).advanceBy(100 * DAY)
+    const payments = yield* (yield* Payments).list(ORG, { subscription: announced.id })
+    return { announced: announced.upcoming_payments.map((u) => u.charge_date), charged: payments.items.map((p) => p.charge_date).reverse() }
+  }))
+
 describe("a subscription's announced dates", () => {
   it("are the dates it is charged on, made at any hour of any day of the week", async () => {
     await fc.assert(fc.asyncProperty(
       fc.integer({ min: 0, max: 6 }), fc.integer({ min: 0, max: 23 }), fc.constantFrom("weekly" as const, "monthly" as const),
       async (weekday, hour, interval_unit) => {
-        // START is Monday 23 Nov 2026 at 09:00 UTC.
-        const madeAt = START - 9 * HOUR + weekday * DAY + hour * HOUR + 17 * 60_000
-        const { announced, charged } = await runEngine(Effect.gen(function*() {
-          yield* TestClock.setTime(madeAt)
-          const { mandate } = yield* setUpPayer(ORG)
-          const request = yield* edge.subscription({ amount: 1000, currency: "GBP", interval_unit, count: 3, links: { mandate: mandate.id } })
-          const created = yield* (yield* Subscriptions).create(ORG, request)
-          yield* (yield* Simulator).advanceTo(madeAt + 100 * DAY)
-          const payments = yield* (yield* Payments).list(ORG, { subscription: created.id })
-          return { announced: created.upcoming_payments.map((u) => u.charge_date), charged: payments.items.map((p) => p.charge_date).reverse() }
-        }))
+        const { announced, charged } = await announcedAndCharged(at(weekday, hour), interval_unit, Effect.succeed)
         expect(charged).toEqual(announced)
       }
     ), { numRuns: 50 })
@@ -40,19 +53,13 @@ describe("a subscription's announced dates", () => {
     await fc.assert(fc.asyncProperty(
       fc.integer({ min: 1, max: 9 }), fc.integer({ min: 0, max: 23 }),
       async (days, hour) => {
-        const resumedAt = START - 9 * HOUR + days * DAY + hour * HOUR + 17 * 60_000
-        const { announced, charged } = await runEngine(Effect.gen(function*() {
-          const { mandate } = yield* setUpPayer(ORG)
-          const subscriptions = yield* Subscriptions
-          const request = yield* edge.subscription({ amount: 1000, currency: "GBP", interval_unit: "weekly", count: 3, links: { mandate: mandate.id } })
-          const created = yield* subscriptions.create(ORG, request)
-          yield* subscriptions.pause(ORG, created.id)
-          yield* (yield* Simulator).advanceTo(resumedAt)
-          const resumed = yield* subscriptions.resume(ORG, created.id)
-          yield* (yield* Simulator).advanceTo(resumedAt + 100 * DAY)
-          const payments = yield* (yield* Payments).list(ORG, { subscription: created.id })
-          return { announced: resumed.upcoming_payments.map((u) => u.charge_date), charged: payments.items.map((p) => p.charge_date).reverse() }
-        }))
+        const { announced, charged } = await announcedAndCharged(START, "weekly", (created) =>
+          Effect.gen(function*() {
+            const subscriptions = yield* Subscriptions
+            yield* subscriptions.pause(ORG, created.id)
+            yield* (yield* Simulator).advanceTo(at(days, hour))
+            return yield* subscriptions.resume(ORG, created.id)
+          }))
         expect(charged).toEqual(announced)
       }
     ), { numRuns: 30 })
