@@ -25,6 +25,10 @@
  *   DATABASE_URL=… CITUS_URL=postgresql://postgres@127.0.0.1:5441/paykit_bench npm run bench -- citus
  *   CITUS_BENCH_ORGANISATIONS=6 CITUS_BENCH_DUE=1000   the day's size
  *   CITUS_BENCH_PARTS=day,get                          which parts run (`get` alone: the request path)
+ *   CITUS_BENCH_STATEMENTS=on                          the heaviest statements of the PostgreSQL day and
+ *                                                      of the routed Citus day, node by node, from
+ *                                                      pg_stat_statements (support/statements.ts says
+ *                                                      what it needs); off by default: it costs a little
  */
 import { ensureSourceCondition } from "./support/source-condition.ts"
 
@@ -51,8 +55,10 @@ const server = await import("@paykit/server")
 const harness = await import("../packages/server/test/harness.ts")
 const { chargesPerCpuSecond, report, runDay } = await import("./support/daily-days.ts")
 const { databaseCpu } = await import("./support/cpu-time.ts")
+const { statementsWatch } = await import("./support/statements.ts")
 const { RAISED_RATE_LIMIT } = await import("./support/http-servers.ts")
 type Day = import("./support/daily-days.ts").Day
+type Target = import("./support/daily-days.ts").Target
 
 const ORGANISATIONS = Number(process.env["CITUS_BENCH_ORGANISATIONS"] ?? 6)
 const DUE = Number(process.env["CITUS_BENCH_DUE"] ?? 1_000)
@@ -60,6 +66,7 @@ const CONNECTIONS = Number(process.env["CITUS_BENCH_CONNECTIONS"] ?? 8)
 const SECONDS = Number(process.env["CITUS_BENCH_SECONDS"] ?? 10)
 const TOKEN = "paykit_bench_citus_token_00001"
 const PARTS = new Set((process.env["CITUS_BENCH_PARTS"] ?? "day,get").split(",").map((part) => part.trim()))
+const STATEMENTS = process.env["CITUS_BENCH_STATEMENTS"] === "on"
 
 const databaseUrl = process.env["DATABASE_URL"] ?? ""
 const citusUrl = process.env["CITUS_URL"] ?? ""
@@ -152,10 +159,11 @@ try {
 async function days() {
   const nodes = await nodeUrls(citusUrl)
   console.log(`\nthe daily run: ${ORGANISATIONS} organisations x ${DUE} due`)
-  const onPostgres = await runDay({ url: postgres.url, processUrl: () => postgres.url, databases: [nameOf(postgres.url)] }, 1, ORGANISATIONS, DUE)
+  const onPostgres = await watched([postgres.url], "PostgreSQL", (hooks) =>
+    runDay({ url: postgres.url, processUrl: () => postgres.url, databases: [nameOf(postgres.url)], ...hooks }, 1, ORGANISATIONS, DUE))
   report("PostgreSQL, 1 process", onPostgres)
   const cluster = { url: citusUrl, databases: [nameOf(citusUrl)] }
-  const onCitus = await runDay({ ...cluster, processUrl: () => citusUrl }, 1, ORGANISATIONS, DUE)
+  const onCitus = await watched(nodes, "Citus", (hooks) => runDay({ ...cluster, processUrl: () => citusUrl, ...hooks }, 1, ORGANISATIONS, DUE))
   report("Citus (coordinator + 2 workers), 1 process through the coordinator", onCitus)
   const onCitusUnrouted = await runDay({ ...cluster, processUrl: () => citusUrl, routing: "off" }, 1, ORGANISATIONS, DUE)
   report("Citus, 1 process through the coordinator, not routed (PAYKIT_CITUS_ROUTING=off)", onCitusUnrouted)
@@ -167,6 +175,17 @@ async function days() {
   compare("Citus 1 process / PostgreSQL 1 process", onCitus, onPostgres)
   compare("Citus 1 process, routed / not routed", onCitus, onCitusUnrouted)
   compare("Citus 3 processes / Citus 1 process", onCitus3, onCitus)
+}
+
+/** A day, with its heaviest statements on each of `urls` reported when `CITUS_BENCH_STATEMENTS=on`. */
+async function watched(urls: ReadonlyArray<string>, label: string, day: (hooks: Pick<Target, "afterWarmUp" | "afterDay">) => Promise<Day>): Promise<Day> {
+  if (!STATEMENTS) return day({})
+  const watch = await statementsWatch(urls)
+  try {
+    return await day({ afterWarmUp: watch.reset, afterDay: () => watch.report(label) })
+  } finally {
+    await watch.close()
+  }
 }
 
 async function gets() {

@@ -191,6 +191,10 @@ export interface Target {
   readonly databases: ReadonlyArray<string>
   /** `PAYKIT_CITUS_ROUTING` of the worker processes (on a cluster; default on). */
   readonly routing?: "on" | "off"
+  /** Run after the warm-up day, just before the measured one (a benchmark's counters reset). */
+  readonly afterWarmUp?: () => Promise<void>
+  /** Run once the measured day is checked, before its schema is dropped (the counters read). */
+  readonly afterDay?: () => Promise<void>
 }
 
 /** Starts `count` worker processes on the schema, one after another (the first start migrates and makes the server's organisation). */
@@ -225,8 +229,10 @@ export const runDay = async (target: Target, processes: number, organisations: n
     const warmed = await run((sql) => Effect.flatMap(makeDue(sql, warm, warmLoaded.dueAt, 500), (at) => watch(sql, warm, warmLoaded.key, at, [], target.databases)))
     console.log(`  warm-up: ${warm.length * WARM_UP_DUE} charges in ${warmed.seconds.toFixed(2)} s, by ${[...new Set(warmed.runs.map((r) => r.pid))].join(", ")}`)
     const pids = workers.map((worker) => worker.pid ?? 0)
+    await target.afterWarmUp?.()
     const measured = await run((sql) => Effect.flatMap(makeDue(sql, day, loaded.dueAt, 500), (at) => watch(sql, day, loaded.key, at, pids, target.databases)))
     const charges = await run((sql) => verify(sql, day, due))
+    await target.afterDay?.()
     return { ...measured, charges }
   } finally {
     await Promise.all(workers.map((worker) => worker.stop(20_000)))
