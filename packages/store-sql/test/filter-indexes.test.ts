@@ -8,6 +8,7 @@ import { makeSqlRepository } from "../src/sql-repository.ts"
 import { ORGANISATIONS, SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
 import { ORG, OTHER } from "./support/fixtures.ts"
+import { executeLiteral } from "./support/execute-literal.ts"
 
 /**
  * Every list filter of every stored resource is served by an index scoped by organisation and
@@ -55,8 +56,6 @@ interface Plan {
   readonly pages: number
 }
 
-const literal = (value: unknown): string =>
-  typeof value === "number" || typeof value === "bigint" ? String(value) : `'${String(value).replaceAll("'", "''")}'`
 
 /**
  * The executed plan of a statement: with its parameters bound (a custom plan), or prepared and
@@ -70,7 +69,7 @@ const explain = (statement: Statement<Row>, generic: boolean) =>
       if (!generic) return yield* sql.unsafe(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${text}`, params)
       yield* sql.unsafe(`SET LOCAL plan_cache_mode = force_generic_plan`)
       yield* sql.unsafe(`PREPARE planned AS ${text}`)
-      const explained = yield* sql.unsafe(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE planned(${params.map(literal).join(", ")})`)
+      const explained = yield* sql.unsafe(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE planned(${params.map(executeLiteral).join(", ")})`)
       yield* sql.unsafe(`DEALLOCATE planned`)
       return explained
     }))

@@ -7,6 +7,7 @@ import { makeSqlRepository } from "../src/sql-repository.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
 import { event, ORG, OTHER } from "./support/fixtures.ts"
+import { executeLiteral } from "./support/execute-literal.ts"
 
 /**
  * The filters are pushed into SQL and served by indexes: the plans of the repositories' own
@@ -67,7 +68,7 @@ describe.each(DATABASES)("query plans on $name", (database) => {
         const plan = yield* sql.withTransaction(Effect.gen(function*() {
           yield* sql`SET LOCAL plan_cache_mode = force_generic_plan`
           yield* sql.unsafe(`PREPARE point_read(${params.map(() => "text").join(", ")}) AS ${text}`)
-          const literals = params.map((p) => `'${String(p).replaceAll("'", "''")}'`).join(", ")
+          const literals = params.map(executeLiteral).join(", ")
           const rows = yield* sql.unsafe<{ "QUERY PLAN": string }>(`EXPLAIN EXECUTE point_read(${literals})`)
           yield* sql`DEALLOCATE point_read`
           return rows.map((r) => r["QUERY PLAN"]).join("\n")

@@ -5,6 +5,7 @@ import { DbInteger } from "../src/db-integer.ts"
 import { removeStatement } from "../src/outbox.ts"
 import { SqlStorage } from "../src/sql-storage.ts"
 import { DATABASES } from "./support/databases.ts"
+import { executeLiteral } from "./support/execute-literal.ts"
 import { rowsReadInTransaction } from "./support/rows-read.ts"
 
 /**
@@ -25,10 +26,6 @@ const BATCH = 250
 const SeqRow = Schema.Struct({ seq: DbInteger })
 const decodeSeqs = Schema.decodeUnknownEffect(Schema.Array(SeqRow))
 
-/** A statement's parameter written into an `EXECUTE`: a text, or an array of numbers. */
-const literal = (value: unknown): string =>
-  Array.isArray(value) ? `'{${value.join(",")}}'` : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`
-
 /** Rows read by the removal of the oldest `BATCH` of `waiting` queued rows, run by its generic plan. */
 const rowsReadByRemoval = (waiting: number) =>
   Effect.gen(function*() {
@@ -43,7 +40,7 @@ const rowsReadByRemoval = (waiting: number) =>
       yield* sql.unsafe(`SET LOCAL plan_cache_mode = force_generic_plan`)
       yield* sql.unsafe(`PREPARE removal AS ${text}`)
       const before = yield* rowsReadInTransaction
-      yield* sql.unsafe(`EXECUTE removal(${params.map(literal).join(", ")})`)
+      yield* sql.unsafe(`EXECUTE removal(${params.map(executeLiteral).join(", ")})`)
       const read = (yield* rowsReadInTransaction) - before
       yield* sql.unsafe(`DEALLOCATE removal`)
       const left = yield* sql`SELECT count(*)::int AS n FROM outbox`
